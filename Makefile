@@ -1,0 +1,41 @@
+# Everything installs into .venv from scratch; nothing is assumed on the machine but python3.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_TEST := $(VENV)/.installed-test
+
+.PHONY: run test lint bench snapshots-update clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(STAMP_TEST): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP_RUN)
+
+run: $(STAMP_RUN)
+	$(BIN)/threshold-lab $(ARGS)
+
+lint: $(STAMP_TEST)
+	$(BIN)/ruff check core tui tests bench
+	$(BIN)/ruff format --check core tui tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest
+
+snapshots-update: $(STAMP_TEST)
+	$(BIN)/python -m pytest tests --snapshot-update
+
+bench: $(STAMP_TEST)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/sweep_vs_sklearn.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache snapshot_report.html

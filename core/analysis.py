@@ -1,0 +1,95 @@
+"""Everything known about one dataset at one threshold, computed once.
+
+The TUI, the plain line mode and the report all read from an
+:class:`Analysis`; none of them computes a metric itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from core.confusion import Counts
+from core.dataset import Dataset
+from core.metric import Metric
+from core.metrics import threshold_metrics
+from core.probability import brier_score, log_loss
+from core.ranking import average_precision, pr_trapezoid_area, roc_auc
+from core.sweep import Sweep, build_sweep
+from core.threshold import Threshold, check_threshold
+
+
+@dataclass(frozen=True)
+class Summaries:
+    """Whole-ranking and probability summaries: they do not depend on the threshold."""
+
+    roc_auc: Metric
+    average_precision: Metric
+    pr_trapezoid_area: Metric
+    log_loss: Metric
+    brier: Metric
+
+
+@dataclass(frozen=True, eq=False)
+class Curves:
+    """A dataset's sweep and summaries; built once per dataset."""
+
+    data: Dataset
+    sweep: Sweep
+
+    @cached_property
+    def summaries(self) -> Summaries:
+        return Summaries(
+            roc_auc=roc_auc(self.sweep),
+            average_precision=average_precision(self.sweep),
+            pr_trapezoid_area=pr_trapezoid_area(self.sweep),
+            log_loss=log_loss(self.data),
+            brier=brier_score(self.data),
+        )
+
+
+def curves_for(data: Dataset) -> Curves:
+    """Sweep a dataset once."""
+    return Curves(data=data, sweep=build_sweep(data))
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis:
+    """One operating point of a dataset: counts and every metric at ``threshold``.
+
+    >>> from core.presets import preset
+    >>> a = analyse(preset("canonical").data, 0.5)
+    >>> a.counts, a.point, a.metrics["recall"].value_text()
+    (Counts(tp=2, fp=1, tn=1, fn=1), 2, '2/3 ≈ 0.6667')
+    """
+
+    curves: Curves
+    threshold: Threshold
+    beta: float = 2.0
+
+    @property
+    def data(self) -> Dataset:
+        return self.curves.data
+
+    @property
+    def sweep(self) -> Sweep:
+        return self.curves.sweep
+
+    @cached_property
+    def point(self) -> int:
+        """Index of the operating point in the sweep (0 is above all)."""
+        return self.sweep.index_of(self.threshold)
+
+    @cached_property
+    def counts(self) -> Counts:
+        return self.sweep.counts_at(self.point)
+
+    @cached_property
+    def metrics(self) -> dict[str, Metric]:
+        return threshold_metrics(self.counts, beta=self.beta)
+
+
+def analyse(data: Dataset | Curves, threshold: Threshold, *, beta: float = 2.0) -> Analysis:
+    """Analyse ``data`` at ``threshold``; pass :class:`Curves` to reuse a sweep."""
+    curves = data if isinstance(data, Curves) else curves_for(data)
+    return Analysis(curves=curves, threshold=check_threshold(threshold), beta=beta)

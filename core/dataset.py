@@ -1,0 +1,175 @@
+"""Scored examples: validated, immutable arrays of score, label, weight and id."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from core.errors import InputError
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+_A = TypeVar("_A", bound="np.ndarray[Any, Any]")
+
+
+def _readonly(a: _A) -> _A:
+    a.flags.writeable = False
+    return a
+
+
+def _first(mask: npt.NDArray[np.bool_]) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """Validated scored examples.
+
+    Attributes
+    ----------
+    scores : (n,) float64, finite, read-only
+    labels : (n,) bool, True for the positive class, read-only
+    weights : (n,) float64 non-negative, or None for unweighted rows
+    ids : (n,) tuple of str, or None (then rows are named by position, from 1)
+
+    Build one with :func:`make_dataset`, which validates.
+
+    >>> d = make_dataset([0.9, 0.8, 0.8, 0.4, 0.1], [1, 0, 1, 0, 1])
+    >>> d.n, d.positives, d.negatives
+    (5, 3, 2)
+    """
+
+    scores: FloatArray
+    labels: BoolArray
+    weights: FloatArray | None = None
+    ids: tuple[str, ...] | None = None
+
+    @property
+    def n(self) -> int:
+        return int(self.scores.shape[0])
+
+    @property
+    def weighted(self) -> bool:
+        return self.weights is not None
+
+    @cached_property
+    def positives(self) -> int | float:
+        """Actual positives (a weighted sum when weighted)."""
+        if self.weights is None:
+            return int(np.count_nonzero(self.labels))
+        return float(self.weights[self.labels].sum())
+
+    @cached_property
+    def negatives(self) -> int | float:
+        """Actual negatives (a weighted sum when weighted)."""
+        if self.weights is None:
+            return self.n - int(np.count_nonzero(self.labels))
+        return float(self.weights[~self.labels].sum())
+
+    @cached_property
+    def are_probabilities(self) -> bool:
+        """True when every score lies in [0, 1]."""
+        return bool(self.scores.min() >= 0.0 and self.scores.max() <= 1.0)
+
+    def row_id(self, index: int) -> str:
+        """The name of row ``index`` (0-based): its id, or its position from 1."""
+        return self.ids[index] if self.ids is not None else str(index + 1)
+
+
+def _as_scores(scores: Sequence[float] | FloatArray) -> FloatArray:
+    try:
+        arr = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"scores must be numbers: {exc}") from None
+    if arr.ndim != 1:
+        raise InputError(f"scores must be one column, got shape {arr.shape}")
+    return arr
+
+
+def _as_labels(labels: Sequence[object] | npt.NDArray[np.generic]) -> BoolArray:
+    arr = np.asarray(labels)
+    if arr.ndim != 1:
+        raise InputError(f"labels must be one column, got shape {arr.shape}")
+    if arr.dtype == np.bool_:
+        return arr.astype(np.bool_, copy=False)
+    if arr.dtype.kind in "iuf":
+        bad = ~((arr == 0) | (arr == 1))
+        if bad.any():
+            i = _first(bad)
+            raise InputError(
+                f"label at row {i + 1} is {arr[i]!r}: labels must be 0 or 1 "
+                "(two classes: 1 is positive, 0 is negative)"
+            )
+        return np.asarray(arr == 1, dtype=np.bool_)
+    raise InputError(f"labels must be 0/1 or true/false, got values of type {arr.dtype}")
+
+
+def make_dataset(
+    scores: Sequence[float] | FloatArray,
+    labels: Sequence[object] | npt.NDArray[np.generic],
+    *,
+    weights: Sequence[float] | FloatArray | None = None,
+    ids: Sequence[str] | None = None,
+) -> Dataset:
+    """Validate scored examples and return an immutable :class:`Dataset`.
+
+    Raises
+    ------
+    InputError
+        Empty input, mismatched lengths, a non-finite score, a label that is
+        not 0/1, a negative or non-finite weight, all weights zero, or
+        repeated ids. The message names the first offending row.
+
+    >>> make_dataset([0.5, float("nan")], [1, 0])
+    Traceback (most recent call last):
+    ...
+    core.errors.InputError: score at row 2 is nan: scores must be finite numbers
+    """
+    s = _as_scores(scores)
+    y = _as_labels(labels)
+    if s.shape[0] == 0:
+        raise InputError("no rows: at least one scored example is needed")
+    if y.shape[0] != s.shape[0]:
+        raise InputError(f"{s.shape[0]} scores but {y.shape[0]} labels: the lengths must match")
+    finite = np.isfinite(s)
+    if not finite.all():
+        i = _first(~finite)
+        raise InputError(f"score at row {i + 1} is {s[i]}: scores must be finite numbers")
+    w = None
+    if weights is not None:
+        w = np.asarray(weights, dtype=np.float64)
+        if w.shape != s.shape:
+            raise InputError(
+                f"{s.shape[0]} scores but {w.shape[0]} weights: the lengths must match"
+            )
+        bad = ~np.isfinite(w) | (w < 0)
+        if bad.any():
+            i = _first(bad)
+            raise InputError(
+                f"weight at row {i + 1} is {w[i]}: weights must be finite and not negative"
+            )
+        if not (w > 0).any():
+            raise InputError("every weight is zero: at least one row must count")
+        w = _readonly(w.copy())
+    id_tuple = None
+    if ids is not None:
+        id_tuple = tuple(str(i) for i in ids)
+        if len(id_tuple) != s.shape[0]:
+            raise InputError(f"{s.shape[0]} scores but {len(id_tuple)} ids: the lengths must match")
+        if len(set(id_tuple)) != len(id_tuple):
+            seen: set[str] = set()
+            dup = next(i for i in id_tuple if i in seen or seen.add(i))  # type: ignore[func-returns-value]
+            raise InputError(f"id {dup!r} appears more than once: ids must be unique")
+    return Dataset(
+        scores=_readonly(s.copy()),
+        labels=_readonly(y.copy()),
+        weights=w,
+        ids=id_tuple,
+    )

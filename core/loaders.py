@@ -1,0 +1,300 @@
+"""Read scored examples from CSV, TSV, JSON fixture and Parquet files.
+
+Every problem in a file becomes one :class:`~core.errors.InputError` whose
+message names the file, the line (or item) and the column, and what is wrong.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from core.dataset import Dataset, make_dataset
+from core.errors import InputError
+
+TRUE_WORDS = frozenset({"1", "1.0", "true"})
+FALSE_WORDS = frozenset({"0", "0.0", "false"})
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Which columns hold what. ``None`` for weight/id means: use it if present."""
+
+    score: str = "score"
+    label: str = "label"
+    weight: str | None = None
+    id: str | None = None
+    positive: str | None = None
+
+
+Where = Callable[[int], str]
+
+
+def _fail(path: Path, message: str) -> InputError:
+    return InputError(f"{path}: {message}")
+
+
+def _numbers(path: Path, column: str, values: Sequence[object], where: Where) -> np.ndarray:
+    """Parse a column of numbers, naming the first bad cell's place."""
+    out = np.empty(len(values), dtype=np.float64)
+    for i, raw in enumerate(values):
+        if isinstance(raw, bool) or raw is None:
+            raise _fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number")
+        text = raw.strip() if isinstance(raw, str) else raw
+        if text == "":
+            raise _fail(path, f"{where(i)}, column {column!r}: the cell is empty")
+        try:
+            value = float(text)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise _fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number") from None
+        if not math.isfinite(value):
+            raise _fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a finite number")
+        out[i] = value
+    return out
+
+
+def _label_key(raw: object) -> str:
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        return repr(float(raw)).removesuffix(".0") if float(raw).is_integer() else repr(raw)
+    return str(raw).strip()
+
+
+def _labels(
+    path: Path, column: str, values: Sequence[object], where: Where, positive: str | None
+) -> np.ndarray:
+    """Map raw labels to booleans: 0/1, true/false, or two names with ``--positive``."""
+    keys = [_label_key(v) for v in values]
+    seen: dict[str, int] = {}
+    for i, k in enumerate(keys):
+        if k == "":
+            raise _fail(path, f"{where(i)}, column {column!r}: the label is empty")
+        if k not in seen:
+            seen[k] = i
+            if len(seen) > 2:
+                names = ", ".join(repr(s) for s in seen)
+                raise _fail(
+                    path,
+                    f"{where(i)}, column {column!r}: a third label value {k!r} "
+                    f"(values so far: {names}); a binary classifier needs exactly two classes",
+                )
+    if positive is not None:
+        if positive not in seen and len(seen) == 2:
+            names = " and ".join(repr(s) for s in seen)
+            raise _fail(path, f"--positive {positive!r} is not one of the labels ({names})")
+        return np.fromiter((k == positive for k in keys), dtype=bool, count=len(keys))
+    folded = {k: k.lower() for k in seen}
+    unknown = [k for k, low in folded.items() if low not in TRUE_WORDS | FALSE_WORDS]
+    if unknown:
+        names = " and ".join(repr(s) for s in seen)
+        raise _fail(
+            path,
+            f"{where(seen[unknown[0]])}, column {column!r}: label {unknown[0]!r} is not 0/1 or "
+            f"true/false; the labels are {names}: name the positive one with --positive NAME",
+        )
+    truth = {k: folded[k] in TRUE_WORDS for k in seen}
+    return np.fromiter((truth[k] for k in keys), dtype=bool, count=len(keys))
+
+
+def _find(path: Path, header: Sequence[str], name: str, flag: str) -> int:
+    if name in header:
+        return header.index(name)
+    lowered = [h.strip().lower() for h in header]
+    if name.strip().lower() in lowered:
+        return lowered.index(name.strip().lower())
+    columns = ", ".join(repr(h) for h in header)
+    raise _fail(
+        path, f"no column {name!r} in the header (columns: {columns}); choose one with {flag}"
+    )
+
+
+def _optional(header: Sequence[str], name: str) -> int | None:
+    lowered = [h.strip().lower() for h in header]
+    return lowered.index(name) if name in lowered else None
+
+
+def _assemble(
+    path: Path,
+    header: Sequence[str],
+    cells: dict[str, list[object]],
+    where: Where,
+    cols: Columns,
+) -> Dataset:
+    score_name, label_name = cols.score, cols.label
+    if not cells[score_name]:
+        raise _fail(path, "no data rows after the header")
+    scores = _numbers(path, score_name, cells[score_name], where)
+    labels = _labels(path, label_name, cells[label_name], where, cols.positive)
+    weights = None
+    if "weight" in cells:
+        weights = _numbers(path, str(cols.weight or "weight"), cells["weight"], where)
+        bad = np.flatnonzero(weights < 0)
+        if bad.shape[0]:
+            i = int(bad[0])
+            raise _fail(
+                path,
+                f"{where(i)}, column {cols.weight or 'weight'!r}: weight {weights[i]!r} "
+                "is negative; weights must be 0 or more",
+            )
+    ids = None
+    if "id" in cells:
+        ids = [str(v).strip() for v in cells["id"]]
+        first: dict[str, int] = {}
+        for i, v in enumerate(ids):
+            if v in first:
+                raise _fail(
+                    path,
+                    f"{where(i)}, column {cols.id or 'id'!r}: id {v!r} repeats "
+                    f"{where(first[v])}; ids must be unique",
+                )
+            first[v] = i
+    try:
+        return make_dataset(scores, labels, weights=weights, ids=ids)
+    except InputError as exc:
+        raise _fail(path, str(exc)) from None
+
+
+def _delimiter(path: Path, first_line: str) -> str:
+    suffix = path.suffix.lower()
+    if suffix in (".tsv", ".tab"):
+        return "\t"
+    if suffix == ".csv":
+        return ","
+    return "\t" if "\t" in first_line and "," not in first_line else ","
+
+
+def load_delimited(path: Path, cols: Columns = Columns()) -> Dataset:
+    """Read a CSV or TSV file with a header row."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _fail(
+            path, f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})"
+        ) from None
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise _fail(path, "the file is empty: a header row (score,label) and data rows are needed")
+    reader = csv.reader(text.splitlines(keepends=True), delimiter=_delimiter(path, lines[0]))
+    try:
+        header = [h.strip() for h in next(reader)]
+    except csv.Error as exc:
+        raise _fail(path, f"line 1: {exc}") from None
+    wanted: dict[str, int] = {
+        cols.score: _find(path, header, cols.score, "--score-column"),
+        cols.label: _find(path, header, cols.label, "--label-column"),
+    }
+    extra: dict[str, int | None] = {
+        "weight": _find(path, header, cols.weight, "--weight-column")
+        if cols.weight
+        else _optional(header, "weight"),
+        "id": _find(path, header, cols.id, "--id-column") if cols.id else _optional(header, "id"),
+    }
+    wanted.update({k: v for k, v in extra.items() if v is not None})
+    cells: dict[str, list[object]] = {k: [] for k in wanted}
+    line_of: list[int] = []
+    try:
+        for row in reader:
+            if not row or all(not c.strip() for c in row):
+                continue  # blank lines are not rows
+            if len(row) != len(header):
+                raise _fail(
+                    path,
+                    f"line {reader.line_num}: {len(row)} fields, but the header has {len(header)}",
+                )
+            for key, idx in wanted.items():
+                cells[key].append(row[idx])
+            line_of.append(reader.line_num)
+    except csv.Error as exc:
+        raise _fail(path, f"line {reader.line_num}: {exc}") from None
+    return _assemble(path, header, cells, lambda i: f"line {line_of[i]}", cols)
+
+
+def load_json(path: Path, cols: Columns = Columns()) -> Dataset:
+    """Read a fixture ``{"scores": [...], "labels": [...]}`` (optional weights, ids)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError:
+        raise _fail(path, "not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise _fail(
+            path, f"line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
+        ) from None
+    if not isinstance(doc, dict):
+        raise _fail(path, 'expected an object like {"scores": [...], "labels": [...]}')
+    for key in ("scores", "labels"):
+        if key not in doc:
+            raise _fail(path, f'no "{key}" key: expected {{"scores": [...], "labels": [...]}}')
+    cells: dict[str, list[object]] = {}
+    for key, name in (
+        ("scores", "scores"),
+        ("labels", "labels"),
+        ("weights", "weight"),
+        ("ids", "id"),
+    ):
+        if key in doc:
+            if not isinstance(doc[key], list):
+                raise _fail(path, f'"{key}" must be a list')
+            cells[name] = doc[key]
+    n = len(cells["scores"])
+    for name, values in cells.items():
+        if len(values) != n:
+            raise _fail(path, f'"{name}" has {len(values)} items but "scores" has {n}')
+    jcols = Columns(
+        score="scores", label="labels", weight="weights", id="ids", positive=cols.positive
+    )
+    return _assemble(path, list(cells), cells, lambda i: f"item {i}", jcols)
+
+
+def load_parquet(path: Path, cols: Columns = Columns()) -> Dataset:
+    """Read a Parquet file (needs the ``[parquet]`` extra, pyarrow)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise _fail(
+            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
+        ) from None
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises many types for a bad file
+        raise _fail(path, f"not a readable Parquet file ({exc})") from None
+    header = list(table.column_names)
+    cells: dict[str, list[object]] = {
+        cols.score: table.column(_find(path, header, cols.score, "--score-column")).to_pylist(),
+        cols.label: table.column(_find(path, header, cols.label, "--label-column")).to_pylist(),
+    }
+    w = (
+        _find(path, header, cols.weight, "--weight-column")
+        if cols.weight
+        else _optional(header, "weight")
+    )
+    if w is not None:
+        cells["weight"] = table.column(w).to_pylist()
+    i = _find(path, header, cols.id, "--id-column") if cols.id else _optional(header, "id")
+    if i is not None:
+        cells["id"] = table.column(i).to_pylist()
+    return _assemble(path, header, cells, lambda r: f"row {r + 1}", cols)
+
+
+def load_file(path: str | Path, cols: Columns = Columns()) -> Dataset:
+    """Read scored examples from ``path``, choosing the reader by its extension."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p}: no such file")
+    if p.is_dir():
+        raise InputError(f"{p}: is a folder, not a file")
+    suffix = p.suffix.lower()
+    try:
+        if suffix == ".json":
+            return load_json(p, cols)
+        if suffix in (".parquet", ".pq"):
+            return load_parquet(p, cols)
+        return load_delimited(p, cols)
+    except OSError as exc:
+        raise InputError(f"{p}: cannot be read ({exc.strerror or exc})") from None

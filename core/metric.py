@@ -1,0 +1,141 @@
+"""A metric value that may be undefined, carrying its reason and exact fraction."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+Number = int | float
+
+
+def is_integral(x: Number) -> bool:
+    """True when ``x`` is a whole number small enough to be counted exactly."""
+    if isinstance(x, int):
+        return True
+    return math.isfinite(x) and float(x).is_integer() and abs(x) <= 2**53
+
+
+def format_count(x: Number) -> str:
+    """A count as people write it: ``2`` for 2 or 2.0, ``2.5`` for a weighted 2.5."""
+    if is_integral(x):
+        return str(int(x))
+    return format(float(x), ".6g")
+
+
+def format_fraction(f: Fraction) -> str:
+    """``2/3``; whole numbers without a denominator (``1``, ``0``)."""
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def format_decimal(value: float, *, places: int = 4) -> str:
+    """A decimal approximation, without trailing zeros past the point."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric at one threshold (or one summary of a curve).
+
+    ``value`` is ``None`` exactly when the metric is undefined, and then
+    ``reason`` says why (which denominator is empty). ``exact`` is the reduced
+    fraction when the inputs are whole counts, else ``None``.
+
+    >>> m = ratio(2, 3, reason="never", name="precision", formula="TP/(TP+FP)", filled="2/(2+1)")
+    >>> m.describe()
+    'precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667'
+    >>> ratio(0, 0, reason="No predicted positives (TP+FP=0)").value is None
+    True
+    """
+
+    value: float | None
+    reason: str | None = None
+    exact: Fraction | None = None
+    name: str = ""
+    formula: str = ""
+    filled: str = ""
+
+    @property
+    def defined(self) -> bool:
+        return self.value is not None
+
+    def exact_text(self) -> str | None:
+        """The exact value as ``"p/q"`` (always with a denominator), or None."""
+        if self.exact is None:
+            return None
+        return f"{self.exact.numerator}/{self.exact.denominator}"
+
+    def value_text(self, *, places: int = 4) -> str:
+        """``2/3 ≈ 0.6667``, ``1/2 = 0.5``, ``1``, ``≈ 0.1738`` or ``undefined``."""
+        if self.value is None:
+            return "undefined"
+        if self.exact is not None:
+            frac = format_fraction(self.exact)
+            if self.exact.denominator == 1:
+                return frac
+            decimal = format_decimal(self.value, places=places)
+            sign = "=" if Fraction(decimal) == self.exact else "≈"
+            return f"{frac} {sign} {decimal}"
+        return f"≈ {format_decimal(self.value, places=places)}"
+
+    def short(self) -> str:
+        """``2/3``, ``0``, ``≈ 0.1738`` or ``undefined``: the exact fraction when known."""
+        if self.value is None:
+            return "undefined"
+        if self.exact is not None:
+            return format_fraction(self.exact)
+        return self.value_text()
+
+    def describe(self, *, places: int = 4) -> str:
+        """One line: name, formula, the counts filled in, and the value or the reason."""
+        parts = [p for p in (self.name, self.formula, self.filled) if p]
+        head = " = ".join(parts)
+        if self.value is None:
+            return f"{head}: undefined ({self.reason})" if head else f"undefined ({self.reason})"
+        body = self.value_text(places=places)
+        if body.startswith("≈"):
+            return f"{head} {body}" if head else body
+        return f"{head} = {body}" if head else body
+
+    def as_json(self) -> dict[str, object]:
+        """``{"value": number|null, "reason": string|null, "exact": "p/q"|null}``."""
+        return {"value": self.value, "reason": self.reason, "exact": self.exact_text()}
+
+
+def ratio(
+    numerator: Number,
+    denominator: Number,
+    *,
+    reason: str,
+    name: str = "",
+    formula: str = "",
+    filled: str = "",
+) -> Metric:
+    """``numerator / denominator``, undefined with ``reason`` when the denominator is 0.
+
+    A zero denominator is never turned into 0 or 1.
+    """
+    if denominator == 0:
+        return Metric(None, reason, None, name, formula, filled)
+    exact = None
+    if is_integral(numerator) and is_integral(denominator):
+        exact = Fraction(int(numerator), int(denominator))
+        value = float(exact)
+    else:
+        value = float(numerator) / float(denominator)
+    return Metric(value, None, exact, name, formula, filled)
+
+
+def from_fraction(
+    exact: Fraction | None, value: float, *, name: str = "", formula: str = "", filled: str = ""
+) -> Metric:
+    """A defined metric from an exact fraction (when known) and its float value."""
+    if exact is not None:
+        value = float(exact)
+    return Metric(value, None, exact, name, formula, filled)
+
+
+def undefined(reason: str, *, name: str = "", formula: str = "", filled: str = "") -> Metric:
+    """An undefined metric with its reason."""
+    return Metric(None, reason, None, name, formula, filled)

@@ -1,0 +1,76 @@
+"""Metrics of the probabilities themselves: log loss and Brier score.
+
+They need every score in [0, 1]. Scores outside (logits, margins) are fine
+for every ranking metric, and these two are then undefined with a reason.
+Nothing is clipped: a certain wrong prediction makes log loss undefined.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.dataset import Dataset
+from core.metric import Metric, undefined
+
+
+def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
+    if data.are_probabilities:
+        return None
+    outside = np.flatnonzero((data.scores < 0) | (data.scores > 1))
+    i = int(outside[0])
+    return undefined(
+        f"Scores are not probabilities: row {data.row_id(i)} has score {float(data.scores[i])!r}, "
+        f"outside [0, 1] ({outside.shape[0]} such rows)",
+        name=name,
+        formula=formula,
+    )
+
+
+def log_loss(data: Dataset) -> Metric:
+    """Mean of −[y·ln p + (1−y)·ln(1−p)], weighted when weights are given.
+
+    >>> from core.dataset import make_dataset
+    >>> log_loss(make_dataset([0.1, 0.2, 0.7, 0.99], [0, 0, 1, 1])).value_text()
+    '≈ 0.1738'
+    >>> print(log_loss(make_dataset([0.0, 0.5], [1, 0])).reason)
+    Row 1 is a certain wrong prediction (score 0.0 for an actual positive): log loss is infinite
+    """
+    name, formula = "log loss", "−mean[y·ln p + (1−y)·ln(1−p)]"
+    bad = _not_probabilities(data, name, formula)
+    if bad:
+        return bad
+    p, y, w = data.scores, data.labels, data.weights
+    certain_wrong = (y & (p == 0.0)) | (~y & (p == 1.0))
+    if w is not None:
+        certain_wrong &= w > 0
+    if certain_wrong.any():
+        i = int(np.flatnonzero(certain_wrong)[0])
+        side = "an actual positive" if y[i] else "an actual negative"
+        return undefined(
+            f"Row {data.row_id(i)} is a certain wrong prediction "
+            f"(score {float(p[i])!r} for {side}): log loss is infinite",
+            name=name,
+            formula=formula,
+        )
+    with np.errstate(divide="ignore"):
+        per_row = -np.where(y, np.log(p), np.log1p(-p))
+    if w is not None:
+        # A zero-weight row may be certain and wrong; it counts for nothing.
+        per_row = np.where(w > 0, per_row, 0.0)
+    value = float(np.average(per_row, weights=w))
+    return Metric(value, None, None, name, formula)
+
+
+def brier_score(data: Dataset) -> Metric:
+    """Mean of (p − y)², weighted when weights are given.
+
+    >>> from core.presets import preset
+    >>> brier_score(preset("canonical").data).value_text()
+    '≈ 0.332'
+    """
+    name, formula = "Brier score", "mean[(p − y)²]"
+    bad = _not_probabilities(data, name, formula)
+    if bad:
+        return bad
+    err = (data.scores - data.labels) ** 2
+    return Metric(float(np.average(err, weights=data.weights)), None, None, name, formula)

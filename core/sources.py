@@ -1,0 +1,40 @@
+"""Resolve what a user names on the command line: a file path or a preset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.dataset import Dataset
+from core.errors import InputError
+from core.loaders import Columns, load_file
+from core.presets import PRESET_NAMES, PRESETS
+from core.threshold import Threshold
+
+
+@dataclass(frozen=True)
+class Source:
+    """Loaded data, where it came from, and the threshold it opens at."""
+
+    data: Dataset
+    label: str
+    threshold: Threshold = 0.5
+    path: Path | None = None
+    preset: str | None = None
+
+
+def open_source(name: str, cols: Columns = Columns()) -> Source:
+    """A file when ``name`` is an existing path, else a preset of that name.
+
+    >>> open_source("canonical").data.n
+    5
+    """
+    path = Path(name)
+    if path.exists():
+        return Source(data=load_file(path, cols), label=str(path), path=path)
+    if name in PRESETS:
+        p = PRESETS[name]
+        return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, preset=name)
+    raise InputError(
+        f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
+    )

@@ -1,0 +1,150 @@
+"""The exact threshold sweep: one operating point per distinct score.
+
+Point 0 is the above-all sentinel (nothing predicted positive). Point k
+(k >= 1) is the threshold equal to the k-th largest distinct score: with the
+``score >= threshold`` rule every row tied at that score enters at once.
+Row order never changes any result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from core.confusion import Counts
+from core.dataset import Dataset
+from core.threshold import Threshold, check_threshold
+
+CountArray = npt.NDArray[np.number[Any]]
+
+
+_A = TypeVar("_A", bound="np.ndarray[Any, Any]")
+
+
+def _readonly(a: _A) -> _A:
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Sweep:
+    """Cumulative counts at every operating point, descending thresholds.
+
+    Attributes
+    ----------
+    thresholds : (m,) float64
+        The distinct scores, strictly descending.
+    tp, fp : (m + 1,) int64 (float64 when weighted)
+        Counts predicted positive at each point; index 0 is above all scores.
+    positives, negatives : int or float
+        Actual class totals (the ROC denominators).
+
+    >>> from core.presets import preset
+    >>> s = build_sweep(preset("canonical").data)
+    >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
+    ([0.9, 0.8, 0.4, 0.1], [0, 1, 2, 2, 3], [0, 0, 1, 2, 2])
+    """
+
+    thresholds: npt.NDArray[np.float64]
+    tp: CountArray
+    fp: CountArray
+    positives: int | float
+    negatives: int | float
+
+    @property
+    def size(self) -> int:
+        """Number of operating points, the above-all point included."""
+        return int(self.tp.shape[0])
+
+    @property
+    def weighted(self) -> bool:
+        return bool(self.tp.dtype.kind == "f")
+
+    def threshold_at(self, index: int) -> Threshold:
+        """The threshold of point ``index``: None (above all) for 0."""
+        return None if index == 0 else float(self.thresholds[index - 1])
+
+    def index_of(self, threshold: Threshold) -> int:
+        """The operating point a threshold selects: how many distinct scores are >= it.
+
+        >>> from core.presets import preset
+        >>> s = build_sweep(preset("canonical").data)
+        >>> [s.index_of(t) for t in (None, 0.95, 0.9, 0.85, 0.8, 0.5, 0.0)]
+        [0, 0, 1, 1, 2, 2, 4]
+        """
+        t = check_threshold(threshold)
+        if t is None:
+            return 0
+        # thresholds descend; count those >= t via the ascending view.
+        ascending = self.thresholds[::-1]
+        return int(ascending.shape[0] - np.searchsorted(ascending, t, side="left"))
+
+    def counts_at(self, index: int) -> Counts:
+        """The confusion counts of point ``index``."""
+        tp = self.tp[index].item()
+        fp = self.fp[index].item()
+        return Counts(tp=tp, fp=fp, tn=self.negatives - fp, fn=self.positives - tp)
+
+    def counts_for(self, threshold: Threshold) -> Counts:
+        """Confusion counts at any threshold in O(log m), without touching the rows."""
+        return self.counts_at(self.index_of(threshold))
+
+
+def _sorted_labels_unweighted(
+    scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Scores ascending with each row's label carried along, without a full argsort.
+
+    Each class is sorted on its own with numpy's fast value sort; a stable
+    argsort of the two sorted runs side by side is then a linear merge.
+    """
+    pos = np.sort(scores[labels])
+    neg = np.sort(scores[~labels])
+    both = np.concatenate((pos, neg))
+    order = np.argsort(both, kind="stable")
+    return both[order], order < pos.shape[0]
+
+
+def _run_ends(desc: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+    """Index of the last row of each run of equal scores in a descending array.
+
+    Counts taken there include the whole tie group, so tied rows enter together.
+    """
+    return np.flatnonzero(np.append(desc[1:] != desc[:-1], True))
+
+
+def build_sweep(data: Dataset) -> Sweep:
+    """Build the exact sweep in O(n log n) with no Python loop over rows.
+
+    Ties: rows are sorted once, the ends of each run of equal scores are
+    found, and counts are taken at those ends, so tied rows are one point.
+    """
+    scores, labels, weights = data.scores, data.labels, data.weights
+    if weights is None:
+        ranked, ranked_pos = _sorted_labels_unweighted(scores, labels)
+        desc, desc_pos = ranked[::-1], ranked_pos[::-1]
+        ends = _run_ends(desc)
+        cum_pos: CountArray = np.cumsum(desc_pos, dtype=np.int64)[ends]
+        cum_neg: CountArray = (ends + 1) - cum_pos  # rows so far that are not positive
+    else:
+        order = np.argsort(scores, kind="stable")[::-1]
+        desc = scores[order]
+        w = weights[order]
+        pos = labels[order]
+        ends = _run_ends(desc)
+        cum_pos = np.cumsum(np.where(pos, w, 0.0))[ends]
+        cum_neg = np.cumsum(np.where(pos, 0.0, w))[ends]
+    thresholds = desc[ends]
+    zero = np.zeros(1, dtype=cum_pos.dtype)
+    tp = np.concatenate((zero, cum_pos))
+    fp = np.concatenate((zero, cum_neg))
+    return Sweep(
+        thresholds=_readonly(np.ascontiguousarray(thresholds)),
+        tp=_readonly(tp),
+        fp=_readonly(fp),
+        positives=data.positives,
+        negatives=data.negatives,
+    )

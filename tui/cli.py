@@ -1,0 +1,129 @@
+"""The ``threshold-lab`` command line: the explorer, and ``report``.
+
+User errors are one line on stderr and exit status 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+
+from core.analysis import analyse
+from core.errors import InputError
+from core.loaders import Columns
+from core.presets import PRESET_NAMES
+from core.report import report_json, report_text
+from core.sources import Source, open_source
+from core.threshold import parse_threshold
+
+PROG = "threshold-lab"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _beta(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"beta {text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"beta {text!r} must be a positive finite number")
+    return value
+
+
+def _add_source_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--score-column",
+        default="score",
+        metavar="NAME",
+        help="column holding the scores (default: score)",
+    )
+    p.add_argument(
+        "--label-column",
+        default="label",
+        metavar="NAME",
+        help="column holding the actual labels (default: label)",
+    )
+    p.add_argument(
+        "--weight-column",
+        default=None,
+        metavar="NAME",
+        help="column of non-negative row weights (default: 'weight' if present)",
+    )
+    p.add_argument(
+        "--id-column",
+        default=None,
+        metavar="NAME",
+        help="column of row ids (default: 'id' if present)",
+    )
+    p.add_argument(
+        "--positive",
+        default=None,
+        metavar="NAME",
+        help="the label value that means positive, when labels are not 0/1 or true/false",
+    )
+    p.add_argument("--beta", type=_beta, default=2.0, help="beta of the F-beta metric (default: 2)")
+
+
+def _columns(args: argparse.Namespace) -> Columns:
+    return Columns(
+        score=args.score_column,
+        label=args.label_column,
+        weight=args.weight_column,
+        id=args.id_column,
+        positive=args.positive,
+    )
+
+
+def report_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=f"{PROG} report",
+        description="Print the metrics of one threshold, the exact sweep and the summaries.",
+        epilog="SOURCE is a CSV/TSV/JSON/Parquet file or a preset: " + ", ".join(PRESET_NAMES),
+    )
+    p.add_argument("source", metavar="SOURCE")
+    p.add_argument(
+        "--threshold",
+        default=None,
+        metavar="T",
+        help="a number, or above-all (default: the preset's, else 0.5)",
+    )
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    _add_source_options(p)
+    return p
+
+
+def _open(args: argparse.Namespace) -> Source:
+    return open_source(args.source, _columns(args))
+
+
+def run_report(argv: Sequence[str]) -> int:
+    args = report_parser().parse_args(argv)
+    try:
+        src = _open(args)
+        threshold = src.threshold if args.threshold is None else parse_threshold(args.threshold)
+        a = analyse(src.data, threshold, beta=args.beta)
+        if args.json:
+            text = json.dumps(report_json(a, source=src.label), allow_nan=False)
+            sys.stdout.write(text + "\n")
+        else:
+            sys.stdout.write(report_text(a, source=src.label))
+    except InputError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``threshold-lab`` command."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "report":
+        return run_report(args[1:])
+    # The explorer arrives with the TUI; until then the bare command prints the report.
+    return run_report(args or ["canonical"])
