@@ -20,6 +20,15 @@ from core.errors import InputError
 
 TRUE_WORDS = frozenset({"1", "1.0", "true"})
 FALSE_WORDS = frozenset({"0", "0.0", "false"})
+BOOL_WORDS = TRUE_WORDS | FALSE_WORDS
+
+
+def _is_number_like(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,18 @@ def _labels(
             raise _fail(path, f"{where(i)}, column {column!r}: the label is empty")
         if k not in seen:
             seen[k] = i
+            if positive is None:
+                is_bool = k.lower() in BOOL_WORDS
+                others_bool = [s.lower() in BOOL_WORDS for s in seen if s != k]
+                if (not is_bool and (_is_number_like(k) or any(others_bool))) or (
+                    is_bool and others_bool and not all(others_bool)
+                ):
+                    raise _fail(
+                        path,
+                        f"{where(i)}, column {column!r}: label {k!r} is not 0/1 or true/false "
+                        "like the labels before it (1 is positive, 0 is negative; for named "
+                        "classes use --positive NAME)",
+                    )
             if len(seen) > 2:
                 names = ", ".join(repr(s) for s in seen)
                 raise _fail(
@@ -91,7 +112,7 @@ def _labels(
             raise _fail(path, f"--positive {positive!r} is not one of the labels ({names})")
         return np.fromiter((k == positive for k in keys), dtype=bool, count=len(keys))
     folded = {k: k.lower() for k in seen}
-    unknown = [k for k, low in folded.items() if low not in TRUE_WORDS | FALSE_WORDS]
+    unknown = [k for k, low in folded.items() if low not in BOOL_WORDS]
     if unknown:
         names = " and ".join(repr(s) for s in seen)
         raise _fail(
@@ -140,7 +161,7 @@ def _assemble(
             i = int(bad[0])
             raise _fail(
                 path,
-                f"{where(i)}, column {cols.weight or 'weight'!r}: weight {weights[i]!r} "
+                f"{where(i)}, column {cols.weight or 'weight'!r}: weight {float(weights[i])!r} "
                 "is negative; weights must be 0 or more",
             )
     ids = None

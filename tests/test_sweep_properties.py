@@ -1,0 +1,113 @@
+"""Invariants of the sweep and its summaries, checked against the Fraction oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.confusion import confusion_counts
+from core.dataset import make_dataset
+from core.ranking import average_precision, pr_trapezoid_area, roc_auc
+from core.sweep import build_sweep
+from tests import oracle
+from tests.strategies import examples, tied_scores
+
+
+@given(examples())
+def test_sweep_matches_row_by_row_counts_at_every_threshold(ex) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    data = make_dataset(s, y)
+    sweep = build_sweep(data)
+    expected = oracle.thresholds(s.tolist())
+    assert [sweep.threshold_at(k) for k in range(sweep.size)] == expected
+    for k, t in enumerate(expected):
+        assert sweep.counts_at(k).cells() == oracle.counts(s.tolist(), y.tolist(), t)
+        assert confusion_counts(data, t) == sweep.counts_at(k)
+        assert sweep.index_of(t) == k
+
+
+@given(examples(), st.floats(-2e6, 2e6, allow_nan=False))
+def test_any_threshold_counts_like_the_rows(ex, t) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    data = make_dataset(s, y)
+    assert build_sweep(data).counts_for(t).cells() == oracle.counts(s.tolist(), y.tolist(), t)
+
+
+@given(examples(both_classes=True))
+def test_auc_equals_pairwise_ranking(ex) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    auc = roc_auc(build_sweep(make_dataset(s, y)))
+    assert auc.exact == oracle.pairwise_auc(s.tolist(), y.tolist())
+
+
+@given(examples(scores=tied_scores))
+def test_ap_and_trapezoid_match_the_oracle(ex) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    sweep = build_sweep(make_dataset(s, y))
+    ap, trap = average_precision(sweep), pr_trapezoid_area(sweep)
+    if not y.any():
+        assert ap.value is None and trap.value is None
+        return
+    assert ap.exact == oracle.average_precision(s.tolist(), y.tolist())
+    assert trap.exact == oracle.pr_trapezoid(s.tolist(), y.tolist())
+
+
+@given(examples(), st.randoms(use_true_random=False))
+def test_row_order_never_matters(ex, rnd) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    perm = list(range(len(s)))
+    rnd.shuffle(perm)
+    a, b = build_sweep(make_dataset(s, y)), build_sweep(make_dataset(s[perm], y[perm]))
+    assert a.thresholds.tolist() == b.thresholds.tolist()
+    assert a.tp.tolist() == b.tp.tolist() and a.fp.tolist() == b.fp.tolist()
+    for f in (roc_auc, average_precision, pr_trapezoid_area):
+        assert f(a) == f(b)
+
+
+@given(examples(scores=tied_scores), st.sampled_from(["cube", "exp", "affine", "logit"]))
+def test_strictly_increasing_transforms_keep_auc_and_ap(ex, kind) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    transform = {
+        "cube": lambda v: v**3,
+        "exp": np.exp,
+        "affine": lambda v: 3 * v - 7,
+        "logit": lambda v: np.log((v + 0.01) / (1.01 - v)),
+    }[kind]
+    a, b = build_sweep(make_dataset(s, y)), build_sweep(make_dataset(transform(s), y))
+    assert a.tp.tolist() == b.tp.tolist() and a.fp.tolist() == b.fp.tolist()
+    for f in (roc_auc, average_precision, pr_trapezoid_area):
+        assert f(a).exact == f(b).exact and f(a).value == f(b).value
+
+
+@given(examples(scores=tied_scores))
+def test_ties_never_split(ex) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    sweep = build_sweep(make_dataset(s, y))
+    # every point admits all rows of exactly one distinct score
+    entered = np.diff(sweep.tp + sweep.fp)
+    for t, count in zip(sweep.thresholds, entered, strict=True):
+        assert count == np.count_nonzero(s == t)
+
+
+@settings(max_examples=50)
+@given(examples(both_classes=True), st.lists(st.integers(1, 5), min_size=40, max_size=40))
+def test_integer_weights_equal_repeated_rows(ex, reps) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    w = np.array(reps[: len(s)], dtype=float)
+    weighted = build_sweep(make_dataset(s, y, weights=w))
+    repeated = build_sweep(make_dataset(np.repeat(s, reps[: len(s)]), np.repeat(y, reps[: len(s)])))
+    assert weighted.tp.tolist() == repeated.tp.tolist()
+    assert weighted.fp.tolist() == repeated.fp.tolist()
+    exact_auc = roc_auc(repeated).exact
+    assert exact_auc is not None
+    assert roc_auc(weighted).value == float(exact_auc)
+    ap_w, ap_r = average_precision(weighted), average_precision(repeated)
+    assert ap_w.value is not None and ap_r.value is not None
+    assert abs(ap_w.value - ap_r.value) < 1e-12
+
+
+def test_sweep_arrays_are_read_only() -> None:
+    sweep = build_sweep(make_dataset([0.2, 0.4], [0, 1]))
+    for arr in (sweep.thresholds, sweep.tp, sweep.fp):
+        assert not arr.flags.writeable
