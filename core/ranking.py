@@ -53,8 +53,8 @@ def precision_recall_points(
         return None
     predicted = sweep.tp + sweep.fp
     defined = predicted > 0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(defined, sweep.tp / np.where(defined, predicted, 1), np.nan)
+    precision = np.full(predicted.shape[0], np.nan)
+    np.divide(sweep.tp, predicted, out=precision, where=defined)
     recall = np.asarray(sweep.tp / float(sweep.positives), dtype=np.float64)
     return recall, np.asarray(precision, dtype=np.float64), defined
 

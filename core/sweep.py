@@ -127,22 +127,29 @@ def build_sweep(data: Dataset) -> Sweep:
         ranked, ranked_pos = _sorted_labels_unweighted(scores, labels)
         desc, desc_pos = ranked[::-1], ranked_pos[::-1]
         ends = _run_ends(desc)
-        cum_pos: CountArray = np.cumsum(desc_pos, dtype=np.int64)[ends]
-        cum_neg: CountArray = (ends + 1) - cum_pos  # rows so far that are not positive
+        n = desc.shape[0]
+        tp = np.empty(ends.shape[0] + 1, dtype=np.int64)
+        tp[0] = 0
+        if ends.shape[0] == n:  # no ties at all: every row is its own point
+            np.cumsum(desc_pos, dtype=np.int64, out=tp[1:])
+            thresholds = np.ascontiguousarray(desc)
+        else:
+            tp[1:] = np.cumsum(desc_pos, dtype=np.int64)[ends]
+            thresholds = desc[ends]
+        fp: CountArray = np.empty_like(tp)
+        fp[0] = 0
+        np.subtract(ends + 1, tp[1:], out=fp[1:])  # rows admitted that are not positive
     else:
         order = np.argsort(scores, kind="stable")[::-1]
         desc = scores[order]
         w = weights[order]
         pos = labels[order]
         ends = _run_ends(desc)
-        cum_pos = np.cumsum(np.where(pos, w, 0.0))[ends]
-        cum_neg = np.cumsum(np.where(pos, 0.0, w))[ends]
-    thresholds = desc[ends]
-    zero = np.zeros(1, dtype=cum_pos.dtype)
-    tp = np.concatenate((zero, cum_pos))
-    fp = np.concatenate((zero, cum_neg))
+        thresholds = desc[ends]
+        tp = np.concatenate(([0.0], np.cumsum(np.where(pos, w, 0.0))[ends]))
+        fp = np.concatenate(([0.0], np.cumsum(np.where(pos, 0.0, w))[ends]))
     return Sweep(
-        thresholds=_readonly(np.ascontiguousarray(thresholds)),
+        thresholds=_readonly(thresholds),
         tp=_readonly(tp),
         fp=_readonly(fp),
         positives=data.positives,
