@@ -5,24 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from core.analysis import Analysis
-from core.metric import Metric, format_count, ratio
-from core.metrics import METRIC_NAMES, NO_ACTUAL_NEG, NO_ACTUAL_POS, NO_PRED_POS
+from core.metric import Metric, format_count
+from core.metrics import METRIC_NAMES
 from core.sentences import status_sentence
 from core.threshold import format_threshold
 
 SCHEMA = 1
-
-
-def _point_metrics(a: Analysis, k: int) -> dict[str, Metric]:
-    s = a.sweep
-    tp, fp = s.tp[k].item(), s.fp[k].item()
-    recall = ratio(tp, s.positives, reason=NO_ACTUAL_POS)
-    return {
-        "tpr": recall,
-        "fpr": ratio(fp, s.negatives, reason=NO_ACTUAL_NEG),
-        "precision": ratio(tp, tp + fp, reason=NO_PRED_POS),
-        "recall": recall,
-    }
 
 
 def sweep_rows(a: Analysis) -> list[dict[str, Any]]:
@@ -32,7 +20,7 @@ def sweep_rows(a: Analysis) -> list[dict[str, Any]]:
     for k in range(s.size):
         c = s.counts_at(k)
         row: dict[str, Any] = {"threshold": s.threshold_at(k), **c.as_json()}
-        row.update({name: m.as_json() for name, m in _point_metrics(a, k).items()})
+        row.update({name: m.as_json() for name, m in a.sweep.point_metrics(k).items()})
         rows.append(row)
     return rows
 
@@ -113,7 +101,7 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int = 40) -> str:
             rows.append([f"... {s.size - 2 * (sweep_limit // 2)} more points ...", *[""] * 8])
             continue
         pk = s.counts_at(i)
-        pm = _point_metrics(a, i)
+        pm = a.sweep.point_metrics(i)
         label = "above all" if i == 0 else format_threshold(s.threshold_at(i))
         if i == a.point:
             label = "> " + label

@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from core.confusion import Counts
 from core.dataset import Dataset
+from core.metric import Metric, ratio
 from core.threshold import Threshold, check_threshold
 
 CountArray = npt.NDArray[np.number[Any]]
@@ -87,6 +88,23 @@ class Sweep:
         tp = self.tp[index].item()
         fp = self.fp[index].item()
         return Counts(tp=tp, fp=fp, tn=self.negatives - fp, fn=self.positives - tp)
+
+    def point_metrics(self, index: int) -> dict[str, Metric]:
+        """TPR, FPR, precision and recall of point ``index``, undefined with reasons.
+
+        >>> from core.presets import preset
+        >>> m = build_sweep(preset("canonical").data).point_metrics(0)
+        >>> m["precision"].reason, m["tpr"].short()
+        ('No predicted positives (TP+FP=0)', '0')
+        """
+        tp, fp = self.tp[index].item(), self.fp[index].item()
+        recall = ratio(tp, self.positives, reason="No actual positives (TP+FN=0)")
+        return {
+            "tpr": recall,
+            "fpr": ratio(fp, self.negatives, reason="No actual negatives (FP+TN=0)"),
+            "precision": ratio(tp, tp + fp, reason="No predicted positives (TP+FP=0)"),
+            "recall": recall,
+        }
 
     def counts_for(self, threshold: Threshold) -> Counts:
         """Confusion counts at any threshold in O(log m), without touching the rows."""

@@ -125,5 +125,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "report":
         return run_report(args[1:])
-    # The explorer arrives with the TUI; until then the bare command prints the report.
-    return run_report(args or ["canonical"])
+    return run_app(args)
+
+
+def app_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG,
+        description="Explore a binary classifier's decisions: move one threshold and watch "
+        "the confusion matrix, metrics and exact ROC/PR curves follow.",
+        epilog="Also: threshold-lab report SOURCE [--json] (see threshold-lab report --help). "
+        "Presets: " + ", ".join(PRESET_NAMES),
+    )
+    p.add_argument(
+        "source",
+        nargs="?",
+        default=None,
+        metavar="SOURCE",
+        help="a CSV/TSV/JSON/Parquet file or a preset name (default: canonical)",
+    )
+    p.add_argument("--preset", default=None, metavar="NAME", help="open a built-in fixture")
+    p.add_argument(
+        "--threshold",
+        default=None,
+        metavar="T",
+        help="the opening threshold: a number or above-all",
+    )
+    _add_source_options(p)
+    return p
+
+
+def build_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
+    """Parse the explorer's arguments and build the app (raises InputError)."""
+    from tui.app import ThresholdLab
+
+    args = app_parser().parse_args(argv)
+    if args.source and args.preset:
+        raise InputError("give a SOURCE or --preset NAME, not both")
+    args.source = args.preset or args.source or "canonical"
+    src = _open(args)
+    threshold = src.threshold if args.threshold is None else parse_threshold(args.threshold)
+    return ThresholdLab(src.data, threshold, source=src.label, path=src.path)
+
+
+def run_app(argv: Sequence[str]) -> int:
+    try:
+        app = build_app(argv)
+    except InputError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    app.run()
+    return 0

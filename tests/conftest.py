@@ -1,0 +1,22 @@
+"""Shared test setup: snapshots live in the top-level snapshots/ folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest_textual_snapshot
+from pytest_textual_snapshot import SVGImageExtension
+
+SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
+
+
+class TopLevelSVGExtension(SVGImageExtension):
+    """pytest-textual-snapshot's SVG extension, writing to snapshots/<test file>/."""
+
+    @classmethod
+    def dirname(cls, *, test_location):  # type: ignore[no-untyped-def, override]
+        return str(SNAPSHOTS / Path(test_location.filepath).stem)
+
+
+# snap_compare looks the extension up by this module-level name at call time.
+pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension  # type: ignore[misc]

@@ -1,0 +1,216 @@
+"""Pilot tests: the state behind each behaviour of the explorer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.confusion import Counts
+from tests.tui_helpers import SIZE, make_app, retype
+from tui.screens.dialogs import ConfirmDialog, ValueDialog
+from tui.screens.help import HelpScreen
+
+
+async def test_opening_state() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = app.main
+        assert m.threshold == 0.5
+        assert m.analysis is not None and m.analysis.counts == Counts(2, 1, 1, 1)
+        assert m.status_text == (
+            "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; "
+            "precision 2/3, recall 2/3."
+        )
+
+
+async def test_threshold_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("right")
+        assert m.threshold == 0.51
+        await pilot.press("shift+right", "shift+right", "shift+right")
+        assert m.threshold == pytest.approx(0.81)
+        assert m.analysis is not None and m.analysis.counts == Counts(1, 0, 2, 2)
+        await pilot.press("left", "shift+left")
+        assert m.threshold == pytest.approx(0.7)
+        await pilot.press("home")
+        assert m.threshold is None
+        assert m.analysis.metrics["precision"].value is None  # type: ignore[union-attr]
+        await pilot.press("end")
+        assert m.threshold == 0.1
+        assert m.analysis.counts == Counts(3, 2, 0, 0)  # type: ignore[union-attr]
+
+
+async def test_tie_group_jumps() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("home", "right_square_bracket")
+        assert m.threshold == 0.9
+        await pilot.press("right_square_bracket")
+        assert m.threshold == 0.8 and m.analysis is not None
+        assert m.analysis.counts == Counts(2, 1, 1, 1)  # both 0.8 rows entered together
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        assert m.threshold is None
+
+
+async def test_typed_threshold_valid_and_invalid() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("t", *retype("0.85"), "enter")
+        assert m.threshold == 0.85
+        await pilot.press("t")
+        await pilot.press(*retype("abc"), "enter")
+        assert isinstance(app.screen, ValueDialog)
+        assert m.threshold == 0.85
+        await pilot.press("escape")
+        assert m.threshold == 0.85 and app.screen is m
+        await pilot.press("t", *retype("above-all"), "enter")
+        assert m.threshold is None
+
+
+async def test_edit_flip_add_delete_undo_redo_reset() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("down", "enter", *retype("0.3"), "enter")
+        assert m.data is not None and m.data.scores.tolist() == [0.9, 0.3, 0.8, 0.4, 0.1]
+        assert m.analysis is not None and m.analysis.counts == Counts(2, 0, 2, 1)
+        assert m.changed == frozenset({1})
+        await pilot.press("space")
+        assert m.data.labels.tolist() == [True, True, True, False, True]
+        await pilot.press("a", *retype("0.6 0"), "enter")
+        assert m.data.n == 6 and m.data.row_id(5) == "new6"
+        await pilot.press("delete")
+        assert m.data.n == 5
+        await pilot.press("ctrl+z")
+        assert m.data.n == 6
+        await pilot.press("ctrl+y")
+        assert m.data.n == 5
+        await pilot.press("r")
+        assert m.data.scores.tolist() == [0.9, 0.8, 0.8, 0.4, 0.1]
+        assert not m.dirty
+
+
+async def test_rejected_score_edit_loses_nothing() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        before = m.data
+        await pilot.press("enter", *retype("1.5"), "enter")
+        assert isinstance(app.screen, ValueDialog)
+        assert "outside [0, 1]" in str(app.screen.query_one("#dialog-error").render())
+        await pilot.press("escape")
+        assert m.data is before
+
+
+async def test_last_row_cannot_be_removed() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press(*(["delete"] * 5))
+        assert m.data is not None and m.data.n == 1
+        assert "cannot remove the only row" in m.message
+
+
+async def test_playback_steps_through_tie_groups() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("home")
+        seen = []
+        for _ in range(4):
+            await pilot.press("n")
+            assert m.analysis is not None
+            seen.append((m.threshold, m.analysis.counts.cells()))
+        assert seen == [
+            (0.9, (1, 0, 2, 2)),
+            (0.8, (2, 1, 1, 1)),
+            (0.4, (2, 2, 0, 1)),
+            (0.1, (3, 2, 0, 0)),
+        ]
+        assert "2 row(s) enter together: 1 positive, 1 negative" not in m.message
+        await pilot.press("N", "N")
+        assert m.threshold == 0.8
+        assert "2 row(s) enter together: 1 positive, 1 negative" in m.message
+        await pilot.press("p")
+        assert m._player is not None
+        await pilot.press("p")
+        assert m._player is None
+        assert m.data is not None and m.data.n == 5  # playback never changes the data
+
+
+async def test_presets_and_chart_cycle() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        m.load_preset("no-actual-positives")
+        await pilot.pause()
+        assert m.analysis is not None and m.analysis.curves.summaries.roc_auc.value is None
+        assert m.chart_mode == "roc"
+        await pilot.press("c")
+        assert m.chart_mode == "pr"
+        await pilot.press("c")
+        assert m.chart_mode == "both"
+        await pilot.press("P")
+        await pilot.press("enter")
+        assert m.source == "preset canonical"
+
+
+async def test_save_writes_csv_and_asks_before_overwrite(tmp_path: Path) -> None:
+    app = make_app()
+    target = tmp_path / "rows.csv"
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("space", "s", *retype(str(target)), "enter")
+        assert target.read_text().splitlines()[:2] == ["id,score,label", "s1,0.9,0"]
+        await pilot.press("s", *retype(str(target)), "enter")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert "Not saved" in m.message
+
+
+async def test_quit_asks_when_there_are_unsaved_edits() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "q")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert app.screen is app.main
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("q", "y")
+    assert app.return_code == 0
+
+
+async def test_no_crash_on_a_storm_of_keys() -> None:
+    keys = [
+        "left",
+        "right",
+        "home",
+        "end",
+        "left_square_bracket",
+        "right_square_bracket",
+        "space",
+        "delete",
+        "ctrl+z",
+        "ctrl+y",
+        "c",
+        "m",
+        "n",
+        "N",
+        "r",
+        "shift+left",
+        "down",
+        "up",
+    ]
+    app = make_app("all-tied")
+    async with app.run_test(size=SIZE) as pilot:
+        for i in range(120):
+            await pilot.press(keys[(i * 7) % len(keys)])
+        assert app.main.analysis is not None

@@ -1,0 +1,28 @@
+"""Build explorer apps for tests without a terminal."""
+
+from __future__ import annotations
+
+from textual.keys import _character_to_key
+
+from core.presets import preset
+from core.threshold import Threshold
+from tui.app import ThresholdLab
+
+SIZE = (120, 40)
+SMALL = (80, 24)
+
+
+def make_app(name: str = "canonical", threshold: Threshold | str = "preset") -> ThresholdLab:
+    p = preset(name)
+    t = p.threshold if threshold == "preset" else threshold
+    return ThresholdLab(p.data, t, source=f"preset {name}", theme="textual-dark")  # type: ignore[arg-type]
+
+
+def keys(text: str) -> list[str]:
+    """Key names that type ``text`` (pilot.press takes names, not characters)."""
+    return [_character_to_key(c) for c in text]
+
+
+def retype(text: str) -> list[str]:
+    """Keys that clear an input field and type ``text`` into it."""
+    return ["end", *["backspace"] * 80, *keys(text)]

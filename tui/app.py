@@ -1,0 +1,52 @@
+"""The Textual application: wiring only. State and keys live on MainScreen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from core.dataset import Dataset
+from core.presets import PRESETS
+from core.threshold import Threshold
+from tui.screens.main import MainScreen
+
+
+class ThresholdLab(App[None]):
+    """Move one threshold; watch every count, metric and curve point follow."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "threshold-lab"
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(
+        self,
+        data: Dataset,
+        threshold: Threshold,
+        *,
+        source: str,
+        path: Path | None = None,
+        theme: str = "textual-dark",
+    ) -> None:
+        super().__init__()
+        self._main = MainScreen(data, threshold, source=source, path=path)
+        self.theme = theme
+        # No motion unless asked: snapshots and screen readers both want stillness.
+        self.animation_level = "none"
+
+    def on_mount(self) -> None:
+        self.push_screen(self._main)
+
+    @property
+    def main(self) -> MainScreen:
+        return self._main
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for p in PRESETS.values():
+            yield SystemCommand(
+                f"Preset: {p.name}", p.description, lambda name=p.name: self._main.load_preset(name)
+            )
+        yield SystemCommand("Help: keys", "Every key of the explorer", self._main.action_help)

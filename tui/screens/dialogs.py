@@ -1,0 +1,96 @@
+"""Small modal dialogs: a typed value, a yes/no question, a preset picker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from core.errors import InputError
+from core.presets import PRESETS
+
+
+class ValueDialog(ModalScreen[object]):
+    """Ask for one value. ``check`` turns the text into a value or raises InputError;
+    a refused value shows why and the dialog stays open, so nothing is lost."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog-cancel")]
+
+    def __init__(
+        self, title: str, value: str, check: Callable[[str], object], *, hint: str = ""
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.value = value
+        self.check = check
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            if self.hint:
+                yield Label(self.hint, classes="dialog-hint")
+            yield Input(value=self.value, id="dialog-input", select_on_focus=False)
+            yield Label("", id="dialog-error", classes="dialog-error")
+            yield Label("Enter applies · Esc cancels", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = False
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            result = self.check(event.value)
+        except InputError as exc:
+            self.query_one("#dialog-error", Label).update(f"Refused: {exc}")
+            return
+        self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question: ``y`` or Enter for yes, ``n`` or Esc for no."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes", id="confirm-yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm-no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-title")
+            yield Label("y: yes · n: no", classes="dialog-hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class PresetPicker(ModalScreen[str | None]):
+    """Choose a built-in fixture; each is described beside its name."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="picker-cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label("Load a preset (Enter loads, Esc cancels)", classes="dialog-title")
+            yield OptionList(
+                *(Option(f"{p.name}: {p.description}", id=p.name) for p in PRESETS.values()),
+                id="preset-list",
+            )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,459 @@
+"""The main screen: the state (rows, threshold) and every key that changes it.
+
+State lives here as reactives; one watcher turns it into an Analysis from
+core/ and hands it down to the widgets through ``data_bind``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+
+from core import edits
+from core.analysis import Analysis, Curves, analyse, curves_for
+from core.confusion import predict
+from core.dataset import Dataset
+from core.errors import InputError
+from core.presets import preset
+from core.savefile import write_atomic
+from core.sentences import status_sentence
+from core.threshold import Threshold, format_threshold, parse_threshold
+from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
+from tui.screens.help import HelpScreen
+from tui.widgets.charts import CHART_MODES, ChartPanel
+from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+from tui.widgets.row_table import RowTable
+from tui.widgets.score_strip import ScoreStrip
+from tui.widgets.sweep_table import SweepTable
+from tui.widgets.threshold_bar import ThresholdBar
+
+STEP, BIG_STEP = 0.01, 0.1
+PLAY_SECONDS = 1.0
+
+
+class MainScreen(Screen[None]):
+    """Threshold, rows, matrix, metrics, charts, strip and sweep on one screen."""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "-0.01", id="threshold-down"),
+        Binding("right", "step(1)", "+0.01", id="threshold-up"),
+        Binding("shift+left", "step(-10)", "-0.1", show=False, id="threshold-down-big"),
+        Binding("shift+right", "step(10)", "+0.1", show=False, id="threshold-up-big"),
+        Binding("left_square_bracket", "group(-1)", "Prev tie group", show=False, id="group-prev"),
+        Binding("right_square_bracket", "group(1)", "Next tie group", show=False, id="group-next"),
+        Binding("home", "above_all", "Above all scores", show=False, id="above-all"),
+        Binding("end", "lowest", "Lowest score", show=False, id="lowest"),
+        Binding("t", "type_threshold", "Type t", id="type-threshold"),
+        Binding("enter", "edit_score", "Edit score", show=False, id="edit-score"),
+        Binding("space", "flip_label", "Flip label", show=False, id="flip-label"),
+        Binding("a", "add_row", "Add row", show=False, id="add-row"),
+        Binding("delete", "delete_row", "Delete row", show=False, id="delete-row"),
+        Binding("ctrl+z", "undo", "Undo", show=False, id="undo"),
+        Binding("ctrl+y", "redo", "Redo", show=False, id="redo"),
+        Binding("r", "reset", "Reset", id="reset"),
+        Binding("c", "cycle_chart", "Chart", id="cycle-chart"),
+        Binding("m", "more_metrics", "All metrics", show=False, id="more-metrics"),
+        Binding("p", "play", "Play", id="play"),
+        Binding("n", "playback(1)", "Step", show=False, id="step-forward"),
+        Binding("N", "playback(-1)", "Step back", show=False, id="step-back"),
+        Binding("P", "pick_preset", "Presets", id="presets"),
+        Binding("s", "save", "Save", id="save"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("q", "quit_app", "Quit", id="quit"),
+    ]
+
+    data: reactive[Dataset | None] = reactive(None, init=False)
+    threshold: reactive[Threshold] = reactive(0.5, init=False)
+    analysis: reactive[Analysis | None] = reactive(None, init=False)
+    chart_mode: reactive[str] = reactive("roc")
+    show_all_metrics: reactive[bool] = reactive(False)
+    changed: reactive[frozenset[int]] = reactive(frozenset())
+    message: reactive[str] = reactive("")
+
+    def __init__(
+        self, data: Dataset, threshold: Threshold, *, source: str, path: Path | None = None
+    ) -> None:
+        super().__init__()
+        self.source = source
+        self.path = path
+        self.loaded = (data, threshold)
+        self._curves: Curves | None = None
+        self._undo: list[Dataset] = []
+        self._redo: list[Dataset] = []
+        self._player: Timer | None = None
+        self.set_reactive(MainScreen.data, data)
+        self.set_reactive(MainScreen.threshold, threshold)
+
+    # --- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield ThresholdBar(id="threshold-bar").data_bind(MainScreen.analysis)
+        with Horizontal(id="top"):
+            with Vertical(id="left"):
+                yield ConfusionMatrix(id="matrix").data_bind(MainScreen.analysis)
+                yield MetricsPanel(id="metrics").data_bind(
+                    MainScreen.analysis, show_all=MainScreen.show_all_metrics
+                )
+            yield ChartPanel(id="charts").data_bind(MainScreen.analysis, mode=MainScreen.chart_mode)
+        yield ScoreStrip(id="strip").data_bind(MainScreen.analysis)
+        with Horizontal(id="bottom"):
+            yield RowTable(id="rows").data_bind(MainScreen.analysis, MainScreen.changed)
+            yield SweepTable(id="sweep").data_bind(MainScreen.analysis)
+        yield Static(id="message")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._recompute(self.data, self.threshold)
+        self.query_one(RowTable).focus()
+
+    # --- state -> analysis ---------------------------------------------------------
+
+    def watch_data(self, old: Dataset | None, new: Dataset | None) -> None:
+        self._curves = None
+        self._recompute(old, self.threshold)
+
+    def watch_threshold(self, old: Threshold) -> None:
+        self._recompute(self.data, old)
+
+    def _recompute(self, old_data: Dataset | None, old_threshold: Threshold) -> None:
+        data = self.data
+        if data is None:
+            return
+        if self._curves is None or self._curves.data is not data:
+            self._curves = curves_for(data)
+        before = None
+        if old_data is not None and old_data.n == data.n:
+            before = predict(old_data, old_threshold)
+        self.analysis = analyse(self._curves, self.threshold)
+        after = predict(data, self.threshold)
+        self.changed = (
+            frozenset(np.flatnonzero(before != after).tolist())
+            if before is not None
+            else frozenset()
+        )
+        self.query_one("#status", Static).update(self.status_text)
+
+    @property
+    def status_text(self) -> str:
+        """The plain sentence describing the active policy."""
+        return status_sentence(self.analysis) if self.analysis else ""
+
+    def watch_message(self, text: str) -> None:
+        self.query_one("#message", Static).update(text)
+
+    def say(self, text: str) -> None:
+        self.message = text
+
+    # --- threshold ---------------------------------------------------------------
+
+    def _set_threshold(self, t: Threshold) -> None:
+        self.threshold = None if t is None else round(float(t), 12)
+
+    def action_step(self, steps: int) -> None:
+        a = self.analysis
+        if a is None:
+            return
+        if self.threshold is None:
+            # From above all, a step down admits the top tie group; up stays put.
+            if steps < 0:
+                self._set_threshold(a.sweep.threshold_at(1))
+            return
+        self._set_threshold(self.threshold + steps * STEP)
+
+    def action_group(self, delta: int) -> None:
+        a = self.analysis
+        if a is None:
+            return
+        # The next tie group (delta 1) enters at a lower threshold.
+        k = min(a.point + 1, a.sweep.size - 1) if delta > 0 else max(a.point - 1, 0)
+        self._set_threshold(a.sweep.threshold_at(k))
+
+    def action_above_all(self) -> None:
+        self._set_threshold(None)
+
+    def action_lowest(self) -> None:
+        if self.analysis is not None:
+            self._set_threshold(self.analysis.sweep.threshold_at(self.analysis.sweep.size - 1))
+
+    def action_type_threshold(self) -> None:
+        current = "above-all" if self.threshold is None else format_threshold(self.threshold)
+
+        def done(value: object) -> None:
+            if value is None:
+                self.say("Threshold unchanged.")
+            else:
+                self._set_threshold(None if value == "above-all" else value)  # type: ignore[arg-type]
+
+        def check(text: str) -> object:
+            t = parse_threshold(text)
+            return "above-all" if t is None else t
+
+        self.app.push_screen(
+            ValueDialog(
+                "Threshold",
+                current,
+                check,
+                hint="A number such as 0.5, or above-all. Positive if score >= t.",
+            ),
+            done,
+        )
+
+    # --- rows --------------------------------------------------------------------
+
+    def _row(self) -> int | None:
+        table = self.query_one(RowTable)
+        return table.cursor_row if self.data is not None and self.data.n else None
+
+    def _apply(self, new: Dataset, note: str) -> None:
+        assert self.data is not None
+        self._undo.append(self.data)
+        self._redo.clear()
+        self.data = new
+        self.say(note)
+
+    def action_edit_score(self) -> None:
+        i = self._row()
+        data = self.data
+        if i is None or data is None:
+            return
+        rid = data.row_id(i)
+
+        def check(text: str) -> float:
+            return edits.check_score(data, text)
+
+        def done(value: object) -> None:
+            if value is None:
+                self.say(f"Edit of row {rid} cancelled; nothing changed.")
+                return
+            assert self.data is not None
+            self._apply(
+                edits.set_score(self.data, i, float(value)),  # type: ignore[arg-type]
+                f"Row {rid}: score {data.scores[i]!r} -> {value!r}.",
+            )
+
+        self.app.push_screen(
+            ValueDialog(
+                f"Score of row {rid}",
+                repr(float(data.scores[i])),
+                check,
+                hint="A finite number" + (" in [0, 1]" if data.are_probabilities else ""),
+            ),
+            done,
+        )
+
+    def action_flip_label(self) -> None:
+        i = self._row()
+        if i is None or self.data is None:
+            return
+        new = edits.flip_label(self.data, i)
+        self._apply(new, f"Row {self.data.row_id(i)}: actual label is now {int(new.labels[i])}.")
+
+    def action_add_row(self) -> None:
+        data = self.data
+        if data is None:
+            return
+
+        def check(text: str) -> tuple[float, bool]:
+            parts = text.replace(",", " ").split()
+            if len(parts) != 2 or parts[1] not in ("0", "1"):
+                raise InputError("type a score and a label 0 or 1, such as: 0.3 1")
+            return edits.check_score(data, parts[0]), parts[1] == "1"
+
+        def done(value: object) -> None:
+            if value is None:
+                return
+            score, label = value  # type: ignore[misc]
+            assert self.data is not None
+            new = edits.add_row(self.data, score, label)
+            self._apply(
+                new, f"Added row {new.row_id(new.n - 1)}: score {score!r}, label {int(label)}."
+            )
+            self.query_one(RowTable).move_cursor(row=new.n - 1)
+
+        self.app.push_screen(
+            ValueDialog("Add a row: score and label", "0.5 1", check, hint="For example: 0.3 1"),
+            done,
+        )
+
+    def action_delete_row(self) -> None:
+        i = self._row()
+        if i is None or self.data is None:
+            return
+        try:
+            new = edits.delete_row(self.data, i)
+        except InputError as exc:
+            self.say(f"Refused: {exc}.")
+            return
+        self._apply(new, f"Removed row {self.data.row_id(i)}. ctrl+z brings it back.")
+
+    def action_undo(self) -> None:
+        if not self._undo or self.data is None:
+            self.say("Nothing to undo.")
+            return
+        self._redo.append(self.data)
+        self.data = self._undo.pop()
+        self.say("Undone.")
+
+    def action_redo(self) -> None:
+        if not self._redo or self.data is None:
+            self.say("Nothing to redo.")
+            return
+        self._undo.append(self.data)
+        self.data = self._redo.pop()
+        self.say("Redone.")
+
+    def action_reset(self) -> None:
+        self._stop()
+        data, threshold = self.loaded
+        if self.data is not data:
+            assert self.data is not None
+            self._undo.append(self.data)
+            self._redo.clear()
+        self.data = data
+        self._set_threshold(threshold)
+        self.say(f"Reset to {self.source} as loaded.")
+
+    @property
+    def dirty(self) -> bool:
+        return self.data is not self.loaded[0]
+
+    # --- views -------------------------------------------------------------------
+
+    def action_cycle_chart(self) -> None:
+        self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % 3]
+
+    def action_more_metrics(self) -> None:
+        self.show_all_metrics = not self.show_all_metrics
+
+    # --- playback ----------------------------------------------------------------
+
+    def action_play(self) -> None:
+        if self._player is not None:
+            self._stop()
+            self.say("Playback paused. n / N step; p resumes.")
+            return
+        if self.analysis is None:
+            return
+        if self.analysis.point == self.analysis.sweep.size - 1:
+            self._set_threshold(None)
+        self._player = self.set_interval(PLAY_SECONDS, self._tick)
+        self.say("Playing the sweep from above all scores down; p pauses.")
+
+    def _tick(self) -> None:
+        a = self.analysis
+        if a is None or a.point >= a.sweep.size - 1:
+            self._stop()
+            self.say("Playback finished at the lowest score.")
+            return
+        self.action_playback(1)
+
+    def _stop(self) -> None:
+        if self._player is not None:
+            self._player.stop()
+            self._player = None
+
+    def action_playback(self, delta: int) -> None:
+        a = self.analysis
+        if a is None:
+            return
+        k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
+        self._set_threshold(a.sweep.threshold_at(k))
+        a = self.analysis
+        assert a is not None
+        entered = ""
+        if k > 0:
+            c_now, c_prev = a.sweep.counts_at(k), a.sweep.counts_at(k - 1)
+            new_tp, new_fp = c_now.tp - c_prev.tp, c_now.fp - c_prev.fp
+            entered = (
+                f" {new_tp + new_fp} row(s) enter together: {new_tp} positive, {new_fp} negative."
+            )
+        self.say(
+            f"Step {k} of {a.sweep.size - 1}: threshold {format_threshold(a.threshold)}.{entered}"
+        )
+
+    # --- presets, files, help, quit ---------------------------------------------
+
+    def load_preset(self, name: str) -> None:
+        self._stop()
+        p = preset(name)
+        self.source = f"preset {name}"
+        self.path = None
+        self.loaded = (p.data, p.threshold)
+        self._undo.clear()
+        self._redo.clear()
+        self.data = p.data
+        self._set_threshold(p.threshold)
+        self.say(f"Loaded preset {name}: {p.description}")
+
+    def action_pick_preset(self) -> None:
+        def done(name: str | None) -> None:
+            if name:
+                self.load_preset(name)
+
+        self.app.push_screen(PresetPicker(), done)
+
+    def action_save(self) -> None:
+        data = self.data
+        if data is None:
+            return
+        default = (
+            self.path.with_name(self.path.stem + "-edited.csv")
+            if self.path
+            else Path(f"{self.source.replace('preset ', '')}.csv")
+        )
+
+        def check(text: str) -> Path:
+            if not text.strip():
+                raise InputError("type a file name, such as rows.csv")
+            return Path(text.strip()).expanduser()
+
+        def write(target: Path) -> None:
+            try:
+                written = write_atomic(target, edits.to_csv(data))
+            except InputError as exc:
+                self.say(f"Not saved: {exc}.")
+                return
+            self.loaded = (data, self.loaded[1])
+            self.say(f"Saved {data.n} rows to {written}.")
+
+        def done(value: object) -> None:
+            if value is None:
+                self.say("Save cancelled; nothing written.")
+                return
+            target = Path(value)  # type: ignore[arg-type]
+            if target.exists():
+                same = self.path is not None and target.resolve() == self.path.resolve()
+                what = "the source file" if same else "an existing file"
+                self.app.push_screen(
+                    ConfirmDialog(f"{target} is {what}. Overwrite it?"),
+                    lambda yes: write(target) if yes else self.say("Not saved."),
+                )
+                return
+            write(target)
+
+        self.app.push_screen(
+            ValueDialog("Save rows as CSV", str(default), check, hint="Written atomically."), done
+        )
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
+
+    def action_quit_app(self) -> None:
+        if not self.dirty:
+            self.app.exit()
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmDialog("There are unsaved edits. Quit and lose them?"), done)

@@ -1,0 +1,1 @@
+"""Widgets of the explorer. They render an Analysis; none computes a metric."""
