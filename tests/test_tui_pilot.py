@@ -136,6 +136,7 @@ async def test_playback_steps_through_tie_groups() -> None:
         assert "2 row(s) enter together: 1 positive, 1 negative" not in m.message
         await pilot.press("N", "N")
         assert m.threshold == 0.8
+        assert m.changed == frozenset({3})  # s4 (0.4) left the positive side
         assert "2 row(s) enter together: 1 positive, 1 negative" in m.message
         await pilot.press("p")
         assert m._player is not None

@@ -111,6 +111,10 @@ class MainScreen(Screen[None]):
         yield Static(id="status")
         yield Footer()
 
+    def on_resize(self) -> None:
+        # Below 36 rows (an 80x24 SSH session) the strip and tables shrink.
+        self.set_class(self.size.height < 36, "-short")
+
     def on_mount(self) -> None:
         self._recompute(self.data, self.threshold)
         self.query_one(RowTable).focus()
@@ -121,7 +125,7 @@ class MainScreen(Screen[None]):
         self._curves = None
         self._recompute(old, self.threshold)
 
-    def watch_threshold(self, old: Threshold) -> None:
+    def watch_threshold(self, old: Threshold, new: Threshold) -> None:
         self._recompute(self.data, old)
 
     def _recompute(self, old_data: Dataset | None, old_threshold: Threshold) -> None:

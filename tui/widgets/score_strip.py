@@ -29,6 +29,8 @@ class ScoreStrip(Widget):
         if a is None:
             return Text("")
         label_w = 10
+        # Lanes share the height left after the axis and caption lines.
+        lane_height = max(1, min(LANE_HEIGHT, (self.size.height - 2) // 2))
         width = max(self.size.width - label_w - 1, 10)
         scores = a.data.scores
         lo, hi = float(scores.min()), float(scores.max())
@@ -53,11 +55,11 @@ class ScoreStrip(Widget):
             ("actual 0", ~a.data.labels, NEG_GLYPH),
         ):
             counts = np.bincount(cols[mask], minlength=usable + 2)
-            for level in range(LANE_HEIGHT, 0, -1):
+            for level in range(lane_height, 0, -1):
                 row = [" "] * (usable + 2)
                 for c in np.flatnonzero(counts >= level):
                     row[c] = glyph
-                    if level == LANE_HEIGHT and counts[c] > LANE_HEIGHT:
+                    if level == lane_height and counts[c] > lane_height:
                         row[c] = str(min(int(counts[c]), 9)) if counts[c] < 10 else "#"
                 if row[line_col] == " ":
                     row[line_col] = LINE_GLYPH

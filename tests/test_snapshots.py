@@ -1,0 +1,121 @@
+"""Snapshot tests of each screen state, at a pinned size and theme, with motion off.
+
+Every SVG in snapshots/test_snapshots/ was looked at (as PNG) before it was
+committed. The pilot tests check the state behind each picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from core.presets import PRESET_NAMES
+from tests.tui_helpers import SIZE, SMALL, make_app, retype
+
+Compare = Callable[..., bool]
+
+
+def test_opening_state(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE)
+
+
+def test_threshold_moved_by_keys(snap_compare: Compare) -> None:
+    """0.5 + 0.1 + 0.1 + 0.1 + 0.01 = 0.81: precision 1, recall 1/3."""
+    keys = ["shift+right"] * 3 + ["right"]
+    assert snap_compare(make_app(), press=keys, terminal_size=SIZE)
+
+
+def test_typed_threshold_dialog(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["t", *retype("0.85")], terminal_size=SIZE)
+
+
+def test_typed_threshold_applied(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["t", *retype("0.85"), "enter"], terminal_size=SIZE)
+
+
+def test_typed_threshold_refused(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["t", *retype("abc"), "enter"], terminal_size=SIZE)
+
+
+def test_above_all_sentinel(snap_compare: Compare) -> None:
+    """Precision undefined, with its reason; recall and F1 are 0."""
+    assert snap_compare(make_app(), press=["home"], terminal_size=SIZE)
+
+
+def test_lowest_threshold(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["end"], terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("step", [0, 1, 2, 3, 4])
+def test_playback_tie_group(snap_compare: Compare, step: int) -> None:
+    """Step 2 is where the two 0.8 rows (one of each class) enter together."""
+    assert snap_compare(make_app(), press=["home", *["n"] * step], terminal_size=SIZE)
+
+
+def test_score_edit_open(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["down", "enter"], terminal_size=SIZE)
+
+
+def test_score_edit_applied(snap_compare: Compare) -> None:
+    keys = ["down", "enter", *retype("0.3"), "enter"]
+    assert snap_compare(make_app(), press=keys, terminal_size=SIZE)
+
+
+def test_score_edit_refused(snap_compare: Compare) -> None:
+    keys = ["down", "enter", *retype("1.5"), "enter"]
+    assert snap_compare(make_app(), press=keys, terminal_size=SIZE)
+
+
+def test_label_flipped(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["down", "space"], terminal_size=SIZE)
+
+
+def test_row_added(snap_compare: Compare) -> None:
+    keys = ["a", *retype("0.6 0"), "enter"]
+    assert snap_compare(make_app(), press=keys, terminal_size=SIZE)
+
+
+def test_row_removed(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["down", "delete"], terminal_size=SIZE)
+
+
+def test_undo(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["down", "delete", "ctrl+z"], terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_preset(snap_compare: Compare, name: str) -> None:
+    assert snap_compare(make_app(name), terminal_size=SIZE)
+
+
+def test_pr_chart(snap_compare: Compare) -> None:
+    assert snap_compare(make_app("ap-vs-trapezoid"), press=["c"], terminal_size=SIZE)
+
+
+def test_both_charts(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["c", "c"], terminal_size=SIZE)
+
+
+def test_all_metrics(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["m"], terminal_size=SIZE)
+
+
+def test_help_screen(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["question_mark"], terminal_size=SIZE)
+
+
+def test_save_dialog(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["s"], terminal_size=SIZE)
+
+
+def test_quit_confirm(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["space", "q"], terminal_size=SIZE)
+
+
+def test_preset_picker(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["P"], terminal_size=SIZE)
+
+
+def test_small_terminal(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), terminal_size=SMALL)
