@@ -43,10 +43,28 @@ def tie_group_text(a: Analysis) -> str:
     m = a.sweep.size - 1
     if a.point == 0:
         return f"above all scores (before tie group 1 of {m})"
-    tp, fp = a.sweep.tp, a.sweep.fp
     i = a.point
-    rows_here = (tp[i] - tp[i - 1]) + (fp[i] - fp[i - 1])
+    rows_here = sum(a.sweep.entering(i))
     score = format_threshold(a.sweep.threshold_at(i))
     rows = "row" if rows_here == 1 else "rows"
-    note = f"score {score}, {format_count(rows_here.item())} {rows}"
-    return f"tie group {i} of {m} ({note})"
+    return f"tie group {i} of {m} (score {score}, {format_count(rows_here)} {rows})"
+
+
+def step_sentence(a: Analysis) -> str:
+    """What the sweep playback says at the active point.
+
+    >>> from core.analysis import analyse
+    >>> from core.presets import preset
+    >>> step_sentence(analyse(preset("canonical").data, 0.8))
+    'Step 2 of 4: threshold 0.8. 2 rows enter together: 1 positive, 1 negative.'
+    >>> step_sentence(analyse(preset("canonical").data, None))
+    'Step 0 of 4: threshold above all scores. Nothing is predicted positive.'
+    """
+    head = f"Step {a.point} of {a.sweep.size - 1}: threshold {format_threshold(a.threshold)}."
+    if a.point == 0:
+        return f"{head} Nothing is predicted positive."
+    pos, neg = a.sweep.entering(a.point)
+    c = format_count
+    if pos + neg == 1:
+        return f"{head} 1 row enters: {'a positive' if pos else 'a negative'}."
+    return f"{head} {c(pos + neg)} rows enter together: {c(pos)} positive, {c(neg)} negative."

@@ -106,6 +106,20 @@ class Sweep:
             "recall": recall,
         }
 
+    def entering(self, index: int) -> tuple[int | float, int | float]:
+        """(positives, negatives) that enter together at point ``index``; (0, 0) at 0.
+
+        >>> from core.presets import preset
+        >>> build_sweep(preset("canonical").data).entering(2)
+        (1, 1)
+        """
+        if index == 0:
+            return 0, 0
+        return (
+            (self.tp[index] - self.tp[index - 1]).item(),
+            (self.fp[index] - self.fp[index - 1]).item(),
+        )
+
     def counts_for(self, threshold: Threshold) -> Counts:
         """Confusion counts at any threshold in O(log m), without touching the rows."""
         return self.counts_at(self.index_of(threshold))

@@ -133,11 +133,11 @@ async def test_playback_steps_through_tie_groups() -> None:
             (0.4, (2, 2, 0, 1)),
             (0.1, (3, 2, 0, 0)),
         ]
-        assert "2 row(s) enter together: 1 positive, 1 negative" not in m.message
+        assert "2 rows enter together: 1 positive, 1 negative" not in m.message
         await pilot.press("N", "N")
         assert m.threshold == 0.8
         assert m.changed == frozenset({3})  # s4 (0.4) left the positive side
-        assert "2 row(s) enter together: 1 positive, 1 negative" in m.message
+        assert "2 rows enter together: 1 positive, 1 negative" in m.message
         await pilot.press("p")
         assert m._player is not None
         await pilot.press("p")
@@ -184,6 +184,9 @@ async def test_quit_asks_when_there_are_unsaved_edits() -> None:
         assert app.screen is app.main
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("Static").render())
+        assert "  [                        Prev tie group" in help_text
+        assert "  ]                        Next tie group" in help_text
         await pilot.press("escape")
         await pilot.press("q", "y")
     assert app.return_code == 0
@@ -215,3 +218,31 @@ async def test_no_crash_on_a_storm_of_keys() -> None:
         for i in range(120):
             await pilot.press(keys[(i * 7) % len(keys)])
         assert app.main.analysis is not None
+
+
+async def test_every_key_is_a_palette_command() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.main)]
+        for b in app.main.BINDINGS:
+            assert any(b.description in t for t in titles), b.description
+        flip = next(c for c in app.get_system_commands(app.main) if "Flip label" in c.title)
+        flip.callback()
+        await pilot.pause()
+        assert app.main.data is not None
+        assert app.main.data.labels.tolist() == [False, False, True, False, True]
+
+
+async def test_all_metrics_screen_lists_every_metric() -> None:
+    from core.metrics import METRIC_NAMES
+    from tui.screens.help import MetricsScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        assert isinstance(app.screen, MetricsScreen)
+        lines = app.screen.body.plain.splitlines()
+        assert len(lines) == len(METRIC_NAMES)
+        assert "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667" in lines
+        await pilot.press("m")
+        assert app.screen is app.main

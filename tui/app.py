@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 
 from core.dataset import Dataset
 from core.presets import PRESETS
 from core.threshold import Threshold
+from tui.screens.help import key_names as _key_names
 from tui.screens.main import MainScreen
 
 
@@ -49,4 +52,12 @@ class ThresholdLab(App[None]):
             yield SystemCommand(
                 f"Preset: {p.name}", p.description, lambda name=p.name: self._main.load_preset(name)
             )
+        # Every key of the main screen is also a command, named with its key.
+        for b in self._main.BINDINGS:
+            if isinstance(b, Binding) and b.action != "help":
+                yield SystemCommand(
+                    f"{b.description} ({_key_names(b.key)})",
+                    f"Key {_key_names(b.key)}",
+                    partial(self.call_later, self._main.run_action, b.action),
+                )
         yield SystemCommand("Help: keys", "Every key of the explorer", self._main.action_help)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -19,25 +20,30 @@ class HelpScreen(ModalScreen[None]):
         self.bindings = bindings
 
     def compose(self) -> ComposeResult:
-        lines = ["[b]threshold-lab keys[/b]", ""]
-        for b in self.bindings:
-            keys = ", ".join(_key_name(k) for k in b.key.split(","))
-            lines.append(f"  {keys:<24} {b.description}")
+        lines = [f"  {key_names(b.key):<24} {b.description}" for b in self.bindings]
         lines += [
             "",
             "Rule: predicted positive if score >= threshold.",
             "Esc, ? or q closes this help.",
         ]
         with VerticalScroll(classes="dialog wide"):
-            yield Static(
-                "\n".join(lines)
-                .replace("[", r"\[")
-                .replace(r"\[b]", "[b]")
-                .replace(r"\[/b]", "[/b]")
-            )
+            yield Static(titled("threshold-lab keys", lines))
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(None)
+
+
+def titled(title: str, lines: list[str]) -> Text:
+    """A bold title, a blank line, then ``lines`` as plain text (never parsed as markup)."""
+    text = Text()
+    text.append(title, style="bold")
+    text.append("\n\n" + "\n".join(lines))
+    return text
+
+
+def key_names(keys: str) -> str:
+    """A binding's keys as people type them: ``[``, not ``left_square_bracket``."""
+    return ", ".join(_key_name(k) for k in keys.split(","))
 
 
 def _key_name(key: str) -> str:
@@ -50,3 +56,29 @@ def _key_name(key: str) -> str:
         "shift+p": "P",
     }
     return names.get(key, key)
+
+
+class MetricsScreen(ModalScreen[None]):
+    """Every metric of the current threshold, full width and scrollable."""
+
+    BINDINGS = [Binding("escape,m,q", "dismiss", "Close", id="metrics-close")]
+
+    def __init__(self, title: str, body: Text) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        text = Text()
+        text.append(self.title_text, style="bold")
+        text.append("\n\n")
+        text.append_text(self.body)
+        text.append("\n\nEsc, m or q closes; up/down scroll.")
+        with VerticalScroll(classes="dialog full", id="all-metrics"):
+            yield Static(text)
+
+    def on_mount(self) -> None:
+        self.query_one("#all-metrics").focus()
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(None)

@@ -22,14 +22,15 @@ from core.analysis import Analysis, Curves, analyse, curves_for
 from core.confusion import predict
 from core.dataset import Dataset
 from core.errors import InputError
+from core.metrics import METRIC_NAMES
 from core.presets import preset
 from core.savefile import write_atomic
-from core.sentences import status_sentence
+from core.sentences import status_sentence, step_sentence
 from core.threshold import Threshold, format_threshold, parse_threshold
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
-from tui.screens.help import HelpScreen
+from tui.screens.help import HelpScreen, MetricsScreen
 from tui.widgets.charts import CHART_MODES, ChartPanel
-from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+from tui.widgets.confusion import ConfusionMatrix, MetricsPanel, metric_text
 from tui.widgets.row_table import RowTable
 from tui.widgets.score_strip import ScoreStrip
 from tui.widgets.sweep_table import SweepTable
@@ -74,7 +75,6 @@ class MainScreen(Screen[None]):
     threshold: reactive[Threshold] = reactive(0.5, init=False)
     analysis: reactive[Analysis | None] = reactive(None, init=False)
     chart_mode: reactive[str] = reactive("roc")
-    show_all_metrics: reactive[bool] = reactive(False)
     changed: reactive[frozenset[int]] = reactive(frozenset())
     message: reactive[str] = reactive("")
 
@@ -99,9 +99,7 @@ class MainScreen(Screen[None]):
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield ConfusionMatrix(id="matrix").data_bind(MainScreen.analysis)
-                yield MetricsPanel(id="metrics").data_bind(
-                    MainScreen.analysis, show_all=MainScreen.show_all_metrics
-                )
+                yield MetricsPanel(id="metrics").data_bind(MainScreen.analysis)
             yield ChartPanel(id="charts").data_bind(MainScreen.analysis, mode=MainScreen.chart_mode)
         yield ScoreStrip(id="strip").data_bind(MainScreen.analysis)
         with Horizontal(id="bottom"):
@@ -300,20 +298,19 @@ class MainScreen(Screen[None]):
         self._apply(new, f"Removed row {self.data.row_id(i)}. ctrl+z brings it back.")
 
     def action_undo(self) -> None:
-        if not self._undo or self.data is None:
-            self.say("Nothing to undo.")
-            return
-        self._redo.append(self.data)
-        self.data = self._undo.pop()
-        self.say("Undone.")
+        self._travel(self._undo, self._redo, "undo", "Undone.")
 
     def action_redo(self) -> None:
-        if not self._redo or self.data is None:
-            self.say("Nothing to redo.")
+        self._travel(self._redo, self._undo, "redo", "Redone.")
+
+    def _travel(self, source: list[Dataset], target: list[Dataset], verb: str, done: str) -> None:
+        """Move one step through the edit history: pop ``source``, remember on ``target``."""
+        if not source or self.data is None:
+            self.say(f"Nothing to {verb}.")
             return
-        self._undo.append(self.data)
-        self.data = self._redo.pop()
-        self.say("Redone.")
+        target.append(self.data)
+        self.data = source.pop()
+        self.say(done)
 
     def action_reset(self) -> None:
         self._stop()
@@ -336,7 +333,10 @@ class MainScreen(Screen[None]):
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % 3]
 
     def action_more_metrics(self) -> None:
-        self.show_all_metrics = not self.show_all_metrics
+        a = self.analysis
+        if a is not None:
+            title = f"All metrics at threshold {format_threshold(a.threshold)}"
+            self.app.push_screen(MetricsScreen(title, metric_text(a, METRIC_NAMES)))
 
     # --- playback ----------------------------------------------------------------
 
@@ -371,18 +371,8 @@ class MainScreen(Screen[None]):
             return
         k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
         self._set_threshold(a.sweep.threshold_at(k))
-        a = self.analysis
-        assert a is not None
-        entered = ""
-        if k > 0:
-            c_now, c_prev = a.sweep.counts_at(k), a.sweep.counts_at(k - 1)
-            new_tp, new_fp = c_now.tp - c_prev.tp, c_now.fp - c_prev.fp
-            entered = (
-                f" {new_tp + new_fp} row(s) enter together: {new_tp} positive, {new_fp} negative."
-            )
-        self.say(
-            f"Step {k} of {a.sweep.size - 1}: threshold {format_threshold(a.threshold)}.{entered}"
-        )
+        if self.analysis is not None:
+            self.say(step_sentence(self.analysis))
 
     # --- presets, files, help, quit ---------------------------------------------
 

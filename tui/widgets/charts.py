@@ -6,6 +6,7 @@ called when the analysis changes. Points come from core's sweep, never a grid.
 
 from __future__ import annotations
 
+import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
@@ -36,8 +37,10 @@ class CurveChart(PlotextPlot):
             return
         plt = self.plt
         plt.clear_figure()
-        plt.xlim(-0.02, 1.02)
-        plt.ylim(-0.02, 1.05)
+        # Exactly the unit square: padding the limits shifts braille lines
+        # against the ticks and the active-point marker.
+        plt.xlim(0, 1)
+        plt.ylim(0, 1)
         # Few enough ticks that plotext never has to drop an overlapping label
         # (which label it drops is not stable from one run to the next).
         ticks = [0, 0.25, 0.5, 0.75, 1] if self.size.width >= 50 else [0, 0.5, 1]
@@ -50,43 +53,51 @@ class CurveChart(PlotextPlot):
         self.refresh()
 
     def _roc(self, a: Analysis) -> None:
-        plt = self.plt
-        pts = roc_points(a.sweep)
         auc = a.curves.summaries.roc_auc
         self.border_title = f"ROC · AUC (trapezoid) {auc.value_text()}"
-        self.border_subtitle = "dots: chance · line: exact sweep · O: active point"
-        plt.xlabel("FPR")
-        plt.ylabel("TPR")
-        if pts is None:
-            return
-        fpr, tpr = pts
-        plt.plot([0, 1], [0, 1], marker=".", color="gray")
-        plt.plot(fpr.tolist(), tpr.tolist(), marker="braille")
-        k = a.point
-        plt.scatter([float(fpr[k])], [float(tpr[k])], marker="O")
+        pts = roc_points(a.sweep)
+        if pts is not None:
+            fpr, tpr = pts
+            self._draw("chance", ("FPR", "TPR"), ([0, 1], [0, 1]), fpr, tpr, a.point)
 
     def _pr(self, a: Analysis) -> None:
-        plt = self.plt
-        pts = precision_recall_points(a.sweep)
         s = a.curves.summaries
         ap, trap = s.average_precision.value_text(), s.pr_trapezoid_area.value_text()
         self.border_title = f"PR · AP (step-weighted) {ap} · trapezoid area {trap}"
-        self.border_subtitle = "dots: prevalence · line: exact sweep · O: active point"
-        plt.xlabel("recall")
-        plt.ylabel("precision")
-        if pts is None:
-            return
-        recall, precision, defined = pts
-        prevalence = a.metrics["prevalence"].value or 0.0
-        plt.plot([0, 1], [prevalence, prevalence], marker=".", color="gray")
-        plt.plot(
-            recall[defined].tolist(),
-            precision[defined].tolist(),
-            marker="braille",
-        )
-        k = a.point
-        if defined[k]:
-            plt.scatter([float(recall[k])], [float(precision[k])], marker="O")
+        pts = precision_recall_points(a.sweep)
+        if pts is not None:
+            recall, precision, defined = pts
+            prevalence = a.metrics["prevalence"].value or 0.0
+            # Points where precision is undefined (nothing predicted) are not drawn.
+            active = int(np.count_nonzero(defined[: a.point + 1])) - 1 if defined[a.point] else None
+            baseline = ([0, 1], [prevalence, prevalence])
+            self._draw(
+                "prevalence",
+                ("recall", "precision"),
+                baseline,
+                recall[defined],
+                precision[defined],
+                active,
+            )
+
+    def _draw(
+        self,
+        baseline_name: str,
+        axes: tuple[str, str],
+        baseline: tuple[list[float], list[float]],
+        xs: np.ndarray,
+        ys: np.ndarray,
+        active: int | None,
+    ) -> None:
+        """The baseline dotted, the exact curve as a line, the active point as ``O``."""
+        plt = self.plt
+        self.border_subtitle = f"dots: {baseline_name} · line: exact sweep · O: active point"
+        plt.xlabel(axes[0])
+        plt.ylabel(axes[1])
+        plt.plot(*baseline, marker=".", color="gray")
+        plt.plot(xs.tolist(), ys.tolist(), marker="braille")
+        if active is not None:
+            plt.scatter([float(xs[active])], [float(ys[active])], marker="O")
 
 
 class ChartPanel(Vertical):
@@ -112,14 +123,15 @@ class ChartPanel(Vertical):
         a = self.analysis
         if a is None or not self.is_mounted:
             return
-        roc_ok = roc_points(a.sweep) is not None
-        pr_ok = precision_recall_points(a.sweep) is not None
+        s = a.curves.summaries
+        # AUC and AP are undefined exactly when their curve cannot be drawn.
+        roc_ok = s.roc_auc.defined
+        pr_ok = s.average_precision.defined
         show_roc = self.mode in ("roc", "both") and roc_ok
         show_pr = self.mode in ("pr", "both") and pr_ok
         self.query_one("#roc-chart").display = show_roc
         self.query_one("#pr-chart").display = show_pr
         notes = []
-        s = a.curves.summaries
         self.query_one("#chart-summary", Static).update(
             f"ROC AUC (trapezoid) {s.roc_auc.value_text()} · "
             f"AP (step-weighted) {s.average_precision.value_text()} · "

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from core.analysis import Analysis
 from core.metric import format_count
-from core.metrics import METRIC_NAMES
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 
@@ -38,28 +38,25 @@ class ConfusionMatrix(Static):
         self.update("\n".join(lines))
 
 
+def metric_text(a: Analysis, names: tuple[str, ...]) -> Text:
+    """Each metric's formula with the counts filled in, one per line; undefined in bold.
+
+    Plain Text, not markup: formulas and reasons are shown exactly as written.
+    """
+    text = Text()
+    for i, name in enumerate(names):
+        m = a.metrics[name]
+        text.append(("\n" if i else "") + m.describe(), style="bold" if m.value is None else "")
+    return text
+
+
 class MetricsPanel(Static):
-    """Each metric as its formula with the counts filled in, or undefined with why."""
+    """The headline metrics of the current threshold; ``m`` opens all of them."""
 
     analysis: reactive[Analysis | None] = reactive(None)
-    show_all: reactive[bool] = reactive(False)
 
-    def watch_analysis(self) -> None:
-        self._render_metrics()
-
-    def watch_show_all(self) -> None:
-        self._render_metrics()
-
-    def _render_metrics(self) -> None:
-        a = self.analysis
-        if a is None:
-            return
-        names = METRIC_NAMES if self.show_all else SHORT_LIST
-        lines = []
-        for name in names:
-            m = a.metrics[name]
-            text = m.describe().replace("[", r"\[")
-            lines.append(f"[b]{text}[/b]" if m.value is None else text)
-        if not self.show_all:
-            lines.append("[dim]m: all metrics[/dim]")
-        self.update("\n".join(lines))
+    def watch_analysis(self, a: Analysis | None) -> None:
+        if a is not None:
+            text = metric_text(a, SHORT_LIST)
+            text.append("\nm: all metrics", style="dim")
+            self.update(text)
