@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 Number = int | float
+#: Fractions with longer denominators are shown as decimals (exact stays in JSON).
+READABLE_DIGITS = 6
 
 
 def is_integral(x: Number) -> bool:
@@ -66,25 +68,41 @@ class Metric:
             return None
         return f"{self.exact.numerator}/{self.exact.denominator}"
 
+    @property
+    def readable_exact(self) -> Fraction | None:
+        """The exact fraction while a person can read it (denominator of at most
+        :data:`READABLE_DIGITS` digits); None past that, where the decimal says more.
+
+        >>> Metric(0.6067, exact=Fraction(88266613, 145495350)).value_text()
+        '≈ 0.6067'
+        """
+        if self.exact is None or len(str(self.exact.denominator)) > READABLE_DIGITS:
+            return None
+        return self.exact
+
     def value_text(self, *, places: int = 4) -> str:
-        """``2/3 ≈ 0.6667``, ``1/2 = 0.5``, ``1``, ``≈ 0.1738`` or ``undefined``."""
+        """``2/3 ≈ 0.6667``, ``1/2 = 0.5``, ``1``, ``≈ 0.1738`` or ``undefined``.
+
+        The exact fraction is shown while it is readable; JSON always carries it.
+        """
         if self.value is None:
             return "undefined"
-        if self.exact is not None:
-            frac = format_fraction(self.exact)
-            if self.exact.denominator == 1:
+        exact = self.readable_exact
+        if exact is not None:
+            frac = format_fraction(exact)
+            if exact.denominator == 1:
                 return frac
             decimal = format_decimal(self.value, places=places)
-            sign = "=" if Fraction(decimal) == self.exact else "≈"
+            sign = "=" if Fraction(decimal) == exact else "≈"
             return f"{frac} {sign} {decimal}"
         return f"≈ {format_decimal(self.value, places=places)}"
 
     def short(self) -> str:
-        """``2/3``, ``0``, ``≈ 0.1738`` or ``undefined``: the exact fraction when known."""
+        """``2/3``, ``0``, ``≈ 0.1738`` or ``undefined``: the readable exact fraction if any."""
         if self.value is None:
             return "undefined"
-        if self.exact is not None:
-            return format_fraction(self.exact)
+        if self.readable_exact is not None:
+            return format_fraction(self.readable_exact)
         return self.value_text()
 
     def describe(self, *, places: int = 4) -> str:

@@ -115,3 +115,15 @@ def test_json_shape() -> None:
         "exact": None,
     }
     assert m["recall"].as_json() == {"value": 0.0, "reason": None, "exact": "0/1"}
+
+
+def test_long_fractions_read_as_decimals_but_stay_exact_in_json() -> None:
+    from fractions import Fraction
+
+    from core.metric import Metric
+
+    m = Metric(88266613 / 145495350, exact=Fraction(88266613, 145495350), name="AP")
+    assert m.value_text() == "≈ 0.6067"
+    assert m.short() == "≈ 0.6067"
+    assert m.as_json()["exact"] == "88266613/145495350"
+    assert Metric(1 / 3, exact=Fraction(1, 3)).short() == "1/3"

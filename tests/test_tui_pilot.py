@@ -81,6 +81,7 @@ async def test_edit_flip_add_delete_undo_redo_reset() -> None:
         assert m.data is not None and m.data.scores.tolist() == [0.9, 0.3, 0.8, 0.4, 0.1]
         assert m.analysis is not None and m.analysis.counts == Counts(2, 0, 2, 1)
         assert m.changed == frozenset({1})
+        assert m.message == "Row s2: score 0.8 -> 0.3."
         await pilot.press("space")
         assert m.data.labels.tolist() == [True, True, True, False, True]
         await pilot.press("a", *retype("0.6 0"), "enter")
@@ -246,3 +247,18 @@ async def test_all_metrics_screen_lists_every_metric() -> None:
         assert "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667" in lines
         await pilot.press("m")
         assert app.screen is app.main
+
+
+async def test_every_key_is_on_screen_at_120_columns() -> None:
+    from textual.widgets import Footer
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        footer_actions = {b.action for b in app.main.BINDINGS if b.show}
+        more = str(app.main.query_one("#more-keys").render())
+        for b in app.main.BINDINGS:
+            if b.action not in footer_actions:
+                assert b.description in more, b.description
+        assert "[ Prev tie group" in more and "] Next tie group" in more
+        assert app.main.query_one(Footer).display

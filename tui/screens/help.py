@@ -48,6 +48,10 @@ def key_names(keys: str) -> str:
 
 def _key_name(key: str) -> str:
     names = {
+        "left": "←",
+        "right": "→",
+        "shift+left": "shift+←",
+        "shift+right": "shift+→",
         "left_square_bracket": "[",
         "right_square_bracket": "]",
         "question_mark": "?",

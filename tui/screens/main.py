@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -28,7 +29,7 @@ from core.savefile import write_atomic
 from core.sentences import status_sentence, step_sentence
 from core.threshold import Threshold, format_threshold, parse_threshold
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
-from tui.screens.help import HelpScreen, MetricsScreen
+from tui.screens.help import HelpScreen, MetricsScreen, key_names
 from tui.widgets.charts import CHART_MODES, ChartPanel
 from tui.widgets.confusion import ConfusionMatrix, MetricsPanel, metric_text
 from tui.widgets.row_table import RowTable
@@ -50,8 +51,8 @@ class MainScreen(Screen[None]):
         Binding("shift+right", "step(10)", "+0.1", show=False, id="threshold-up-big"),
         Binding("left_square_bracket", "group(-1)", "Prev tie group", show=False, id="group-prev"),
         Binding("right_square_bracket", "group(1)", "Next tie group", show=False, id="group-next"),
-        Binding("home", "above_all", "Above all scores", show=False, id="above-all"),
-        Binding("end", "lowest", "Lowest score", show=False, id="lowest"),
+        Binding("home", "above_all", "Above all", show=False, id="above-all"),
+        Binding("end", "lowest", "Lowest", show=False, id="lowest"),
         Binding("t", "type_threshold", "Type t", id="type-threshold"),
         Binding("enter", "edit_score", "Edit score", show=False, id="edit-score"),
         Binding("space", "flip_label", "Flip label", show=False, id="flip-label"),
@@ -107,7 +108,13 @@ class MainScreen(Screen[None]):
             yield SweepTable(id="sweep").data_bind(MainScreen.analysis)
         yield Static(id="message")
         yield Static(id="status")
+        yield Static(self._more_keys(), id="more-keys")
         yield Footer()
+
+    def _more_keys(self) -> Text:
+        """The keys the footer has no room for, generated from BINDINGS (plain, not markup)."""
+        hidden = [b for b in self.BINDINGS if isinstance(b, Binding) and not b.show]
+        return Text("  ".join(f"{key_names(b.key)} {b.description}" for b in hidden))
 
     def on_resize(self) -> None:
         # Below 36 rows (an 80x24 SSH session) the strip and tables shrink.
@@ -239,7 +246,7 @@ class MainScreen(Screen[None]):
             assert self.data is not None
             self._apply(
                 edits.set_score(self.data, i, float(value)),  # type: ignore[arg-type]
-                f"Row {rid}: score {data.scores[i]!r} -> {value!r}.",
+                f"Row {rid}: score {float(data.scores[i])!r} -> {value!r}.",
             )
 
         self.app.push_screen(

@@ -9,14 +9,21 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from core.analysis import Analysis
+from core.confusion import predict
 from core.threshold import format_threshold
 
 LANE_HEIGHT = 3
 POS_GLYPH, NEG_GLYPH, LINE_GLYPH = "+", "o", "|"
+LABEL_WIDTH = 10
 
 
 class ScoreStrip(Widget):
-    """Lanes ``actual 1`` (``+``) and ``actual 0`` (``o``); tied examples stack up."""
+    """Lanes ``actual 1`` (``+``) and ``actual 0`` (``o``); tied examples stack up.
+
+    The line is placed from the predictions, not from the threshold's screen
+    column: every glyph left of it is predicted negative and every glyph right
+    of it predicted positive, even when two scores round to one column.
+    """
 
     DEFAULT_CSS = """
     ScoreStrip { height: 9; }
@@ -24,54 +31,51 @@ class ScoreStrip(Widget):
 
     analysis: reactive[Analysis | None] = reactive(None)
 
+    def _columns(self, a: Analysis, usable: int) -> tuple[np.ndarray, int]:
+        """Each row's column and the line's column, within ``usable`` columns."""
+        scores = a.data.scores
+        lo, hi = float(scores.min()), float(scores.max())
+        # Scores take columns 1 .. usable-2; predicted positives move one right.
+        inner = usable - 3
+        if hi > lo:
+            base = 1 + np.round((scores - lo) / (hi - lo) * inner).astype(int)
+        else:
+            base = np.full(scores.shape[0], 1 + inner // 2)
+        positive = predict(a.data, a.threshold)
+        if not positive.any():
+            return np.minimum(base, usable - 2), usable - 1
+        line = int(base[positive].min())
+        return np.where(positive, base + 1, np.minimum(base, line - 1)), line
+
     def render(self) -> Text:
         a = self.analysis
         if a is None:
             return Text("")
-        label_w = 10
-        # Lanes share the height left after the axis and caption lines.
+        usable = max(self.size.width - LABEL_WIDTH - 1, 12)
         lane_height = max(1, min(LANE_HEIGHT, (self.size.height - 2) // 2))
-        width = max(self.size.width - label_w - 1, 10)
-        scores = a.data.scores
-        lo, hi = float(scores.min()), float(scores.max())
-        span = hi - lo if hi > lo else 1.0
-        # One spare column on the right for the above-all line.
-        usable = width - 2
-
-        def col(v: float) -> int:
-            return round((v - lo) / span * usable) if hi > lo else usable // 2
-
-        cols = np.clip(np.round((scores - lo) / span * usable).astype(int), 0, usable)
-        if hi == lo:
-            cols[:] = usable // 2
-        line_col = usable + 1 if a.threshold is None else col(max(min(a.threshold, hi), lo))
-        if a.threshold is not None and a.threshold > hi:
-            line_col = usable + 1
-        if a.threshold is not None and a.threshold < lo:
-            line_col = 0
+        cols, line = self._columns(a, usable)
         out = Text()
-        for lane_name, mask, glyph in (
+        for lane, mask, glyph in (
             ("actual 1", a.data.labels, POS_GLYPH),
             ("actual 0", ~a.data.labels, NEG_GLYPH),
         ):
-            counts = np.bincount(cols[mask], minlength=usable + 2)
+            counts = np.bincount(cols[mask], minlength=usable)
             for level in range(lane_height, 0, -1):
-                row = [" "] * (usable + 2)
+                row = [" "] * usable
                 for c in np.flatnonzero(counts >= level):
                     row[c] = glyph
                     if level == lane_height and counts[c] > lane_height:
-                        row[c] = str(min(int(counts[c]), 9)) if counts[c] < 10 else "#"
-                if row[line_col] == " ":
-                    row[line_col] = LINE_GLYPH
-                name = lane_name if level == 1 else ""
-                out.append(f"{name:<{label_w}}", style="dim")
+                        row[c] = str(int(counts[c])) if counts[c] < 10 else "#"
+                row[line] = LINE_GLYPH
+                out.append(f"{lane if level == 1 else '':<{LABEL_WIDTH}}", style="dim")
                 out.append("".join(row) + "\n")
-        axis = [" "] * (usable + 2)
-        axis[line_col] = "^"
-        out.append(" " * label_w)
-        out.append("".join(axis) + "\n")
-        left, right = format_threshold(lo), format_threshold(hi)
+        axis = [" "] * usable
+        axis[line] = "^"
+        out.append(" " * LABEL_WIDTH + "".join(axis) + "\n")
+        scores = a.data.scores
+        lo, hi = format_threshold(float(scores.min())), format_threshold(float(scores.max()))
+        span = f"scores {lo} to {hi}" if lo != hi else f"every score is {lo}"
         t = format_threshold(a.threshold)
-        footer = f"{left} ... {right}   threshold {t}: right of the line is predicted positive"
-        out.append(" " * label_w + footer[: usable + 2], style="dim")
+        caption = f"{span}; threshold {t}: right of the line is predicted positive"
+        out.append(" " * LABEL_WIDTH + caption[:usable], style="dim")
         return out

@@ -1,0 +1,33 @@
+"""The score strip's line separates predicted negatives from predicted positives."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.analysis import analyse
+from core.confusion import predict
+from core.dataset import make_dataset
+from tests.strategies import examples
+from tui.widgets.score_strip import ScoreStrip
+
+
+@given(examples(), st.one_of(st.none(), st.floats(-2e6, 2e6)), st.integers(12, 200))
+def test_line_separates_predictions(ex, threshold, usable) -> None:  # type: ignore[no-untyped-def]
+    s, y = ex
+    a = analyse(make_dataset(s, y), threshold)
+    cols, line = ScoreStrip()._columns(a, usable)
+    positive = predict(a.data, threshold)
+    assert 0 <= line < usable
+    assert ((cols >= 0) & (cols < usable)).all()
+    assert (cols[positive] > line).all()
+    assert (cols[~positive] < line).all()
+
+
+def test_scores_sharing_a_column_still_fall_on_their_side() -> None:
+    # 0.5 and 0.4999999 round to one column; only 0.5 is predicted positive.
+    a = analyse(make_dataset([0.0, 0.4999999, 0.5, 1.0], [0, 1, 0, 1]), 0.5)
+    cols, line = ScoreStrip()._columns(a, 40)
+    assert cols.tolist()[1] < line < cols.tolist()[2]
+    assert np.array_equal(cols > line, [False, False, True, True])
