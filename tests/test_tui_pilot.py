@@ -160,7 +160,7 @@ async def test_presets_and_chart_cycle() -> None:
         assert m.chart_mode == "both"
         await pilot.press("P")
         await pilot.press("enter")
-        assert m.source == "preset canonical"
+        assert m.session.source == "preset canonical"
 
 
 async def test_save_writes_csv_and_asks_before_overwrite(tmp_path: Path) -> None:

@@ -1,11 +1,13 @@
-"""The main screen: the state (rows, threshold) and every key that changes it.
+"""The main screen: every key of the explorer.
 
-State lives here as reactives; one watcher turns it into an Analysis from
-core/ and hands it down to the widgets through ``data_bind``.
+The state is a core Session (rows, threshold, history); the screen mirrors
+its rows and threshold as reactives, and one watcher turns them into an
+Analysis that is handed down to the widgets through ``data_bind``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,14 +21,13 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from core import edits
-from core.analysis import Analysis, Curves, analyse, curves_for
+from core.analysis import Analysis
 from core.confusion import predict
 from core.dataset import Dataset
 from core.errors import InputError
 from core.metrics import METRIC_NAMES
-from core.presets import preset
-from core.savefile import write_atomic
 from core.sentences import status_sentence, step_sentence
+from core.session import Session
 from core.threshold import Threshold, format_threshold, parse_threshold
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
 from tui.screens.help import HelpScreen, MetricsScreen, key_names
@@ -37,7 +38,6 @@ from tui.widgets.score_strip import ScoreStrip
 from tui.widgets.sweep_table import SweepTable
 from tui.widgets.threshold_bar import ThresholdBar
 
-STEP, BIG_STEP = 0.01, 0.1
 PLAY_SECONDS = 1.0
 
 
@@ -83,12 +83,7 @@ class MainScreen(Screen[None]):
         self, data: Dataset, threshold: Threshold, *, source: str, path: Path | None = None
     ) -> None:
         super().__init__()
-        self.source = source
-        self.path = path
-        self.loaded = (data, threshold)
-        self._curves: Curves | None = None
-        self._undo: list[Dataset] = []
-        self._redo: list[Dataset] = []
+        self.session = Session(data, threshold, source=source, path=path)
         self._player: Timer | None = None
         self.set_reactive(MainScreen.data, data)
         self.set_reactive(MainScreen.threshold, threshold)
@@ -127,7 +122,6 @@ class MainScreen(Screen[None]):
     # --- state -> analysis ---------------------------------------------------------
 
     def watch_data(self, old: Dataset | None, new: Dataset | None) -> None:
-        self._curves = None
         self._recompute(old, self.threshold)
 
     def watch_threshold(self, old: Threshold, new: Threshold) -> None:
@@ -137,12 +131,10 @@ class MainScreen(Screen[None]):
         data = self.data
         if data is None:
             return
-        if self._curves is None or self._curves.data is not data:
-            self._curves = curves_for(data)
+        self.analysis = self.session.analysis
         before = None
         if old_data is not None and old_data.n == data.n:
             before = predict(old_data, old_threshold)
-        self.analysis = analyse(self._curves, self.threshold)
         after = predict(data, self.threshold)
         self.changed = (
             frozenset(np.flatnonzero(before != after).tolist())
@@ -150,6 +142,22 @@ class MainScreen(Screen[None]):
             else frozenset()
         )
         self.query_one("#status", Static).update(self.status_text)
+
+    def _sync(self) -> None:
+        """Mirror the session's rows and threshold into the reactives."""
+        self.data = self.session.data
+        self.threshold = self.session.threshold
+
+    def _run(self, change: Callable[[], str | None]) -> None:
+        """Apply one session change; a refusal is said and nothing changes."""
+        try:
+            note = change()
+        except InputError as exc:
+            self.say(f"Refused: {exc}.")
+            return
+        self._sync()
+        if note:
+            self.say(note)
 
     @property
     def status_text(self) -> str:
@@ -165,33 +173,19 @@ class MainScreen(Screen[None]):
     # --- threshold ---------------------------------------------------------------
 
     def _set_threshold(self, t: Threshold) -> None:
-        self.threshold = None if t is None else round(float(t), 12)
+        self._run(lambda: self.session.set_threshold(t))
 
     def action_step(self, steps: int) -> None:
-        a = self.analysis
-        if a is None:
-            return
-        if self.threshold is None:
-            # From above all, a step down admits the top tie group; up stays put.
-            if steps < 0:
-                self._set_threshold(a.sweep.threshold_at(1))
-            return
-        self._set_threshold(self.threshold + steps * STEP)
+        self._run(lambda: self.session.step(steps))
 
     def action_group(self, delta: int) -> None:
-        a = self.analysis
-        if a is None:
-            return
-        # The next tie group (delta 1) enters at a lower threshold.
-        k = min(a.point + 1, a.sweep.size - 1) if delta > 0 else max(a.point - 1, 0)
-        self._set_threshold(a.sweep.threshold_at(k))
+        self._run(lambda: self.session.group(delta))
 
     def action_above_all(self) -> None:
         self._set_threshold(None)
 
     def action_lowest(self) -> None:
-        if self.analysis is not None:
-            self._set_threshold(self.analysis.sweep.threshold_at(self.analysis.sweep.size - 1))
+        self._run(self.session.lowest)
 
     def action_type_threshold(self) -> None:
         current = "above-all" if self.threshold is None else format_threshold(self.threshold)
@@ -222,13 +216,6 @@ class MainScreen(Screen[None]):
         table = self.query_one(RowTable)
         return table.cursor_row if self.data is not None and self.data.n else None
 
-    def _apply(self, new: Dataset, note: str) -> None:
-        assert self.data is not None
-        self._undo.append(self.data)
-        self._redo.clear()
-        self.data = new
-        self.say(note)
-
     def action_edit_score(self) -> None:
         i = self._row()
         data = self.data
@@ -236,18 +223,15 @@ class MainScreen(Screen[None]):
             return
         rid = data.row_id(i)
 
-        def check(text: str) -> float:
-            return edits.check_score(data, text)
+        def check(text: str) -> str:
+            edits.check_score(data, text)
+            return text
 
         def done(value: object) -> None:
             if value is None:
                 self.say(f"Edit of row {rid} cancelled; nothing changed.")
-                return
-            assert self.data is not None
-            self._apply(
-                edits.set_score(self.data, i, float(value)),  # type: ignore[arg-type]
-                f"Row {rid}: score {float(data.scores[i])!r} -> {value!r}.",
-            )
+            else:
+                self._run(lambda: self.session.set_score(i, str(value)))
 
         self.app.push_screen(
             ValueDialog(
@@ -261,32 +245,26 @@ class MainScreen(Screen[None]):
 
     def action_flip_label(self) -> None:
         i = self._row()
-        if i is None or self.data is None:
-            return
-        new = edits.flip_label(self.data, i)
-        self._apply(new, f"Row {self.data.row_id(i)}: actual label is now {int(new.labels[i])}.")
+        if i is not None:
+            self._run(lambda: self.session.flip_label(i))
 
     def action_add_row(self) -> None:
         data = self.data
         if data is None:
             return
 
-        def check(text: str) -> tuple[float, bool]:
+        def check(text: str) -> tuple[str, str]:
             parts = text.replace(",", " ").split()
             if len(parts) != 2 or parts[1] not in ("0", "1"):
                 raise InputError("type a score and a label 0 or 1, such as: 0.3 1")
-            return edits.check_score(data, parts[0]), parts[1] == "1"
+            edits.check_score(data, parts[0])
+            return parts[0], parts[1]
 
         def done(value: object) -> None:
-            if value is None:
-                return
-            score, label = value  # type: ignore[misc]
-            assert self.data is not None
-            new = edits.add_row(self.data, score, label)
-            self._apply(
-                new, f"Added row {new.row_id(new.n - 1)}: score {score!r}, label {int(label)}."
-            )
-            self.query_one(RowTable).move_cursor(row=new.n - 1)
+            if value is not None:
+                score, label = value  # type: ignore[misc]
+                self._run(lambda: self.session.add_row(score, label))
+                self.query_one(RowTable).move_cursor(row=self.session.data.n - 1)
 
         self.app.push_screen(
             ValueDialog("Add a row: score and label", "0.5 1", check, hint="For example: 0.3 1"),
@@ -295,44 +273,22 @@ class MainScreen(Screen[None]):
 
     def action_delete_row(self) -> None:
         i = self._row()
-        if i is None or self.data is None:
-            return
-        try:
-            new = edits.delete_row(self.data, i)
-        except InputError as exc:
-            self.say(f"Refused: {exc}.")
-            return
-        self._apply(new, f"Removed row {self.data.row_id(i)}. ctrl+z brings it back.")
+        if i is not None:
+            self._run(lambda: self.session.delete_row(i))
 
     def action_undo(self) -> None:
-        self._travel(self._undo, self._redo, "undo", "Undone.")
+        self._run(self.session.undo)
 
     def action_redo(self) -> None:
-        self._travel(self._redo, self._undo, "redo", "Redone.")
-
-    def _travel(self, source: list[Dataset], target: list[Dataset], verb: str, done: str) -> None:
-        """Move one step through the edit history: pop ``source``, remember on ``target``."""
-        if not source or self.data is None:
-            self.say(f"Nothing to {verb}.")
-            return
-        target.append(self.data)
-        self.data = source.pop()
-        self.say(done)
+        self._run(self.session.redo)
 
     def action_reset(self) -> None:
         self._stop()
-        data, threshold = self.loaded
-        if self.data is not data:
-            assert self.data is not None
-            self._undo.append(self.data)
-            self._redo.clear()
-        self.data = data
-        self._set_threshold(threshold)
-        self.say(f"Reset to {self.source} as loaded.")
+        self._run(self.session.reset)
 
     @property
     def dirty(self) -> bool:
-        return self.data is not self.loaded[0]
+        return self.session.dirty
 
     # --- views -------------------------------------------------------------------
 
@@ -376,8 +332,7 @@ class MainScreen(Screen[None]):
         a = self.analysis
         if a is None:
             return
-        k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
-        self._set_threshold(a.sweep.threshold_at(k))
+        self._run(lambda: self.session.group(delta))
         if self.analysis is not None:
             self.say(step_sentence(self.analysis))
 
@@ -385,15 +340,7 @@ class MainScreen(Screen[None]):
 
     def load_preset(self, name: str) -> None:
         self._stop()
-        p = preset(name)
-        self.source = f"preset {name}"
-        self.path = None
-        self.loaded = (p.data, p.threshold)
-        self._undo.clear()
-        self._redo.clear()
-        self.data = p.data
-        self._set_threshold(p.threshold)
-        self.say(f"Loaded preset {name}: {p.description}")
+        self._run(lambda: self.session.load_preset(name))
 
     def action_pick_preset(self) -> None:
         def done(name: str | None) -> None:
@@ -403,46 +350,35 @@ class MainScreen(Screen[None]):
         self.app.push_screen(PresetPicker(), done)
 
     def action_save(self) -> None:
-        data = self.data
-        if data is None:
-            return
-        default = (
-            self.path.with_name(self.path.stem + "-edited.csv")
-            if self.path
-            else Path(f"{self.source.replace('preset ', '')}.csv")
-        )
-
         def check(text: str) -> Path:
             if not text.strip():
                 raise InputError("type a file name, such as rows.csv")
             return Path(text.strip()).expanduser()
 
-        def write(target: Path) -> None:
+        def write(target: Path, overwrite: bool) -> None:
             try:
-                written = write_atomic(target, edits.to_csv(data))
+                self.say(self.session.save(target, overwrite=overwrite))
             except InputError as exc:
                 self.say(f"Not saved: {exc}.")
-                return
-            self.loaded = (data, self.loaded[1])
-            self.say(f"Saved {data.n} rows to {written}.")
 
         def done(value: object) -> None:
             if value is None:
                 self.say("Save cancelled; nothing written.")
                 return
             target = Path(value)  # type: ignore[arg-type]
-            if target.exists():
-                same = self.path is not None and target.resolve() == self.path.resolve()
-                what = "the source file" if same else "an existing file"
-                self.app.push_screen(
-                    ConfirmDialog(f"{target} is {what}. Overwrite it?"),
-                    lambda yes: write(target) if yes else self.say("Not saved."),
-                )
+            if not target.exists():
+                write(target, overwrite=False)
                 return
-            write(target)
+            same = self.session.path is not None and target.resolve() == self.session.path.resolve()
+            what = "the source file" if same else "an existing file"
+            self.app.push_screen(
+                ConfirmDialog(f"{target} is {what}. Overwrite it?"),
+                lambda yes: write(target, overwrite=True) if yes else self.say("Not saved."),
+            )
 
+        default = str(self.session.default_save_path())
         self.app.push_screen(
-            ValueDialog("Save rows as CSV", str(default), check, hint="Written atomically."), done
+            ValueDialog("Save rows as CSV", default, check, hint="Written atomically."), done
         )
 
     def action_help(self) -> None:

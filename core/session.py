@@ -1,0 +1,191 @@
+"""One exploring session: the rows, the threshold, the edit history and the file.
+
+Both front ends (the Textual explorer and the plain line mode) drive a
+Session; each method changes the state or raises InputError with nothing
+changed, and returns the sentence to tell the user.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from core import edits
+from core.analysis import Analysis, Curves, analyse, curves_for
+from core.dataset import Dataset
+from core.errors import InputError
+from core.presets import preset
+from core.savefile import write_atomic
+from core.threshold import Threshold, format_threshold
+
+#: Threshold steps of the arrow keys (and ``step`` commands).
+STEP = 0.01
+
+
+class Session:
+    """Mutable exploring state around immutable datasets.
+
+    >>> from core.presets import preset
+    >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
+    >>> s.flip_label(1)
+    'Row s2: actual label is now 1.'
+    >>> s.undo(), s.data.labels.tolist()
+    ('Undone.', [True, False, True, False, True])
+    """
+
+    def __init__(
+        self,
+        data: Dataset,
+        threshold: Threshold,
+        *,
+        source: str,
+        path: Path | None = None,
+        beta: float = 2.0,
+    ) -> None:
+        self.data = data
+        self.threshold = threshold
+        self.source = source
+        self.path = path
+        self.beta = beta
+        self.loaded = (data, threshold)
+        self._undo: list[Dataset] = []
+        self._redo: list[Dataset] = []
+        self._curves: Curves | None = None
+
+    # --- derived -------------------------------------------------------------------
+
+    @property
+    def analysis(self) -> Analysis:
+        """The current operating point; the sweep is rebuilt only when the rows change."""
+        if self._curves is None or self._curves.data is not self.data:
+            self._curves = curves_for(self.data)
+        return analyse(self._curves, self.threshold, beta=self.beta)
+
+    @property
+    def dirty(self) -> bool:
+        """True when the rows differ from what was loaded or last saved."""
+        return self.data is not self.loaded[0]
+
+    def row_index(self, row_id: str) -> int:
+        """The position of the row called ``row_id`` (its id, or its number from 1)."""
+        ids = [self.data.row_id(i) for i in range(self.data.n)]
+        if row_id in ids:
+            return ids.index(row_id)
+        shown = ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else "")
+        raise InputError(f"no row {row_id!r}; rows are: {shown}")
+
+    # --- threshold -----------------------------------------------------------------
+
+    def set_threshold(self, t: Threshold) -> None:
+        # Rounding keeps repeated 0.01 steps on the decimal grid people type.
+        self.threshold = None if t is None else round(float(t), 12)
+
+    def step(self, steps: int) -> None:
+        """Move by ``steps`` × 0.01; from above all a step down admits the top group."""
+        if self.threshold is None:
+            if steps < 0:
+                self.set_threshold(self.analysis.sweep.threshold_at(1))
+            return
+        self.set_threshold(self.threshold + steps * STEP)
+
+    def group(self, delta: int) -> None:
+        """Move to the next (``delta`` 1, lower threshold) or previous tie group."""
+        a = self.analysis
+        k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
+        self.set_threshold(a.sweep.threshold_at(k))
+
+    def lowest(self) -> None:
+        sweep = self.analysis.sweep
+        self.set_threshold(sweep.threshold_at(sweep.size - 1))
+
+    # --- rows ----------------------------------------------------------------------
+
+    def _apply(self, new: Dataset, note: str) -> str:
+        self._undo.append(self.data)
+        self._redo.clear()
+        self.data = new
+        return note
+
+    def set_score(self, index: int, text: str) -> str:
+        value = edits.check_score(self.data, text)
+        old = float(self.data.scores[index])
+        note = f"Row {self.data.row_id(index)}: score {old!r} -> {value!r}."
+        return self._apply(edits.set_score(self.data, index, value), note)
+
+    def flip_label(self, index: int) -> str:
+        new = edits.flip_label(self.data, index)
+        return self._apply(
+            new, f"Row {new.row_id(index)}: actual label is now {int(new.labels[index])}."
+        )
+
+    def set_label(self, index: int, text: str) -> str:
+        if text.strip() not in ("0", "1"):
+            raise InputError(f"label {text.strip()!r} is not 0 or 1")
+        if bool(self.data.labels[index]) == (text.strip() == "1"):
+            return f"Row {self.data.row_id(index)}: actual label is already {text.strip()}."
+        return self.flip_label(index)
+
+    def add_row(self, score_text: str, label_text: str) -> str:
+        if label_text.strip() not in ("0", "1"):
+            raise InputError(f"label {label_text.strip()!r} is not 0 or 1")
+        score = edits.check_score(self.data, score_text)
+        new = edits.add_row(self.data, score, label_text.strip() == "1")
+        return self._apply(
+            new, f"Added row {new.row_id(new.n - 1)}: score {score!r}, label {label_text.strip()}."
+        )
+
+    def delete_row(self, index: int) -> str:
+        rid = self.data.row_id(index)
+        new = edits.delete_row(self.data, index)
+        return self._apply(new, f"Removed row {rid}. Undo brings it back.")
+
+    def undo(self) -> str:
+        return self._travel(self._undo, self._redo, "undo", "Undone.")
+
+    def redo(self) -> str:
+        return self._travel(self._redo, self._undo, "redo", "Redone.")
+
+    def _travel(self, source: list[Dataset], target: list[Dataset], verb: str, done: str) -> str:
+        if not source:
+            return f"Nothing to {verb}."
+        target.append(self.data)
+        self.data = source.pop()
+        return done
+
+    def reset(self) -> str:
+        data, threshold = self.loaded
+        if self.data is not data:
+            self._apply(data, "")
+        self.set_threshold(threshold)
+        return f"Reset to {self.source} as loaded."
+
+    # --- sources -------------------------------------------------------------------
+
+    def load_preset(self, name: str) -> str:
+        p = preset(name)
+        self.source, self.path = f"preset {name}", None
+        self.loaded = (p.data, p.threshold)
+        self._undo.clear()
+        self._redo.clear()
+        self.data = p.data
+        self.set_threshold(p.threshold)
+        return f"Loaded preset {name}: {p.description}"
+
+    def default_save_path(self) -> Path:
+        if self.path is not None:
+            return self.path.with_name(self.path.stem + "-edited.csv")
+        return Path(self.source.removeprefix("preset ") + ".csv")
+
+    def save(self, target: Path, *, overwrite: bool = False) -> str:
+        """Write the rows as CSV, atomically; an existing file only with ``overwrite``."""
+        if target.exists() and not overwrite:
+            same = self.path is not None and target.resolve() == self.path.resolve()
+            what = "the source file" if same else "an existing file"
+            raise InputError(f"{target} is {what}; nothing written")
+        written = write_atomic(target, edits.to_csv(self.data))
+        self.loaded = (self.data, self.loaded[1])
+        return f"Saved {self.data.n} rows to {written}."
+
+    def describe_threshold(self) -> str:
+        return format_threshold(self.threshold)

@@ -1,0 +1,89 @@
+"""The Session both front ends drive: threshold moves, edits, history, presets, save."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.confusion import Counts
+from core.errors import InputError
+from core.presets import preset
+from core.session import Session
+
+
+def canonical() -> Session:
+    p = preset("canonical")
+    return Session(p.data, p.threshold, source="preset canonical")
+
+
+def test_steps_and_tie_groups() -> None:
+    s = canonical()
+    s.step(1)
+    assert s.threshold == 0.51
+    s.set_threshold(None)
+    s.step(1)
+    assert s.threshold is None  # up from above all stays put
+    s.step(-1)
+    assert s.threshold == 0.9  # down admits the top tie group
+    s.group(1)
+    assert s.threshold == 0.8 and s.analysis.counts == Counts(2, 1, 1, 1)
+    s.group(-5)
+    assert s.threshold is None
+    s.lowest()
+    assert s.threshold == 0.1
+
+
+def test_edits_history_and_refusals_change_nothing() -> None:
+    s = canonical()
+    before = s.data
+    with pytest.raises(InputError, match="outside \\[0, 1\\]"):
+        s.set_score(0, "2")
+    with pytest.raises(InputError, match="not a number"):
+        s.add_row("x", "1")
+    with pytest.raises(InputError, match="label '7' is not 0 or 1"):
+        s.set_label(0, "7")
+    with pytest.raises(InputError, match="no row 'zz'"):
+        s.row_index("zz")
+    assert s.data is before and not s.dirty
+    assert s.set_label(0, "1") == "Row s1: actual label is already 1."
+    assert s.set_score(s.row_index("s2"), "0.3") == "Row s2: score 0.8 -> 0.3."
+    assert s.add_row("0.6", "0").startswith("Added row new6")
+    assert s.delete_row(0) == "Removed row s1. Undo brings it back."
+    assert s.data.n == 5 and s.dirty
+    assert [s.undo(), s.undo(), s.redo()] == ["Undone.", "Undone.", "Redone."]
+    assert s.data.n == 6
+    assert s.reset() == "Reset to preset canonical as loaded."
+    assert s.data is before and s.threshold == 0.5
+    assert s.undo() == "Undone."  # a reset is itself undoable
+    assert s.data.n == 6
+
+
+def test_only_row_cannot_be_deleted() -> None:
+    s = canonical()
+    for _ in range(4):
+        s.delete_row(0)
+    with pytest.raises(InputError, match="cannot remove the only row"):
+        s.delete_row(0)
+
+
+def test_presets_clear_history() -> None:
+    s = canonical()
+    s.flip_label(0)
+    assert s.load_preset("good").startswith("Loaded preset good")
+    assert s.undo() == "Nothing to undo."
+    assert s.data.n == 20 and s.threshold == 0.5
+
+
+def test_save_refuses_to_overwrite_unless_told(tmp_path: Path) -> None:
+    s = canonical()
+    target = tmp_path / "rows.csv"
+    s.flip_label(0)
+    assert s.save(target) == f"Saved 5 rows to {target}."
+    assert not s.dirty
+    assert target.read_text().splitlines()[1] == "s1,0.9,0"
+    with pytest.raises(InputError, match="is an existing file; nothing written"):
+        s.save(target)
+    s.flip_label(0)
+    s.save(target, overwrite=True)
+    assert target.read_text().splitlines()[1] == "s1,0.9,1"
