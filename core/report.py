@@ -62,6 +62,40 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [fmt.format(*header).rstrip(), *(fmt.format(*r).rstrip() for r in rows)]
 
 
+def sweep_table(a: Analysis, *, limit: int = 40) -> list[str]:
+    """The sweep as text rows, the active point marked with ``>``; long sweeps elided."""
+    c = format_count
+    s = a.sweep
+    indices = list(range(s.size))
+    if s.size > limit:
+        half = limit // 2
+        indices = [*indices[:half], -1, *indices[-half:]]
+    rows: list[list[str]] = []
+    for i in indices:
+        if i == -1:
+            rows.append([f"... {s.size - 2 * (limit // 2)} more points ...", *[""] * 8])
+            continue
+        pk = s.counts_at(i)
+        pm = a.sweep.point_metrics(i)
+        label = "above all" if i == 0 else format_threshold(s.threshold_at(i))
+        if i == a.point:
+            label = "> " + label
+        rows.append(
+            [
+                label,
+                c(pk.tp),
+                c(pk.fp),
+                c(pk.tn),
+                c(pk.fn),
+                *(_cell(pm[n]) for n in ("tpr", "fpr", "precision", "recall")),
+            ]
+        )
+    return _table(
+        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall"],
+        [["  " + r[0], *r[1:]] for r in rows],
+    )
+
+
 def report_text(a: Analysis, *, source: str, sweep_limit: int = 40) -> str:
     """A readable plain-text report: counts, metrics with formulas, sweep, summaries."""
     k, d = a.counts, a.data
@@ -90,35 +124,7 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int = 40) -> str:
         "",
         "Sweep: one operating point per distinct score, tied scores enter together",
     ]
-    s = a.sweep
-    indices = list(range(s.size))
-    if s.size > sweep_limit:
-        half = sweep_limit // 2
-        indices = [*indices[:half], -1, *indices[-half:]]
-    rows: list[list[str]] = []
-    for i in indices:
-        if i == -1:
-            rows.append([f"... {s.size - 2 * (sweep_limit // 2)} more points ...", *[""] * 8])
-            continue
-        pk = s.counts_at(i)
-        pm = a.sweep.point_metrics(i)
-        label = "above all" if i == 0 else format_threshold(s.threshold_at(i))
-        if i == a.point:
-            label = "> " + label
-        rows.append(
-            [
-                label,
-                c(pk.tp),
-                c(pk.fp),
-                c(pk.tn),
-                c(pk.fn),
-                *(_cell(pm[n]) for n in ("tpr", "fpr", "precision", "recall")),
-            ]
-        )
-    out += _table(
-        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall"],
-        [["  " + r[0], *r[1:]] for r in rows],
-    )
+    out += sweep_table(a, limit=sweep_limit)
     out.append("  (> marks the active operating point)")
     sm = a.curves.summaries
     out += [

@@ -68,3 +68,114 @@ def step_sentence(a: Analysis) -> str:
     if pos + neg == 1:
         return f"{head} 1 row enters: {'a positive' if pos else 'a negative'}."
     return f"{head} {c(pos + neg)} rows enter together: {c(pos)} positive, {c(neg)} negative."
+
+
+#: What each metric's denominator counts, for ``explain``.
+DENOMINATORS = {
+    "precision": ("TP+FP", "the predicted positives"),
+    "recall": ("TP+FN", "the actual positives"),
+    "f1": ("2TP+FP+FN", "twice the true positives plus every error"),
+    "fbeta": ("(1+β²)TP+β²FN+FP", "the β-weighted true positives plus errors"),
+    "accuracy": ("n", "every row"),
+    "specificity": ("TN+FP", "the actual negatives"),
+    "fpr": ("FP+TN", "the actual negatives"),
+    "fnr": ("FN+TP", "the actual positives"),
+    "npv": ("TN+FN", "the predicted negatives"),
+    "balanced_accuracy": ("2", "the two classes, each recall weighing one half"),
+    "mcc": ("√((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "the four margins of the matrix"),
+    "prevalence": ("n", "every row"),
+    "queue_rate": ("n", "every row"),
+    "lr_plus": ("FPR", "the false positive rate"),
+    "lr_minus": ("TNR", "the true negative rate (specificity)"),
+}
+
+
+def explain(a: Analysis, name: str) -> str:
+    """A metric's formula with the counts filled in and its denominator named.
+
+    >>> from core.analysis import analyse
+    >>> from core.presets import preset
+    >>> print(explain(analyse(preset("canonical").data, 0.5), "precision"))
+    precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667. The denominator TP+FP = 3 counts the predicted positives.
+    """  # noqa: E501
+    m = a.metrics[name]
+    symbol, meaning = DENOMINATORS[name]
+    k = a.counts
+    values = {
+        "TP+FP": k.predicted_positive,
+        "TP+FN": k.actual_positive,
+        "TN+FP": k.actual_negative,
+        "FP+TN": k.actual_negative,
+        "FN+TP": k.actual_positive,
+        "TN+FN": k.predicted_negative,
+        "n": k.total,
+    }
+    size = f" = {format_count(values[symbol])}" if symbol in values else ""
+    return f"{m.describe()}. The denominator {symbol}{size} counts {meaning}."
+
+
+def _step_words(pos: int | float, neg: int | float) -> str:
+    c = format_count
+    if pos and neg:
+        return f"{c(pos)} positive and {c(neg)} negative enter together"
+    if pos:
+        return f"{c(pos)} positive{'s' if pos != 1 else ''} enter{'s' if pos == 1 else ''}"
+    if neg:
+        return f"{c(neg)} negative{'s' if neg != 1 else ''} enter{'s' if neg == 1 else ''}"
+    return "no weight enters"
+
+
+def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
+    """The ROC (``kind="roc"``) or PR curve in words: each tie-group step, then the summaries.
+
+    >>> from core.analysis import analyse
+    >>> from core.presets import preset
+    >>> lines = curve_words(analyse(preset("canonical").data, 0.5), "roc")
+    >>> lines[2]
+    'Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to FPR 1/2, TPR 2/3.'
+    >>> lines[-1]
+    'ROC AUC, the trapezoid area under these points: 7/12 ≈ 0.5833.'
+    """
+    s, sm = a.sweep, a.curves.summaries
+    if kind == "roc":
+        if not sm.roc_auc.defined:
+            return [f"No ROC curve: {sm.roc_auc.reason}."]
+        lines = [f"ROC curve, {s.size} points; above all scores it starts at FPR 0, TPR 0."]
+    else:
+        if not sm.average_precision.defined:
+            return [f"No precision-recall curve: {sm.average_precision.reason}."]
+        lines = [
+            f"Precision-recall curve, {s.size - 1} points; above all scores precision is "
+            "undefined (nothing predicted positive)."
+        ]
+    indices = list(range(1, s.size))
+    if len(indices) > limit:
+        indices = indices[: limit // 2] + indices[-(limit // 2) :]
+    previous = 0
+    for k in indices:
+        if k != previous + 1:
+            lines.append(f"... {k - previous - 1} more steps ...")
+        previous = k
+        pos, neg = s.entering(k)
+        m = s.point_metrics(k)
+        where = f"Threshold {format_threshold(s.threshold_at(k))}: {_step_words(pos, neg)}"
+        if kind == "roc":
+            shape = "a diagonal step" if pos and neg else "up" if pos else "right"
+            lines.append(f"{where}, {shape} to FPR {m['fpr'].short()}, TPR {m['tpr'].short()}.")
+        else:
+            lines.append(
+                f"{where}: recall {m['recall'].short()}, precision {m['precision'].short()}."
+            )
+    if kind == "roc":
+        lines.append(f"ROC AUC, the trapezoid area under these points: {sm.roc_auc.value_text()}.")
+    else:
+        lines.append(
+            "Average precision, each recall gain times the precision where it is reached "
+            f"(not interpolated): {sm.average_precision.value_text()}."
+        )
+        lines.append(
+            "Trapezoid area under the precision-recall points, from recall 0 and "
+            f"precision 1 (it interpolates, so it can differ from AP): "
+            f"{sm.pr_trapezoid_area.value_text()}."
+        )
+    return lines

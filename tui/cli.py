@@ -17,7 +17,7 @@ from core.loaders import Columns
 from core.presets import PRESET_NAMES
 from core.report import report_json, report_text
 from core.sources import Source, open_source
-from core.threshold import parse_threshold
+from core.threshold import Threshold, parse_threshold
 
 PROG = "threshold-lab"
 
@@ -150,28 +150,48 @@ def app_parser() -> argparse.ArgumentParser:
         metavar="T",
         help="the opening threshold: a number or above-all",
     )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain line mode for screen readers and pipes: one command per line in, "
+        "plain sentences out, no screen (type help there)",
+    )
     _add_source_options(p)
     return p
 
 
-def build_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
-    """Parse the explorer's arguments and build the app (raises InputError)."""
-    from tui.app import ThresholdLab
-
+def _explorer_source(argv: Sequence[str]) -> tuple[argparse.Namespace, Source, Threshold]:
     args = app_parser().parse_args(argv)
     if args.source and args.preset:
         raise InputError("give a SOURCE or --preset NAME, not both")
     args.source = args.preset or args.source or "canonical"
     src = _open(args)
     threshold = src.threshold if args.threshold is None else parse_threshold(args.threshold)
+    return args, src, threshold
+
+
+def build_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
+    """Parse the explorer's arguments and build the app (raises InputError)."""
+    from tui.app import ThresholdLab
+
+    _, src, threshold = _explorer_source(argv)
     return ThresholdLab(src.data, threshold, source=src.label, path=src.path)
 
 
 def run_app(argv: Sequence[str]) -> int:
     try:
-        app = build_app(argv)
+        args, src, threshold = _explorer_source(argv)
     except InputError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return 2
-    app.run()
+    if args.plain:
+        from core.session import Session
+        from tui.plain import main_plain
+
+        return main_plain(
+            Session(src.data, threshold, source=src.label, path=src.path, beta=args.beta)
+        )
+    from tui.app import ThresholdLab
+
+    ThresholdLab(src.data, threshold, source=src.label, path=src.path).run()
     return 0

@@ -1,0 +1,231 @@
+"""Plain line mode: scripted sessions, every command and every error, exact sentences."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.presets import preset
+from core.session import Session
+from tui.plain import run_plain
+
+CANON_STATUS = (
+    "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
+)
+
+
+def session(name: str = "canonical") -> Session:
+    p = preset(name)
+    return Session(p.data, p.threshold, source=f"preset {name}")
+
+
+def run(*commands: str, name: str = "canonical") -> list[str]:
+    out = io.StringIO()
+    run_plain(session(name), [c + "\n" for c in commands], out, prompt=False)
+    return out.getvalue().splitlines()[2:]  # drop the greeting and the opening status
+
+
+def test_greeting_and_opening_status() -> None:
+    out = io.StringIO()
+    run_plain(session(), [], out, prompt=False)
+    assert out.getvalue().splitlines() == [
+        "threshold-lab plain mode: preset canonical, 5 rows. "
+        "Type help for the commands, quit to leave.",
+        CANON_STATUS,
+    ]
+
+
+def test_threshold_commands() -> None:
+    assert run("threshold 0.81") == [
+        "Threshold 0.81: 1 of 5 predicted positive; TP 1, FP 0, TN 2, FN 2; "
+        "precision 1, recall 1/3.",
+        "Now at tie group 1 of 4 (score 0.9, 1 row).",
+    ]
+    assert run("threshold above-all")[0].endswith(
+        "precision undefined (no predicted positives), recall 0."
+    )
+    assert run("lowest")[0].startswith("Threshold 0.1: 5 of 5 predicted positive")
+    assert run("next")[1] == "Now at tie group 3 of 4 (score 0.4, 1 row)."
+    assert run("prev")[1] == "Now at tie group 1 of 4 (score 0.9, 1 row)."
+    assert run("step 1")[0].startswith("Threshold 0.51:")
+    assert run("step -10")[0].startswith("Threshold 0.4:")
+
+
+def test_play_steps_every_tie_group() -> None:
+    lines = run("play")
+    steps = [line for line in lines if line.startswith("Step ")]
+    assert steps == [
+        "Step 0 of 4: threshold above all scores. Nothing is predicted positive.",
+        "Step 1 of 4: threshold 0.9. 1 row enters: a positive.",
+        "Step 2 of 4: threshold 0.8. 2 rows enter together: 1 positive, 1 negative.",
+        "Step 3 of 4: threshold 0.4. 1 row enters: a negative.",
+        "Step 4 of 4: threshold 0.1. 1 row enters: a positive.",
+    ]
+
+
+def test_rows_metrics_explain_status() -> None:
+    assert run("rows") == [
+        "5 rows at threshold 0.5:",
+        "s1: score 0.9, actual 1, predicted 1, TP",
+        "s2: score 0.8, actual 0, predicted 1, FP",
+        "s3: score 0.8, actual 1, predicted 1, TP",
+        "s4: score 0.4, actual 0, predicted 0, TN",
+        "s5: score 0.1, actual 1, predicted 0, FN",
+    ]
+    metrics = run("metrics")
+    assert metrics[0] == "Metrics at threshold 0.5:"
+    assert "precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667" in metrics
+    assert len(metrics) == 16
+    assert run("explain recall") == [
+        "recall = TP/(TP+FN) = 2/(2+1) = 2/3 ≈ 0.6667. "
+        "The denominator TP+FN = 3 counts the actual positives."
+    ]
+    assert run("threshold above-all", "explain precision")[-1] == (
+        "precision = TP/(TP+FP) = 0/(0+0): undefined (No predicted positives (TP+FP=0)). "
+        "The denominator TP+FP = 0 counts the predicted positives."
+    )
+    assert run("status") == [CANON_STATUS]
+
+
+def test_edits_undo_redo_reset() -> None:
+    lines = run("set s2 score 0.3", "label s4 1", "add 0.6 0", "delete s1", "undo", "redo", "reset")
+    assert lines[0] == "Row s2: score 0.8 -> 0.3."
+    assert lines[2] == "Row s4: actual label is now 1."
+    assert lines[4] == "Added row new6: score 0.6, label 0."
+    assert lines[6] == "Removed row s1. Undo brings it back."
+    assert lines[8:10] == ["Undone.", lines[5]]
+    assert lines[10:12] == ["Redone.", lines[7]]
+    assert lines[12:] == ["Reset to preset canonical as loaded.", CANON_STATUS]
+
+
+def test_presets_sweep_and_curves() -> None:
+    assert run("preset ap-vs-trapezoid")[0].startswith("Loaded preset ap-vs-trapezoid:")
+    assert len(run("presets")) == 11
+    sweep = run("sweep")
+    assert sweep[0].split() == [
+        "threshold",
+        "TP",
+        "FP",
+        "TN",
+        "FN",
+        "TPR",
+        "FPR",
+        "precision",
+        "recall",
+    ]
+    assert sweep[3].split()[:6] == [">", "0.8", "2", "1", "1", "1"]
+    roc = run("roc")
+    assert roc[2] == (
+        "Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to "
+        "FPR 1/2, TPR 2/3."
+    )
+    assert roc[-1] == "ROC AUC, the trapezoid area under these points: 7/12 ≈ 0.5833."
+    pr = run("preset ap-vs-trapezoid", "pr")
+    assert any("5/6 ≈ 0.8333" in line for line in pr)
+    assert any("19/24 ≈ 0.7917" in line for line in pr)
+    assert run("preset no-actual-positives", "roc")[-1] == (
+        "No ROC curve: ROC needs both actual classes: no actual positives (TP+FN=0)."
+    )
+
+
+def test_save_never_overwrites_unless_told(tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    assert run(f"save {target}") == [f"Saved 5 rows to {target}."]
+    assert target.read_text().startswith("id,score,label\ns1,0.9,1\n")
+    lines = run(f"save {target}")
+    assert lines == [
+        f"error: {target} is an existing file; nothing written. To replace it: save "
+        f"{target} overwrite; nothing changed"
+    ]
+    assert run(f"save {target} overwrite") == [f"Saved 5 rows to {target}."]
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("bogus", "error: unknown command 'bogus'; type help for the commands"),
+        (
+            "threshold",
+            "error: expected threshold T, such as threshold 0.5 or threshold "
+            "above-all; nothing changed",
+        ),
+        ("threshold abc", "error: threshold 'abc' is not a number"),
+        ("threshold nan", "error: threshold 'nan' is not a finite number"),
+        ("step x", "error: step 'x' is not a whole number"),
+        ("set s2 0.3", "error: expected set ID score S, such as set s2 score 0.7"),
+        ("set s9 score 0.3", "error: no row 's9'; rows are: s1, s2, s3, s4, s5"),
+        ("set s2 score 1.5", "error: score 1.5 is outside [0, 1]"),
+        ("set s2 score inf", "error: score 'inf' is not a finite number"),
+        ("label s2 2", "error: label '2' is not 0 or 1"),
+        ("add 0.3", "error: expected add SCORE LABEL, such as add 0.3 1"),
+        ("add x 1", "error: score 'x' is not a number"),
+        ("delete", "error: expected delete ID, such as delete s2"),
+        ("preset nope", "error: no preset named 'nope'"),
+        ("explain nothing", "error: explain what 'nothing'? metrics are: precision"),
+        ("metrics now", "error: this command takes no arguments (got 'now')"),
+        ("save", "error: expected save PATH, or save PATH overwrite"),
+        ('threshold "0.5', "error: cannot read that line"),
+    ],
+)
+def test_bad_commands_are_one_line_and_change_nothing(command: str, message: str) -> None:
+    lines = run(command, "status")
+    assert len(lines) == 2
+    assert lines[0].startswith(message)
+    assert lines[1] == CANON_STATUS
+
+
+def test_last_row_refused() -> None:
+    lines = run("delete s1", "delete s2", "delete s3", "delete s4", "delete s5")
+    assert lines[-1] == (
+        "error: cannot remove the only row: at least one scored example is needed; nothing changed"
+    )
+
+
+def test_quit_stops_reading() -> None:
+    assert run("quit", "status") == []
+
+
+def test_help_lists_every_command() -> None:
+    text = "\n".join(run("help"))
+    for word in (
+        "threshold",
+        "next",
+        "prev",
+        "lowest",
+        "rows",
+        "set ID score",
+        "label ID",
+        "add SCORE",
+        "delete ID",
+        "undo",
+        "redo",
+        "reset",
+        "preset NAME",
+        "presets",
+        "metrics",
+        "explain METRIC",
+        "sweep",
+        "roc",
+        "pr",
+        "save PATH",
+        "quit",
+    ):
+        assert word in text
+
+
+def test_pipe_has_no_prompt_no_escape_codes() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tui", "--plain", "--preset", "canonical"],
+        input="threshold 0.81\nroc\nquit\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "\x1b" not in proc.stdout and "> " not in proc.stdout
+    assert proc.stdout.splitlines()[1] == CANON_STATUS
+    assert "precision 1, recall 1/3." in proc.stdout

@@ -1,0 +1,245 @@
+"""Plain line mode: one command per line in, plain sentences out.
+
+For screen readers, braille displays and pipes: no escape codes, no
+redraws, no colour. It drives the same core Session as the explorer, so
+every change is described by the same status sentence. A bad command gets
+one line saying what was wrong and what would work; nothing changes.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TextIO
+
+from core.confusion import predict, row_cells
+from core.errors import InputError
+from core.metrics import METRIC_NAMES
+from core.presets import PRESETS
+from core.report import sweep_table
+from core.sentences import curve_words, explain, status_sentence, step_sentence, tie_group_text
+from core.session import Session
+from core.threshold import format_threshold, parse_threshold
+
+HELP = """Commands (one per line):
+  threshold T | threshold above-all   set the threshold (positive if score >= T)
+  next | prev                         move to the next (lower) or previous tie group
+  lowest                              the lowest score: everything predicted positive
+  step N                              move the threshold by N x 0.01 (negative goes down)
+  play                                replay the sweep from above all, one tie group a line
+  status                              the active policy in one sentence
+  rows                                every row: id, score, actual, predicted, cell
+  set ID score S | label ID 0|1       edit a row's score or actual label
+  add SCORE LABEL | delete ID         add a row, or remove one
+  undo | redo | reset                 step through edits, or go back to the data as loaded
+  preset NAME | presets               load a built-in fixture, or list them
+  metrics                             every metric with its formula and counts
+  explain METRIC                      one metric, its formula and its denominator named
+  sweep | roc | pr                    the sweep table, or a curve described in words
+  save PATH [overwrite]               write the rows as CSV (never over a file unless told)
+  help | quit"""
+
+
+class PlainSession:
+    """Runs commands against a Session and writes plain lines to ``out``."""
+
+    def __init__(self, session: Session, out: TextIO) -> None:
+        self.session = session
+        self.out = out
+        self.commands: dict[str, Callable[[list[str]], bool | None]] = {
+            "threshold": self.cmd_threshold,
+            "next": lambda args: self._move(args, lambda: self.session.group(1)),
+            "prev": lambda args: self._move(args, lambda: self.session.group(-1)),
+            "lowest": lambda args: self._move(args, self.session.lowest),
+            "step": self.cmd_step,
+            "play": self.cmd_play,
+            "status": lambda args: self._no_args(args) or self.say(self.status()),
+            "rows": self.cmd_rows,
+            "set": self.cmd_set,
+            "label": self.cmd_label,
+            "add": self.cmd_add,
+            "delete": self.cmd_delete,
+            "undo": lambda args: self._change(args, self.session.undo),
+            "redo": lambda args: self._change(args, self.session.redo),
+            "reset": lambda args: self._change(args, self.session.reset),
+            "preset": self.cmd_preset,
+            "presets": self.cmd_presets,
+            "metrics": self.cmd_metrics,
+            "explain": self.cmd_explain,
+            "sweep": lambda args: self._no_args(args) or self.say(*sweep_table(self.analysis)),
+            "roc": lambda args: self._no_args(args) or self.say(*curve_words(self.analysis, "roc")),
+            "pr": lambda args: self._no_args(args) or self.say(*curve_words(self.analysis, "pr")),
+            "save": self.cmd_save,
+            "help": lambda args: self.say(HELP),
+            "quit": lambda args: True,
+            "exit": lambda args: True,
+        }
+
+    @property
+    def analysis(self):  # type: ignore[no-untyped-def]
+        return self.session.analysis
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def status(self) -> str:
+        return status_sentence(self.analysis)
+
+    def run_line(self, line: str) -> bool:
+        """Run one command line; True means quit. Errors are one line, nothing changes."""
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            self.say(f"error: cannot read that line ({exc}); type help for the commands")
+            return False
+        if not words:
+            return False
+        name, args = words[0].lower(), words[1:]
+        command = self.commands.get(name)
+        if command is None:
+            self.say(f"error: unknown command {words[0]!r}; type help for the commands")
+            return False
+        try:
+            return bool(command(args))
+        except InputError as exc:
+            self.say(f"error: {exc}; nothing changed")
+            return False
+
+    # --- helpers -------------------------------------------------------------------
+
+    @staticmethod
+    def _no_args(args: list[str]) -> None:
+        if args:
+            raise InputError(f"this command takes no arguments (got {' '.join(args)!r})")
+
+    def _move(self, args: list[str], move: Callable[[], object]) -> None:
+        self._no_args(args)
+        move()
+        self.say(self.status(), f"Now at {tie_group_text(self.analysis)}.")
+
+    def _change(self, args: list[str], change: Callable[[], str]) -> None:
+        self._no_args(args)
+        self.say(change(), self.status())
+
+    def _row(self, row_id: str) -> int:
+        return self.session.row_index(row_id)
+
+    @staticmethod
+    def _expect(args: list[str], count: int, usage: str) -> None:
+        if len(args) != count:
+            raise InputError(f"expected {usage}")
+
+    # --- commands ------------------------------------------------------------------
+
+    def cmd_threshold(self, args: list[str]) -> None:
+        self._expect(args, 1, "threshold T, such as threshold 0.5 or threshold above-all")
+        self.session.set_threshold(parse_threshold(args[0]))
+        self.say(self.status(), f"Now at {tie_group_text(self.analysis)}.")
+
+    def cmd_step(self, args: list[str]) -> None:
+        self._expect(args, 1, "step N, such as step 1 or step -10")
+        try:
+            steps = int(args[0])
+        except ValueError:
+            raise InputError(f"step {args[0]!r} is not a whole number") from None
+        self.session.step(steps)
+        self.say(self.status())
+
+    def cmd_play(self, args: list[str]) -> None:
+        self._no_args(args)
+        self.session.set_threshold(None)
+        self.say(step_sentence(self.analysis), self.status())
+        while self.analysis.point < self.analysis.sweep.size - 1:
+            self.session.group(1)
+            self.say(step_sentence(self.analysis), self.status())
+
+    def cmd_rows(self, args: list[str]) -> None:
+        self._no_args(args)
+        a = self.analysis
+        pred, cells = predict(a.data, a.threshold), row_cells(a.data, a.threshold)
+        self.say(f"{a.data.n} rows at threshold {format_threshold(a.threshold)}:")
+        for i in range(a.data.n):
+            self.say(
+                f"{a.data.row_id(i)}: score {float(a.data.scores[i])!r}, actual "
+                f"{int(a.data.labels[i])}, predicted {int(pred[i])}, {cells[i]}"
+            )
+
+    def cmd_set(self, args: list[str]) -> None:
+        if len(args) != 3 or args[1].lower() != "score":
+            raise InputError("expected set ID score S, such as set s2 score 0.7")
+        i = self._row(args[0])
+        self.say(self.session.set_score(i, args[2]), self.status())
+
+    def cmd_label(self, args: list[str]) -> None:
+        self._expect(args, 2, "label ID 0|1, such as label s2 1")
+        i = self._row(args[0])
+        self.say(self.session.set_label(i, args[1]), self.status())
+
+    def cmd_add(self, args: list[str]) -> None:
+        self._expect(args, 2, "add SCORE LABEL, such as add 0.3 1")
+        self.say(self.session.add_row(args[0], args[1]), self.status())
+
+    def cmd_delete(self, args: list[str]) -> None:
+        self._expect(args, 1, "delete ID, such as delete s2")
+        self.say(self.session.delete_row(self._row(args[0])), self.status())
+
+    def cmd_preset(self, args: list[str]) -> None:
+        self._expect(args, 1, "preset NAME; type presets for the list")
+        self.say(self.session.load_preset(args[0]), self.status())
+
+    def cmd_presets(self, args: list[str]) -> None:
+        self._no_args(args)
+        self.say(*(f"{p.name}: {p.description}" for p in PRESETS.values()))
+
+    def cmd_metrics(self, args: list[str]) -> None:
+        self._no_args(args)
+        a = self.analysis
+        self.say(f"Metrics at threshold {format_threshold(a.threshold)}:")
+        self.say(*(a.metrics[name].describe() for name in METRIC_NAMES))
+
+    def cmd_explain(self, args: list[str]) -> None:
+        names = ", ".join(METRIC_NAMES)
+        if len(args) != 1 or args[0].lower() not in METRIC_NAMES:
+            got = f" {' '.join(args)!r}" if args else ""
+            raise InputError(f"explain what{got}? metrics are: {names}")
+        self.say(explain(self.analysis, args[0].lower()))
+
+    def cmd_save(self, args: list[str]) -> None:
+        if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "overwrite"):
+            raise InputError("expected save PATH, or save PATH overwrite to replace a file")
+        target = Path(args[0]).expanduser()
+        try:
+            self.say(self.session.save(target, overwrite=len(args) == 2))
+        except InputError as exc:
+            if "nothing written" in str(exc):
+                raise InputError(f"{exc}. To replace it: save {args[0]} overwrite") from None
+            raise
+
+
+def run_plain(session: Session, lines: Iterable[str], out: TextIO, *, prompt: bool) -> int:
+    """Read commands until quit or end of input; exit status 0."""
+    plain = PlainSession(session, out)
+    plain.say(
+        f"threshold-lab plain mode: {session.source}, {session.data.n} rows. "
+        "Type help for the commands, quit to leave."
+    )
+    plain.say(plain.status())
+    if prompt:
+        out.write("> ")
+        out.flush()
+    for line in lines:
+        if plain.run_line(line.rstrip("\n")):
+            break
+        if prompt:
+            out.write("> ")
+            out.flush()
+    return 0
+
+
+def main_plain(session: Session) -> int:
+    """Plain mode on the process's stdin/stdout; a prompt only on a terminal."""
+    return run_plain(session, sys.stdin, sys.stdout, prompt=sys.stdin.isatty())
