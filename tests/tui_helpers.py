@@ -12,10 +12,16 @@ SIZE = (120, 40)
 SMALL = (80, 24)
 
 
-def make_app(name: str = "canonical", threshold: Threshold | str = "preset") -> ThresholdLab:
+def make_app(
+    name: str = "canonical",
+    threshold: Threshold | str = "preset",
+    *,
+    theme: str = "textual-dark",
+    ascii: bool = False,
+) -> ThresholdLab:
     p = preset(name)
     t = p.threshold if threshold == "preset" else threshold
-    return ThresholdLab(p.data, t, source=f"preset {name}", theme="textual-dark")  # type: ignore[arg-type]
+    return ThresholdLab(p.data, t, source=f"preset {name}", theme=theme, ascii=ascii)  # type: ignore[arg-type]
 
 
 def keys(text: str) -> list[str]:

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from core.dataset import Dataset
 from core.presets import PRESETS
 from core.threshold import Threshold
+from tui.ascii import AsciiFilter, to_ascii
 from tui.screens.help import key_names as _key_names
 from tui.screens.main import MainScreen
 
@@ -32,15 +33,28 @@ class ThresholdLab(App[None]):
         source: str,
         path: Path | None = None,
         theme: str = "textual-dark",
+        ascii: bool = False,
+        playback_seconds: float = 1.0,
     ) -> None:
         super().__init__()
-        self._main = MainScreen(data, threshold, source=source, path=path)
+        self._main = MainScreen(
+            data, threshold, source=source, path=path, playback_seconds=playback_seconds
+        )
         self.theme = theme
+        #: ASCII only: box drawing, braille and signs are rewritten (see tui.ascii).
+        self.ascii = ascii
+        if ascii:
+            self._filters.append(AsciiFilter())
         # No motion unless asked: snapshots and screen readers both want stillness.
         self.animation_level = "none"
 
     def on_mount(self) -> None:
+        self.set_class(self.ascii, "-ascii")
         self.push_screen(self._main)
+
+    def text(self, content: str) -> str:
+        """The explorer's own text as shown: rewritten in ASCII when ``--ascii``."""
+        return to_ascii(content) if self.ascii else content
 
     @property
     def main(self) -> MainScreen:
@@ -56,7 +70,7 @@ class ThresholdLab(App[None]):
         for b in self._main.BINDINGS:
             if isinstance(b, Binding) and b.action != "help":
                 yield SystemCommand(
-                    f"{b.description} ({_key_names(b.key)})",
+                    f"{b.tooltip or b.description} ({_key_names(b.key)})",
                     f"Key {_key_names(b.key)}",
                     partial(self.call_later, self._main.run_action, b.action),
                 )

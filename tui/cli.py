@@ -37,6 +37,37 @@ def _beta(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0.05 <= value <= 60):
+        raise argparse.ArgumentTypeError(f"{text!r} must be between 0.05 and 60 seconds")
+    return value
+
+
+THEMES = (
+    "textual-dark",
+    "textual-light",
+    "ansi-dark",
+    "ansi-light",
+    "nord",
+    "gruvbox",
+    "catppuccin-mocha",
+    "catppuccin-latte",
+    "dracula",
+    "tokyo-night",
+    "monokai",
+    "flexoki",
+    "solarized-light",
+    "solarized-dark",
+    "rose-pine",
+    "atom-one-dark",
+    "atom-one-light",
+)
+
+
 def _add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--score-column",
@@ -151,6 +182,27 @@ def app_parser() -> argparse.ArgumentParser:
         help="the opening threshold: a number or above-all",
     )
     p.add_argument(
+        "--theme",
+        default="textual-dark",
+        metavar="NAME",
+        help="colour theme (default textual-dark); ansi-dark and ansi-light use the "
+        "terminal's own palette. NO_COLOR in the environment turns colour off.",
+    )
+    p.add_argument(
+        "--ascii",
+        action="store_true",
+        default=None,
+        help="ASCII only (borders, rules, chart markers, signs); chosen automatically "
+        "when the locale is not UTF-8",
+    )
+    p.add_argument(
+        "--playback-seconds",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="seconds per tie group in sweep playback (default 1; + and - change it)",
+    )
+    p.add_argument(
         "--plain",
         action="store_true",
         help="plain line mode for screen readers and pipes: one command per line in, "
@@ -170,12 +222,28 @@ def _explorer_source(argv: Sequence[str]) -> tuple[argparse.Namespace, Source, T
     return args, src, threshold
 
 
+def _app_from(args: argparse.Namespace, src: Source, threshold: Threshold):  # type: ignore[no-untyped-def]
+    from tui.app import ThresholdLab
+    from tui.ascii import locale_wants_ascii
+
+    if args.theme not in THEMES:
+        raise InputError(f"no theme named {args.theme!r}; themes are: {', '.join(THEMES)}")
+    ascii_only = locale_wants_ascii() if args.ascii is None else args.ascii
+    return ThresholdLab(
+        src.data,
+        threshold,
+        source=src.label,
+        path=src.path,
+        theme=args.theme,
+        ascii=ascii_only,
+        playback_seconds=args.playback_seconds,
+    )
+
+
 def build_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
     """Parse the explorer's arguments and build the app (raises InputError)."""
-    from tui.app import ThresholdLab
-
-    _, src, threshold = _explorer_source(argv)
-    return ThresholdLab(src.data, threshold, source=src.label, path=src.path)
+    args, src, threshold = _explorer_source(argv)
+    return _app_from(args, src, threshold)
 
 
 def run_app(argv: Sequence[str]) -> int:
@@ -191,7 +259,10 @@ def run_app(argv: Sequence[str]) -> int:
         return main_plain(
             Session(src.data, threshold, source=src.label, path=src.path, beta=args.beta)
         )
-    from tui.app import ThresholdLab
-
-    ThresholdLab(src.data, threshold, source=src.label, path=src.path).run()
+    try:
+        app = _app_from(args, src, threshold)
+    except InputError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    app.run()
     return 0

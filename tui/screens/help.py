@@ -20,7 +20,7 @@ class HelpScreen(ModalScreen[None]):
         self.bindings = bindings
 
     def compose(self) -> ComposeResult:
-        lines = [f"  {key_names(b.key):<24} {b.description}" for b in self.bindings]
+        lines = [f"  {key_names(b.key):<24} {b.tooltip or b.description}" for b in self.bindings]
         lines += [
             "",
             "Rule: predicted positive if score >= threshold.",
@@ -55,6 +55,8 @@ def _key_name(key: str) -> str:
         "left_square_bracket": "[",
         "right_square_bracket": "]",
         "question_mark": "?",
+        "plus": "+",
+        "minus": "-",
         "space": "space",
         "shift+n": "N",
         "shift+p": "P",

@@ -38,7 +38,8 @@ from tui.widgets.score_strip import ScoreStrip
 from tui.widgets.sweep_table import SweepTable
 from tui.widgets.threshold_bar import ThresholdBar
 
-PLAY_SECONDS = 1.0
+#: Playback speeds offered by + and - (seconds per tie group).
+PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 class MainScreen(Screen[None]):
@@ -49,23 +50,99 @@ class MainScreen(Screen[None]):
         Binding("right", "step(1)", "+0.01", id="threshold-up"),
         Binding("shift+left", "step(-10)", "-0.1", show=False, id="threshold-down-big"),
         Binding("shift+right", "step(10)", "+0.1", show=False, id="threshold-up-big"),
-        Binding("left_square_bracket", "group(-1)", "Prev tie group", show=False, id="group-prev"),
-        Binding("right_square_bracket", "group(1)", "Next tie group", show=False, id="group-next"),
-        Binding("home", "above_all", "Above all", show=False, id="above-all"),
-        Binding("end", "lowest", "Lowest", show=False, id="lowest"),
+        Binding(
+            "left_square_bracket",
+            "group(-1)",
+            "Prev group",
+            show=False,
+            id="group-prev",
+            tooltip="Previous tie group (threshold up to the next distinct score)",
+        ),
+        Binding(
+            "right_square_bracket",
+            "group(1)",
+            "Next group",
+            show=False,
+            id="group-next",
+            tooltip="Next tie group (the next distinct score enters, ties together)",
+        ),
+        Binding(
+            "home",
+            "above_all",
+            "Above all",
+            show=False,
+            id="above-all",
+            tooltip="Above all scores: nothing predicted positive",
+        ),
+        Binding(
+            "end",
+            "lowest",
+            "Lowest",
+            show=False,
+            id="lowest",
+            tooltip="The lowest score: everything predicted positive",
+        ),
         Binding("t", "type_threshold", "Type t", id="type-threshold"),
-        Binding("enter", "edit_score", "Edit score", show=False, id="edit-score"),
-        Binding("space", "flip_label", "Flip label", show=False, id="flip-label"),
-        Binding("a", "add_row", "Add row", show=False, id="add-row"),
-        Binding("delete", "delete_row", "Delete row", show=False, id="delete-row"),
-        Binding("ctrl+z", "undo", "Undo", show=False, id="undo"),
-        Binding("ctrl+y", "redo", "Redo", show=False, id="redo"),
+        Binding(
+            "enter",
+            "edit_score",
+            "Edit",
+            show=False,
+            id="edit-score",
+            tooltip="Edit the selected row's score",
+        ),
+        Binding(
+            "space",
+            "flip_label",
+            "Flip",
+            show=False,
+            id="flip-label",
+            tooltip="Flip the selected row's actual label",
+        ),
+        Binding("a", "add_row", "Add", show=False, id="add-row", tooltip="Add a row"),
+        Binding(
+            "delete",
+            "delete_row",
+            "Delete",
+            show=False,
+            id="delete-row",
+            tooltip="Remove the selected row",
+        ),
+        Binding("ctrl+z", "undo", "Undo", show=False, id="undo", tooltip="Undo the last edit"),
+        Binding("ctrl+y", "redo", "Redo", show=False, id="redo", tooltip="Redo an undone edit"),
         Binding("r", "reset", "Reset", id="reset"),
         Binding("c", "cycle_chart", "Chart", id="cycle-chart"),
-        Binding("m", "more_metrics", "All metrics", show=False, id="more-metrics"),
+        Binding(
+            "m",
+            "more_metrics",
+            "Metrics",
+            show=False,
+            id="more-metrics",
+            tooltip="Every metric with its formula and counts",
+        ),
         Binding("p", "play", "Play", id="play"),
-        Binding("n", "playback(1)", "Step", show=False, id="step-forward"),
-        Binding("N", "playback(-1)", "Step back", show=False, id="step-back"),
+        Binding(
+            "n",
+            "playback(1)",
+            "Step",
+            show=False,
+            id="step-forward",
+            tooltip="Playback: step to the next tie group",
+        ),
+        Binding(
+            "N",
+            "playback(-1)",
+            "Back",
+            show=False,
+            id="step-back",
+            tooltip="Playback: step back one tie group",
+        ),
+        Binding(
+            "plus", "speed(-1)", "Faster", show=False, id="play-faster", tooltip="Playback faster"
+        ),
+        Binding(
+            "minus", "speed(1)", "Slower", show=False, id="play-slower", tooltip="Playback slower"
+        ),
         Binding("P", "pick_preset", "Presets", id="presets"),
         Binding("s", "save", "Save", id="save"),
         Binding("question_mark", "help", "Help", id="help"),
@@ -80,9 +157,16 @@ class MainScreen(Screen[None]):
     message: reactive[str] = reactive("")
 
     def __init__(
-        self, data: Dataset, threshold: Threshold, *, source: str, path: Path | None = None
+        self,
+        data: Dataset,
+        threshold: Threshold,
+        *,
+        source: str,
+        path: Path | None = None,
+        playback_seconds: float = 1.0,
     ) -> None:
         super().__init__()
+        self.playback_seconds = playback_seconds
         self.session = Session(data, threshold, source=source, path=path)
         self._player: Timer | None = None
         self.set_reactive(MainScreen.data, data)
@@ -299,7 +383,8 @@ class MainScreen(Screen[None]):
         a = self.analysis
         if a is not None:
             title = f"All metrics at threshold {format_threshold(a.threshold)}"
-            self.app.push_screen(MetricsScreen(title, metric_text(a, METRIC_NAMES)))
+            ascii = getattr(self.app, "ascii", False)
+            self.app.push_screen(MetricsScreen(title, metric_text(a, METRIC_NAMES, ascii=ascii)))
 
     # --- playback ----------------------------------------------------------------
 
@@ -312,8 +397,21 @@ class MainScreen(Screen[None]):
             return
         if self.analysis.point == self.analysis.sweep.size - 1:
             self._set_threshold(None)
-        self._player = self.set_interval(PLAY_SECONDS, self._tick)
+        self._player = self.set_interval(self.playback_seconds, self._tick)
         self.say("Playing the sweep from above all scores down; p pauses.")
+
+    def action_speed(self, direction: int) -> None:
+        """Play faster (-1) or slower (1): the next speed on the list."""
+        slower = [v for v in PLAY_SPEEDS if v > self.playback_seconds]
+        faster = [v for v in PLAY_SPEEDS if v < self.playback_seconds]
+        if direction > 0 and slower:
+            self.playback_seconds = slower[0]
+        elif direction < 0 and faster:
+            self.playback_seconds = faster[-1]
+        if self._player is not None:  # apply it now, keeping the place in the sweep
+            self._player.stop()
+            self._player = self.set_interval(self.playback_seconds, self._tick)
+        self.say(f"Playback: {self.playback_seconds:g} s per tie group (+ faster, - slower).")
 
     def _tick(self) -> None:
         a = self.analysis

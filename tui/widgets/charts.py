@@ -28,6 +28,15 @@ class CurveChart(PlotextPlot):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.kind = kind
 
+    def on_mount(self) -> None:
+        self._follow_theme()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._follow_theme())
+
+    def _follow_theme(self) -> None:
+        # textual-plotext's automatic theme draws black on black under the ANSI
+        # themes; plotext's "clear" theme uses the terminal's own colours instead.
+        self.theme = "clear" if self.app.theme.startswith("ansi") else "auto"
+
     def watch_analysis(self) -> None:
         self.replot()
 
@@ -95,7 +104,8 @@ class CurveChart(PlotextPlot):
         plt.xlabel(axes[0])
         plt.ylabel(axes[1])
         plt.plot(*baseline, marker=".", color="gray")
-        plt.plot(xs.tolist(), ys.tolist(), marker="braille")
+        line = "*" if getattr(self.app, "ascii", False) else "braille"
+        plt.plot(xs.tolist(), ys.tolist(), marker=line)
         if active is not None:
             plt.scatter([float(xs[active])], [float(ys[active])], marker="O")
 

@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from core.analysis import Analysis
 from core.metric import format_count
+from tui.ascii import to_ascii
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 
@@ -38,7 +39,7 @@ class ConfusionMatrix(Static):
         self.update("\n".join(lines))
 
 
-def metric_text(a: Analysis, names: tuple[str, ...]) -> Text:
+def metric_text(a: Analysis, names: tuple[str, ...], *, ascii: bool = False) -> Text:
     """Each metric's formula with the counts filled in, one per line; undefined in bold.
 
     Plain Text, not markup: formulas and reasons are shown exactly as written.
@@ -46,7 +47,8 @@ def metric_text(a: Analysis, names: tuple[str, ...]) -> Text:
     text = Text()
     for i, name in enumerate(names):
         m = a.metrics[name]
-        text.append(("\n" if i else "") + m.describe(), style="bold" if m.value is None else "")
+        line = to_ascii(m.describe()) if ascii else m.describe()
+        text.append(("\n" if i else "") + line, style="bold" if m.value is None else "")
     return text
 
 
@@ -57,6 +59,6 @@ class MetricsPanel(Static):
 
     def watch_analysis(self, a: Analysis | None) -> None:
         if a is not None:
-            text = metric_text(a, SHORT_LIST)
+            text = metric_text(a, SHORT_LIST, ascii=getattr(self.app, "ascii", False))
             text.append("\nm: all metrics", style="dim")
             self.update(text)
