@@ -46,3 +46,7 @@ async def test_ascii_screen_holds_only_ascii(keys: list[str]) -> None:
     text = "".join(html.unescape(t) for t in re.findall(r">([^<]*)</text>", svg))
     assert text.strip()
     assert {c for c in text if ord(c) > 127} <= {"\xa0"}  # the SVG's own non-breaking spaces
+
+
+def test_demo_first_caption(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(demo=True), terminal_size=SIZE)

@@ -262,3 +262,61 @@ async def test_every_key_is_on_screen_at_120_columns() -> None:
                 assert b.description in more, b.description
         assert "[ Prev group" in more and "] Next group" in more
         assert app.main.query_one(Footer).display
+
+
+async def test_demo_captions_and_any_key_stops_it() -> None:
+    app = make_app(demo=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = app.main
+        assert m.demo_running
+        assert m.message.startswith("Demo 1/9: five hand-authored rows at threshold 0.5")
+        m._demo_next()
+        await pilot.pause()
+        assert m.threshold == 0.81 and m.message.startswith("Demo 2/9")
+        await pilot.press("right")  # stops the tour and does nothing else
+        assert not m.demo_running
+        assert m.threshold == 0.81
+        assert m.message == "Demo stopped. Explore freely; ? lists every key."
+        await pilot.press("right")
+        assert m.threshold == 0.82
+
+
+async def test_demo_runs_to_its_end() -> None:
+    app = make_app(demo=True)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        for _ in range(9):
+            m._demo_next()
+        await pilot.pause()
+        assert m.session.source == "preset delivery-b"
+        assert m.message.startswith("Demo 9/9")
+        m._demo_next()
+        assert not m.demo_running
+
+
+async def test_terminal_cursor_follows_the_selected_row() -> None:
+    from textual.geometry import Offset
+
+    from tui.widgets.row_table import RowTable
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.main.query_one(RowTable)
+        first = app.cursor_position
+        assert first == Offset(table.region.x, table.region.y + 1)  # below the header
+        await pilot.press("down", "down")
+        assert app.cursor_position == Offset(first.x, first.y + 2)
+
+
+async def test_playback_speed_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        m.playback_seconds = 1.0
+        await pilot.press("plus")
+        assert m.playback_seconds == 0.5
+        await pilot.press("minus", "minus")
+        assert m.playback_seconds == 2.0
+        assert m.message == "Playback: 2 s per tie group (+ faster, - slower)."

@@ -18,10 +18,19 @@ def make_app(
     *,
     theme: str = "textual-dark",
     ascii: bool = False,
+    demo: bool = False,
 ) -> ThresholdLab:
     p = preset(name)
     t = p.threshold if threshold == "preset" else threshold
-    return ThresholdLab(p.data, t, source=f"preset {name}", theme=theme, ascii=ascii)  # type: ignore[arg-type]
+    return ThresholdLab(
+        p.data,
+        t,  # type: ignore[arg-type]
+        source=f"preset {name}",
+        theme=theme,
+        ascii=ascii,
+        demo=demo,
+        playback_seconds=60.0,  # the demo advances only when a test says so
+    )
 
 
 def keys(text: str) -> list[str]:

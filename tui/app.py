@@ -35,10 +35,16 @@ class ThresholdLab(App[None]):
         theme: str = "textual-dark",
         ascii: bool = False,
         playback_seconds: float = 1.0,
+        demo: bool = False,
     ) -> None:
         super().__init__()
         self._main = MainScreen(
-            data, threshold, source=source, path=path, playback_seconds=playback_seconds
+            data,
+            threshold,
+            source=source,
+            path=path,
+            playback_seconds=playback_seconds,
+            demo=demo,
         )
         self.theme = theme
         #: ASCII only: box drawing, braille and signs are rewritten (see tui.ascii).

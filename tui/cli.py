@@ -151,11 +151,78 @@ def run_report(argv: Sequence[str]) -> int:
     return 0
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"size {text!r} is not WIDTHxHEIGHT, such as 120x40"
+        ) from None
+    if not (40 <= width <= 400 and 12 <= height <= 200):
+        raise argparse.ArgumentTypeError(f"size {text!r} is outside 40x12 .. 400x200")
+    return width, height
+
+
+def screenshot_parser() -> argparse.ArgumentParser:
+    p = app_parser()
+    p.prog = f"{PROG} screenshot"
+    p.description = "Write an SVG of one state of the explorer, without a terminal."
+    p.add_argument("out", metavar="OUT.svg", help="where to write the SVG")
+    p.add_argument(
+        "--press",
+        default="",
+        metavar="KEYS",
+        help="keys to press first, comma-separated Textual key names, "
+        "such as right,right,c or home,n,n",
+    )
+    p.add_argument(
+        "--size",
+        type=_size,
+        default=(120, 40),
+        metavar="WxH",
+        help="terminal size (default 120x40)",
+    )
+    return p
+
+
+def run_screenshot(argv: Sequence[str]) -> int:
+    import asyncio
+
+    from core.savefile import write_atomic
+
+    args = screenshot_parser().parse_args(argv)
+    try:
+        if args.source and args.preset:
+            raise InputError("give a SOURCE or --preset NAME, not both")
+        args.source = args.preset or args.source or "canonical"
+        src = _open(args)
+        threshold = src.threshold if args.threshold is None else parse_threshold(args.threshold)
+        app = _app_from(args, src, threshold)
+        keys = [k.strip() for k in args.press.split(",") if k.strip()]
+
+        async def take() -> str:
+            async with app.run_test(size=args.size) as pilot:
+                await pilot.pause()
+                for key in keys:
+                    await pilot.press(key)
+                await pilot.pause()
+                return str(app.export_screenshot(title="threshold-lab"))
+
+        written = write_atomic(args.out, asyncio.run(take()))
+    except InputError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    sys.stdout.write(f"Wrote {written}\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``threshold-lab`` command."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "report":
         return run_report(args[1:])
+    if args and args[0] == "screenshot":
+        return run_screenshot(args[1:])
     return run_app(args)
 
 
@@ -203,6 +270,12 @@ def app_parser() -> argparse.ArgumentParser:
         help="seconds per tie group in sweep playback (default 1; + and - change it)",
     )
     p.add_argument(
+        "--demo",
+        action="store_true",
+        help="a scripted tour (presets, threshold moves, tie groups) with a caption per "
+        "step; any key stops it",
+    )
+    p.add_argument(
         "--plain",
         action="store_true",
         help="plain line mode for screen readers and pipes: one command per line in, "
@@ -237,6 +310,7 @@ def _app_from(args: argparse.Namespace, src: Source, threshold: Threshold):  # t
         theme=args.theme,
         ascii=ascii_only,
         playback_seconds=args.playback_seconds,
+        demo=args.demo,
     )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -37,6 +38,53 @@ from tui.widgets.row_table import RowTable
 from tui.widgets.score_strip import ScoreStrip
 from tui.widgets.sweep_table import SweepTable
 from tui.widgets.threshold_bar import ThresholdBar
+
+#: The scripted tour of --demo: (caption, what to do), one step at a time.
+DEMO: tuple[tuple[str, Callable[[Session], object]], ...] = (
+    (
+        "Demo 1/9: five hand-authored rows at threshold 0.5; precision, recall and F1 are "
+        "all 2/3, but their denominators differ.",
+        lambda s: s.load_preset("canonical"),
+    ),
+    (
+        "Demo 2/9: raise the threshold to 0.81: precision rises to 1, recall falls to 1/3.",
+        lambda s: s.set_threshold(0.81),
+    ),
+    (
+        "Demo 3/9: above all scores nothing is predicted positive: precision is undefined, "
+        "with its reason, never 0.",
+        lambda s: s.set_threshold(None),
+    ),
+    (
+        "Demo 4/9: lower the threshold one tie group: the 0.9 positive enters; the ROC "
+        "point moves up.",
+        lambda s: s.group(1),
+    ),
+    (
+        "Demo 5/9: the two 0.8 rows, one of each class, enter together: one diagonal ROC "
+        "step, never split.",
+        lambda s: s.group(1),
+    ),
+    (
+        "Demo 6/9: the lowest score: everything is predicted positive, the ROC point (1, 1).",
+        lambda s: s.lowest(),
+    ),
+    (
+        "Demo 7/9: average precision 5/6 and the trapezoid PR area 19/24 summarise the same "
+        "points differently.",
+        lambda s: s.load_preset("ap-vs-trapezoid"),
+    ),
+    (
+        "Demo 8/9: 4 positives, 16 negatives: accuracy 0.8, exactly what always saying "
+        "negative scores.",
+        lambda s: s.load_preset("imbalanced"),
+    ),
+    (
+        "Demo 9/9: model B has the higher AUC (7/8) but the lower AP (7/12) than model A. "
+        "Press any key to explore; ? lists every key.",
+        lambda s: s.load_preset("delivery-b"),
+    ),
+)
 
 #: Playback speeds offered by + and - (seconds per tie group).
 PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -164,9 +212,12 @@ class MainScreen(Screen[None]):
         source: str,
         path: Path | None = None,
         playback_seconds: float = 1.0,
+        demo: bool = False,
     ) -> None:
         super().__init__()
         self.playback_seconds = playback_seconds
+        self._demo_step = 0 if demo else None
+        self._demo_timer: Timer | None = None
         self.session = Session(data, threshold, source=source, path=path)
         self._player: Timer | None = None
         self.set_reactive(MainScreen.data, data)
@@ -202,6 +253,43 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self._recompute(self.data, self.threshold)
         self.query_one(RowTable).focus()
+        if self._demo_step is not None:
+            self._demo_next()
+            self._demo_timer = self.set_interval(3 * self.playback_seconds, self._demo_next)
+
+    # --- demo ----------------------------------------------------------------------
+
+    def _demo_next(self) -> None:
+        """Show the next step of the tour; after the last one the tour ends by itself."""
+        if self._demo_step is None or self._demo_step >= len(DEMO):
+            self._demo_stop()
+            return
+        caption, act = DEMO[self._demo_step]
+
+        def step() -> None:
+            act(self.session)
+
+        self._run(step)
+        self.say(caption)
+        self._demo_step += 1
+
+    def _demo_stop(self) -> None:
+        if self._demo_timer is not None:
+            self._demo_timer.stop()
+            self._demo_timer = None
+        self._demo_step = None
+
+    @property
+    def demo_running(self) -> bool:
+        return self._demo_step is not None
+
+    def on_key(self, event: events.Key) -> None:
+        # Any key ends the tour and does nothing else, so nothing changes by surprise.
+        if self.demo_running:
+            event.stop()
+            event.prevent_default()
+            self._demo_stop()
+            self.say("Demo stopped. Explore freely; ? lists every key.")
 
     # --- state -> analysis ---------------------------------------------------------
 

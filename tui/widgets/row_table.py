@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from textual.binding import Binding
+from textual.geometry import Offset
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
@@ -29,6 +30,26 @@ class RowTable(DataTable[str], inherit_bindings=False):
         self.cursor_type = "row"
         self.zebra_stripes = False
         self.add_columns("id", "score", "actual", "predicted", "cell", "changed")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.call_after_refresh(self.place_cursor)
+
+    def on_focus(self) -> None:
+        # Layout may not be done yet when focus arrives; place the cursor after it.
+        self.call_after_refresh(self.place_cursor)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.place_cursor)
+
+    def place_cursor(self) -> None:
+        """Put the terminal cursor on the selected row, where braille displays and screen
+        magnifiers follow focus."""
+        if not self.has_focus or self.row_count == 0:
+            return
+        header = self.header_height if self.show_header else 0
+        y = self.region.y + header + self.cursor_row - round(self.scroll_y)
+        if self.region.y + header <= y < self.region.bottom:
+            self.app.cursor_position = Offset(self.region.x, y)
 
     def watch_analysis(self) -> None:
         self._fill()
