@@ -216,6 +216,40 @@ def run_screenshot(argv: Sequence[str]) -> int:
     return 0
 
 
+def serve_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=f"{PROG} serve",
+        description="Serve the explorer in a web browser (textual-serve). Everything after "
+        "the options is passed to the explorer, e.g. serve --port 8001 -- --preset good.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("explorer_args", nargs=argparse.REMAINDER, metavar="-- EXPLORER ARGS")
+    return p
+
+
+def run_serve(argv: Sequence[str]) -> int:
+    import shlex
+
+    from textual_serve.server import Server
+
+    args = serve_parser().parse_args(argv)
+    extra = [a for a in args.explorer_args if a != "--"]
+    try:
+        _explorer_source(extra)  # refuse a bad source now, not in each browser tab
+    except InputError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    if not 1 <= args.port <= 65535:
+        sys.stderr.write(f"{PROG}: error: port {args.port} is not between 1 and 65535\n")
+        return 2
+    command = shlex.join([sys.executable, "-m", "tui", *extra])
+    sys.stdout.write(f"Serving threshold-lab on http://{args.host}:{args.port} (Ctrl+C stops)\n")
+    sys.stdout.flush()
+    Server(command, host=args.host, port=args.port, title="threshold-lab").serve()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``threshold-lab`` command."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -223,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_report(args[1:])
     if args and args[0] == "screenshot":
         return run_screenshot(args[1:])
+    if args and args[0] == "serve":
+        return run_serve(args[1:])
     return run_app(args)
 
 
