@@ -320,3 +320,43 @@ async def test_playback_speed_keys() -> None:
         await pilot.press("minus", "minus")
         assert m.playback_seconds == 2.0
         assert m.message == "Playback: 2 s per tie group (+ faster, - slower)."
+
+
+@pytest.mark.parametrize(
+    ("lc_all", "flags", "expected"),
+    [
+        ("C", [], True),
+        ("en_GB.UTF-8", [], False),
+        ("C", ["--no-ascii"], False),
+        ("en_GB.UTF-8", ["--ascii"], True),
+    ],
+)
+def test_ascii_follows_the_locale_unless_told(
+    monkeypatch: pytest.MonkeyPatch, lc_all: str, flags: list[str], expected: bool
+) -> None:
+    from tui.cli import build_app
+
+    monkeypatch.setenv("LC_ALL", lc_all)
+    assert build_app(flags).ascii is expected
+
+
+def test_unknown_theme_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main
+
+    assert main(["--theme", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("threshold-lab: error: no theme named 'nope'; themes are: ")
+    assert "ansi-dark" in err and "Traceback" not in err
+
+
+def test_screenshot_command_writes_an_svg(tmp_path: Path) -> None:
+    from tui.cli import main
+
+    out = tmp_path / "shot.svg"
+    assert (
+        main(["screenshot", str(out), "--preset", "good", "--press", "home,n", "--size", "100x30"])
+        == 0
+    )
+    svg = out.read_text()
+    assert svg.startswith("<svg") and "Threshold&#160;0.95" in svg
+    assert main(["screenshot", str(tmp_path / "no" / "x.svg")]) == 2

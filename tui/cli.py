@@ -293,10 +293,10 @@ def app_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--ascii",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         default=None,
         help="ASCII only (borders, rules, chart markers, signs); chosen automatically "
-        "when the locale is not UTF-8",
+        "when the locale is not UTF-8, and --no-ascii overrides that",
     )
     p.add_argument(
         "--playback-seconds",
