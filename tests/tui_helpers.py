@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.keys import _character_to_key
 
 from core.presets import preset
+from core.session import Session
 from core.threshold import Threshold
 from tui.app import ThresholdLab
 
@@ -23,9 +24,7 @@ def make_app(
     p = preset(name)
     t = p.threshold if threshold == "preset" else threshold
     return ThresholdLab(
-        p.data,
-        t,  # type: ignore[arg-type]
-        source=f"preset {name}",
+        Session(p.data, t, source=f"preset {name}"),  # type: ignore[arg-type]
         theme=theme,
         ascii=ascii,
         demo=demo,

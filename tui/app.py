@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from core.dataset import Dataset
 from core.presets import PRESETS
-from core.threshold import Threshold
-from tui.ascii import AsciiFilter, to_ascii
+from core.session import Session
+from tui.ascii import AsciiFilter
 from tui.screens.help import key_names as _key_names
 from tui.screens.main import MainScreen
 
@@ -27,25 +25,15 @@ class ThresholdLab(App[None]):
 
     def __init__(
         self,
-        data: Dataset,
-        threshold: Threshold,
+        session: Session,
         *,
-        source: str,
-        path: Path | None = None,
         theme: str = "textual-dark",
         ascii: bool = False,
         playback_seconds: float = 1.0,
         demo: bool = False,
     ) -> None:
         super().__init__()
-        self._main = MainScreen(
-            data,
-            threshold,
-            source=source,
-            path=path,
-            playback_seconds=playback_seconds,
-            demo=demo,
-        )
+        self._main = MainScreen(session, playback_seconds=playback_seconds, demo=demo)
         self.theme = theme
         #: ASCII only: box drawing, braille and signs are rewritten (see tui.ascii).
         self.ascii = ascii
@@ -57,10 +45,6 @@ class ThresholdLab(App[None]):
     def on_mount(self) -> None:
         self.set_class(self.ascii, "-ascii")
         self.push_screen(self._main)
-
-    def text(self, content: str) -> str:
-        """The explorer's own text as shown: rewritten in ASCII when ``--ascii``."""
-        return to_ascii(content) if self.ascii else content
 
     @property
     def main(self) -> MainScreen:

@@ -16,6 +16,7 @@ from core.errors import InputError
 from core.loaders import Columns
 from core.presets import PRESET_NAMES
 from core.report import report_json, report_text
+from core.session import Session
 from core.sources import Source, open_source
 from core.threshold import Threshold, parse_threshold
 
@@ -338,11 +339,9 @@ def _app_from(args: argparse.Namespace, src: Source, threshold: Threshold):  # t
     if args.theme not in THEMES:
         raise InputError(f"no theme named {args.theme!r}; themes are: {', '.join(THEMES)}")
     ascii_only = locale_wants_ascii() if args.ascii is None else args.ascii
+    session = Session(src.data, threshold, source=src.label, path=src.path, beta=args.beta)
     return ThresholdLab(
-        src.data,
-        threshold,
-        source=src.label,
-        path=src.path,
+        session,
         theme=args.theme,
         ascii=ascii_only,
         playback_seconds=args.playback_seconds,
@@ -363,7 +362,6 @@ def run_app(argv: Sequence[str]) -> int:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return 2
     if args.plain:
-        from core.session import Session
         from tui.plain import main_plain
 
         return main_plain(

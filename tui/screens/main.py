@@ -205,23 +205,16 @@ class MainScreen(Screen[None]):
     message: reactive[str] = reactive("")
 
     def __init__(
-        self,
-        data: Dataset,
-        threshold: Threshold,
-        *,
-        source: str,
-        path: Path | None = None,
-        playback_seconds: float = 1.0,
-        demo: bool = False,
+        self, session: Session, *, playback_seconds: float = 1.0, demo: bool = False
     ) -> None:
         super().__init__()
+        self.session = session
         self.playback_seconds = playback_seconds
         self._demo_step = 0 if demo else None
         self._demo_timer: Timer | None = None
-        self.session = Session(data, threshold, source=source, path=path)
         self._player: Timer | None = None
-        self.set_reactive(MainScreen.data, data)
-        self.set_reactive(MainScreen.threshold, threshold)
+        self.set_reactive(MainScreen.data, session.data)
+        self.set_reactive(MainScreen.threshold, session.threshold)
 
     # --- layout ------------------------------------------------------------------
 
