@@ -15,6 +15,7 @@ from textual_plotext import PlotextPlot
 
 from core.analysis import Analysis
 from core.ranking import precision_recall_points, roc_points
+from core.reduce import reduce_curve
 
 CHART_MODES = ("roc", "pr", "both")
 
@@ -61,13 +62,22 @@ class CurveChart(PlotextPlot):
             self._pr(a)
         self.refresh()
 
+    def _columns(self) -> int:
+        return max(self.size.width - 8, 10)
+
     def _roc(self, a: Analysis) -> None:
         auc = a.curves.summaries.roc_auc
         self.border_title = f"ROC · AUC (trapezoid) {auc.value_text()}"
         pts = roc_points(a.sweep)
         if pts is not None:
             fpr, tpr = pts
-            self._draw("chance", ("FPR", "TPR"), ([0, 1], [0, 1]), fpr, tpr, a.point)
+            k = a.point
+            # Integer counts make the collinear test exact; the active point stays.
+            idx = reduce_curve(
+                a.sweep.fp, a.sweep.tp, columns=self._columns(), keep=(k - 1, k, k + 1)
+            )
+            active = int(np.searchsorted(idx, k))
+            self._draw("chance", ("FPR", "TPR"), ([0, 1], [0, 1]), fpr[idx], tpr[idx], active)
 
     def _pr(self, a: Analysis) -> None:
         s = a.curves.summaries
@@ -78,16 +88,12 @@ class CurveChart(PlotextPlot):
             recall, precision, defined = pts
             prevalence = a.metrics["prevalence"].value or 0.0
             # Points where precision is undefined (nothing predicted) are not drawn.
-            active = int(np.count_nonzero(defined[: a.point + 1])) - 1 if defined[a.point] else None
+            xs, ys = recall[defined], precision[defined]
+            k = int(np.count_nonzero(defined[: a.point + 1])) - 1 if defined[a.point] else -1
+            idx = reduce_curve(xs, ys, columns=self._columns(), keep=(k - 1, k, k + 1))
+            active = int(np.searchsorted(idx, k)) if k >= 0 else None
             baseline = ([0, 1], [prevalence, prevalence])
-            self._draw(
-                "prevalence",
-                ("recall", "precision"),
-                baseline,
-                recall[defined],
-                precision[defined],
-                active,
-            )
+            self._draw("prevalence", ("recall", "precision"), baseline, xs[idx], ys[idx], active)
 
     def _draw(
         self,
