@@ -1,0 +1,121 @@
+"""The pyarrow fast path reads clean files exactly like the exact reader, and hands
+every irregular file back to it so messages still name the line and column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core import fast_csv, loaders
+from core.errors import InputError
+from core.loaders import Columns, load_file
+
+
+def exact(path: Path, cols: Columns = Columns(), monkeypatch: pytest.MonkeyPatch | None = None):  # type: ignore[no-untyped-def]
+    assert monkeypatch is not None
+    with monkeypatch.context() as m:
+        m.setattr(fast_csv, "available", lambda: False)
+        return load_file(path, cols)
+
+
+def same(a, b) -> None:  # type: ignore[no-untyped-def]
+    assert a.scores.tolist() == b.scores.tolist()
+    assert a.labels.tolist() == b.labels.tolist()
+    assert (a.weights is None) == (b.weights is None)
+    if a.weights is not None:
+        assert a.weights.tolist() == b.weights.tolist()
+    assert a.ids == b.ids
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 6)),
+            st.sampled_from(["0", "1"]),
+            st.floats(0, 100, allow_nan=False).map(lambda v: round(v, 3)),
+        ),
+        min_size=1,
+        max_size=60,
+    ),
+    st.sampled_from(["csv", "tsv"]),
+    st.booleans(),
+)
+def test_clean_files_read_the_same_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rows, kind, with_extras
+) -> None:  # type: ignore[no-untyped-def]
+    sep = "," if kind == "csv" else "\t"
+    head = ["id", "score", "label", "weight"] if with_extras else ["score", "label"]
+    lines = [sep.join(head)]
+    for i, (score, label, weight) in enumerate(rows):
+        cells = [f"r{i}", repr(score), label, repr(weight)] if with_extras else [repr(score), label]
+        lines.append(sep.join(cells))
+    if with_extras and not any(w > 0 for _, _, w in rows):
+        return  # all-zero weights are an error, covered below
+    p = tmp_path / f"f.{kind}"
+    p.write_text("\n".join(lines) + "\n")
+    fast = load_file(p)
+    assert fast_csv.load_clean is not None
+    same(fast, exact(p, monkeypatch=monkeypatch))
+
+
+def test_fast_path_is_taken_for_clean_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "d.csv"
+    p.write_text("score,label\n0.9,1\n0.2,0\n")
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the exact reader ran")
+
+    monkeypatch.setattr(loaders, "_assemble", boom)
+    assert load_file(p).scores.tolist() == [0.9, 0.2]
+
+
+def test_named_labels_and_true_false(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = tmp_path / "n.csv"
+    p.write_text("prob,truth\n0.7, spam\n0.2,ham\n0.6,ham\n")
+    cols = Columns(score="prob", label="truth", positive="spam")
+    same(load_file(p, cols), exact(p, cols, monkeypatch=monkeypatch))
+    q = tmp_path / "b.csv"
+    q.write_text("score,label\n0.7,true\n0.2,False\n")
+    assert load_file(q).labels.tolist() == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("score,label\n0.5,1\nabc,0\n", "line 3, column 'score': 'abc' is not a number"),
+        ("score,label\n0.5,1\nnan,0\n", "line 3, column 'score': 'nan' is not a finite"),
+        ("score,label\n0.5,1\n,0\n", "line 3, column 'score': the cell is empty"),
+        ("score,label\n0.5,1\n0.4,2\n", "line 3, column 'label': label '2'"),
+        ("score,label\n0.5,1\n0.4,0,9\n", "line 3: 3 fields, but the header has 2"),
+        ("id,score,label\na,0.5,1\na,0.4,0\n", "line 3, column 'id': id 'a' repeats line 2"),
+        ("score,label,weight\n0.5,1,0\n0.4,0,0\n", "every weight is zero"),
+        ("score,label,weight\n0.5,1,1\n0.4,0,-1\n", "line 3, column 'weight': weight -1.0"),
+    ],
+)
+def test_irregular_files_still_get_the_exact_message(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    p = tmp_path / "bad.csv"
+    p.write_text(text)
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_file(p)
+
+
+def test_large_clean_file_is_fast_enough_to_matter(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    n = 200_000
+    p = tmp_path / "big.csv"
+    with p.open("w") as fh:
+        fh.write("score,label\n")
+        np.savetxt(fh, np.c_[rng.random(n), rng.random(n) < 0.3], fmt=["%.6f", "%d"], delimiter=",")
+    d = load_file(p)
+    assert d.n == n and d.positives + d.negatives == n
