@@ -61,12 +61,15 @@ class Counts:
         return (self.tp, self.fp, self.tn, self.fn)
 
 
-def predict(data: Dataset, threshold: Threshold) -> npt.NDArray[np.bool_]:
-    """Predicted positive per row: ``score >= threshold``; nothing for the sentinel."""
+def predict(
+    data: Dataset, threshold: Threshold, *, rows: slice = slice(None)
+) -> npt.NDArray[np.bool_]:
+    """Predicted positive per row (of ``rows``): ``score >= threshold``; none above all."""
     t = check_threshold(threshold)
+    scores = data.scores[rows]
     if t is None:
-        return np.zeros(data.n, dtype=bool)
-    return data.scores >= t
+        return np.zeros(scores.shape[0], dtype=bool)
+    return scores >= t
 
 
 def confusion_counts(data: Dataset, threshold: Threshold) -> Counts:
@@ -90,14 +93,16 @@ def confusion_counts(data: Dataset, threshold: Threshold) -> Counts:
     return Counts(tp=tp_w, fp=fp_w, tn=float(w[~pred & ~y].sum()), fn=float(w[~pred & y].sum()))
 
 
-def row_cells(data: Dataset, threshold: Threshold) -> npt.NDArray[np.str_]:
-    """Each row's cell as text: ``"TP"``, ``"FP"``, ``"TN"`` or ``"FN"``.
+def row_cells(
+    data: Dataset, threshold: Threshold, *, rows: slice = slice(None)
+) -> npt.NDArray[np.str_]:
+    """Each row's cell (of ``rows``) as text: ``"TP"``, ``"FP"``, ``"TN"`` or ``"FN"``.
 
     >>> from core.presets import preset
     >>> row_cells(preset("canonical").data, 0.5).tolist()
     ['TP', 'FP', 'TP', 'TN', 'FN']
     """
-    pred = predict(data, threshold)
-    y = data.labels
+    pred = predict(data, threshold, rows=rows)
+    y = data.labels[rows]
     out = np.where(pred, np.where(y, "TP", "FP"), np.where(y, "FN", "TN"))
     return out

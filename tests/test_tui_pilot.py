@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from core.confusion import Counts
+from core.session import Session
 from tests.tui_helpers import SIZE, make_app, retype
+from tui.app import ThresholdLab
 from tui.screens.dialogs import ConfirmDialog, ValueDialog
 from tui.screens.help import HelpScreen
 
@@ -360,3 +362,34 @@ def test_screenshot_command_writes_an_svg(tmp_path: Path) -> None:
     svg = out.read_text()
     assert svg.startswith("<svg") and "Threshold&#160;0.95" in svg
     assert main(["screenshot", str(tmp_path / "no" / "x.svg")]) == 2
+
+
+async def test_windowed_tables_edit_the_right_row_beyond_the_first_window() -> None:
+    import numpy as np
+
+    from core.dataset import make_dataset
+    from tui.widgets.row_table import WINDOW, RowTable
+    from tui.widgets.sweep_table import SweepTable
+
+    n = 3 * WINDOW
+    rng = np.random.default_rng(1)
+    data = make_dataset(np.round(rng.random(n), 3), rng.random(n) < 0.4)
+    app = ThresholdLab(Session(data, 0.5, source="generated"))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one(RowTable)
+        assert table.row_count == WINDOW
+        for _ in range(40):  # 40 pages of 20 rows: past the first window
+            await pilot.press("pagedown")
+        assert table.selected == 800 and table.offset > 0
+        assert table.row_count == WINDOW
+        assert table.get_row_at(table.cursor_row)[0] == data.row_id(800)
+        before = bool(data.labels[800])
+        await pilot.press("space")
+        assert app.main.session.data.labels[800] == (not before)
+        assert "Row 801: actual label is now" in app.main.message
+        sweep = app.main.query_one(SweepTable)
+        await pilot.press("end")
+        assert sweep.row_count <= WINDOW
+        last = app.main.session.analysis.sweep.size - 1
+        assert sweep.get_row_at(sweep.cursor_row)[0] == ">"
+        assert app.main.session.analysis.point == last

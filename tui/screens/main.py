@@ -378,8 +378,7 @@ class MainScreen(Screen[None]):
     # --- rows --------------------------------------------------------------------
 
     def _row(self) -> int | None:
-        table = self.query_one(RowTable)
-        return table.cursor_row if self.data is not None and self.data.n else None
+        return self.query_one(RowTable).selected_row
 
     def action_edit_score(self) -> None:
         i = self._row()
@@ -429,7 +428,7 @@ class MainScreen(Screen[None]):
             if value is not None:
                 score, label = value  # type: ignore[misc]
                 self._run(lambda: self.session.add_row(score, label))
-                self.query_one(RowTable).move_cursor(row=self.session.data.n - 1)
+                self.query_one(RowTable).select(self.session.data.n - 1)
 
         self.app.push_screen(
             ValueDialog("Add a row: score and label", "0.5 1", check, hint="For example: 0.3 1"),

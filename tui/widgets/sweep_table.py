@@ -1,4 +1,4 @@
-"""Every operating point of the sweep; the active one is highlighted."""
+"""Every operating point of the sweep; the active one is highlighted and marked ``>``."""
 
 from __future__ import annotations
 
@@ -9,26 +9,42 @@ from core.analysis import Analysis
 from core.metric import format_count
 from core.threshold import format_threshold
 
+#: Points held at once; a longer sweep shows this many around the active point.
+WINDOW = 400
+
 
 class SweepTable(DataTable[str]):
     """Threshold, TP, FP, TN, FN, TPR, FPR, precision and recall per tie group."""
 
     analysis: reactive[Analysis | None] = reactive(None)
-    _shown: object = None
+    _shown: tuple[object, int] | None = None
+    _marked: int | None = None
 
     def on_mount(self) -> None:
         self.cursor_type = "row"
         self.can_focus = False
         self.add_columns("", "threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "prec.", "recall")
 
+    def _window_start(self, a: Analysis) -> int:
+        size = a.sweep.size
+        if size <= WINDOW:
+            return 0
+        if self._shown is not None and self._shown[0] is a.curves:
+            start = self._shown[1]
+            if start <= a.point < start + WINDOW:
+                return start  # the active point is still in view: keep the window
+        return max(0, min(a.point - WINDOW // 2, size - WINDOW))
+
     def watch_analysis(self, a: Analysis | None) -> None:
         if a is None or not self.columns:
             return
-        if self._shown is not a.curves:
-            self._shown = a.curves
+        start = self._window_start(a)
+        if self._shown != (a.curves, start):
+            self._shown = (a.curves, start)
+            self._marked = None
             self.clear()
             s = a.sweep
-            for k in range(s.size):
+            for k in range(start, min(start + WINDOW, s.size)):
                 c = s.counts_at(k)
                 m = s.point_metrics(k)
                 label = "above all" if k == 0 else format_threshold(s.threshold_at(k))
@@ -39,6 +55,9 @@ class SweepTable(DataTable[str]):
                     *(m[n].short() for n in ("tpr", "fpr", "precision", "recall")),
                     key=str(k),
                 )
-        for k in range(a.sweep.size):
-            self.update_cell(str(k), self.ordered_columns[0].key, ">" if k == a.point else "")
-        self.move_cursor(row=a.point, animate=False)
+        marker = self.ordered_columns[0].key
+        if self._marked is not None and self._marked != a.point:
+            self.update_cell(str(self._marked), marker, "")
+        self.update_cell(str(a.point), marker, ">")
+        self._marked = a.point
+        self.move_cursor(row=a.point - start, animate=False)
