@@ -371,7 +371,7 @@ async def test_windowed_tables_edit_the_right_row_beyond_the_first_window() -> N
     from tui.widgets.row_table import WINDOW, RowTable
     from tui.widgets.sweep_table import SweepTable
 
-    n = 3 * WINDOW
+    n = max(3 * WINDOW, 1200)  # row 800 lies well past the first window
     rng = np.random.default_rng(1)
     data = make_dataset(np.round(rng.random(n), 3), rng.random(n) < 0.4)
     app = ThresholdLab(Session(data, 0.5, source="generated"))

@@ -12,7 +12,7 @@ from core.analysis import Analysis
 from core.confusion import predict, row_cells
 
 #: Rows held by the table at once; larger data scroll through a window this size.
-WINDOW = 400
+WINDOW = 60
 
 
 class RowTable(DataTable[str], inherit_bindings=False):

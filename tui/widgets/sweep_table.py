@@ -10,7 +10,7 @@ from core.metric import format_count
 from core.threshold import format_threshold
 
 #: Points held at once; a longer sweep shows this many around the active point.
-WINDOW = 400
+WINDOW = 60
 
 
 class SweepTable(DataTable[str]):
