@@ -208,6 +208,16 @@ def _columns_wanted(path: Path, header: list[str], cols: Columns) -> dict[str, i
     return wanted
 
 
+def _header_of(path: Path) -> list[str]:
+    """The header row's names, or [] when it cannot be read (the reader then says why)."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            first = fh.readline()
+        return [h.strip() for h in next(csv.reader([first], delimiter=_delimiter(path, first)))]
+    except (UnicodeDecodeError, csv.Error, StopIteration):
+        return []
+
+
 def _try_fast(path: Path, cols: Columns) -> Dataset | None:
     """The pyarrow reader on a clean file; None sends the file to the exact reader."""
     try:
@@ -329,7 +339,74 @@ def load_parquet(path: Path, cols: Columns = Columns()) -> Dataset:
     return _assemble(path, header, cells, lambda r: f"row {r + 1}", cols)
 
 
-def load_file(path: str | Path, cols: Columns = Columns()) -> Dataset:
+def is_aggregated(header: Sequence[str]) -> bool:
+    """A header with score, positives and negatives columns is aggregated input."""
+    lowered = {h.strip().lower() for h in header}
+    return {"score", "positives", "negatives"} <= lowered
+
+
+def from_aggregated(
+    path: Path, header: Sequence[str], cells: dict[str, list[object]], where: Where
+) -> Dataset:
+    """One score per row with the (weighted) count of positives and negatives at it.
+
+    It is a sufficient statistic for every ranking metric: each row becomes a
+    positive and a negative example at that score, weighted by its counts.
+    """
+    scores = _numbers(path, "score", cells["score"], where)
+    pos = _numbers(path, "positives", cells["positives"], where)
+    neg = _numbers(path, "negatives", cells["negatives"], where)
+    for name, values in (("positives", pos), ("negatives", neg)):
+        bad = np.flatnonzero(values < 0)
+        if bad.shape[0]:
+            i = int(bad[0])
+            raise _fail(path, f"{where(i)}, column {name!r}: {float(values[i])!r} is negative")
+    n = scores.shape[0]
+    try:
+        return make_dataset(
+            np.concatenate((scores, scores)),
+            np.concatenate((np.ones(n, dtype=bool), np.zeros(n, dtype=bool))),
+            weights=np.concatenate((pos, neg)),
+        )
+    except InputError as exc:
+        raise _fail(path, str(exc)) from None
+
+
+def load_aggregated(path: Path) -> Dataset:
+    """Read a CSV/TSV of ``score, positives, negatives`` (counts or weighted sums)."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _fail(path, f"not UTF-8 text (byte at offset {exc.start})") from None
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise _fail(path, "the file is empty: a header row score,positives,negatives is needed")
+    reader = csv.reader(text.splitlines(keepends=True), delimiter=_delimiter(path, lines[0]))
+    header = [h.strip() for h in next(reader)]
+    index = {
+        name: _find(path, header, name, "the header")
+        for name in ("score", "positives", "negatives")
+    }
+    cells: dict[str, list[object]] = {name: [] for name in index}
+    line_of: list[int] = []
+    for row in reader:
+        if not row or all(not c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            raise _fail(
+                path, f"line {reader.line_num}: {len(row)} fields, but the header has {len(header)}"
+            )
+        for name, i in index.items():
+            cells[name].append(row[i])
+        line_of.append(reader.line_num)
+    if not line_of:
+        raise _fail(path, "no data rows after the header")
+    return from_aggregated(path, header, cells, lambda i: f"line {line_of[i]}")
+
+
+def load_file(
+    path: str | Path, cols: Columns = Columns(), *, aggregated: bool | None = None
+) -> Dataset:
     """Read scored examples from ``path``, choosing the reader by its extension."""
     p = Path(path)
     if not p.exists():
@@ -342,6 +419,10 @@ def load_file(path: str | Path, cols: Columns = Columns()) -> Dataset:
             return load_json(p, cols)
         if suffix in (".parquet", ".pq"):
             return load_parquet(p, cols)
+        if aggregated is None:
+            aggregated = is_aggregated(_header_of(p))
+        if aggregated:
+            return load_aggregated(p)
         return load_delimited(p, cols)
     except OSError as exc:
         raise InputError(f"{p}: cannot be read ({exc.strerror or exc})") from None

@@ -23,7 +23,7 @@ class Source:
     preset: str | None = None
 
 
-def open_source(name: str, cols: Columns = Columns()) -> Source:
+def open_source(name: str, cols: Columns = Columns(), *, aggregated: bool | None = None) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
 
     >>> open_source("canonical").data.n
@@ -31,7 +31,7 @@ def open_source(name: str, cols: Columns = Columns()) -> Source:
     """
     path = Path(name)
     if path.exists():
-        return Source(data=load_file(path, cols), label=str(path), path=path)
+        return Source(data=load_file(path, cols, aggregated=aggregated), label=str(path), path=path)
     if name in PRESETS:
         p = PRESETS[name]
         return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, preset=name)

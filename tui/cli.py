@@ -100,6 +100,13 @@ def _add_source_options(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="the label value that means positive, when labels are not 0/1 or true/false",
     )
+    p.add_argument(
+        "--aggregated",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the file is score,positives,negatives per row (detected from the "
+        "header when not given)",
+    )
     p.add_argument("--beta", type=_beta, default=2.0, help="beta of the F-beta metric (default: 2)")
 
 
@@ -132,7 +139,7 @@ def report_parser() -> argparse.ArgumentParser:
 
 
 def _open(args: argparse.Namespace) -> Source:
-    return open_source(args.source, _columns(args))
+    return open_source(args.source, _columns(args), aggregated=args.aggregated)
 
 
 def run_report(argv: Sequence[str]) -> int:
