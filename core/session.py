@@ -78,8 +78,9 @@ class Session:
     # --- threshold -----------------------------------------------------------------
 
     def set_threshold(self, t: Threshold) -> None:
-        # Rounding keeps repeated 0.01 steps on the decimal grid people type.
-        self.threshold = None if t is None else round(float(t), 12)
+        # Exactly as given: a tie group's threshold is a score, and rounding it
+        # could lift it above that score and leave the group out.
+        self.threshold = None if t is None else float(t)
 
     def step(self, steps: int) -> None:
         """Move by ``steps`` × 0.01; from above all a step down admits the top group."""
@@ -87,7 +88,8 @@ class Session:
             if steps < 0:
                 self.set_threshold(self.analysis.sweep.threshold_at(1))
             return
-        self.set_threshold(self.threshold + steps * STEP)
+        # Rounding keeps repeated 0.01 steps on the decimal grid people type.
+        self.set_threshold(round(self.threshold + steps * STEP, 12))
 
     def group(self, delta: int) -> None:
         """Move to the next (``delta`` 1, lower threshold) or previous tie group."""

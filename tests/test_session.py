@@ -87,3 +87,16 @@ def test_save_refuses_to_overwrite_unless_told(tmp_path: Path) -> None:
     s.flip_label(0)
     s.save(target, overwrite=True)
     assert target.read_text().splitlines()[1] == "s1,0.9,1"
+
+
+def test_tie_group_steps_admit_scores_closer_than_twelve_decimals() -> None:
+    # Rounding a tie group's threshold to 12 places once lifted it above its own
+    # score, so "next group" did nothing on dense real-valued scores.
+    from core.dataset import make_dataset
+
+    scores = [0.49999812345678901, 0.49999812345678, 0.3]
+    s = Session(make_dataset(scores, [1, 0, 1]), None, source="dense")
+    for expected in (1, 2, 3):
+        s.group(1)
+        assert s.analysis.point == expected
+        assert s.analysis.counts.tp + s.analysis.counts.fp == expected
