@@ -69,7 +69,7 @@ def test_play_steps_every_tie_group() -> None:
 
 def test_rows_metrics_explain_status() -> None:
     assert run("rows") == [
-        "5 rows at threshold 0.5:",
+        "5 rows at threshold 0.5, file order:",
         "s1: score 0.9, actual 1, predicted 1, TP",
         "s2: score 0.8, actual 0, predicted 1, FP",
         "s3: score 0.8, actual 1, predicted 1, TP",
@@ -229,3 +229,26 @@ def test_pipe_has_no_prompt_no_escape_codes() -> None:
     assert "\x1b" not in proc.stdout and "> " not in proc.stdout
     assert proc.stdout.splitlines()[1] == CANON_STATUS
     assert "precision 1, recall 1/3." in proc.stdout
+
+
+def test_rows_by_cell_and_score_and_the_boundary() -> None:
+    assert run("rows FP high") == [
+        "1 FP rows at threshold 0.5, score, high to low:",
+        "s2: score 0.8, actual 0, predicted 1, FP",
+    ]
+    assert run("rows low 2") == [
+        "5 rows at threshold 0.5, score, low to high:",
+        "s5: score 0.1, actual 1, predicted 0, FN",
+        "s4: score 0.4, actual 0, predicted 0, TN",
+        "... and 3 more (rows ... N shows N).",
+    ]
+    assert run("boundary") == [
+        "3 rows either side of threshold 0.5:",
+        "s2: score 0.8, actual 0, predicted 1, FP",
+        "s3: score 0.8, actual 1, predicted 1, TP",
+        "s4: score 0.4, actual 0, predicted 0, TN",
+    ]
+    assert run("rows XP") == [
+        "error: rows takes a cell (TP, FP, TN, FN), an order (file, high, low) and a count, "
+        "not 'XP'; nothing changed"
+    ]

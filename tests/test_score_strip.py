@@ -31,3 +31,17 @@ def test_scores_sharing_a_column_still_fall_on_their_side() -> None:
     cols, line = ScoreStrip()._columns(a, 40)
     assert cols.tolist()[1] < line < cols.tolist()[2]
     assert np.array_equal(cols > line, [False, False, True, True])
+
+
+@given(examples(), st.one_of(st.none(), st.floats(-2e6, 2e6)), st.integers(12, 200))
+def test_binned_lane_counts_equal_the_per_row_columns(ex, threshold, usable) -> None:  # type: ignore[no-untyped-def]
+    # The strip draws from counts binned once per dataset; they must equal what
+    # placing every row by itself gives, at every threshold and width.
+    s, y = ex
+    a = analyse(make_dataset(s, y), threshold)
+    strip = ScoreStrip()
+    cols, line = strip._columns(a, usable)
+    pos, neg, fast_line = strip.lane_counts(a, usable)
+    assert fast_line == line
+    assert pos.tolist() == np.bincount(cols[a.data.labels], minlength=usable).tolist()
+    assert neg.tolist() == np.bincount(cols[~a.data.labels], minlength=usable).tolist()

@@ -82,7 +82,7 @@ async def test_edit_flip_add_delete_undo_redo_reset() -> None:
         await pilot.press("down", "enter", *retype("0.3"), "enter")
         assert m.data is not None and m.data.scores.tolist() == [0.9, 0.3, 0.8, 0.4, 0.1]
         assert m.analysis is not None and m.analysis.counts == Counts(2, 0, 2, 1)
-        assert m.changed == frozenset({1})
+        assert m.changed.among(m.data.scores).tolist() == [1]
         assert m.message == "Row s2: score 0.8 -> 0.3."
         await pilot.press("space")
         assert m.data.labels.tolist() == [True, True, True, False, True]
@@ -139,7 +139,8 @@ async def test_playback_steps_through_tie_groups() -> None:
         assert "2 rows enter together: 1 positive, 1 negative" not in m.message
         await pilot.press("N", "N")
         assert m.threshold == 0.8
-        assert m.changed == frozenset({3})  # s4 (0.4) left the positive side
+        # s4 (0.4) left the positive side
+        assert m.changed.among(m.data.scores).tolist() == [3]
         assert "2 rows enter together: 1 positive, 1 negative" in m.message
         await pilot.press("p")
         assert m._player is not None
@@ -227,13 +228,18 @@ async def test_every_key_is_a_palette_command() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         titles = [c.title for c in app.get_system_commands(app.main)]
-        for b in app.main.BINDINGS:
+        for b in app.main.all_bindings():
             assert any((b.tooltip or b.description) in t for t in titles), b.description
         flip = next(c for c in app.get_system_commands(app.main) if "actual label" in c.title)
         flip.callback()
         await pilot.pause()
         assert app.main.data is not None
         assert app.main.data.labels.tolist() == [False, False, True, False, True]
+        # The row table's keys run on the row table.
+        order = next(c for c in app.get_system_commands(app.main) if "Row order" in c.title)
+        order.callback()
+        await pilot.pause()
+        assert app.main.query_one("#rows").order == "score-desc"
 
 
 async def test_all_metrics_screen_lists_every_metric() -> None:
@@ -259,9 +265,10 @@ async def test_every_key_is_on_screen_at_120_columns() -> None:
         await pilot.pause()
         footer_actions = {b.action for b in app.main.BINDINGS if b.show}
         more = str(app.main.query_one("#more-keys").render())
-        for b in app.main.BINDINGS:
-            if b.action not in footer_actions:
+        for b in app.main.all_bindings():
+            if b.action not in footer_actions and not b.action.startswith("move("):
                 assert b.description in more, b.description
+        assert "b Boundary" in more and "o Order" in more and "f Filter" in more
         assert "[ Prev group" in more and "] Next group" in more
         assert app.main.query_one(Footer).display
 
@@ -307,7 +314,8 @@ async def test_terminal_cursor_follows_the_selected_row() -> None:
         await pilot.pause()
         table = app.main.query_one(RowTable)
         first = app.cursor_position
-        assert first == Offset(table.region.x, table.region.y + 1)  # below the header
+        # below the summary line and the column names
+        assert first == Offset(table.region.x, table.region.y + 2)
         await pilot.press("down", "down")
         assert app.cursor_position == Offset(first.x, first.y + 2)
 
@@ -364,32 +372,85 @@ def test_screenshot_command_writes_an_svg(tmp_path: Path) -> None:
     assert main(["screenshot", str(tmp_path / "no" / "x.svg")]) == 2
 
 
-async def test_windowed_tables_edit_the_right_row_beyond_the_first_window() -> None:
+async def test_virtual_tables_scroll_far_and_edit_the_right_row() -> None:
     import numpy as np
 
     from core.dataset import make_dataset
-    from tui.widgets.row_table import WINDOW, RowTable
+    from tui.widgets.row_table import RowTable
     from tui.widgets.sweep_table import SweepTable
 
-    n = max(3 * WINDOW, 1200)  # row 800 lies well past the first window
+    n = 5000
     rng = np.random.default_rng(1)
     data = make_dataset(np.round(rng.random(n), 3), rng.random(n) < 0.4)
     app = ThresholdLab(Session(data, 0.5, source="generated"))
     async with app.run_test(size=SIZE) as pilot:
         table = app.main.query_one(RowTable)
-        assert table.row_count == WINDOW
-        for _ in range(40):  # 40 pages of 20 rows: past the first window
+        for _ in range(40):  # 40 pages of 20 rows
             await pilot.press("pagedown")
-        assert table.selected == 800 and table.offset > 0
-        assert table.row_count == WINDOW
-        assert table.get_row_at(table.cursor_row)[0] == data.row_id(800)
+        assert table.selected_row == 800
+        assert table.top <= 800 < table.top + table._body_height()
+        assert table.summary.startswith("rows ") and "of 5,000; file order" in table.summary
         before = bool(data.labels[800])
         await pilot.press("space")
         assert app.main.session.data.labels[800] == (not before)
         assert "Row 801: actual label is now" in app.main.message
+        await pilot.press("G")
+        assert table.selected_row == n - 1
+        await pilot.press("g")
+        assert table.selected_row == 0 and table.top == 0
         sweep = app.main.query_one(SweepTable)
         await pilot.press("end")
-        assert sweep.row_count <= WINDOW
         last = app.main.session.analysis.sweep.size - 1
-        assert sweep.get_row_at(sweep.cursor_row)[0] == ">"
         assert app.main.session.analysis.point == last
+        assert sweep.top <= last < sweep.top + sweep._body_height()
+
+
+async def test_rows_sort_by_score_filter_by_cell_and_jump_to_the_boundary() -> None:
+    from tui.widgets.row_table import RowTable
+
+    app = make_app()  # canonical: s1 0.9 P, s2 0.8 N, s3 0.8 P, s4 0.4 N, s5 0.1 P at 0.5
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one(RowTable)
+        m = app.main
+
+        def shown() -> list[str]:
+            return [m.data.row_id(int(i)) for i in table.view.indices(0, len(table.view))]
+
+        await pilot.press("o")
+        assert table.order == "score-desc" and shown() == ["s1", "s2", "s3", "s4", "s5"]
+        assert m.message == "Rows in score, high to low."
+        await pilot.press("o")
+        assert shown() == ["s5", "s4", "s3", "s2", "s1"]  # high to low, read backwards
+        await pilot.press("o")
+        assert table.order == "file"
+        await pilot.press("f")
+        assert table.cell == "TP" and shown() == ["s1", "s3"]
+        assert m.message.startswith("Showing only TP rows: 2 at this threshold")
+        await pilot.press("f")
+        assert shown() == ["s2"]  # FP
+        await pilot.press("right_square_bracket")  # 0.4 enters: s4 becomes FP too
+        assert shown() == ["s2", "s4"]
+        await pilot.press("f", "f")
+        assert table.cell == "FN" and shown() == ["s5"]
+        await pilot.press("f")
+        assert table.cell is None and len(table.view) == 5
+        # At 0.4 the boundary scores are 0.4 (lowest admitted) and 0.1 (highest left out).
+        await pilot.press("b")
+        assert table.selected_row == 3 and "Row s4, score 0.4" in m.message
+        await pilot.press("b")
+        assert table.selected_row == 4 and "below the threshold" in m.message
+        await pilot.press("b")
+        assert table.selected_row == 3  # round again
+
+
+async def test_an_empty_filtered_view_says_so_and_edits_nothing() -> None:
+    from tui.widgets.row_table import RowTable
+
+    app = make_app(threshold=None)  # above all: no TP rows
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one(RowTable)
+        await pilot.press("f")
+        assert len(table.view) == 0 and table.selected_row is None
+        assert table.summary.startswith("no TP rows at this threshold")
+        await pilot.press("space", "delete")
+        assert not app.main.dirty

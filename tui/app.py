@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from functools import partial
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding
 from textual.screen import Screen
 
 from core.presets import PRESETS
@@ -14,6 +13,7 @@ from core.session import Session
 from tui.ascii import AsciiFilter
 from tui.screens.help import key_names as _key_names
 from tui.screens.main import MainScreen
+from tui.widgets.row_table import RowTable
 
 
 class ThresholdLab(App[None]):
@@ -56,12 +56,14 @@ class ThresholdLab(App[None]):
             yield SystemCommand(
                 f"Preset: {p.name}", p.description, lambda name=p.name: self._main.load_preset(name)
             )
-        # Every key of the main screen is also a command, named with its key.
-        for b in self._main.BINDINGS:
-            if isinstance(b, Binding) and b.action != "help":
+        # Every key of the explorer is also a command, named with its key.
+        rows = self._main.query_one(RowTable)
+        for b in self._main.all_bindings():
+            if b.action != "help":
+                target = rows if b in RowTable.BINDINGS else self._main
                 yield SystemCommand(
                     f"{b.tooltip or b.description} ({_key_names(b.key)})",
                     f"Key {_key_names(b.key)}",
-                    partial(self.call_later, self._main.run_action, b.action),
+                    partial(self.call_later, target.run_action, b.action),
                 )
         yield SystemCommand("Help: keys", "Every key of the explorer", self._main.action_help)

@@ -14,11 +14,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
-from core.confusion import predict, row_cells
+import numpy as np
+
 from core.errors import InputError
 from core.metrics import METRIC_NAMES
 from core.presets import PRESETS
 from core.report import sweep_table
+from core.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view
 from core.sentences import curve_words, explain, status_sentence, step_sentence, tie_group_text
 from core.session import Session
 from core.threshold import format_threshold, parse_threshold
@@ -30,7 +32,10 @@ HELP = """Commands (one per line):
   step N                              move the threshold by N x 0.01 (negative goes down)
   play                                replay the sweep from above all, one tie group a line
   status                              the active policy in one sentence
-  rows                                every row: id, score, actual, predicted, cell
+  rows [TP|FP|TN|FN] [file|high|low] [N]
+                                      rows: one cell only, in file order or by score
+                                      (high to low, low to high), at most N (100)
+  boundary                            the rows with the scores either side of the threshold
   set ID score S | label ID 0|1       edit a row's score or actual label
   add SCORE LABEL | delete ID         add a row, or remove one
   undo | redo | reset                 step through edits, or go back to the data as loaded
@@ -42,12 +47,18 @@ HELP = """Commands (one per line):
   help | quit"""
 
 
+#: Rows listed at most by ``rows`` and ``boundary`` unless a count is given.
+ROWS_SHOWN = 100
+PLAIN_ORDERS = {"file": "file", "high": "score-desc", "low": "score-asc"}
+
+
 class PlainSession:
     """Runs commands against a Session and writes plain lines to ``out``."""
 
     def __init__(self, session: Session, out: TextIO) -> None:
         self.session = session
         self.out = out
+        self._orders: RowOrder | None = None
         self.commands: dict[str, Callable[[list[str]], bool | None]] = {
             "threshold": self.cmd_threshold,
             "next": lambda args: self._move(args, lambda: self.session.group(1)),
@@ -57,6 +68,7 @@ class PlainSession:
             "play": self.cmd_play,
             "status": lambda args: self._no_args(args) or self.say(self.status()),
             "rows": self.cmd_rows,
+            "boundary": self.cmd_boundary,
             "set": self.cmd_set,
             "label": self.cmd_label,
             "add": self.cmd_add,
@@ -158,14 +170,51 @@ class PlainSession:
             self.say(step_sentence(self.analysis), self.status())
 
     def cmd_rows(self, args: list[str]) -> None:
+        a = self.analysis
+        cell: str | None = None
+        order, limit = "file", ROWS_SHOWN
+        for word in args:
+            if word.upper() in ("TP", "FP", "TN", "FN"):
+                cell = word.upper()
+            elif word.lower() in PLAIN_ORDERS:
+                order = PLAIN_ORDERS[word.lower()]
+            elif word.isdigit() and int(word) > 0:
+                limit = int(word)
+            else:
+                raise InputError(
+                    f"rows takes a cell (TP, FP, TN, FN), an order (file, high, low) and "
+                    f"a count, not {word!r}"
+                )
+        if self._orders is None or self._orders.data is not a.data:
+            self._orders = RowOrder(a.data)
+        view = make_view(a.data, a.threshold, order, cell, self._orders)
+        what = "rows" if cell is None else f"{cell} rows"
+        t = format_threshold(a.threshold)
+        self.say(f"{len(view)} {what} at threshold {t}, {ORDER_NAMES[order]}:")
+        self._say_rows(view.indices(0, limit))
+        if len(view) > limit:
+            self.say(f"... and {len(view) - limit} more (rows ... N shows N).")
+
+    def cmd_boundary(self, args: list[str]) -> None:
         self._no_args(args)
         a = self.analysis
-        pred, cells = predict(a.data, a.threshold), row_cells(a.data, a.threshold)
-        self.say(f"{a.data.n} rows at threshold {format_threshold(a.threshold)}:")
-        for i in range(a.data.n):
+        scores = boundary_scores(a.data, a.threshold)
+        rows = np.flatnonzero(np.isin(a.data.scores, np.asarray(scores)))
+        t = format_threshold(a.threshold)
+        self.say(f"{rows.shape[0]} rows either side of threshold {t}:")
+        self._say_rows(rows[:ROWS_SHOWN])
+        if rows.shape[0] > ROWS_SHOWN:
+            self.say(f"... and {rows.shape[0] - ROWS_SHOWN} more tied rows.")
+
+    def _say_rows(self, rows: np.ndarray) -> None:
+        a = self.analysis
+        for i in rows.tolist():
+            predicted = a.threshold is not None and float(a.data.scores[i]) >= a.threshold
+            label = bool(a.data.labels[i])
+            cell = ("T" if label == predicted else "F") + ("P" if predicted else "N")
             self.say(
                 f"{a.data.row_id(i)}: score {float(a.data.scores[i])!r}, actual "
-                f"{int(a.data.labels[i])}, predicted {int(pred[i])}, {cells[i]}"
+                f"{int(label)}, predicted {int(predicted)}, {cell}"
             )
 
     def cmd_set(self, args: list[str]) -> None:

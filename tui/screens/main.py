@@ -27,6 +27,7 @@ from core.confusion import predict
 from core.dataset import Dataset
 from core.errors import InputError
 from core.metrics import METRIC_NAMES
+from core.rowview import NOTHING_CHANGED, Changed
 from core.sentences import status_sentence, step_sentence
 from core.session import Session
 from core.threshold import Threshold, format_threshold, parse_threshold
@@ -37,6 +38,7 @@ from tui.widgets.confusion import ConfusionMatrix, MetricsPanel, metric_text
 from tui.widgets.row_table import RowTable
 from tui.widgets.score_strip import ScoreStrip
 from tui.widgets.sweep_table import SweepTable
+from tui.widgets.text import TextLines
 from tui.widgets.threshold_bar import ThresholdBar
 
 #: The scripted tour of --demo: (caption, what to do), one step at a time.
@@ -197,12 +199,14 @@ class MainScreen(Screen[None]):
         Binding("q", "quit_app", "Quit", id="quit"),
     ]
 
-    data: reactive[Dataset | None] = reactive(None, init=False)
-    threshold: reactive[Threshold] = reactive(0.5, init=False)
-    analysis: reactive[Analysis | None] = reactive(None, init=False)
-    chart_mode: reactive[str] = reactive("roc")
-    changed: reactive[frozenset[int]] = reactive(frozenset())
-    message: reactive[str] = reactive("")
+    # repaint=False: the widgets bound to these repaint themselves; repainting the
+    # whole screen on every key would cost a full frame.
+    data: reactive[Dataset | None] = reactive(None, init=False, repaint=False)
+    threshold: reactive[Threshold] = reactive(0.5, init=False, repaint=False)
+    analysis: reactive[Analysis | None] = reactive(None, init=False, repaint=False)
+    chart_mode: reactive[str] = reactive("roc", repaint=False)
+    changed: reactive[Changed] = reactive(NOTHING_CHANGED, repaint=False)
+    message: reactive[str] = reactive("", repaint=False)
 
     def __init__(
         self, session: Session, *, playback_seconds: float = 1.0, demo: bool = False
@@ -229,19 +233,33 @@ class MainScreen(Screen[None]):
         with Horizontal(id="bottom"):
             yield RowTable(id="rows").data_bind(MainScreen.analysis, MainScreen.changed)
             yield SweepTable(id="sweep").data_bind(MainScreen.analysis)
-        yield Static(id="message")
-        yield Static(id="status")
+        yield TextLines(id="message")
+        yield TextLines(id="status")
         yield Static(self._more_keys(), id="more-keys")
         yield Footer()
 
-    def _more_keys(self) -> Text:
-        """The keys the footer has no room for, generated from BINDINGS (plain, not markup)."""
-        hidden = [b for b in self.BINDINGS if isinstance(b, Binding) and not b.show]
-        return Text("  ".join(f"{key_names(b.key)} {b.description}" for b in hidden))
+    @classmethod
+    def all_bindings(cls) -> list[Binding]:
+        """Every key of the explorer: this screen's, then the row table's."""
+        return [b for b in (*cls.BINDINGS, *RowTable.BINDINGS) if isinstance(b, Binding)]
+
+    def _more_keys(self, width: int = 118) -> Text:
+        """The keys the footer has no room for, generated from the bindings (plain, not
+        markup), wrapped at ``width`` between keys, never inside one. The row table's
+        arrows and pages go without saying; its view keys do not."""
+        hidden = [b for b in self.all_bindings() if not b.show and b.action.split("(")[0] != "move"]
+        lines: list[str] = []
+        for entry in (f"{key_names(b.key)} {b.description}" for b in hidden):
+            if lines and len(lines[-1]) + 2 + len(entry) <= width:
+                lines[-1] += "  " + entry
+            else:
+                lines.append(entry)
+        return Text("\n".join(lines))
 
     def on_resize(self) -> None:
         # Below 36 rows (an 80x24 SSH session) the strip and tables shrink.
         self.set_class(self.size.height < 36, "-short")
+        self.query_one("#more-keys", Static).update(self._more_keys(max(self.size.width - 2, 20)))
 
     def on_mount(self) -> None:
         self._recompute(self.data, self.threshold)
@@ -297,16 +315,16 @@ class MainScreen(Screen[None]):
         if data is None:
             return
         self.analysis = self.session.analysis
-        before = None
-        if old_data is not None and old_data.n == data.n:
+        if old_data is data:
+            # A threshold move: the changed rows are a score band, found without a pass.
+            self.changed = Changed.band(old_threshold, self.threshold)
+        elif old_data is not None and old_data.n == data.n:
             before = predict(old_data, old_threshold)
-        after = predict(data, self.threshold)
-        self.changed = (
-            frozenset(np.flatnonzero(before != after).tolist())
-            if before is not None
-            else frozenset()
-        )
-        self.query_one("#status", Static).update(self.status_text)
+            after = predict(data, self.threshold)
+            self.changed = Changed.listed(np.flatnonzero(before != after))
+        else:
+            self.changed = NOTHING_CHANGED
+        self.query_one("#status", TextLines).show(self.status_text, sticky=True)
 
     def _sync(self) -> None:
         """Mirror the session's rows and threshold into the reactives."""
@@ -330,7 +348,7 @@ class MainScreen(Screen[None]):
         return status_sentence(self.analysis) if self.analysis else ""
 
     def watch_message(self, text: str) -> None:
-        self.query_one("#message", Static).update(text)
+        self.query_one("#message", TextLines).show(text)
 
     def say(self, text: str) -> None:
         self.message = text
@@ -560,7 +578,7 @@ class MainScreen(Screen[None]):
         )
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
+        self.app.push_screen(HelpScreen(self.all_bindings()))
 
     def action_quit_app(self) -> None:
         if not self.dirty:

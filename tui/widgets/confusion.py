@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from core.analysis import Analysis
 from core.metric import format_count
 from tui.ascii import to_ascii
+from tui.widgets.text import TextLines
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 
 
-class ConfusionMatrix(Static):
+class ConfusionMatrix(TextLines):
     """The 2x2 counts, labelled axes and totals (the metric denominators)."""
 
     analysis: reactive[Analysis | None] = reactive(None)
@@ -36,7 +36,7 @@ class ConfusionMatrix(Static):
             )
             for row in cells
         ]
-        self.update("\n".join(lines))
+        self.show("\n".join(lines))
 
 
 def metric_text(a: Analysis, names: tuple[str, ...], *, ascii: bool = False) -> Text:
@@ -52,7 +52,7 @@ def metric_text(a: Analysis, names: tuple[str, ...], *, ascii: bool = False) -> 
     return text
 
 
-class MetricsPanel(Static):
+class MetricsPanel(TextLines):
     """The headline metrics of the current threshold; ``m`` opens all of them."""
 
     analysis: reactive[Analysis | None] = reactive(None)
@@ -61,4 +61,4 @@ class MetricsPanel(Static):
         if a is not None:
             text = metric_text(a, SHORT_LIST, ascii=getattr(self.app, "ascii", False))
             text.append("\nm: all metrics", style="dim")
-            self.update(text)
+            self.show(text, sticky=True)

@@ -1,47 +1,258 @@
-"""The editable row table: id, score, actual, predicted, cell, and what just changed."""
+"""The row table: id, score, actual, predicted, cell, and what just changed.
+
+It is virtual: only the lines on screen are ever formatted, read straight
+from the dataset's arrays through a :class:`core.rowview.RowView`, so ten
+million rows scroll as easily as five. Rows can be shown in file order or by
+score, filtered to one cell of the matrix, and the cursor can jump to the
+rows either side of the threshold.
+"""
 
 from __future__ import annotations
 
-import numpy as np
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Offset
 from textual.reactive import reactive
-from textual.widgets import DataTable
+from textual.strip import Strip
+from textual.widget import Widget
 
 from core.analysis import Analysis
-from core.confusion import predict, row_cells
+from core.confusion import predict
+from core.rowview import (
+    CELLS,
+    NOTHING_CHANGED,
+    ORDER_NAMES,
+    ORDERS,
+    Changed,
+    RowOrder,
+    RowView,
+    make_view,
+    next_boundary_position,
+)
 
-#: Rows held by the table at once; larger data scroll through a window this size.
-WINDOW = 60
+#: Lines above the rows: the view's summary and the column names.
+HEADER = 2
+COLUMNS = ("id", "score", "actual", "pred", "cell")
 
 
-class RowTable(DataTable[str], inherit_bindings=False):
-    """Rows of the dataset, held as a window of at most :data:`WINDOW` rows so that
-    millions of rows scroll without being built. Only vertical keys are bound
-    here; left, right, home and end belong to the threshold."""
+class RowTable(Widget, can_focus=True, inherit_bindings=False):
+    """Rows of the dataset; ``>`` and the highlight mark the selected one.
+
+    Only vertical keys and the view keys are bound here; left, right, home
+    and end belong to the threshold. It scrolls itself (``top`` is the first
+    view position shown) rather than through Textual's scrolling, which lays
+    out the whole screen again on every scroll.
+    """
 
     BINDINGS = [
         Binding("up", "move(-1)", "Row up", show=False, id="row-up"),
         Binding("down", "move(1)", "Row down", show=False, id="row-down"),
         Binding("pageup", "move(-20)", "Page up", show=False, id="row-page-up"),
         Binding("pagedown", "move(20)", "Page down", show=False, id="row-page-down"),
+        Binding("g", "first", "First row", show=False, id="row-first"),
+        Binding("G", "last", "Last row", show=False, id="row-last"),
+        Binding(
+            "b",
+            "boundary",
+            "Boundary",
+            show=False,
+            id="row-boundary",
+            tooltip="Jump to the next row either side of the threshold",
+        ),
+        Binding(
+            "o",
+            "cycle_order",
+            "Order",
+            show=False,
+            id="row-order",
+            tooltip="Row order: file, score high to low, score low to high",
+        ),
+        Binding(
+            "f",
+            "cycle_filter",
+            "Filter",
+            show=False,
+            id="row-filter",
+            tooltip="Show only one cell: all, TP, FP, TN, FN",
+        ),
     ]
 
-    #: Index of the data row shown first in the window.
-    offset = 0
-    #: Index of the selected data row.
-    selected = 0
+    COMPONENT_CLASSES = {"row-table--header", "row-table--cursor", "row-table--summary"}
+
+    DEFAULT_CSS = """
+    RowTable { background: $surface; }
+    RowTable > .row-table--header { text-style: bold; color: $text; }
+    RowTable > .row-table--summary { color: $text-muted; }
+    RowTable > .row-table--cursor { background: $block-cursor-blurred-background; }
+    RowTable:focus > .row-table--cursor {
+        background: $block-cursor-background; color: $block-cursor-foreground;
+        text-style: bold;
+    }
+    """
 
     analysis: reactive[Analysis | None] = reactive(None)
-    changed: reactive[frozenset[int]] = reactive(frozenset())
+    changed: reactive[Changed] = reactive(NOTHING_CHANGED)
+    order: reactive[str] = reactive("file")
+    cell: reactive[str | None] = reactive(None)
 
-    def on_mount(self) -> None:
-        self.cursor_type = "row"
-        self.zebra_stripes = False
-        self.add_columns("id", "score", "actual", "predicted", "cell", "changed")
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: Position of the cursor in the view (not the data row; see selected_row).
+        self.cursor = 0
+        #: View position of the first row on screen.
+        self.top = 0
+        self.view = RowView(0)
+        self._orders: RowOrder | None = None
+        self._widths = {"id": 2, "score": 5}
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.selected = self.offset + event.cursor_row  # e.g. after a mouse click
+    # --- the view ----------------------------------------------------------------
+
+    def _order_cache(self, a: Analysis) -> RowOrder:
+        if self._orders is None or self._orders.data is not a.data:
+            self._orders = RowOrder(a.data)
+        return self._orders
+
+    def _rebuild(self, keep_row: int | None) -> None:
+        """Recompute the view, keeping ``keep_row`` selected when it is still shown."""
+        a = self.analysis
+        if a is None:
+            return
+        self.view = make_view(a.data, a.threshold, self.order, self.cell, self._order_cache(a))
+        position = None if keep_row is None else self.view.position_of(keep_row)
+        self.cursor = position if position is not None else min(self.cursor, len(self.view) - 1)
+        self.cursor = max(self.cursor, 0)
+        self._show_cursor()
+        self.refresh()
+
+    def watch_analysis(self, old: Analysis | None, new: Analysis | None) -> None:
+        keep = self.selected_row if old is not None and new is not None else None
+        if old is not None and new is not None and old.data is not new.data:
+            keep = keep if keep is not None and keep < new.data.n else None
+        if (
+            old is not None
+            and new is not None
+            and old.data is new.data
+            and self.cell is None
+            and self.view.length == new.data.n
+        ):
+            self.refresh()  # only the predictions on screen change; the view stays
+            return
+        self._rebuild(keep)
+
+    def watch_changed(self) -> None:
+        self.refresh()
+
+    def watch_order(self) -> None:
+        self._rebuild(self.selected_row)
+
+    def watch_cell(self) -> None:
+        self._rebuild(self.selected_row)
+
+    @property
+    def selected_row(self) -> int | None:
+        """The selected row's index in the data, or None when the view is empty."""
+        return self.view.row_at(self.cursor) if self.analysis is not None else None
+
+    @property
+    def summary(self) -> str:
+        """One line saying which rows are shown, in which order."""
+        a = self.analysis
+        if a is None:
+            return ""
+        total = a.data.n
+        what = "rows" if self.cell is None else f"{self.cell} rows"
+        n = len(self.view)
+        if n == 0:
+            shown = f"no {what} at this threshold"
+        else:
+            first = self.top + 1
+            last = min(n, self.top + self._body_height())
+            shown = f"{what} {first:,}-{last:,} of {n:,}"
+            if self.cell is not None:
+                shown += f" ({total:,} in all)"
+        return f"{shown}; {ORDER_NAMES[self.order]}; * changed"
+
+    # --- keys ----------------------------------------------------------------------
+
+    def select(self, row: int) -> None:
+        """Select data row ``row``; if the view hides it, show every row in file order."""
+        position = self.view.position_of(row)
+        if position is None:
+            self.cell = None
+            self.order = "file"
+            position = self.view.position_of(row)
+        if position is not None:
+            self._move_to(position)
+
+    def _move_to(self, position: int) -> None:
+        if len(self.view) == 0:
+            return
+        self.cursor = max(0, min(position, len(self.view) - 1))
+        self._show_cursor()
+        self.refresh()
+
+    def action_move(self, delta: int) -> None:
+        self._move_to(self.cursor + delta)
+
+    def action_first(self) -> None:
+        self._move_to(0)
+
+    def action_last(self) -> None:
+        self._move_to(len(self.view) - 1)
+
+    def action_cycle_order(self) -> None:
+        self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+        self._say(f"Rows in {ORDER_NAMES[self.order]}.")
+
+    def action_cycle_filter(self) -> None:
+        self.cell = CELLS[(CELLS.index(self.cell) + 1) % len(CELLS)]
+        a = self.analysis
+        if self.cell is None:
+            self._say("Showing every row.")
+        elif a is not None:
+            self._say(
+                f"Showing only {self.cell} rows: {len(self.view):,} at this "
+                "threshold; the list follows the threshold."
+            )
+
+    def action_boundary(self) -> None:
+        a = self.analysis
+        if a is None:
+            return
+        position = next_boundary_position(self.view, a.data, a.threshold, self.cursor)
+        if position is None:
+            self._say("No row shown here lies next to the threshold.")
+            return
+        self._move_to(position)
+        row = self.view.row_at(position)
+        if row is not None:
+            side = "at or above" if bool(predict(a.data, a.threshold)[row]) else "below"
+            self._say(
+                f"Row {a.data.row_id(row)}, score {float(a.data.scores[row])!r}, is the "
+                f"nearest score {side} the threshold; b again for the next."
+            )
+
+    def _say(self, text: str) -> None:
+        say = getattr(self.screen, "say", None)
+        if callable(say):
+            say(text)
+
+    # --- scrolling and the terminal cursor -----------------------------------------
+
+    def _body_height(self) -> int:
+        return max(self.content_region.height - HEADER, 1)
+
+    def _show_cursor(self) -> None:
+        """Scroll so the cursor's line is visible."""
+        body = self._body_height()
+        top = min(self.top, max(len(self.view) - body, 0))
+        if self.cursor < top:
+            top = self.cursor
+        elif self.cursor >= top + body:
+            top = self.cursor - body + 1
+        self.top = max(top, 0)
         self.call_after_refresh(self.place_cursor)
 
     def on_focus(self) -> None:
@@ -49,73 +260,90 @@ class RowTable(DataTable[str], inherit_bindings=False):
         self.call_after_refresh(self.place_cursor)
 
     def on_resize(self) -> None:
+        self._show_cursor()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self._scroll(3)
+        event.stop()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._scroll(-3)
+        event.stop()
+
+    def _scroll(self, lines: int) -> None:
+        """Scroll the rows, the cursor staying on screen."""
+        body = self._body_height()
+        self.top = max(0, min(self.top + lines, len(self.view) - body))
+        self.cursor = max(self.top, min(self.cursor, self.top + body - 1))
+        self.refresh()
         self.call_after_refresh(self.place_cursor)
 
     def place_cursor(self) -> None:
         """Put the terminal cursor on the selected row, where braille displays and screen
         magnifiers follow focus."""
-        if not self.has_focus or self.row_count == 0:
+        if not self.has_focus or len(self.view) == 0:
             return
-        header = self.header_height if self.show_header else 0
-        y = self.region.y + header + self.cursor_row - round(self.scroll_y)
-        if self.region.y + header <= y < self.region.bottom:
-            self.app.cursor_position = Offset(self.region.x, y)
+        region = self.content_region
+        y = region.y + HEADER + self.cursor - self.top
+        if region.y + HEADER <= y < region.bottom:
+            self.app.cursor_position = Offset(region.x, y)
 
-    @property
-    def selected_row(self) -> int | None:
-        """The selected row's index in the data (not in the window)."""
-        a = self.analysis
-        return None if a is None or a.data.n == 0 else self.selected
+    def on_click(self, event: events.Click) -> None:
+        line = event.y - HEADER
+        if line >= 0:
+            self._move_to(self.top + line)
 
-    def action_move(self, delta: int) -> None:
-        a = self.analysis
-        if a is None or a.data.n == 0:
-            return
-        self.select(int(np.clip(self.selected + delta, 0, a.data.n - 1)))
+    # --- drawing -------------------------------------------------------------------
 
-    def select(self, index: int) -> None:
-        """Select data row ``index``, moving the window when it lies outside."""
+    def _format(self, values: tuple[str, ...]) -> str:
+        w = self._widths
+        widths = (w["id"], w["score"], 6, 4, 4)
+        return " ".join(f"{v:<{n}}" for v, n in zip(values, widths, strict=True))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_region.width
         a = self.analysis
         if a is None:
-            return
-        self.selected = index
-        if not self.offset <= index < self.offset + WINDOW:
-            self.offset = int(np.clip(index - WINDOW // 2, 0, max(a.data.n - WINDOW, 0)))
-            self._fill()
-        else:
-            self.move_cursor(row=index - self.offset, animate=False)
+            return Strip.blank(width)
+        if y == 0:
+            text = self.summary
+            style = self.get_component_rich_style("row-table--summary")
+            return Strip([Segment(text, style)]).crop(0, width).extend_cell_length(width)
+        if y == 1:
+            style = self.get_component_rich_style("row-table--header")
+            strip = Strip([Segment("  " + self._format(COLUMNS), style)])
+            return strip.crop(0, width).extend_cell_length(width, style)
+        position = self.top + y - HEADER
+        if position >= len(self.view):
+            return Strip.blank(width)
+        return self._row_strip(a, position, width)
 
-    def watch_analysis(self) -> None:
-        self._fill()
-
-    def watch_changed(self) -> None:
-        self._fill()
-
-    def _fill(self) -> None:
-        a = self.analysis
-        if a is None or not self.columns:
-            return
+    def _row_strip(self, a: Analysis, position: int, width: int) -> Strip:
         data = a.data
-        self.selected = int(np.clip(self.selected, 0, max(data.n - 1, 0)))
-        self.offset = int(np.clip(self.offset, 0, max(data.n - WINDOW, 0)))
-        if not self.offset <= self.selected < self.offset + WINDOW:
-            self.offset = int(np.clip(self.selected - WINDOW // 2, 0, max(data.n - WINDOW, 0)))
-        window = slice(self.offset, min(self.offset + WINDOW, data.n))
-        scores, labels = data.scores[window], data.labels[window]
-        # Predictions and cells for the window only: O(window), not O(n).
-        pred = predict(data, a.threshold, rows=window)
-        cells = row_cells(data, a.threshold, rows=window)
-        self.clear()
-        for j in range(scores.shape[0]):
-            i = self.offset + j
-            self.add_row(
-                data.row_id(i),
-                repr(float(scores[j])),
-                "1" if labels[j] else "0",
-                "1" if pred[j] else "0",
-                str(cells[j]),
-                "* now " + str(cells[j]) if i in self.changed else "",
-                key=str(i),
-            )
-        if data.n:
-            self.move_cursor(row=self.selected - self.offset, animate=False)
+        rows = self.view.indices(position, position + 1)
+        i = int(rows[0])
+        score = float(data.scores[i])
+        label = bool(data.labels[i])
+        predicted = bool(predict(data, a.threshold, rows=slice(i, i + 1))[0])
+        cell = ("T" if label == predicted else "F") + ("P" if predicted else "N")
+        changed = bool(self.changed.mask(data.scores[rows], rows)[0])
+        values = (
+            data.row_id(i),
+            repr(score),
+            "1" if label else "0",
+            "1" if predicted else "0",
+            cell,
+        )
+        grown = False
+        for key, v in (("id", values[0]), ("score", values[1])):
+            if len(v) > self._widths[key]:
+                self._widths[key] = len(v)
+                grown = True
+        if grown:  # columns only widen, so they never jump while scrolling
+            self.call_after_refresh(self.refresh)
+        selected = position == self.cursor
+        # Two marks before the row: > for the selection, * when the prediction just changed.
+        text = (">" if selected else " ") + ("*" if changed else " ") + self._format(values)
+        style = self.get_component_rich_style("row-table--cursor") if selected else Style()
+        strip = Strip([Segment(text, style)])
+        return strip.crop(0, width).extend_cell_length(width, style)

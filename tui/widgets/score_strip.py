@@ -10,11 +10,67 @@ from textual.widget import Widget
 
 from core.analysis import Analysis
 from core.confusion import predict
-from core.threshold import format_threshold
+from core.dataset import Dataset
+from core.threshold import Threshold, format_threshold
 
 LANE_HEIGHT = 3
 POS_GLYPH, NEG_GLYPH, LINE_GLYPH = "+", "o", "|"
 LABEL_WIDTH = 10
+
+
+class Bins:
+    """One dataset's rows binned into score columns, per class.
+
+    ``base`` columns run 1 .. usable-2 (as in :meth:`ScoreStrip._columns`);
+    ``hist[c][b]`` counts class ``c``'s rows in column ``b`` and
+    ``above[c][b]`` those in columns ``b`` and higher.
+    """
+
+    def __init__(self, data: Dataset, usable: int) -> None:
+        scores = data.scores
+        self.lo, self.hi = float(scores.min()), float(scores.max())
+        self.usable = usable
+        self.inner = usable - 3
+        self.hist: dict[bool, np.ndarray] = {}
+        self.above: dict[bool, np.ndarray] = {}
+        self.sorted: dict[bool, np.ndarray] = {}
+        for cls in (True, False):
+            s = scores[data.labels == cls]
+            h = np.bincount(self.base(s), minlength=usable + 1)[: usable + 1]
+            self.hist[cls] = h
+            self.above[cls] = np.append(np.cumsum(h[::-1])[::-1], 0)
+            self.sorted[cls] = np.sort(s)
+
+    def base(self, s: np.ndarray) -> np.ndarray:
+        if self.hi > self.lo:
+            return 1 + np.round((s - self.lo) / (self.hi - self.lo) * self.inner).astype(int)
+        return np.full(s.shape[0], 1 + self.inner // 2)
+
+    def at(self, threshold: Threshold, lowest_in: Threshold) -> tuple[np.ndarray, np.ndarray, int]:
+        """Lane counts and line column at ``threshold``; ``lowest_in`` is the lowest
+        score predicted positive (None when nothing is)."""
+        usable = self.usable
+        if threshold is None or lowest_in is None:
+            return (
+                self.hist[True][:usable].copy(),
+                self.hist[False][:usable].copy(),
+                usable - 1,
+            )
+        line = int(self.base(np.array([lowest_in]))[0])
+        out = []
+        for cls in (True, False):
+            h, above, srt = self.hist[cls], self.above[cls], self.sorted[cls]
+            counts = np.zeros(usable, dtype=np.int64)
+            predicted = int(srt.shape[0] - np.searchsorted(srt, threshold, side="left"))
+            in_line_pos = predicted - int(above[line + 1])
+            # Below the line: every row in columns < line, plus the line column's negatives.
+            counts[:line] = h[:line]
+            counts[line - 1] += int(h[line]) - in_line_pos
+            # Predicted positives move one column right.
+            counts[line + 1 : usable] = h[line : usable - 1]
+            counts[line + 1] = in_line_pos
+            out.append(counts)
+        return out[0], out[1], line
 
 
 class ScoreStrip(Widget):
@@ -31,8 +87,14 @@ class ScoreStrip(Widget):
 
     analysis: reactive[Analysis | None] = reactive(None)
 
+    _bins: tuple[object, int, Bins] | None = None
+
     def _columns(self, a: Analysis, usable: int) -> tuple[np.ndarray, int]:
-        """Each row's column and the line's column, within ``usable`` columns."""
+        """Each row's column and the line's column, within ``usable`` columns.
+
+        The per-row reference for :meth:`lane_counts`, which gives the same
+        counts without a pass over the rows.
+        """
         scores = a.data.scores
         lo, hi = float(scores.min()), float(scores.max())
         # Scores take columns 1 .. usable-2; predicted positives move one right.
@@ -47,19 +109,31 @@ class ScoreStrip(Widget):
         line = int(base[positive].min())
         return np.where(positive, base + 1, np.minimum(base, line - 1)), line
 
+    def _binned(self, a: Analysis, usable: int) -> Bins:
+        if self._bins is None or self._bins[0] is not a.data or self._bins[1] != usable:
+            self._bins = (a.data, usable, Bins(a.data, usable))
+        return self._bins[2]
+
+    def lane_counts(self, a: Analysis, usable: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Glyphs per column in the positive and negative lanes, and the line's column.
+
+        The rows are binned once per dataset and width; a threshold move only
+        finds the line's column and splits that one column, in O(columns).
+        """
+        return self._binned(a, usable).at(a.threshold, a.sweep.threshold_at(a.point))
+
     def render(self) -> Text:
         a = self.analysis
         if a is None:
             return Text("")
         usable = max(self.size.width - LABEL_WIDTH - 1, 12)
         lane_height = max(1, min(LANE_HEIGHT, (self.size.height - 2) // 2))
-        cols, line = self._columns(a, usable)
+        pos_counts, neg_counts, line = self.lane_counts(a, usable)
         out = Text()
-        for lane, mask, glyph in (
-            ("actual 1", a.data.labels, POS_GLYPH),
-            ("actual 0", ~a.data.labels, NEG_GLYPH),
+        for lane, counts, glyph in (
+            ("actual 1", pos_counts, POS_GLYPH),
+            ("actual 0", neg_counts, NEG_GLYPH),
         ):
-            counts = np.bincount(cols[mask], minlength=usable)
             for level in range(lane_height, 0, -1):
                 row = [" "] * usable
                 for c in np.flatnonzero(counts >= level):

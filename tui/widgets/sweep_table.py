@@ -1,63 +1,148 @@
-"""Every operating point of the sweep; the active one is highlighted and marked ``>``."""
+"""Every operating point of the sweep; the active one is highlighted and marked ``>``.
+
+Virtual like the row table: a sweep of ten million points is scrolled, and
+only the lines on screen are computed (counts and four metrics per line).
+"""
 
 from __future__ import annotations
 
+from rich.segment import Segment
+from rich.style import Style
 from textual.reactive import reactive
-from textual.widgets import DataTable
+from textual.strip import Strip
+from textual.widget import Widget
 
 from core.analysis import Analysis
-from core.metric import format_count
+from core.metric import Metric, format_count
 from core.threshold import format_threshold
 
-#: Points held at once; a longer sweep shows this many around the active point.
-WINDOW = 60
+COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")
+#: Columns left out, in this order, when the table is too narrow for all of them
+#: (the matrix above shows them for the active point).
+OPTIONAL = ("TN", "FN")
+#: A rate wider than this is shown as a decimal (marked ≈); the metrics panel keeps
+#: the exact fraction.
+RATE_WIDTH = 9
 
 
-class SweepTable(DataTable[str]):
-    """Threshold, TP, FP, TN, FN, TPR, FPR, precision and recall per tie group."""
+def _rate(m: Metric) -> str:
+    short = m.short()
+    return short if len(short) <= RATE_WIDTH else f"≈{m.value:.4f}"
+
+
+class SweepTable(Widget, can_focus=False, inherit_bindings=False):
+    """Threshold, TP, FP, TN, FN, TPR (recall), FPR and precision per tie group.
+
+    It scrolls itself (``top`` is the first point shown), as the row table does.
+    """
+
+    COMPONENT_CLASSES = {"sweep-table--header", "sweep-table--active"}
+
+    DEFAULT_CSS = """
+    SweepTable { background: $surface; }
+    SweepTable > .sweep-table--header { text-style: bold; color: $text; }
+    SweepTable > .sweep-table--active {
+        background: $block-cursor-background; color: $block-cursor-foreground;
+        text-style: bold;
+    }
+    """
 
     analysis: reactive[Analysis | None] = reactive(None)
-    _shown: tuple[object, int] | None = None
-    _marked: int | None = None
 
-    def on_mount(self) -> None:
-        self.cursor_type = "row"
-        self.can_focus = False
-        self.add_columns("", "threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "prec.", "recall")
-
-    def _window_start(self, a: Analysis) -> int:
-        size = a.sweep.size
-        if size <= WINDOW:
-            return 0
-        if self._shown is not None and self._shown[0] is a.curves:
-            start = self._shown[1]
-            if start <= a.point < start + WINDOW:
-                return start  # the active point is still in view: keep the window
-        return max(0, min(a.point - WINDOW // 2, size - WINDOW))
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._widths = [len(c) for c in COLUMNS]
+        self._curves: object = None
+        self._lines_of: object = None
+        self._lines: dict[int, tuple[str, ...]] = {}
+        self.top = 0
 
     def watch_analysis(self, a: Analysis | None) -> None:
-        if a is None or not self.columns:
+        if a is None:
             return
-        start = self._window_start(a)
-        if self._shown != (a.curves, start):
-            self._shown = (a.curves, start)
-            self._marked = None
-            self.clear()
-            s = a.sweep
-            for k in range(start, min(start + WINDOW, s.size)):
-                c = s.counts_at(k)
-                m = s.point_metrics(k)
-                label = "above all" if k == 0 else format_threshold(s.threshold_at(k))
-                self.add_row(
-                    "",
-                    label,
-                    *(format_count(v) for v in c.cells()),
-                    *(m[n].short() for n in ("tpr", "fpr", "precision", "recall")),
-                    key=str(k),
-                )
-        marker = self.ordered_columns[0].key
-        if self._marked is not None and self._marked != a.point:
-            self.update_cell(str(self._marked), marker, "")
-        self.update_cell(str(a.point), marker, ">")
-        self._marked = a.point
-        self.move_cursor(row=a.point - start, animate=False)
+        if self._curves is not a.curves:  # new rows: a new sweep, widths start afresh
+            self._curves = a.curves
+            count = max(len(format_count(a.data.positives)), len(format_count(a.data.negatives)))
+            self._widths = [len(c) for c in COLUMNS]
+            for j in range(1, 5):
+                self._widths[j] = max(self._widths[j], count)
+        self._show_active(a.point)
+        self.refresh()
+
+    def _body_height(self) -> int:
+        return max(self.content_region.height - 1, 1)
+
+    def _show_active(self, point: int) -> None:
+        """Keep the active point in view; a jump out of view centres it."""
+        body = self._body_height()
+        if not self.top <= point < self.top + body:
+            self.top = max(0, point - body // 2)
+
+    def on_resize(self) -> None:
+        if self.analysis is not None:
+            self._show_active(self.analysis.point)
+
+    def _format(self, values: tuple[str, ...]) -> str:
+        shown = self._shown_columns()
+        return " ".join(
+            f"{v:<{n}}" for v, n, c in zip(values, self._widths, COLUMNS, strict=True) if c in shown
+        )
+
+    def _shown_columns(self) -> set[str]:
+        """Every column that fits: TN, then FN, are left out of a narrow table."""
+        shown = set(COLUMNS)
+        width = self.content_region.width
+        for optional in OPTIONAL:
+            needed = 2 + sum(
+                n + 1 for n, c in zip(self._widths, COLUMNS, strict=True) if c in shown
+            )
+            if needed - 1 <= width:
+                break
+            shown.discard(optional)
+        return shown
+
+    def cells_at(self, point: int) -> tuple[str, ...]:
+        """The text of sweep point ``point``'s line, marker excluded (kept per sweep:
+        a threshold move redraws the same lines with another one marked)."""
+        a = self.analysis
+        assert a is not None
+        if self._lines_of is not a.curves:
+            self._lines_of, self._lines = a.curves, {}
+        cached = self._lines.get(point)
+        if cached is None:
+            cached = self._lines[point] = self._cells(a, point)
+            if len(self._lines) > 4096:  # a long scroll: start again rather than grow
+                self._lines = {point: cached}
+        return cached
+
+    def _cells(self, a: Analysis, point: int) -> tuple[str, ...]:
+        s = a.sweep
+        m = s.point_metrics(point)
+        return (
+            "above all" if point == 0 else format_threshold(s.threshold_at(point)),
+            *(format_count(v) for v in s.counts_at(point).cells()),
+            *(_rate(m[n]) for n in ("tpr", "fpr", "precision")),
+        )
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_region.width
+        a = self.analysis
+        if a is None:
+            return Strip.blank(width)
+        if y == 0:
+            style = self.get_component_rich_style("sweep-table--header")
+            strip = Strip([Segment("  " + self._format(COLUMNS), style)])
+            return strip.crop(0, width).extend_cell_length(width, style)
+        point = self.top + y - 1
+        if point >= a.sweep.size:
+            return Strip.blank(width)
+        values = self.cells_at(point)
+        if any(len(v) > w for v, w in zip(values, self._widths, strict=True)):
+            # Columns only widen, so they never jump while scrolling.
+            self._widths = [max(len(v), w) for v, w in zip(values, self._widths, strict=True)]
+            self.call_after_refresh(self.refresh)
+        active = point == a.point
+        text = (">" if active else " ") + " " + self._format(values)
+        style = self.get_component_rich_style("sweep-table--active") if active else Style()
+        strip = Strip([Segment(text, style)])
+        return strip.crop(0, width).extend_cell_length(width, style)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from core.analysis import Analysis
 from core.sentences import tie_group_text
 from core.threshold import format_threshold
+from tui.widgets.text import TextLines
 
 
-class ThresholdBar(Static):
+class ThresholdBar(TextLines):
     """Shows ``Threshold 0.5 · positive if score >= t · tie group 3 of 4``."""
 
     analysis: reactive[Analysis | None] = reactive(None)
@@ -22,4 +22,4 @@ class ThresholdBar(Static):
         rule = (
             "nothing is predicted positive" if a.threshold is None else f"positive if score >= {t}"
         )
-        self.update(f"[b]Threshold {t}[/b]  ·  {rule}  ·  {tie_group_text(a)}")
+        self.show(f"[b]Threshold {t}[/b]  ·  {rule}  ·  {tie_group_text(a)}")

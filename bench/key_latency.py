@@ -1,0 +1,93 @@
+"""Key-to-screen latency of the explorer at several sizes, driven by Textual's Pilot.
+
+Run by hand (``make bench``), never in CI. For each size the explorer opens
+at 120x40 on generated probabilities (ids included, as a real file has
+them), and each key below is pressed many times. A key's latency runs from
+the moment the key is sent to the last frame the screen paints for it:
+Textual's compositor hands every frame to ``App._display`` (headless, it is
+rendered and then not written), and the last such call after the key is
+the refreshed screen. The figure is the median over the presses, with the
+90th percentile beside it.
+
+Usage: python bench/key_latency.py [--sizes 100 10000 1000000] [--presses 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+from core.dataset import make_dataset
+from core.session import Session
+from tui.app import ThresholdLab
+
+#: (what the key does, key name, the key that undoes it)
+KEYS = (
+    ("threshold -0.01 (left)", "left", "right"),
+    ("next tie group (])", "right_square_bracket", "left_square_bracket"),
+    ("row down (down)", "down", "up"),
+)
+
+
+def generated(n: int, seed: int = 20261129) -> Session:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    p = 1.0 / (1.0 + np.exp(-rng.normal(loc=y * 1.2 - 0.6, scale=1.0)))
+    ids = [f"r{i}" for i in range(n)]
+    return Session(make_dataset(p, y, ids=ids), 0.5, source=f"{n} generated rows")
+
+
+async def measure(n: int, presses: int) -> dict[str, list[float]]:
+    app = ThresholdLab(generated(n))
+    frames: list[float] = []
+    display = app._display
+
+    def spy(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            frames.append(time.perf_counter())
+
+    app._display = spy  # type: ignore[method-assign]
+    out: dict[str, list[float]] = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.5)
+        for name, key, back in KEYS:
+            times = []
+            for i in range(presses):
+                await pilot.pause(0.05)  # let the last frame settle
+                frames.clear()
+                start = time.perf_counter()
+                await pilot.press(key if i % 2 == 0 else back)
+                for _ in range(3):
+                    await pilot.pause(0.03)
+                if frames:
+                    times.append(frames[-1] - start)
+            out[name] = times
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10**2, 10**4, 10**6])
+    parser.add_argument("--presses", type=int, default=30)
+    args = parser.parse_args()
+    print(f"{'rows':>9}  {'key':<24} {'median ms':>9} {'p90 ms':>7}  {'target':>6}")
+    for n in args.sizes:
+        result = asyncio.run(measure(n, args.presses))
+        for name, times in result.items():
+            if not times:
+                print(f"{n:>9}  {name:<24} no frame painted")
+                continue
+            ms = sorted(t * 1000 for t in times)
+            p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
+            median = statistics.median(ms)
+            print(f"{n:>9}  {name:<24} {median:>9.1f} {p90:>7.1f}  {median / 30:>5.2f}x of 30 ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,237 @@
+"""Which rows a table shows, in which order, without building anything per row.
+
+A :class:`RowView` is the list of row indices a table scrolls through: the
+file order, or by score (high to low, or low to high), optionally only the
+rows in one cell of the confusion matrix at the current threshold. The file
+order of every row is never materialised; sorted orders are argsorted once
+per dataset (:class:`RowOrder`) and a cell of a sorted order is a slice of
+it, so moving the threshold costs a binary search, not a pass over the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.confusion import predict
+from core.dataset import Dataset
+from core.threshold import Threshold
+
+IndexArray = npt.NDArray[np.intp]
+
+#: Row orders, in the order a key cycles through them.
+ORDERS = ("file", "score-desc", "score-asc")
+ORDER_NAMES = {
+    "file": "file order",
+    "score-desc": "score, high to low",
+    "score-asc": "score, low to high",
+}
+#: Cell filters, in the order a key cycles through them (None shows every row).
+CELLS: tuple[str | None, ...] = (None, "TP", "FP", "TN", "FN")
+
+
+class RowOrder:
+    """Score orders of one dataset, computed on first use and kept.
+
+    Ties keep file order (a stable sort), so a view never shuffles equal scores.
+    """
+
+    def __init__(self, data: Dataset) -> None:
+        self.data = data
+
+    @cached_property
+    def desc(self) -> IndexArray:
+        """Every row, highest score first."""
+        # Stable on the negated scores: ties stay in file order.
+        return np.argsort(-self.data.scores, kind="stable")
+
+    @cached_property
+    def by_class(self) -> dict[bool, tuple[IndexArray, npt.NDArray[np.float64]]]:
+        """Per class: its rows highest score first, and their scores ascending."""
+        labels = self.data.labels[self.desc]
+        out = {}
+        for cls in (True, False):
+            rows = self.desc[labels == cls]
+            out[cls] = (rows, self.data.scores[rows][::-1])
+        return out
+
+    def predicted_in_class(self, cls: bool, threshold: Threshold) -> int:
+        """How many rows of class ``cls`` have ``score >= threshold``."""
+        if threshold is None:
+            return 0
+        rows, ascending = self.by_class[cls]
+        return int(rows.shape[0] - np.searchsorted(ascending, threshold, side="left"))
+
+
+def _cell_class(cell: str) -> tuple[bool, bool]:
+    """(actual class, predicted positive) of a cell name."""
+    return {"TP": (True, True), "FP": (False, True), "TN": (False, False), "FN": (True, False)}[
+        cell
+    ]
+
+
+@dataclass(frozen=True, eq=False)
+class RowView:
+    """The rows a table shows: ``rows`` (None means every row in file order).
+
+    >>> from core.presets import preset
+    >>> data = preset("canonical").data
+    >>> v = make_view(data, 0.5, "score-desc", None, RowOrder(data))
+    >>> v.indices(0, 5).tolist()
+    [0, 1, 2, 3, 4]
+    >>> make_view(data, 0.5, "file", "FN", RowOrder(data)).indices(0, 5).tolist()
+    [4]
+    """
+
+    length: int
+    rows: IndexArray | None = field(default=None)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def indices(self, start: int, stop: int) -> IndexArray:
+        """Data row indices at view positions ``start`` to ``stop`` (clipped)."""
+        start, stop = max(start, 0), min(stop, self.length)
+        if stop <= start:
+            return np.empty(0, dtype=np.intp)
+        if self.rows is None:
+            return np.arange(start, stop, dtype=np.intp)
+        return np.asarray(self.rows[start:stop], dtype=np.intp)
+
+    def row_at(self, position: int) -> int | None:
+        if not 0 <= position < self.length:
+            return None
+        return position if self.rows is None else int(self.rows[position])
+
+    def position_of(self, row: int) -> int | None:
+        """Where data row ``row`` is in the view, or None when it is not shown."""
+        if self.rows is None:
+            return row if 0 <= row < self.length else None
+        hits = np.flatnonzero(self.rows == row)
+        return int(hits[0]) if hits.shape[0] else None
+
+    def positions_where(self, mask: npt.NDArray[np.bool_]) -> IndexArray:
+        """View positions whose data row has ``mask`` set (mask is per data row)."""
+        if self.rows is None:
+            return np.flatnonzero(mask[: self.length])
+        return np.flatnonzero(mask[self.rows])
+
+
+def make_view(
+    data: Dataset, threshold: Threshold, order: str, cell: str | None, cache: RowOrder
+) -> RowView:
+    """The rows of ``data`` in ``order`` (see :data:`ORDERS`), only ``cell`` when given.
+
+    In a score order a cell is a slice of its class's sorted rows: predicted
+    positives are a prefix. In file order a cell is found with one pass.
+    """
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}")
+    if cell is None:
+        if order == "file":
+            return RowView(data.n)
+        desc = cache.desc
+        return RowView(data.n, desc if order == "score-desc" else desc[::-1])
+    actual, predicted = _cell_class(cell)
+    if order == "file":
+        pred = predict(data, threshold)
+        mask = (data.labels == actual) & (pred == predicted)
+        rows = np.flatnonzero(mask)
+        return RowView(int(rows.shape[0]), rows)
+    class_rows, _ = cache.by_class[actual]
+    k = cache.predicted_in_class(actual, threshold)
+    part = class_rows[:k] if predicted else class_rows[k:]
+    return RowView(int(part.shape[0]), part if order == "score-desc" else part[::-1])
+
+
+def boundary_scores(data: Dataset, threshold: Threshold) -> tuple[float, ...]:
+    """The scores either side of the threshold: the lowest score still predicted
+    positive and the highest predicted negative (one of them when the other
+    side is empty).
+
+    >>> from core.presets import preset
+    >>> boundary_scores(preset("canonical").data, 0.5)
+    (0.8, 0.4)
+    >>> boundary_scores(preset("canonical").data, None)
+    (0.9,)
+    """
+    s = data.scores
+    out: list[float] = []
+    if threshold is not None:
+        above = s[s >= threshold]
+        if above.shape[0]:
+            out.append(float(above.min()))
+    below = s if threshold is None else s[s < threshold]
+    if below.shape[0]:
+        out.append(float(below.max()))
+    return tuple(out)
+
+
+def next_boundary_position(
+    view: RowView, data: Dataset, threshold: Threshold, after: int
+) -> int | None:
+    """The first view position after ``after`` (wrapping round) whose row lies at
+    the threshold boundary (see :func:`boundary_scores`); None if none is shown."""
+    scores = boundary_scores(data, threshold)
+    if not scores or view.length == 0:
+        return None
+    mask = np.isin(data.scores, np.asarray(scores))
+    hits = view.positions_where(mask)
+    if hits.shape[0] == 0:
+        return None
+    later = hits[hits > after]
+    return int(later[0] if later.shape[0] else hits[0])
+
+
+@dataclass(frozen=True, eq=False)
+class Changed:
+    """Rows whose prediction just changed.
+
+    A threshold move changes exactly the rows with a score in ``[lo, hi)``
+    (the band between the old and new thresholds), so it is kept as that band;
+    an edit lists its rows.
+
+    >>> import numpy as np
+    >>> c = Changed.band(0.85, 0.5)
+    >>> c.mask(np.array([0.9, 0.8, 0.5, 0.4]), np.arange(4)).tolist()
+    [False, True, True, False]
+    """
+
+    lo: float = math.inf
+    hi: float = -math.inf
+    rows: IndexArray | None = None
+
+    @classmethod
+    def band(cls, old: Threshold, new: Threshold) -> Changed:
+        a = math.inf if old is None else float(old)
+        b = math.inf if new is None else float(new)
+        return cls(lo=min(a, b), hi=max(a, b))
+
+    @classmethod
+    def listed(cls, rows: IndexArray) -> Changed:
+        return cls(rows=np.sort(rows))
+
+    def mask(
+        self, scores: npt.NDArray[np.float64], rows: npt.NDArray[Any]
+    ) -> npt.NDArray[np.bool_]:
+        """For data rows ``rows`` (whose scores are ``scores``): did the prediction change?"""
+        out = (scores >= self.lo) & (scores < self.hi)
+        if self.rows is not None and self.rows.shape[0]:
+            out |= np.isin(rows, self.rows)
+        return out
+
+    def among(self, scores: npt.NDArray[np.float64]) -> IndexArray:
+        """Every changed row of a dataset with these scores (a pass over all of them).
+
+        >>> Changed.band(None, 0.8).among(np.array([0.9, 0.8, 0.4])).tolist()
+        [0, 1]
+        """
+        return np.flatnonzero(self.mask(scores, np.arange(scores.shape[0])))
+
+
+NOTHING_CHANGED = Changed()
