@@ -36,6 +36,8 @@ snapshots-update: $(STAMP_TEST)
 bench: $(STAMP_TEST)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/sweep_vs_sklearn.py
+	$(BIN)/python bench/load_vs_pandas.py
+	$(BIN)/python bench/key_latency.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache snapshot_report.html

@@ -37,7 +37,8 @@ class Dataset:
     scores : (n,) float64, finite, read-only
     labels : (n,) bool, True for the positive class, read-only
     weights : (n,) float64 non-negative, or None for unweighted rows
-    ids : (n,) tuple of str, or None (then rows are named by position, from 1)
+    ids : (n,) sequence of str, or None (then rows are named by position, from 1).
+        A tuple, or a reader's own column (pyarrow's) that is read one id at a time.
 
     Build one with :func:`make_dataset`, which validates.
 
@@ -49,7 +50,7 @@ class Dataset:
     scores: FloatArray
     labels: BoolArray
     weights: FloatArray | None = None
-    ids: tuple[str, ...] | None = None
+    ids: Sequence[str] | None = None
 
     @property
     def n(self) -> int:
@@ -117,8 +118,12 @@ def make_dataset(
     *,
     weights: Sequence[float] | FloatArray | None = None,
     ids: Sequence[str] | None = None,
+    ids_known_unique: bool = False,
 ) -> Dataset:
     """Validate scored examples and return an immutable :class:`Dataset`.
+
+    ``ids_known_unique`` is for readers that have already checked the ids are
+    distinct strings (the pyarrow path counts them in C); it skips that check.
 
     Raises
     ------
@@ -160,10 +165,12 @@ def make_dataset(
         w = _readonly(w.copy())
     id_tuple = None
     if ids is not None:
-        id_tuple = tuple(str(i) for i in ids)
+        # A reader's column is kept as it is: ten million Python strings cost seconds.
+        id_tuple = ids if ids_known_unique else tuple(str(i) for i in ids)
         if len(id_tuple) != s.shape[0]:
             raise InputError(f"{s.shape[0]} scores but {len(id_tuple)} ids: the lengths must match")
-        if len(set(id_tuple)) != len(id_tuple):
+        # A reader that has counted distinct ids itself (pyarrow, in C) says so.
+        if not ids_known_unique and len(set(id_tuple)) != len(id_tuple):
             seen: set[str] = set()
             dup = next(i for i in id_tuple if i in seen or seen.add(i))  # type: ignore[func-returns-value]
             raise InputError(f"id {dup!r} appears more than once: ids must be unique")

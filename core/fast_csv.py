@@ -9,11 +9,12 @@ costs a worse message.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 import numpy as np
 
+from core import progress
 from core.dataset import Dataset, make_dataset
 from core.errors import InputError
 
@@ -62,13 +63,42 @@ def _labels(column: Any, positive: str | None) -> np.ndarray | None:
     return None
 
 
+class ArrowIds(Sequence[str]):
+    """A pyarrow string column read as a sequence of ids, one at a time on demand."""
+
+    def __init__(self, column: Any) -> None:
+        self._column = column.combine_chunks() if hasattr(column, "combine_chunks") else column
+
+    def __len__(self) -> int:
+        return len(self._column)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [str(v) for v in self._column[index].to_pylist()]
+        if index < 0:
+            index += len(self._column)
+        if not 0 <= index < len(self._column):
+            raise IndexError(index)
+        return str(self._column[index].as_py())
+
+    def __iter__(self) -> Iterator[str]:
+        # In blocks: to_pylist per block is far faster than as_py per item.
+        for start in range(0, len(self._column), 65536):
+            yield from self._column[start : start + 65536].to_pylist()
+
+
 def load_clean(
-    path: Path,
+    source: Any,
     delimiter: str,
     names: dict[str, str],
     positive: str | None,
 ) -> Dataset | None:
-    """Read ``path`` with pyarrow; ``names`` maps score/label/weight/id to header names.
+    """Read ``source`` (a path or binary file) with pyarrow; ``names`` maps
+    score/label/weight/id to header names.
 
     Returns None (use the exact reader) on any irregularity or without pyarrow.
     """
@@ -81,7 +111,7 @@ def load_clean(
     text = {names["id"]: pa.string()} if "id" in names else {}
     try:
         table = pv.read_csv(
-            path,
+            source,
             parse_options=pv.ParseOptions(delimiter=delimiter),
             convert_options=pv.ConvertOptions(
                 include_columns=list(names.values()),
@@ -91,12 +121,23 @@ def load_clean(
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError, OSError):
         return None
+    progress.step("checking rows")
+    return from_table(table, names, positive)
+
+
+def from_table(table: Any, names: dict[str, str], positive: str | None) -> Dataset | None:
+    """A Dataset straight from a pyarrow table's columns, or None if any is irregular
+    (nulls, non-numbers, non-finite scores, labels that are not two classes)."""
+    import pyarrow as pa
+
     if table.num_rows == 0:
         return None
     scores_col = table.column(names["score"])
-    if scores_col.null_count:
+    if scores_col.null_count or not (
+        pa.types.is_floating(scores_col.type) or pa.types.is_integer(scores_col.type)
+    ):
         return None
-    scores = scores_col.to_numpy()
+    scores = np.asarray(scores_col.to_numpy(), dtype=np.float64)
     if not np.isfinite(scores).all():
         return None
     labels = _labels(table.column(names["label"]), positive)
@@ -105,13 +146,26 @@ def load_clean(
     weights = None
     if "weight" in names:
         w = table.column(names["weight"])
-        if w.null_count:
+        if w.null_count or not (pa.types.is_floating(w.type) or pa.types.is_integer(w.type)):
             return None
-        weights = w.to_numpy()
+        weights = np.asarray(w.to_numpy(), dtype=np.float64)
         if not (np.isfinite(weights).all() and (weights >= 0).all()):
             return None
-    ids = table.column(names["id"]).to_pylist() if "id" in names else None
+    ids = None
+    if "id" in names:
+        import pyarrow.compute as pc
+
+        id_col = table.column(names["id"])
+        if id_col.null_count:
+            return None
+        if not (pa.types.is_string(id_col.type) or pa.types.is_large_string(id_col.type)):
+            id_col = pc.cast(id_col, pa.string())
+        if pc.count_distinct(id_col).as_py() != table.num_rows:
+            return None  # repeated ids: the exact reader names the lines
+        ids = ArrowIds(id_col)
     try:
-        return make_dataset(scores, labels, weights=weights, ids=ids)
+        return make_dataset(
+            scores, labels, weights=weights, ids=ids, ids_known_unique=ids is not None
+        )
     except InputError:
         return None  # e.g. repeated ids: the exact reader names the lines

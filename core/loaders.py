@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core import fast_csv
+from core import fast_csv, progress
 from core.dataset import Dataset, make_dataset
 from core.errors import InputError
 
@@ -231,7 +231,8 @@ def _try_fast(path: Path, cols: Columns) -> Dataset | None:
     wanted = _columns_wanted(path, header, cols)
     names = {"score": header[wanted[cols.score]], "label": header[wanted[cols.label]]}
     names.update({k: header[wanted[k]] for k in ("weight", "id") if k in wanted})
-    return fast_csv.load_clean(path, _delimiter(path, first), names, cols.positive)
+    with progress.opened(path) as fh:
+        return fast_csv.load_clean(fh, _delimiter(path, first), names, cols.positive)
 
 
 def load_delimited(path: Path, cols: Columns = Columns()) -> Dataset:
@@ -240,7 +241,7 @@ def load_delimited(path: Path, cols: Columns = Columns()) -> Dataset:
     if fast is not None:
         return fast
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = progress.read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise _fail(
             path, f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})"
@@ -276,7 +277,7 @@ def load_delimited(path: Path, cols: Columns = Columns()) -> Dataset:
 def load_json(path: Path, cols: Columns = Columns()) -> Dataset:
     """Read a fixture ``{"scores": [...], "labels": [...]}`` (optional weights, ids)."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8-sig"))
+        doc = json.loads(progress.read_bytes(path).decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise _fail(path, "not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -309,8 +310,23 @@ def load_json(path: Path, cols: Columns = Columns()) -> Dataset:
     return _assemble(path, list(cells), cells, lambda i: f"item {i}", jcols)
 
 
-def load_parquet(path: Path, cols: Columns = Columns()) -> Dataset:
-    """Read a Parquet file (needs the ``[parquet]`` extra, pyarrow)."""
+def _parquet_names(path: Path, header: list[str], cols: Columns) -> dict[str, str]:
+    """score/label/weight/id -> the Parquet column holding it."""
+    wanted = _columns_wanted(path, header, cols)
+    names = {"score": header[wanted[cols.score]], "label": header[wanted[cols.label]]}
+    names.update({k: header[wanted[k]] for k in ("weight", "id") if k in wanted})
+    return names
+
+
+def load_parquet(
+    path: Path, cols: Columns = Columns(), *, aggregated: bool | None = None
+) -> Dataset:
+    """Read a Parquet file (needs the ``[parquet]`` extra, pyarrow).
+
+    Clean columns go straight to numpy; anything irregular takes the exact
+    path, whose messages name the row. A ``score, positives, negatives``
+    table is aggregated input, as in CSV.
+    """
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -318,10 +334,25 @@ def load_parquet(path: Path, cols: Columns = Columns()) -> Dataset:
             path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
         ) from None
     try:
-        table = pq.read_table(path)
+        with progress.opened(path) as fh:
+            table = pq.read_table(fh)
+    except progress.Cancelled:
+        raise
     except Exception as exc:  # pyarrow raises many types for a bad file
         raise _fail(path, f"not a readable Parquet file ({exc})") from None
     header = list(table.column_names)
+    progress.step("checking rows")
+    if aggregated is None:
+        aggregated = is_aggregated(header)
+    if aggregated:
+        agg: dict[str, list[object]] = {
+            name: table.column(_find(path, header, name, "the header")).to_pylist()
+            for name in ("score", "positives", "negatives")
+        }
+        return from_aggregated(path, header, agg, lambda r: f"row {r + 1}")
+    fast = fast_csv.from_table(table, _parquet_names(path, header, cols), cols.positive)
+    if fast is not None:
+        return fast
     cells: dict[str, list[object]] = {
         cols.score: table.column(_find(path, header, cols.score, "--score-column")).to_pylist(),
         cols.label: table.column(_find(path, header, cols.label, "--label-column")).to_pylist(),
@@ -375,7 +406,7 @@ def from_aggregated(
 def load_aggregated(path: Path) -> Dataset:
     """Read a CSV/TSV of ``score, positives, negatives`` (counts or weighted sums)."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = progress.read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise _fail(path, f"not UTF-8 text (byte at offset {exc.start})") from None
     lines = text.splitlines()
@@ -418,7 +449,7 @@ def load_file(
         if suffix == ".json":
             return load_json(p, cols)
         if suffix in (".parquet", ".pq"):
-            return load_parquet(p, cols)
+            return load_parquet(p, cols, aggregated=aggregated)
         if aggregated is None:
             aggregated = is_aggregated(_header_of(p))
         if aggregated:

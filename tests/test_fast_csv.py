@@ -28,7 +28,7 @@ def same(a, b) -> None:  # type: ignore[no-untyped-def]
     assert (a.weights is None) == (b.weights is None)
     if a.weights is not None:
         assert a.weights.tolist() == b.weights.tolist()
-    assert a.ids == b.ids
+    assert (a.ids is None) == (b.ids is None) and list(a.ids or ()) == list(b.ids or ())
 
 
 @settings(

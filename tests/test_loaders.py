@@ -27,7 +27,7 @@ def test_csv_with_ids_and_weights(tmp_path: Path) -> None:
     assert d.scores.tolist() == [0.9, 0.8, 0.4]
     assert d.labels.tolist() == [True, False, True]
     assert d.weights is not None and d.weights.tolist() == [2.0, 1.0, 0.5]
-    assert d.ids == ("a", "b", "c")
+    assert tuple(d.ids) == ("a", "b", "c")
     assert d.positives == 2.5
 
 
@@ -53,7 +53,7 @@ def test_parquet(tmp_path: Path) -> None:
     p = tmp_path / "d.parquet"
     pq.write_table(pa.table({"score": [0.3, 0.6], "label": [0, 1], "id": ["x", "y"]}), p)
     d = load_file(p)
-    assert d.scores.tolist() == [0.3, 0.6] and d.ids == ("x", "y")
+    assert d.scores.tolist() == [0.3, 0.6] and tuple(d.ids) == ("x", "y")
 
 
 def test_logit_scores_are_valid(tmp_path: Path) -> None:

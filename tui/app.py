@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 
 from textual.app import App, SystemCommand
@@ -12,6 +12,7 @@ from core.presets import PRESETS
 from core.session import Session
 from tui.ascii import AsciiFilter
 from tui.screens.help import key_names as _key_names
+from tui.screens.loading import Loaded, LoadingScreen
 from tui.screens.main import MainScreen
 from tui.widgets.row_table import RowTable
 
@@ -25,15 +26,25 @@ class ThresholdLab(App[None]):
 
     def __init__(
         self,
-        session: Session,
+        session: Session | None = None,
         *,
         theme: str = "textual-dark",
         ascii: bool = False,
         playback_seconds: float = 1.0,
         demo: bool = False,
+        loader: tuple[str, Callable[[], Session]] | None = None,
     ) -> None:
         super().__init__()
-        self._main = MainScreen(session, playback_seconds=playback_seconds, demo=demo)
+        self.playback_seconds = playback_seconds
+        self.demo = demo
+        #: Set when the app ends without exploring (a cancelled or failed load).
+        self.exit_note: str | None = None
+        self._loader = loader
+        self._main: MainScreen | None = None
+        if session is not None:
+            self._main = MainScreen(session, playback_seconds=playback_seconds, demo=demo)
+        elif loader is None:
+            raise ValueError("give a session or a loader")
         self.theme = theme
         #: ASCII only: box drawing, braille and signs are rewritten (see tui.ascii).
         self.ascii = ascii
@@ -44,14 +55,30 @@ class ThresholdLab(App[None]):
 
     def on_mount(self) -> None:
         self.set_class(self.ascii, "-ascii")
-        self.push_screen(self._main)
+        if self._main is not None:
+            self.push_screen(self._main)
+        elif self._loader is not None:
+            self.push_screen(LoadingScreen(*self._loader))
+
+    def on_loaded(self, message: Loaded) -> None:
+        outcome = message.screen.outcome
+        if isinstance(outcome, Session):
+            self._main = MainScreen(outcome, playback_seconds=self.playback_seconds, demo=self.demo)
+            self.switch_screen(self._main)
+        else:
+            self.exit_note = outcome
+            self.exit(return_code=1 if outcome and outcome.startswith("Loading cancelled") else 2)
 
     @property
     def main(self) -> MainScreen:
+        if self._main is None:
+            raise LookupError("the rows are still loading")
         return self._main
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if self._main is None or not self._main.is_mounted:
+            return  # still loading: the system commands (quit, help) only
         for p in PRESETS.values():
             yield SystemCommand(
                 f"Preset: {p.name}", p.description, lambda name=p.name: self._main.load_preset(name)

@@ -10,7 +10,9 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from core import progress
 from core.analysis import analyse
 from core.errors import InputError
 from core.loaders import Columns
@@ -362,7 +364,57 @@ def build_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
     return _app_from(args, src, threshold)
 
 
+#: Files at least this large load in the background, with progress and cancel.
+BACKGROUND_BYTES = 8 * 2**20
+
+
+def _background_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
+    """The explorer loading a large file in the background, or None for a small
+    source (which loads first, so its errors are printed before any screen)."""
+    from tui.app import ThresholdLab
+    from tui.ascii import locale_wants_ascii
+
+    args = app_parser().parse_args(argv)
+    name = args.preset or args.source
+    if args.plain or args.preset or not name:
+        return None
+    path = Path(name)
+    if not path.is_file() or path.stat().st_size < BACKGROUND_BYTES:
+        return None
+    if args.theme not in THEMES:
+        raise InputError(f"no theme named {args.theme!r}; themes are: {', '.join(THEMES)}")
+    typed = None if args.threshold is None else parse_threshold(args.threshold)
+
+    def load() -> Session:
+        src = _open(args)
+        progress.step("sweeping")
+        threshold = src.threshold if args.threshold is None else typed
+        session = Session(src.data, threshold, source=src.label, path=src.path, beta=args.beta)
+        session.analysis.curves.summaries  # noqa: B018  (sweep and summaries, off the UI thread)
+        return session
+
+    size = path.stat().st_size / 2**20
+    return ThresholdLab(
+        theme=args.theme,
+        ascii=locale_wants_ascii() if args.ascii is None else args.ascii,
+        playback_seconds=args.playback_seconds,
+        demo=args.demo,
+        loader=(f"{path} ({size:,.0f} MiB)", load),
+    )
+
+
 def run_app(argv: Sequence[str]) -> int:
+    try:
+        background = _background_app(argv)
+    except InputError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    if background is not None:
+        background.run()
+        if background.exit_note:
+            note = background.exit_note
+            sys.stderr.write(f"{PROG}: {note}\n" if note.startswith("error") else f"{note}\n")
+        return int(background.return_code or 0)
     try:
         args, src, threshold = _explorer_source(argv)
     except InputError as exc:
