@@ -61,8 +61,12 @@ class Counts:
         return (self.tp, self.fp, self.tn, self.fn)
 
 
+#: Which rows: a slice, or an array of row indices (a table's visible rows).
+Rows = slice | npt.NDArray[np.intp]
+
+
 def predict(
-    data: Dataset, threshold: Threshold, *, rows: slice = slice(None)
+    data: Dataset, threshold: Threshold, *, rows: Rows = slice(None)
 ) -> npt.NDArray[np.bool_]:
     """Predicted positive per row (of ``rows``): ``score >= threshold``; none above all."""
     t = check_threshold(threshold)
@@ -94,7 +98,7 @@ def confusion_counts(data: Dataset, threshold: Threshold) -> Counts:
 
 
 def row_cells(
-    data: Dataset, threshold: Threshold, *, rows: slice = slice(None)
+    data: Dataset, threshold: Threshold, *, rows: Rows = slice(None)
 ) -> npt.NDArray[np.str_]:
     """Each row's cell (of ``rows``) as text: ``"TP"``, ``"FP"``, ``"TN"`` or ``"FN"``.
 

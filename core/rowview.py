@@ -115,12 +115,6 @@ class RowView:
         hits = np.flatnonzero(self.rows == row)
         return int(hits[0]) if hits.shape[0] else None
 
-    def positions_where(self, mask: npt.NDArray[np.bool_]) -> IndexArray:
-        """View positions whose data row has ``mask`` set (mask is per data row)."""
-        if self.rows is None:
-            return np.flatnonzero(mask[: self.length])
-        return np.flatnonzero(mask[self.rows])
-
 
 def make_view(
     data: Dataset, threshold: Threshold, order: str, cell: str | None, cache: RowOrder
@@ -160,7 +154,10 @@ def boundary_scores(data: Dataset, threshold: Threshold) -> tuple[float, ...]:
     >>> boundary_scores(preset("canonical").data, None)
     (0.9,)
     """
-    s = data.scores
+    return _either_side(data.scores, threshold)
+
+
+def _either_side(s: npt.NDArray[np.float64], threshold: Threshold) -> tuple[float, ...]:
     out: list[float] = []
     if threshold is not None:
         above = s[s >= threshold]
@@ -176,14 +173,15 @@ def next_boundary_position(
     view: RowView, data: Dataset, threshold: Threshold, after: int
 ) -> int | None:
     """The first view position after ``after`` (wrapping round) whose row lies at
-    the threshold boundary (see :func:`boundary_scores`); None if none is shown."""
-    scores = boundary_scores(data, threshold)
-    if not scores or view.length == 0:
+    the threshold boundary of the rows shown: the lowest shown score at or above
+    the threshold, or the highest shown below it. None when nothing is shown.
+
+    In a view of one cell (FP, say) these are that cell's rows nearest the threshold.
+    """
+    if view.length == 0:
         return None
-    mask = np.isin(data.scores, np.asarray(scores))
-    hits = view.positions_where(mask)
-    if hits.shape[0] == 0:
-        return None
+    shown = data.scores if view.rows is None else data.scores[view.rows]
+    hits = np.flatnonzero(np.isin(shown, np.asarray(_either_side(shown, threshold))))
     later = hits[hits > after]
     return int(later[0] if later.shape[0] else hits[0])
 

@@ -85,3 +85,16 @@ def test_a_cell_of_a_score_order_is_a_slice_not_a_copy() -> None:
     view = make_view(data, 0.5, "score-desc", "TP", cache)
     assert view.rows is not None and view.rows.base is not None  # a view into the sort
     assert len(view) == int(np.count_nonzero((data.scores >= 0.5) & data.labels))
+
+
+def test_boundary_in_a_one_cell_view_is_that_cells_rows_nearest_the_threshold() -> None:
+    # At 0.5 the boundary of all rows is 0.6 (a TP) and 0.3; in the FP view it is 0.7.
+    data = make_dataset([0.9, 0.7, 0.6, 0.3, 0.2], [0, 0, 1, 0, 0])
+    fp = make_view(data, 0.5, "file", "FP", RowOrder(data))
+    assert fp.indices(0, len(fp)).tolist() == [0, 1]
+    assert next_boundary_position(fp, data, 0.5, -1) == 1
+    assert next_boundary_position(fp, data, 0.5, 1) == 1  # round again
+    tn = make_view(data, 0.5, "score-desc", "TN", RowOrder(data))
+    assert next_boundary_position(tn, data, 0.5, -1) == 0  # 0.3, the highest TN
+    empty = make_view(data, 0.5, "file", "FN", RowOrder(data))
+    assert next_boundary_position(empty, data, 0.5, -1) is None

@@ -67,7 +67,7 @@ class ThresholdLab(App[None]):
             self.switch_screen(self._main)
         else:
             self.exit_note = outcome
-            self.exit(return_code=1 if outcome and outcome.startswith("Loading cancelled") else 2)
+            self.exit(return_code=1 if message.screen.progress.cancelled else 2)
 
     @property
     def main(self) -> MainScreen:

@@ -379,7 +379,8 @@ def _background_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
     if args.plain or args.preset or not name:
         return None
     path = Path(name)
-    if not path.is_file() or path.stat().st_size < BACKGROUND_BYTES:
+    size = path.stat().st_size if path.is_file() else 0
+    if size < BACKGROUND_BYTES:
         return None
     if args.theme not in THEMES:
         raise InputError(f"no theme named {args.theme!r}; themes are: {', '.join(THEMES)}")
@@ -393,13 +394,12 @@ def _background_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
         session.analysis.curves.summaries  # noqa: B018  (sweep and summaries, off the UI thread)
         return session
 
-    size = path.stat().st_size / 2**20
     return ThresholdLab(
         theme=args.theme,
         ascii=locale_wants_ascii() if args.ascii is None else args.ascii,
         playback_seconds=args.playback_seconds,
         demo=args.demo,
-        loader=(f"{path} ({size:,.0f} MiB)", load),
+        loader=(f"{path} ({size / 2**20:,.0f} MiB)", load),
     )
 
 

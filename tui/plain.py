@@ -16,6 +16,7 @@ from typing import TextIO
 
 import numpy as np
 
+from core.confusion import predict, row_cells
 from core.errors import InputError
 from core.metrics import METRIC_NAMES
 from core.presets import PRESETS
@@ -208,13 +209,12 @@ class PlainSession:
 
     def _say_rows(self, rows: np.ndarray) -> None:
         a = self.analysis
-        for i in rows.tolist():
-            predicted = a.threshold is not None and float(a.data.scores[i]) >= a.threshold
-            label = bool(a.data.labels[i])
-            cell = ("T" if label == predicted else "F") + ("P" if predicted else "N")
+        pred = predict(a.data, a.threshold, rows=rows)
+        cells = row_cells(a.data, a.threshold, rows=rows)
+        for j, i in enumerate(rows.tolist()):
             self.say(
                 f"{a.data.row_id(i)}: score {float(a.data.scores[i])!r}, actual "
-                f"{int(label)}, predicted {int(predicted)}, {cell}"
+                f"{int(a.data.labels[i])}, predicted {int(pred[j])}, {cells[j]}"
             )
 
     def cmd_set(self, args: list[str]) -> None:

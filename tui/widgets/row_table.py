@@ -9,7 +9,6 @@ rows either side of the threshold.
 
 from __future__ import annotations
 
-from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
@@ -19,7 +18,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from core.analysis import Analysis
-from core.confusion import predict
+from core.confusion import predict, row_cells
 from core.rowview import (
     CELLS,
     NOTHING_CHANGED,
@@ -31,6 +30,7 @@ from core.rowview import (
     make_view,
     next_boundary_position,
 )
+from tui.widgets.text import fitted
 
 #: Lines above the rows: the view's summary and the column names.
 HEADER = 2
@@ -127,19 +127,13 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         self.refresh()
 
     def watch_analysis(self, old: Analysis | None, new: Analysis | None) -> None:
-        keep = self.selected_row if old is not None and new is not None else None
-        if old is not None and new is not None and old.data is not new.data:
-            keep = keep if keep is not None and keep < new.data.n else None
-        if (
-            old is not None
-            and new is not None
-            and old.data is new.data
-            and self.cell is None
-            and self.view.length == new.data.n
-        ):
+        if new is None:
+            return
+        if old is not None and old.data is new.data and self.cell is None:
             self.refresh()  # only the predictions on screen change; the view stays
             return
-        self._rebuild(keep)
+        keep = self.view.row_at(self.cursor)  # the row selected before, if still there
+        self._rebuild(keep if keep is not None and keep < new.data.n else None)
 
     def watch_changed(self) -> None:
         self.refresh()
@@ -223,12 +217,13 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             return
         position = next_boundary_position(self.view, a.data, a.threshold, self.cursor)
         if position is None:
-            self._say("No row shown here lies next to the threshold.")
+            self._say("No rows are shown; f shows every row.")
             return
         self._move_to(position)
         row = self.view.row_at(position)
         if row is not None:
-            side = "at or above" if bool(predict(a.data, a.threshold)[row]) else "below"
+            above = predict(a.data, a.threshold, rows=slice(row, row + 1))[0]
+            side = "at or above" if above else "below"
             self._say(
                 f"Row {a.data.row_id(row)}, score {float(a.data.scores[row])!r}, is the "
                 f"nearest score {side} the threshold; b again for the next."
@@ -306,13 +301,11 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         if a is None:
             return Strip.blank(width)
         if y == 0:
-            text = self.summary
             style = self.get_component_rich_style("row-table--summary")
-            return Strip([Segment(text, style)]).crop(0, width).extend_cell_length(width)
+            return fitted(self.summary, style, width, pad=Style())
         if y == 1:
             style = self.get_component_rich_style("row-table--header")
-            strip = Strip([Segment("  " + self._format(COLUMNS), style)])
-            return strip.crop(0, width).extend_cell_length(width, style)
+            return fitted("  " + self._format(COLUMNS), style, width)
         position = self.top + y - HEADER
         if position >= len(self.view):
             return Strip.blank(width)
@@ -322,17 +315,13 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         data = a.data
         rows = self.view.indices(position, position + 1)
         i = int(rows[0])
-        score = float(data.scores[i])
-        label = bool(data.labels[i])
-        predicted = bool(predict(data, a.threshold, rows=slice(i, i + 1))[0])
-        cell = ("T" if label == predicted else "F") + ("P" if predicted else "N")
         changed = bool(self.changed.mask(data.scores[rows], rows)[0])
         values = (
             data.row_id(i),
-            repr(score),
-            "1" if label else "0",
-            "1" if predicted else "0",
-            cell,
+            repr(float(data.scores[i])),
+            "1" if data.labels[i] else "0",
+            "1" if predict(data, a.threshold, rows=rows)[0] else "0",
+            str(row_cells(data, a.threshold, rows=rows)[0]),
         )
         grown = False
         for key, v in (("id", values[0]), ("score", values[1])):
@@ -345,5 +334,4 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         # Two marks before the row: > for the selection, * when the prediction just changed.
         text = (">" if selected else " ") + ("*" if changed else " ") + self._format(values)
         style = self.get_component_rich_style("row-table--cursor") if selected else Style()
-        strip = Strip([Segment(text, style)])
-        return strip.crop(0, width).extend_cell_length(width, style)
+        return fitted(text, style, width)

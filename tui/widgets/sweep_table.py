@@ -6,7 +6,6 @@ only the lines on screen are computed (counts and four metrics per line).
 
 from __future__ import annotations
 
-from rich.segment import Segment
 from rich.style import Style
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -15,6 +14,7 @@ from textual.widget import Widget
 from core.analysis import Analysis
 from core.metric import Metric, format_count
 from core.threshold import format_threshold
+from tui.widgets.text import fitted
 
 COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")
 #: Columns left out, in this order, when the table is too narrow for all of them
@@ -131,8 +131,7 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
             return Strip.blank(width)
         if y == 0:
             style = self.get_component_rich_style("sweep-table--header")
-            strip = Strip([Segment("  " + self._format(COLUMNS), style)])
-            return strip.crop(0, width).extend_cell_length(width, style)
+            return fitted("  " + self._format(COLUMNS), style, width)
         point = self.top + y - 1
         if point >= a.sweep.size:
             return Strip.blank(width)
@@ -144,5 +143,4 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
         active = point == a.point
         text = (">" if active else " ") + " " + self._format(values)
         style = self.get_component_rich_style("sweep-table--active") if active else Style()
-        strip = Strip([Segment(text, style)])
-        return strip.crop(0, width).extend_cell_length(width, style)
+        return fitted(text, style, width)

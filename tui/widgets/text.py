@@ -1,4 +1,5 @@
-"""Static text that asks for a layout only when its height changes.
+"""Text for widgets redrawn on every key: a Static that asks for a layout only when its
+height changes, and fitted lines for the Line-API tables.
 
 Every key press rewrites several lines of text (the threshold bar, the
 matrix, the metrics, the status sentence). ``Static.update`` lays out the
@@ -9,8 +10,18 @@ number of lines it needs has changed.
 
 from __future__ import annotations
 
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
 from textual.visual import VisualType
 from textual.widgets import Static
+
+
+def fitted(text: str, style: Style, width: int, *, pad: Style | None = None) -> Strip:
+    """One line of a Line-API table: ``text`` in ``style``, cut or padded to ``width``
+    (the padding in ``pad``, by default the same style, so a highlight spans the row)."""
+    strip = Strip([Segment(text, style)]).crop(0, width)
+    return strip.extend_cell_length(width, style if pad is None else pad)
 
 
 class TextLines(Static):
