@@ -2,14 +2,17 @@
 
 Run by hand (``make bench``), never in CI. Files are generated in a
 temporary folder (probabilities, 0/1 labels, with and without an id
-column); each line is one timed run of each side.
+column). Each side reads each file ``--repeats`` times, the two sides taking
+turns so both meet the same page cache and machine load; a line shows the
+medians and their ratio.
 
-Usage: python bench/load_vs_pandas.py [--rows 10000000]
+Usage: python bench/load_vs_pandas.py [--rows 10000000] [--repeats 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -43,18 +46,31 @@ def timed(fn) -> float:  # type: ignore[no-untyped-def]
     return time.perf_counter() - start
 
 
+def medians(repeats: int, *fns) -> list[float]:  # type: ignore[no-untyped-def]
+    """Median seconds of each function, run in turns ``repeats`` times."""
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, slot in zip(fns, times, strict=True):
+            slot.append(timed(fn))
+    return [statistics.median(t) for t in times]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10**7)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     print(f"{'rows':>10} {'file':<18} {'ours s':>7} {'pandas s':>9} {'ours/pandas':>12}")
     with tempfile.TemporaryDirectory() as tmp:
         for with_ids in (False, True):
             csv, parquet = write(Path(tmp), args.rows, with_ids)
             name = "with ids" if with_ids else "no ids"
-            t_pandas = timed(lambda csv=csv: pd.read_csv(csv))
-            t_csv = timed(lambda csv=csv: load_file(csv))
-            t_parquet = timed(lambda parquet=parquet: load_file(parquet))
+            t_pandas, t_csv, t_parquet = medians(
+                args.repeats,
+                lambda csv=csv: pd.read_csv(csv),
+                lambda csv=csv: load_file(csv),
+                lambda parquet=parquet: load_file(parquet),
+            )
             print(
                 f"{args.rows:>10} {'CSV, ' + name:<18} {t_csv:>7.2f} {t_pandas:>9.2f} "
                 f"{t_csv / t_pandas:>11.2f}x"

@@ -119,11 +119,14 @@ def make_dataset(
     weights: Sequence[float] | FloatArray | None = None,
     ids: Sequence[str] | None = None,
     ids_known_unique: bool = False,
+    owned: bool = False,
 ) -> Dataset:
     """Validate scored examples and return an immutable :class:`Dataset`.
 
     ``ids_known_unique`` is for readers that have already checked the ids are
-    distinct strings (the pyarrow path counts them in C); it skips that check.
+    distinct strings (the pyarrow path checks them in C); it skips that check.
+    ``owned`` says the caller made the arrays for this Dataset alone and keeps no
+    writeable reference, so they are marked read-only in place, not copied.
 
     Raises
     ------
@@ -162,7 +165,7 @@ def make_dataset(
             )
         if not (w > 0).any():
             raise InputError("every weight is zero: at least one row must count")
-        w = _readonly(w.copy())
+        w = _readonly(w if owned else w.copy())
     id_tuple = None
     if ids is not None:
         # A reader's column is kept as it is: ten million Python strings cost seconds.
@@ -175,8 +178,8 @@ def make_dataset(
             dup = next(i for i in id_tuple if i in seen or seen.add(i))  # type: ignore[func-returns-value]
             raise InputError(f"id {dup!r} appears more than once: ids must be unique")
     return Dataset(
-        scores=_readonly(s.copy()),
-        labels=_readonly(y.copy()),
+        scores=_readonly(s if owned else s.copy()),
+        labels=_readonly(y if owned else y.copy()),
         weights=w,
         ids=id_tuple,
     )

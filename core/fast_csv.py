@@ -9,6 +9,7 @@ costs a worse message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -29,8 +30,12 @@ def available() -> bool:
 
 
 def _labels(column: Any, positive: str | None) -> np.ndarray | None:
+    """Booleans from a label column, by the exact reader's rules, or None.
+
+    Text labels are dictionary-encoded (CSV reads them so), so the rules run on
+    the few distinct values and each row is one lookup.
+    """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if column.null_count:
         return None
@@ -39,35 +44,73 @@ def _labels(column: Any, positive: str | None) -> np.ndarray | None:
         return np.asarray(column.to_numpy(zero_copy_only=False), dtype=bool)
     if pa.types.is_integer(kind) and positive is None:
         values = column.to_numpy()
-        return values == 1 if np.isin(values, (0, 1)).all() else None
+        return values == 1 if values.min() >= 0 and values.max() <= 1 else None
+    if pa.types.is_string(kind) and positive is None:
+        digits = _digit_labels(column)
+        if digits is not None:
+            return digits
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        distinct = [str(v) for v in pc.unique(pc.utf8_trim_whitespace(column)).to_pylist()]
-        if len(distinct) > 2:
+        column = column.dictionary_encode()
+        kind = column.type
+    if not (pa.types.is_dictionary(kind) and pa.types.is_string(kind.value_type)):
+        return None
+    chunks = pa.chunked_array([column]) if isinstance(column, pa.Array) else column
+    chunks = chunks.unify_dictionaries().chunks
+    if not chunks:
+        return None
+    # The exact reader strips each label, allows two distinct values, and reads
+    # them as 0/1 or true/false unless --positive names one.
+    keys = [str(v).strip() for v in chunks[0].dictionary.to_pylist()]
+    distinct = list(dict.fromkeys(keys))
+    if len(distinct) > 2 or "" in distinct:
+        return None
+    if positive is not None:
+        if positive not in distinct and len(distinct) == 2:
             return None
-        if positive is not None:
-            if positive not in distinct and len(distinct) == 2:
-                return None
-            truth = {v: v == positive for v in distinct}
-        else:
-            words = {"1": True, "true": True, "0": False, "false": False}
-            if any(v.lower() not in words for v in distinct):
-                return None
-            truth = {v: words[v.lower()] for v in distinct}
-        trimmed = pc.utf8_trim_whitespace(column)
-        return np.asarray(
-            pc.is_in(trimmed, value_set=pa.array([k for k, t in truth.items() if t])).to_numpy(
-                zero_copy_only=False
-            ),
-            dtype=bool,
-        )
-    return None
+        truth = {v: v == positive for v in distinct}
+    else:
+        words = {"1": True, "true": True, "0": False, "false": False}
+        if any(v.lower() not in words for v in distinct):
+            return None
+        truth = {v: words[v.lower()] for v in distinct}
+    lookup = np.array([truth[k] for k in keys], dtype=bool)
+    out = np.empty(sum(len(c) for c in chunks), dtype=bool)
+    start = 0
+    for c in chunks:
+        out[start : start + len(c)] = lookup[c.indices.to_numpy(zero_copy_only=False)]
+        start += len(c)
+    return out
+
+
+def _digit_labels(column: Any) -> np.ndarray | None:
+    """Labels that are each the one character 0 or 1, read straight from the
+    column's bytes (the common case, and faster than any conversion); else None."""
+    import pyarrow as pa
+
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    out = np.empty(len(column), dtype=bool)
+    start = 0
+    for c in chunks:
+        if len(c) == 0:
+            continue
+        _, offsets_buf, data_buf = c.buffers()
+        offsets = np.frombuffer(offsets_buf, dtype=np.int32)[c.offset : c.offset + len(c) + 1]
+        if not (np.diff(offsets) == 1).all():
+            return None
+        data = np.frombuffer(data_buf, dtype=np.uint8)[offsets[0] : offsets[-1]]
+        ones = data == ord("1")
+        if np.count_nonzero(ones) + np.count_nonzero(data == ord("0")) != len(c):
+            return None
+        out[start : start + len(c)] = ones
+        start += len(c)
+    return out
 
 
 class ArrowIds(Sequence[str]):
     """A pyarrow string column read as a sequence of ids, one at a time on demand."""
 
     def __init__(self, column: Any) -> None:
-        self._column = column.combine_chunks() if hasattr(column, "combine_chunks") else column
+        self._column = column  # an Array or ChunkedArray: both index and slice in place
 
     def __len__(self) -> int:
         return len(self._column)
@@ -91,6 +134,63 @@ class ArrowIds(Sequence[str]):
             yield from self._column[start : start + 65536].to_pylist()
 
 
+def _id_numbers(ids: Any) -> np.ndarray | None:
+    """Each id as an int64 when all are one shared ASCII prefix then an integer
+    (``7``, ``row-12``), else None.
+
+    Reading an id as a number is a function of the string, so ids whose
+    numbers all differ are distinct strings. The converse need not hold (arrow
+    reads ``05`` and ``5`` alike), so equal numbers prove nothing.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    first = str(ids[0].as_py())
+    prefix = re.match(r"[^0-9]*", first).group()  # type: ignore[union-attr]
+    if not prefix.isascii():
+        return None
+    chunks = ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]
+    out = np.empty(len(ids), dtype=np.int64)
+    start = 0
+    for chunk in chunks:  # a chunk at a time: the copies stay small
+        body = chunk
+        if prefix:
+            if len(chunk) and not pc.all(pc.starts_with(chunk, prefix)).as_py():
+                return None
+            body = pc.utf8_slice_codeunits(chunk, len(prefix))
+        try:
+            out[start : start + len(chunk)] = pc.cast(body, pa.int64()).to_numpy()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+        start += len(chunk)
+    return out
+
+
+def _numbers_distinct(values: np.ndarray) -> bool:
+    n = len(values)
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo < 4 * n:  # dense ids (row numbers): one mark per id
+        seen = np.zeros(hi - lo + 1, dtype=np.bool_)
+        seen[values - lo] = True
+        return int(np.count_nonzero(seen)) == n
+    ordered = np.sort(values)
+    return not bool((ordered[1:] == ordered[:-1]).any())
+
+
+def ids_distinct(ids: Any) -> bool:
+    """True when no two ids in a pyarrow string array (or chunked array) are equal."""
+    import pyarrow.compute as pc
+
+    n = len(ids)
+    if n < 2:
+        return True
+    values = _id_numbers(ids)
+    if values is not None and _numbers_distinct(values):
+        return True
+    ordered = ids.take(pc.sort_indices(ids))
+    return not pc.any(pc.equal(ordered.slice(1), ordered.slice(0, n - 1))).as_py()
+
+
 def load_clean(
     source: Any,
     delimiter: str,
@@ -107,15 +207,20 @@ def load_clean(
     import pyarrow as pa
     import pyarrow.csv as pv
 
-    numeric = {names[k]: pa.float64() for k in ("score", "weight") if k in names}
-    text = {names["id"]: pa.string()} if "id" in names else {}
+    types = {names[k]: pa.float64() for k in ("score", "weight") if k in names}
+    if "id" in names:
+        types[names["id"]] = pa.string()
+
+    # Labels are read as text: one read serves 0/1, true/false and named classes.
+    # 0/1 are then read from the bytes; other words by their distinct values.
+    types[names["label"]] = pa.string()
     try:
         table = pv.read_csv(
             source,
             parse_options=pv.ParseOptions(delimiter=delimiter),
             convert_options=pv.ConvertOptions(
                 include_columns=list(names.values()),
-                column_types={**numeric, **text},
+                column_types=types,
                 strings_can_be_null=False,
             ),
         )
@@ -132,25 +237,8 @@ def from_table(table: Any, names: dict[str, str], positive: str | None) -> Datas
 
     if table.num_rows == 0:
         return None
-    scores_col = table.column(names["score"])
-    if scores_col.null_count or not (
-        pa.types.is_floating(scores_col.type) or pa.types.is_integer(scores_col.type)
-    ):
-        return None
-    scores = np.asarray(scores_col.to_numpy(), dtype=np.float64)
-    if not np.isfinite(scores).all():
-        return None
-    labels = _labels(table.column(names["label"]), positive)
-    if labels is None:
-        return None
-    weights = None
-    if "weight" in names:
-        w = table.column(names["weight"])
-        if w.null_count or not (pa.types.is_floating(w.type) or pa.types.is_integer(w.type)):
-            return None
-        weights = np.asarray(w.to_numpy(), dtype=np.float64)
-        if not (np.isfinite(weights).all() and (weights >= 0).all()):
-            return None
+    # Ids first: their check needs a temporary as large as the scores, so it is
+    # done and freed before the scores are copied out of the table.
     ids = None
     if "id" in names:
         import pyarrow.compute as pc
@@ -160,12 +248,27 @@ def from_table(table: Any, names: dict[str, str], positive: str | None) -> Datas
             return None
         if not (pa.types.is_string(id_col.type) or pa.types.is_large_string(id_col.type)):
             id_col = pc.cast(id_col, pa.string())
-        if pc.count_distinct(id_col).as_py() != table.num_rows:
+        if not ids_distinct(id_col):
             return None  # repeated ids: the exact reader names the lines
         ids = ArrowIds(id_col)
+    labels = _labels(table.column(names["label"]), positive)
+    if labels is None:
+        return None
+    scores_col = table.column(names["score"])
+    if scores_col.null_count or not (
+        pa.types.is_floating(scores_col.type) or pa.types.is_integer(scores_col.type)
+    ):
+        return None
+    scores = np.asarray(scores_col.to_numpy(), dtype=np.float64)  # make_dataset checks finite
+    weights = None
+    if "weight" in names:
+        w = table.column(names["weight"])
+        if w.null_count or not (pa.types.is_floating(w.type) or pa.types.is_integer(w.type)):
+            return None
+        weights = np.asarray(w.to_numpy(), dtype=np.float64)  # make_dataset checks the values
     try:
         return make_dataset(
-            scores, labels, weights=weights, ids=ids, ids_known_unique=ids is not None
+            scores, labels, weights=weights, ids=ids, ids_known_unique=ids is not None, owned=True
         )
     except InputError:
-        return None  # e.g. repeated ids: the exact reader names the lines
+        return None  # a non-finite score, a negative weight: the exact reader names the line

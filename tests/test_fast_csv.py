@@ -119,3 +119,86 @@ def test_large_clean_file_is_fast_enough_to_matter(tmp_path: Path) -> None:
         np.savetxt(fh, np.c_[rng.random(n), rng.random(n) < 0.3], fmt=["%.6f", "%d"], delimiter=",")
     d = load_file(p)
     assert d.n == n and d.positives + d.negatives == n
+
+
+@pytest.mark.parametrize(
+    ("ids", "distinct"),
+    [
+        (["0", "1", "2"], True),
+        (["2", "0", "2"], False),
+        (["row-1", "row-2", "row-10"], True),
+        (["row-1", "row-2", "row-1"], False),
+        (["5", "05"], True),  # the same number, different strings
+        (["0x5", "5"], True),  # arrow reads both as 5; the strings still differ
+        (["a", "b", "a"], False),
+        (["é1", "é2"], True),
+        (["x1", "y1"], True),  # no shared prefix
+        (["1", "1000000000000"], True),  # sparse numbers: sorted, not marked
+        (["1", "1000000000000", "1"], False),
+        (["abc-1", "abc-2", "abc-"], True),  # "abc-" has no number: compared as strings
+        (["7"], True),
+    ],
+)
+def test_ids_distinct_agrees_with_a_set(ids: list[str], distinct: bool) -> None:
+    import pyarrow as pa
+
+    assert distinct == (len(set(ids)) == len(ids))
+    assert fast_csv.ids_distinct(pa.array(ids)) is distinct
+    halves = pa.chunked_array([ids[:1], ids[1:]], type=pa.string())
+    assert fast_csv.ids_distinct(halves) is distinct
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(0, 50).map(str),
+            st.integers(0, 50).map(lambda v: f"r{v}"),
+            st.integers(0, 5).map(lambda v: f"0{v}"),
+            st.text("ab0", max_size=3),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_ids_distinct_matches_python_sets(ids: list[str]) -> None:
+    import pyarrow as pa
+
+    assert fast_csv.ids_distinct(pa.array(ids)) is (len(set(ids)) == len(ids))
+
+
+def test_repeated_integer_ids_are_named_by_the_exact_reader(tmp_path: Path) -> None:
+    p = tmp_path / "d.csv"
+    p.write_text("id,score,label\n1,0.9,1\n2,0.2,0\n1,0.4,0\n")
+    with pytest.raises(InputError, match="'1'"):
+        load_file(p)
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ["1", "0", "1"],
+        ["true", "FALSE", "true"],
+        ["true", "True", "true"],
+        ["true", "True", "0"],  # three values
+        ["1", "true", "1"],
+        [" 1", "0", "0"],
+        ["1.0", "0.0", "1.0"],
+        ["yes", "no", "yes"],
+        ["1", "2", "1"],
+    ],
+)
+def test_labels_are_read_alike_by_both_readers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, labels: list[str]
+) -> None:
+    p = tmp_path / "d.csv"
+    p.write_text("score,label\n" + "".join(f"0.{i + 1},{v}\n" for i, v in enumerate(labels)))
+
+    def outcome(read):  # type: ignore[no-untyped-def]
+        try:
+            return read().labels.tolist()
+        except InputError as exc:
+            return str(exc)
+
+    fast = outcome(lambda: load_file(p))
+    assert fast == outcome(lambda: exact(p, monkeypatch=monkeypatch))
