@@ -38,6 +38,7 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/sweep_vs_sklearn.py
 	$(BIN)/python bench/load_vs_pandas.py
 	$(BIN)/python bench/key_latency.py
+	$(BIN)/python bench/report_memory.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache snapshot_report.html

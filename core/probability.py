@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.blocks import blocks
 from core.dataset import Dataset
 from core.metric import Metric, undefined
 
@@ -52,12 +53,16 @@ def log_loss(data: Dataset) -> Metric:
             name=name,
             formula=formula,
         )
-    with np.errstate(divide="ignore"):
-        per_row = -np.where(y, np.log(p), np.log1p(-p))
-    if w is not None:
-        # A zero-weight row may be certain and wrong; it counts for nothing.
-        per_row = np.where(w > 0, per_row, 0.0)
-    value = float(np.average(per_row, weights=w))
+    total = 0.0
+    for b in blocks(0, data.n):  # small temporaries on 10^7 rows
+        with np.errstate(divide="ignore"):
+            per_row = -np.where(y[b], np.log(p[b]), np.log1p(-p[b]))
+        if w is None:
+            total += float(per_row.sum())
+        else:
+            # A zero-weight row may be certain and wrong; it counts for nothing.
+            total += float(np.where(w[b] > 0, per_row, 0.0) @ w[b])
+    value = total / (data.n if w is None else float(w.sum()))
     return Metric(value, None, None, name, formula)
 
 
@@ -72,5 +77,10 @@ def brier_score(data: Dataset) -> Metric:
     bad = _not_probabilities(data, name, formula)
     if bad:
         return bad
-    err = (data.scores - data.labels) ** 2
-    return Metric(float(np.average(err, weights=data.weights)), None, None, name, formula)
+    p, y, w = data.scores, data.labels, data.weights
+    total = 0.0
+    for b in blocks(0, data.n):
+        err = (p[b] - y[b]) ** 2
+        total += float(err.sum() if w is None else err @ w[b])
+    value = total / (data.n if w is None else float(w.sum()))
+    return Metric(value, None, None, name, formula)

@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from core.blocks import blocks, shifted
 from core.metric import Metric, from_fraction, undefined
 from core.sweep import Sweep
 
@@ -74,12 +75,17 @@ def roc_auc(sweep: Sweep) -> Metric:
     if missing:
         return undefined(NO_BOTH_CLASSES.format(missing=missing), name=name, formula=formula)
     tp, fp = sweep.tp, sweep.fp
+    # Σ ΔFP·(TP+TP′) over consecutive points, a block at a time (small temporaries).
+    parts = [
+        np.sum((fp[b] - fp[shifted(b, -1)]) * (tp[b] + tp[shifted(b, -1)]))
+        for b in blocks(1, sweep.size)
+    ]
     if not sweep.weighted:
         # Twice the area times P·N is a whole number: sum it in integers.
-        twice = int(np.sum(np.diff(fp) * (tp[1:] + tp[:-1]), dtype=np.int64))
+        twice = sum(int(v) for v in parts)
         exact = Fraction(twice, 2 * int(sweep.positives) * int(sweep.negatives))
         return from_fraction(exact, 0.0, name=name, formula=formula)
-    area = float(np.sum(np.diff(fp) * (tp[1:] + tp[:-1]))) / (
+    area = float(sum(float(v) for v in parts)) / (
         2.0 * float(sweep.positives) * float(sweep.negatives)
     )
     return Metric(area, None, None, name, formula)
@@ -106,20 +112,36 @@ def average_precision(sweep: Sweep) -> Metric:
     if sweep.positives == 0:
         return _no_positives(name, formula)
     tp, fp = sweep.tp, sweep.fp
-    gain = np.diff(tp)
-    steps = np.flatnonzero(gain > 0) + 1  # points where recall rises
-    if not sweep.weighted and steps.shape[0] <= EXACT_STEP_LIMIT:
+    steps = _rises(sweep, 1)  # points where recall rises
+    if not sweep.weighted and steps is not None:
         total = sum(
             (
-                Fraction(int(gain[k - 1]), 1) * Fraction(int(tp[k]), int(tp[k] + fp[k]))
+                Fraction(int(tp[k] - tp[k - 1]), 1) * Fraction(int(tp[k]), int(tp[k] + fp[k]))
                 for k in steps
             ),
             Fraction(0),
         )
         return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
-    precision = tp[steps] / (tp[steps] + fp[steps])
-    value = float(np.sum(gain[steps - 1] * precision) / float(sweep.positives))
-    return Metric(value, None, None, name, formula)
+    value = 0.0
+    for b in blocks(1, sweep.size):
+        gain, here = tp[b] - tp[shifted(b, -1)], tp[b]
+        rising = gain > 0
+        value += float(np.sum(gain[rising] * (here[rising] / (here + fp[b])[rising])))
+    return Metric(value / float(sweep.positives), None, None, name, formula)
+
+
+def _rises(sweep: Sweep, first: int) -> npt.NDArray[np.intp] | None:
+    """Points ``k >= first`` where TP rises from point ``k - 1``, or None when there
+    are more than :data:`EXACT_STEP_LIMIT` (then only a decimal is summed)."""
+    found: list[npt.NDArray[np.intp]] = []
+    count = 0
+    for b in blocks(first, sweep.size):
+        hits = np.flatnonzero(sweep.tp[b] > sweep.tp[shifted(b, -1)]) + b.start
+        count += hits.shape[0]
+        if count > EXACT_STEP_LIMIT:
+            return None
+        found.append(hits)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
 
 
 def pr_trapezoid_area(sweep: Sweep) -> Metric:
@@ -139,19 +161,32 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
     if sweep.positives == 0:
         return _no_positives(name, formula)
     tp, fp = sweep.tp, sweep.fp
-    keep = np.flatnonzero((tp + fp) > 0)
-    tp_k, pred_k = tp[keep], (tp + fp)[keep]
-    rises = np.flatnonzero(np.diff(np.concatenate(([0], tp_k))) > 0)
-    if not sweep.weighted and rises.shape[0] <= EXACT_STEP_LIMIT:
-        # Only segments where recall rises have width.
-        total = Fraction(0)
-        for j in rises:
-            prev = Fraction(1) if j == 0 else Fraction(int(tp_k[j - 1]), int(pred_k[j - 1]))
-            here = Fraction(int(tp_k[j]), int(pred_k[j]))
-            width = int(tp_k[j]) - (0 if j == 0 else int(tp_k[j - 1]))
-            total += width * (prev + here) / 2
-        return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
-    recall = np.concatenate(([0.0], tp_k / float(sweep.positives)))
-    precision = np.concatenate(([1.0], tp_k / pred_k))
-    value = float(np.sum(np.diff(recall) * (precision[1:] + precision[:-1]) / 2))
-    return Metric(value, None, None, name, formula)
+    # Points with a defined precision (TP+FP > 0) are a suffix: TP+FP only grows.
+    first = _first_defined(sweep)  # a point exists: the last has TP = P > 0
+    tp0, pred0 = tp[first], tp[first] + fp[first]
+    if not sweep.weighted:
+        later = _rises(sweep, first + 1)
+        if later is not None:
+            # Only segments where recall rises have width. The first starts at
+            # recall 0, precision 1.
+            total = int(tp0) * (1 + Fraction(int(tp0), int(pred0))) / 2
+            for k in later:
+                prev = Fraction(int(tp[k - 1]), int(tp[k - 1] + fp[k - 1]))
+                here = Fraction(int(tp[k]), int(tp[k] + fp[k]))
+                total += int(tp[k] - tp[k - 1]) * (prev + here) / 2
+            return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
+    value = float(tp0) * (1.0 + float(tp0) / float(pred0)) / 2
+    for b in blocks(first + 1, sweep.size):
+        a = shifted(b, -1)
+        width = tp[b] - tp[a]
+        value += float(np.sum(width * (tp[a] / (tp[a] + fp[a]) + tp[b] / (tp[b] + fp[b])) / 2))
+    return Metric(value / float(sweep.positives), None, None, name, formula)
+
+
+def _first_defined(sweep: Sweep) -> int:
+    """The first point where something is predicted positive (TP+FP > 0)."""
+    for b in blocks(0, sweep.size):
+        hits = np.flatnonzero((sweep.tp[b] + sweep.fp[b]) > 0)
+        if hits.shape[0]:
+            return int(b.start) + int(hits[0])
+    return sweep.size

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+from core.blocks import blocks, shifted
+
 IntArray = npt.NDArray[np.intp]
 
 
@@ -29,11 +31,11 @@ def collinear_interior(
     [False, True, False, False]
     """
     out = np.zeros(x.shape[0], dtype=bool)
-    if x.shape[0] < 3:
-        return out
-    dx1, dy1 = x[1:-1] - x[:-2], y[1:-1] - y[:-2]
-    dx2, dy2 = x[2:] - x[:-2], y[2:] - y[:-2]
-    out[1:-1] = dx1 * dy2 == dy1 * dx2
+    for b in blocks(1, x.shape[0] - 1):  # interior points, small temporaries
+        before, after = shifted(b, -1), shifted(b, 1)
+        dx1, dy1 = x[b] - x[before], y[b] - y[before]
+        dx2, dy2 = x[after] - x[before], y[after] - y[before]
+        out[b] = dx1 * dy2 == dy1 * dx2
     return out
 
 

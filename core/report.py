@@ -2,32 +2,88 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from core.analysis import Analysis
 from core.metric import Metric, format_count
 from core.metrics import METRIC_NAMES
+from core.reduce import reduce_curve
 from core.sentences import status_sentence
 from core.threshold import format_threshold
 
 SCHEMA = 1
 
 
-def sweep_rows(a: Analysis) -> list[dict[str, Any]]:
-    """Every operating point with its counts and rates, above-all first."""
+#: How many sweep points the JSON report lists unless asked for more (``--points``).
+JSON_POINTS = 10_000
+#: The smallest reduced listing: the endpoints, the active point and the curve's corners.
+MIN_POINTS = 10
+
+
+def listed_points(a: Analysis, points: int | None) -> npt.NDArray[np.intp]:
+    """Indices of the sweep points a report lists, ascending.
+
+    ``None`` lists every point; ``0`` none. Otherwise, when the sweep is longer
+    than ``points``, at most ``points`` of them: the ends, the active point, and
+    the corners that keep the ROC curve's shape (collinear points dropped, then a
+    few per bucket of FPR). Every listed point is exact; only gaps are added.
+
+    >>> from core.analysis import analyse
+    >>> from core.presets import preset
+    >>> listed_points(analyse(preset("canonical").data, 0.5), None).tolist()
+    [0, 1, 2, 3, 4]
+    """
+    m = a.sweep.size
+    if points is None or m <= points:
+        return np.arange(m, dtype=np.intp)
+    if points == 0:
+        return np.arange(0, dtype=np.intp)
+    if points < MIN_POINTS:
+        raise ValueError(f"points must be 0 or at least {MIN_POINTS}, got {points}")
     s = a.sweep
-    rows = []
-    for k in range(s.size):
-        c = s.counts_at(k)
-        row: dict[str, Any] = {"threshold": s.threshold_at(k), **c.as_json()}
-        row.update({name: m.as_json() for name, m in a.sweep.point_metrics(k).items()})
-        rows.append(row)
-    return rows
+    return reduce_curve(s.fp, s.tp, columns=(points - 3) // 4, keep=[a.point])
 
 
-def report_json(a: Analysis, *, source: str) -> dict[str, Any]:
-    """The report as a JSON-ready dict (schema 1); no NaN or infinity anywhere."""
+def sweep_row(a: Analysis, k: int) -> dict[str, Any]:
+    """Operating point ``k`` (0 is above all) with its counts and rates."""
+    s = a.sweep
+    row: dict[str, Any] = {"index": k, "threshold": s.threshold_at(k), **s.counts_at(k).as_json()}
+    row.update({name: m.as_json() for name, m in s.point_metrics(k).items()})
+    return row
+
+
+def sweep_rows(a: Analysis, points: int | None = None) -> list[dict[str, Any]]:
+    """The listed operating points (every one by default), above-all first."""
+    return [sweep_row(a, int(k)) for k in listed_points(a, points)]
+
+
+def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
+    total = a.sweep.size
+    if listed == total:
+        how = "every operating point"
+    elif listed == 0:
+        how = "none (--points 0)"
+    else:
+        how = (
+            f"at most {points} of the {total} points: both ends, the active point and the "
+            "corners of the ROC curve; each listed point is exact (--points all lists every one)"
+        )
+    return {"total": total, "listed": listed, "selection": how}
+
+
+def report_json(a: Analysis, *, source: str, points: int | None = JSON_POINTS) -> dict[str, Any]:
+    """The report as a JSON-ready dict (schema 1); no NaN or infinity anywhere.
+
+    ``points`` is how many sweep points to list (see :func:`listed_points`).
+    The sweep comes last, so :func:`json_pieces` can stream it.
+    """
     s = a.curves.summaries
+    listed = listed_points(a, points)
     return {
         "schema": SCHEMA,
         "source": source,
@@ -42,14 +98,98 @@ def report_json(a: Analysis, *, source: str) -> dict[str, Any]:
         "metrics": {name: a.metrics[name].as_json() for name in METRIC_NAMES},
         "formulas": {name: a.metrics[name].describe() for name in METRIC_NAMES},
         "status": status_sentence(a),
-        "sweep": sweep_rows(a),
         "roc": {"auc": s.roc_auc.as_json()},
         "pr": {
             "average_precision": s.average_precision.as_json(),
             "trapezoid_area": s.pr_trapezoid_area.as_json(),
         },
         "probability": {"log_loss": s.log_loss.as_json(), "brier": s.brier.as_json()},
+        "sweep_points": _listing(a, int(listed.shape[0]), points),
+        "sweep": [sweep_row(a, int(k)) for k in listed],
     }
+
+
+def json_pieces(
+    a: Analysis, *, source: str, points: int | None = JSON_POINTS, chunk: int = 4096
+) -> Iterator[str]:
+    """The JSON report as text pieces that join to one object, the same as
+    ``json.dumps(report_json(...))``; the sweep is written ``chunk`` points at a
+    time, so listing every point of a 10^7-row sweep needs little memory."""
+    listed = listed_points(a, points)
+    head = report_json(a, source=source, points=0)
+    head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
+    del head["sweep"]
+    yield json.dumps(head, allow_nan=False)[:-1] + ', "sweep": ['
+    for start in range(0, listed.shape[0], chunk):
+        rows = _rows_json(a, listed[start : start + chunk])
+        yield ("" if start == 0 else ", ") + ", ".join(rows)
+    yield "]}"
+
+
+def _integral(x: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    """Elementwise :func:`core.metric.is_integral`."""
+    if x.dtype.kind in "iu":
+        return np.ones(x.shape, dtype=bool)
+    out: npt.NDArray[np.bool_] = np.isfinite(x) & (x == np.floor(x)) & (np.abs(x) <= 2**53)
+    return out
+
+
+def _rates_json(num: npt.NDArray[Any], den: npt.NDArray[Any], reason: str) -> list[str]:
+    """``Metric.as_json()`` text of ``ratio(num, den)`` for many points at once."""
+    den = np.broadcast_to(den, num.shape)
+    defined = den != 0
+    value = np.divide(num, den, out=np.zeros(num.shape), where=defined)
+    exactable = defined & _integral(num) & _integral(den)
+    whole_num = np.where(exactable, num, 0).astype(np.int64)
+    whole_den = np.where(exactable, den, 1).astype(np.int64)
+    g = np.gcd(whole_num, whole_den)
+    missing = json.dumps({"value": None, "reason": reason, "exact": None})
+    out = []
+    for v, d, e, p, q in zip(
+        value.tolist(),
+        defined.tolist(),
+        exactable.tolist(),
+        (whole_num // g).tolist(),
+        (whole_den // g).tolist(),
+        strict=True,
+    ):
+        if not d:
+            out.append(missing)
+        elif e:
+            out.append(f'{{"value": {v!r}, "reason": null, "exact": "{p}/{q}"}}')
+        else:
+            out.append(f'{{"value": {v!r}, "reason": null, "exact": null}}')
+    return out
+
+
+def _rows_json(a: Analysis, indices: npt.NDArray[np.intp]) -> list[str]:
+    """``json.dumps(sweep_row(a, k))`` for each of ``indices``, a block at a time:
+    listing every point of a 10^7-point sweep takes about a minute, not ten."""
+    s = a.sweep
+    tp, fp = s.tp[indices], s.fp[indices]
+    tn, fn = s.negatives - fp, s.positives - tp
+    rates = {
+        name: _rates_json(num, np.asarray(den), reason)
+        for name, (num, den, reason) in s.rate_parts(tp, fp).items()
+    }
+    thresholds = ["null" if k == 0 else repr(float(s.thresholds[k - 1])) for k in indices.tolist()]
+    return [
+        f'{{"index": {k}, "threshold": {t}, "tp": {tp_!r}, "fp": {fp_!r}, "tn": {tn_!r}, '
+        f'"fn": {fn_!r}, "tpr": {r1}, "fpr": {r2}, "precision": {r3}, "recall": {r4}}}'
+        for k, t, tp_, fp_, tn_, fn_, r1, r2, r3, r4 in zip(
+            indices.tolist(),
+            thresholds,
+            tp.tolist(),
+            fp.tolist(),
+            tn.tolist(),
+            fn.tolist(),
+            rates["tpr"],
+            rates["fpr"],
+            rates["precision"],
+            rates["recall"],
+            strict=True,
+        )
+    ]
 
 
 def _cell(m: Metric) -> str:
@@ -62,18 +202,26 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [fmt.format(*header).rstrip(), *(fmt.format(*r).rstrip() for r in rows)]
 
 
-def sweep_table(a: Analysis, *, limit: int = 40) -> list[str]:
-    """The sweep as text rows, the active point marked with ``>``; long sweeps elided."""
+#: How many sweep rows the text report shows unless asked for more (``--points``).
+TEXT_POINTS = 40
+
+
+def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
+    """The sweep as text rows, the active point marked with ``>``; long sweeps elided
+    to the first and last ``limit // 2`` rows (``None``: every row)."""
     c = format_count
     s = a.sweep
-    indices = list(range(s.size))
-    if s.size > limit:
+    indices: list[int] | range = range(s.size)
+    half = s.size
+    if limit is not None and s.size > limit:
         half = limit // 2
-        indices = [*indices[:half], -1, *indices[-half:]]
+        indices = [*range(half), -1, *range(s.size - half, s.size)]
     rows: list[list[str]] = []
     for i in indices:
         if i == -1:
-            rows.append([f"... {s.size - 2 * (limit // 2)} more points ...", *[""] * 8])
+            hidden = s.size - 2 * half
+            more = "more points" if half else "points, not listed"
+            rows.append([f"... {hidden} {more} ...", *[""] * 8])
             continue
         pk = s.counts_at(i)
         pm = a.sweep.point_metrics(i)
@@ -96,7 +244,7 @@ def sweep_table(a: Analysis, *, limit: int = 40) -> list[str]:
     )
 
 
-def report_text(a: Analysis, *, source: str, sweep_limit: int = 40) -> str:
+def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POINTS) -> str:
     """A readable plain-text report: counts, metrics with formulas, sweep, summaries."""
     k, d = a.counts, a.data
     c = format_count

@@ -21,6 +21,10 @@ from core.threshold import Threshold, check_threshold
 
 CountArray = npt.NDArray[np.number[Any]]
 
+NO_POSITIVES = "No actual positives (TP+FN=0)"
+NO_NEGATIVES = "No actual negatives (FP+TN=0)"
+NO_PREDICTED = "No predicted positives (TP+FP=0)"
+
 
 _A = TypeVar("_A", bound="np.ndarray[Any, Any]")
 
@@ -98,11 +102,19 @@ class Sweep:
         ('No predicted positives (TP+FP=0)', '0')
         """
         tp, fp = self.tp[index].item(), self.fp[index].item()
-        recall = ratio(tp, self.positives, reason="No actual positives (TP+FN=0)")
+        return {
+            name: ratio(num, den, reason=reason)
+            for name, (num, den, reason) in self.rate_parts(tp, fp).items()
+        }
+
+    def rate_parts(self, tp: Any, fp: Any) -> dict[str, tuple[Any, Any, str]]:
+        """Numerator, denominator and the reason a zero denominator gives, of each
+        point rate; ``tp`` and ``fp`` are counts of one point, or arrays of many."""
+        recall = (tp, self.positives, NO_POSITIVES)
         return {
             "tpr": recall,
-            "fpr": ratio(fp, self.negatives, reason="No actual negatives (FP+TN=0)"),
-            "precision": ratio(tp, tp + fp, reason="No predicted positives (TP+FP=0)"),
+            "fpr": (fp, self.negatives, NO_NEGATIVES),
+            "precision": (tp, tp + fp, NO_PREDICTED),
             "recall": recall,
         }
 
@@ -133,11 +145,14 @@ def _sorted_labels_unweighted(
     Each class is sorted on its own with numpy's fast value sort; a stable
     argsort of the two sorted runs side by side is then a linear merge.
     """
-    pos = np.sort(scores[labels])
-    neg = np.sort(scores[~labels])
-    both = np.concatenate((pos, neg))
+    n_pos = int(np.count_nonzero(labels))
+    both = np.empty(scores.shape[0], dtype=np.float64)
+    both[:n_pos] = np.sort(scores[labels])
+    both[n_pos:] = np.sort(scores[~labels])
     order = np.argsort(both, kind="stable")
-    return both[order], order < pos.shape[0]
+    ranked = both[order]
+    del both  # 10^7 rows: each array is 80 MB, so free what is done with
+    return ranked, order < n_pos
 
 
 def _run_ends(desc: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
@@ -166,11 +181,16 @@ def build_sweep(data: Dataset) -> Sweep:
             np.cumsum(desc_pos, dtype=np.int64, out=tp[1:])
             thresholds = np.ascontiguousarray(desc)
         else:
-            tp[1:] = np.cumsum(desc_pos, dtype=np.int64)[ends]
+            running = np.cumsum(desc_pos, dtype=np.int64)
+            tp[1:] = running[ends]
+            del running
             thresholds = desc[ends]
+        del ranked, ranked_pos, desc, desc_pos
         fp: CountArray = np.empty_like(tp)
         fp[0] = 0
-        np.subtract(ends + 1, tp[1:], out=fp[1:])  # rows admitted that are not positive
+        np.add(ends, 1, out=ends)
+        np.subtract(ends, tp[1:], out=fp[1:])  # rows admitted that are not positive
+        del ends
     else:
         order = np.argsort(scores, kind="stable")[::-1]
         desc = scores[order]
@@ -180,10 +200,16 @@ def build_sweep(data: Dataset) -> Sweep:
         thresholds = desc[ends]
         tp = np.concatenate(([0.0], np.cumsum(np.where(pos, w, 0.0))[ends]))
         fp = np.concatenate(([0.0], np.cumsum(np.where(pos, 0.0, w))[ends]))
+    positives, negatives = data.positives, data.negatives
+    if weights is not None:
+        # The class totals are the running sums' last values, not separately
+        # rounded sums: then TN = N - FP and FN = P - TP can never dip below
+        # zero by a rounding error (MCC took the root of such a negative).
+        positives, negatives = float(tp[-1]), float(fp[-1])
     return Sweep(
         thresholds=_readonly(thresholds),
         tp=_readonly(tp),
         fp=_readonly(fp),
-        positives=data.positives,
-        negatives=data.negatives,
+        positives=positives,
+        negatives=negatives,
     )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.analysis import analyse
 from core.confusion import confusion_counts
 from core.dataset import make_dataset
 from core.ranking import average_precision, pr_trapezoid_area, roc_auc
@@ -111,3 +113,25 @@ def test_sweep_arrays_are_read_only() -> None:
     sweep = build_sweep(make_dataset([0.2, 0.4], [0, 1]))
     for arr in (sweep.thresholds, sweep.tp, sweep.fp):
         assert not arr.flags.writeable
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    examples(max_size=25),
+    st.lists(st.floats(0, 3, allow_nan=False), min_size=25, max_size=25),
+)
+def test_fractional_weights_never_give_negative_counts(example, raw_weights) -> None:  # type: ignore[no-untyped-def]
+    # Regression: the class totals were summed apart from the running sums, so
+    # TN = N - FP could come out as -2e-16 and MCC took the root of a negative.
+    s, y = example
+    w = np.array(raw_weights[: len(s)])
+    if not (w > 0).any():
+        w[0] = 1.0
+    data = make_dataset(s, y, weights=w)
+    sweep = build_sweep(data)
+    for k in range(sweep.size):
+        c = sweep.counts_at(k)
+        assert min(c.tn, c.fn, c.tp, c.fp) >= 0
+    for t in (None, float(np.min(s))):
+        analyse(data, t).metrics  # noqa: B018 -- every metric computes without error
+    assert sweep.positives == pytest.approx(data.positives)

@@ -6,7 +6,6 @@ User errors are one line on stderr and exit status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -17,7 +16,7 @@ from core.analysis import analyse
 from core.errors import InputError
 from core.loaders import Columns
 from core.presets import PRESET_NAMES
-from core.report import report_json, report_text
+from core.report import JSON_POINTS, MIN_POINTS, TEXT_POINTS, json_pieces, report_text
 from core.session import Session
 from core.sources import Source, open_source
 from core.threshold import Threshold, parse_threshold
@@ -136,8 +135,35 @@ def report_parser() -> argparse.ArgumentParser:
         help="a number, or above-all (default: the preset's, else 0.5)",
     )
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    p.add_argument(
+        "--points",
+        type=_points,
+        default=_DEFAULT_POINTS,
+        metavar="N|all",
+        help=f"sweep points to list: all, 0, or at least {MIN_POINTS} (default: "
+        f"{TEXT_POINTS} in text, the first and last halves; {JSON_POINTS:,} in JSON, "
+        "chosen to keep the ROC curve's shape)",
+    )
     _add_source_options(p)
     return p
+
+
+_DEFAULT_POINTS = -1
+
+
+def _points(text: str) -> int | None:
+    if text.strip().lower() == "all":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n == 0 or n >= MIN_POINTS:
+        return n
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not a number of points: give all, 0, or a whole number of at least "
+        f"{MIN_POINTS}"
+    )
 
 
 def _open(args: argparse.Namespace) -> Source:
@@ -151,10 +177,13 @@ def run_report(argv: Sequence[str]) -> int:
         threshold = src.threshold if args.threshold is None else parse_threshold(args.threshold)
         a = analyse(src.data, threshold, beta=args.beta)
         if args.json:
-            text = json.dumps(report_json(a, source=src.label), allow_nan=False)
-            sys.stdout.write(text + "\n")
+            points = JSON_POINTS if args.points == _DEFAULT_POINTS else args.points
+            for piece in json_pieces(a, source=src.label, points=points):
+                sys.stdout.write(piece)
+            sys.stdout.write("\n")
         else:
-            sys.stdout.write(report_text(a, source=src.label))
+            limit = TEXT_POINTS if args.points == _DEFAULT_POINTS else args.points
+            sys.stdout.write(report_text(a, source=src.label, sweep_limit=limit))
     except InputError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return 2
