@@ -37,6 +37,11 @@ class Curves:
     data: Dataset
     sweep: Sweep
 
+    @property
+    def summaries_ready(self) -> bool:
+        """Whether :attr:`summaries` is computed (a front end may compute it elsewhere)."""
+        return "summaries" in self.__dict__
+
     @cached_property
     def summaries(self) -> Summaries:
         return Summaries(

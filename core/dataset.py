@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.rownames import find_in, positional_index
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -82,6 +83,20 @@ class Dataset:
     def row_id(self, index: int) -> str:
         """The name of row ``index`` (0-based): its id, or its position from 1."""
         return self.ids[index] if self.ids is not None else str(index + 1)
+
+    def position_of(self, name: str) -> int | None:
+        """The row (0-based) called ``name``, or None; no list of every name is made.
+
+        >>> d = make_dataset([0.9, 0.1], [1, 0], ids=["a", "b"])
+        >>> d.position_of("b"), d.position_of("2")
+        (1, None)
+        >>> make_dataset([0.9, 0.1], [1, 0]).position_of("2")
+        1
+        """
+        if self.ids is None:
+            j = positional_index(name)
+            return j if j is not None and j < self.n else None
+        return find_in(self.ids, name)
 
 
 def _as_scores(scores: Sequence[float] | FloatArray) -> FloatArray:

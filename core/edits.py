@@ -1,15 +1,23 @@
-"""Edits to the rows: each returns a new Dataset or raises InputError, losing nothing."""
+"""Edits to the rows, each reversible and cheap on ten million rows.
+
+An :class:`Edit` makes a new Dataset from the old one, changing only what it
+must: the one array it touches is copied (a memory copy, milliseconds at 10^7
+rows) and the rest are shared, read-only. It also updates the old sweep in
+O(m) instead of sorting again (:mod:`core.sweep`), and it knows its inverse,
+so the history keeps small edits rather than whole datasets.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
 import numpy as np
 
-from core.dataset import Dataset, make_dataset
+from core.dataset import Dataset
 from core.errors import InputError
-
-
-def _ids(data: Dataset) -> list[str]:
-    return [data.row_id(i) for i in range(data.n)]
+from core.rownames import RowNames
+from core.sweep import Sweep, sweep_with, sweep_without
 
 
 def check_score(data: Dataset, text: str) -> float:
@@ -33,47 +41,177 @@ def check_score(data: Dataset, text: str) -> float:
     return value
 
 
-def set_score(data: Dataset, index: int, value: float) -> Dataset:
-    """Row ``index`` with a new score."""
-    scores = data.scores.copy()
-    scores[index] = value
-    return make_dataset(scores, data.labels, weights=data.weights, ids=_ids(data))
+_A = TypeVar("_A", bound="np.ndarray[Any, Any]")
 
 
-def flip_label(data: Dataset, index: int) -> Dataset:
-    """Row ``index`` with its actual label flipped."""
-    labels = data.labels.copy()
-    labels[index] = not labels[index]
-    return make_dataset(data.scores, labels, weights=data.weights, ids=_ids(data))
+def _frozen(a: _A) -> _A:
+    a.flags.writeable = False
+    return a
 
 
-def add_row(data: Dataset, score: float, label: bool) -> Dataset:
-    """A new row at the end, with a fresh id (and weight 1 when weighted)."""
-    ids = _ids(data)
-    taken = set(ids)
+def _weight(data: Dataset, index: int) -> float:
+    return 1.0 if data.weights is None else float(data.weights[index])
+
+
+def _still_scored(data: Dataset, score: float) -> bool:
+    """Whether any row of ``data`` still has ``score`` (its sweep point stays)."""
+    return bool(np.count_nonzero(data.scores == score))
+
+
+class Edit:
+    """One change to the rows."""
+
+    def apply(self, data: Dataset) -> Dataset:
+        """The rows after the edit."""
+        raise NotImplementedError
+
+    def inverse(self, data: Dataset) -> Edit:
+        """The edit that takes ``apply(data)`` back to ``data``."""
+        raise NotImplementedError
+
+    def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep | None:
+        """``before``'s sweep moved to ``after``'s in O(m); None means build it anew."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SetScore(Edit):
+    index: int
+    value: float
+
+    def apply(self, data: Dataset) -> Dataset:
+        scores = data.scores.copy()
+        scores[self.index] = self.value
+        return Dataset(_frozen(scores), data.labels, data.weights, data.ids)
+
+    def inverse(self, data: Dataset) -> Edit:
+        return SetScore(self.index, float(data.scores[self.index]))
+
+    def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
+        i = self.index
+        label, weight = bool(before.labels[i]), _weight(before, i)
+        old = float(before.scores[i])
+        gone = sweep_without(sweep, old, label, weight, keep_point=_still_scored(after, old))
+        return sweep_with(gone, self.value, label, weight, reuse=True)
+
+
+@dataclass(frozen=True)
+class FlipLabel(Edit):
+    index: int
+
+    def apply(self, data: Dataset) -> Dataset:
+        labels = data.labels.copy()
+        labels[self.index] = not labels[self.index]
+        return Dataset(data.scores, _frozen(labels), data.weights, data.ids)
+
+    def inverse(self, data: Dataset) -> Edit:
+        return self
+
+    def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
+        i = self.index
+        score, label, weight = float(before.scores[i]), bool(before.labels[i]), _weight(before, i)
+        gone = sweep_without(sweep, score, label, weight, keep_point=True)
+        return sweep_with(gone, score, not label, weight, reuse=True)
+
+
+@dataclass(frozen=True)
+class InsertRow(Edit):
+    """A row put at ``index``: a new one (``name``), or one removed before (``entry``)."""
+
+    index: int
+    score: float
+    label: bool
+    weight: float = 1.0
+    name: str | None = None
+    entry: int | None = None
+
+    def apply(self, data: Dataset) -> Dataset:
+        i = self.index
+        weights = None if data.weights is None else np.insert(data.weights, i, self.weight)
+        names = RowNames.of(data.ids, data.n)
+        if self.entry is not None:
+            names = names.inserted(i, self.entry)
+        else:
+            assert self.name is not None and i == data.n, "new rows go at the end"
+            names = names.plus(self.name)
+        return Dataset(
+            _frozen(np.insert(data.scores, i, self.score)),
+            _frozen(np.insert(data.labels, i, self.label)),
+            None if weights is None else _frozen(weights),
+            names,
+        )
+
+    def inverse(self, data: Dataset) -> Edit:
+        return DeleteRow(self.index)
+
+    def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
+        return sweep_with(sweep, self.score, self.label, self.weight)
+
+
+@dataclass(frozen=True)
+class DeleteRow(Edit):
+    index: int
+
+    def apply(self, data: Dataset) -> Dataset:
+        if data.n == 1:
+            raise InputError("cannot remove the only row: at least one scored example is needed")
+        i = self.index
+        weights = None
+        if data.weights is not None:
+            weights = np.delete(data.weights, i)
+            if not (weights > 0).any():
+                raise InputError("cannot remove that row: every remaining weight would be zero")
+        return Dataset(
+            _frozen(np.delete(data.scores, i)),
+            _frozen(np.delete(data.labels, i)),
+            None if weights is None else _frozen(weights),
+            RowNames.of(data.ids, data.n).without(i),
+        )
+
+    def inverse(self, data: Dataset) -> Edit:
+        i = self.index
+        return InsertRow(
+            i,
+            float(data.scores[i]),
+            bool(data.labels[i]),
+            _weight(data, i),
+            entry=RowNames.of(data.ids, data.n).entry(i),
+        )
+
+    def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
+        i = self.index
+        score = float(before.scores[i])
+        return sweep_without(
+            sweep,
+            score,
+            bool(before.labels[i]),
+            _weight(before, i),
+            keep_point=_still_scored(after, score),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Replace(Edit):
+    """Every row at once (a reset to the rows as loaded)."""
+
+    data: Dataset
+
+    def apply(self, data: Dataset) -> Dataset:
+        return self.data
+
+    def inverse(self, data: Dataset) -> Edit:
+        return Replace(data)
+
+    def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> None:
+        return None
+
+
+def new_row(data: Dataset, score: float, label: bool) -> InsertRow:
+    """A row for the end, with a fresh name ``new<k>`` (and weight 1 when weighted)."""
     k = data.n + 1
-    while f"new{k}" in taken:
+    while data.position_of(f"new{k}") is not None:
         k += 1
-    weights = None if data.weights is None else np.append(data.weights, 1.0)
-    return make_dataset(
-        np.append(data.scores, score),
-        np.append(data.labels, label),
-        weights=weights,
-        ids=[*ids, f"new{k}"],
-    )
-
-
-def delete_row(data: Dataset, index: int) -> Dataset:
-    """Every row but ``index``; the last remaining row cannot be removed."""
-    if data.n == 1:
-        raise InputError("cannot remove the only row: at least one scored example is needed")
-    keep = np.ones(data.n, dtype=bool)
-    keep[index] = False
-    ids = [i for j, i in enumerate(_ids(data)) if keep[j]]
-    weights = None if data.weights is None else data.weights[keep]
-    if weights is not None and not (weights > 0).any():
-        raise InputError("cannot remove that row: every remaining weight would be zero")
-    return make_dataset(data.scores[keep], data.labels[keep], weights=weights, ids=ids)
+    return InsertRow(data.n, score, label, 1.0, name=f"new{k}")
 
 
 def to_csv(data: Dataset) -> str:

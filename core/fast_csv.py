@@ -133,6 +133,13 @@ class ArrowIds(Sequence[str]):
         for start in range(0, len(self._column), 65536):
             yield from self._column[start : start + 65536].to_pylist()
 
+    def position(self, name: str) -> int | None:
+        """The position of id ``name``, found in C; None when absent."""
+        import pyarrow.compute as pc
+
+        found = pc.index(self._column, name).as_py()
+        return None if found is None or found < 0 else int(found)
+
 
 def _id_numbers(ids: Any) -> np.ndarray | None:
     """Each id as an int64 when all are one shared ASCII prefix then an integer

@@ -125,8 +125,9 @@ def average_precision(sweep: Sweep) -> Metric:
     value = 0.0
     for b in blocks(1, sweep.size):
         gain, here = tp[b] - tp[shifted(b, -1)], tp[b]
-        rising = gain > 0
-        value += float(np.sum(gain[rising] * (here[rising] / (here + fp[b])[rising])))
+        # Precision where recall rises (there TP > 0, so it is defined); 0 elsewhere.
+        precision = np.divide(here, here + fp[b], out=np.zeros(here.shape[0]), where=gain > 0)
+        value += float(np.dot(gain, precision))
     return Metric(value / float(sweep.positives), None, None, name, formula)
 
 
@@ -177,9 +178,10 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
             return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
     value = float(tp0) * (1.0 + float(tp0) / float(pred0)) / 2
     for b in blocks(first + 1, sweep.size):
-        a = shifted(b, -1)
-        width = tp[b] - tp[a]
-        value += float(np.sum(width * (tp[a] / (tp[a] + fp[a]) + tp[b] / (tp[b] + fp[b])) / 2))
+        both = slice(b.start - 1, b.stop)  # each point and the one before it
+        precision = tp[both] / (tp[both] + fp[both])
+        width = tp[b] - tp[shifted(b, -1)]
+        value += float(np.dot(width, precision[1:] + precision[:-1])) / 2
     return Metric(value / float(sweep.positives), None, None, name, formula)
 
 

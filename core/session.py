@@ -7,6 +7,7 @@ changed, and returns the sentence to tell the user.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -49,8 +50,13 @@ class Session:
         self.path = path
         self.beta = beta
         self.loaded = (data, threshold)
-        self._undo: list[Dataset] = []
-        self._redo: list[Dataset] = []
+        # The history keeps inverse edits, not datasets: ten million rows would
+        # cost 90 MB per step. Each state has a version; the saved one is clean.
+        self._versions = itertools.count(1)
+        self._version = 0
+        self._saved = (0, data)
+        self._undo: list[tuple[edits.Edit, int]] = []
+        self._redo: list[tuple[edits.Edit, int]] = []
         self._curves: Curves | None = None
 
     # --- derived -------------------------------------------------------------------
@@ -65,14 +71,16 @@ class Session:
     @property
     def dirty(self) -> bool:
         """True when the rows differ from what was loaded or last saved."""
-        return self.data is not self.loaded[0]
+        version, data = self._saved
+        return self._version != version and self.data is not data
 
     def row_index(self, row_id: str) -> int:
         """The position of the row called ``row_id`` (its id, or its number from 1)."""
-        ids = [self.data.row_id(i) for i in range(self.data.n)]
-        if row_id in ids:
-            return ids.index(row_id)
-        shown = ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else "")
+        found = self.data.position_of(row_id)
+        if found is not None:
+            return found
+        first = [self.data.row_id(i) for i in range(min(self.data.n, 8))]
+        shown = ", ".join(first) + (", ..." if self.data.n > 8 else "")
         raise InputError(f"no row {row_id!r}; rows are: {shown}")
 
     # --- threshold -----------------------------------------------------------------
@@ -103,23 +111,36 @@ class Session:
 
     # --- rows ----------------------------------------------------------------------
 
-    def _apply(self, new: Dataset, note: str) -> str:
-        self._undo.append(self.data)
+    def _perform(self, edit: edits.Edit) -> edits.Edit:
+        """Apply ``edit`` (raising InputError with nothing changed), keep the sweep
+        in step without sorting again, and return the edit that undoes it."""
+        before = self.data
+        after = edit.apply(before)
+        inverse = edit.inverse(before)
+        curves = self._curves
+        if curves is not None and curves.data is before:
+            sweep = edit.update(curves.sweep, before, after)
+            self._curves = None if sweep is None else Curves(data=after, sweep=sweep)
+        self.data = after
+        return inverse
+
+    def _apply(self, edit: edits.Edit, note: str) -> str:
+        inverse = self._perform(edit)
+        self._undo.append((inverse, self._version))
         self._redo.clear()
-        self.data = new
+        self._version = next(self._versions)
         return note
 
     def set_score(self, index: int, text: str) -> str:
         value = edits.check_score(self.data, text)
         old = float(self.data.scores[index])
         note = f"Row {self.data.row_id(index)}: score {old!r} -> {value!r}."
-        return self._apply(edits.set_score(self.data, index, value), note)
+        return self._apply(edits.SetScore(index, value), note)
 
     def flip_label(self, index: int) -> str:
-        new = edits.flip_label(self.data, index)
-        return self._apply(
-            new, f"Row {new.row_id(index)}: actual label is now {int(new.labels[index])}."
-        )
+        now = int(not self.data.labels[index])
+        note = f"Row {self.data.row_id(index)}: actual label is now {now}."
+        return self._apply(edits.FlipLabel(index), note)
 
     def set_label(self, index: int, text: str) -> str:
         if text.strip() not in ("0", "1"):
@@ -132,15 +153,14 @@ class Session:
         if label_text.strip() not in ("0", "1"):
             raise InputError(f"label {label_text.strip()!r} is not 0 or 1")
         score = edits.check_score(self.data, score_text)
-        new = edits.add_row(self.data, score, label_text.strip() == "1")
+        edit = edits.new_row(self.data, score, label_text.strip() == "1")
         return self._apply(
-            new, f"Added row {new.row_id(new.n - 1)}: score {score!r}, label {label_text.strip()}."
+            edit, f"Added row {edit.name}: score {score!r}, label {label_text.strip()}."
         )
 
     def delete_row(self, index: int) -> str:
         rid = self.data.row_id(index)
-        new = edits.delete_row(self.data, index)
-        return self._apply(new, f"Removed row {rid}. Undo brings it back.")
+        return self._apply(edits.DeleteRow(index), f"Removed row {rid}. Undo brings it back.")
 
     def undo(self) -> str:
         return self._travel(self._undo, self._redo, "undo", "Undone.")
@@ -148,17 +168,25 @@ class Session:
     def redo(self) -> str:
         return self._travel(self._redo, self._undo, "redo", "Redone.")
 
-    def _travel(self, source: list[Dataset], target: list[Dataset], verb: str, done: str) -> str:
+    def _travel(
+        self,
+        source: list[tuple[edits.Edit, int]],
+        target: list[tuple[edits.Edit, int]],
+        verb: str,
+        done: str,
+    ) -> str:
         if not source:
             return f"Nothing to {verb}."
-        target.append(self.data)
-        self.data = source.pop()
+        edit, version = source[-1]
+        target.append((self._perform(edit), self._version))
+        source.pop()
+        self._version = version
         return done
 
     def reset(self) -> str:
         data, threshold = self.loaded
         if self.data is not data:
-            self._apply(data, "")
+            self._apply(edits.Replace(data), "")
         self.set_threshold(threshold)
         return f"Reset to {self.source} as loaded."
 
@@ -171,6 +199,8 @@ class Session:
         self._undo.clear()
         self._redo.clear()
         self.data = p.data
+        self._version = next(self._versions)
+        self._saved = (self._version, p.data)
         self.set_threshold(p.threshold)
         return f"Loaded preset {name}: {p.description}"
 
@@ -187,6 +217,7 @@ class Session:
             raise InputError(f"{target} is {what}; nothing written")
         written = write_atomic(target, edits.to_csv(self.data))
         self.loaded = (self.data, self.loaded[1])
+        self._saved = (self._version, self.data)
         return f"Saved {self.data.n} rows to {written}."
 
     def describe_threshold(self) -> str:

@@ -213,3 +213,81 @@ def build_sweep(data: Dataset) -> Sweep:
         positives=positives,
         negatives=negatives,
     )
+
+
+def _point_of(sweep: Sweep, score: float) -> tuple[int, bool]:
+    """(k, found): the point whose threshold is ``score`` (found), or the index
+    where a point for it would go (thresholds are descending)."""
+    ascending = sweep.thresholds[::-1]
+    above = int(ascending.shape[0] - np.searchsorted(ascending, score, side="right"))
+    found = above < sweep.thresholds.shape[0] and sweep.thresholds[above] == score
+    return above + 1, bool(found)
+
+
+def _moved(sweep: Sweep, thresholds: Any, tp: CountArray, fp: CountArray) -> Sweep:
+    return Sweep(
+        thresholds=_readonly(thresholds),
+        tp=_readonly(tp),
+        fp=_readonly(fp),
+        positives=tp[-1].item(),
+        negatives=fp[-1].item(),
+    )
+
+
+def _counted(sweep: Sweep, weight: float) -> Any:
+    """One row's count in the sweep's own type: its weight, or 1 unweighted."""
+    return weight if sweep.weighted else int(weight)
+
+
+def sweep_with(
+    sweep: Sweep, score: float, label: bool, weight: float = 1.0, *, reuse: bool = False
+) -> Sweep:
+    """The sweep after adding one row, in O(m): no sort.
+
+    A new distinct score inserts a point; a score already present joins its tie group.
+    ``reuse`` lets it change ``sweep``'s own arrays instead of copying them: only
+    for a sweep made a moment ago by the same edit, which nothing else holds.
+
+    >>> from core.presets import preset
+    >>> s = sweep_with(build_sweep(preset("canonical").data), 0.5, True)
+    >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
+    ([0.9, 0.8, 0.5, 0.4, 0.1], [0, 1, 2, 3, 3, 4], [0, 0, 1, 1, 2, 2])
+    """
+    k, found = _point_of(sweep, score)
+    tp, fp = sweep.tp, sweep.fp
+    thresholds = sweep.thresholds
+    if not found:  # a new point k, its counts those of the point above it
+        thresholds = np.insert(thresholds, k - 1, score)
+        tp = np.insert(tp, k, tp[k - 1])
+        fp = np.insert(fp, k, fp[k - 1])
+    elif reuse:  # 80 MB per array at 10^7 points: not copied twice in one edit
+        tp.flags.writeable = fp.flags.writeable = True
+    else:
+        tp, fp = tp.copy(), fp.copy()
+    (tp if label else fp)[k:] += _counted(sweep, weight)
+    return _moved(sweep, thresholds, tp, fp)
+
+
+def sweep_without(
+    sweep: Sweep, score: float, label: bool, weight: float = 1.0, *, keep_point: bool
+) -> Sweep:
+    """The sweep after removing one row at ``score``, in O(m).
+
+    ``keep_point`` says whether another row still has that score; if none does,
+    the point goes too.
+
+    >>> from core.presets import preset
+    >>> s = sweep_without(build_sweep(preset("canonical").data), 0.9, True, keep_point=False)
+    >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
+    ([0.8, 0.4, 0.1], [0, 1, 1, 2], [0, 1, 2, 2])
+    """
+    k, found = _point_of(sweep, score)
+    if not found:
+        raise ValueError(f"no sweep point at score {score!r}")
+    tp, fp = sweep.tp.copy(), sweep.fp.copy()
+    (tp if label else fp)[k:] -= _counted(sweep, weight)
+    thresholds = sweep.thresholds
+    if not keep_point:
+        thresholds = np.delete(thresholds, k - 1)
+        tp, fp = np.delete(tp, k), np.delete(fp, k)
+    return _moved(sweep, thresholds, tp, fp)

@@ -33,12 +33,19 @@ def test_scores_sharing_a_column_still_fall_on_their_side() -> None:
     assert np.array_equal(cols > line, [False, False, True, True])
 
 
-@given(examples(), st.one_of(st.none(), st.floats(-2e6, 2e6)), st.integers(12, 200))
-def test_binned_lane_counts_equal_the_per_row_columns(ex, threshold, usable) -> None:  # type: ignore[no-untyped-def]
+@given(
+    examples(),
+    st.one_of(st.none(), st.floats(-2e6, 2e6)),
+    st.integers(12, 200),
+    st.booleans(),
+)
+def test_binned_lane_counts_equal_the_per_row_columns(ex, threshold, usable, weighted) -> None:  # type: ignore[no-untyped-def]
     # The strip draws from counts binned once per dataset; they must equal what
-    # placing every row by itself gives, at every threshold and width.
+    # placing every row by itself gives, at every threshold and width. Unweighted,
+    # the rows admitted come from the sweep; weighted, they are counted.
     s, y = ex
-    a = analyse(make_dataset(s, y), threshold)
+    w = 0.5 + np.arange(len(s)) % 3 if weighted else None
+    a = analyse(make_dataset(s, y, weights=w), threshold)
     strip = ScoreStrip()
     cols, line = strip._columns(a, usable)
     pos, neg, fast_line = strip.lane_counts(a, usable)

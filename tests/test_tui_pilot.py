@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -454,3 +455,52 @@ async def test_an_empty_filtered_view_says_so_and_edits_nothing() -> None:
         assert table.summary.startswith("no TP rows at this threshold")
         await pilot.press("space", "delete")
         assert not app.main.dirty
+
+
+async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Past a size, an edit's curve-wide work (summaries, reduced curves, the strip's
+    # bins) runs in threads while the screen answers; placeholders say so, and the
+    # finished drawing follows. Lowering the limits runs that path on 5 rows.
+    from core.analysis import analyse
+    from core.edits import FlipLabel
+    from tui.widgets import charts, score_strip
+
+    monkeypatch.setattr(charts, "BACKGROUND_POINTS", 2)
+    monkeypatch.setattr(score_strip, "BACKGROUND_ROWS", 2)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        roc = app.screen.query_one("#roc-chart", charts.CurveChart)
+        strip = app.screen.query_one(score_strip.ScoreStrip)
+        assert "AUC (trapezoid) 7/12" in str(roc.border_title)
+        await pilot.press("space")  # s1 (0.9, actual 1) becomes a negative
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        m = app.main
+        assert m.analysis is not None and m.analysis.curves.summaries_ready
+        assert "AUC (trapezoid) 1/4" in str(roc.border_title)  # the oracle's value below
+        summary = str(app.screen.query_one("#chart-summary").render())
+        assert "ROC AUC (trapezoid) 1/4" in summary
+        assert "Drawing" not in str(roc.render()) and "O" in str(roc.render())
+        assert "actual 1" in str(strip.render())
+        # Before its thread is done, a chart and the strip say what they are doing.
+        fresh = analyse(FlipLabel(0).apply(m.session.data), 0.5)  # new rows, not prepared
+        roc.analysis = fresh
+        strip.analysis = fresh
+        assert str(roc.render()) == "Drawing the ROC curve of these rows…"
+        assert str(strip.render()) == "Placing 5 rows on the score axis…"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert roc._curve_ready(fresh) and "actual 1" in str(strip.render())
+
+
+def test_the_flipped_fixture_auc_is_one_quarter() -> None:
+    # The oracle for the test above: scores .9 .8 .8 .4 .1, labels 0 0 1 0 1.
+    from tests import oracle
+
+    assert oracle.pairwise_auc([0.9, 0.8, 0.8, 0.4, 0.1], [0, 0, 1, 0, 1]) == Fraction(1, 4)

@@ -318,6 +318,13 @@ class MainScreen(Screen[None]):
         if old_data is data:
             # A threshold move: the changed rows are a score band, found without a pass.
             self.changed = Changed.band(old_threshold, self.threshold)
+        elif (
+            old_data is not None
+            and old_data.scores is data.scores
+            and old_threshold == self.threshold
+        ):
+            # Only labels changed (a flip): no prediction did, and no pass is needed.
+            self.changed = NOTHING_CHANGED
         elif old_data is not None and old_data.n == data.n:
             before = predict(old_data, old_threshold)
             after = predict(data, self.threshold)

@@ -35,6 +35,16 @@ def _cell(value: float, cells: int) -> int:
 #: x, y, the reduced indices, and each sweep point's index on the curve (-1: not drawn).
 Curve = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
+#: Sweeps with more points than this have their summaries and reduced curves
+#: computed off the UI thread when the rows change (an edit at 10^7 rows would
+#: otherwise hold the screen for about a second); the charts say so meanwhile.
+BACKGROUND_POINTS = 200_000
+
+
+def in_background(a: Analysis) -> bool:
+    """Whether ``a``'s curve-wide work is done off the UI thread."""
+    return a.sweep.size > BACKGROUND_POINTS
+
 
 class CurveChart(PlotextPlot):
     """One curve: ``kind`` is ``"roc"`` or ``"pr"``."""
@@ -46,6 +56,7 @@ class CurveChart(PlotextPlot):
         self.kind = kind
         self._cached: tuple[tuple[object, str, int], Curve | None] | None = None
         self._base: tuple[object, object, Text, tuple[int, int, int, int]] | None = None
+        self._preparing: tuple[object, int] | None = None
 
     def on_mount(self) -> None:
         self._follow_theme()
@@ -65,13 +76,18 @@ class CurveChart(PlotextPlot):
         a = self.analysis
         if a is None:
             return
-        s = a.curves.summaries
+        ready = a.curves.summaries_ready or not in_background(a)
         if self.kind == "roc":
-            self.border_title = f"ROC · AUC (trapezoid) {s.roc_auc.value_text()}"
+            auc = a.curves.summaries.roc_auc.value_text() if ready else "(computing)"
+            self.border_title = f"ROC · AUC (trapezoid) {auc}"
             baseline = "chance"
-        else:
+        elif ready:
+            s = a.curves.summaries
             ap, trap = s.average_precision.value_text(), s.pr_trapezoid_area.value_text()
             self.border_title = f"PR · AP (step-weighted) {ap} · trapezoid area {trap}"
+            baseline = "prevalence"
+        else:
+            self.border_title = "PR · AP and trapezoid area (computing)"
             baseline = "prevalence"
         self.border_subtitle = f"dots: {baseline} · line: exact sweep · O: active point"
         self.refresh()
@@ -89,6 +105,9 @@ class CurveChart(PlotextPlot):
         ascii = bool(getattr(self.app, "ascii", False))
         key = (self.kind, self.size, self.app.theme, self.theme, ascii)
         if self._base is None or self._base[0] is not a.curves or self._base[1] != key:
+            if in_background(a) and not self._curve_ready(a):
+                self._prepare(a)
+                return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
             self._base = (a.curves, key, self._build(a, ascii), self._calibrate())
         base, (col0, col1, row0, row1) = self._base[2], self._base[3]
         drawn = self._point(a)
@@ -163,6 +182,34 @@ class CurveChart(PlotextPlot):
     def _columns(self) -> int:
         return max(self.size.width - 8, 10)
 
+    def _curve_ready(self, a: Analysis) -> bool:
+        cached = self._cached
+        return (
+            cached is not None
+            and cached[0][0] is a.curves
+            and cached[0][1:] == (self.kind, self._columns())
+        )
+
+    def _prepare(self, a: Analysis) -> None:
+        """Reduce ``a``'s curve in a thread, then draw (one worker per chart)."""
+
+        key = (a.curves, self._columns())
+        if (
+            self._preparing is not None
+            and self._preparing[0] is key[0]
+            and (self._preparing[1] == key[1])
+        ):
+            return  # already under way
+        self._preparing = key
+
+        def work() -> None:
+            self._curve(a)
+            self.app.call_from_thread(self.refresh)
+
+        self.run_worker(
+            work, thread=True, group=f"curve-{self.kind}", exclusive=True, exit_on_error=False
+        )
+
     def _curve(self, a: Analysis) -> Curve | None:
         """(x, y, reduced indices, point -> curve index) for this chart's kind.
 
@@ -207,6 +254,8 @@ class ChartPanel(Vertical):
     analysis: reactive[Analysis | None] = reactive(None)
     mode: reactive[str] = reactive("roc")
 
+    _summarising: object = None
+
     def compose(self) -> ComposeResult:
         yield TextLines(id="chart-summary")
         with Horizontal(id="chart-row"):
@@ -219,15 +268,41 @@ class ChartPanel(Vertical):
 
     def watch_analysis(self) -> None:
         self._layout()
+        a = self.analysis
+        if (
+            a is not None
+            and not a.curves.summaries_ready
+            and in_background(a)
+            and self._summarising is not a.curves
+        ):
+            curves = self._summarising = a.curves
+
+            def work() -> None:
+                curves.summaries  # noqa: B018 -- computed here, off the UI thread
+                self.app.call_from_thread(self._summaries_ready, curves)
+
+            self.run_worker(
+                work, thread=True, group="summaries", exclusive=True, exit_on_error=False
+            )
+
+    def _summaries_ready(self, curves: object) -> None:
+        a = self.analysis
+        if a is None or a.curves is not curves:
+            return  # the rows changed again meanwhile; that change has its own worker
+        self._layout()
+        for chart in self.query(CurveChart):
+            if chart.display:
+                chart.replot()
 
     def _layout(self) -> None:
         a = self.analysis
         if a is None or not self.is_mounted:
             return
-        s = a.curves.summaries
-        # AUC and AP are undefined exactly when their curve cannot be drawn.
-        roc_ok = s.roc_auc.defined
-        pr_ok = s.average_precision.defined
+        # AUC and AP are undefined exactly when their curve cannot be drawn:
+        # a class is missing (ROC) or there are no positives (PR).
+        roc_ok = a.sweep.positives > 0 and a.sweep.negatives > 0
+        pr_ok = a.sweep.positives > 0
+        ready = a.curves.summaries_ready or not in_background(a) or not (roc_ok and pr_ok)
         show_roc = self.mode in ("roc", "both") and roc_ok
         show_pr = self.mode in ("pr", "both") and pr_ok
         for chart, show in (
@@ -239,6 +314,13 @@ class ChartPanel(Vertical):
             if show and hidden:
                 chart.replot()  # hidden charts skip drawing; catch up now
         notes = []
+        if not ready:
+            self.query_one("#chart-summary", TextLines).show(
+                "ROC AUC, AP and PR trapezoid area of these rows: being computed…"
+            )
+            self.query_one("#chart-note", TextLines).display = False
+            return
+        s = a.curves.summaries
         self.query_one("#chart-summary", TextLines).show(
             f"ROC AUC (trapezoid) {s.roc_auc.value_text()} · "
             f"AP (step-weighted) {s.average_precision.value_text()} · "
