@@ -165,7 +165,7 @@ class DeleteRow(Edit):
             _frozen(np.delete(data.scores, i)),
             _frozen(np.delete(data.labels, i)),
             None if weights is None else _frozen(weights),
-            RowNames.of(data.ids, data.n).without(i),
+            RowNames.of_without(data.ids, data.n, i),
         )
 
     def inverse(self, data: Dataset) -> Edit:
@@ -175,7 +175,7 @@ class DeleteRow(Edit):
             float(data.scores[i]),
             bool(data.labels[i]),
             _weight(data, i),
-            entry=RowNames.of(data.ids, data.n).entry(i),
+            entry=RowNames.entry_of(data.ids, i),
         )
 
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:

@@ -111,6 +111,19 @@ class RowNames(Sequence[str]):
         """Row ``i``'s index entry, to put it back with :meth:`inserted`."""
         return int(self.entries[i])
 
+    @staticmethod
+    def entry_of(ids: Sequence[str] | None, i: int) -> int:
+        """Row ``i``'s entry in the names of rows with ``ids``, without building them."""
+        return ids.entry(i) if isinstance(ids, RowNames) else i
+
+    @classmethod
+    def of_without(cls, ids: Sequence[str] | None, n: int, i: int) -> RowNames:
+        """The names of ``n`` rows with ``ids``, row ``i`` removed (one allocation)."""
+        if isinstance(ids, RowNames):
+            return ids.without(i)
+        kept = np.concatenate((np.arange(i, dtype=np.int64), np.arange(i + 1, n, dtype=np.int64)))
+        return cls(ids, kept)
+
     def inserted(self, i: int, entry: int) -> RowNames:
         """The names with a row put back at ``i`` under its old ``entry``."""
         return RowNames(self.base, np.insert(self.entries, i, entry), self.extras)

@@ -41,8 +41,15 @@ class RowOrder:
     Ties keep file order (a stable sort), so a view never shuffles equal scores.
     """
 
-    def __init__(self, data: Dataset) -> None:
+    def __init__(self, data: Dataset, previous: RowOrder | None = None) -> None:
         self.data = data
+        # A label flip keeps the scores: the score order stays, only classes change.
+        if (
+            previous is not None
+            and previous.data.scores is data.scores
+            and "desc" in previous.__dict__
+        ):
+            self.__dict__["desc"] = previous.desc
 
     @cached_property
     def desc(self) -> IndexArray:

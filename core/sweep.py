@@ -284,10 +284,12 @@ def sweep_without(
     k, found = _point_of(sweep, score)
     if not found:
         raise ValueError(f"no sweep point at score {score!r}")
-    tp, fp = sweep.tp.copy(), sweep.fp.copy()
-    (tp if label else fp)[k:] -= _counted(sweep, weight)
     thresholds = sweep.thresholds
-    if not keep_point:
+    if keep_point:
+        tp, fp = sweep.tp.copy(), sweep.fp.copy()
+        (tp if label else fp)[k:] -= _counted(sweep, weight)
+    else:  # one copy per array: drop point k, then lower the points after it
         thresholds = np.delete(thresholds, k - 1)
-        tp, fp = np.delete(tp, k), np.delete(fp, k)
+        tp, fp = np.delete(sweep.tp, k), np.delete(sweep.fp, k)
+        (tp if label else fp)[k:] -= _counted(sweep, weight)
     return _moved(sweep, thresholds, tp, fp)

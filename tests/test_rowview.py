@@ -98,3 +98,18 @@ def test_boundary_in_a_one_cell_view_is_that_cells_rows_nearest_the_threshold() 
     assert next_boundary_position(tn, data, 0.5, -1) == 0  # 0.3, the highest TN
     empty = make_view(data, 0.5, "file", "FN", RowOrder(data))
     assert next_boundary_position(empty, data, 0.5, -1) is None
+
+
+def test_a_flip_keeps_the_score_order_without_sorting_again() -> None:
+    from core.edits import FlipLabel
+    from core.presets import preset
+
+    data = preset("canonical").data
+    first = RowOrder(data)
+    desc = first.desc
+    flipped = FlipLabel(0).apply(data)
+    again = RowOrder(flipped, first)
+    assert again.desc is desc
+    assert again.by_class[True][0].tolist() == [2, 4]  # s1 is now a negative
+    moved = RowOrder(make_dataset([0.1, 0.9], [1, 0]), first)
+    assert moved.desc.tolist() == [1, 0]  # other scores: sorted afresh

@@ -111,7 +111,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
 
     def _order_cache(self, a: Analysis) -> RowOrder:
         if self._orders is None or self._orders.data is not a.data:
-            self._orders = RowOrder(a.data)
+            self._orders = RowOrder(a.data, self._orders)
         return self._orders
 
     def _rebuild(self, keep_row: int | None) -> None:
