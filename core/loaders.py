@@ -478,6 +478,24 @@ def load_file(
         _release_reader_memory()
 
 
+#: CSV/TSV files at least this large get a note when pyarrow is missing.
+SLOW_NOTE_BYTES = 8 * 2**20
+
+
+def slow_reader_note(path: str | Path) -> str | None:
+    """What to tell a user about to wait: a large CSV/TSV and no pyarrow, so the
+    exact reader (pure Python, several times slower) reads it. None otherwise."""
+    p = Path(path)
+    if p.suffix.lower() not in (".csv", ".tsv", ".txt") or not p.is_file():
+        return None
+    if p.stat().st_size < SLOW_NOTE_BYTES or fast_csv.available():
+        return None
+    return (
+        f"{p.name} is read without pyarrow, by the exact reader: several times slower. "
+        "pip install 'threshold-lab[parquet]' for the fast path."
+    )
+
+
 def _release_reader_memory() -> None:
     """Hand pyarrow's freed read buffers back to the system.
 

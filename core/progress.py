@@ -31,6 +31,8 @@ class Progress:
     total: int = 0
     done: int = 0
     phase: str = "reading"
+    #: Something the user should know while waiting (a slower reader, say).
+    note: str = ""
     _cancel: threading.Event = field(default_factory=threading.Event)
 
     def cancel(self) -> None:
@@ -78,6 +80,13 @@ def step(phase: str) -> None:
     p = current()
     if p is not None:
         p.step(phase)
+
+
+def tell(note: str) -> None:
+    """Show ``note`` beside the tracked load's progress; no-op untracked."""
+    p = current()
+    if p is not None:
+        p.note = note
 
 
 class _Counted(io.RawIOBase):

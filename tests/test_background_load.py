@@ -86,3 +86,47 @@ async def test_the_explorer_opens_when_the_rows_are_in() -> None:
         assert app.main.session.data is data
         await pilot.press("right_square_bracket")
         assert app.main.analysis is not None and app.main.analysis.point > 0
+
+
+def test_a_large_csv_without_pyarrow_says_it_is_slower(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core import fast_csv, loaders
+    from tui.cli import main
+
+    p = tmp_path / "preds.csv"
+    p.write_text("score,label\n0.9,1\n0.2,0\n")
+    monkeypatch.setattr(loaders, "SLOW_NOTE_BYTES", 10)
+    assert loaders.slow_reader_note(p) is None  # pyarrow is installed here
+    monkeypatch.setattr(fast_csv, "available", lambda: False)
+    note = loaders.slow_reader_note(p)
+    assert note is not None and "without pyarrow" in note and "[parquet]" in note
+    assert loaders.slow_reader_note(tmp_path / "rows.parquet") is None
+    assert main(["report", str(p), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == f"threshold-lab: note: {note}\n" and out.startswith('{"schema": 1')
+
+
+async def test_the_loading_screen_shows_a_note() -> None:
+    release = threading.Event()
+
+    def slow() -> Session:
+        progress.tell("read without pyarrow: several times slower")
+        while not release.wait(0.01):
+            progress.step("reading")
+        raise AssertionError("not reached")
+
+    app = ThresholdLab(loader=("big.csv (9 MiB)", slow))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(50):
+            await pilot.pause(0.05)
+            text = str(app.screen.query_one("#load-phase").render())
+            if "without pyarrow" in text:
+                break
+        assert "read without pyarrow: several times slower" in text
+        await pilot.press("escape")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.exit_note:
+                break
+        release.set()

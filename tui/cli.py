@@ -14,7 +14,7 @@ from pathlib import Path
 from core import progress
 from core.analysis import analyse
 from core.errors import InputError
-from core.loaders import Columns
+from core.loaders import Columns, slow_reader_note
 from core.presets import PRESET_NAMES
 from core.report import JSON_POINTS, MIN_POINTS, TEXT_POINTS, json_pieces, report_text
 from core.session import Session
@@ -172,6 +172,9 @@ def _open(args: argparse.Namespace) -> Source:
 
 def run_report(argv: Sequence[str]) -> int:
     args = report_parser().parse_args(argv)
+    note = slow_reader_note(args.source)
+    if note:
+        sys.stderr.write(f"{PROG}: note: {note}\n")
     try:
         src = _open(args)
         threshold = src.threshold if args.threshold is None else parse_threshold(args.threshold)
@@ -415,7 +418,11 @@ def _background_app(argv: Sequence[str]):  # type: ignore[no-untyped-def]
         raise InputError(f"no theme named {args.theme!r}; themes are: {', '.join(THEMES)}")
     typed = None if args.threshold is None else parse_threshold(args.threshold)
 
+    slow = slow_reader_note(path)
+
     def load() -> Session:
+        if slow:
+            progress.tell(slow)
         src = _open(args)
         progress.step("sweeping")
         threshold = src.threshold if args.threshold is None else typed

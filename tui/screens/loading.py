@@ -69,7 +69,8 @@ class LoadingScreen(Screen[None]):
             bar.update(progress=100)
             text = f"Read; now {p.phase}"
         elapsed = time.perf_counter() - self.started
-        self.query_one("#load-phase", Static).update(f"{text} ({elapsed:.1f} s)")
+        note = f"\n{p.note}" if p.note else ""
+        self.query_one("#load-phase", Static).update(f"{text} ({elapsed:.1f} s){note}")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
