@@ -504,3 +504,16 @@ def test_the_flipped_fixture_auc_is_one_quarter() -> None:
     from tests import oracle
 
     assert oracle.pairwise_auc([0.9, 0.8, 0.8, 0.4, 0.1], [0, 0, 1, 0, 1]) == Fraction(1, 4)
+
+
+async def test_no_color_draws_every_widget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Regression: the Line-API tables' blank lines had no style, and Textual's
+    # NO_COLOR filter failed on them, so the explorer crashed on start under NO_COLOR.
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "G")
+        await pilot.pause()
+        shot = app.export_screenshot()
+    assert app.return_code in (None, 0)
+    assert "Threshold 0.51" in shot.replace("&#160;", " ")

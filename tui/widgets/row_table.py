@@ -30,7 +30,7 @@ from core.rowview import (
     make_view,
     next_boundary_position,
 )
-from tui.widgets.text import fitted
+from tui.widgets.text import blank, fitted
 
 #: Lines above the rows: the view's summary and the column names.
 HEADER = 2
@@ -299,7 +299,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         width = self.content_region.width
         a = self.analysis
         if a is None:
-            return Strip.blank(width)
+            return blank(width)
         if y == 0:
             style = self.get_component_rich_style("row-table--summary")
             return fitted(self.summary, style, width, pad=Style())
@@ -308,7 +308,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             return fitted("  " + self._format(COLUMNS), style, width)
         position = self.top + y - HEADER
         if position >= len(self.view):
-            return Strip.blank(width)
+            return blank(width)
         return self._row_strip(a, position, width)
 
     def _row_strip(self, a: Analysis, position: int, width: int) -> Strip:

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from core.analysis import Analysis
 from core.metric import Metric, format_count
 from core.threshold import format_threshold
-from tui.widgets.text import fitted
+from tui.widgets.text import blank, fitted
 
 COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")
 #: Columns left out, in this order, when the table is too narrow for all of them
@@ -128,13 +128,13 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
         width = self.content_region.width
         a = self.analysis
         if a is None:
-            return Strip.blank(width)
+            return blank(width)
         if y == 0:
             style = self.get_component_rich_style("sweep-table--header")
             return fitted("  " + self._format(COLUMNS), style, width)
         point = self.top + y - 1
         if point >= a.sweep.size:
-            return Strip.blank(width)
+            return blank(width)
         values = self.cells_at(point)
         if any(len(v) > w for v, w in zip(values, self._widths, strict=True)):
             # Columns only widen, so they never jump while scrolling.

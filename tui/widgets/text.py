@@ -24,6 +24,12 @@ def fitted(text: str, style: Style, width: int, *, pad: Style | None = None) -> 
     return strip.extend_cell_length(width, style if pad is None else pad)
 
 
+def blank(width: int) -> Strip:
+    """An empty line of a Line-API table. Its segment carries a (null) style, not
+    None: Textual's NO_COLOR filter reads every segment's style and fails on None."""
+    return Strip.blank(width, Style())
+
+
 class TextLines(Static):
     """A Static whose :meth:`show` skips the layout pass when the height is unchanged."""
 
