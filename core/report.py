@@ -57,11 +57,6 @@ def sweep_row(a: Analysis, k: int) -> dict[str, Any]:
     return row
 
 
-def sweep_rows(a: Analysis, points: int | None = None) -> list[dict[str, Any]]:
-    """The listed operating points (every one by default), above-all first."""
-    return [sweep_row(a, int(k)) for k in listed_points(a, points)]
-
-
 def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
     total = a.sweep.size
     if listed == total:

@@ -200,19 +200,7 @@ def build_sweep(data: Dataset) -> Sweep:
         thresholds = desc[ends]
         tp = np.concatenate(([0.0], np.cumsum(np.where(pos, w, 0.0))[ends]))
         fp = np.concatenate(([0.0], np.cumsum(np.where(pos, 0.0, w))[ends]))
-    positives, negatives = data.positives, data.negatives
-    if weights is not None:
-        # The class totals are the running sums' last values, not separately
-        # rounded sums: then TN = N - FP and FN = P - TP can never dip below
-        # zero by a rounding error (MCC took the root of such a negative).
-        positives, negatives = float(tp[-1]), float(fp[-1])
-    return Sweep(
-        thresholds=_readonly(thresholds),
-        tp=_readonly(tp),
-        fp=_readonly(fp),
-        positives=positives,
-        negatives=negatives,
-    )
+    return _sweep_of(thresholds, tp, fp)
 
 
 def _point_of(sweep: Sweep, score: float) -> tuple[int, bool]:
@@ -224,7 +212,10 @@ def _point_of(sweep: Sweep, score: float) -> tuple[int, bool]:
     return above + 1, bool(found)
 
 
-def _moved(sweep: Sweep, thresholds: Any, tp: CountArray, fp: CountArray) -> Sweep:
+def _sweep_of(thresholds: Any, tp: CountArray, fp: CountArray) -> Sweep:
+    """A Sweep of these arrays (made read-only). The class totals are the running
+    sums' last values, not sums of their own: with weights, separately rounded
+    totals let TN = N - FP dip below zero, and MCC took the root of that."""
     return Sweep(
         thresholds=_readonly(thresholds),
         tp=_readonly(tp),
@@ -265,7 +256,7 @@ def sweep_with(
     else:
         tp, fp = tp.copy(), fp.copy()
     (tp if label else fp)[k:] += _counted(sweep, weight)
-    return _moved(sweep, thresholds, tp, fp)
+    return _sweep_of(thresholds, tp, fp)
 
 
 def sweep_without(
@@ -292,4 +283,4 @@ def sweep_without(
         thresholds = np.delete(thresholds, k - 1)
         tp, fp = np.delete(sweep.tp, k), np.delete(sweep.fp, k)
         (tp if label else fp)[k:] -= _counted(sweep, weight)
-    return _moved(sweep, thresholds, tp, fp)
+    return _sweep_of(thresholds, tp, fp)
