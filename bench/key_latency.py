@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from core.dataset import make_dataset
-from core.session import Session
+from core.data.dataset import make_dataset
+from core.session.session import Session
 from tui.app import ThresholdLab
 
 #: (what the key does, key name, the key that undoes it)

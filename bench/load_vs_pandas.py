@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.csv as pv
 import pyarrow.parquet as pq
 
-from core.loaders import load_file
+from core.data.loaders import load_file
 
 
 def write(folder: Path, n: int, with_ids: bool) -> tuple[Path, Path]:

@@ -18,9 +18,10 @@ from collections.abc import Callable
 import numpy as np
 from sklearn import metrics as skm
 
-from core.dataset import make_dataset
-from core.ranking import average_precision, precision_recall_points, roc_auc, roc_points
-from core.sweep import build_sweep
+from core.curves.pr import average_precision, precision_recall_points
+from core.curves.roc import roc_auc, roc_points
+from core.curves.sweep import build_sweep
+from core.data.dataset import make_dataset
 
 
 def timed(fn: Callable[[], object], repeat: int = 3) -> float:

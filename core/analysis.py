@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from core.confusion import Counts
-from core.dataset import Dataset
-from core.metric import Metric
-from core.metrics import threshold_metrics
-from core.probability import brier_score, log_loss
-from core.ranking import average_precision, pr_trapezoid_area, roc_auc
-from core.sweep import Sweep, build_sweep
+from core.curves.pr import average_precision, pr_trapezoid_area
+from core.curves.roc import roc_auc
+from core.curves.sweep import Sweep, build_sweep
+from core.data.dataset import Dataset
+from core.metrics.confusion import Counts
+from core.metrics.metric import Metric
+from core.metrics.probability import brier_score, log_loss
+from core.metrics.threshold_metrics import threshold_metrics
 from core.threshold import Threshold, check_threshold
 
 
@@ -62,7 +63,7 @@ def curves_for(data: Dataset) -> Curves:
 class Analysis:
     """One operating point of a dataset: counts and every metric at ``threshold``.
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> a = analyse(preset("canonical").data, 0.5)
     >>> a.counts, a.point, a.metrics["recall"].value_text()
     (Counts(tp=2, fp=1, tn=1, fn=1), 2, '2/3 ≈ 0.6667')

@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 from core.analysis import analyse
-from core.dataset import make_dataset
-from core.probability import brier_score, log_loss
-from core.ranking import average_precision, pr_trapezoid_area, roc_auc, roc_points
-from core.sweep import build_sweep
+from core.curves.pr import average_precision, pr_trapezoid_area
+from core.curves.roc import roc_auc, roc_points
+from core.curves.sweep import build_sweep
+from core.data.dataset import make_dataset
+from core.metrics.probability import brier_score, log_loss
 from tests.strategies import examples, tied_scores
 
 weights_st = st.lists(st.floats(0.05, 10.0), min_size=40, max_size=40)

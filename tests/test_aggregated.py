@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from core.analysis import analyse
+from core.data.loaders import load_file
+from core.data.presets import preset
 from core.errors import InputError
-from core.loaders import load_file
-from core.presets import preset
 from tui.cli import main
 
 CANONICAL = "score,positives,negatives\n0.9,1,0\n0.8,1,1\n0.4,0,1\n0.1,1,0\n"

@@ -10,9 +10,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from core import progress
-from core.loaders import load_file
-from core.session import Session
+from core.data import progress
+from core.data.loaders import load_file
+from core.session.session import Session
 from tui.app import ThresholdLab
 from tui.screens.loading import LoadingScreen
 
@@ -74,7 +74,7 @@ async def test_help_and_cancel_while_loading() -> None:
 
 async def test_the_explorer_opens_when_the_rows_are_in() -> None:
     rng = np.random.default_rng(2)
-    from core.dataset import make_dataset
+    from core.data.dataset import make_dataset
 
     data = make_dataset(rng.random(1000), rng.random(1000) < 0.5)
     app = ThresholdLab(loader=("rows", lambda: Session(data, 0.5, source="generated")))
@@ -91,7 +91,7 @@ async def test_the_explorer_opens_when_the_rows_are_in() -> None:
 def test_a_large_csv_without_pyarrow_says_it_is_slower(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from core import fast_csv, loaders
+    from core.data import fast_csv, loaders
     from tui.cli import main
 
     p = tmp_path / "preds.csv"

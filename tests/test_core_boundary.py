@@ -9,8 +9,8 @@ import core
 
 
 def test_importing_core_never_imports_textual() -> None:
-    modules = [m.name for m in pkgutil.iter_modules(core.__path__, "core.")]
-    assert "core.sweep" in modules
+    modules = [m.name for m in pkgutil.walk_packages(core.__path__, "core.")]
+    assert "core.curves.sweep" in modules
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"

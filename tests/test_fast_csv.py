@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import fast_csv, loaders
+from core.data import fast_csv, loaders
+from core.data.loaders import Columns, load_file
 from core.errors import InputError
-from core.loaders import Columns, load_file
 
 
 def exact(path: Path, cols: Columns = Columns(), monkeypatch: pytest.MonkeyPatch | None = None):  # type: ignore[no-untyped-def]

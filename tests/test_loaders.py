@@ -10,9 +10,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from core.data.loaders import Columns, load_file
+from core.data.sources import open_source
 from core.errors import InputError
-from core.loaders import Columns, load_file
-from core.sources import open_source
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -142,7 +142,7 @@ def test_unknown_source_lists_presets() -> None:
 
 
 def test_validation_of_arrays() -> None:
-    from core.dataset import make_dataset
+    from core.data.dataset import make_dataset
 
     for kwargs, message in [
         ({"scores": [], "labels": []}, "no rows"),

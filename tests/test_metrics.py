@@ -7,8 +7,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from core.confusion import Counts
-from core.metrics import METRIC_NAMES, threshold_metrics
+from core.metrics.confusion import Counts
+from core.metrics.threshold_metrics import METRIC_NAMES, threshold_metrics
 
 
 def test_every_metric_is_present_in_order() -> None:
@@ -120,7 +120,7 @@ def test_json_shape() -> None:
 def test_long_fractions_read_as_decimals_but_stay_exact_in_json() -> None:
     from fractions import Fraction
 
-    from core.metric import Metric
+    from core.metrics.metric import Metric
 
     m = Metric(88266613 / 145495350, exact=Fraction(88266613, 145495350), name="AP")
     assert m.value_text() == "≈ 0.6067"

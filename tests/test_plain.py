@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.presets import preset
-from core.session import Session
+from core.data.presets import preset
+from core.session.session import Session
 from tui.plain import run_plain
 
 CANON_STATUS = (

@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.dataset import make_dataset
-from core.reduce import collinear_interior, reduce_curve
-from core.sweep import build_sweep
+from core.curves.reduce import collinear_interior, reduce_curve
+from core.curves.sweep import build_sweep
+from core.data.dataset import make_dataset
 
 
 def test_small_curves_are_untouched() -> None:

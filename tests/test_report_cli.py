@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.presets import PRESET_NAMES
+from core.data.presets import PRESET_NAMES
 from tui.cli import main
 
 

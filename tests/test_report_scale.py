@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import blocks, probability, ranking, reduce
+from core import blocks
 from core.analysis import analyse, curves_for
-from core.dataset import make_dataset
-from core.report import MIN_POINTS, json_pieces, listed_points, report_json, sweep_row
+from core.curves import pr, reduce, roc
+from core.data.dataset import make_dataset
+from core.metrics import probability
+from core.text.report import MIN_POINTS, json_pieces, listed_points, report_json, sweep_row
 from tests.strategies import examples
 from tui.cli import main
 
@@ -136,9 +138,9 @@ def test_summaries_are_the_same_block_by_block(data) -> None:  # type: ignore[no
 
     def summaries() -> list[object]:
         out: list[object] = [
-            ranking.roc_auc(sweep),
-            ranking.average_precision(sweep),
-            ranking.pr_trapezoid_area(sweep),
+            roc.roc_auc(sweep),
+            pr.average_precision(sweep),
+            pr.pr_trapezoid_area(sweep),
             probability.log_loss(data),
             probability.brier_score(data),
         ]

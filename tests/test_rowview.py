@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.confusion import row_cells
-from core.dataset import make_dataset
-from core.rowview import (
+from core.data.dataset import make_dataset
+from core.metrics.confusion import row_cells
+from core.session.rowview import (
     CELLS,
     ORDERS,
     Changed,
@@ -101,8 +101,8 @@ def test_boundary_in_a_one_cell_view_is_that_cells_rows_nearest_the_threshold() 
 
 
 def test_a_flip_keeps_the_score_order_without_sorting_again() -> None:
-    from core.edits import FlipLabel
-    from core.presets import preset
+    from core.data.presets import preset
+    from core.session.edits import FlipLabel
 
     data = preset("canonical").data
     first = RowOrder(data)

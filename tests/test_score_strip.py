@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.analysis import analyse
-from core.confusion import predict
-from core.dataset import make_dataset
+from core.data.dataset import make_dataset
+from core.metrics.confusion import predict
 from tests.strategies import examples
 from tui.widgets.score_strip import ScoreStrip
 

@@ -7,13 +7,14 @@ from fractions import Fraction as F
 import pytest
 
 from core.analysis import analyse, curves_for
-from core.confusion import Counts, confusion_counts, row_cells
-from core.dataset import make_dataset
-from core.metrics import NO_ACTUAL_POS, NO_PRED_POS, threshold_metrics
-from core.presets import preset
-from core.probability import log_loss
-from core.ranking import average_precision, pr_trapezoid_area, roc_auc
-from core.sweep import build_sweep
+from core.curves.pr import average_precision, pr_trapezoid_area
+from core.curves.roc import roc_auc
+from core.curves.sweep import build_sweep
+from core.data.dataset import make_dataset
+from core.data.presets import preset
+from core.metrics.confusion import Counts, confusion_counts, row_cells
+from core.metrics.probability import log_loss
+from core.metrics.threshold_metrics import NO_ACTUAL_POS, NO_PRED_POS, threshold_metrics
 from tests import oracle
 
 CANON = preset("canonical").data

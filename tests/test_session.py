@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from core.confusion import Counts
+from core.data.presets import preset
 from core.errors import InputError
-from core.presets import preset
-from core.session import Session
+from core.metrics.confusion import Counts
+from core.session.session import Session
 
 
 def canonical() -> Session:
@@ -92,7 +92,7 @@ def test_save_refuses_to_overwrite_unless_told(tmp_path: Path) -> None:
 def test_tie_group_steps_admit_scores_closer_than_twelve_decimals() -> None:
     # Rounding a tie group's threshold to 12 places once lifted it above its own
     # score, so "next group" did nothing on dense real-valued scores.
-    from core.dataset import make_dataset
+    from core.data.dataset import make_dataset
 
     scores = [0.49999812345678901, 0.49999812345678, 0.3]
     s = Session(make_dataset(scores, [1, 0, 1]), None, source="dense")

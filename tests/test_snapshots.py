@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from core.presets import PRESET_NAMES
+from core.data.presets import PRESET_NAMES
 from tests.tui_helpers import SIZE, SMALL, make_app, retype
 
 Compare = Callable[..., bool]

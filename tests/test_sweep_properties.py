@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.analysis import analyse
-from core.confusion import confusion_counts
-from core.dataset import make_dataset
-from core.ranking import average_precision, pr_trapezoid_area, roc_auc
-from core.sweep import build_sweep
+from core.curves.pr import average_precision, pr_trapezoid_area
+from core.curves.roc import roc_auc
+from core.curves.sweep import build_sweep
+from core.data.dataset import make_dataset
+from core.metrics.confusion import confusion_counts
 from tests import oracle
 from tests.strategies import examples, tied_scores
 

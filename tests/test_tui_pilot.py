@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.confusion import Counts
-from core.session import Session
+from core.metrics.confusion import Counts
+from core.session.session import Session
 from tests.tui_helpers import SIZE, make_app, retype
 from tui.app import ThresholdLab
 from tui.screens.dialogs import ConfirmDialog, ValueDialog
@@ -244,7 +244,7 @@ async def test_every_key_is_a_palette_command() -> None:
 
 
 async def test_all_metrics_screen_lists_every_metric() -> None:
-    from core.metrics import METRIC_NAMES
+    from core.metrics.threshold_metrics import METRIC_NAMES
     from tui.screens.help import MetricsScreen
 
     app = make_app()
@@ -376,7 +376,7 @@ def test_screenshot_command_writes_an_svg(tmp_path: Path) -> None:
 async def test_virtual_tables_scroll_far_and_edit_the_right_row() -> None:
     import numpy as np
 
-    from core.dataset import make_dataset
+    from core.data.dataset import make_dataset
     from tui.widgets.row_table import RowTable
     from tui.widgets.sweep_table import SweepTable
 
@@ -464,7 +464,7 @@ async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
     # bins) runs in threads while the screen answers; placeholders say so, and the
     # finished drawing follows. Lowering the limits runs that path on 5 rows.
     from core.analysis import analyse
-    from core.edits import FlipLabel
+    from core.session.edits import FlipLabel
     from tui.widgets import charts, score_strip
 
     monkeypatch.setattr(charts, "BACKGROUND_POINTS", 2)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.keys import _character_to_key
 
-from core.presets import preset
-from core.session import Session
+from core.data.presets import preset
+from core.session.session import Session
 from core.threshold import Threshold
 from tui.app import ThresholdLab
 

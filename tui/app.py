@@ -8,8 +8,8 @@ from functools import partial
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from core.presets import PRESETS
-from core.session import Session
+from core.data.presets import PRESETS
+from core.session.session import Session
 from tui.ascii import AsciiFilter
 from tui.screens.help import key_names as _key_names
 from tui.screens.loading import Loaded, LoadingScreen

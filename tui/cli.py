@@ -11,14 +11,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from core import progress
 from core.analysis import analyse
+from core.data import progress
+from core.data.loaders import Columns, slow_reader_note
+from core.data.presets import PRESET_NAMES
+from core.data.sources import Source, open_source
 from core.errors import InputError
-from core.loaders import Columns, slow_reader_note
-from core.presets import PRESET_NAMES
-from core.report import JSON_POINTS, MIN_POINTS, TEXT_POINTS, json_pieces, report_text
-from core.session import Session
-from core.sources import Source, open_source
+from core.session.session import Session
+from core.text.report import JSON_POINTS, MIN_POINTS, TEXT_POINTS, json_pieces, report_text
 from core.threshold import Threshold, parse_threshold
 
 PROG = "threshold-lab"
@@ -230,7 +230,7 @@ def screenshot_parser() -> argparse.ArgumentParser:
 def run_screenshot(argv: Sequence[str]) -> int:
     import asyncio
 
-    from core.savefile import write_atomic
+    from core.session.savefile import write_atomic
 
     args = screenshot_parser().parse_args(argv)
     try:

@@ -16,14 +16,14 @@ from typing import TextIO
 
 import numpy as np
 
-from core.confusion import predict, row_cells
+from core.data.presets import PRESETS
 from core.errors import InputError
-from core.metrics import METRIC_NAMES
-from core.presets import PRESETS
-from core.report import sweep_table
-from core.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view
-from core.sentences import curve_words, explain, status_sentence, step_sentence, tie_group_text
-from core.session import Session
+from core.metrics.confusion import predict, row_cells
+from core.metrics.threshold_metrics import METRIC_NAMES
+from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view
+from core.session.session import Session
+from core.text.report import sweep_table
+from core.text.sentences import curve_words, explain, status_sentence, step_sentence, tie_group_text
 from core.threshold import format_threshold, parse_threshold
 
 HELP = """Commands (one per line):

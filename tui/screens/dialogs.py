@@ -11,8 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from core.data.presets import PRESETS
 from core.errors import InputError
-from core.presets import PRESETS
 
 
 class ValueDialog(ModalScreen[object]):

@@ -1,6 +1,6 @@
 """Loading a large file in a background thread, with progress, help and cancel.
 
-The file is read by a thread worker inside :func:`core.progress.tracking`,
+The file is read by a thread worker inside :func:`core.data.progress.tracking`,
 so the screen can show how many bytes are in and stop the read on Esc.
 Help and quit work throughout; when the rows are in, the explorer opens.
 """
@@ -18,10 +18,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
-from core import progress as progress_mod
+from core.data import progress as progress_mod
+from core.data.progress import Cancelled, Progress
 from core.errors import InputError
-from core.progress import Cancelled, Progress
-from core.session import Session
+from core.session.session import Session
 
 
 class LoadingScreen(Screen[None]):

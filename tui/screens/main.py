@@ -21,15 +21,15 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from core import edits
 from core.analysis import Analysis
-from core.confusion import predict
-from core.dataset import Dataset
+from core.data.dataset import Dataset
 from core.errors import InputError
-from core.metrics import METRIC_NAMES
-from core.rowview import NOTHING_CHANGED, Changed
-from core.sentences import status_sentence, step_sentence
-from core.session import Session
+from core.metrics.confusion import predict
+from core.metrics.threshold_metrics import METRIC_NAMES
+from core.session import edits
+from core.session.rowview import NOTHING_CHANGED, Changed
+from core.session.session import Session
+from core.text.sentences import status_sentence, step_sentence
 from core.threshold import Threshold, format_threshold, parse_threshold
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
 from tui.screens.help import HelpScreen, MetricsScreen, key_names

@@ -16,8 +16,9 @@ from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 
 from core.analysis import Analysis
-from core.ranking import precision_recall_points, roc_points
-from core.reduce import reduce_curve
+from core.curves.pr import precision_recall_points
+from core.curves.reduce import reduce_curve
+from core.curves.roc import roc_points
 from tui.widgets.text import TextLines
 
 CHART_MODES = ("roc", "pr", "both")

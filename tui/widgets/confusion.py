@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from core.analysis import Analysis
-from core.metric import format_count
+from core.metrics.metric import format_count
 from tui.ascii import to_ascii
 from tui.widgets.text import TextLines
 

@@ -1,7 +1,7 @@
 """The row table: id, score, actual, predicted, cell, and what just changed.
 
 It is virtual: only the lines on screen are ever formatted, read straight
-from the dataset's arrays through a :class:`core.rowview.RowView`, so ten
+from the dataset's arrays through a :class:`core.session.rowview.RowView`, so ten
 million rows scroll as easily as five. Rows can be shown in file order or by
 score, filtered to one cell of the matrix, and the cursor can jump to the
 rows either side of the threshold.
@@ -18,8 +18,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from core.analysis import Analysis
-from core.confusion import predict, row_cells
-from core.rowview import (
+from core.metrics.confusion import predict, row_cells
+from core.session.rowview import (
     CELLS,
     NOTHING_CHANGED,
     ORDER_NAMES,

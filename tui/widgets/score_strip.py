@@ -9,8 +9,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from core.analysis import Analysis
-from core.confusion import predict
-from core.dataset import Dataset
+from core.data.dataset import Dataset
+from core.metrics.confusion import predict
 from core.threshold import Threshold, format_threshold
 
 LANE_HEIGHT = 3

@@ -12,7 +12,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from core.analysis import Analysis
-from core.metric import Metric, format_count
+from core.metrics.metric import Metric, format_count
 from core.threshold import format_threshold
 from tui.widgets.text import blank, fitted
 

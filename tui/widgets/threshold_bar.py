@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.reactive import reactive
 
 from core.analysis import Analysis
-from core.sentences import tie_group_text
+from core.text.sentences import tie_group_text
 from core.threshold import format_threshold
 from tui.widgets.text import TextLines
 

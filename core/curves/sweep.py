@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from core.confusion import Counts
-from core.dataset import Dataset
-from core.metric import Metric, ratio
+from core.data.dataset import Dataset
+from core.metrics.confusion import Counts
+from core.metrics.metric import Metric, ratio
 from core.threshold import Threshold, check_threshold
 
 CountArray = npt.NDArray[np.number[Any]]
@@ -47,7 +47,7 @@ class Sweep:
     positives, negatives : int or float
         Actual class totals (the ROC denominators).
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> s = build_sweep(preset("canonical").data)
     >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
     ([0.9, 0.8, 0.4, 0.1], [0, 1, 2, 2, 3], [0, 0, 1, 2, 2])
@@ -75,7 +75,7 @@ class Sweep:
     def index_of(self, threshold: Threshold) -> int:
         """The operating point a threshold selects: how many distinct scores are >= it.
 
-        >>> from core.presets import preset
+        >>> from core.data.presets import preset
         >>> s = build_sweep(preset("canonical").data)
         >>> [s.index_of(t) for t in (None, 0.95, 0.9, 0.85, 0.8, 0.5, 0.0)]
         [0, 0, 1, 1, 2, 2, 4]
@@ -96,7 +96,7 @@ class Sweep:
     def point_metrics(self, index: int) -> dict[str, Metric]:
         """TPR, FPR, precision and recall of point ``index``, undefined with reasons.
 
-        >>> from core.presets import preset
+        >>> from core.data.presets import preset
         >>> m = build_sweep(preset("canonical").data).point_metrics(0)
         >>> m["precision"].reason, m["tpr"].short()
         ('No predicted positives (TP+FP=0)', '0')
@@ -121,7 +121,7 @@ class Sweep:
     def entering(self, index: int) -> tuple[int | float, int | float]:
         """(positives, negatives) that enter together at point ``index``; (0, 0) at 0.
 
-        >>> from core.presets import preset
+        >>> from core.data.presets import preset
         >>> build_sweep(preset("canonical").data).entering(2)
         (1, 1)
         """
@@ -239,7 +239,7 @@ def sweep_with(
     ``reuse`` lets it change ``sweep``'s own arrays instead of copying them: only
     for a sweep made a moment ago by the same edit, which nothing else holds.
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> s = sweep_with(build_sweep(preset("canonical").data), 0.5, True)
     >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
     ([0.9, 0.8, 0.5, 0.4, 0.1], [0, 1, 2, 3, 3, 4], [0, 0, 1, 1, 2, 2])
@@ -267,7 +267,7 @@ def sweep_without(
     ``keep_point`` says whether another row still has that score; if none does,
     the point goes too.
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> s = sweep_without(build_sweep(preset("canonical").data), 0.9, True, keep_point=False)
     >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
     ([0.8, 0.4, 0.1], [0, 1, 1, 2], [0, 1, 2, 2])

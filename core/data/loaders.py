@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from core import fast_csv, progress
-from core.dataset import Dataset, make_dataset
+from core.data import fast_csv, progress
+from core.data.dataset import Dataset, make_dataset
 from core.errors import InputError
 
 TRUE_WORDS = frozenset({"1", "1.0", "true"})

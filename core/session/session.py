@@ -12,12 +12,12 @@ from pathlib import Path
 
 import numpy as np
 
-from core import edits
 from core.analysis import Analysis, Curves, analyse, curves_for
-from core.dataset import Dataset
+from core.data.dataset import Dataset
+from core.data.presets import preset
 from core.errors import InputError
-from core.presets import preset
-from core.savefile import write_atomic
+from core.session import edits
+from core.session.savefile import write_atomic
 from core.threshold import Threshold, format_threshold
 
 #: Threshold steps of the arrow keys (and ``step`` commands).
@@ -27,7 +27,7 @@ STEP = 0.01
 class Session:
     """Mutable exploring state around immutable datasets.
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
     >>> s.flip_label(1)
     'Row s2: actual label is now 1.'

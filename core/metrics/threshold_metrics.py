@@ -1,6 +1,6 @@
 """Every single-threshold metric, computed from the four counts.
 
-Each is a :class:`~core.metric.Metric`: value, exact fraction when the counts
+Each is a :class:`~core.metrics.metric.Metric`: value, exact fraction when the counts
 are whole, the formula with the counts filled in, or undefined with the
 reason naming the empty denominator.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from core.confusion import Counts
-from core.metric import Metric, from_fraction, is_integral, ratio, undefined
-from core.metric import format_count as c
+from core.metrics.confusion import Counts
+from core.metrics.metric import Metric, from_fraction, is_integral, ratio, undefined
+from core.metrics.metric import format_count as c
 
 NO_PRED_POS = "No predicted positives (TP+FP=0)"
 NO_PRED_NEG = "No predicted negatives (TN+FN=0)"

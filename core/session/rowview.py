@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.confusion import predict
-from core.dataset import Dataset
+from core.data.dataset import Dataset
+from core.metrics.confusion import predict
 from core.threshold import Threshold
 
 IndexArray = npt.NDArray[np.intp]
@@ -86,7 +86,7 @@ def _cell_class(cell: str) -> tuple[bool, bool]:
 class RowView:
     """The rows a table shows: ``rows`` (None means every row in file order).
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> data = preset("canonical").data
     >>> v = make_view(data, 0.5, "score-desc", None, RowOrder(data))
     >>> v.indices(0, 5).tolist()
@@ -155,7 +155,7 @@ def boundary_scores(data: Dataset, threshold: Threshold) -> tuple[float, ...]:
     positive and the highest predicted negative (one of them when the other
     side is empty).
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> boundary_scores(preset("canonical").data, 0.5)
     (0.8, 0.4)
     >>> boundary_scores(preset("canonical").data, None)

@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from core.data.rownames import find_in, positional_index
 from core.errors import InputError
-from core.rownames import find_in, positional_index
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.blocks import blocks
-from core.dataset import Dataset
-from core.metric import Metric, undefined
+from core.data.dataset import Dataset
+from core.metrics.metric import Metric, undefined
 
 
 def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
@@ -30,7 +30,7 @@ def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
 def log_loss(data: Dataset) -> Metric:
     """Mean of −[y·ln p + (1−y)·ln(1−p)], weighted when weights are given.
 
-    >>> from core.dataset import make_dataset
+    >>> from core.data.dataset import make_dataset
     >>> log_loss(make_dataset([0.1, 0.2, 0.7, 0.99], [0, 0, 1, 1])).value_text()
     '≈ 0.1738'
     >>> print(log_loss(make_dataset([0.0, 0.5], [1, 0])).reason)
@@ -69,7 +69,7 @@ def log_loss(data: Dataset) -> Metric:
 def brier_score(data: Dataset) -> Metric:
     """Mean of (p − y)², weighted when weights are given.
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> brier_score(preset("canonical").data).value_text()
     '≈ 0.332'
     """

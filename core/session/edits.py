@@ -3,7 +3,7 @@
 An :class:`Edit` makes a new Dataset from the old one, changing only what it
 must: the one array it touches is copied (a memory copy, milliseconds at 10^7
 rows) and the rest are shared, read-only. It also updates the old sweep in
-O(m) instead of sorting again (:mod:`core.sweep`), and it knows its inverse,
+O(m) instead of sorting again (:mod:`core.curves.sweep`), and it knows its inverse,
 so the history keeps small edits rather than whole datasets.
 """
 
@@ -14,16 +14,16 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from core.dataset import Dataset
+from core.curves.sweep import Sweep, sweep_with, sweep_without
+from core.data.dataset import Dataset
+from core.data.rownames import RowNames
 from core.errors import InputError
-from core.rownames import RowNames
-from core.sweep import Sweep, sweep_with, sweep_without
 
 
 def check_score(data: Dataset, text: str) -> float:
     """A typed score: a finite number, and in [0, 1] when the data are probabilities.
 
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> check_score(preset("canonical").data, "1.5")
     Traceback (most recent call last):
     ...

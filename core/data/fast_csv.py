@@ -2,7 +2,7 @@
 
 It returns a Dataset only when the file is clean: numeric finite scores, labels
 that are 0/1 or true/false (or two names with ``positive``), no empty cells.
-Anything else returns None, and the exact reader in :mod:`core.loaders` then
+Anything else returns None, and the exact reader in :mod:`core.data.loaders` then
 reads the file and names the first problem by line and column. So speed never
 costs a worse message.
 """
@@ -15,8 +15,8 @@ from typing import Any, overload
 
 import numpy as np
 
-from core import progress
-from core.dataset import Dataset, make_dataset
+from core.data import progress
+from core.data.dataset import Dataset, make_dataset
 from core.errors import InputError
 
 

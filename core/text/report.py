@@ -10,10 +10,10 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis
-from core.metric import Metric, format_count
-from core.metrics import METRIC_NAMES
-from core.reduce import reduce_curve
-from core.sentences import status_sentence
+from core.curves.reduce import reduce_curve
+from core.metrics.metric import Metric, format_count
+from core.metrics.threshold_metrics import METRIC_NAMES
+from core.text.sentences import status_sentence
 from core.threshold import format_threshold
 
 SCHEMA = 1
@@ -34,7 +34,7 @@ def listed_points(a: Analysis, points: int | None) -> npt.NDArray[np.intp]:
     few per bucket of FPR). Every listed point is exact; only gaps are added.
 
     >>> from core.analysis import analyse
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> listed_points(analyse(preset("canonical").data, 0.5), None).tolist()
     [0, 1, 2, 3, 4]
     """
@@ -122,7 +122,7 @@ def json_pieces(
 
 
 def _integral(x: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
-    """Elementwise :func:`core.metric.is_integral`."""
+    """Elementwise :func:`core.metrics.metric.is_integral`."""
     if x.dtype.kind in "iu":
         return np.ones(x.shape, dtype=bool)
     out: npt.NDArray[np.bool_] = np.isfinite(x) & (x == np.floor(x)) & (np.abs(x) <= 2**53)

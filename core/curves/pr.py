@@ -1,7 +1,7 @@
-"""Whole-ranking summaries of a sweep: ROC AUC, average precision, PR trapezoid.
+"""The precision-recall curve of a sweep and its two summaries.
 
 Average precision (step-weighted, not interpolated) and the trapezoidal area
-under the precision-recall curve are different numbers; both are here, each
+under the precision-recall points are different numbers; both are here, each
 named for what it is.
 """
 
@@ -13,33 +13,14 @@ import numpy as np
 import numpy.typing as npt
 
 from core.blocks import blocks, shifted
-from core.metric import Metric, from_fraction, undefined
-from core.sweep import Sweep
+from core.curves.sweep import Sweep
+from core.metrics.metric import Metric, from_fraction, undefined
 
-NO_BOTH_CLASSES = "ROC needs both actual classes: {missing}"
 #: Exact fractions for the PR summaries are summed term by term; beyond this
 #: many recall steps only the decimal is given (the value itself is unaffected).
 EXACT_STEP_LIMIT = 2000
 
 FloatArray = npt.NDArray[np.float64]
-
-
-def _missing_classes(sweep: Sweep) -> str | None:
-    missing = []
-    if sweep.positives == 0:
-        missing.append("no actual positives (TP+FN=0)")
-    if sweep.negatives == 0:
-        missing.append("no actual negatives (FP+TN=0)")
-    return " and ".join(missing) if missing else None
-
-
-def roc_points(sweep: Sweep) -> tuple[FloatArray, FloatArray] | None:
-    """(FPR, TPR) at every operating point, or None when a class is missing."""
-    if _missing_classes(sweep):
-        return None
-    fpr = np.asarray(sweep.fp / float(sweep.negatives), dtype=np.float64)
-    tpr = np.asarray(sweep.tp / float(sweep.positives), dtype=np.float64)
-    return fpr, tpr
 
 
 def precision_recall_points(
@@ -60,37 +41,6 @@ def precision_recall_points(
     return recall, np.asarray(precision, dtype=np.float64), defined
 
 
-def roc_auc(sweep: Sweep) -> Metric:
-    """Area under the ROC curve by the trapezoid rule over the exact sweep.
-
-    A tie between classes is one diagonal segment (half credit).
-
-    >>> from core.presets import preset
-    >>> from core.sweep import build_sweep
-    >>> roc_auc(build_sweep(preset("canonical").data)).value_text()
-    '7/12 ≈ 0.5833'
-    """
-    missing = _missing_classes(sweep)
-    name, formula = "ROC AUC", "Σ ΔFPR·(TPR+TPR′)/2"
-    if missing:
-        return undefined(NO_BOTH_CLASSES.format(missing=missing), name=name, formula=formula)
-    tp, fp = sweep.tp, sweep.fp
-    # Σ ΔFP·(TP+TP′) over consecutive points, a block at a time (small temporaries).
-    parts = [
-        np.sum((fp[b] - fp[shifted(b, -1)]) * (tp[b] + tp[shifted(b, -1)]))
-        for b in blocks(1, sweep.size)
-    ]
-    if not sweep.weighted:
-        # Twice the area times P·N is a whole number: sum it in integers.
-        twice = sum(int(v) for v in parts)
-        exact = Fraction(twice, 2 * int(sweep.positives) * int(sweep.negatives))
-        return from_fraction(exact, 0.0, name=name, formula=formula)
-    area = float(sum(float(v) for v in parts)) / (
-        2.0 * float(sweep.positives) * float(sweep.negatives)
-    )
-    return Metric(area, None, None, name, formula)
-
-
 def _no_positives(name: str, formula: str) -> Metric:
     return undefined(
         "No actual positives (TP+FN=0): recall is undefined", name=name, formula=formula
@@ -103,8 +53,8 @@ def average_precision(sweep: Sweep) -> Metric:
     Not interpolated. Tied rows enter together, so a tie between a positive
     and a negative is one step at their joint precision.
 
-    >>> from core.presets import preset
-    >>> from core.sweep import build_sweep
+    >>> from core.data.presets import preset
+    >>> from core.curves.sweep import build_sweep
     >>> average_precision(build_sweep(preset("ap-vs-trapezoid").data)).value_text()
     '5/6 ≈ 0.8333'
     """
@@ -153,8 +103,8 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
     operating point with straight lines. This interpolates, so it generally
     differs from :func:`average_precision`.
 
-    >>> from core.presets import preset
-    >>> from core.sweep import build_sweep
+    >>> from core.data.presets import preset
+    >>> from core.curves.sweep import build_sweep
     >>> pr_trapezoid_area(build_sweep(preset("ap-vs-trapezoid").data)).value_text()
     '19/24 ≈ 0.7917'
     """

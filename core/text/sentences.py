@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.analysis import Analysis
-from core.metric import format_count
+from core.metrics.metric import format_count
 from core.threshold import format_threshold
 
 
@@ -11,7 +11,7 @@ def status_sentence(a: Analysis) -> str:
     """One sentence naming the threshold, the predicted positives and the key counts.
 
     >>> from core.analysis import analyse
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> print(status_sentence(analyse(preset("canonical").data, 0.5)))
     Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3.
     >>> status_sentence(analyse(preset("canonical").data, None)).split("; ")[-1]
@@ -36,7 +36,7 @@ def tie_group_text(a: Analysis) -> str:
     """Where the threshold sits in the sweep: ``tie group 2 of 4`` or ``above all scores``.
 
     >>> from core.analysis import analyse
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> tie_group_text(analyse(preset("canonical").data, 0.8))
     'tie group 2 of 4 (score 0.8, 2 rows)'
     """
@@ -54,7 +54,7 @@ def step_sentence(a: Analysis) -> str:
     """What the sweep playback says at the active point.
 
     >>> from core.analysis import analyse
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> step_sentence(analyse(preset("canonical").data, 0.8))
     'Step 2 of 4: threshold 0.8. 2 rows enter together: 1 positive, 1 negative.'
     >>> step_sentence(analyse(preset("canonical").data, None))
@@ -94,7 +94,7 @@ def explain(a: Analysis, name: str) -> str:
     """A metric's formula with the counts filled in and its denominator named.
 
     >>> from core.analysis import analyse
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> print(explain(analyse(preset("canonical").data, 0.5), "precision"))
     precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667. The denominator TP+FP = 3 counts the predicted positives.
     """  # noqa: E501
@@ -129,7 +129,7 @@ def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
     """The ROC (``kind="roc"``) or PR curve in words: each tie-group step, then the summaries.
 
     >>> from core.analysis import analyse
-    >>> from core.presets import preset
+    >>> from core.data.presets import preset
     >>> lines = curve_words(analyse(preset("canonical").data, 0.5), "roc")
     >>> lines[2]
     'Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to FPR 1/2, TPR 2/3.'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.dataset import Dataset, make_dataset
+from core.data.dataset import Dataset, make_dataset
 from core.errors import InputError
 from core.threshold import Threshold
 

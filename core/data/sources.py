@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.dataset import Dataset
+from core.data.dataset import Dataset
+from core.data.loaders import Columns, load_file
+from core.data.presets import PRESET_NAMES, PRESETS
 from core.errors import InputError
-from core.loaders import Columns, load_file
-from core.presets import PRESET_NAMES, PRESETS
 from core.threshold import Threshold
 
 
