@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -65,3 +66,31 @@ def test_forcing_the_reading(tmp_path: Path) -> None:
     q.write_text("score,label\n0.5,1\n")
     with pytest.raises(InputError, match="no column 'positives'"):
         load_file(q, aggregated=True)
+
+
+def _message(path: Path, **kwargs: object) -> str:
+    with pytest.raises(InputError) as info:
+        load_file(path, **kwargs)  # type: ignore[arg-type]
+    return str(info.value).removeprefix(f"{path}: ")
+
+
+@pytest.mark.parametrize("sep", [",", "\t"])
+def test_a_malformed_line_is_named_as_in_a_file_of_rows(tmp_path: Path, sep: str) -> None:
+    # One row loop reads both kinds of file, so the csv module's own complaint
+    # (here, a field over its size limit) is one message naming file and line.
+    huge = "x" * (csv.field_size_limit() + 1)
+    expected = f"line 3: field larger than field limit ({csv.field_size_limit()})"
+    ext = "csv" if sep == "," else "tsv"
+    for name, header in (("agg", "score,positives,negatives"), ("rows", "score,label,weight")):
+        p = tmp_path / f"{name}.{ext}"
+        p.write_text(sep.join(header.split(",")) + f"\n0.5{sep}1{sep}2\n0.4{sep}1{sep}{huge}\n")
+        assert _message(p) == expected
+
+
+def test_a_malformed_header_is_named_when_aggregated_is_forced(tmp_path: Path) -> None:
+    p = tmp_path / "agg.csv"
+    huge = "x" * (csv.field_size_limit() + 1)
+    p.write_text(f"score,positives,negatives,{huge}\n0.5,1,2\n")
+    expected = f"line 1: field larger than field limit ({csv.field_size_limit()})"
+    assert _message(p, aggregated=True) == expected
+    assert _message(p) == expected  # unreadable header: read as rows, same message

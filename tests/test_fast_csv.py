@@ -3,6 +3,8 @@ every irregular file back to it so messages still name the line and column."""
 
 from __future__ import annotations
 
+import ast
+from graphlib import TopologicalSorter
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.data import fast_csv, loaders
+from core.data import delimited, fast_csv
 from core.data.loaders import Columns, load_file
 from core.errors import InputError
 
@@ -74,7 +76,7 @@ def test_fast_path_is_taken_for_clean_files(
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("the exact reader ran")
 
-    monkeypatch.setattr(loaders, "_assemble", boom)
+    monkeypatch.setattr(delimited, "_read_exact", boom)
     assert load_file(p).scores.tolist() == [0.9, 0.2]
 
 
@@ -202,3 +204,31 @@ def test_labels_are_read_alike_by_both_readers(
 
     fast = outcome(lambda: load_file(p))
     assert fast == outcome(lambda: exact(p, monkeypatch=monkeypatch))
+
+
+def _data_imports() -> dict[str, set[str]]:
+    """Each core.data module to the core.data modules it imports."""
+    folder = Path(fast_csv.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for f in folder.glob("*.py"):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "core.data":
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("core.data."):
+                found.add(str(node.module).removeprefix("core.data."))
+        graph[f.stem] = found
+    return graph
+
+
+def test_readers_import_one_way() -> None:
+    # loaders may call the fast path; the fast path never reaches back into a reader.
+    graph = _data_imports()
+    order = list(TopologicalSorter(graph).static_order())  # raises on a cycle
+    assert order.index("labels") < order.index("fast_csv") < order.index("loaders")
+    reached, todo = set(), ["fast_csv"]
+    while todo:
+        for m in graph.get(todo.pop(), set()) - reached:
+            reached.add(m)
+            todo.append(m)
+    assert reached.isdisjoint({"loaders", "delimited", "cells", "parquet", "aggregated"})

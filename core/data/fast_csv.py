@@ -1,10 +1,10 @@
 """A fast path for clean CSV/TSV files, through pyarrow when it is installed.
 
 It returns a Dataset only when the file is clean: numeric finite scores, labels
-that are 0/1 or true/false (or two names with ``positive``), no empty cells.
-Anything else returns None, and the exact reader in :mod:`core.data.loaders` then
-reads the file and names the first problem by line and column. So speed never
-costs a worse message.
+that keep the rules of :mod:`core.data.labels`, no empty cells. Anything else
+returns None, and the exact reader (:mod:`core.data.delimited`, or the Parquet
+one in :mod:`core.data.parquet`) then reads the file and names the first
+problem by line and column. So speed never costs a worse message.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 
 from core.data import progress
 from core.data.dataset import Dataset, make_dataset
+from core.data.labels import LabelProblem, label_key, truth_of
 from core.errors import InputError
 
 
@@ -30,7 +31,7 @@ def available() -> bool:
 
 
 def _labels(column: Any, positive: str | None) -> np.ndarray | None:
-    """Booleans from a label column, by the exact reader's rules, or None.
+    """Booleans from a label column, by the label rules, or None when they are broken.
 
     Text labels are dictionary-encoded (CSV reads them so), so the rules run on
     the few distinct values and each row is one lookup.
@@ -58,21 +59,12 @@ def _labels(column: Any, positive: str | None) -> np.ndarray | None:
     chunks = chunks.unify_dictionaries().chunks
     if not chunks:
         return None
-    # The exact reader strips each label, allows two distinct values, and reads
-    # them as 0/1 or true/false unless --positive names one.
-    keys = [str(v).strip() for v in chunks[0].dictionary.to_pylist()]
-    distinct = list(dict.fromkeys(keys))
-    if len(distinct) > 2 or "" in distinct:
-        return None
-    if positive is not None:
-        if positive not in distinct and len(distinct) == 2:
-            return None
-        truth = {v: v == positive for v in distinct}
-    else:
-        words = {"1": True, "true": True, "0": False, "false": False}
-        if any(v.lower() not in words for v in distinct):
-            return None
-        truth = {v: words[v.lower()] for v in distinct}
+    # Distinct values as the exact reader sees them (several may strip alike).
+    keys = [label_key(v) for v in chunks[0].dictionary.to_pylist()]
+    try:
+        truth = truth_of(list(dict.fromkeys(keys)), positive)
+    except LabelProblem:
+        return None  # the exact reader names the row
     lookup = np.array([truth[k] for k in keys], dtype=bool)
     out = np.empty(sum(len(c) for c in chunks), dtype=bool)
     start = 0
@@ -84,7 +76,10 @@ def _labels(column: Any, positive: str | None) -> np.ndarray | None:
 
 def _digit_labels(column: Any) -> np.ndarray | None:
     """Labels that are each the one character 0 or 1, read straight from the
-    column's bytes (the common case, and faster than any conversion); else None."""
+    column's bytes (the common case, and faster than any conversion); else None.
+
+    The label rules read ``"1"`` as positive and ``"0"`` as negative, and two
+    values can break no other rule, so no further check is needed."""
     import pyarrow as pa
 
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]

@@ -20,7 +20,6 @@ class Source:
     label: str
     threshold: Threshold = 0.5
     path: Path | None = None
-    preset: str | None = None
 
 
 def open_source(name: str, cols: Columns = Columns(), *, aggregated: bool | None = None) -> Source:
@@ -34,7 +33,7 @@ def open_source(name: str, cols: Columns = Columns(), *, aggregated: bool | None
         return Source(data=load_file(path, cols, aggregated=aggregated), label=str(path), path=path)
     if name in PRESETS:
         p = PRESETS[name]
-        return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, preset=name)
+        return Source(data=p.data, label=f"preset {name}", threshold=p.threshold)
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
     )

@@ -1,0 +1,183 @@
+"""What every exact reader shares: which columns to read, and cells to a Dataset.
+
+A reader finds its columns in a header (:func:`columns_wanted`), collects
+their raw cells, and :func:`assemble` checks them into a Dataset. Every
+problem becomes one :class:`~core.errors.InputError` whose message names the
+file, the place (``line 3``, ``row 3``, ``item 2``: the reader's ``where``)
+and the column, and says what is wrong.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from core.data.dataset import Dataset, make_dataset
+from core.data.labels import LabelProblem, read_labels
+from core.errors import InputError
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Which columns hold what. ``None`` for weight/id means: use it if present."""
+
+    score: str = "score"
+    label: str = "label"
+    weight: str | None = None
+    id: str | None = None
+    positive: str | None = None
+
+
+#: A data row's index to its place in the file, for messages: ``lambda i: f"line {i + 2}"``.
+Where = Callable[[int], str]
+
+
+def fail(path: Path, message: str) -> InputError:
+    """The error for a problem in ``path``: the message, prefixed by the file."""
+    return InputError(f"{path}: {message}")
+
+
+def find(path: Path, header: Sequence[str], name: str, flag: str) -> int:
+    """Where column ``name`` is in ``header``: exactly, else ignoring case and spaces.
+
+    A missing column is an error listing the columns there are and ``flag``,
+    the way to choose another.
+    """
+    if name in header:
+        return header.index(name)
+    lowered = [h.strip().lower() for h in header]
+    if name.strip().lower() in lowered:
+        return lowered.index(name.strip().lower())
+    columns = ", ".join(repr(h) for h in header)
+    raise fail(
+        path, f"no column {name!r} in the header (columns: {columns}); choose one with {flag}"
+    )
+
+
+def optional(header: Sequence[str], name: str) -> int | None:
+    """Where the column ``name`` (lower case) is in ``header``, ignoring case; None if absent."""
+    lowered = [h.strip().lower() for h in header]
+    return lowered.index(name) if name in lowered else None
+
+
+def columns_wanted(path: Path, header: Sequence[str], cols: Columns) -> dict[str, int]:
+    """Header positions of score and label, and of weight and id when present.
+
+    Keyed ``cols.score``, ``cols.label``, ``"weight"`` and ``"id"``, as
+    :func:`assemble` takes its cells.
+    """
+    wanted: dict[str, int] = {
+        cols.score: find(path, header, cols.score, "--score-column"),
+        cols.label: find(path, header, cols.label, "--label-column"),
+    }
+    extra: dict[str, int | None] = {
+        "weight": find(path, header, cols.weight, "--weight-column")
+        if cols.weight
+        else optional(header, "weight"),
+        "id": find(path, header, cols.id, "--id-column") if cols.id else optional(header, "id"),
+    }
+    wanted.update({k: v for k, v in extra.items() if v is not None})
+    return wanted
+
+
+def names_wanted(path: Path, header: Sequence[str], cols: Columns) -> dict[str, str]:
+    """``score``, ``label`` and (when present) ``weight`` and ``id`` to the header
+    name of the column holding it, as the pyarrow readers take them."""
+    wanted = columns_wanted(path, header, cols)
+    names = {"score": header[wanted[cols.score]], "label": header[wanted[cols.label]]}
+    names.update({k: header[wanted[k]] for k in ("weight", "id") if k in wanted})
+    return names
+
+
+def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> np.ndarray:
+    """Parse a column of numbers, naming the first bad cell's place."""
+    out = np.empty(len(values), dtype=np.float64)
+    for i, raw in enumerate(values):
+        if isinstance(raw, bool) or raw is None:
+            raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number")
+        text = raw.strip() if isinstance(raw, str) else raw
+        if text == "":
+            raise fail(path, f"{where(i)}, column {column!r}: the cell is empty")
+        try:
+            value = float(text)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number") from None
+        if not math.isfinite(value):
+            raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a finite number")
+        out[i] = value
+    return out
+
+
+def _labels(
+    path: Path, column: str, values: Sequence[object], where: Where, positive: str | None
+) -> np.ndarray:
+    """The label rules of :mod:`core.data.labels`, a broken one named by place."""
+    try:
+        return read_labels(values, positive)
+    except LabelProblem as problem:
+        if problem.at is None:
+            raise fail(path, problem.text) from None
+        raise fail(path, f"{where(problem.at)}, column {column!r}: {problem.text}") from None
+
+
+def _weights(path: Path, values: Sequence[object], where: Where, cols: Columns) -> np.ndarray:
+    column = cols.weight or "weight"
+    weights = numbers(path, column, values, where)
+    bad = np.flatnonzero(weights < 0)
+    if bad.shape[0]:
+        i = int(bad[0])
+        raise fail(
+            path,
+            f"{where(i)}, column {column!r}: weight {float(weights[i])!r} "
+            "is negative; weights must be 0 or more",
+        )
+    return weights
+
+
+def _ids(path: Path, values: Sequence[object], where: Where, cols: Columns) -> list[str]:
+    ids = [str(v).strip() for v in values]
+    first: dict[str, int] = {}
+    for i, v in enumerate(ids):
+        if v in first:
+            raise fail(
+                path,
+                f"{where(i)}, column {cols.id or 'id'!r}: id {v!r} repeats "
+                f"{where(first[v])}; ids must be unique",
+            )
+        first[v] = i
+    return ids
+
+
+def assemble(path: Path, cells: dict[str, list[object]], where: Where, cols: Columns) -> Dataset:
+    """Check the raw cells of each column into a Dataset.
+
+    Parameters
+    ----------
+    path : Path
+        The file, for messages.
+    cells : dict
+        Raw cells by column, keyed as :func:`columns_wanted` keys them.
+    where : Where
+        A row's index to its place in the file, for messages.
+    cols : Columns
+        The column names (for messages) and the ``--positive`` name.
+
+    Raises
+    ------
+    InputError
+        The first problem, naming file, place and column.
+    """
+    if not cells[cols.score]:
+        raise fail(path, "no data rows after the header")
+    scores = numbers(path, cols.score, cells[cols.score], where)
+    labels = _labels(path, cols.label, cells[cols.label], where, cols.positive)
+    weights = _weights(path, cells["weight"], where, cols) if "weight" in cells else None
+    ids = _ids(path, cells["id"], where, cols) if "id" in cells else None
+    try:
+        return make_dataset(scores, labels, weights=weights, ids=ids)
+    except InputError as exc:
+        raise fail(path, str(exc)) from None

@@ -1,0 +1,167 @@
+"""The one set of label rules, shared by every reader.
+
+A label column holds 0/1 or true/false (any case; ``1.0``/``0.0`` too), 1
+and true being the positive class. Two other names are allowed when
+``--positive NAME`` says which one is positive. Each label is stripped of
+surrounding spaces first. Anything else (an empty label, a third value, a
+number other than 0/1, words mixed with 0/1) is a :class:`LabelProblem`.
+
+The exact readers turn a problem into a message naming file, place and
+column; the pyarrow fast path takes one as "not clean" and hands the file to
+the exact reader, so both readers accept the same labels with the same meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+TRUE_WORDS = frozenset({"1", "1.0", "true"})
+FALSE_WORDS = frozenset({"0", "0.0", "false"})
+BOOL_WORDS = TRUE_WORDS | FALSE_WORDS
+
+
+class LabelProblem(Exception):
+    """Labels that break a rule.
+
+    Attributes
+    ----------
+    text : str
+        What is wrong, to follow ``"<place>, column <name>: "`` when ``at`` is
+        set, else complete on its own.
+    at : int or None
+        Index, into the values that were checked, of the label at fault; None
+        when no one label is (a ``--positive`` name that is not among them).
+    """
+
+    def __init__(self, text: str, at: int | None = None) -> None:
+        super().__init__(text)
+        self.text = text
+        self.at = at
+
+
+def label_key(raw: object) -> str:
+    """The text a raw label is judged by: stripped, and the same for ``1``, ``1.0`` and ``"1"``.
+
+    >>> label_key(" spam "), label_key(1), label_key(1.0), label_key(0.5), label_key(True)
+    ('spam', '1', '1', '0.5', 'true')
+    """
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, int | float):
+        return repr(float(raw)).removesuffix(".0") if float(raw).is_integer() else repr(raw)
+    return str(raw).strip()
+
+
+def _is_number_like(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _breaks_pattern(new: str, before: Sequence[str]) -> bool:
+    """True when ``new`` cannot join ``before`` as 0/1 or true/false labels.
+
+    Judged as each value first appears, so the message names the first label
+    that gives the file away: a number other than 0/1, or a word after (or
+    before) 0/1.
+    """
+    others = [b.lower() in BOOL_WORDS for b in before]
+    if new.lower() not in BOOL_WORDS:
+        return _is_number_like(new) or any(others)
+    return bool(others) and not all(others)
+
+
+def _check_new(distinct: Sequence[str], at: int, positive: str | None) -> None:
+    """Raise for ``distinct[at]``, a value just seen after ``distinct[:at]``."""
+    new = distinct[at]
+    if new == "":
+        raise LabelProblem("the label is empty", at)
+    if positive is None and _breaks_pattern(new, distinct[:at]):
+        raise LabelProblem(
+            f"label {new!r} is not 0/1 or true/false like the labels before it (1 is "
+            "positive, 0 is negative; for named classes use --positive NAME)",
+            at,
+        )
+    if at >= 2:
+        names = ", ".join(repr(s) for s in distinct[: at + 1])
+        raise LabelProblem(
+            f"a third label value {new!r} (values so far: {names}); "
+            "a binary classifier needs exactly two classes",
+            at,
+        )
+
+
+def truth_of(distinct: Sequence[str], positive: str | None) -> dict[str, bool]:
+    """Which of the distinct labels is positive, by the label rules.
+
+    Parameters
+    ----------
+    distinct : sequence of str
+        The distinct label keys (see :func:`label_key`) in the order they
+        first appear; the order only decides which label a message names.
+    positive : str or None
+        The ``--positive`` name, or None for 0/1 and true/false labels.
+
+    Returns
+    -------
+    dict
+        Each key of ``distinct`` to True when it is the positive class.
+
+    Raises
+    ------
+    LabelProblem
+        With ``at`` an index into ``distinct``.
+
+    >>> truth_of(["1", "0"], None), truth_of(["ham", "spam"], "spam")
+    ({'1': True, '0': False}, {'ham': False, 'spam': True})
+    >>> truth_of(["cat", "dog"], None)
+    Traceback (most recent call last):
+    ...
+    core.data.labels.LabelProblem: label 'cat' is not 0/1 or true/false; ...
+    """
+    for at in range(len(distinct)):
+        _check_new(distinct, at, positive)
+    if positive is not None:
+        if positive not in distinct and len(distinct) == 2:
+            names = " and ".join(repr(s) for s in distinct)
+            raise LabelProblem(f"--positive {positive!r} is not one of the labels ({names})")
+        return {k: k == positive for k in distinct}
+    unknown = [at for at, k in enumerate(distinct) if k.lower() not in BOOL_WORDS]
+    if unknown:
+        names = " and ".join(repr(s) for s in distinct)
+        raise LabelProblem(
+            f"label {distinct[unknown[0]]!r} is not 0/1 or true/false; the labels are "
+            f"{names}: name the positive one with --positive NAME",
+            unknown[0],
+        )
+    return {k: k.lower() in TRUE_WORDS for k in distinct}
+
+
+def read_labels(values: Sequence[object], positive: str | None) -> np.ndarray:
+    """Booleans (True = positive) from raw labels, one per value, by the label rules.
+
+    Raises
+    ------
+    LabelProblem
+        With ``at`` the index in ``values`` of the first label at fault.
+
+    >>> read_labels(["1", "0", " 1"], None).tolist()
+    [True, False, True]
+    >>> read_labels([1, 0, 2], None)
+    Traceback (most recent call last):
+    ...
+    core.data.labels.LabelProblem: label '2' is not 0/1 or true/false like the labels before it ...
+    """
+    keys = [label_key(v) for v in values]
+    distinct = list(dict.fromkeys(keys))
+    try:
+        truth = truth_of(distinct, positive)
+    except LabelProblem as problem:
+        # Every rule is judged where a value first appears: that row is the place.
+        at = None if problem.at is None else keys.index(distinct[problem.at])
+        raise LabelProblem(problem.text, at) from None
+    return np.fromiter((truth[k] for k in keys), dtype=bool, count=len(keys))

@@ -1,0 +1,80 @@
+"""Parquet files (the ``[parquet]`` extra, pyarrow), of rows or aggregated.
+
+Clean columns go straight to numpy (:func:`core.data.fast_csv.from_table`);
+anything irregular takes the exact path, whose messages name the row.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.data import fast_csv, progress
+from core.data.aggregated import (
+    AGGREGATED_COLUMNS,
+    aggregated_columns,
+    from_aggregated,
+    is_aggregated,
+)
+from core.data.cells import Columns, assemble, columns_wanted, fail, names_wanted
+from core.data.dataset import Dataset
+
+
+def _row(r: int) -> str:
+    return f"row {r + 1}"
+
+
+def _read(path: Path, cols: Columns, aggregated: bool | None) -> tuple[Any, dict[str, str], bool]:
+    """The table of just the columns used, those columns by role, and whether it is
+    aggregated (found from the schema when ``aggregated`` is None)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise fail(
+            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
+        ) from None
+    with progress.opened(path) as fh:
+        try:
+            header = list(pq.read_schema(fh).names)
+        except Exception as exc:  # pyarrow raises many types for a bad file
+            raise fail(path, f"not a readable Parquet file ({exc})") from None
+        if aggregated is None:
+            aggregated = is_aggregated(header)
+        if aggregated:
+            names = {n: header[i] for n, i in aggregated_columns(path, header).items()}
+        else:
+            names = names_wanted(path, header, cols)
+        try:
+            # Only the columns used: a file of features besides its scores stays cheap.
+            fh.seek(0)
+            table = pq.read_table(fh, columns=list(dict.fromkeys(names.values())))
+        except progress.Cancelled:
+            raise
+        except Exception as exc:
+            raise fail(path, f"not a readable Parquet file ({exc})") from None
+    return table, names, aggregated
+
+
+def _read_exact(path: Path, table: Any, cols: Columns) -> Dataset:
+    """The table's cells through Python: the first problem is named by row."""
+    wanted = columns_wanted(path, list(table.column_names), cols)
+    cells: dict[str, list[object]] = {
+        key: table.column(idx).to_pylist() for key, idx in wanted.items()
+    }
+    return assemble(path, cells, _row, cols)
+
+
+def load_parquet(path: Path, cols: Columns, *, aggregated: bool | None = None) -> Dataset:
+    """Read a Parquet file; a ``score, positives, negatives`` table is aggregated input,
+    as in CSV."""
+    table, names, aggregated = _read(path, cols, aggregated)
+    progress.step("checking rows")
+    if aggregated:
+        agg: dict[str, list[object]] = {
+            name: table.column(names[name]).to_pylist() for name in AGGREGATED_COLUMNS
+        }
+        return from_aggregated(path, agg, _row)
+    fast = fast_csv.from_table(table, names, cols.positive)
+    if fast is not None:
+        return fast
+    return _read_exact(path, table, cols)
