@@ -1,4 +1,4 @@
-"""The score strip's line separates predicted negatives from predicted positives."""
+"""The score axis bins: the strip's line separates predicted negatives from positives."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from core.analysis import analyse
 from core.data.dataset import make_dataset
 from core.metrics.confusion import predict
 from tests.strategies import examples
-from tui.widgets.score_strip import ScoreStrip
+from core.curves.score_bins import ScoreBins, row_columns
 
 
 @given(examples(), st.one_of(st.none(), st.floats(-2e6, 2e6)), st.integers(12, 200))
 def test_line_separates_predictions(ex, threshold, usable) -> None:  # type: ignore[no-untyped-def]
     s, y = ex
     a = analyse(make_dataset(s, y), threshold)
-    cols, line = ScoreStrip()._columns(a, usable)
+    cols, line = row_columns(a.data, threshold, usable)
     positive = predict(a.data, threshold)
     assert 0 <= line < usable
     assert ((cols >= 0) & (cols < usable)).all()
@@ -28,7 +28,7 @@ def test_line_separates_predictions(ex, threshold, usable) -> None:  # type: ign
 def test_scores_sharing_a_column_still_fall_on_their_side() -> None:
     # 0.5 and 0.4999999 round to one column; only 0.5 is predicted positive.
     a = analyse(make_dataset([0.0, 0.4999999, 0.5, 1.0], [0, 1, 0, 1]), 0.5)
-    cols, line = ScoreStrip()._columns(a, 40)
+    cols, line = row_columns(a.data, 0.5, 40)
     assert cols.tolist()[1] < line < cols.tolist()[2]
     assert np.array_equal(cols > line, [False, False, True, True])
 
@@ -46,9 +46,8 @@ def test_binned_lane_counts_equal_the_per_row_columns(ex, threshold, usable, wei
     s, y = ex
     w = 0.5 + np.arange(len(s)) % 3 if weighted else None
     a = analyse(make_dataset(s, y, weights=w), threshold)
-    strip = ScoreStrip()
-    cols, line = strip._columns(a, usable)
-    pos, neg, fast_line = strip.lane_counts(a, usable)
+    cols, line = row_columns(a.data, threshold, usable)
+    pos, neg, fast_line = ScoreBins(a.data, usable).lane_counts(a)
     assert fast_line == line
     assert pos.tolist() == np.bincount(cols[a.data.labels], minlength=usable).tolist()
     assert neg.tolist() == np.bincount(cols[~a.data.labels], minlength=usable).tolist()

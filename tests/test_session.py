@@ -46,16 +46,20 @@ def test_edits_history_and_refusals_change_nothing() -> None:
     with pytest.raises(InputError, match="no row 'zz'"):
         s.row_index("zz")
     assert s.data is before and not s.dirty
-    assert s.set_label(0, "1") == "Row s1: actual label is already 1."
-    assert s.set_score(s.row_index("s2"), "0.3") == "Row s2: score 0.8 -> 0.3."
-    assert s.add_row("0.6", "0").startswith("Added row new6")
-    assert s.delete_row(0) == "Removed row s1. Undo brings it back."
+    assert s.set_label(0, "1").message == "Row s1: actual label is already 1."
+    assert s.set_score(s.row_index("s2"), "0.3").message == "Row s2: score 0.8 -> 0.3."
+    assert s.add_row("0.6", "0").message.startswith("Added row new6")
+    assert s.delete_row(0).message == "Removed row s1. Undo brings it back."
     assert s.data.n == 5 and s.dirty
-    assert [s.undo(), s.undo(), s.redo()] == ["Undone.", "Undone.", "Redone."]
+    assert [s.undo().message, s.undo().message, s.redo().message] == [
+        "Undone.",
+        "Undone.",
+        "Redone.",
+    ]
     assert s.data.n == 6
-    assert s.reset() == "Reset to preset canonical as loaded."
+    assert s.reset().message == "Reset to preset canonical as loaded."
     assert s.data is before and s.threshold == 0.5
-    assert s.undo() == "Undone."  # a reset is itself undoable
+    assert s.undo().message == "Undone."  # a reset is itself undoable
     assert s.data.n == 6
 
 
@@ -70,8 +74,8 @@ def test_only_row_cannot_be_deleted() -> None:
 def test_presets_clear_history() -> None:
     s = canonical()
     s.flip_label(0)
-    assert s.load_preset("good").startswith("Loaded preset good")
-    assert s.undo() == "Nothing to undo."
+    assert s.load_preset("good").message.startswith("Loaded preset good")
+    assert s.undo().message == "Nothing to undo."
     assert s.data.n == 20 and s.threshold == 0.5
 
 
@@ -79,7 +83,7 @@ def test_save_refuses_to_overwrite_unless_told(tmp_path: Path) -> None:
     s = canonical()
     target = tmp_path / "rows.csv"
     s.flip_label(0)
-    assert s.save(target) == f"Saved 5 rows to {target}."
+    assert s.save(target).message == f"Saved 5 rows to {target}."
     assert not s.dirty
     assert target.read_text().splitlines()[1] == "s1,0.9,0"
     with pytest.raises(InputError, match="is an existing file; nothing written"):

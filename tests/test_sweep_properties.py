@@ -34,7 +34,8 @@ def test_sweep_matches_row_by_row_counts_at_every_threshold(ex) -> None:  # type
 def test_any_threshold_counts_like_the_rows(ex, t) -> None:  # type: ignore[no-untyped-def]
     s, y = ex
     data = make_dataset(s, y)
-    assert build_sweep(data).counts_for(t).cells() == oracle.counts(s.tolist(), y.tolist(), t)
+    sweep = build_sweep(data)
+    assert sweep.counts_at(sweep.index_of(t)).cells() == oracle.counts(s.tolist(), y.tolist(), t)
 
 
 @given(examples(both_classes=True))

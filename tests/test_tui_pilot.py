@@ -20,7 +20,7 @@ async def test_opening_state() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         m = app.main
-        assert m.threshold == 0.5
+        assert m.session.threshold == 0.5
         assert m.analysis is not None and m.analysis.counts == Counts(2, 1, 1, 1)
         assert m.status_text == (
             "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; "
@@ -33,17 +33,17 @@ async def test_threshold_keys() -> None:
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
         await pilot.press("right")
-        assert m.threshold == 0.51
+        assert m.session.threshold == 0.51
         await pilot.press("shift+right", "shift+right", "shift+right")
-        assert m.threshold == pytest.approx(0.81)
+        assert m.session.threshold == pytest.approx(0.81)
         assert m.analysis is not None and m.analysis.counts == Counts(1, 0, 2, 2)
         await pilot.press("left", "shift+left")
-        assert m.threshold == pytest.approx(0.7)
+        assert m.session.threshold == pytest.approx(0.7)
         await pilot.press("home")
-        assert m.threshold is None
+        assert m.session.threshold is None
         assert m.analysis.metrics["precision"].value is None  # type: ignore[union-attr]
         await pilot.press("end")
-        assert m.threshold == 0.1
+        assert m.session.threshold == 0.1
         assert m.analysis.counts == Counts(3, 2, 0, 0)  # type: ignore[union-attr]
 
 
@@ -52,12 +52,12 @@ async def test_tie_group_jumps() -> None:
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
         await pilot.press("home", "right_square_bracket")
-        assert m.threshold == 0.9
+        assert m.session.threshold == 0.9
         await pilot.press("right_square_bracket")
-        assert m.threshold == 0.8 and m.analysis is not None
+        assert m.session.threshold == 0.8 and m.analysis is not None
         assert m.analysis.counts == Counts(2, 1, 1, 1)  # both 0.8 rows entered together
         await pilot.press("left_square_bracket", "left_square_bracket")
-        assert m.threshold is None
+        assert m.session.threshold is None
 
 
 async def test_typed_threshold_valid_and_invalid() -> None:
@@ -65,15 +65,15 @@ async def test_typed_threshold_valid_and_invalid() -> None:
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
         await pilot.press("t", *retype("0.85"), "enter")
-        assert m.threshold == 0.85
+        assert m.session.threshold == 0.85
         await pilot.press("t")
         await pilot.press(*retype("abc"), "enter")
         assert isinstance(app.screen, ValueDialog)
-        assert m.threshold == 0.85
+        assert m.session.threshold == 0.85
         await pilot.press("escape")
-        assert m.threshold == 0.85 and app.screen is m
+        assert m.session.threshold == 0.85 and app.screen is m
         await pilot.press("t", *retype("above-all"), "enter")
-        assert m.threshold is None
+        assert m.session.threshold is None
 
 
 async def test_edit_flip_add_delete_undo_redo_reset() -> None:
@@ -81,35 +81,41 @@ async def test_edit_flip_add_delete_undo_redo_reset() -> None:
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
         await pilot.press("down", "enter", *retype("0.3"), "enter")
-        assert m.data is not None and m.data.scores.tolist() == [0.9, 0.3, 0.8, 0.4, 0.1]
+        assert m.session.data is not None and m.session.data.scores.tolist() == [
+            0.9,
+            0.3,
+            0.8,
+            0.4,
+            0.1,
+        ]
         assert m.analysis is not None and m.analysis.counts == Counts(2, 0, 2, 1)
-        assert m.changed.among(m.data.scores).tolist() == [1]
+        assert m.frame.update.changed.among(m.session.data.scores).tolist() == [1]
         assert m.message == "Row s2: score 0.8 -> 0.3."
         await pilot.press("space")
-        assert m.data.labels.tolist() == [True, True, True, False, True]
+        assert m.session.data.labels.tolist() == [True, True, True, False, True]
         await pilot.press("a", *retype("0.6 0"), "enter")
-        assert m.data.n == 6 and m.data.row_id(5) == "new6"
+        assert m.session.data.n == 6 and m.session.data.row_id(5) == "new6"
         await pilot.press("delete")
-        assert m.data.n == 5
+        assert m.session.data.n == 5
         await pilot.press("ctrl+z")
-        assert m.data.n == 6
+        assert m.session.data.n == 6
         await pilot.press("ctrl+y")
-        assert m.data.n == 5
+        assert m.session.data.n == 5
         await pilot.press("r")
-        assert m.data.scores.tolist() == [0.9, 0.8, 0.8, 0.4, 0.1]
-        assert not m.dirty
+        assert m.session.data.scores.tolist() == [0.9, 0.8, 0.8, 0.4, 0.1]
+        assert not m.session.dirty
 
 
 async def test_rejected_score_edit_loses_nothing() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
-        before = m.data
+        before = m.session.data
         await pilot.press("enter", *retype("1.5"), "enter")
         assert isinstance(app.screen, ValueDialog)
         assert "outside [0, 1]" in str(app.screen.query_one("#dialog-error").render())
         await pilot.press("escape")
-        assert m.data is before
+        assert m.session.data is before
 
 
 async def test_last_row_cannot_be_removed() -> None:
@@ -117,7 +123,7 @@ async def test_last_row_cannot_be_removed() -> None:
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
         await pilot.press(*(["delete"] * 5))
-        assert m.data is not None and m.data.n == 1
+        assert m.session.data is not None and m.session.data.n == 1
         assert "cannot remove the only row" in m.message
 
 
@@ -130,7 +136,7 @@ async def test_playback_steps_through_tie_groups() -> None:
         for _ in range(4):
             await pilot.press("n")
             assert m.analysis is not None
-            seen.append((m.threshold, m.analysis.counts.cells()))
+            seen.append((m.session.threshold, m.analysis.counts.cells()))
         assert seen == [
             (0.9, (1, 0, 2, 2)),
             (0.8, (2, 1, 1, 1)),
@@ -139,15 +145,17 @@ async def test_playback_steps_through_tie_groups() -> None:
         ]
         assert "2 rows enter together: 1 positive, 1 negative" not in m.message
         await pilot.press("N", "N")
-        assert m.threshold == 0.8
+        assert m.session.threshold == 0.8
         # s4 (0.4) left the positive side
-        assert m.changed.among(m.data.scores).tolist() == [3]
+        assert m.frame.update.changed.among(m.session.data.scores).tolist() == [3]
         assert "2 rows enter together: 1 positive, 1 negative" in m.message
         await pilot.press("p")
-        assert m._player is not None
+        assert m.playback.playing
         await pilot.press("p")
-        assert m._player is None
-        assert m.data is not None and m.data.n == 5  # playback never changes the data
+        assert not m.playback.playing
+        assert (
+            m.session.data is not None and m.session.data.n == 5
+        )  # playback never changes the data
 
 
 async def test_presets_and_chart_cycle() -> None:
@@ -234,8 +242,8 @@ async def test_every_key_is_a_palette_command() -> None:
         flip = next(c for c in app.get_system_commands(app.main) if "actual label" in c.title)
         flip.callback()
         await pilot.pause()
-        assert app.main.data is not None
-        assert app.main.data.labels.tolist() == [False, False, True, False, True]
+        assert app.main.session.data is not None
+        assert app.main.session.data.labels.tolist() == [False, False, True, False, True]
         # The row table's keys run on the row table.
         order = next(c for c in app.get_system_commands(app.main) if "Row order" in c.title)
         order.callback()
@@ -279,17 +287,17 @@ async def test_demo_captions_and_any_key_stops_it() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         m = app.main
-        assert m.demo_running
+        assert m.demo.running
         assert m.message.startswith("Demo 1/9: five hand-authored rows at threshold 0.5")
-        m._demo_next()
+        m.demo.advance()
         await pilot.pause()
-        assert m.threshold == 0.81 and m.message.startswith("Demo 2/9")
+        assert m.session.threshold == 0.81 and m.message.startswith("Demo 2/9")
         await pilot.press("right")  # stops the tour and does nothing else
-        assert not m.demo_running
-        assert m.threshold == 0.81
+        assert not m.demo.running
+        assert m.session.threshold == 0.81
         assert m.message == "Demo stopped. Explore freely; ? lists every key."
         await pilot.press("right")
-        assert m.threshold == 0.82
+        assert m.session.threshold == 0.82
 
 
 async def test_demo_runs_to_its_end() -> None:
@@ -297,12 +305,12 @@ async def test_demo_runs_to_its_end() -> None:
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
         for _ in range(9):
-            m._demo_next()
+            m.demo.advance()
         await pilot.pause()
         assert m.session.source == "preset delivery-b"
         assert m.message.startswith("Demo 9/9")
-        m._demo_next()
-        assert not m.demo_running
+        m.demo.advance()
+        assert not m.demo.running
 
 
 async def test_terminal_cursor_follows_the_selected_row() -> None:
@@ -325,11 +333,11 @@ async def test_playback_speed_keys() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
-        m.playback_seconds = 1.0
+        m.playback.seconds = 1.0
         await pilot.press("plus")
-        assert m.playback_seconds == 0.5
+        assert m.playback.seconds == 0.5
         await pilot.press("minus", "minus")
-        assert m.playback_seconds == 2.0
+        assert m.playback.seconds == 2.0
         assert m.message == "Playback: 2 s per tie group (+ faster, - slower)."
 
 
@@ -345,10 +353,12 @@ async def test_playback_speed_keys() -> None:
 def test_ascii_follows_the_locale_unless_told(
     monkeypatch: pytest.MonkeyPatch, lc_all: str, flags: list[str], expected: bool
 ) -> None:
-    from tui.cli import build_app
+    from tui.cli import main
 
+    opened: list[bool] = []
+    monkeypatch.setattr(ThresholdLab, "run", lambda app: opened.append(app.ascii))
     monkeypatch.setenv("LC_ALL", lc_all)
-    assert build_app(flags).ascii is expected
+    assert main(flags) == 0 and opened == [expected]
 
 
 def test_unknown_theme_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -415,7 +425,7 @@ async def test_rows_sort_by_score_filter_by_cell_and_jump_to_the_boundary() -> N
         m = app.main
 
         def shown() -> list[str]:
-            return [m.data.row_id(int(i)) for i in table.view.indices(0, len(table.view))]
+            return [m.session.data.row_id(int(i)) for i in table.view.indices(0, len(table.view))]
 
         await pilot.press("o")
         assert table.order == "score-desc" and shown() == ["s1", "s2", "s3", "s4", "s5"]
@@ -454,21 +464,23 @@ async def test_an_empty_filtered_view_says_so_and_edits_nothing() -> None:
         assert len(table.view) == 0 and table.selected_row is None
         assert table.summary.startswith("no TP rows at this threshold")
         await pilot.press("space", "delete")
-        assert not app.main.dirty
+        assert not app.main.session.dirty
 
 
 async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Past a size, an edit's curve-wide work (summaries, reduced curves, the strip's
-    # bins) runs in threads while the screen answers; placeholders say so, and the
-    # finished drawing follows. Lowering the limits runs that path on 5 rows.
+    # bins) runs in the screen's worker while the screen answers; placeholders say
+    # so, and the finished drawing follows. Lowering the limit runs that path on 5 rows.
     from core.analysis import analyse
+    from core.curves import prepared
     from core.session.edits import FlipLabel
+    from core.session.update import Update
+    from tui.explorer.frame import Frame
     from tui.widgets import charts, score_strip
 
-    monkeypatch.setattr(charts, "BACKGROUND_POINTS", 2)
-    monkeypatch.setattr(score_strip, "BACKGROUND_ROWS", 2)
+    monkeypatch.setattr(prepared, "BACKGROUND_ROWS", 2)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
@@ -482,21 +494,17 @@ async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
         await app.workers.wait_for_complete()
         await pilot.pause()
         m = app.main
-        assert m.analysis is not None and m.analysis.curves.summaries_ready
+        assert m.frame is not None and m.frame.ready is not None
         assert "AUC (trapezoid) 1/4" in str(roc.border_title)  # the oracle's value below
         summary = str(app.screen.query_one("#chart-summary").render())
         assert "ROC AUC (trapezoid) 1/4" in summary
         assert "Drawing" not in str(roc.render()) and "O" in str(roc.render())
         assert "actual 1" in str(strip.render())
-        # Before its thread is done, a chart and the strip say what they are doing.
+        # Before the worker is done, a chart and the strip say what they are doing.
         fresh = analyse(FlipLabel(0).apply(m.session.data), 0.5)  # new rows, not prepared
-        roc.analysis = fresh
-        strip.analysis = fresh
+        roc.frame = strip.frame = Frame(Update(fresh), None)
         assert str(roc.render()) == "Drawing the ROC curve of these rows…"
         assert str(strip.render()) == "Placing 5 rows on the score axis…"
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert roc._curve_ready(fresh) and "actual 1" in str(strip.render())
 
 
 def test_the_flipped_fixture_auc_is_one_quarter() -> None:

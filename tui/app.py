@@ -42,7 +42,9 @@ class ThresholdLab(App[None]):
         self._loader = loader
         self._main: MainScreen | None = None
         if session is not None:
-            self._main = MainScreen(session, playback_seconds=playback_seconds, demo=demo)
+            self._main = MainScreen(
+                session, playback_seconds=playback_seconds, demo=demo, ascii=ascii
+            )
         elif loader is None:
             raise ValueError("give a session or a loader")
         self.theme = theme
@@ -63,7 +65,9 @@ class ThresholdLab(App[None]):
     def on_loaded(self, message: Loaded) -> None:
         outcome = message.screen.outcome
         if isinstance(outcome, Session):
-            self._main = MainScreen(outcome, playback_seconds=self.playback_seconds, demo=self.demo)
+            self._main = MainScreen(
+                outcome, playback_seconds=self.playback_seconds, demo=self.demo, ascii=self.ascii
+            )
             self.switch_screen(self._main)
         else:
             self.exit_note = outcome

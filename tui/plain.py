@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import TextIO
 
 import numpy as np
+import numpy.typing as npt
 
+from core.analysis import Analysis
 from core.data.presets import PRESETS
 from core.errors import InputError
-from core.metrics.confusion import predict, row_cells
 from core.metrics.threshold_metrics import METRIC_NAMES
-from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view
+from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view, row_texts
 from core.session.session import Session
+from core.session.update import Update
 from core.text.report import sweep_table
 from core.text.sentences import curve_words, explain, status_sentence, step_sentence, tie_group_text
 from core.threshold import format_threshold, parse_threshold
@@ -91,7 +93,7 @@ class PlainSession:
         }
 
     @property
-    def analysis(self):  # type: ignore[no-untyped-def]
+    def analysis(self) -> Analysis:
         return self.session.analysis
 
     def say(self, *lines: str) -> None:
@@ -129,14 +131,18 @@ class PlainSession:
         if args:
             raise InputError(f"this command takes no arguments (got {' '.join(args)!r})")
 
-    def _move(self, args: list[str], move: Callable[[], object]) -> None:
+    def _move(self, args: list[str], move: Callable[[], Update]) -> None:
         self._no_args(args)
-        move()
-        self.say(self.status(), f"Now at {tie_group_text(self.analysis)}.")
+        update = move()
+        self.say(update.status, f"Now at {tie_group_text(update.analysis)}.")
 
-    def _change(self, args: list[str], change: Callable[[], str]) -> None:
+    def _change(self, args: list[str], change: Callable[[], Update]) -> None:
         self._no_args(args)
-        self.say(change(), self.status())
+        self._said(change())
+
+    def _said(self, update: Update) -> None:
+        """An edit's sentence, then the status sentence after it."""
+        self.say(update.message, update.status)
 
     def _row(self, row_id: str) -> int:
         return self.session.row_index(row_id)
@@ -150,8 +156,8 @@ class PlainSession:
 
     def cmd_threshold(self, args: list[str]) -> None:
         self._expect(args, 1, "threshold T, such as threshold 0.5 or threshold above-all")
-        self.session.set_threshold(parse_threshold(args[0]))
-        self.say(self.status(), f"Now at {tie_group_text(self.analysis)}.")
+        update = self.session.set_threshold(parse_threshold(args[0]))
+        self.say(update.status, f"Now at {tie_group_text(update.analysis)}.")
 
     def cmd_step(self, args: list[str]) -> None:
         self._expect(args, 1, "step N, such as step 1 or step -10")
@@ -159,16 +165,15 @@ class PlainSession:
             steps = int(args[0])
         except ValueError:
             raise InputError(f"step {args[0]!r} is not a whole number") from None
-        self.session.step(steps)
-        self.say(self.status())
+        self.say(self.session.step(steps).status)
 
     def cmd_play(self, args: list[str]) -> None:
         self._no_args(args)
-        self.session.set_threshold(None)
-        self.say(step_sentence(self.analysis), self.status())
-        while self.analysis.point < self.analysis.sweep.size - 1:
-            self.session.group(1)
-            self.say(step_sentence(self.analysis), self.status())
+        update = self.session.set_threshold(None)
+        self.say(step_sentence(update.analysis), update.status)
+        while update.analysis.point < update.analysis.sweep.size - 1:
+            update = self.session.group(1)
+            self.say(step_sentence(update.analysis), update.status)
 
     def cmd_rows(self, args: list[str]) -> None:
         a = self.analysis
@@ -207,38 +212,36 @@ class PlainSession:
         if rows.shape[0] > ROWS_SHOWN:
             self.say(f"... and {rows.shape[0] - ROWS_SHOWN} more tied rows.")
 
-    def _say_rows(self, rows: np.ndarray) -> None:
+    def _say_rows(self, rows: npt.NDArray[np.intp]) -> None:
         a = self.analysis
-        pred = predict(a.data, a.threshold, rows=rows)
-        cells = row_cells(a.data, a.threshold, rows=rows)
-        for j, i in enumerate(rows.tolist()):
+        for row in row_texts(a.data, a.threshold, rows):
             self.say(
-                f"{a.data.row_id(i)}: score {float(a.data.scores[i])!r}, actual "
-                f"{int(a.data.labels[i])}, predicted {int(pred[j])}, {cells[j]}"
+                f"{row.id}: score {row.score}, actual {row.actual}, "
+                f"predicted {row.predicted}, {row.cell}"
             )
 
     def cmd_set(self, args: list[str]) -> None:
         if len(args) != 3 or args[1].lower() != "score":
             raise InputError("expected set ID score S, such as set s2 score 0.7")
         i = self._row(args[0])
-        self.say(self.session.set_score(i, args[2]), self.status())
+        self._said(self.session.set_score(i, args[2]))
 
     def cmd_label(self, args: list[str]) -> None:
         self._expect(args, 2, "label ID 0|1, such as label s2 1")
         i = self._row(args[0])
-        self.say(self.session.set_label(i, args[1]), self.status())
+        self._said(self.session.set_label(i, args[1]))
 
     def cmd_add(self, args: list[str]) -> None:
         self._expect(args, 2, "add SCORE LABEL, such as add 0.3 1")
-        self.say(self.session.add_row(args[0], args[1]), self.status())
+        self._said(self.session.add_row(args[0], args[1]))
 
     def cmd_delete(self, args: list[str]) -> None:
         self._expect(args, 1, "delete ID, such as delete s2")
-        self.say(self.session.delete_row(self._row(args[0])), self.status())
+        self._said(self.session.delete_row(self._row(args[0])))
 
     def cmd_preset(self, args: list[str]) -> None:
         self._expect(args, 1, "preset NAME; type presets for the list")
-        self.say(self.session.load_preset(args[0]), self.status())
+        self._said(self.session.load_preset(args[0]))
 
     def cmd_presets(self, args: list[str]) -> None:
         self._no_args(args)
@@ -262,7 +265,7 @@ class PlainSession:
             raise InputError("expected save PATH, or save PATH overwrite to replace a file")
         target = Path(args[0]).expanduser()
         try:
-            self.say(self.session.save(target, overwrite=len(args) == 2))
+            self.say(self.session.save(target, overwrite=len(args) == 2).message)
         except InputError as exc:
             if "nothing written" in str(exc):
                 raise InputError(f"{exc}. To replace it: save {args[0]} overwrite") from None

@@ -132,10 +132,6 @@ class Sweep:
             (self.fp[index] - self.fp[index - 1]).item(),
         )
 
-    def counts_for(self, threshold: Threshold) -> Counts:
-        """Confusion counts at any threshold in O(log m), without touching the rows."""
-        return self.counts_at(self.index_of(threshold))
-
 
 def _sorted_labels_unweighted(
     scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]

@@ -38,25 +38,6 @@ METRIC_NAMES = (
     "lr_minus",
 )
 
-#: Plain names for people.
-LABELS = {
-    "precision": "precision",
-    "recall": "recall (TPR)",
-    "f1": "F1",
-    "fbeta": "F-beta",
-    "accuracy": "accuracy",
-    "specificity": "specificity (TNR)",
-    "fpr": "false positive rate",
-    "fnr": "false negative rate",
-    "npv": "negative predictive value",
-    "balanced_accuracy": "balanced accuracy",
-    "mcc": "MCC",
-    "prevalence": "prevalence",
-    "queue_rate": "queue rate",
-    "lr_plus": "LR+",
-    "lr_minus": "LR-",
-}
-
 
 def _beta_squared(beta: float) -> Fraction:
     # The decimal the user wrote (0.5, 2, 0.3), not its binary approximation.

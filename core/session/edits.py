@@ -18,6 +18,9 @@ from core.curves.sweep import Sweep, sweep_with, sweep_without
 from core.data.dataset import Dataset
 from core.data.rownames import RowNames
 from core.errors import InputError
+from core.metrics.confusion import predict
+from core.session.rowview import NOTHING_CHANGED, Changed
+from core.threshold import Threshold
 
 
 def check_score(data: Dataset, text: str) -> float:
@@ -73,6 +76,15 @@ class Edit:
         """``before``'s sweep moved to ``after``'s in O(m); None means build it anew."""
         raise NotImplementedError
 
+    def changed(self, before: Dataset, after: Dataset, threshold: Threshold) -> Changed:
+        """The rows of ``after`` whose prediction at ``threshold`` the edit changed.
+
+        Most edits change no prediction of a row that stays where it was: a
+        flip changes the actual label only, and an added or removed row has no
+        "before" to compare with.
+        """
+        return NOTHING_CHANGED
+
 
 @dataclass(frozen=True)
 class SetScore(Edit):
@@ -86,6 +98,11 @@ class SetScore(Edit):
 
     def inverse(self, data: Dataset) -> Edit:
         return SetScore(self.index, float(data.scores[self.index]))
+
+    def changed(self, before: Dataset, after: Dataset, threshold: Threshold) -> Changed:
+        rows = np.array([self.index])
+        moved = predict(before, threshold, rows=rows) != predict(after, threshold, rows=rows)
+        return Changed.listed(rows) if bool(moved[0]) else NOTHING_CHANGED
 
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
         i = self.index
@@ -205,6 +222,29 @@ class Replace(Edit):
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> None:
         return None
 
+    def changed(self, before: Dataset, after: Dataset, threshold: Threshold) -> Changed:
+        return changed_between(before, threshold, after, threshold)
+
+
+def changed_between(before: Dataset, old: Threshold, after: Dataset, new: Threshold) -> Changed:
+    """The rows whose prediction differs between two states of the same rows.
+
+    A threshold move is a band of scores, found without a pass over the rows;
+    other changes compare predictions row by row when the rows line up (the same
+    count), and report none when they do not (another dataset altogether).
+
+    >>> from core.data.presets import preset
+    >>> d = preset("canonical").data
+    >>> changed_between(d, 0.5, d, 0.85).among(d.scores).tolist()
+    [1, 2]
+    """
+    if before is after:
+        return Changed.band(old, new)
+    if before.n != after.n:
+        return NOTHING_CHANGED
+    moved = np.flatnonzero(predict(before, old) != predict(after, new))
+    return Changed.listed(moved) if moved.shape[0] else NOTHING_CHANGED
+
 
 def new_row(data: Dataset, score: float, label: bool) -> InsertRow:
     """A row for the end, with a fresh name ``new<k>`` (and weight 1 when weighted)."""
@@ -212,6 +252,23 @@ def new_row(data: Dataset, score: float, label: bool) -> InsertRow:
     while data.position_of(f"new{k}") is not None:
         k += 1
     return InsertRow(data.n, score, label, 1.0, name=f"new{k}")
+
+
+def parse_new_row(data: Dataset, text: str) -> tuple[float, bool]:
+    """A typed new row, ``SCORE LABEL`` (a comma may separate them): its score and label.
+
+    >>> from core.data.presets import preset
+    >>> parse_new_row(preset("canonical").data, "0.3, 1")
+    (0.3, True)
+    >>> parse_new_row(preset("canonical").data, "0.3")
+    Traceback (most recent call last):
+    ...
+    core.errors.InputError: type a score and a label 0 or 1, such as: 0.3 1
+    """
+    parts = text.replace(",", " ").split()
+    if len(parts) != 2 or parts[1] not in ("0", "1"):
+        raise InputError("type a score and a label 0 or 1, such as: 0.3 1")
+    return check_score(data, parts[0]), parts[1] == "1"
 
 
 def to_csv(data: Dataset) -> str:

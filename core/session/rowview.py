@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.data.dataset import Dataset
-from core.metrics.confusion import predict
+from core.metrics.confusion import predict, row_cells
 from core.threshold import Threshold
 
 IndexArray = npt.NDArray[np.intp]
@@ -191,6 +191,38 @@ def next_boundary_position(
     hits = np.flatnonzero(np.isin(shown, np.asarray(_either_side(shown, threshold))))
     later = hits[hits > after]
     return int(later[0] if later.shape[0] else hits[0])
+
+
+@dataclass(frozen=True)
+class RowText:
+    """One row as both front ends show it: id, score, actual, predicted and cell."""
+
+    id: str
+    score: str
+    actual: str
+    predicted: str
+    cell: str
+
+
+def row_texts(data: Dataset, threshold: Threshold, rows: npt.NDArray[np.intp]) -> list[RowText]:
+    """The rows ``rows`` of ``data`` at ``threshold``, as text.
+
+    >>> from core.data.presets import preset
+    >>> row_texts(preset("canonical").data, 0.5, np.array([1]))
+    [RowText(id='s2', score='0.8', actual='0', predicted='1', cell='FP')]
+    """
+    pred = predict(data, threshold, rows=rows)
+    cells = row_cells(data, threshold, rows=rows)
+    return [
+        RowText(
+            id=data.row_id(i),
+            score=repr(float(data.scores[i])),
+            actual="1" if data.labels[i] else "0",
+            predicted="1" if pred[j] else "0",
+            cell=str(cells[j]),
+        )
+        for j, i in enumerate(rows.tolist())
+    ]
 
 
 @dataclass(frozen=True, eq=False)

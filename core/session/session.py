@@ -1,8 +1,9 @@
 """One exploring session: the rows, the threshold, the edit history and the file.
 
 Both front ends (the Textual explorer and the plain line mode) drive a
-Session; each method changes the state or raises InputError with nothing
-changed, and returns the sentence to tell the user.
+Session. Each operation either raises InputError with nothing changed, or
+changes the state and returns one immutable :class:`Update`: the analysis
+after it, the rows whose prediction it changed, and the sentence to say.
 """
 
 from __future__ import annotations
@@ -17,11 +18,21 @@ from core.data.dataset import Dataset
 from core.data.presets import preset
 from core.errors import InputError
 from core.session import edits
+from core.session.rowview import NOTHING_CHANGED, Changed
 from core.session.savefile import write_atomic
-from core.threshold import Threshold, format_threshold
+from core.session.update import Update
+from core.threshold import Threshold
 
 #: Threshold steps of the arrow keys (and ``step`` commands).
 STEP = 0.01
+
+
+class NeedsOverwrite(InputError):
+    """Saving would replace a file; ``question`` asks the user whether to."""
+
+    def __init__(self, message: str, question: str) -> None:
+        super().__init__(message)
+        self.question = question
 
 
 class Session:
@@ -29,9 +40,9 @@ class Session:
 
     >>> from core.data.presets import preset
     >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
-    >>> s.flip_label(1)
+    >>> s.flip_label(1).message
     'Row s2: actual label is now 1.'
-    >>> s.undo(), s.data.labels.tolist()
+    >>> s.undo().message, s.data.labels.tolist()
     ('Undone.', [True, False, True, False, True])
     """
 
@@ -68,6 +79,10 @@ class Session:
             self._curves = curves_for(self.data)
         return analyse(self._curves, self.threshold, beta=self.beta)
 
+    def current(self) -> Update:
+        """The state as it is, with nothing changed and nothing to say."""
+        return Update(self.analysis)
+
     @property
     def dirty(self) -> bool:
         """True when the rows differ from what was loaded or last saved."""
@@ -85,29 +100,33 @@ class Session:
 
     # --- threshold -----------------------------------------------------------------
 
-    def set_threshold(self, t: Threshold) -> None:
+    def set_threshold(self, t: Threshold, *, note: str = "") -> Update:
+        """Move the threshold to ``t`` (None: above all scores)."""
+        old = self.threshold
         # Exactly as given: a tie group's threshold is a score, and rounding it
         # could lift it above that score and leave the group out.
         self.threshold = None if t is None else float(t)
+        return Update(self.analysis, Changed.band(old, self.threshold), note)
 
-    def step(self, steps: int) -> None:
+    def step(self, steps: int) -> Update:
         """Move by ``steps`` × 0.01; from above all a step down admits the top group."""
         if self.threshold is None:
             if steps < 0:
-                self.set_threshold(self.analysis.sweep.threshold_at(1))
-            return
+                return self.set_threshold(self.analysis.sweep.threshold_at(1))
+            return self.current()
         # Rounding keeps repeated 0.01 steps on the decimal grid people type.
-        self.set_threshold(round(self.threshold + steps * STEP, 12))
+        return self.set_threshold(round(self.threshold + steps * STEP, 12))
 
-    def group(self, delta: int) -> None:
+    def group(self, delta: int) -> Update:
         """Move to the next (``delta`` 1, lower threshold) or previous tie group."""
         a = self.analysis
         k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
-        self.set_threshold(a.sweep.threshold_at(k))
+        return self.set_threshold(a.sweep.threshold_at(k))
 
-    def lowest(self) -> None:
+    def lowest(self) -> Update:
+        """The lowest score: everything predicted positive."""
         sweep = self.analysis.sweep
-        self.set_threshold(sweep.threshold_at(sweep.size - 1))
+        return self.set_threshold(sweep.threshold_at(sweep.size - 1))
 
     # --- rows ----------------------------------------------------------------------
 
@@ -124,48 +143,53 @@ class Session:
         self.data = after
         return inverse
 
-    def _apply(self, edit: edits.Edit, note: str) -> str:
+    def _apply(self, edit: edits.Edit, note: str) -> Update:
+        before = self.data
         inverse = self._perform(edit)
         self._undo.append((inverse, self._version))
         self._redo.clear()
         self._version = next(self._versions)
-        return note
+        return Update(self.analysis, edit.changed(before, self.data, self.threshold), note)
 
-    def set_score(self, index: int, text: str) -> str:
+    def set_score(self, index: int, text: str) -> Update:
         value = edits.check_score(self.data, text)
         old = float(self.data.scores[index])
         note = f"Row {self.data.row_id(index)}: score {old!r} -> {value!r}."
         return self._apply(edits.SetScore(index, value), note)
 
-    def flip_label(self, index: int) -> str:
+    def flip_label(self, index: int) -> Update:
         now = int(not self.data.labels[index])
         note = f"Row {self.data.row_id(index)}: actual label is now {now}."
         return self._apply(edits.FlipLabel(index), note)
 
-    def set_label(self, index: int, text: str) -> str:
+    def set_label(self, index: int, text: str) -> Update:
         if text.strip() not in ("0", "1"):
             raise InputError(f"label {text.strip()!r} is not 0 or 1")
         if bool(self.data.labels[index]) == (text.strip() == "1"):
-            return f"Row {self.data.row_id(index)}: actual label is already {text.strip()}."
+            said = f"Row {self.data.row_id(index)}: actual label is already {text.strip()}."
+            return Update(self.analysis, NOTHING_CHANGED, said)
         return self.flip_label(index)
 
-    def add_row(self, score_text: str, label_text: str) -> str:
+    def add_row(self, score_text: str, label_text: str) -> Update:
+        """Add a row at the end from typed text (a score, and a label 0 or 1)."""
         if label_text.strip() not in ("0", "1"):
             raise InputError(f"label {label_text.strip()!r} is not 0 or 1")
         score = edits.check_score(self.data, score_text)
-        edit = edits.new_row(self.data, score, label_text.strip() == "1")
-        return self._apply(
-            edit, f"Added row {edit.name}: score {score!r}, label {label_text.strip()}."
-        )
+        return self.insert_row(score, label_text.strip() == "1")
 
-    def delete_row(self, index: int) -> str:
+    def insert_row(self, score: float, label: bool) -> Update:
+        """Add a row at the end (see :func:`core.session.edits.parse_new_row`)."""
+        edit = edits.new_row(self.data, score, label)
+        return self._apply(edit, f"Added row {edit.name}: score {score!r}, label {int(label)}.")
+
+    def delete_row(self, index: int) -> Update:
         rid = self.data.row_id(index)
         return self._apply(edits.DeleteRow(index), f"Removed row {rid}. Undo brings it back.")
 
-    def undo(self) -> str:
+    def undo(self) -> Update:
         return self._travel(self._undo, self._redo, "undo", "Undone.")
 
-    def redo(self) -> str:
+    def redo(self) -> Update:
         return self._travel(self._redo, self._undo, "redo", "Redone.")
 
     def _travel(
@@ -174,26 +198,32 @@ class Session:
         target: list[tuple[edits.Edit, int]],
         verb: str,
         done: str,
-    ) -> str:
+    ) -> Update:
         if not source:
-            return f"Nothing to {verb}."
+            return Update(self.analysis, NOTHING_CHANGED, f"Nothing to {verb}.")
         edit, version = source[-1]
+        before = self.data
         target.append((self._perform(edit), self._version))
         source.pop()
         self._version = version
-        return done
+        return Update(self.analysis, edit.changed(before, self.data, self.threshold), done)
 
-    def reset(self) -> str:
+    def reset(self) -> Update:
+        """Back to the rows and threshold as loaded (itself an undoable step)."""
+        before, old = self.data, self.threshold
         data, threshold = self.loaded
         if self.data is not data:
             self._apply(edits.Replace(data), "")
-        self.set_threshold(threshold)
-        return f"Reset to {self.source} as loaded."
+        self.threshold = threshold
+        changed = edits.changed_between(before, old, self.data, self.threshold)
+        return Update(self.analysis, changed, f"Reset to {self.source} as loaded.")
 
     # --- sources -------------------------------------------------------------------
 
-    def load_preset(self, name: str) -> str:
+    def load_preset(self, name: str) -> Update:
+        """Load a built-in fixture; the history starts afresh."""
         p = preset(name)
+        before, old = self.data, self.threshold
         self.source, self.path = f"preset {name}", None
         self.loaded = (p.data, p.threshold)
         self._undo.clear()
@@ -201,24 +231,25 @@ class Session:
         self.data = p.data
         self._version = next(self._versions)
         self._saved = (self._version, p.data)
-        self.set_threshold(p.threshold)
-        return f"Loaded preset {name}: {p.description}"
+        self.threshold = p.threshold
+        changed = edits.changed_between(before, old, self.data, self.threshold)
+        return Update(self.analysis, changed, f"Loaded preset {name}: {p.description}")
 
     def default_save_path(self) -> Path:
         if self.path is not None:
             return self.path.with_name(self.path.stem + "-edited.csv")
         return Path(self.source.removeprefix("preset ") + ".csv")
 
-    def save(self, target: Path, *, overwrite: bool = False) -> str:
-        """Write the rows as CSV, atomically; an existing file only with ``overwrite``."""
+    def save(self, target: Path, *, overwrite: bool = False) -> Update:
+        """Write the rows as CSV, atomically. An existing file is replaced only with
+        ``overwrite``; otherwise :class:`NeedsOverwrite` asks, naming what it is."""
         if target.exists() and not overwrite:
             same = self.path is not None and target.resolve() == self.path.resolve()
             what = "the source file" if same else "an existing file"
-            raise InputError(f"{target} is {what}; nothing written")
+            raise NeedsOverwrite(
+                f"{target} is {what}; nothing written", f"{target} is {what}. Overwrite it?"
+            )
         written = write_atomic(target, edits.to_csv(self.data))
         self.loaded = (self.data, self.loaded[1])
         self._saved = (self._version, self.data)
-        return f"Saved {self.data.n} rows to {written}."
-
-    def describe_threshold(self) -> str:
-        return format_threshold(self.threshold)
+        return Update(self.analysis, NOTHING_CHANGED, f"Saved {self.data.n} rows to {written}.")

@@ -1,24 +1,25 @@
 """ROC and precision-recall charts of the exact sweep (plotext via textual-plotext).
 
 Each follows textual-plotext's pattern: ``replot()`` clears, plots and refreshes,
-called when the analysis changes. Points come from core's sweep, never a grid.
+called when the frame changes. The points come prepared from core
+(:mod:`core.curves.prepared`), from the exact sweep, never a grid; the charts
+only draw them.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 
-from core.analysis import Analysis
-from core.curves.pr import precision_recall_points
-from core.curves.reduce import reduce_curve
-from core.curves.roc import roc_points
+from core.curves.prepared import CurveLine, Prepared
+from tui.explorer.frame import Frame
 from tui.widgets.text import TextLines
 
 CHART_MODES = ("roc", "pr", "both")
@@ -33,31 +34,23 @@ def _cell(value: float, cells: int) -> int:
     return math.floor(round(0.5 + (cells - 1) * value, 8))
 
 
-#: x, y, the reduced indices, and each sweep point's index on the curve (-1: not drawn).
-Curve = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-#: Sweeps with more points than this have their summaries and reduced curves
-#: computed off the UI thread when the rows change (an edit at 10^7 rows would
-#: otherwise hold the screen for about a second); the charts say so meanwhile.
-BACKGROUND_POINTS = 200_000
-
-
-def in_background(a: Analysis) -> bool:
-    """Whether ``a``'s curve-wide work is done off the UI thread."""
-    return a.sweep.size > BACKGROUND_POINTS
+def chart_columns(panel_width: int) -> int:
+    """Terminal columns a curve is reduced to in a chart panel this wide."""
+    return max(panel_width - 8, 10)
 
 
 class CurveChart(PlotextPlot):
     """One curve: ``kind`` is ``"roc"`` or ``"pr"``."""
 
-    analysis: reactive[Analysis | None] = reactive(None)
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the chart panel)."""
+    ascii: reactive[bool] = reactive(False)
+    """Draw the curve with ``*`` rather than braille."""
 
-    def __init__(self, kind: str, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, kind: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.kind = kind
-        self._cached: tuple[tuple[object, str, int], Curve | None] | None = None
         self._base: tuple[object, object, Text, tuple[int, int, int, int]] | None = None
-        self._preparing: tuple[object, int] | None = None
 
     def on_mount(self) -> None:
         self._follow_theme()
@@ -68,22 +61,24 @@ class CurveChart(PlotextPlot):
         # themes; plotext's "clear" theme uses the terminal's own colours instead.
         self.theme = "clear" if self.app.theme.startswith("ansi") else "auto"
 
-    def watch_analysis(self) -> None:
+    def watch_frame(self) -> None:
         if self.display:  # a hidden chart is drawn when it is shown again
             self.replot()
 
+    def _line(self, prepared: Prepared) -> CurveLine | None:
+        return prepared.roc if self.kind == "roc" else prepared.pr
+
     def replot(self) -> None:
-        """Follow the analysis: new titles, and the chart is drawn again (see render)."""
-        a = self.analysis
-        if a is None:
+        """Follow the frame: new titles, and the chart is drawn again (see render)."""
+        if self.frame is None:
             return
-        ready = a.curves.summaries_ready or not in_background(a)
+        prepared = self.frame.ready
         if self.kind == "roc":
-            auc = a.curves.summaries.roc_auc.value_text() if ready else "(computing)"
+            auc = prepared.summaries.roc_auc.value_text() if prepared else "(computing)"
             self.border_title = f"ROC · AUC (trapezoid) {auc}"
             baseline = "chance"
-        elif ready:
-            s = a.curves.summaries
+        elif prepared is not None:
+            s = prepared.summaries
             ap, trap = s.average_precision.value_text(), s.pr_trapezoid_area.value_text()
             self.border_title = f"PR · AP (step-weighted) {ap} · trapezoid area {trap}"
             baseline = "prevalence"
@@ -94,24 +89,24 @@ class CurveChart(PlotextPlot):
         self.refresh()
 
     def render(self) -> RenderResult:
-        """The curve, built by plotext once per sweep and size, with the active point
-        laid over it as ``O`` at the very cell plotext would put it.
+        """The curve, built by plotext once per prepared curve and size, with the active
+        point laid over it as ``O`` at the very cell plotext would put it.
 
         plotext redraws every point in Python; doing that on every key press
         was most of the time a threshold move took, so only the marker moves.
         """
-        a = self.analysis
-        if a is None or self.size.width < 4 or self.size.height < 4:
+        frame = self.frame
+        if frame is None or self.size.width < 4 or self.size.height < 4:
             return Text("")
-        ascii = bool(getattr(self.app, "ascii", False))
-        key = (self.kind, self.size, self.app.theme, self.theme, ascii)
-        if self._base is None or self._base[0] is not a.curves or self._base[1] != key:
-            if in_background(a) and not self._curve_ready(a):
-                self._prepare(a)
-                return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
-            self._base = (a.curves, key, self._build(a, ascii), self._calibrate())
+        prepared = frame.ready
+        if prepared is None:
+            return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
+        line = self._line(prepared)
+        key = (self.kind, self.size, self.app.theme, self.theme, self.ascii)
+        if self._base is None or self._base[0] is not line or self._base[1] != key:
+            self._base = (line, key, self._build(frame, line), self._calibrate())
         base, (col0, col1, row0, row1) = self._base[2], self._base[3]
-        drawn = self._point(a)
+        drawn = None if line is None else line.at(frame.analysis.point)
         if drawn is None or col0 < 0:
             return base
         x, y = drawn
@@ -120,10 +115,9 @@ class CurveChart(PlotextPlot):
         lines = base.split("\n", allow_blank=True)
         if not 0 <= row < len(lines) or not 0 <= col < len(lines[row]):
             return base
-        line = lines[row]
-        marked = line[:col]
+        marked = lines[row][:col]
         marked.append("O", style="bold")
-        marked.append_text(line[col + 1 :])
+        marked.append_text(lines[row][col + 1 :])
         lines[row] = marked
         return Text("\n").join(lines)
 
@@ -145,19 +139,18 @@ class CurveChart(PlotextPlot):
     def _axes(self) -> tuple[str, str]:
         return ("FPR", "TPR") if self.kind == "roc" else ("recall", "precision")
 
-    def _build(self, a: Analysis, ascii: bool) -> Text:
+    def _build(self, frame: Frame, line: CurveLine | None) -> Text:
         """The baseline dotted and the reduced exact curve as a line, no marker."""
         self._configure(self._axes())
         plt = self.plt
         if self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=".", color="gray")
         else:
-            prevalence = a.metrics["prevalence"].value or 0.0
+            prevalence = frame.analysis.metrics["prevalence"].value or 0.0
             plt.plot([0, 1], [prevalence, prevalence], marker=".", color="gray")
-        curve = self._curve(a)
-        if curve is not None:
-            xs, ys, base, _ = curve
-            plt.plot(xs[base].tolist(), ys[base].tolist(), marker="*" if ascii else "braille")
+        if line is not None:
+            xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
+            plt.plot(xs, ys, marker="*" if self.ascii else "braille")
         rendered = super().render()
         return rendered if isinstance(rendered, Text) else Text(str(rendered))
 
@@ -180,130 +173,52 @@ class CurveChart(PlotextPlot):
         (row0, col0), (row1, col1) = found[_LOW], found[_HIGH]
         return (col0, col1, row0, row1)
 
-    def _columns(self) -> int:
-        return max(self.size.width - 8, 10)
-
-    def _curve_ready(self, a: Analysis) -> bool:
-        cached = self._cached
-        return (
-            cached is not None
-            and cached[0][0] is a.curves
-            and cached[0][1:] == (self.kind, self._columns())
-        )
-
-    def _prepare(self, a: Analysis) -> None:
-        """Reduce ``a``'s curve in a thread, then draw (one worker per chart)."""
-
-        key = (a.curves, self._columns())
-        if (
-            self._preparing is not None
-            and self._preparing[0] is key[0]
-            and (self._preparing[1] == key[1])
-        ):
-            return  # already under way
-        self._preparing = key
-
-        def work() -> None:
-            self._curve(a)
-            self.app.call_from_thread(self.refresh)
-
-        self.run_worker(
-            work, thread=True, group=f"curve-{self.kind}", exclusive=True, exit_on_error=False
-        )
-
-    def _curve(self, a: Analysis) -> Curve | None:
-        """(x, y, reduced indices, point -> curve index) for this chart's kind.
-
-        Computed once per sweep and width: moving the threshold only adds the
-        active point and its neighbours to the reduced indices.
-        """
-        key = (a.curves, self.kind, self._columns())
-        cached = self._cached
-        if cached is not None and cached[0][0] is a.curves and cached[0][1:] == key[1:]:
-            return cached[1]
-        result: Curve | None = None
-        if self.kind == "roc":
-            pts = roc_points(a.sweep)
-            if pts is not None:
-                # Integer counts make the collinear test exact.
-                base = reduce_curve(a.sweep.fp, a.sweep.tp, columns=self._columns())
-                result = (pts[0], pts[1], base, np.arange(a.sweep.size))
-        else:
-            pr = precision_recall_points(a.sweep)
-            if pr is not None:
-                recall, precision, defined = pr
-                # Points where precision is undefined (nothing predicted) are not drawn.
-                xs, ys = recall[defined], precision[defined]
-                rank = np.where(defined, np.cumsum(defined) - 1, -1)
-                result = (xs, ys, reduce_curve(xs, ys, columns=self._columns()), rank)
-        self._cached = (key, result)
-        return result
-
-    def _point(self, a: Analysis) -> tuple[float, float] | None:
-        """The active point's exact (x, y), or None when it is not on the curve."""
-        curve = self._curve(a)
-        if curve is None:
-            return None
-        xs, ys, _, rank = curve
-        k = int(rank[a.point])
-        return (float(xs[k]), float(ys[k])) if k >= 0 else None
-
 
 class ChartPanel(Vertical):
     """ROC, PR or both side by side; says why when a class is missing."""
 
-    analysis: reactive[Analysis | None] = reactive(None)
-    mode: reactive[str] = reactive("roc")
+    class Resized(Message):
+        """The panel's width changed: curves are best reduced to ``columns`` columns."""
 
-    _summarising: object = None
+        def __init__(self, columns: int) -> None:
+            super().__init__()
+            self.columns = columns
+
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
+    mode: reactive[str] = reactive("roc")
+    """Which curves: ``roc``, ``pr`` or ``both``."""
+    ascii: reactive[bool] = reactive(False)
+    """Draw with ASCII characters only."""
 
     def compose(self) -> ComposeResult:
         yield TextLines(id="chart-summary")
         with Horizontal(id="chart-row"):
-            yield CurveChart("roc", id="roc-chart").data_bind(ChartPanel.analysis)
-            yield CurveChart("pr", id="pr-chart").data_bind(ChartPanel.analysis)
+            for kind in ("roc", "pr"):
+                yield CurveChart(kind, id=f"{kind}-chart").data_bind(
+                    ChartPanel.frame, ChartPanel.ascii
+                )
             yield TextLines(id="chart-note")
+
+    def on_resize(self, event: Resize) -> None:
+        self.post_message(self.Resized(chart_columns(event.size.width)))
 
     def watch_mode(self) -> None:
         self._layout()
 
-    def watch_analysis(self) -> None:
+    def watch_frame(self) -> None:
         self._layout()
-        a = self.analysis
-        if (
-            a is not None
-            and not a.curves.summaries_ready
-            and in_background(a)
-            and self._summarising is not a.curves
-        ):
-            curves = self._summarising = a.curves
-
-            def work() -> None:
-                curves.summaries  # noqa: B018 -- computed here, off the UI thread
-                self.app.call_from_thread(self._summaries_ready, curves)
-
-            self.run_worker(
-                work, thread=True, group="summaries", exclusive=True, exit_on_error=False
-            )
-
-    def _summaries_ready(self, curves: object) -> None:
-        a = self.analysis
-        if a is None or a.curves is not curves:
-            return  # the rows changed again meanwhile; that change has its own worker
-        self._layout()
-        for chart in self.query(CurveChart):
-            if chart.display:
-                chart.replot()
 
     def _layout(self) -> None:
-        a = self.analysis
-        if a is None or not self.is_mounted:
+        frame = self.frame
+        if frame is None or not self.is_mounted:
             return
+        prepared = frame.ready
         # AUC and AP are undefined exactly when their curve cannot be drawn:
         # a class is missing (ROC) or there are no positives (PR).
-        roc_ok = a.sweep.positives > 0 and a.sweep.negatives > 0
-        pr_ok = a.sweep.positives > 0
-        ready = a.curves.summaries_ready or not in_background(a) or not (roc_ok and pr_ok)
+        sweep = frame.analysis.sweep
+        roc_ok = sweep.positives > 0 and sweep.negatives > 0
+        pr_ok = sweep.positives > 0
         show_roc = self.mode in ("roc", "both") and roc_ok
         show_pr = self.mode in ("pr", "both") and pr_ok
         for chart, show in (
@@ -314,23 +229,22 @@ class ChartPanel(Vertical):
             chart.display = show
             if show and hidden:
                 chart.replot()  # hidden charts skip drawing; catch up now
-        notes = []
-        if not ready:
-            self.query_one("#chart-summary", TextLines).show(
-                "ROC AUC, AP and PR trapezoid area of these rows: being computed…"
-            )
-            self.query_one("#chart-note", TextLines).display = False
+        summary = self.query_one("#chart-summary", TextLines)
+        note = self.query_one("#chart-note", TextLines)
+        if prepared is None:
+            summary.show("ROC AUC, AP and PR trapezoid area of these rows: being computed…")
+            note.display = False
             return
-        s = a.curves.summaries
-        self.query_one("#chart-summary", TextLines).show(
+        s = prepared.summaries
+        summary.show(
             f"ROC AUC (trapezoid) {s.roc_auc.value_text()} · "
             f"AP (step-weighted) {s.average_precision.value_text()} · "
             f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"
         )
-        if self.mode in ("roc", "both") and not roc_ok:
+        notes = []
+        if self.mode in ("roc", "both") and prepared.roc is None:
             notes.append(f"No ROC curve: {s.roc_auc.reason}. ROC AUC is undefined.")
-        if self.mode in ("pr", "both") and not pr_ok:
+        if self.mode in ("pr", "both") and prepared.pr is None:
             notes.append(f"No PR curve: {s.average_precision.reason}. AP is undefined.")
-        note = self.query_one("#chart-note", TextLines)
         note.display = bool(notes)
         note.show("\n".join(notes))

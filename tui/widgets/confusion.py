@@ -8,6 +8,7 @@ from textual.reactive import reactive
 from core.analysis import Analysis
 from core.metrics.metric import format_count
 from tui.ascii import to_ascii
+from tui.explorer.frame import Frame
 from tui.widgets.text import TextLines
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
@@ -16,12 +17,13 @@ SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 class ConfusionMatrix(TextLines):
     """The 2x2 counts, labelled axes and totals (the metric denominators)."""
 
-    analysis: reactive[Analysis | None] = reactive(None)
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
 
-    def watch_analysis(self, a: Analysis | None) -> None:
-        if a is None:
+    def watch_frame(self, frame: Frame | None) -> None:
+        if frame is None:
             return
-        k, c = a.counts, format_count
+        k, c = frame.analysis.counts, format_count
         cells = [
             ("", "pred 1", "pred 0", "total"),
             ("actual 1", f"TP {c(k.tp)}", f"FN {c(k.fn)}", c(k.actual_positive)),
@@ -55,10 +57,19 @@ def metric_text(a: Analysis, names: tuple[str, ...], *, ascii: bool = False) -> 
 class MetricsPanel(TextLines):
     """The headline metrics of the current threshold; ``m`` opens all of them."""
 
-    analysis: reactive[Analysis | None] = reactive(None)
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
+    ascii: reactive[bool] = reactive(False)
+    """Formulas in ASCII (``sqrt``, ``beta^2``) rather than with signs."""
 
-    def watch_analysis(self, a: Analysis | None) -> None:
-        if a is not None:
-            text = metric_text(a, SHORT_LIST, ascii=getattr(self.app, "ascii", False))
+    def watch_frame(self) -> None:
+        self._draw()
+
+    def watch_ascii(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        if self.frame is not None:
+            text = metric_text(self.frame.analysis, SHORT_LIST, ascii=self.ascii)
             text.append("\nm: all metrics", style="dim")
             self.show(text, sticky=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.geometry import Offset
+from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
 from core.analysis import Analysis
-from core.metrics.confusion import predict, row_cells
 from core.session.rowview import (
     CELLS,
     NOTHING_CHANGED,
@@ -29,7 +29,9 @@ from core.session.rowview import (
     RowView,
     make_view,
     next_boundary_position,
+    row_texts,
 )
+from tui.explorer.frame import Frame
 from tui.widgets.text import blank, fitted
 
 #: Lines above the rows: the view's summary and the column names.
@@ -40,13 +42,50 @@ COLUMNS = ("id", "score", "actual", "pred", "cell")
 class RowTable(Widget, can_focus=True, inherit_bindings=False):
     """Rows of the dataset; ``>`` and the highlight mark the selected one.
 
-    Only vertical keys and the view keys are bound here; left, right, home
-    and end belong to the threshold. It scrolls itself (``top`` is the first
-    view position shown) rather than through Textual's scrolling, which lays
-    out the whole screen again on every scroll.
+    Only vertical keys, the view keys and the keys that act on the selected row
+    are bound here; left, right, home and end belong to the threshold. A key
+    that would change the selected row does not change it here: the table
+    posts a request naming the row (:class:`EditScore`, :class:`FlipLabel`,
+    :class:`DeleteRow`) and the screen decides. It scrolls itself (``top`` is
+    the first view position shown) rather than through Textual's scrolling,
+    which lays out the whole screen again on every scroll.
     """
 
-    BINDINGS = [
+    class Say(Message):
+        """Something the table wants the user told (a view change, a jump)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class RowRequest(Message):
+        """The user asked for something to be done to data row ``row``."""
+
+        def __init__(self, row: int) -> None:
+            super().__init__()
+            self.row = row
+
+    class EditScore(RowRequest):
+        """Edit the score of ``row`` (Enter)."""
+
+    class FlipLabel(RowRequest):
+        """Flip the actual label of ``row`` (space)."""
+
+    class DeleteRow(RowRequest):
+        """Remove ``row`` (Delete)."""
+
+    #: The keys that act on the selected row: (key, request, label, id, tooltip).
+    ROW_KEYS: tuple[tuple[str, type[RowRequest], str, str, str], ...] = (
+        ("enter", EditScore, "Edit", "edit-score", "Edit the selected row's score"),
+        ("space", FlipLabel, "Flip", "flip-label", "Flip the selected row's actual label"),
+        ("delete", DeleteRow, "Delete", "delete-row", "Remove the selected row"),
+    )
+
+    BINDINGS: list[BindingType] = [
+        *(
+            Binding(key, f"request('{rid}')", label, show=False, id=rid, tooltip=tip)
+            for key, _, label, rid, tip in ROW_KEYS
+        ),
         Binding("up", "move(-1)", "Row up", show=False, id="row-up"),
         Binding("down", "move(1)", "Row down", show=False, id="row-down"),
         Binding("pageup", "move(-20)", "Page up", show=False, id="row-page-up"),
@@ -92,10 +131,12 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     }
     """
 
-    analysis: reactive[Analysis | None] = reactive(None)
-    changed: reactive[Changed] = reactive(NOTHING_CHANGED)
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
     order: reactive[str] = reactive("file")
+    """Row order: ``file``, ``score-desc`` or ``score-asc``."""
     cell: reactive[str | None] = reactive(None)
+    """Show only the rows of this cell of the matrix (``TP`` ...), or every row."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -108,6 +149,14 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         self._widths = {"id": 2, "score": 5}
 
     # --- the view ----------------------------------------------------------------
+
+    @property
+    def analysis(self) -> Analysis | None:
+        return None if self.frame is None else self.frame.analysis
+
+    @property
+    def changed(self) -> Changed:
+        return NOTHING_CHANGED if self.frame is None else self.frame.update.changed
 
     def _order_cache(self, a: Analysis) -> RowOrder:
         if self._orders is None or self._orders.data is not a.data:
@@ -126,17 +175,15 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         self._show_cursor()
         self.refresh()
 
-    def watch_analysis(self, old: Analysis | None, new: Analysis | None) -> None:
-        if new is None:
+    def watch_frame(self, old_frame: Frame | None, frame: Frame | None) -> None:
+        if frame is None:
             return
+        old, new = (None if old_frame is None else old_frame.analysis), frame.analysis
         if old is not None and old.data is new.data and self.cell is None:
             self.refresh()  # only the predictions on screen change; the view stays
             return
         keep = self.view.row_at(self.cursor)  # the row selected before, if still there
         self._rebuild(keep if keep is not None and keep < new.data.n else None)
-
-    def watch_changed(self) -> None:
-        self.refresh()
 
     def watch_order(self) -> None:
         self._rebuild(self.selected_row)
@@ -211,6 +258,13 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
                 "threshold; the list follows the threshold."
             )
 
+    def action_request(self, rid: str) -> None:
+        """Ask the screen to act on the selected row (nothing when no row is shown)."""
+        row = self.selected_row
+        if row is not None:
+            request = next(r for _, r, _, i, _ in self.ROW_KEYS if i == rid)
+            self.post_message(request(row))
+
     def action_boundary(self) -> None:
         a = self.analysis
         if a is None:
@@ -222,17 +276,15 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         self._move_to(position)
         row = self.view.row_at(position)
         if row is not None:
-            above = predict(a.data, a.threshold, rows=slice(row, row + 1))[0]
-            side = "at or above" if above else "below"
+            shown = row_texts(a.data, a.threshold, self.view.indices(position, position + 1))[0]
+            side = "at or above" if shown.predicted == "1" else "below"
             self._say(
-                f"Row {a.data.row_id(row)}, score {float(a.data.scores[row])!r}, is the "
+                f"Row {shown.id}, score {shown.score}, is the "
                 f"nearest score {side} the threshold; b again for the next."
             )
 
     def _say(self, text: str) -> None:
-        say = getattr(self.screen, "say", None)
-        if callable(say):
-            say(text)
+        self.post_message(self.Say(text))
 
     # --- scrolling and the terminal cursor -----------------------------------------
 
@@ -314,15 +366,9 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     def _row_strip(self, a: Analysis, position: int, width: int) -> Strip:
         data = a.data
         rows = self.view.indices(position, position + 1)
-        i = int(rows[0])
         changed = bool(self.changed.mask(data.scores[rows], rows)[0])
-        values = (
-            data.row_id(i),
-            repr(float(data.scores[i])),
-            "1" if data.labels[i] else "0",
-            "1" if predict(data, a.threshold, rows=rows)[0] else "0",
-            str(row_cells(data, a.threshold, rows=rows)[0]),
-        )
+        row = row_texts(data, a.threshold, rows)[0]
+        values = (row.id, row.score, row.actual, row.predicted, row.cell)
         grown = False
         for key, v in (("id", values[0]), ("score", values[1])):
             if len(v) > self._widths[key]:

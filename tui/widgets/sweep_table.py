@@ -14,6 +14,7 @@ from textual.widget import Widget
 from core.analysis import Analysis
 from core.metrics.metric import Metric, format_count
 from core.threshold import format_threshold
+from tui.explorer.frame import Frame
 from tui.widgets.text import blank, fitted
 
 COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")
@@ -47,7 +48,8 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
     }
     """
 
-    analysis: reactive[Analysis | None] = reactive(None)
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -57,9 +59,14 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
         self._lines: dict[int, tuple[str, ...]] = {}
         self.top = 0
 
-    def watch_analysis(self, a: Analysis | None) -> None:
-        if a is None:
+    @property
+    def analysis(self) -> Analysis | None:
+        return None if self.frame is None else self.frame.analysis
+
+    def watch_frame(self, frame: Frame | None) -> None:
+        if frame is None:
             return
+        a = frame.analysis
         if self._curves is not a.curves:  # new rows: a new sweep, widths start afresh
             self._curves = a.curves
             count = max(len(format_count(a.data.positives)), len(format_count(a.data.negatives)))

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.reactive import reactive
 from textual.strip import Strip
 from textual.visual import VisualType
 from textual.widgets import Static
+
+from tui.explorer.frame import Frame
 
 
 def fitted(text: str, style: Style, width: int, *, pad: Style | None = None) -> Strip:
@@ -56,3 +59,24 @@ class TextLines(Static):
         if needed != self._needed:
             self._needed = needed
             self.refresh(layout=True)
+
+
+class StatusLine(TextLines):
+    """The status sentence of the active policy: what a screen reader reads after each key."""
+
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
+
+    def watch_frame(self, frame: Frame | None) -> None:
+        if frame is not None:
+            self.show(frame.update.status, sticky=True)
+
+
+class MessageLine(TextLines):
+    """The sentence the last action said (a change made, a refusal and why)."""
+
+    message: reactive[str] = reactive("")
+    """The text to show (handed down by the screen)."""
+
+    def watch_message(self, text: str) -> None:
+        self.show(text)

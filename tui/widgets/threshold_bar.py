@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from textual.reactive import reactive
 
-from core.analysis import Analysis
 from core.text.sentences import tie_group_text
 from core.threshold import format_threshold
+from tui.explorer.frame import Frame
 from tui.widgets.text import TextLines
 
 
 class ThresholdBar(TextLines):
     """Shows ``Threshold 0.5 · positive if score >= t · tie group 3 of 4``."""
 
-    analysis: reactive[Analysis | None] = reactive(None)
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
 
-    def watch_analysis(self, a: Analysis | None) -> None:
-        if a is None:
+    def watch_frame(self, frame: Frame | None) -> None:
+        if frame is None:
             return
+        a = frame.analysis
         t = format_threshold(a.threshold)
         rule = (
             "nothing is predicted positive" if a.threshold is None else f"positive if score >= {t}"

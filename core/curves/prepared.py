@@ -1,0 +1,126 @@
+"""Everything the explorer draws that depends on the rows but not on the threshold.
+
+A threshold move is the common case and must be cheap; the curve-wide work
+(the ROC and PR summaries, each curve reduced to what a terminal can show,
+the rows binned on the score axis) is done once per set of rows and screen
+width, by :func:`prepare`, in one place. The explorer runs it off the UI
+thread for large data (:func:`needs_background`) and hands the result to its
+widgets, which only draw it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis import Curves, Summaries
+from core.curves.pr import precision_recall_points
+from core.curves.reduce import reduce_curve
+from core.curves.roc import roc_points
+from core.curves.score_bins import ScoreBins
+
+#: Rows beyond which :func:`prepare` is worth a thread: at 10^7 rows the
+#: summaries, the reductions and the binning take about a second.
+BACKGROUND_ROWS = 200_000
+
+FloatArray = npt.NDArray[np.float64]
+IndexArray = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True, eq=False)
+class CurveLine:
+    """One curve ready to draw: every defined point, the few to draw, and where each
+    sweep point lies on it.
+
+    Attributes
+    ----------
+    x, y : (k,) the curve's defined points, in sweep order
+    drawn : indices into ``x``/``y`` of the points worth drawing at the width asked for
+    rank : (m,) for each sweep point, its index into ``x``/``y``; -1 where the point is
+        not on the curve (precision is undefined where nothing is predicted positive)
+    """
+
+    x: FloatArray
+    y: FloatArray
+    drawn: IndexArray
+    rank: IndexArray
+
+    def at(self, point: int) -> tuple[float, float] | None:
+        """Sweep point ``point``'s exact (x, y), or None when it is not on the curve."""
+        k = int(self.rank[point])
+        return (float(self.x[k]), float(self.y[k])) if k >= 0 else None
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """A set of rows made ready to draw at one size.
+
+    ``roc`` is None exactly when ROC AUC is undefined (a class is missing) and
+    ``pr`` exactly when AP is (no actual positives); the summaries carry the
+    reason, so a front end says why instead of drawing an empty chart.
+    """
+
+    curves: Curves
+    summaries: Summaries
+    roc: CurveLine | None
+    pr: CurveLine | None
+    bins: ScoreBins
+    chart_columns: int
+    strip_columns: int
+
+    def fits(self, curves: Curves, *, chart_columns: int, strip_columns: int) -> bool:
+        """Whether this was prepared from ``curves`` at these widths."""
+        return (
+            self.curves is curves
+            and self.chart_columns == chart_columns
+            and self.strip_columns == strip_columns
+        )
+
+
+def needs_background(curves: Curves) -> bool:
+    """Whether preparing ``curves`` takes long enough to hold the screen."""
+    return curves.data.n > BACKGROUND_ROWS
+
+
+def roc_line(curves: Curves, *, columns: int) -> CurveLine | None:
+    """The ROC curve reduced to ``columns`` terminal columns; None without both classes."""
+    sweep = curves.sweep
+    points = roc_points(sweep)
+    if points is None:
+        return None
+    # Integer counts make the collinear test exact.
+    drawn = reduce_curve(sweep.fp, sweep.tp, columns=columns)
+    return CurveLine(points[0], points[1], drawn, np.arange(sweep.size, dtype=np.intp))
+
+
+def pr_line(curves: Curves, *, columns: int) -> CurveLine | None:
+    """The PR curve's defined points reduced to ``columns`` columns; None without positives."""
+    points = precision_recall_points(curves.sweep)
+    if points is None:
+        return None
+    recall, precision, defined = points
+    xs, ys = recall[defined], precision[defined]
+    rank = np.where(defined, np.cumsum(defined) - 1, -1).astype(np.intp)
+    return CurveLine(xs, ys, reduce_curve(xs, ys, columns=columns), rank)
+
+
+def prepare(curves: Curves, *, chart_columns: int, strip_columns: int) -> Prepared:
+    """Summaries, both curves and the score-axis bins of ``curves``' rows.
+
+    >>> from core.analysis import curves_for
+    >>> from core.data.presets import preset
+    >>> p = prepare(curves_for(preset("canonical").data), chart_columns=40, strip_columns=30)
+    >>> p.summaries.roc_auc.value_text(), p.roc.at(2), p.pr.at(0)
+    ('7/12 ≈ 0.5833', (0.5, 0.6666666666666666), None)
+    """
+    return Prepared(
+        curves=curves,
+        summaries=curves.summaries,
+        roc=roc_line(curves, columns=chart_columns),
+        pr=pr_line(curves, columns=chart_columns),
+        bins=ScoreBins(curves.data, strip_columns),
+        chart_columns=chart_columns,
+        strip_columns=strip_columns,
+    )

@@ -1,0 +1,122 @@
+"""The score axis in columns: how many rows of each class fall in each column.
+
+The explorer's score strip draws every example on a horizontal score axis,
+positives and negatives in two lanes, with the threshold as a line between
+the predicted negatives and the predicted positives. The rows are binned once
+per dataset and width; a threshold move only finds the line's column and
+splits that one column, in O(columns).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis import Analysis
+from core.data.dataset import Dataset
+from core.metrics.confusion import predict
+from core.threshold import Threshold
+
+IntArray = npt.NDArray[np.int64]
+
+
+class ScoreBins:
+    """One dataset's rows binned into ``usable`` score columns, per class.
+
+    Scores take columns 1 .. usable-2 (linearly from the lowest to the highest
+    score); at a threshold, predicted positives move one column right of the
+    line, so no glyph ever sits on the wrong side of it. ``hist[c][b]`` counts
+    class ``c``'s rows in column ``b`` and ``above[c][b]`` those in columns
+    ``b`` and higher.
+
+    >>> from core.analysis import analyse
+    >>> from core.data.presets import preset
+    >>> a = analyse(preset("canonical").data, 0.5)
+    >>> pos, neg, line = ScoreBins(a.data, 20).lane_counts(a)
+    >>> line, pos.tolist()
+    (16, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1])
+    >>> neg.tolist()
+    [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0]
+    """
+
+    def __init__(self, data: Dataset, usable: int) -> None:
+        scores = data.scores
+        self.lo, self.hi = float(scores.min()), float(scores.max())
+        self.usable = usable
+        self.inner = usable - 3
+        self.hist: dict[bool, IntArray] = {}
+        self.above: dict[bool, IntArray] = {}
+        self.sorted: dict[bool, npt.NDArray[np.float64]] = {}
+        for cls in (True, False):
+            s = scores[data.labels == cls]
+            h = np.bincount(self.base(s), minlength=usable + 1)[: usable + 1]
+            self.hist[cls] = h
+            self.above[cls] = np.append(np.cumsum(h[::-1])[::-1], 0)
+            if data.weighted:  # the sweep counts weights, not rows: count rows here
+                self.sorted[cls] = np.sort(s)
+
+    def base(self, s: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+        """The column of each score before the threshold moves anything."""
+        if self.hi > self.lo:
+            return 1 + np.round((s - self.lo) / (self.hi - self.lo) * self.inner).astype(np.intp)
+        return np.full(s.shape[0], 1 + self.inner // 2, dtype=np.intp)
+
+    def at(
+        self,
+        threshold: Threshold,
+        lowest_in: Threshold,
+        predicted: tuple[int, int] | None = None,
+    ) -> tuple[IntArray, IntArray, int]:
+        """Lane counts and line column at ``threshold``; ``lowest_in`` is the lowest
+        score predicted positive (None when nothing is). ``predicted`` is the rows of
+        each class predicted positive (TP, FP) when the caller knows them, as the
+        unweighted sweep does; otherwise they are counted here."""
+        usable = self.usable
+        if threshold is None or lowest_in is None:
+            return (
+                self.hist[True][:usable].copy(),
+                self.hist[False][:usable].copy(),
+                usable - 1,
+            )
+        line = int(self.base(np.array([lowest_in]))[0])
+        out = []
+        for cls in (True, False):
+            h, above = self.hist[cls], self.above[cls]
+            counts = np.zeros(usable, dtype=np.int64)
+            if predicted is not None:
+                admitted = predicted[0] if cls else predicted[1]
+            else:
+                srt = self.sorted[cls]
+                admitted = int(srt.shape[0] - np.searchsorted(srt, threshold, side="left"))
+            in_line_pos = admitted - int(above[line + 1])
+            # Below the line: every row in columns < line, plus the line column's negatives.
+            counts[:line] = h[:line]
+            counts[line - 1] += int(h[line]) - in_line_pos
+            # Predicted positives move one column right.
+            counts[line + 1 : usable] = h[line : usable - 1]
+            counts[line + 1] = in_line_pos
+            out.append(counts)
+        return out[0], out[1], line
+
+    def lane_counts(self, a: Analysis) -> tuple[IntArray, IntArray, int]:
+        """Glyphs per column in the positive and negative lanes at ``a``'s threshold,
+        and the line's column (``a`` must analyse the rows these bins were made of)."""
+        known = None if a.data.weighted else (int(a.counts.tp), int(a.counts.fp))
+        return self.at(a.threshold, a.sweep.threshold_at(a.point), known)
+
+
+def row_columns(
+    data: Dataset, threshold: Threshold, usable: int
+) -> tuple[npt.NDArray[np.intp], int]:
+    """Each row's column and the line's column, placing every row by itself.
+
+    The slow reference for :meth:`ScoreBins.lane_counts`, which gives the same
+    counts without a pass over the rows (a property test holds them equal).
+    """
+    bins = ScoreBins(data, usable)
+    base = bins.base(data.scores)
+    positive = predict(data, threshold)
+    if not positive.any():
+        return np.minimum(base, usable - 2), usable - 1
+    line = int(base[positive].min())
+    return np.where(positive, base + 1, np.minimum(base, line - 1)), line

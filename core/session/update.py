@@ -1,0 +1,45 @@
+"""What one Session operation did, as one immutable value.
+
+Both front ends apply an :class:`Update` as a whole: the plain mode prints
+its message and status; the explorer hands it to every widget at once, so a
+change that moves the rows and the threshold together (a reset, a preset) is
+drawn once, and the rows whose prediction changed are known from the edit
+itself rather than found again by comparing predictions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from core.analysis import Analysis
+from core.session.rowview import NOTHING_CHANGED, Changed
+from core.text.sentences import status_sentence
+
+
+@dataclass(frozen=True, eq=False)
+class Update:
+    """The state after one operation.
+
+    Attributes
+    ----------
+    analysis : the rows and threshold after the operation, analysed
+    changed : the rows whose prediction the operation changed
+    message : the sentence to tell the user ("" when the status says it all)
+
+    >>> from core.data.presets import preset
+    >>> from core.session.session import Session
+    >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
+    >>> u = s.set_threshold(0.85)
+    >>> u.changed.among(u.analysis.data.scores).tolist(), u.analysis.counts.tp
+    ([1, 2], 1)
+    """
+
+    analysis: Analysis
+    changed: Changed = NOTHING_CHANGED
+    message: str = ""
+
+    @cached_property
+    def status(self) -> str:
+        """The plain sentence describing the active policy."""
+        return status_sentence(self.analysis)

@@ -1,0 +1,93 @@
+"""The ``threshold-lab`` command line.
+
+``threshold-lab [SOURCE] [options]`` opens the explorer; a first word naming a
+command (``report``, ``screenshot``, ``serve``) runs that command instead, and
+the rest of the line is its arguments. So a file literally named ``report`` is
+opened as ``threshold-lab ./report``.
+
+A user error is one line on stderr, ``threshold-lab: error: ...``, and exit
+status 2: nothing on stdout, never a traceback. Textual is imported only by the
+commands that draw a screen; ``report`` and ``--plain`` run without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from core.errors import InputError
+from tui.cli import explore, report, serve
+from tui.cli.args import PROG, Parser, fail
+
+__all__ = ["COMMANDS", "main", "parser"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A first word of the command line, and what it runs."""
+
+    summary: str
+    usage: str
+    parser: Callable[[], Parser]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: dict[str, Command] = {
+    "report": Command(report.SUMMARY, "SOURCE [options]", report.parser, report.run),
+    "screenshot": Command(
+        "write an SVG of one explorer state, without a terminal",
+        "OUT.svg [SOURCE] [options]",
+        explore.screenshot_parser,
+        explore.run_screenshot,
+    ),
+    "serve": Command(
+        serve.SUMMARY, "[--host H] [--port P] [-- EXPLORER ARGS]", serve.parser, serve.run
+    ),
+}
+
+
+def parser() -> Parser:
+    """The explorer's parser: ``threshold-lab [SOURCE] [options]``. Its help also
+    lists the commands, each of which has its own parser and --help."""
+    width = max(map(len, COMMANDS))
+    usages = [f"{PROG} [SOURCE] [options]"]
+    usages += [f"{PROG} {name} {c.usage}" for name, c in COMMANDS.items()]
+    p = Parser(
+        prog=PROG,
+        usage="\n       ".join(usages),
+        description=explore.DESCRIPTION,
+        epilog=explore.PRESETS_EPILOG,
+    )
+    explore.add_arguments(p)
+    p.add_argument_group(
+        "commands",
+        f"A first word naming a command runs it ({PROG} COMMAND --help for its options;"
+        " a file of that name is ./NAME):\n"
+        + "\n".join(f"  {name:<{width}}  {c.summary}" for name, c in COMMANDS.items()),
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``threshold-lab`` command (and ``python -m tui``)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0] in COMMANDS:
+        command = COMMANDS[words[0]]
+        args = command.parser().parse_args(words[1:])
+        run = command.run
+    else:
+        args = parser().parse_args(words)
+        run = explore.run
+    try:
+        return run(args)
+    except InputError as exc:
+        return fail(str(exc))
+    except BrokenPipeError:
+        # The reader left early (| head): stop quietly, with no traceback at exit.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

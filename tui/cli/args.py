@@ -1,0 +1,167 @@
+"""What the commands share: the parser, the one error path, the source options,
+and turning parsed arguments into a Source, a threshold and a Session.
+
+Only core is imported here: the report and plain mode run without Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+import textwrap
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from core.data.loaders import Columns
+from core.data.sources import Source, open_source
+from core.errors import InputError
+from core.session.session import Session
+from core.threshold import Threshold, parse_threshold
+
+PROG = "threshold-lab"
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Argparse's formatter, except that descriptions keep their line breaks: each
+    line is wrapped on its own, and an indented table row hangs under its text."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        filled = []
+        for line in text.splitlines():
+            row = re.match(r"(\s*)(\S+\s{2,})?", line)
+            assert row is not None  # the pattern matches every string
+            hang = row.end() if row.group(1) and row.group(2) else len(row.group(1))
+            filled.append(
+                textwrap.fill(
+                    line, width, initial_indent=indent, subsequent_indent=indent + " " * hang
+                )
+            )
+        return "\n".join(filled)
+
+
+class Parser(argparse.ArgumentParser):
+    """A parser whose errors are one line on stderr and exit status 2."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(**kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def fail(message: str) -> int:
+    """The one way a user error ends a command: one line on stderr, status 2."""
+    sys.stderr.write(f"{PROG}: error: {message}\n")
+    return 2
+
+
+def note(message: str) -> None:
+    """A line on stderr that is not an error (the output is still coming)."""
+    sys.stderr.write(f"{PROG}: note: {message}\n")
+
+
+def beta(text: str) -> float:
+    """An argparse type: the F-beta's beta, a positive finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"beta {text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"beta {text!r} must be a positive finite number")
+    return value
+
+
+def add_source_options(p: argparse.ArgumentParser) -> None:
+    """How to read a file (columns, labels, aggregation) and the F-beta's beta."""
+    p.add_argument(
+        "--score-column",
+        default="score",
+        metavar="NAME",
+        help="column holding the scores (default: score)",
+    )
+    p.add_argument(
+        "--label-column",
+        default="label",
+        metavar="NAME",
+        help="column holding the actual labels (default: label)",
+    )
+    p.add_argument(
+        "--weight-column",
+        default=None,
+        metavar="NAME",
+        help="column of non-negative row weights (default: 'weight' if present)",
+    )
+    p.add_argument(
+        "--id-column",
+        default=None,
+        metavar="NAME",
+        help="column of row ids (default: 'id' if present)",
+    )
+    p.add_argument(
+        "--positive",
+        default=None,
+        metavar="NAME",
+        help="the label value that means positive, when labels are not 0/1 or true/false",
+    )
+    p.add_argument(
+        "--aggregated",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the file is score,positives,negatives per row (detected from the "
+        "header when not given)",
+    )
+    p.add_argument("--beta", type=beta, default=2.0, help="beta of the F-beta metric (default: 2)")
+
+
+@dataclass(frozen=True)
+class SourceArgs:
+    """What the parsed arguments ask to open, and at which threshold."""
+
+    #: A file path or a preset name; ``canonical`` when nothing was named.
+    name: str
+    #: The SOURCE argument as typed (None when --preset or nothing named the source).
+    typed: str | None
+    columns: Columns
+    aggregated: bool | None
+    #: The --threshold as typed; None means the source's own (a preset's, else 0.5).
+    threshold_text: str | None
+    beta: float
+
+    @classmethod
+    def parse(cls, args: argparse.Namespace) -> SourceArgs:
+        """Read the arguments of a command with SOURCE and the source options
+        (and, where the command has it, --preset)."""
+        source: str | None = args.source
+        preset: str | None = getattr(args, "preset", None)
+        if source and preset:
+            raise InputError("give a SOURCE or --preset NAME, not both")
+        return cls(
+            name=preset or source or "canonical",
+            typed=source or None,
+            columns=Columns(
+                score=args.score_column,
+                label=args.label_column,
+                weight=args.weight_column,
+                id=args.id_column,
+                positive=args.positive,
+            ),
+            aggregated=args.aggregated,
+            threshold_text=args.threshold,
+            beta=args.beta,
+        )
+
+    def threshold(self, default: Threshold) -> Threshold:
+        """The typed threshold, or ``default`` when none was typed (raises InputError)."""
+        return default if self.threshold_text is None else parse_threshold(self.threshold_text)
+
+    def open(self) -> tuple[Source, Threshold]:
+        """Load the source and resolve the opening threshold (raises InputError)."""
+        src = open_source(self.name, self.columns, aggregated=self.aggregated)
+        return src, self.threshold(src.threshold)
+
+    def session(self, src: Source, threshold: Threshold) -> Session:
+        """A new exploring session of an opened source (see :meth:`open`)."""
+        return Session(src.data, threshold, source=src.label, path=src.path, beta=self.beta)

@@ -1,0 +1,138 @@
+"""The explorer's dialog flows: ask, check the answer with core, apply it.
+
+Each flow opens a dialog whose answer is checked by a core parser (a refused
+answer keeps the dialog open with the reason, so nothing typed is lost) and
+hands the result to the screen as one Session operation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.errors import InputError
+from core.session import edits
+from core.session.session import NeedsOverwrite
+from core.threshold import format_threshold, parse_threshold
+from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
+
+if TYPE_CHECKING:
+    from tui.screens.main import MainScreen
+
+#: The threshold dialog's answer for "above all scores" (None means cancelled).
+_ABOVE_ALL = "above-all"
+
+
+def type_threshold(screen: MainScreen) -> None:
+    """Ask for a threshold: a number, or above-all."""
+    t = screen.session.threshold
+    current = _ABOVE_ALL if t is None else format_threshold(t)
+
+    def check(text: str) -> object:
+        typed = parse_threshold(text)
+        return _ABOVE_ALL if typed is None else typed
+
+    def done(value: object) -> None:
+        if isinstance(value, float):
+            screen.run(lambda: screen.session.set_threshold(value))
+        elif value == _ABOVE_ALL:
+            screen.run(lambda: screen.session.set_threshold(None))
+        else:
+            screen.say("Threshold unchanged.")
+
+    hint = "A number such as 0.5, or above-all. Positive if score >= t."
+    screen.app.push_screen(ValueDialog("Threshold", current, check, hint=hint), done)
+
+
+def edit_score(screen: MainScreen, row: int) -> None:
+    """Ask for a new score of data row ``row``."""
+    data = screen.session.data
+    rid = data.row_id(row)
+
+    def check(text: str) -> object:
+        edits.check_score(data, text)
+        return text
+
+    def done(value: object) -> None:
+        if value is None:
+            screen.say(f"Edit of row {rid} cancelled; nothing changed.")
+        else:
+            screen.run(lambda: screen.session.set_score(row, str(value)))
+
+    hint = "A finite number" + (" in [0, 1]" if data.are_probabilities else "")
+    dialog = ValueDialog(f"Score of row {rid}", repr(float(data.scores[row])), check, hint=hint)
+    screen.app.push_screen(dialog, done)
+
+
+def add_row(screen: MainScreen) -> None:
+    """Ask for a new row's score and label; the new row is selected."""
+    data = screen.session.data
+
+    def done(value: object) -> None:
+        if isinstance(value, tuple):
+            score, label = value
+            if screen.run(lambda: screen.session.insert_row(float(score), bool(label))):
+                screen.select_row(screen.session.data.n - 1)
+
+    dialog = ValueDialog(
+        "Add a row: score and label",
+        "0.5 1",
+        lambda text: edits.parse_new_row(data, text),
+        hint="For example: 0.3 1",
+    )
+    screen.app.push_screen(dialog, done)
+
+
+def pick_preset(screen: MainScreen) -> None:
+    """Choose a built-in fixture."""
+
+    def done(name: str | None) -> None:
+        if name:
+            screen.load_preset(name)
+
+    screen.app.push_screen(PresetPicker(), done)
+
+
+def save(screen: MainScreen) -> None:
+    """Ask for a file name and write the rows; asks before replacing a file."""
+    session = screen.session
+
+    def check(text: str) -> object:
+        if not text.strip():
+            raise InputError("type a file name, such as rows.csv")
+        return Path(text.strip()).expanduser()
+
+    def write(target: Path, overwrite: bool) -> None:
+        try:
+            screen.say(session.save(target, overwrite=overwrite).message)
+        except NeedsOverwrite as question:
+            screen.app.push_screen(
+                ConfirmDialog(question.question),
+                lambda yes: write(target, overwrite=True) if yes else screen.say("Not saved."),
+            )
+        except InputError as exc:
+            screen.say(f"Not saved: {exc}.")
+
+    def done(value: object) -> None:
+        if isinstance(value, Path):
+            write(value, overwrite=False)
+        else:
+            screen.say("Save cancelled; nothing written.")
+
+    default = str(session.default_save_path())
+    screen.app.push_screen(
+        ValueDialog("Save rows as CSV", default, check, hint="Written atomically."), done
+    )
+
+
+def quit_app(screen: MainScreen) -> None:
+    """Quit; with unsaved edits, only after asking."""
+    if not screen.session.dirty:
+        screen.app.exit()
+        return
+
+    def done(yes: bool | None) -> None:
+        if yes:
+            screen.app.exit()
+
+    screen.app.push_screen(ConfirmDialog("There are unsaved edits. Quit and lose them?"), done)

@@ -1,0 +1,32 @@
+"""What the main screen hands down to its widgets: one Update and its prepared drawing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.analysis import Analysis
+from core.curves.prepared import Prepared
+from core.session.update import Update
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One state of the explorer, as the widgets draw it.
+
+    ``prepared`` is None while the curve-wide work for these rows is still being
+    done off the UI thread (widgets say so), and it may have been prepared at an
+    earlier width until a resize is caught up with.
+    """
+
+    update: Update
+    prepared: Prepared | None = None
+
+    @property
+    def analysis(self) -> Analysis:
+        return self.update.analysis
+
+    @property
+    def ready(self) -> Prepared | None:
+        """The prepared drawing when it belongs to these rows, else None."""
+        p = self.prepared
+        return p if p is not None and p.curves is self.update.analysis.curves else None

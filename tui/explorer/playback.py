@@ -1,0 +1,74 @@
+"""Sweep playback: the threshold walks down the tie groups on a timer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.timer import Timer
+
+from core.text.sentences import step_sentence
+
+if TYPE_CHECKING:
+    from tui.screens.main import MainScreen
+
+#: Playback speeds offered by + and - (seconds per tie group).
+PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+class Playback:
+    """Plays the sweep from above all scores down, one tie group per tick."""
+
+    def __init__(self, screen: MainScreen, seconds: float) -> None:
+        self.screen = screen
+        #: Seconds per tie group.
+        self.seconds = seconds
+        self._timer: Timer | None = None
+
+    @property
+    def playing(self) -> bool:
+        return self._timer is not None
+
+    def toggle(self) -> None:
+        """Start playing (from above all when at the lowest score), or pause."""
+        if self._timer is not None:
+            self.stop()
+            self.screen.say("Playback paused. n / N step; p resumes.")
+            return
+        session = self.screen.session
+        a = session.analysis
+        if a.point == a.sweep.size - 1:
+            self.screen.run(lambda: session.set_threshold(None))
+        self._timer = self.screen.set_interval(self.seconds, self._tick)
+        self.screen.say("Playing the sweep from above all scores down; p pauses.")
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def speed(self, direction: int) -> None:
+        """Play faster (-1) or slower (1): the next speed on the list."""
+        slower = [v for v in PLAY_SPEEDS if v > self.seconds]
+        faster = [v for v in PLAY_SPEEDS if v < self.seconds]
+        if direction > 0 and slower:
+            self.seconds = slower[0]
+        elif direction < 0 and faster:
+            self.seconds = faster[-1]
+        if self._timer is not None:  # apply it now, keeping the place in the sweep
+            self._timer.stop()
+            self._timer = self.screen.set_interval(self.seconds, self._tick)
+        self.screen.say(f"Playback: {self.seconds:g} s per tie group (+ faster, - slower).")
+
+    def step(self, delta: int) -> None:
+        """One tie group down (1) or up (-1), described in a sentence."""
+        update = self.screen.run(lambda: self.screen.session.group(delta))
+        if update is not None:
+            self.screen.say(step_sentence(update.analysis))
+
+    def _tick(self) -> None:
+        a = self.screen.session.analysis
+        if a.point >= a.sweep.size - 1:
+            self.stop()
+            self.screen.say("Playback finished at the lowest score.")
+            return
+        self.step(1)

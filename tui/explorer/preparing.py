@@ -1,0 +1,103 @@
+"""The main screen's one worker: prepares each set of rows for drawing.
+
+Small data are prepared at once, so the frame that shows them is complete;
+large data (:func:`core.curves.prepared.needs_background`) are prepared in a
+thread while the widgets say what is being done, and the frame is handed
+down again when the drawing is ready.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.worker import get_current_worker
+
+from core.analysis import Curves
+from core.curves.prepared import Prepared, needs_background, prepare
+from tui.explorer.frame import Frame
+from tui.widgets.charts import ChartPanel, chart_columns
+from tui.widgets.score_strip import ScoreStrip, strip_columns
+
+if TYPE_CHECKING:
+    from tui.screens.main import MainScreen
+
+
+class Preparer:
+    """Keeps the screen's frame supplied with prepared data at the widgets' widths."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        # Until the widgets report their widths, assume an ordinary terminal.
+        self.chart_columns = chart_columns(60)
+        self.strip_columns = strip_columns(120)
+        self._last: Prepared | None = None
+        self._pending: tuple[Curves, int, int] | None = None
+
+    def _fits(self, p: Prepared | None, curves: Curves) -> bool:
+        return p is not None and p.fits(
+            curves, chart_columns=self.chart_columns, strip_columns=self.strip_columns
+        )
+
+    def prepared_for(self, curves: Curves) -> Prepared | None:
+        """``curves`` prepared at the current widths: at once when they are small or
+        already done, else None now and a new frame when the worker is done."""
+        if self._fits(self._last, curves):
+            return self._last
+        if not needs_background(curves):
+            self._last = prepare(
+                curves, chart_columns=self.chart_columns, strip_columns=self.strip_columns
+            )
+            return self._last
+        self._start(curves)
+        # Meanwhile the last drawing of the same rows (another width) still serves.
+        last = self._last
+        return last if last is not None and last.curves is curves else None
+
+    def _start(self, curves: Curves) -> None:
+        key = (curves, self.chart_columns, self.strip_columns)
+        if self._pending is not None and all(
+            a is b or a == b for a, b in zip(self._pending, key, strict=True)
+        ):
+            return  # already under way
+        self._pending = key
+        charts, strip = self.chart_columns, self.strip_columns
+
+        def work() -> None:
+            done = prepare(curves, chart_columns=charts, strip_columns=strip)
+            if not get_current_worker().is_cancelled:
+                self.screen.app.call_from_thread(self._arrived, done)
+
+        self.screen.run_worker(
+            work, thread=True, group="prepare", exclusive=True, exit_on_error=False
+        )
+
+    def _arrived(self, prepared: Prepared) -> None:
+        self._pending = None
+        self._last = prepared
+        frame = self.screen.frame
+        if frame is not None and frame.analysis.curves is prepared.curves:
+            self.screen.frame = Frame(frame.update, prepared)
+        elif frame is not None:
+            # The rows changed meanwhile; that change's own work follows.
+            self.prepared_again()
+
+    def resized(self, event: ChartPanel.Resized | ScoreStrip.Resized) -> None:
+        """A widget's width changed: prepare again when it changes what is drawn."""
+        if isinstance(event, ChartPanel.Resized):
+            if event.columns == self.chart_columns:
+                return
+            self.chart_columns = event.columns
+        else:
+            if event.columns == self.strip_columns:
+                return
+            self.strip_columns = event.columns
+        self.prepared_again()
+
+    def prepared_again(self) -> None:
+        """Hand the current frame down again, prepared at the current widths."""
+        frame = self.screen.frame
+        if frame is None:
+            return
+        prepared = self.prepared_for(frame.analysis.curves)
+        if prepared is not frame.prepared:
+            self.screen.frame = Frame(frame.update, prepared)
