@@ -7,10 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.analysis import analyse
+from core.curves.score_bins import ScoreBins, row_columns
 from core.data.dataset import make_dataset
 from core.metrics.confusion import predict
 from tests.strategies import examples
-from core.curves.score_bins import ScoreBins, row_columns
 
 
 @given(examples(), st.one_of(st.none(), st.floats(-2e6, 2e6)), st.integers(12, 200))

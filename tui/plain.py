@@ -69,7 +69,7 @@ class PlainSession:
             "lowest": lambda args: self._move(args, self.session.lowest),
             "step": self.cmd_step,
             "play": self.cmd_play,
-            "status": lambda args: self._no_args(args) or self.say(self.status()),
+            "status": lambda args: self._tell(args, lambda: [self.status()]),
             "rows": self.cmd_rows,
             "boundary": self.cmd_boundary,
             "set": self.cmd_set,
@@ -83,9 +83,9 @@ class PlainSession:
             "presets": self.cmd_presets,
             "metrics": self.cmd_metrics,
             "explain": self.cmd_explain,
-            "sweep": lambda args: self._no_args(args) or self.say(*sweep_table(self.analysis)),
-            "roc": lambda args: self._no_args(args) or self.say(*curve_words(self.analysis, "roc")),
-            "pr": lambda args: self._no_args(args) or self.say(*curve_words(self.analysis, "pr")),
+            "sweep": lambda args: self._tell(args, lambda: sweep_table(self.analysis)),
+            "roc": lambda args: self._tell(args, lambda: curve_words(self.analysis, "roc")),
+            "pr": lambda args: self._tell(args, lambda: curve_words(self.analysis, "pr")),
             "save": self.cmd_save,
             "help": lambda args: self.say(HELP),
             "quit": lambda args: True,
@@ -130,6 +130,11 @@ class PlainSession:
     def _no_args(args: list[str]) -> None:
         if args:
             raise InputError(f"this command takes no arguments (got {' '.join(args)!r})")
+
+    def _tell(self, args: list[str], lines: Callable[[], list[str]]) -> None:
+        """A command that only describes: no arguments, and its lines said."""
+        self._no_args(args)
+        self.say(*lines())
 
     def _move(self, args: list[str], move: Callable[[], Update]) -> None:
         self._no_args(args)

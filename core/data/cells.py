@@ -103,7 +103,7 @@ def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> 
         if text == "":
             raise fail(path, f"{where(i)}, column {column!r}: the cell is empty")
         try:
-            value = float(text)  # type: ignore[arg-type]
+            value = float(text) if isinstance(text, str | int | float) else float(str(text))
         except (TypeError, ValueError):
             raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number") from None
         if not math.isfinite(value):

@@ -127,6 +127,16 @@ def _as_labels(labels: Sequence[object] | npt.NDArray[np.generic]) -> BoolArray:
     raise InputError(f"labels must be 0/1 or true/false, got values of type {arr.dtype}")
 
 
+def _first_repeat(ids: Sequence[str]) -> str:
+    """The first id that appeared before it (the caller knows there is one)."""
+    seen: set[str] = set()
+    for i in ids:
+        if i in seen:
+            return i
+        seen.add(i)
+    raise AssertionError("no repeated id")
+
+
 def make_dataset(
     scores: Sequence[float] | FloatArray,
     labels: Sequence[object] | npt.NDArray[np.generic],
@@ -189,9 +199,9 @@ def make_dataset(
             raise InputError(f"{s.shape[0]} scores but {len(id_tuple)} ids: the lengths must match")
         # A reader that has counted distinct ids itself (pyarrow, in C) says so.
         if not ids_known_unique and len(set(id_tuple)) != len(id_tuple):
-            seen: set[str] = set()
-            dup = next(i for i in id_tuple if i in seen or seen.add(i))  # type: ignore[func-returns-value]
-            raise InputError(f"id {dup!r} appears more than once: ids must be unique")
+            raise InputError(
+                f"id {_first_repeat(id_tuple)!r} appears more than once: ids must be unique"
+            )
     return Dataset(
         scores=_readonly(s if owned else s.copy()),
         labels=_readonly(y if owned else y.copy()),

@@ -148,7 +148,8 @@ def _id_numbers(ids: Any) -> np.ndarray | None:
     import pyarrow.compute as pc
 
     first = str(ids[0].as_py())
-    prefix = re.match(r"[^0-9]*", first).group()  # type: ignore[union-attr]
+    # Everything before the first digit (the whole id when it has none).
+    prefix = re.sub(r"[0-9].*", "", first, flags=re.S)
     if not prefix.isascii():
         return None
     chunks = ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,8 +15,30 @@ from textual.widgets.option_list import Option
 from core.data.presets import PRESETS
 from core.errors import InputError
 
+ResultType = TypeVar("ResultType")
 
-class ValueDialog(ModalScreen[object]):
+
+class Dialog(ModalScreen[ResultType]):
+    """A modal screen that closes only itself, and only once.
+
+    ``Screen.dismiss`` pops whatever screen is on top. Two Enters that arrive
+    together both reach a dialog's input (or option list) before the first
+    answer has closed it, so a second ``dismiss`` would pop the screen below:
+    the explorer itself. :meth:`answer` ignores every answer after the first,
+    and any answer while another screen is above this one.
+    """
+
+    _answered = False
+
+    def answer(self, result: ResultType | None) -> None:
+        """Close this dialog with ``result``, unless it is closed or not on top."""
+        if self._answered or not self.is_mounted or self.app.screen is not self:
+            return
+        self._answered = True
+        self.dismiss(result)
+
+
+class ValueDialog(Dialog[object]):
     """Ask for one value. ``check`` turns the text into a value or raises InputError;
     a refused value shows why and the dialog stays open, so nothing is lost."""
 
@@ -35,27 +58,30 @@ class ValueDialog(ModalScreen[object]):
             yield Label(self.title_text, classes="dialog-title")
             if self.hint:
                 yield Label(self.hint, classes="dialog-hint")
-            yield Input(value=self.value, id="dialog-input", select_on_focus=False)
+            field = Input(value=self.value, id="dialog-input", select_on_focus=False)
+            # Set before mounting, not in on_mount: a dialog pushed while the app is
+            # closing (q, y and Enter together) is mounted with its children gone.
+            field.set_reactive(Input.cursor_blink, False)
+            yield field
             yield Label("", id="dialog-error", classes="dialog-error")
             yield Label("Enter applies · Esc cancels", classes="dialog-hint")
 
-    def on_mount(self) -> None:
-        self.query_one(Input).cursor_blink = False
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if self._answered:
+            return  # a second Enter that arrived with the first: the value is applied
         try:
             result = self.check(event.value)
         except InputError as exc:
             self.query_one("#dialog-error", Label).update(f"Refused: {exc}")
             return
-        self.dismiss(result)
+        self.answer(result)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.answer(None)
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(Dialog[bool]):
     """A yes/no question: ``y`` or Enter for yes, ``n`` or Esc for no."""
 
     BINDINGS = [
@@ -73,10 +99,10 @@ class ConfirmDialog(ModalScreen[bool]):
             yield Label("y: yes · n: no", classes="dialog-hint")
 
     def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
+        self.answer(yes)
 
 
-class PresetPicker(ModalScreen[str | None]):
+class PresetPicker(Dialog[str | None]):
     """Choose a built-in fixture; each is described beside its name."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="picker-cancel")]
@@ -90,7 +116,7 @@ class PresetPicker(ModalScreen[str | None]):
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        self.answer(event.option.id)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.answer(None)

@@ -9,6 +9,8 @@ rows either side of the threshold.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
@@ -81,7 +83,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         ("delete", DeleteRow, "Delete", "delete-row", "Remove the selected row"),
     )
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *(
             Binding(key, f"request('{rid}')", label, show=False, id=rid, tooltip=tip)
             for key, _, label, rid, tip in ROW_KEYS
