@@ -11,10 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import InputError
+from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session import edits
 from core.session.session import NeedsOverwrite
 from core.threshold import format_threshold, parse_threshold
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
+from tui.screens.help import MetricsScreen
+from tui.widgets.confusion import metric_text
+from tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from tui.screens.main import MainScreen
@@ -72,7 +76,7 @@ def add_row(screen: MainScreen) -> None:
         if isinstance(value, tuple):
             score, label = value
             if screen.run(lambda: screen.session.insert_row(float(score), bool(label))):
-                screen.select_row(screen.session.data.n - 1)
+                screen.query_one(RowTable).select(screen.session.data.n - 1)
 
     dialog = ValueDialog(
         "Add a row: score and label",
@@ -136,3 +140,10 @@ def quit_app(screen: MainScreen) -> None:
             screen.app.exit()
 
     screen.app.push_screen(ConfirmDialog("There are unsaved edits. Quit and lose them?"), done)
+
+
+def all_metrics(screen: MainScreen) -> None:
+    """Every metric of the current threshold, with its formula, on a screen of its own."""
+    a = screen.session.analysis
+    title = f"All metrics at threshold {format_threshold(a.threshold)}"
+    screen.app.push_screen(MetricsScreen(title, metric_text(a, METRIC_NAMES, ascii=screen.ascii)))

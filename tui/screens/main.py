@@ -1,39 +1,35 @@
 """The main screen: the explorer's keys, its layout, and one flow of state.
 
-State lives in a core Session. Every operation returns one Update; the screen
-turns it into a :class:`~tui.explorer.frame.Frame` (the Update and its
-prepared drawing), holds that in its one ``frame`` reactive and hands it
+Every Session operation returns one Update; the screen makes it a Frame (with
+its prepared drawing), holds it in its one ``frame`` reactive and hands it
 down with ``data_bind``. Widgets report intent with messages; the dialog
-flows, playback and the demo tour live in :mod:`tui.explorer`.
-"""
+flows, playback and the demo tour live in :mod:`tui.explorer`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from core.analysis import Analysis
 from core.errors import InputError
-from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.session import Session
 from core.session.update import Update
-from core.threshold import format_threshold
 from tui.explorer import flows
 from tui.explorer.demo import DemoTour
 from tui.explorer.frame import Frame
+from tui.explorer.keys import KeyLine, every_key
 from tui.explorer.playback import Playback
 from tui.explorer.preparing import Preparer
-from tui.screens.help import HelpScreen, MetricsScreen, key_names
+from tui.screens.help import HelpScreen
 from tui.widgets.charts import CHART_MODES, ChartPanel
-from tui.widgets.confusion import ConfusionMatrix, MetricsPanel, metric_text
+from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from tui.widgets.row_table import RowTable
 from tui.widgets.score_strip import ScoreStrip
 from tui.widgets.sweep_table import SweepTable
@@ -41,10 +37,6 @@ from tui.widgets.text import MessageLine, StatusLine
 from tui.widgets.threshold_bar import ThresholdBar
 
 B = Binding
-#: Where the row table's own keys (edit, flip, delete) appear in the list of every
-#: key, so help and the key line read in the order people learn them.
-_ROW_KEYS_AFTER = {"edit-score": "type-threshold", "flip-label": "edit-score",
-                   "delete-row": "add-row"}  # fmt: skip
 
 
 class MainScreen(Screen[None]):
@@ -96,13 +88,9 @@ class MainScreen(Screen[None]):
     """ASCII only: formulas and chart marks without signs or braille."""
 
     def __init__(
-        self,
-        session: Session,
-        *,
-        playback_seconds: float = 1.0,
-        demo: bool = False,
-        ascii: bool = False,
-    ) -> None:
+        self, session: Session, *, playback_seconds: float = 1.0, demo: bool = False,
+        ascii: bool = False
+    ) -> None:  # fmt: skip
         super().__init__()
         self.session = session
         self.playback = Playback(self, playback_seconds)
@@ -125,7 +113,7 @@ class MainScreen(Screen[None]):
             yield SweepTable(id="sweep").data_bind(frame)
         yield MessageLine(id="message").data_bind(MainScreen.message)
         yield StatusLine(id="status").data_bind(frame)
-        yield Static(self._more_keys(), id="more-keys")
+        yield KeyLine(self.all_bindings(), id="more-keys")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -136,34 +124,12 @@ class MainScreen(Screen[None]):
 
     @classmethod
     def all_bindings(cls) -> list[Binding]:
-        """Every key of the explorer: this screen's with the row table's own keys in
-        their place (see ``_ROW_KEYS_AFTER``), then the table's movement and view keys."""
-        rows = {b.id: b for b in RowTable.BINDINGS if isinstance(b, Binding)}
-        placed: list[Binding] = []
-        for b in (b for b in cls.BINDINGS if isinstance(b, Binding)):
-            placed.append(b)
-            while placed[-1].id in _ROW_KEYS_AFTER.values():
-                after = next(k for k, v in _ROW_KEYS_AFTER.items() if v == placed[-1].id)
-                placed.append(rows.pop(after))
-        return placed + list(rows.values())
-
-    def _more_keys(self, width: int = 118) -> Text:
-        """The keys the footer has no room for, generated from the bindings (plain, not
-        markup), wrapped at ``width`` between keys, never inside one. The row table's
-        arrows and pages go without saying; its view keys do not."""
-        hidden = [b for b in self.all_bindings() if not b.show and b.action.split("(")[0] != "move"]
-        lines: list[str] = []
-        for entry in (f"{key_names(b.key)} {b.description}" for b in hidden):
-            if lines and len(lines[-1]) + 2 + len(entry) <= width:
-                lines[-1] += "  " + entry
-            else:
-                lines.append(entry)
-        return Text("\n".join(lines))
+        """Every key of the explorer, in the order help lists them."""
+        return every_key(cls.BINDINGS, RowTable.BINDINGS)
 
     def on_resize(self) -> None:
         # Below 36 rows (an 80x24 SSH session) the strip and tables shrink.
         self.set_class(self.size.height < 36, "-short")
-        self.query_one("#more-keys", Static).update(self._more_keys(max(self.size.width - 2, 20)))
 
     def on_key(self, event: events.Key) -> None:
         # Any key ends the tour and does nothing else, so nothing changes by surprise.
@@ -172,8 +138,6 @@ class MainScreen(Screen[None]):
             event.prevent_default()
             self.demo.stop()
             self.say("Demo stopped. Explore freely; ? lists every key.")
-
-    # --- one flow of state -----------------------------------------------------------
 
     def show(self, update: Update) -> None:
         """Hand ``update`` down: the frame changes once, and its message is said."""
@@ -192,7 +156,7 @@ class MainScreen(Screen[None]):
         return update
 
     def say(self, text: str) -> None:
-        self.message = text
+        self.message = text  # the message line is bound to this
 
     @on(RowTable.Say)
     @on(ChartPanel.Resized)
@@ -212,11 +176,6 @@ class MainScreen(Screen[None]):
         """The plain sentence describing the active policy."""
         return "" if self.frame is None else self.frame.update.status
 
-    def select_row(self, row: int) -> None:
-        self.query_one(RowTable).select(row)
-
-    # --- keys: threshold -------------------------------------------------------------
-
     def action_step(self, steps: int) -> None:
         self.run(lambda: self.session.step(steps))
 
@@ -232,19 +191,16 @@ class MainScreen(Screen[None]):
     def action_type_threshold(self) -> None:
         flows.type_threshold(self)
 
-    # --- keys: rows ------------------------------------------------------------------
-
-    @on(RowTable.EditScore)
-    def _edit_score(self, event: RowTable.EditScore) -> None:
-        flows.edit_score(self, event.row)
-
-    @on(RowTable.FlipLabel)
-    def _flip_label(self, event: RowTable.FlipLabel) -> None:
-        self.run(lambda: self.session.flip_label(event.row))
-
-    @on(RowTable.DeleteRow)
-    def _delete_row(self, event: RowTable.DeleteRow) -> None:
-        self.run(lambda: self.session.delete_row(event.row))
+    @on(RowTable.RowRequest)
+    def _row_request(self, event: RowTable.RowRequest) -> None:
+        row, session = event.row, self.session
+        if isinstance(event, RowTable.EditScore):
+            flows.edit_score(self, row)
+        else:
+            act = (
+                session.flip_label if isinstance(event, RowTable.FlipLabel) else session.delete_row
+            )
+            self.run(lambda: act(row))
 
     def action_add_row(self) -> None:
         flows.add_row(self)
@@ -259,15 +215,11 @@ class MainScreen(Screen[None]):
         self.playback.stop()
         self.run(self.session.reset)
 
-    # --- keys: views, playback, presets, files ---------------------------------------
-
     def action_cycle_chart(self) -> None:
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % 3]
 
     def action_more_metrics(self) -> None:
-        a = self.session.analysis
-        title = f"All metrics at threshold {format_threshold(a.threshold)}"
-        self.app.push_screen(MetricsScreen(title, metric_text(a, METRIC_NAMES, ascii=self.ascii)))
+        flows.all_metrics(self)
 
     def action_play(self) -> None:
         self.playback.toggle()

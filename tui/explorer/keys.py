@@ -1,0 +1,55 @@
+"""The explorer's keys as one list: for help, the key line and the command palette."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.widgets import Static
+
+from tui.screens.help import key_names
+
+#: Where the row table's own keys (edit, flip, delete) go among the screen's, so
+#: help and the key line read in the order people learn them: each after this key.
+ROW_KEYS_AFTER = {"edit-score": "type-threshold", "flip-label": "edit-score",
+                  "delete-row": "add-row"}  # fmt: skip
+
+
+def every_key(screen: Iterable[BindingType], rows: Iterable[BindingType]) -> list[Binding]:
+    """The screen's bindings with the row table's own keys in their place
+    (:data:`ROW_KEYS_AFTER`), then the table's movement and view keys."""
+    table = {b.id: b for b in rows if isinstance(b, Binding)}
+    placed: list[Binding] = []
+    for b in (b for b in screen if isinstance(b, Binding)):
+        placed.append(b)
+        while placed[-1].id in ROW_KEYS_AFTER.values():
+            after = next(k for k, v in ROW_KEYS_AFTER.items() if v == placed[-1].id)
+            placed.append(table.pop(after))
+    return placed + list(table.values())
+
+
+def key_line(bindings: Iterable[Binding], width: int = 118) -> Text:
+    """The keys the footer has no room for, from the bindings (plain, not markup),
+    wrapped at ``width`` between keys, never inside one. The row table's arrows
+    and pages go without saying; its view keys do not."""
+    hidden = [b for b in bindings if not b.show and b.action.split("(")[0] != "move"]
+    lines: list[str] = []
+    for entry in (f"{key_names(b.key)} {b.description}" for b in hidden):
+        if lines and len(lines[-1]) + 2 + len(entry) <= width:
+            lines[-1] += "  " + entry
+        else:
+            lines.append(entry)
+    return Text("\n".join(lines))
+
+
+class KeyLine(Static):
+    """The keys the footer has no room for, wrapped to the line's own width."""
+
+    def __init__(self, bindings: list[Binding], *, id: str | None = None) -> None:
+        super().__init__(key_line(bindings), id=id)
+        self.bindings = bindings
+
+    def on_resize(self, event: Resize) -> None:
+        self.update(key_line(self.bindings, max(event.size.width, 20)))
