@@ -525,3 +525,49 @@ async def test_no_color_draws_every_widget(monkeypatch: pytest.MonkeyPatch) -> N
         shot = app.export_screenshot()
     assert app.return_code in (None, 0)
     assert "Threshold 0.51" in shot.replace("&#160;", " ")
+
+
+async def test_a_reset_or_a_preset_reaches_each_widget_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One change, one result: a reset moves the rows and the threshold together, and
+    # each widget must be handed the new state once, not once per moved part.
+    import functools
+    from collections import Counter
+
+    from tui.widgets.charts import ChartPanel, CurveChart
+    from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+    from tui.widgets.row_table import RowTable
+    from tui.widgets.sweep_table import SweepTable
+    from tui.widgets.text import StatusLine
+    from tui.widgets.threshold_bar import ThresholdBar
+
+    calls: Counter[object] = Counter()
+    bound = (ThresholdBar, ConfusionMatrix, MetricsPanel, ChartPanel, CurveChart)
+    for cls in (*bound, RowTable, SweepTable, StatusLine):
+
+        def counted(watch, *args):  # type: ignore[no-untyped-def]
+            @functools.wraps(watch)  # the same parameters, so Textual passes the same values
+            def spy(self, *args):  # type: ignore[no-untyped-def]
+                calls[self] += 1
+                return watch(self, *args)
+
+            return spy
+
+        monkeypatch.setattr(cls, "watch_frame", counted(cls.watch_frame))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("right", "space", "down", "enter", *retype("0.2"), "enter")
+        await pilot.pause()
+        widgets = [w for cls in (*bound, RowTable, SweepTable, StatusLine) for w in m.query(cls)]
+        assert len(widgets) == 9
+        for change in ("r", "preset"):
+            calls.clear()
+            if change == "r":
+                await pilot.press("r")
+            else:
+                m.load_preset("good")
+            await pilot.pause()
+            assert {calls[w] for w in widgets} == {1}, change
+        assert m.session.data.n == 20 and m.status_text.startswith("Threshold 0.5: ")
