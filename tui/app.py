@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 
 from textual.app import App, SystemCommand
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 from core.data.presets import PRESETS
@@ -14,6 +15,7 @@ from tui.ascii import AsciiFilter
 from tui.screens.help import key_names as _key_names
 from tui.screens.loading import Loaded, LoadingScreen
 from tui.screens.main import MainScreen
+from tui.screens.palette import OncePalette
 from tui.widgets.row_table import RowTable
 
 
@@ -78,6 +80,13 @@ class ThresholdLab(App[None]):
         if self._main is None:
             raise LookupError("the rows are still loading")
         return self._main
+
+    def action_command_palette(self) -> None:
+        """Open the command palette, unless one is open anywhere in the stack."""
+        if self.use_command_palette and not any(
+            isinstance(s, CommandPalette) for s in self.screen_stack
+        ):
+            self.push_screen(OncePalette(id="--command-palette"))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

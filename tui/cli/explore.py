@@ -188,8 +188,10 @@ def run(args: argparse.Namespace) -> int:
     check_theme(args.theme)
     large = _large_file(wanted)
     if large is None:
-        _app(args, wanted.session(*wanted.open())).run()
-        return 0
+        explorer = _app(args, wanted.session(*wanted.open()))
+        explorer.run()
+        # Textual sets 1 when the app ended on an exception: never report that as success.
+        return int(explorer.return_code or 0)
     path, size = large
     wanted.threshold(None)  # a bad threshold is refused before any screen
     app = _app(args, loader=(f"{path} ({size / 2**20:,.0f} MiB)", _loader(wanted, path)))

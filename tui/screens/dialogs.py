@@ -30,6 +30,11 @@ class Dialog(ModalScreen[ResultType]):
 
     _answered = False
 
+    @property
+    def answered(self) -> bool:
+        """Whether it has closed (or begun to): whatever it was asked is settled."""
+        return self._answered
+
     def answer(self, result: ResultType | None) -> None:
         """Close this dialog with ``result``, unless it is closed or not on top."""
         if self._answered or not self.is_mounted or self.app.screen is not self:

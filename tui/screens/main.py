@@ -27,7 +27,9 @@ from tui.explorer.frame import Frame
 from tui.explorer.keys import KeyLine, every_key
 from tui.explorer.playback import Playback
 from tui.explorer.preparing import Preparer
+from tui.screens.dialogs import Dialog
 from tui.screens.help import HelpScreen
+from tui.screens.palette import OncePalette
 from tui.widgets.charts import CHART_MODES, ChartPanel
 from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from tui.widgets.row_table import RowTable
@@ -193,13 +195,13 @@ class MainScreen(Screen[None]):
 
     @on(RowTable.RowRequest)
     def _row_request(self, event: RowTable.RowRequest) -> None:
-        row, session = event.row, self.session
+        top, row, s = self.app.screen, event.row, self.session
+        if top is not self and not (isinstance(top, Dialog | OncePalette) and top.answered):
+            return  # asked for before a dialog or help opened: that one has the keys now
         if isinstance(event, RowTable.EditScore):
             flows.edit_score(self, row)
         else:
-            act = (
-                session.flip_label if isinstance(event, RowTable.FlipLabel) else session.delete_row
-            )
+            act = s.flip_label if isinstance(event, RowTable.FlipLabel) else s.delete_row
             self.run(lambda: act(row))
 
     def action_add_row(self) -> None:
