@@ -522,3 +522,22 @@ async def test_a_row_request_queued_before_the_palette_opened_does_nothing() -> 
         assert [type(s).__name__ for s in app.screen_stack].count("OncePalette") <= 1
         await keys_in_turn(pilot, ["escape", "escape", "escape"])
         assert app.main in app.screen_stack
+
+
+async def test_a_row_request_for_rows_that_changed_since_is_dropped() -> None:
+    # Delete and Enter arriving together: the edit request named row 5 of the rows
+    # before the delete, and opening its dialog raised IndexError (found by the tmux
+    # key-mash). A request carries the rows it refers to; a stale one does nothing.
+    app = make_app("canonical")
+    async with app.run_test(size=SIZE) as pilot:
+        await keys_in_turn(pilot, ["G"])
+        table = app.main.query_one(RowTable)
+        before = app.main.session.data
+        await burst(pilot, ["delete", "enter"])
+        await pilot.pause()
+        assert app.main.session.data.n == 4
+        table.post_message(RowTable.EditScore(4, before))  # row 5 of the old rows
+        table.post_message(RowTable.FlipLabel(0, before))
+        await pilot.pause()
+        assert on_top(app), app.screen_stack
+        assert app.main.session.data.labels.tolist() == [True, False, True, False]

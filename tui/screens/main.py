@@ -196,6 +196,8 @@ class MainScreen(Screen[None]):
     @on(RowTable.RowRequest)
     def _row_request(self, event: RowTable.RowRequest) -> None:
         top, row, s = self.app.screen, event.row, self.session
+        if event.data is not s.data:
+            return  # asked for before the rows changed: that row may have moved or gone
         if top is not self and not (isinstance(top, Dialog | OncePalette) and top.answered):
             return  # asked for before a dialog or help opened: that one has the keys now
         if isinstance(event, RowTable.EditScore):

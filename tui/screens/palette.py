@@ -45,6 +45,17 @@ class OncePalette(CommandPalette):
             return
         await super()._on_message(message)
 
+    # Its "no matches" timer and its watchers query its children (its search worker is
+    # cancelled on close); once it has closed they may be gone (NoMatches), so they stop.
+
+    def _watch__list_visible(self) -> None:
+        if not self._answered:
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if not self._answered:
+            await super()._watch__show_busy()
+
     def _action_command_list(self, action: str) -> None:
         # Textual's option list can page before it has laid out new options
         # (KeyError in OptionList._move_page); the key does nothing then.

@@ -21,6 +21,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from core.analysis import Analysis
+from core.data.dataset import Dataset
 from core.session.rowview import (
     CELLS,
     NOTHING_CHANGED,
@@ -61,11 +62,17 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             self.text = text
 
     class RowRequest(Message):
-        """The user asked for something to be done to data row ``row``."""
+        """The user asked for something to be done to data row ``row`` of ``data``.
 
-        def __init__(self, row: int) -> None:
+        ``data`` is the rows the index refers to: a request that arrives after the
+        rows changed (a delete queued just before it) names a row that may have
+        moved or gone, and must be dropped.
+        """
+
+        def __init__(self, row: int, data: Dataset) -> None:
             super().__init__()
             self.row = row
+            self.data = data
 
     class EditScore(RowRequest):
         """Edit the score of ``row`` (Enter)."""
@@ -262,10 +269,10 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
 
     def action_request(self, rid: str) -> None:
         """Ask the screen to act on the selected row (nothing when no row is shown)."""
-        row = self.selected_row
-        if row is not None:
+        row, a = self.selected_row, self.analysis
+        if row is not None and a is not None:
             request = next(r for _, r, _, i, _ in self.ROW_KEYS if i == rid)
-            self.post_message(request(row))
+            self.post_message(request(row, a.data))
 
     def action_boundary(self) -> None:
         a = self.analysis
