@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textual.events import Key
 from textual.timer import Timer
 
 from core.session.session import Session
@@ -89,6 +90,13 @@ class DemoTour:
         self.screen.run(lambda: act(session))
         self.screen.say(caption)
         self._step += 1
+
+    def interrupt(self, key: Key) -> None:
+        """End the tour on a key, which does nothing else (nothing changes by surprise)."""
+        key.stop()
+        key.prevent_default()
+        self.stop()
+        self.screen.say("Demo stopped. Explore freely; ? lists every key.")
 
     def stop(self) -> None:
         if self._timer is not None:

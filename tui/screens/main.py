@@ -136,10 +136,7 @@ class MainScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         # Any key ends the tour and does nothing else, so nothing changes by surprise.
         if self.demo.running:
-            event.stop()
-            event.prevent_default()
-            self.demo.stop()
-            self.say("Demo stopped. Explore freely; ? lists every key.")
+            self.demo.interrupt(event)
 
     def show(self, update: Update) -> None:
         """Hand ``update`` down: the frame changes once, and its message is said."""
@@ -158,7 +155,7 @@ class MainScreen(Screen[None]):
         return update
 
     def say(self, text: str) -> None:
-        self.message = text  # the message line is bound to this
+        self.message = text
 
     @on(RowTable.Say)
     @on(ChartPanel.Resized)

@@ -214,13 +214,10 @@ class ChartPanel(Vertical):
         if frame is None or not self.is_mounted:
             return
         prepared = frame.ready
-        # AUC and AP are undefined exactly when their curve cannot be drawn:
-        # a class is missing (ROC) or there are no positives (PR).
-        sweep = frame.analysis.sweep
-        roc_ok = sweep.positives > 0 and sweep.negatives > 0
-        pr_ok = sweep.positives > 0
-        show_roc = self.mode in ("roc", "both") and roc_ok
-        show_pr = self.mode in ("pr", "both") and pr_ok
+        # A curve core could not draw (None: a class is missing, so its summary is
+        # undefined) is replaced by a note; one still being prepared says so itself.
+        show_roc = self.mode in ("roc", "both") and (prepared is None or prepared.roc is not None)
+        show_pr = self.mode in ("pr", "both") and (prepared is None or prepared.pr is not None)
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
             (self.query_one("#pr-chart", CurveChart), show_pr),
