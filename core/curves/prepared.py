@@ -57,9 +57,11 @@ class CurveLine:
 class Prepared:
     """A set of rows made ready to draw at one size.
 
-    ``roc`` is None exactly when ROC AUC is undefined (a class is missing) and
-    ``pr`` exactly when AP is (no actual positives); the summaries carry the
-    reason, so a front end says why instead of drawing an empty chart.
+    Only the curves asked for are prepared (``kinds``: ``roc``, ``pr``); reducing
+    a curve of ten million points is not free, and a chart not shown needs none.
+    Of those, ``roc`` is None exactly when ROC AUC is undefined (a class is
+    missing) and ``pr`` exactly when AP is (no actual positives); the summaries
+    carry the reason, so a front end says why instead of drawing an empty chart.
     """
 
     curves: Curves
@@ -69,13 +71,17 @@ class Prepared:
     bins: ScoreBins
     chart_columns: int
     strip_columns: int
+    kinds: frozenset[str] = frozenset(("roc", "pr"))
 
-    def fits(self, curves: Curves, *, chart_columns: int, strip_columns: int) -> bool:
-        """Whether this was prepared from ``curves`` at these widths."""
+    def fits(
+        self, curves: Curves, *, chart_columns: int, strip_columns: int, kinds: frozenset[str]
+    ) -> bool:
+        """Whether this was prepared from ``curves`` at these widths, with these curves."""
         return (
             self.curves is curves
             and self.chart_columns == chart_columns
             and self.strip_columns == strip_columns
+            and kinds <= self.kinds
         )
 
 
@@ -106,8 +112,14 @@ def pr_line(curves: Curves, *, columns: int) -> CurveLine | None:
     return CurveLine(xs, ys, reduce_curve(xs, ys, columns=columns), rank)
 
 
-def prepare(curves: Curves, *, chart_columns: int, strip_columns: int) -> Prepared:
-    """Summaries, both curves and the score-axis bins of ``curves``' rows.
+def prepare(
+    curves: Curves,
+    *,
+    chart_columns: int,
+    strip_columns: int,
+    kinds: frozenset[str] = frozenset(("roc", "pr")),
+) -> Prepared:
+    """Summaries, the curves named in ``kinds`` and the score-axis bins of ``curves``' rows.
 
     >>> from core.analysis import curves_for
     >>> from core.data.presets import preset
@@ -118,9 +130,10 @@ def prepare(curves: Curves, *, chart_columns: int, strip_columns: int) -> Prepar
     return Prepared(
         curves=curves,
         summaries=curves.summaries,
-        roc=roc_line(curves, columns=chart_columns),
-        pr=pr_line(curves, columns=chart_columns),
+        roc=roc_line(curves, columns=chart_columns) if "roc" in kinds else None,
+        pr=pr_line(curves, columns=chart_columns) if "pr" in kinds else None,
         bins=ScoreBins(curves.data, strip_columns),
         chart_columns=chart_columns,
         strip_columns=strip_columns,
+        kinds=kinds,
     )

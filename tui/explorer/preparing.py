@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from tui.screens.main import MainScreen
 
 
+def prepare_for(
+    curves: Curves, chart_columns: int, strip_columns: int, kinds: frozenset[str]
+) -> Prepared:
+    return prepare(curves, chart_columns=chart_columns, strip_columns=strip_columns, kinds=kinds)
+
+
 class Preparer:
     """Keeps the screen's frame supplied with prepared data at the widgets' widths."""
 
@@ -30,13 +36,21 @@ class Preparer:
         # Until the widgets report their widths, assume an ordinary terminal.
         self.chart_columns = chart_columns(60)
         self.strip_columns = strip_columns(120)
+        #: The curves the charts show (the chart mode's).
+        self.kinds = frozenset(("roc",))
         self._last: Prepared | None = None
-        self._pending: tuple[Curves, int, int] | None = None
+        self._pending: tuple[Curves, int, int, frozenset[str]] | None = None
 
     def _fits(self, p: Prepared | None, curves: Curves) -> bool:
         return p is not None and p.fits(
-            curves, chart_columns=self.chart_columns, strip_columns=self.strip_columns
+            curves,
+            chart_columns=self.chart_columns,
+            strip_columns=self.strip_columns,
+            kinds=self.kinds,
         )
+
+    def _prepare(self, curves: Curves) -> Prepared:
+        return prepare_for(curves, self.chart_columns, self.strip_columns, self.kinds)
 
     def prepared_for(self, curves: Curves) -> Prepared | None:
         """``curves`` prepared at the current widths: at once when they are small or
@@ -44,9 +58,7 @@ class Preparer:
         if self._fits(self._last, curves):
             return self._last
         if not needs_background(curves):
-            self._last = prepare(
-                curves, chart_columns=self.chart_columns, strip_columns=self.strip_columns
-            )
+            self._last = self._prepare(curves)
             return self._last
         self._start(curves)
         # Meanwhile the last drawing of the same rows (another width) still serves.
@@ -54,16 +66,16 @@ class Preparer:
         return last if last is not None and last.curves is curves else None
 
     def _start(self, curves: Curves) -> None:
-        key = (curves, self.chart_columns, self.strip_columns)
+        key = (curves, self.chart_columns, self.strip_columns, self.kinds)
         if self._pending is not None and all(
             a is b or a == b for a, b in zip(self._pending, key, strict=True)
         ):
             return  # already under way
         self._pending = key
-        charts, strip = self.chart_columns, self.strip_columns
 
         def work() -> None:
-            done = prepare(curves, chart_columns=charts, strip_columns=strip)
+            # The widths and kinds as they were asked for: they may change meanwhile.
+            done = prepare_for(*key)
             if not get_current_worker().is_cancelled:
                 self.screen.app.call_from_thread(self._arrived, done)
 
@@ -81,12 +93,13 @@ class Preparer:
             # The rows changed meanwhile; that change's own work follows.
             self.prepared_again()
 
-    def resized(self, event: ChartPanel.Resized | ScoreStrip.Resized) -> None:
-        """A widget's width changed: prepare again when it changes what is drawn."""
-        if isinstance(event, ChartPanel.Resized):
-            if event.columns == self.chart_columns:
+    def resized(self, event: ChartPanel.Needs | ScoreStrip.Resized) -> None:
+        """A widget's width or curves changed: prepare again when that changes what is
+        drawn."""
+        if isinstance(event, ChartPanel.Needs):
+            if (event.columns, event.kinds) == (self.chart_columns, self.kinds):
                 return
-            self.chart_columns = event.columns
+            self.chart_columns, self.kinds = event.columns, event.kinds
         else:
             if event.columns == self.strip_columns:
                 return

@@ -158,9 +158,9 @@ class MainScreen(Screen[None]):
         self.message = text
 
     @on(RowTable.Say)
-    @on(ChartPanel.Resized)
+    @on(ChartPanel.Needs)
     @on(ScoreStrip.Resized)
-    def _heard(self, event: RowTable.Say | ChartPanel.Resized | ScoreStrip.Resized) -> None:
+    def _heard(self, event: RowTable.Say | ChartPanel.Needs | ScoreStrip.Resized) -> None:
         if isinstance(event, RowTable.Say):
             self.say(event.text)
         else:

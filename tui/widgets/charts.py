@@ -39,6 +39,14 @@ def chart_columns(panel_width: int) -> int:
     return max(panel_width - 8, 10)
 
 
+def _drawable(prepared: Prepared | None, kind: str) -> bool:
+    """Whether a chart of ``kind`` belongs on screen: its curve exists, or it is still
+    being prepared (the chart says so); False when core found no curve to draw."""
+    if prepared is None or kind not in prepared.kinds:
+        return True
+    return (prepared.roc if kind == "roc" else prepared.pr) is not None
+
+
 class CurveChart(PlotextPlot):
     """One curve: ``kind`` is ``"roc"`` or ``"pr"``."""
 
@@ -99,7 +107,7 @@ class CurveChart(PlotextPlot):
         if frame is None or self.size.width < 4 or self.size.height < 4:
             return Text("")
         prepared = frame.ready
-        if prepared is None:
+        if prepared is None or self.kind not in prepared.kinds:
             return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
         line = self._line(prepared)
         key = (self.kind, self.size, self.app.theme, self.theme, self.ascii)
@@ -177,12 +185,14 @@ class CurveChart(PlotextPlot):
 class ChartPanel(Vertical):
     """ROC, PR or both side by side; says why when a class is missing."""
 
-    class Resized(Message):
-        """The panel's width changed: curves are best reduced to ``columns`` columns."""
+    class Needs(Message):
+        """What the panel needs prepared changed: the curves in ``kinds`` (``roc``,
+        ``pr``), reduced to ``columns`` columns."""
 
-        def __init__(self, columns: int) -> None:
+        def __init__(self, columns: int, kinds: frozenset[str]) -> None:
             super().__init__()
             self.columns = columns
+            self.kinds = kinds
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the screen)."""
@@ -201,10 +211,15 @@ class ChartPanel(Vertical):
             yield TextLines(id="chart-note")
 
     def on_resize(self, event: Resize) -> None:
-        self.post_message(self.Resized(chart_columns(event.size.width)))
+        self._needs(event.size.width)
 
     def watch_mode(self) -> None:
+        self._needs(self.size.width)
         self._layout()
+
+    def _needs(self, width: int) -> None:
+        kinds = frozenset(("roc", "pr")) if self.mode == "both" else frozenset((self.mode,))
+        self.post_message(self.Needs(chart_columns(width), kinds))
 
     def watch_frame(self) -> None:
         self._layout()
@@ -216,8 +231,8 @@ class ChartPanel(Vertical):
         prepared = frame.ready
         # A curve core could not draw (None: a class is missing, so its summary is
         # undefined) is replaced by a note; one still being prepared says so itself.
-        show_roc = self.mode in ("roc", "both") and (prepared is None or prepared.roc is not None)
-        show_pr = self.mode in ("pr", "both") and (prepared is None or prepared.pr is not None)
+        show_roc = self.mode in ("roc", "both") and _drawable(prepared, "roc")
+        show_pr = self.mode in ("pr", "both") and _drawable(prepared, "pr")
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
             (self.query_one("#pr-chart", CurveChart), show_pr),
@@ -239,9 +254,9 @@ class ChartPanel(Vertical):
             f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"
         )
         notes = []
-        if self.mode in ("roc", "both") and prepared.roc is None:
+        if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
             notes.append(f"No ROC curve: {s.roc_auc.reason}. ROC AUC is undefined.")
-        if self.mode in ("pr", "both") and prepared.pr is None:
+        if self.mode in ("pr", "both") and not _drawable(prepared, "pr"):
             notes.append(f"No PR curve: {s.average_precision.reason}. AP is undefined.")
         note.display = bool(notes)
         note.show("\n".join(notes))
