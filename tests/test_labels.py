@@ -23,6 +23,11 @@ from core.errors import InputError
         (["true", "FALSE"], None, {"true": True, "FALSE": False}),
         (["1.0", "0.0"], None, {"1.0": True, "0.0": False}),
         (["1", "true"], None, {"1": True, "true": True}),  # both positive: allowed
+        # Spellings of one class are one class, not a third label value.
+        (["1", "0", "true"], None, {"1": True, "0": False, "true": True}),
+        (["True", "false", "TRUE"], None, {"True": True, "false": False, "TRUE": True}),
+        (["1", "1.0", "0"], "0", {"1": False, "1.0": False, "0": True}),
+        (["1", "0", "0.0"], "false", {"1": False, "0": True, "0.0": True}),
         (["0"], None, {"0": False}),
         (["ham", "spam"], "spam", {"ham": False, "spam": True}),
         (["1", "0"], "0", {"1": False, "0": True}),
@@ -44,7 +49,9 @@ def test_accepted_labels_and_their_meaning(
         (["cat", "1"], None, 1, "label '1' is not 0/1 or true/false like the labels before it"),
         (["1", "cat"], None, 1, "label 'cat' is not 0/1 or true/false like the labels before"),
         (["a", "b", "c"], "a", 2, "a third label value 'c' (values so far: 'a', 'b', 'c')"),
-        (["1", "0", "true"], None, 2, "a third label value 'true'"),
+        (["1", "0", "true", "2"], None, 3, "label '2' is not 0/1 or true/false like the labels"),
+        (["1", "TRUE", "a", "b"], "a", 3, "a third label value 'b' (values so far: '1', 'a', 'b')"),
+        (["1", "true", "0"], "2", None, "--positive '2' is not one of the labels ('1' and '0')"),
         (["cat", "dog"], None, 0, "label 'cat' is not 0/1 or true/false; the labels are 'cat'"),
         (["cat", "dog"], "cow", None, "--positive 'cow' is not one of the labels ('cat' and"),
     ],
@@ -67,7 +74,10 @@ def test_a_problem_is_placed_at_the_first_row_of_the_label_at_fault() -> None:
 
 
 LABELS = st.sampled_from(
-    ["0", "1", "true", "False", "TRUE", "1.0", "0.0", " 1", "yes", "no", "2", "", " ", "1e0"]
+    [
+        *("0", "1", "true", "False", "TRUE", "FALSE", "True", "1.0", "0.0", " 1"),
+        *("yes", "no", "2", "", " ", "1e0"),
+    ]
 )
 
 

@@ -99,6 +99,9 @@ def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> 
     for i, raw in enumerate(values):
         if isinstance(raw, bool) or raw is None:
             raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number")
+        if isinstance(raw, list | dict):  # from JSON: named by kind, not spelled out
+            kind = "a list" if isinstance(raw, list) else "an object"
+            raise fail(path, f"{where(i)}, column {column!r}: {kind} is not a number")
         text = raw.strip() if isinstance(raw, str) else raw
         if text == "":
             raise fail(path, f"{where(i)}, column {column!r}: the cell is empty")

@@ -29,20 +29,21 @@ def delimiter_of(path: Path, first_line: str) -> str:
 
 
 def _first_line(path: Path) -> tuple[str, list[str]] | None:
-    """The first line and its header names, or None when it cannot be read."""
+    """The first line and its header names as written (not stripped), or None
+    when it cannot be read."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as fh:
             first = fh.readline()
-        names = next(csv.reader([first], delimiter=delimiter_of(path, first)))
-        return first, [h.strip() for h in names]
+        return first, next(csv.reader([first], delimiter=delimiter_of(path, first)))
     except (UnicodeDecodeError, csv.Error, StopIteration):
         return None
 
 
 def header_of(path: Path) -> list[str]:
-    """The header row's names, or [] when it cannot be read (the reader then says why)."""
+    """The header row's names, stripped, or [] when it cannot be read (the reader
+    then says why)."""
     read = _first_line(path)
-    return [] if read is None else read[1]
+    return [] if read is None else [h.strip() for h in read[1]]
 
 
 @dataclass(frozen=True)
@@ -114,10 +115,14 @@ def _try_fast(path: Path, cols: Columns) -> Dataset | None:
     read = _first_line(path)
     if read is None:
         return None
-    first, header = read
+    first, raw = read
+    header = [h.strip() for h in raw]
     if not first.strip() or len(set(header)) != len(header):
         return None
-    names = names_wanted(path, header, cols)
+    # Columns are found by their stripped names, as the exact reader finds them,
+    # but pyarrow knows them by the names as written (``score, label``).
+    stripped = names_wanted(path, header, cols)
+    names = {k: raw[header.index(v)] for k, v in stripped.items()}
     delimiter = delimiter_of(path, first)
     if progress.current() is None:
         # Untracked, arrow reads the file itself: faster than through a Python file.

@@ -227,7 +227,7 @@ def load_clean(
                 strings_can_be_null=False,
             ),
         )
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError, OSError):
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowKeyError, UnicodeDecodeError, OSError):
         return None
     progress.step("checking rows")
     return from_table(table, names, positive)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from core.data import progress
@@ -11,6 +12,70 @@ from core.data.dataset import Dataset
 
 #: Fixture key to the key :func:`~core.data.cells.assemble` takes the cells by.
 _KEYS = (("scores", "scores"), ("labels", "labels"), ("weights", "weight"), ("ids", "id"))
+
+
+class _LongInteger:
+    """An integer literal too large for a float (past 4300 digits, even for a
+    Python int), kept as its text so it can be named instead of crashing."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def digits(self) -> int:
+        return len(self.text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"{self.text[:8]}...{self.text[-4:]} ({self.digits()} digits)"
+
+    __str__ = __repr__
+
+
+def _integer(text: str) -> int | _LongInteger:
+    """A JSON integer literal: an int, or a :class:`_LongInteger` when no float holds it."""
+    try:
+        value = int(text)
+        float(value)
+    except (ValueError, OverflowError):
+        return _LongInteger(text)
+    return value
+
+
+def _no_long_integers(path: Path, cells: dict[str, list[object]]) -> None:
+    """Refuse a score, label or weight too large for a number; keep a long id as text."""
+    fixture_key = {name: key for key, name in _KEYS}
+    for name, values in cells.items():
+        if name == "id":
+            cells[name] = [v.text if isinstance(v, _LongInteger) else v for v in values]
+            continue
+        for i, v in enumerate(values):
+            if isinstance(v, _LongInteger):
+                what = "label" if name == "labels" else "number"
+                raise fail(
+                    path,
+                    f"item {i}, column {fixture_key[name]!r}: the integer {v!r} "
+                    f"is too large to be a {what}",
+                )
+
+
+def _too_deep(path: Path, text: str) -> Exception:
+    """The error for JSON nested beyond the parser's limit, naming its deepest point."""
+    depth = deepest = 0
+    where = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, m.start()
+        elif c in "]}":
+            depth -= 1
+    line = text.count("\n", 0, where) + 1
+    column = where - (text.rfind("\n", 0, where) + 1) + 1
+    return fail(
+        path,
+        f"line {line}, column {column}: lists and objects nested {deepest} deep; "
+        "too deeply nested to read",
+    )
 
 
 def _lists(path: Path, doc: object) -> dict[str, list[object]]:
@@ -39,14 +104,24 @@ def load_json(path: Path, cols: Columns) -> Dataset:
     Only ``cols.positive`` applies: a fixture's keys are fixed.
     """
     try:
-        doc = json.loads(progress.read_bytes(path).decode("utf-8-sig"))
+        text = progress.read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise fail(path, "not UTF-8 text") from None
+    try:
+        doc = json.loads(text, parse_int=_integer)
     except json.JSONDecodeError as exc:
         raise fail(
             path, f"line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
         ) from None
+    except RecursionError:
+        raise _too_deep(path, text) from None
     jcols = Columns(
         score="scores", label="labels", weight="weights", id="ids", positive=cols.positive
     )
-    return assemble(path, _lists(path, doc), lambda i: f"item {i}", jcols)
+    cells = _lists(path, doc)
+    _no_long_integers(path, cells)
+    try:
+        return assemble(path, cells, lambda i: f"item {i}", jcols)
+    except RecursionError:
+        # Nesting the parser took, but too deep to turn into text for a message.
+        raise fail(path, "an item holds lists or objects nested too deeply to read") from None

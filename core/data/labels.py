@@ -1,10 +1,12 @@
 """The one set of label rules, shared by every reader.
 
 A label column holds 0/1 or true/false (any case; ``1.0``/``0.0`` too), 1
-and true being the positive class. Two other names are allowed when
-``--positive NAME`` says which one is positive. Each label is stripped of
-surrounding spaces first. Anything else (an empty label, a third value, a
-number other than 0/1, words mixed with 0/1) is a :class:`LabelProblem`.
+and true being the positive class. Spellings of one class are one class:
+``1``, ``1.0`` and ``TRUE`` may all appear in one column (see :func:`class_of`).
+Two other names are allowed when ``--positive NAME`` says which one is
+positive. Each label is stripped of surrounding spaces first. Anything else (an
+empty label, a third class, a number other than 0/1, words mixed with 0/1) is a
+:class:`LabelProblem`.
 
 The exact readers turn a problem into a message naming file, place and
 column; the pyarrow fast path takes one as "not clean" and hands the file to
@@ -46,12 +48,35 @@ def label_key(raw: object) -> str:
 
     >>> label_key(" spam "), label_key(1), label_key(1.0), label_key(0.5), label_key(True)
     ('spam', '1', '1', '0.5', 'true')
+    >>> len(label_key(10**400))  # too large for a float: its digits
+    401
     """
     if isinstance(raw, bool):
         return "true" if raw else "false"
-    if isinstance(raw, int | float):
-        return repr(float(raw)).removesuffix(".0") if float(raw).is_integer() else repr(raw)
+    if isinstance(raw, int):
+        try:
+            value = float(raw)
+        except OverflowError:
+            return str(raw)
+        return repr(value).removesuffix(".0") if value.is_integer() else str(raw)
+    if isinstance(raw, float):
+        return repr(raw).removesuffix(".0") if raw.is_integer() else repr(raw)
     return str(raw).strip()
+
+
+def class_of(key: str) -> str:
+    """The class a label key names: ``"1"`` for every spelling of 1/true,
+    ``"0"`` for every spelling of 0/false, else the key itself.
+
+    >>> [class_of(k) for k in ("1.0", "TRUE", "true", "False", "0.0", "spam")]
+    ['1', '1', '1', '0', '0', 'spam']
+    """
+    low = key.lower()
+    if low in TRUE_WORDS:
+        return "1"
+    if low in FALSE_WORDS:
+        return "0"
+    return key
 
 
 def _is_number_like(text: str) -> bool:
@@ -98,6 +123,10 @@ def _check_new(distinct: Sequence[str], at: int, positive: str | None) -> None:
 def truth_of(distinct: Sequence[str], positive: str | None) -> dict[str, bool]:
     """Which of the distinct labels is positive, by the label rules.
 
+    Spellings of one class (:func:`class_of`) count as one label: the rules
+    are judged on the first spelling of each class, and ``--positive`` names
+    a class by any of its spellings.
+
     Parameters
     ----------
     distinct : sequence of str
@@ -118,27 +147,42 @@ def truth_of(distinct: Sequence[str], positive: str | None) -> dict[str, bool]:
 
     >>> truth_of(["1", "0"], None), truth_of(["ham", "spam"], "spam")
     ({'1': True, '0': False}, {'ham': False, 'spam': True})
+    >>> truth_of(["true", "1", "FALSE"], None)
+    {'true': True, '1': True, 'FALSE': False}
     >>> truth_of(["cat", "dog"], None)
     Traceback (most recent call last):
     ...
     core.data.labels.LabelProblem: label 'cat' is not 0/1 or true/false; ...
     """
-    for at in range(len(distinct)):
-        _check_new(distinct, at, positive)
-    if positive is not None:
-        if positive not in distinct and len(distinct) == 2:
-            names = " and ".join(repr(s) for s in distinct)
-            raise LabelProblem(f"--positive {positive!r} is not one of the labels ({names})")
-        return {k: k == positive for k in distinct}
-    unknown = [at for at, k in enumerate(distinct) if k.lower() not in BOOL_WORDS]
-    if unknown:
-        names = " and ".join(repr(s) for s in distinct)
+    # One spelling per class, the first seen, and where in ``distinct`` it is.
+    first: dict[str, int] = {}
+    for at, key in enumerate(distinct):
+        first.setdefault(class_of(key), at)
+    spelled = [distinct[at] for at in first.values()]
+    place = list(first.values())
+    try:
+        for at in range(len(spelled)):
+            _check_new(spelled, at, positive)
+        if positive is not None:
+            wanted = class_of(positive)
+            if wanted not in first and len(spelled) == 2:
+                names = " and ".join(repr(s) for s in spelled)
+                raise LabelProblem(f"--positive {positive!r} is not one of the labels ({names})")
+            return {k: class_of(k) == wanted for k in distinct}
+        unknown = [at for at, k in enumerate(spelled) if k.lower() not in BOOL_WORDS]
+        if unknown:
+            names = " and ".join(repr(s) for s in spelled)
+            raise LabelProblem(
+                f"label {spelled[unknown[0]]!r} is not 0/1 or true/false; the labels are "
+                f"{names}: name the positive one with --positive NAME",
+                unknown[0],
+            )
+    except LabelProblem as problem:
+        # Placed by index into ``distinct``, not into the spellings judged.
         raise LabelProblem(
-            f"label {distinct[unknown[0]]!r} is not 0/1 or true/false; the labels are "
-            f"{names}: name the positive one with --positive NAME",
-            unknown[0],
-        )
-    return {k: k.lower() in TRUE_WORDS for k in distinct}
+            problem.text, None if problem.at is None else place[problem.at]
+        ) from None
+    return {k: class_of(k) == "1" for k in distinct}
 
 
 def read_labels(values: Sequence[object], positive: str | None) -> np.ndarray:
