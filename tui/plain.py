@@ -8,6 +8,7 @@ one line saying what was wrong and what would work; nothing changes.
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from collections.abc import Callable, Iterable
@@ -42,16 +43,46 @@ HELP = """Commands (one per line):
   set ID score S | label ID 0|1       edit a row's score or actual label
   add SCORE LABEL | delete ID         add a row, or remove one
   undo | redo | reset                 step through edits, or go back to the data as loaded
-  preset NAME | presets               load a built-in fixture, or list them
+  preset NAME [force] | presets       load a built-in fixture (force: even over
+                                      unsaved edits, losing them), or list them
   metrics                             every metric with its formula and counts
   explain METRIC                      one metric, its formula and its denominator named
   sweep | roc | pr                    the sweep table, or a curve described in words
   save PATH [overwrite]               write the rows as CSV (never over a file unless told)
-  help | quit"""
+  help | quit | exit                  quit refuses while edits are unsaved;
+  quit! | exit!                       quit anyway, losing unsaved edits"""
 
 
 #: Rows listed at most by ``rows`` and ``boundary`` unless a count is given.
 ROWS_SHOWN = 100
+#: The largest count ``rows`` or ``step`` takes: a typed number is never turned
+#: into a huge integer (Python refuses more than 4300 digits with a ValueError).
+MAX_COUNT = 10**9
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+UNSAVED_WARNING = "threshold-lab: warning: input ended with unsaved edits; they were not saved"
+
+
+def parse_count(word: str, what: str, *, signed: bool) -> int | None:
+    """``word`` as a whole number in ASCII digits, or None when it is not one.
+
+    A number outside ``-MAX_COUNT..MAX_COUNT`` is refused (InputError) before it
+    is converted, so a line of thousands of digits costs nothing.
+
+    >>> parse_count("12", "rows", signed=False), parse_count("\u00b2", "rows", signed=False)
+    (12, None)
+    >>> parse_count("-3", "step", signed=True), parse_count("-3", "rows", signed=False)
+    (-3, None)
+    """
+    if _WHOLE.fullmatch(word) is None or (not signed and word[0] in "+-"):
+        return None
+    digits = word.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(MAX_COUNT)) or int(digits or "0") > MAX_COUNT:
+        shown = word if len(word) <= 20 else f"{word[:12]}... ({len(digits)} digits)"
+        limit = f"-{MAX_COUNT} to {MAX_COUNT}" if signed else f"1 to {MAX_COUNT}"
+        raise InputError(f"{what} {shown} is too large: use a whole number from {limit}")
+    return int(word)
+
+
 PLAIN_ORDERS = {"file": "file", "high": "score-desc", "low": "score-asc"}
 
 
@@ -88,8 +119,10 @@ class PlainSession:
             "pr": lambda args: self._tell(args, lambda: curve_words(self.analysis, "pr")),
             "save": self.cmd_save,
             "help": lambda args: self.say(HELP),
-            "quit": lambda args: True,
-            "exit": lambda args: True,
+            "quit": lambda args: self.cmd_quit(args, "quit", force=False),
+            "exit": lambda args: self.cmd_quit(args, "exit", force=False),
+            "quit!": lambda args: self.cmd_quit(args, "quit", force=True),
+            "exit!": lambda args: self.cmd_quit(args, "exit", force=True),
         }
 
     @property
@@ -166,10 +199,9 @@ class PlainSession:
 
     def cmd_step(self, args: list[str]) -> None:
         self._expect(args, 1, "step N, such as step 1 or step -10")
-        try:
-            steps = int(args[0])
-        except ValueError:
-            raise InputError(f"step {args[0]!r} is not a whole number") from None
+        steps = parse_count(args[0], "step", signed=True)
+        if steps is None:
+            raise InputError(f"step {args[0]!r} is not a whole number")
         self.say(self.session.step(steps).status)
 
     def cmd_play(self, args: list[str]) -> None:
@@ -189,8 +221,10 @@ class PlainSession:
                 cell = word.upper()
             elif word.lower() in PLAIN_ORDERS:
                 order = PLAIN_ORDERS[word.lower()]
-            elif word.isdigit() and int(word) > 0:
-                limit = int(word)
+            elif (count := parse_count(word, "rows count", signed=False)) is not None:
+                if count == 0:
+                    raise InputError("rows count 0 shows nothing: give a count of 1 or more")
+                limit = count
             else:
                 raise InputError(
                     f"rows takes a cell (TP, FP, TN, FN), an order (file, high, low) and "
@@ -245,8 +279,25 @@ class PlainSession:
         self._said(self.session.delete_row(self._row(args[0])))
 
     def cmd_preset(self, args: list[str]) -> None:
-        self._expect(args, 1, "preset NAME; type presets for the list")
+        if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() != "force"):
+            raise InputError(
+                "expected preset NAME, or preset NAME force to load it over unsaved edits; "
+                "type presets for the list"
+            )
+        if self.session.dirty and len(args) == 1:
+            raise InputError(
+                f"there are unsaved edits; save PATH first, or preset {args[0]} force "
+                "to load it and lose them"
+            )
         self._said(self.session.load_preset(args[0]))
+
+    def cmd_quit(self, args: list[str], word: str, *, force: bool) -> bool:
+        self._no_args(args)
+        if self.session.dirty and not force:
+            raise InputError(
+                f"there are unsaved edits; save PATH first, or {word}! to {word} and lose them"
+            )
+        return True
 
     def cmd_presets(self, args: list[str]) -> None:
         self._no_args(args)
@@ -277,8 +328,16 @@ class PlainSession:
             raise
 
 
-def run_plain(session: Session, lines: Iterable[str], out: TextIO, *, prompt: bool) -> int:
-    """Read commands until quit or end of input; exit status 0."""
+def run_plain(
+    session: Session,
+    lines: Iterable[str],
+    out: TextIO,
+    *,
+    prompt: bool,
+    err: TextIO | None = None,
+) -> int:
+    """Read commands until quit or end of input. The exit status is 0, or 1 when
+    input ended with unsaved edits (a warning says so on ``err``, stderr by default)."""
     plain = PlainSession(session, out)
     plain.say(
         f"threshold-lab plain mode: {session.source}, {session.data.n} rows. "
@@ -294,6 +353,15 @@ def run_plain(session: Session, lines: Iterable[str], out: TextIO, *, prompt: bo
         if prompt:
             out.write("> ")
             out.flush()
+    else:
+        if session.dirty:
+            if prompt:
+                out.write("\n")
+                out.flush()
+            stream = sys.stderr if err is None else err
+            stream.write(UNSAVED_WARNING + "\n")
+            stream.flush()
+            return 1
     return 0
 
 

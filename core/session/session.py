@@ -9,6 +9,7 @@ after it, the rows whose prediction it changed, and the sentence to say.
 from __future__ import annotations
 
 import itertools
+import math
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from core.session import edits
 from core.session.rowview import NOTHING_CHANGED, Changed
 from core.session.savefile import write_atomic
 from core.session.update import Update
-from core.threshold import Threshold
+from core.threshold import Threshold, format_threshold
 
 #: Threshold steps of the arrow keys (and ``step`` commands).
 STEP = 0.01
@@ -102,6 +103,8 @@ class Session:
 
     def set_threshold(self, t: Threshold, *, note: str = "") -> Update:
         """Move the threshold to ``t`` (None: above all scores)."""
+        if t is not None and not math.isfinite(t):
+            raise InputError(f"threshold {t!r} is not a finite number (or None for above-all)")
         old = self.threshold
         # Exactly as given: a tie group's threshold is a score, and rounding it
         # could lift it above that score and leave the group out.
@@ -115,7 +118,17 @@ class Session:
                 return self.set_threshold(self.analysis.sweep.threshold_at(1))
             return self.current()
         # Rounding keeps repeated 0.01 steps on the decimal grid people type.
-        return self.set_threshold(round(self.threshold + steps * STEP, 12))
+        try:
+            moved = round(self.threshold + steps * STEP, 12)
+        except OverflowError:
+            moved = math.inf
+        if not math.isfinite(moved):
+            raise InputError(
+                # Not the step itself: str() refuses an int of over 4300 digits.
+                "that step would move the threshold past the largest finite number; "
+                f"it stays at {format_threshold(self.threshold)}"
+            )
+        return self.set_threshold(moved)
 
     def group(self, delta: int) -> Update:
         """Move to the next (``delta`` 1, lower threshold) or previous tie group."""

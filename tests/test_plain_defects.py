@@ -1,0 +1,182 @@
+"""Plain-mode regressions: strict counts, finite thresholds, no silent loss of edits."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.data.presets import preset
+from core.errors import InputError
+from core.session.session import Session
+from tui.plain import run_plain
+
+CANON_STATUS = (
+    "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
+)
+HUGE = 1.7976931348623157e308
+
+
+def session() -> Session:
+    p = preset("canonical")
+    return Session(p.data, p.threshold, source="preset canonical")
+
+
+def play(*commands: str) -> tuple[list[str], str, int]:
+    """Output lines after the greeting, the error stream, and the exit status."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run_plain(session(), [c + "\n" for c in commands], out, prompt=False, err=err)
+    return out.getvalue().splitlines()[2:], err.getvalue(), code
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("rows \u00b2", "error: rows takes a cell"),
+        ("rows \u0663", "error: rows takes a cell"),
+        ("rows " + "9" * 5000, "error: rows count"),
+        ("rows 0", "error: rows count"),
+        ("step 1" + "0" * 400, "error: step"),
+        ("step " + "9" * 5000, "error: step"),
+        ("step \u00b2", "error: step '\u00b2' is not a whole number"),
+        ("step \u0663", "error: step '\u0663' is not a whole number"),
+        ("step 1_000", "error: step '1_000' is not a whole number"),
+        ("step 10000000000", "error: step"),
+        ("threshold inf", ""),  # inf is the above-all word, not a number
+    ],
+)
+def test_bad_counts_are_one_line_and_change_nothing(command: str, message: str) -> None:
+    lines, err, code = play(command, "status")
+    if command == "threshold inf":
+        assert lines[0].startswith("Threshold above all scores")
+        return
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(message) and lines[0].endswith("; nothing changed")
+    assert lines[1] == CANON_STATUS
+    assert (err, code) == ("", 0)
+
+
+def test_too_large_count_is_named_briefly() -> None:
+    lines, _, _ = play("rows " + "9" * 5000)
+    assert lines == [
+        "error: rows count 999999999999... (5000 digits) is too large: "
+        "use a whole number from 1 to 1000000000; nothing changed"
+    ]
+    lines, _, _ = play("step -1000000001")
+    assert lines == [
+        "error: step -1000000001 is too large: use a whole number from "
+        "-1000000000 to 1000000000; nothing changed"
+    ]
+
+
+def test_large_counts_within_bound_still_work() -> None:
+    lines, _, _ = play("rows 1000000000", "step 1000000000", "step -1000000000")
+    assert lines[0].startswith("5 rows at threshold 0.5")
+    assert lines[-1] == CANON_STATUS
+
+
+@pytest.mark.parametrize("word", ["nan", "-inf", "1e999", "-1e999", "NaN"])
+def test_threshold_not_finite_is_refused(word: str) -> None:
+    lines, _, _ = play(f"threshold {word}", "status")
+    assert lines[0].startswith(f"error: threshold '{word}' is not a finite number")
+    assert lines[1] == CANON_STATUS
+
+
+def test_step_to_infinity_is_refused_and_changes_nothing() -> None:
+    s = session()
+    s.set_threshold(HUGE)
+    for steps in (10**308, 10**400, -(10**400), 10**5000):
+        with pytest.raises(InputError, match="finite"):
+            s.step(steps)
+        assert s.threshold == HUGE
+    s.set_threshold(-HUGE)
+    with pytest.raises(InputError, match="finite"):
+        s.step(-(10**308))
+    assert s.threshold == -HUGE
+    s.step(1)  # still usable afterwards
+    assert s.analysis.counts is not None
+
+
+def test_set_threshold_refuses_non_finite() -> None:
+    s = session()
+    for bad in (float("inf"), float("-inf"), float("nan")):
+        with pytest.raises(InputError):
+            s.set_threshold(bad)
+        assert s.threshold == 0.5
+
+
+def test_plain_huge_threshold_then_big_step_keeps_working() -> None:
+    lines, _, _ = play(f"threshold {HUGE!r}", "step 1000000000", "next", "status")
+    assert not any("inf" in line.lower() for line in lines)
+    assert lines[-1].startswith("Threshold 0.9:")
+
+
+def test_quit_with_unsaved_edits_is_refused() -> None:
+    for word in ("quit", "exit", "QUIT"):
+        lines, err, code = play("label s2 1", word, "status")
+        assert lines[2] == (
+            "error: there are unsaved edits; save PATH first, or "
+            f"{word.lower()}! to {word.lower()} and lose them; nothing changed"
+        )
+        assert lines[3].startswith("Threshold 0.5: 3 of 5 predicted positive; TP 3")
+        assert code == 1 and "unsaved edits" in err
+
+
+@pytest.mark.parametrize("word", ["quit!", "exit!"])
+def test_forced_quit_loses_edits(word: str) -> None:
+    lines, err, code = play("label s2 1", word, "status")
+    assert len(lines) == 2
+    assert (err, code) == ("", 0)
+
+
+def test_quit_after_save_or_undo_is_fine(tmp_path: Path) -> None:
+    lines, err, code = play("label s2 1", "undo", "quit", "status")
+    assert len(lines) == 4 and (err, code) == ("", 0)
+    saved = tmp_path / "edited.csv"
+    lines, err, code = play("label s2 1", f"save {saved}", "quit", "status")
+    assert len(lines) == 3 and lines[2].startswith("Saved 5 rows")
+    assert (err, code) == ("", 0)
+
+
+def test_preset_with_unsaved_edits_is_refused_unless_forced() -> None:
+    lines, _, _ = play("label s2 1", "preset ap-vs-trapezoid", "status")
+    assert lines[2] == (
+        "error: there are unsaved edits; save PATH first, or preset ap-vs-trapezoid force "
+        "to load it and lose them; nothing changed"
+    )
+    assert "TP 3" in lines[3]
+    lines, err, code = play("label s2 1", "preset ap-vs-trapezoid force", "quit")
+    assert lines[2].startswith("Loaded preset ap-vs-trapezoid:")
+    assert (err, code) == ("", 0)
+    lines, _, _ = play("preset ap-vs-trapezoid now")
+    assert lines[0].startswith("error: expected preset NAME")
+
+
+def test_end_of_input_with_unsaved_edits_warns_and_fails() -> None:
+    _, err, code = play("label s2 1")
+    assert err == "threshold-lab: warning: input ended with unsaved edits; they were not saved\n"
+    assert code == 1
+    assert play("status") == ([CANON_STATUS], "", 0)
+
+
+def test_cli_exit_status_on_unsaved_edits_at_end_of_input() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tui", "--plain", "--preset", "canonical"],
+        input="label s2 1\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        "threshold-lab: warning: input ended with unsaved edits; they were not saved\n"
+    )
+
+
+def test_help_names_the_forcing_words() -> None:
+    lines, _, _ = play("help")
+    text = "\n".join(lines)
+    assert "quit!" in text and "exit!" in text and "preset NAME [force]" in text
