@@ -571,3 +571,47 @@ async def test_a_reset_or_a_preset_reaches_each_widget_once(
             await pilot.pause()
             assert {calls[w] for w in widgets} == {1}, change
         assert m.session.data.n == 20 and m.status_text.startswith("Threshold 0.5: ")
+
+
+async def test_ctrl_q_and_the_palette_quit_ask_before_losing_edits() -> None:
+    # Textual's own quit (ctrl+q, and Quit in the palette) exited at once over
+    # unsaved edits.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert app.screen is app.main and app.return_code is None
+        await app.action_quit()  # what the palette's Quit runs
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_quits_at_once_without_edits() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+q")
+    assert app.return_code == 0
+
+
+async def test_a_preset_over_unsaved_edits_asks_first() -> None:
+    # P (and the palette's presets) loaded over unsaved edits and cleared the history.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("space")
+        m.load_preset("good")  # what the palette's "Preset: good" runs
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert m.session.data.n == 5 and m.session.dirty
+        assert m.message == "Preset not loaded; the edits are kept."
+        await pilot.press("ctrl+z")  # the history is intact
+        assert not m.session.dirty
+        await pilot.press("space", "P", "down", "enter")  # the picker asks too
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        assert m.session.data.n != 5 or m.session.source != "preset canonical"
+        assert not m.session.dirty

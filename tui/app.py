@@ -12,6 +12,7 @@ from textual.screen import Screen
 from core.data.presets import PRESETS
 from core.session.session import Session
 from tui.ascii import AsciiFilter
+from tui.explorer import flows
 from tui.screens.help import key_names as _key_names
 from tui.screens.loading import Loaded, LoadingScreen
 from tui.screens.main import MainScreen
@@ -80,6 +81,14 @@ class ThresholdLab(App[None]):
         if self._main is None:
             raise LookupError("the rows are still loading")
         return self._main
+
+    async def action_quit(self) -> None:
+        """Quit (ctrl+q, the palette's Quit); with unsaved edits, only after asking."""
+        main = self._main
+        if main is not None and main.is_mounted:
+            flows.quit_app(main)
+        else:
+            await super().action_quit()
 
     def action_command_palette(self) -> None:
         """Open the command palette, unless one is open anywhere in the stack."""

@@ -87,12 +87,30 @@ def add_row(screen: MainScreen) -> None:
     screen.app.push_screen(dialog, done)
 
 
+def load_preset(screen: MainScreen, name: str) -> None:
+    """Load a built-in fixture; over unsaved edits, only after asking (a preset starts
+    a new history, so the edits could not be undone)."""
+
+    def load() -> None:
+        screen.playback.stop()
+        screen.run(lambda: screen.session.load_preset(name))
+
+    if not screen.session.dirty:
+        load()
+        return
+    question = f"There are unsaved edits. Load preset {name} and lose them?"
+    screen.app.push_screen(
+        ConfirmDialog(question),
+        lambda yes: load() if yes else screen.say("Preset not loaded; the edits are kept."),
+    )
+
+
 def pick_preset(screen: MainScreen) -> None:
     """Choose a built-in fixture."""
 
     def done(name: str | None) -> None:
         if name:
-            screen.load_preset(name)
+            load_preset(screen, name)
 
     screen.app.push_screen(PresetPicker(), done)
 

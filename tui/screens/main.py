@@ -232,8 +232,7 @@ class MainScreen(Screen[None]):
         self.playback.step(delta)
 
     def load_preset(self, name: str) -> None:
-        self.playback.stop()
-        self.run(lambda: self.session.load_preset(name))
+        flows.load_preset(self, name)
 
     def action_pick_preset(self) -> None:
         flows.pick_preset(self)
