@@ -23,7 +23,7 @@ from core.data.presets import PRESETS
 from core.errors import InputError
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view, row_texts
-from core.session.session import Session
+from core.session.session import NeedsOverwrite, Session
 from core.session.update import Update
 from core.text.report import sweep_table
 from core.text.sentences import curve_words, explain, status_sentence, step_sentence, tie_group_text
@@ -319,13 +319,14 @@ class PlainSession:
     def cmd_save(self, args: list[str]) -> None:
         if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "overwrite"):
             raise InputError("expected save PATH, or save PATH overwrite to replace a file")
+        if not args[0].strip():
+            raise InputError("type a file name, such as save rows.csv")
         target = Path(args[0]).expanduser()
         try:
             self.say(self.session.save(target, overwrite=len(args) == 2).message)
-        except InputError as exc:
-            if "nothing written" in str(exc):
-                raise InputError(f"{exc}. To replace it: save {args[0]} overwrite") from None
-            raise
+        except NeedsOverwrite as exc:
+            again = shlex.join([args[0], "overwrite"])
+            raise InputError(f"{exc}. To replace it: save {again}") from None
 
 
 def run_plain(

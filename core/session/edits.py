@@ -272,7 +272,12 @@ def parse_new_row(data: Dataset, text: str) -> tuple[float, bool]:
 
 
 def to_csv(data: Dataset) -> str:
-    """The rows as CSV text with a header (id, score, label[, weight])."""
+    """The rows as CSV text with a header (id, score, label[, weight]).
+
+    The text can always be written as UTF-8: an id holding a lone surrogate (which
+    JSON such as ``"\\ud800"`` can carry) is written with that character as a
+    backslash escape, ``\\ud800``, as UTF-8 has no way to store it.
+    """
     head = "id,score,label" + (",weight" if data.weights is not None else "")
     lines = [head]
     for i in range(data.n):
@@ -284,6 +289,9 @@ def to_csv(data: Dataset) -> str:
 
 
 def _quote(text: str) -> str:
+    """``text`` as one CSV field: quoted when needed, lone surrogates escaped."""
+    if not text.isascii():
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     if any(c in text for c in ',"\n\r'):
         return '"' + text.replace('"', '""') + '"'
     return text

@@ -20,7 +20,7 @@ from core.data.presets import preset
 from core.errors import InputError
 from core.session import edits
 from core.session.rowview import NOTHING_CHANGED, Changed
-from core.session.savefile import write_atomic
+from core.session.savefile import check_name, write_atomic
 from core.session.update import Update
 from core.threshold import Threshold, format_threshold
 
@@ -255,7 +255,12 @@ class Session:
 
     def save(self, target: Path, *, overwrite: bool = False) -> Update:
         """Write the rows as CSV, atomically. An existing file is replaced only with
-        ``overwrite``; otherwise :class:`NeedsOverwrite` asks, naming what it is."""
+        ``overwrite``; otherwise :class:`NeedsOverwrite` asks, naming what it is. A
+        folder is never replaced. Saving does not change what :meth:`reset` returns
+        to: that stays the rows as loaded."""
+        target = check_name(target)
+        if target.is_dir():
+            raise InputError(f"{target} is a folder; give a file name")
         if target.exists() and not overwrite:
             same = self.path is not None and target.resolve() == self.path.resolve()
             what = "the source file" if same else "an existing file"
@@ -263,6 +268,5 @@ class Session:
                 f"{target} is {what}; nothing written", f"{target} is {what}. Overwrite it?"
             )
         written = write_atomic(target, edits.to_csv(self.data))
-        self.loaded = (self.data, self.loaded[1])
         self._saved = (self._version, self.data)
         return Update(self.analysis, NOTHING_CHANGED, f"Saved {self.data.n} rows to {written}.")
