@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import socket
 import sys
 
 from core.errors import InputError
@@ -21,6 +22,12 @@ def parser() -> Parser:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a --host other than loopback (other machines can then reach the "
+        "explorer, protected only by the token, unencrypted)",
+    )
     p.add_argument("explorer_args", nargs=argparse.REMAINDER, metavar="-- EXPLORER ARGS")
     return p
 
@@ -34,10 +41,30 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= port <= 65535:
         raise InputError(f"port {port} is not between 1 and 65535")
 
-    from textual_serve.server import Server
+    from tui.cli import serving  # imports textual-serve: only for this command
+
+    host: str = args.host
+    if not serving.is_loopback(host):
+        if not args.allow_remote:
+            raise InputError(
+                f"--host {host} is not a loopback address; other machines could reach "
+                "the explorer (add --allow-remote to accept that)"
+            )
+        sys.stderr.write(
+            f"{PROG}: warning: serving on {host}: other machines can reach the explorer, "
+            "protected only by the token, which travels unencrypted\n"
+        )
+
+    try:
+        sockets = serving.bind(host, port)
+    except socket.gaierror as exc:
+        raise InputError(f"cannot resolve host {host!r}: {exc.strerror}") from exc
+    except OSError as exc:
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
     command = shlex.join([sys.executable, "-m", "tui", *extra])
-    sys.stdout.write(f"Serving threshold-lab on http://{args.host}:{port} (Ctrl+C stops)\n")
+    server = serving.GuardedServer(command, host=host, port=port, title="threshold-lab")
+    sys.stdout.write(f"Serving threshold-lab on {server.url} (Ctrl+C stops)\n")
     sys.stdout.flush()
-    Server(command, host=args.host, port=port, title="threshold-lab").serve()
+    server.serve_on(sockets)
     return 0
