@@ -9,6 +9,7 @@ row loop, shared with aggregated files (:mod:`core.data.aggregated`).
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,9 +32,14 @@ def delimiter_of(path: Path, first_line: str) -> str:
 def _first_line(path: Path) -> tuple[str, list[str]] | None:
     """The first line and its header names as written (not stripped), or None
     when it cannot be read."""
+    held = progress.memory(path)
     try:
-        with path.open(encoding="utf-8-sig", newline="") as fh:
-            first = fh.readline()
+        if held is not None:
+            text = io.TextIOWrapper(io.BytesIO(held), encoding="utf-8-sig", newline="")
+            first = text.readline()
+        else:
+            with path.open(encoding="utf-8-sig", newline="") as fh:
+                first = fh.readline()
         return first, next(csv.reader([first], delimiter=delimiter_of(path, first)))
     except (UnicodeDecodeError, csv.Error, StopIteration):
         return None
@@ -124,6 +130,10 @@ def _try_fast(path: Path, cols: Columns) -> Dataset | None:
     stripped = names_wanted(path, header, cols)
     names = {k: raw[header.index(v)] for k, v in stripped.items()}
     delimiter = delimiter_of(path, first)
+    held = progress.memory(path)
+    if held is not None:
+        # Read once into memory (a pipe): arrow reads those bytes.
+        return fast_csv.load_clean(held, delimiter, names, cols.positive)
     if progress.current() is None:
         # Untracked, arrow reads the file itself: faster than through a Python file.
         return fast_csv.load_clean(str(path), delimiter, names, cols.positive)

@@ -200,7 +200,7 @@ def load_clean(
     names: dict[str, str],
     positive: str | None,
 ) -> Dataset | None:
-    """Read ``source`` (a path or binary file) with pyarrow; ``names`` maps
+    """Read ``source`` (a path, binary file or bytes) with pyarrow; ``names`` maps
     score/label/weight/id to header names.
 
     Returns None (use the exact reader) on any irregularity or without pyarrow.
@@ -217,6 +217,8 @@ def load_clean(
     # Labels are read as text: one read serves 0/1, true/false and named classes.
     # 0/1 are then read from the bytes; other words by their distinct values.
     types[names["label"]] = pa.string()
+    if isinstance(source, bytes):
+        source = pa.BufferReader(source)
     try:
         table = pv.read_csv(
             source,

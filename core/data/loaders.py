@@ -9,10 +9,11 @@ file, the line (or row, or item) and the column, and what is wrong.
 
 from __future__ import annotations
 
+import stat
 import sys
 from pathlib import Path
 
-from core.data import fast_csv
+from core.data import fast_csv, progress
 from core.data.aggregated import is_aggregated, load_aggregated
 from core.data.cells import Columns
 from core.data.dataset import Dataset
@@ -22,7 +23,14 @@ from core.data.parquet import load_parquet
 from core.errors import InputError
 
 # Columns is defined with the code that reads by it, and offered here, where callers look.
-__all__ = ["DEFAULT_COLUMNS", "SLOW_NOTE_BYTES", "Columns", "load_file", "slow_reader_note"]
+__all__ = [
+    "DEFAULT_COLUMNS",
+    "SLOW_NOTE_BYTES",
+    "SPECIAL_LIMIT_BYTES",
+    "Columns",
+    "load_file",
+    "slow_reader_note",
+]
 
 #: The columns read when none are named: score and label, weight and id if present.
 #: (A constant, not a ``Columns()`` default: pyproject tells ruff that calls of
@@ -50,10 +58,52 @@ def load_file(
         The first problem, naming the file and where in it.
     """
     p = Path(path)
-    if not p.exists():
-        raise InputError(f"{p}: no such file")
-    if p.is_dir():
+    try:
+        mode = p.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise InputError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise _unreadable(p, exc) from None
+    if stat.S_ISDIR(mode):
         raise InputError(f"{p}: is a folder, not a file")
+    if stat.S_ISREG(mode):
+        return _load(p, cols, aggregated)
+    # A pipe, /dev/stdin, <(...), a device: it can be read only once, so read it
+    # whole, within a limit (/dev/zero never ends), and parse those bytes.
+    try:
+        data = progress.read_once(p, SPECIAL_LIMIT_BYTES)
+    except progress.TooLarge:
+        raise InputError(
+            f"{p} is not a regular file and is larger than {_size(SPECIAL_LIMIT_BYTES)}; "
+            "save it to a file first"
+        ) from None
+    except OSError as exc:
+        raise _unreadable(p, exc) from None
+    with progress.in_memory(p, data):
+        return _load(p, cols, aggregated)
+
+
+#: The most read from a file that is not a regular file (a pipe, a device).
+SPECIAL_LIMIT_BYTES = 2**30
+
+
+def _size(n: int) -> str:
+    """A byte count in words: ``1 GiB``, ``512 MiB``, ``1,000 bytes``."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale:,} {unit}"
+    return f"{n:,} bytes"
+
+
+def _unreadable(p: Path, exc: OSError) -> InputError:
+    """The one error for a file the system will not let us read."""
+    if isinstance(exc, PermissionError):
+        return InputError(f"cannot read {p}: permission denied")
+    return InputError(f"cannot read {p}: {(exc.strerror or str(exc)).lower()}")
+
+
+def _load(p: Path, cols: Columns, aggregated: bool | None) -> Dataset:
+    """Read ``p`` (known to be there and not a folder) by its extension."""
     suffix = p.suffix.lower()
     try:
         if suffix == ".json":
@@ -65,6 +115,8 @@ def load_file(
         if aggregated:
             return load_aggregated(p)
         return load_delimited(p, cols)
+    except PermissionError as exc:
+        raise _unreadable(p, exc) from None
     except OSError as exc:
         raise InputError(f"{p}: cannot be read ({exc.strerror or exc})") from None
     finally:
@@ -79,10 +131,13 @@ def slow_reader_note(path: str | Path) -> str | None:
     """What to tell a user about to wait: a large CSV/TSV and no pyarrow, so the
     exact reader (pure Python, several times slower) reads it. None otherwise."""
     p = Path(path)
-    if p.suffix.lower() not in (".csv", ".tsv", ".txt") or not p.is_file():
-        return None
-    if p.stat().st_size < SLOW_NOTE_BYTES or fast_csv.available():
-        return None
+    try:
+        if p.suffix.lower() not in (".csv", ".tsv", ".txt") or not p.is_file():
+            return None
+        if p.stat().st_size < SLOW_NOTE_BYTES or fast_csv.available():
+            return None
+    except OSError:
+        return None  # unreadable: the load says so, as an InputError
     return (
         f"{p.name} is read without pyarrow, by the exact reader: several times slower. "
         "pip install 'threshold-lab[parquet]' for the fast path."

@@ -33,7 +33,15 @@ def _read(path: Path, cols: Columns, aggregated: bool | None) -> tuple[Any, dict
         raise fail(
             path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
         ) from None
-    with progress.opened(path) as fh:
+    import pyarrow as pa
+
+    tracked = progress.current()
+    if tracked is not None:
+        tracked.check()
+    held = progress.memory(path)
+    # pyarrow reads a file of its own, never a Python file object: handed one,
+    # it sometimes aborts the interpreter at exit ("terminate called ...").
+    with pa.BufferReader(held) if held is not None else pa.OSFile(str(path), "rb") as fh:
         try:
             header = list(pq.read_schema(fh).names)
         except Exception as exc:  # pyarrow raises many types for a bad file
@@ -48,10 +56,12 @@ def _read(path: Path, cols: Columns, aggregated: bool | None) -> tuple[Any, dict
             # Only the columns used: a file of features besides its scores stays cheap.
             fh.seek(0)
             table = pq.read_table(fh, columns=list(dict.fromkeys(names.values())))
-        except progress.Cancelled:
-            raise
         except Exception as exc:
             raise fail(path, f"not a readable Parquet file ({exc})") from None
+        if tracked is not None:
+            # Progress at the grain pyarrow allows: the whole file, once read.
+            tracked.total = tracked.done = max(tracked.total, fh.size())
+            tracked.check()
     return table, names, aggregated
 
 

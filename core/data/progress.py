@@ -119,9 +119,63 @@ class _Counted(io.RawIOBase):
         super().close()
 
 
+@contextmanager
+def in_memory(path: Path, data: bytes) -> Iterator[bytes]:
+    """Within the block, this thread's reads of ``path`` read ``data`` instead.
+
+    For a file that can be read only once (a pipe, ``/dev/stdin``): it is read
+    whole first (:func:`read_once`), then parsed from memory as often as needed.
+    """
+    previous: dict[Path, bytes] | None = getattr(_local, "memory", None)
+    _local.memory = {**(previous or {}), path: data}
+    try:
+        yield data
+    finally:
+        _local.memory = previous
+
+
+def memory(path: Path) -> bytes | None:
+    """The bytes :func:`in_memory` holds for ``path`` in this thread, or None."""
+    held: dict[Path, bytes] | None = getattr(_local, "memory", None)
+    return None if held is None else held.get(path)
+
+
+class TooLarge(Exception):
+    """A file read with :func:`read_once` went past its limit."""
+
+
+def read_once(path: Path, limit: int) -> bytes:
+    """All of ``path``, read once from the start (a pipe, a device), at most
+    ``limit`` bytes: past that, :class:`TooLarge` (so ``/dev/zero`` ends)."""
+    p = current()
+    chunks = []
+    size = 0
+    with path.open("rb", buffering=0) as fh:
+        while size <= limit:
+            if p is not None:
+                p.check()
+            chunk = fh.read(min(CHUNK, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if p is not None:
+                p.done = size
+                p.total = max(p.total, size)
+    if size > limit:
+        raise TooLarge(path)
+    return b"".join(chunks)
+
+
 def opened(path: Path) -> Any:
     """``path`` opened for binary reading; counted when a load is being tracked."""
     p = current()
+    held = memory(path)
+    if held is not None:
+        if p is not None:
+            p.total = max(p.total, len(held))
+            p.done = len(held)
+        return io.BytesIO(held)
     if p is None:
         return path.open("rb")
     p.total = max(p.total, path.stat().st_size)
@@ -130,6 +184,9 @@ def opened(path: Path) -> Any:
 
 def read_bytes(path: Path) -> bytes:
     """The whole file, read in chunks so a tracked load shows progress and can stop."""
+    held = memory(path)
+    if held is not None:
+        return held
     if current() is None:
         return path.read_bytes()
     chunks = []

@@ -29,7 +29,7 @@ def open_source(name: str, cols: Columns = Columns(), *, aggregated: bool | None
     5
     """
     path = Path(name)
-    if path.exists():
+    if _there(path):
         return Source(data=load_file(path, cols, aggregated=aggregated), label=str(path), path=path)
     if name in PRESETS:
         p = PRESETS[name]
@@ -37,3 +37,15 @@ def open_source(name: str, cols: Columns = Columns(), *, aggregated: bool | None
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
     )
+
+
+def _there(path: Path) -> bool:
+    """Whether ``path`` names something, even something we may not read (then
+    :func:`load_file` says why, rather than the name being taken for a preset)."""
+    try:
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    return True

@@ -156,7 +156,10 @@ def _large_file(wanted: SourceArgs) -> tuple[Path, int] | None:
     if wanted.typed is None:
         return None  # a preset
     path = Path(wanted.typed)
-    size = path.stat().st_size if path.is_file() else 0
+    try:
+        size = path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return None  # unreadable: the ordinary load says so, in one line
     return (path, size) if size >= BACKGROUND_BYTES else None
 
 
