@@ -11,7 +11,8 @@ from core.analysis import analyse
 from core.curves.pr import average_precision, pr_trapezoid_area
 from core.curves.roc import roc_auc
 from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
+from core.data.dataset import make_dataset, weight_problem
+from core.errors import InputError
 from core.metrics.confusion import confusion_counts
 from tests import oracle
 from tests.strategies import examples, tied_scores
@@ -129,6 +130,11 @@ def test_fractional_weights_never_give_negative_counts(example, raw_weights) -> 
     w = np.array(raw_weights[: len(s)])
     if not (w > 0).any():
         w[0] = 1.0
+    if weight_problem(w) is not None:
+        # A subnormal weight, or one a float sum of the total drops, is refused.
+        with pytest.raises(InputError, match="at least"):
+            make_dataset(s, y, weights=w)
+        return
     data = make_dataset(s, y, weights=w)
     sweep = build_sweep(data)
     for k in range(sweep.size):

@@ -63,7 +63,7 @@ def average_precision(sweep: Sweep) -> Metric:
         return _no_positives(name, formula)
     tp, fp = sweep.tp, sweep.fp
     steps = _rises(sweep, 1)  # points where recall rises
-    if not sweep.weighted and steps is not None:
+    if steps is not None and sweep.whole_counts():
         total = sum(
             (
                 Fraction(int(tp[k] - tp[k - 1]), 1) * Fraction(int(tp[k]), int(tp[k] + fp[k]))
@@ -72,13 +72,14 @@ def average_precision(sweep: Sweep) -> Metric:
             Fraction(0),
         )
         return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
-    value = 0.0
+    value, pos = 0.0, float(sweep.positives)
     for b in blocks(1, sweep.size):
         gain, here = tp[b] - tp[shifted(b, -1)], tp[b]
         # Precision where recall rises (there TP > 0, so it is defined); 0 elsewhere.
         precision = np.divide(here, here + fp[b], out=np.zeros(here.shape[0]), where=gain > 0)
-        value += float(np.dot(gain, precision))
-    return Metric(value / float(sweep.positives), None, None, name, formula)
+        # The recall step (a rate, in [0, 1]) first: weighted sums may be tiny or huge.
+        value += float(np.dot(gain / pos, precision))
+    return Metric(value, None, None, name, formula)
 
 
 def _rises(sweep: Sweep, first: int) -> npt.NDArray[np.intp] | None:
@@ -115,7 +116,7 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
     # Points with a defined precision (TP+FP > 0) are a suffix: TP+FP only grows.
     first = _first_defined(sweep)  # a point exists: the last has TP = P > 0
     tp0, pred0 = tp[first], tp[first] + fp[first]
-    if not sweep.weighted:
+    if sweep.whole_counts():
         later = _rises(sweep, first + 1)
         if later is not None:
             # Only segments where recall rises have width. The first starts at
@@ -126,13 +127,15 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
                 here = Fraction(int(tp[k]), int(tp[k] + fp[k]))
                 total += int(tp[k] - tp[k - 1]) * (prev + here) / 2
             return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
-    value = float(tp0) * (1.0 + float(tp0) / float(pred0)) / 2
+    pos = float(sweep.positives)
+    # Recall steps (rates, in [0, 1]) rather than weighted sums, which may be tiny or huge.
+    value = float(tp0) / pos * (1.0 + float(tp0) / float(pred0)) / 2
     for b in blocks(first + 1, sweep.size):
         both = slice(b.start - 1, b.stop)  # each point and the one before it
         precision = tp[both] / (tp[both] + fp[both])
-        width = tp[b] - tp[shifted(b, -1)]
+        width = (tp[b] - tp[shifted(b, -1)]) / pos
         value += float(np.dot(width, precision[1:] + precision[:-1])) / 2
-    return Metric(value / float(sweep.positives), None, None, name, formula)
+    return Metric(value, None, None, name, formula)
 
 
 def _first_defined(sweep: Sweep) -> int:

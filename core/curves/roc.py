@@ -20,6 +20,9 @@ NO_BOTH_CLASSES = "ROC needs both actual classes: {missing}"
 
 FloatArray = npt.NDArray[np.float64]
 
+#: Whole counts below this total keep Σ ΔFP·(TP+TP′) (at most 2·P·N) inside int64.
+_INT64_SAFE = 2**31
+
 
 def _missing_classes(sweep: Sweep) -> str | None:
     missing = []
@@ -54,17 +57,30 @@ def roc_auc(sweep: Sweep) -> Metric:
     if missing:
         return undefined(NO_BOTH_CLASSES.format(missing=missing), name=name, formula=formula)
     tp, fp = sweep.tp, sweep.fp
-    # Σ ΔFP·(TP+TP′) over consecutive points, a block at a time (small temporaries).
-    parts = [
-        np.sum((fp[b] - fp[shifted(b, -1)]) * (tp[b] + tp[shifted(b, -1)]))
-        for b in blocks(1, sweep.size)
-    ]
-    if not sweep.weighted:
-        # Twice the area times P·N is a whole number: sum it in integers.
-        twice = sum(int(v) for v in parts)
+    if sweep.whole_counts(limit=_INT64_SAFE):
+        # Σ ΔFP·(TP+TP′) over consecutive points, a block at a time (small
+        # temporaries): twice the area times P·N, a whole number summed in
+        # integers. Whole weights (multiplicities) count exactly too.
+        def whole(a: npt.NDArray[np.generic]) -> npt.NDArray[np.int64]:
+            return a.astype(np.int64)
+
+        twice = sum(
+            int(
+                np.sum(
+                    (whole(fp[b]) - whole(fp[shifted(b, -1)]))
+                    * (whole(tp[b]) + whole(tp[shifted(b, -1)]))
+                )
+            )
+            for b in blocks(1, sweep.size)
+        )
         exact = Fraction(twice, 2 * int(sweep.positives) * int(sweep.negatives))
         return from_fraction(exact, 0.0, name=name, formula=formula)
-    area = float(sum(float(v) for v in parts)) / (
-        2.0 * float(sweep.positives) * float(sweep.negatives)
-    )
+    # Weighted sums can be near the largest float or near the smallest: take the
+    # rates first (each in [0, 1]), so no product overflows or underflows to 0.
+    pos, neg = float(sweep.positives), float(sweep.negatives)
+    area = 0.0
+    for b in blocks(1, sweep.size):
+        before = shifted(b, -1)
+        width = (fp[b] - fp[before]) / neg
+        area += float(np.dot(width, tp[b] / pos + tp[before] / pos)) / 2
     return Metric(area, None, None, name, formula)

@@ -58,7 +58,13 @@ class ScoreBins:
     def base(self, s: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
         """The column of each score before the threshold moves anything."""
         if self.hi > self.lo:
-            return 1 + np.round((s - self.lo) / (self.hi - self.lo) * self.inner).astype(np.intp)
+            with np.errstate(over="ignore"):
+                span = self.hi - self.lo
+            if np.isfinite(span):
+                where = (s - self.lo) / span
+            else:  # scores from -1e308 to 1e308 span more than a float holds: halves
+                where = (s / 2 - self.lo / 2) / (self.hi / 2 - self.lo / 2)
+            return 1 + np.round(where * self.inner).astype(np.intp)
         return np.full(s.shape[0], 1 + self.inner // 2, dtype=np.intp)
 
     def at(

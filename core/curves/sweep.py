@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from core.blocks import blocks
 from core.data.dataset import Dataset
 from core.metrics.confusion import Counts
 from core.metrics.metric import Metric, ratio
@@ -67,6 +68,20 @@ class Sweep:
     @property
     def weighted(self) -> bool:
         return bool(self.tp.dtype.kind == "f")
+
+    def whole_counts(self, limit: float = 2**53) -> bool:
+        """True when every count is a whole number held exactly and the total is
+        below ``limit``: unweighted rows, or whole weights (multiplicities, as
+        aggregated counts are) that add up without rounding."""
+        if not self.weighted:
+            return True
+        if not float(self.positives) + float(self.negatives) < limit:
+            return False
+        return all(
+            bool(np.all(self.tp[b] == np.floor(self.tp[b])))
+            and bool(np.all(self.fp[b] == np.floor(self.fp[b])))
+            for b in blocks(0, self.size)
+        )
 
     def threshold_at(self, index: int) -> Threshold:
         """The threshold of point ``index``: None (above all) for 0."""

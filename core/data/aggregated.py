@@ -15,7 +15,7 @@ import numpy as np
 
 from core.data import delimited, progress
 from core.data.cells import Where, fail, find, numbers
-from core.data.dataset import Dataset, make_dataset
+from core.data.dataset import Dataset, make_dataset, weight_problem
 from core.errors import InputError
 
 AGGREGATED_COLUMNS = ("score", "positives", "negatives")
@@ -62,6 +62,13 @@ def from_aggregated(path: Path, cells: dict[str, list[object]], where: Where) ->
             i = int(bad[0])
             raise fail(path, f"{where(i)}, column {name!r}: {float(values[i])!r} is negative")
     n = scores.shape[0]
+    problem = weight_problem(np.concatenate((pos, neg)))
+    if problem is not None:
+        i, why = problem
+        if i < 0:
+            raise fail(path, why)
+        name, row = ("positives", i) if i < n else ("negatives", i - n)
+        raise fail(path, f"{where(row)}, column {name!r}: the count {why}")
     try:
         return make_dataset(
             np.concatenate((scores, scores)),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.data.dataset import Dataset, make_dataset
+from core.data.dataset import Dataset, make_dataset, weight_problem
 from core.data.labels import LabelProblem, read_labels
 from core.errors import InputError
 
@@ -138,6 +138,10 @@ def _weights(path: Path, values: Sequence[object], where: Where, cols: Columns) 
             f"{where(i)}, column {column!r}: weight {float(weights[i])!r} "
             "is negative; weights must be 0 or more",
         )
+    problem = weight_problem(weights)
+    if problem is not None and problem[0] >= 0:
+        i, why = problem
+        raise fail(path, f"{where(i)}, column {column!r}: weight {why}")
     return weights
 
 

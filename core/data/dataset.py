@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -137,6 +138,63 @@ def _first_repeat(ids: Sequence[str]) -> str:
     raise AssertionError("no repeated id")
 
 
+#: The smallest weight above zero: a subnormal float has lost precision already
+#: (``3e-324`` and ``7e-324`` both read as ``5e-324``), so it is refused.
+SMALLEST_WEIGHT = sys.float_info.min
+
+
+def weight_problem(w: FloatArray) -> tuple[int, str] | None:
+    """The first weight that cannot be counted with, as (row index, what is wrong).
+
+    The index is -1 for a problem of the weights as a whole. Weights must be
+    finite and not negative, at least one above zero, none so small that its
+    float has lost precision or that adding it to the total changes nothing, and
+    their total must itself be a finite float, so that every count, rate and
+    curve computed from them is a number.
+
+    >>> weight_problem(np.array([1e308, 1e308]))
+    (1, 'takes the total weight past the largest float (about 1.8e308): scale the weights down')
+    >>> weight_problem(np.array([1e300, 1.0]))[1][:50]
+    'is 1.0, too small to count beside the total weight'
+    >>> weight_problem(np.array([1.0, 5e-324]))[1]
+    'is 5e-324: a weight must be 0 or at least 2.2250738585072014e-308 (scale the weights up)'
+    """
+    bad = ~np.isfinite(w) | (w < 0)
+    if bad.any():
+        i = _first(bad)
+        return i, f"is {float(w[i])!r}: weights must be finite and not negative"
+    tiny = (w > 0) & (w < SMALLEST_WEIGHT)
+    if tiny.any():
+        i = _first(tiny)
+        return i, (
+            f"is {float(w[i])!r}: a weight must be 0 or at least {SMALLEST_WEIGHT!r} "
+            "(scale the weights up)"
+        )
+    if not (w > 0).any():
+        return -1, "every weight is zero: at least one row must count"
+    with np.errstate(over="ignore"):
+        total = float(w.sum())
+    if not np.isfinite(total):
+        with np.errstate(over="ignore"):
+            over = np.flatnonzero(~np.isfinite(np.cumsum(w)))
+        i = int(over[0]) if over.shape[0] else w.shape[0] - 1
+        return i, (
+            "takes the total weight past the largest float (about 1.8e308): scale the weights down"
+        )
+    # A weight below the total's last bit can vanish from a sum, and a count of it
+    # alone (FN at the top threshold, say) would then read 0.
+    floor = total / 2**53
+    lost = (w > 0) & (w < floor)
+    if lost.any():
+        i = _first(lost)
+        return i, (
+            f"is {float(w[i])!r}, too small to count beside the total weight {total:.3g}: "
+            f"a float sum that large can drop it (weights must be 0 or at least "
+            f"the total / 2**53, here {floor:.3g})"
+        )
+    return None
+
+
 def make_dataset(
     scores: Sequence[float] | FloatArray,
     labels: Sequence[object] | npt.NDArray[np.generic],
@@ -157,7 +215,8 @@ def make_dataset(
     ------
     InputError
         Empty input, mismatched lengths, a non-finite score, a label that is
-        not 0/1, a negative or non-finite weight, all weights zero, or
+        not 0/1, a negative, non-finite or subnormal weight, all weights zero,
+        weights whose total is not a finite float, or
         repeated ids. The message names the first offending row.
 
     >>> make_dataset([0.5, float("nan")], [1, 0])
@@ -182,14 +241,10 @@ def make_dataset(
             raise InputError(
                 f"{s.shape[0]} scores but {w.shape[0]} weights: the lengths must match"
             )
-        bad = ~np.isfinite(w) | (w < 0)
-        if bad.any():
-            i = _first(bad)
-            raise InputError(
-                f"weight at row {i + 1} is {w[i]}: weights must be finite and not negative"
-            )
-        if not (w > 0).any():
-            raise InputError("every weight is zero: at least one row must count")
+        problem = weight_problem(w)
+        if problem is not None:
+            i, why = problem
+            raise InputError(f"weight at row {i + 1} {why}" if i >= 0 else why)
         w = _readonly(w if owned else w.copy())
     id_tuple = None
     if ids is not None:

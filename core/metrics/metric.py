@@ -129,15 +129,17 @@ def ratio(
     name: str = "",
     formula: str = "",
     filled: str = "",
+    exact_ok: bool = True,
 ) -> Metric:
     """``numerator / denominator``, undefined with ``reason`` when the denominator is 0.
 
-    A zero denominator is never turned into 0 or 1.
+    A zero denominator is never turned into 0 or 1. ``exact_ok`` False says the
+    counts may have been rounded (whole weights past 2**53), so no exact fraction.
     """
     if denominator == 0:
         return Metric(None, reason, None, name, formula, filled)
     exact = None
-    if is_integral(numerator) and is_integral(denominator):
+    if exact_ok and is_integral(numerator) and is_integral(denominator):
         exact = Fraction(int(numerator), int(denominator))
         value = float(exact)
     else:

@@ -53,7 +53,7 @@ def log_loss(data: Dataset) -> Metric:
             name=name,
             formula=formula,
         )
-    total = 0.0
+    total, weight = 0.0, _total_weight(data)
     for b in blocks(0, data.n):  # small temporaries on 10^7 rows
         with np.errstate(divide="ignore"):
             per_row = -np.where(y[b], np.log(p[b]), np.log1p(-p[b]))
@@ -61,9 +61,15 @@ def log_loss(data: Dataset) -> Metric:
             total += float(per_row.sum())
         else:
             # A zero-weight row may be certain and wrong; it counts for nothing.
-            total += float(np.where(w[b] > 0, per_row, 0.0) @ w[b])
-    value = total / (data.n if w is None else float(w.sum()))
+            total += float(np.where(w[b] > 0, per_row, 0.0) @ (w[b] / weight))
+    value = total / data.n if w is None else total
     return Metric(value, None, None, name, formula)
+
+
+def _total_weight(data: Dataset) -> float:
+    """The weights' total, by which each weight is divided before it multiplies a
+    loss: a weight near the largest float times a loss above 1 would overflow."""
+    return float(data.n) if data.weights is None else float(data.weights.sum())
 
 
 def brier_score(data: Dataset) -> Metric:
@@ -78,9 +84,9 @@ def brier_score(data: Dataset) -> Metric:
     if bad:
         return bad
     p, y, w = data.scores, data.labels, data.weights
-    total = 0.0
+    total, weight = 0.0, _total_weight(data)
     for b in blocks(0, data.n):
         err = (p[b] - y[b]) ** 2
-        total += float(err.sum() if w is None else err @ w[b])
-    value = total / (data.n if w is None else float(w.sum()))
+        total += float(err.sum() if w is None else err @ (w[b] / weight))
+    value = total / data.n if w is None else total
     return Metric(value, None, None, name, formula)

@@ -8,10 +8,11 @@ reason naming the empty denominator.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 from core.metrics.confusion import Counts
-from core.metrics.metric import Metric, from_fraction, is_integral, ratio, undefined
+from core.metrics.metric import Metric, Number, from_fraction, is_integral, ratio, undefined
 from core.metrics.metric import format_count as c
 
 NO_PRED_POS = "No predicted positives (TP+FP=0)"
@@ -72,13 +73,40 @@ def f_beta(counts: Counts, *, beta: float = 1.0) -> Metric:
             formula=formula,
             filled=filled,
         )
-    if all(is_integral(v) for v in (tp, fp, fn)):
-        num = (1 + b2) * int(tp)
-        exact = num / (num + b2 * int(fn) + int(fp))
-        return from_fraction(exact, 0.0, name=name, formula=formula, filled=filled)
-    bf = float(b2)
-    value = (1 + bf) * tp / ((1 + bf) * tp + bf * fn + fp)
-    return Metric(value, None, None, name, formula, filled)
+    # Weighted sums are exact as fractions too: float products could overflow.
+    tp_, fp_, fn_ = (_fraction(v) for v in (tp, fp, fn))
+    num = (1 + b2) * tp_
+    value = num / (num + b2 * fn_ + fp_)
+    if _whole(counts):
+        return from_fraction(value, 0.0, name=name, formula=formula, filled=filled)
+    return Metric(float(value), None, None, name, formula, filled)
+
+
+def _fraction(x: float) -> Fraction:
+    """A count as an exact fraction: a float's own binary value, never rounded."""
+    return Fraction(int(x)) if isinstance(x, int) else Fraction(float(x))
+
+
+def _whole(counts: Counts) -> bool:
+    """True when the counts are whole numbers summed without rounding.
+
+    Whole weights below 2**53 in total add up exactly in floats; past that a
+    count derived by subtraction may have been rounded, so no fraction is exact.
+    """
+    return all(is_integral(v) for v in counts.cells()) and counts.total < 2**53
+
+
+def _root_ratio(num: Fraction, square: Fraction) -> float:
+    """``num / sqrt(square)`` as a float, from exact fractions of any size.
+
+    The root is taken in integers with 64 extra bits, so the result is within
+    a unit or two in the last place wherever the counts lie (no overflow or
+    underflow from multiplying four large or four tiny counts).
+    """
+    top, bottom = square.numerator * square.denominator, square.denominator
+    shift = max(0, 64 - top.bit_length() // 2)
+    root = math.isqrt(top << (2 * shift))  # sqrt(top) · 2**shift, to 64+ bits
+    return float(num * Fraction(bottom << shift, root))
 
 
 def _mcc(k: Counts) -> Metric:
@@ -107,37 +135,67 @@ def _mcc(k: Counts) -> Metric:
             formula=formula,
             filled=filled,
         )
-    if all(is_integral(v) for v in k.cells()):
-        num = int(tp) * int(tn) - int(fp) * int(fn)
-        prod = (int(tp) + int(fp)) * (int(tp) + int(fn)) * (int(tn) + int(fp)) * (int(tn) + int(fn))
-        root = math.isqrt(prod)
-        if root * root == prod:  # exact only when the product is a perfect square
-            return from_fraction(
-                Fraction(num, root), 0.0, name="MCC", formula=formula, filled=filled
-            )
-        value = num / math.sqrt(prod)
-    else:
-        value = (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
-    return Metric(value, None, None, "MCC", formula, filled)
+    tp_, fp_, tn_, fn_ = (_fraction(v) for v in (tp, fp, tn, fn))
+    num = tp_ * tn_ - fp_ * fn_
+    prod = (tp_ + fp_) * (tp_ + fn_) * (tn_ + fp_) * (tn_ + fn_)
+    if _whole(k) and prod.denominator == 1:
+        root = math.isqrt(prod.numerator)
+        if root * root == prod.numerator:  # exact only when the product is a perfect square
+            return from_fraction(num / root, 0.0, name="MCC", formula=formula, filled=filled)
+    return Metric(_root_ratio(num, prod), None, None, "MCC", formula, filled)
 
 
-def _rate_ratio(name: str, top: Metric, bottom: Metric, formula: str, filled: str) -> Metric:
-    """A ratio of two rates (LR+ and LR−), undefined if either rate is or the bottom is 0."""
+def _rate_ratio(
+    name: str,
+    top: Metric,
+    bottom: Metric,
+    rates: tuple[tuple[Number, Number], tuple[Number, Number]],
+    formula: str,
+    filled: str,
+) -> Metric:
+    """A ratio of two rates (LR+ and LR−), undefined if either rate is or the bottom is 0.
+
+    ``rates`` are the two rates' (numerator, denominator) counts: the ratio is
+    taken from them exactly, since a tiny weighted rate may round to 0 as a float.
+    """
     if top.value is None or bottom.value is None:
         reason = top.reason if top.value is None else bottom.reason
         return undefined(str(reason), name=name, formula=formula, filled=filled)
-    if bottom.value == 0:
+    (a, b), (c, d) = rates
+    if c == 0:
         return undefined(
             f"{bottom.name} is 0, so the ratio has a zero denominator",
             name=name,
             formula=formula,
             filled=filled,
         )
-    if top.exact is not None and bottom.exact is not None:
-        return from_fraction(
-            top.exact / bottom.exact, 0.0, name=name, formula=formula, filled=filled
+    value = (_fraction(a) * _fraction(d)) / (_fraction(b) * _fraction(c))
+    if value > _LARGEST:
+        return undefined(
+            f"{name} is about {_scientific(value)}, past the largest float (about 1.8e+308)",
+            name=name,
+            formula=formula,
+            filled=filled,
         )
-    return Metric(top.value / bottom.value, None, None, name, formula, filled)
+    if top.exact is not None and bottom.exact is not None:
+        return from_fraction(value, 0.0, name=name, formula=formula, filled=filled)
+    return Metric(float(value), None, None, name, formula, filled)
+
+
+_LARGEST = Fraction(sys.float_info.max)
+
+
+def _scientific(x: Fraction) -> str:
+    """A positive fraction of any size in two significant figures: ``5e+319``.
+
+    >>> _scientific(Fraction(10**400 * 23, 10))
+    '2.3e+400'
+    """
+    exponent = len(str(x.numerator // x.denominator)) - 1
+    mantissa = float(x / Fraction(10) ** exponent)
+    if round(mantissa, 1) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2g}e+{exponent}"
 
 
 def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]:
@@ -153,9 +211,11 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
     """
     tp, fp, tn, fn = counts.cells()
     n = counts.total
+    whole = _whole(counts)
     recall = ratio(
         tp,
         tp + fn,
+        exact_ok=whole,
         reason=NO_ACTUAL_POS,
         name="recall",
         formula="TP/(TP+FN)",
@@ -164,6 +224,7 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
     specificity = ratio(
         tn,
         tn + fp,
+        exact_ok=whole,
         reason=NO_ACTUAL_NEG,
         name="specificity",
         formula="TN/(TN+FP)",
@@ -172,6 +233,7 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
     fpr = ratio(
         fp,
         fp + tn,
+        exact_ok=whole,
         reason=NO_ACTUAL_NEG,
         name="FPR",
         formula="FP/(FP+TN)",
@@ -180,6 +242,7 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
     fnr = ratio(
         fn,
         fn + tp,
+        exact_ok=whole,
         reason=NO_ACTUAL_POS,
         name="FNR",
         formula="FN/(FN+TP)",
@@ -207,6 +270,7 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
         "precision": ratio(
             tp,
             tp + fp,
+            exact_ok=whole,
             reason=NO_PRED_POS,
             name="precision",
             formula="TP/(TP+FP)",
@@ -218,6 +282,7 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
         "accuracy": ratio(
             tp + tn,
             n,
+            exact_ok=whole,
             reason="No rows (n=0)",
             name="accuracy",
             formula="(TP+TN)/n",
@@ -229,6 +294,7 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
         "npv": ratio(
             tn,
             tn + fn,
+            exact_ok=whole,
             reason=NO_PRED_NEG,
             name="NPV",
             formula="TN/(TN+FN)",
@@ -239,6 +305,7 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
         "prevalence": ratio(
             tp + fn,
             n,
+            exact_ok=whole,
             reason="No rows (n=0)",
             name="prevalence",
             formula="(TP+FN)/n",
@@ -247,16 +314,27 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
         "queue_rate": ratio(
             tp + fp,
             n,
+            exact_ok=whole,
             reason="No rows (n=0)",
             name="queue rate",
             formula="(TP+FP)/n",
             filled=f"({c(tp)}+{c(fp)})/{c(n)}",
         ),
         "lr_plus": _rate_ratio(
-            "LR+", recall, fpr, "TPR/FPR", f"({recall.short()})/({fpr.short()})"
+            "LR+",
+            recall,
+            fpr,
+            ((tp, tp + fn), (fp, fp + tn)),
+            "TPR/FPR",
+            f"({recall.short()})/({fpr.short()})",
         ),
         "lr_minus": _rate_ratio(
-            "LR−", fnr, specificity, "FNR/TNR", f"({fnr.short()})/({specificity.short()})"
+            "LR−",
+            fnr,
+            specificity,
+            ((fn, fn + tp), (tn, tn + fp)),
+            "FNR/TNR",
+            f"({fnr.short()})/({specificity.short()})",
         ),
     }
     return out

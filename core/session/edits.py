@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from core.curves.sweep import Sweep, sweep_with, sweep_without
-from core.data.dataset import Dataset
+from core.data.dataset import Dataset, weight_problem
 from core.data.rownames import RowNames
 from core.errors import InputError
 from core.metrics.confusion import predict
@@ -151,6 +151,12 @@ class InsertRow(Edit):
         else:
             assert self.name is not None and i == data.n, "new rows go at the end"
             names = names.plus(self.name)
+            if weights is not None and weight_problem(weights) is not None:
+                total = float(data.weights.sum()) if data.weights is not None else 0.0
+                raise InputError(
+                    f"cannot add a row of weight {self.weight!r} beside a total weight of "
+                    f"{total:.3g}: a float sum that large would drop it"
+                )
         return Dataset(
             _frozen(np.insert(data.scores, i, self.score)),
             _frozen(np.insert(data.labels, i, self.label)),
