@@ -140,3 +140,101 @@ def test_two_different_names_still_need_positive() -> None:
         truth_of(["cat", "dog"], None)
     with pytest.raises(Exception, match="a third label value 'cow'"):
         truth_of(["true", "1", "cat", "cow"], "cat")
+
+
+# Lows: nulls, spaces round ids, repeated column names.
+
+
+def _parquet(path: Path, columns: dict[str, list[object]], names: list[str] | None = None) -> Path:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pa.table(list(map(pa.array, columns.values())), names=names or list(columns))
+    pq.write_table(table, path)
+    return path
+
+
+@pytest.mark.parametrize("row", [0, 1, 2])
+def test_a_null_label_is_named_at_its_own_row(tmp_path: Path, row: int) -> None:
+    labels: list[object] = [1, 0, 1]
+    labels[row] = None
+    p = _parquet(tmp_path / "d.parquet", {"score": [0.9, 0.1, 0.5], "label": labels})
+    with pytest.raises(InputError) as err:
+        load_file(p)
+    assert f"row {row + 1}, column 'label': the label is missing (null)" in str(err.value)
+    j = tmp_path / "d.json"
+    j.write_text(json.dumps({"scores": [0.9, 0.1, 0.5], "labels": labels}))
+    with pytest.raises(InputError) as err:
+        load_file(j)
+    assert f"item {row}, column 'labels': the label is missing (null)" in str(err.value)
+
+
+def test_a_null_id_is_refused_not_called_none(tmp_path: Path) -> None:
+    p = _parquet(tmp_path / "d.parquet", {"score": [0.9, 0.1], "label": [1, 0], "id": ["a", None]})
+    with pytest.raises(InputError, match="row 2, column 'id': the id is missing"):
+        load_file(p)
+    j = tmp_path / "d.json"
+    j.write_text('{"scores": [0.9, 0.1], "labels": [1, 0], "ids": [null, "b"]}')
+    with pytest.raises(InputError, match="item 0, column 'ids': the id is missing"):
+        load_file(j)
+
+
+def test_ids_are_stripped_alike_by_both_readers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "d.csv"
+    p.write_text("id,score,label\n a,0.9,1\nb\u00a0,0.1,0\n\u3000c\u2029,0.5,1\n")
+    names = {"id": "id", "score": "score", "label": "label"}
+    fast = fast_csv.load_clean(str(p), ",", names, None)
+    assert fast is not None and fast.ids is not None
+    assert list(fast.ids) == list(_exact(p, monkeypatch).ids or []) == ["a", "b", "c"]
+
+
+def test_arrow_trims_exactly_what_python_strips() -> None:
+    import sys
+
+    pa = pytest.importorskip("pyarrow")
+    pc = pytest.importorskip("pyarrow.compute")
+    chars = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
+    padded = pa.array([f"{c}x{c}" for c in chars])
+    trimmed = pc.utf8_trim_whitespace(padded).to_pylist()
+    assert trimmed == [f"{c}x{c}".strip() for c in chars]
+
+
+@pytest.mark.parametrize(
+    ("header", "args", "message"),
+    [
+        ("score,label,label", Columns(), "2 columns named 'label'"),
+        ("score,label,score", Columns(), "2 columns named 'score'"),
+        ("Score,score,label", Columns(score="SCORE"), "columns that match 'SCORE'"),
+        ("score,label", Columns(label="score"), "both the score and the label"),
+        ("score,label,w", Columns(weight="label"), "both the label and the weight"),
+    ],
+)
+def test_an_ambiguous_column_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, header: str, args: Columns, message: str
+) -> None:
+    p = tmp_path / "d.csv"
+    cells = ",".join(["1"] * len(header.split(",")))
+    p.write_text(f"{header}\n{cells}\n{cells.replace('1', '0')}\n")
+    for load in (lambda: load_file(p, args), lambda: _exact(p, monkeypatch, args)):
+        with pytest.raises(InputError, match=r"^[^\n]*$") as err:
+            load()
+        assert message in str(err.value)
+
+
+def test_repeated_parquet_column_names_are_one_line(tmp_path: Path) -> None:
+    p = _parquet(
+        tmp_path / "d.parquet",
+        {"a": [0.9, 0.1], "b": [1, 0], "c": [1, 0]},
+        names=["score", "label", "label"],
+    )
+    with pytest.raises(InputError, match=r"^[^\n]*2 columns named 'label'[^\n]*$"):
+        load_file(p)
+
+
+def test_a_weight_column_named_as_the_score_is_not_also_the_weights(tmp_path: Path) -> None:
+    # --score-column weight: the column is the scores, and there are no weights.
+    p = tmp_path / "d.csv"
+    p.write_text("weight,label\n2,1\n3,0\n")
+    data = load_file(p, Columns(score="weight"))
+    assert data.scores.tolist() == [2.0, 3.0] and data.weights is None

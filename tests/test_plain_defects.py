@@ -180,3 +180,29 @@ def test_help_names_the_forcing_words() -> None:
     lines, _, _ = play("help")
     text = "\n".join(lines)
     assert "quit!" in text and "exit!" in text and "preset NAME [force]" in text
+
+
+def test_ids_with_control_characters_are_shown_escaped_and_typed_as_shown() -> None:
+    from core.data.dataset import make_dataset
+
+    ids = ["a\x1b[31mred", "b\nnew", "c\x07", "d\u202ee"]
+    data = make_dataset([0.9, 0.1, 0.5, 0.2], [1, 0, 1, 0], ids=ids)
+    out, err = io.StringIO(), io.StringIO()
+    commands = ["rows", "set b\\nnew score 0.3", "delete c\\x07", "label 'd\\u202ee' 1", "quit!"]
+    run_plain(
+        Session(data, 0.5, source="t"), [c + "\n" for c in commands], out, prompt=False, err=err
+    )
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    lines = text.splitlines()
+    assert "a\\x1b[31mred: score 0.9, actual 1, predicted 1, TP" in lines
+    assert "b\\nnew: score 0.1, actual 0, predicted 0, TN" in lines
+    assert "Row b\\nnew: score 0.1 -> 0.3." in lines
+    assert "Removed row c\\x07. Undo brings it back." in lines
+    assert "Row d\\u202ee: actual label is now 1." in lines
+    assert err.getvalue() == ""
+
+
+def test_a_backslash_in_a_command_is_itself() -> None:
+    lines, _, _ = play("save C:\\no\\such\\folder\\x.csv")
+    assert len(lines) == 1 and "C:\\no\\such\\folder\\x.csv" in lines[0]

@@ -86,6 +86,17 @@ def parse_count(word: str, what: str, *, signed: bool) -> int | None:
 PLAIN_ORDERS = {"file": "file", "high": "score-desc", "low": "score-asc"}
 
 
+def _words(line: str) -> list[str]:
+    """The words of a command line: quotes group words as in a shell, but a
+    backslash is itself, so ids shown with escapes (``b\\nnew``) and Windows
+    paths are typed as they are written."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=False)
+    lexer.whitespace_split = True
+    lexer.escape = ""
+    lexer.commenters = ""
+    return list(lexer)
+
+
 class PlainSession:
     """Runs commands against a Session and writes plain lines to ``out``."""
 
@@ -140,7 +151,7 @@ class PlainSession:
     def run_line(self, line: str) -> bool:
         """Run one command line; True means quit. Errors are one line, nothing changes."""
         try:
-            words = shlex.split(line)
+            words = _words(line)
         except ValueError as exc:
             self.say(f"error: cannot read that line ({exc}); type help for the commands")
             return False

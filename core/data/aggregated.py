@@ -85,7 +85,7 @@ def load_aggregated(path: Path) -> Dataset:
         text = progress.read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise fail(path, f"not UTF-8 text (byte at offset {exc.start})") from None
-    lines = text.splitlines(keepends=True)
+    lines = delimited.lines_of(text)
     if not lines or not lines[0].strip():
         raise fail(path, "the file is empty: a header row score,positives,negatives is needed")
     rows = delimited.read_rows(path, lines, lambda header: aggregated_columns(path, header))

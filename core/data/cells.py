@@ -47,40 +47,69 @@ def find(path: Path, header: Sequence[str], name: str, flag: str) -> int:
     A missing column is an error listing the columns there are and ``flag``,
     the way to choose another.
     """
-    if name in header:
-        return header.index(name)
-    lowered = [h.strip().lower() for h in header]
-    if name.strip().lower() in lowered:
-        return lowered.index(name.strip().lower())
+    # Spaces round a name never count (``score, label``); case counts only to
+    # choose between names that differ in nothing else.
+    found = [i for i, h in enumerate(header) if h.strip() == name.strip()]
+    if not found:
+        key = name.strip().lower()
+        found = [i for i, h in enumerate(header) if h.strip().lower() == key]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        spellings = list(dict.fromkeys(header[i] for i in found))
+        what = (
+            f"{len(found)} columns named {spellings[0]!r}"
+            if len(spellings) == 1
+            else f"{len(found)} columns that match {name!r} ("
+            + ", ".join(repr(h) for h in spellings)
+            + ")"
+        )
+        raise fail(path, f"the header has {what}: rename the copies so it is clear which to read")
     columns = ", ".join(repr(h) for h in header)
     raise fail(
         path, f"no column {name!r} in the header (columns: {columns}); choose one with {flag}"
     )
 
 
-def optional(header: Sequence[str], name: str) -> int | None:
-    """Where the column ``name`` (lower case) is in ``header``, ignoring case; None if absent."""
+def optional(path: Path, header: Sequence[str], name: str, taken: set[int]) -> int | None:
+    """Where the column ``name`` (lower case) is in ``header``, ignoring case; None if
+    absent or if it is a column already chosen (``--score-column weight``)."""
     lowered = [h.strip().lower() for h in header]
-    return lowered.index(name) if name in lowered else None
+    if name not in lowered:
+        return None
+    i = find(path, header, name, "")
+    return None if i in taken else i
 
 
 def columns_wanted(path: Path, header: Sequence[str], cols: Columns) -> dict[str, int]:
     """Header positions of score and label, and of weight and id when present.
 
-    Keyed ``cols.score``, ``cols.label``, ``"weight"`` and ``"id"``, as
-    :func:`assemble` takes its cells.
+    Keyed ``"score"``, ``"label"``, ``"weight"`` and ``"id"`` whatever the
+    columns are called, as :func:`assemble` takes its cells.
     """
     wanted: dict[str, int] = {
-        cols.score: find(path, header, cols.score, "--score-column"),
-        cols.label: find(path, header, cols.label, "--label-column"),
+        "score": find(path, header, cols.score, "--score-column"),
+        "label": find(path, header, cols.label, "--label-column"),
     }
-    extra: dict[str, int | None] = {
-        "weight": find(path, header, cols.weight, "--weight-column")
-        if cols.weight
-        else optional(header, "weight"),
-        "id": find(path, header, cols.id, "--id-column") if cols.id else optional(header, "id"),
-    }
-    wanted.update({k: v for k, v in extra.items() if v is not None})
+    if cols.weight:
+        wanted["weight"] = find(path, header, cols.weight, "--weight-column")
+    if cols.id:
+        wanted["id"] = find(path, header, cols.id, "--id-column")
+    roles = list(wanted.items())
+    for n, (role, i) in enumerate(roles):
+        for other, j in roles[:n]:
+            if i == j:
+                raise fail(
+                    path,
+                    f"column {header[i]!r} is asked to be both the {other} and the {role}: "
+                    "choose different columns",
+                )
+    taken = set(wanted.values())
+    for role in ("weight", "id"):
+        if role not in wanted:
+            found = optional(path, header, role, taken)
+            if found is not None:
+                wanted[role] = found
     return wanted
 
 
@@ -88,9 +117,7 @@ def names_wanted(path: Path, header: Sequence[str], cols: Columns) -> dict[str, 
     """``score``, ``label`` and (when present) ``weight`` and ``id`` to the header
     name of the column holding it, as the pyarrow readers take them."""
     wanted = columns_wanted(path, header, cols)
-    names = {"score": header[wanted[cols.score]], "label": header[wanted[cols.label]]}
-    names.update({k: header[wanted[k]] for k in ("weight", "id") if k in wanted})
-    return names
+    return {k: header[i] for k, i in wanted.items()}
 
 
 def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> np.ndarray:
@@ -146,13 +173,17 @@ def _weights(path: Path, values: Sequence[object], where: Where, cols: Columns) 
 
 
 def _ids(path: Path, values: Sequence[object], where: Where, cols: Columns) -> list[str]:
+    column = cols.id or "id"
+    if None in values:
+        i = next(i for i, v in enumerate(values) if v is None)
+        raise fail(path, f"{where(i)}, column {column!r}: the id is missing (null)")
     ids = [str(v).strip() for v in values]
     first: dict[str, int] = {}
     for i, v in enumerate(ids):
         if v in first:
             raise fail(
                 path,
-                f"{where(i)}, column {cols.id or 'id'!r}: id {v!r} repeats "
+                f"{where(i)}, column {column!r}: id {v!r} repeats "
                 f"{where(first[v])}; ids must be unique",
             )
         first[v] = i
@@ -178,10 +209,10 @@ def assemble(path: Path, cells: dict[str, list[object]], where: Where, cols: Col
     InputError
         The first problem, naming file, place and column.
     """
-    if not cells[cols.score]:
+    if not cells["score"]:
         raise fail(path, "no data rows after the header")
-    scores = numbers(path, cols.score, cells[cols.score], where)
-    labels = _labels(path, cols.label, cells[cols.label], where, cols.positive)
+    scores = numbers(path, cols.score, cells["score"], where)
+    labels = _labels(path, cols.label, cells["label"], where, cols.positive)
     weights = _weights(path, cells["weight"], where, cols) if "weight" in cells else None
     ids = _ids(path, cells["id"], where, cols) if "id" in cells else None
     try:

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from core.data.rownames import find_in, positional_index
+from core.data.rownames import find_in, positional_index, shown
 from core.errors import InputError
 
 FloatArray = npt.NDArray[np.float64]
@@ -84,6 +84,14 @@ class Dataset:
     def row_id(self, index: int) -> str:
         """The name of row ``index`` (0-based): its id, or its position from 1."""
         return self.ids[index] if self.ids is not None else str(index + 1)
+
+    def shown_id(self, index: int) -> str:
+        """:meth:`row_id` as it may be shown: non-printable characters escaped.
+
+        >>> make_dataset([0.9], [1], ids=["a\\nb"]).shown_id(0)
+        'a\\\\nb'
+        """
+        return shown(self.row_id(index))
 
     def position_of(self, name: str) -> int | None:
         """The row (0-based) called ``name``, or None; no list of every name is made.

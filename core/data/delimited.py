@@ -45,6 +45,17 @@ def _first_line(path: Path) -> tuple[str, list[str]] | None:
         return None
 
 
+def lines_of(text: str) -> list[str]:
+    r"""The lines of a delimited file, ends kept: split at \n, \r\n and \r only,
+    as CSV readers (pyarrow's too) split them. ``str.splitlines`` would also
+    split inside a cell at U+2029, U+0085 or \x1c.
+
+    >>> lines_of("a\u2029b,1\r\nc\x85,0\n")
+    ['a\u2029b,1\r\n', 'c\x85,0\n']
+    """
+    return io.StringIO(text, newline="").readlines()
+
+
 def header_of(path: Path) -> list[str]:
     """The header row's names, stripped, or [] when it cannot be read (the reader
     then says why)."""
@@ -149,7 +160,7 @@ def _read_exact(path: Path, cols: Columns) -> Dataset:
         raise fail(
             path, f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})"
         ) from None
-    lines = text.splitlines(keepends=True)
+    lines = lines_of(text)
     if not lines or not lines[0].strip():
         raise fail(path, "the file is empty: a header row (score,label) and data rows are needed")
     rows = read_rows(path, lines, lambda header: columns_wanted(path, header, cols))

@@ -253,6 +253,9 @@ def from_table(table: Any, names: dict[str, str], positive: str | None) -> Datas
             return None
         if not (pa.types.is_string(id_col.type) or pa.types.is_large_string(id_col.type)):
             id_col = pc.cast(id_col, pa.string())
+        # Stripped as the exact reader strips them (arrow trims the same characters
+        # as Python's str.strip(), a test checks every one).
+        id_col = pc.utf8_trim_whitespace(id_col)
         if not ids_distinct(id_col):
             return None  # repeated ids: the exact reader names the lines
         ids = ArrowIds(id_col)

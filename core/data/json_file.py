@@ -11,7 +11,7 @@ from core.data.cells import Columns, assemble, fail
 from core.data.dataset import Dataset
 
 #: Fixture key to the key :func:`~core.data.cells.assemble` takes the cells by.
-_KEYS = (("scores", "scores"), ("labels", "labels"), ("weights", "weight"), ("ids", "id"))
+_KEYS = (("scores", "score"), ("labels", "label"), ("weights", "weight"), ("ids", "id"))
 
 
 class _LongInteger:
@@ -49,7 +49,7 @@ def _no_long_integers(path: Path, cells: dict[str, list[object]]) -> None:
             continue
         for i, v in enumerate(values):
             if isinstance(v, _LongInteger):
-                what = "label" if name == "labels" else "number"
+                what = "label" if name == "label" else "number"
                 raise fail(
                     path,
                     f"item {i}, column {fixture_key[name]!r}: the integer {v!r} "
@@ -91,10 +91,10 @@ def _lists(path: Path, doc: object) -> dict[str, list[object]]:
             if not isinstance(doc[key], list):
                 raise fail(path, f'"{key}" must be a list')
             cells[name] = doc[key]
-    n = len(cells["scores"])
-    for name, values in cells.items():
-        if len(values) != n:
-            raise fail(path, f'"{name}" has {len(values)} items but "scores" has {n}')
+    n = len(cells["score"])
+    for key, name in _KEYS:
+        if name in cells and len(cells[name]) != n:
+            raise fail(path, f'"{key}" has {len(cells[name])} items but "scores" has {n}')
     return cells
 
 

@@ -18,6 +18,20 @@ import numpy.typing as npt
 IndexArray = npt.NDArray[np.int64]
 
 
+def shown(name: str) -> str:
+    """A name as it can be shown on one line: every character that is not printable
+    (newlines, tabs, escape sequences, bidi overrides, lone surrogates) spelled as
+    Python spells it in a string, so a file's ids cannot move the cursor, colour
+    the terminal or hide text.
+
+    >>> shown("a"), shown("b\\nnew"), shown("\\x1b[31mred"), shown("x\\u202ey")
+    ('a', 'b\\\\nnew', '\\\\x1b[31mred', 'x\\\\u202ey')
+    """
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+
+
 def positional_index(name: str) -> int | None:
     """The 0-based position a positional name (``"3"``) stands for, or None.
 

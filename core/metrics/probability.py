@@ -20,7 +20,8 @@ def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
     outside = np.flatnonzero((data.scores < 0) | (data.scores > 1))
     i = int(outside[0])
     return undefined(
-        f"Scores are not probabilities: row {data.row_id(i)} has score {float(data.scores[i])!r}, "
+        f"Scores are not probabilities: row {data.shown_id(i)} "
+        f"has score {float(data.scores[i])!r}, "
         f"outside [0, 1] ({outside.shape[0]} such rows)",
         name=name,
         formula=formula,
@@ -48,7 +49,7 @@ def log_loss(data: Dataset) -> Metric:
         i = int(np.flatnonzero(certain_wrong)[0])
         side = "an actual positive" if y[i] else "an actual negative"
         return undefined(
-            f"Row {data.row_id(i)} is a certain wrong prediction "
+            f"Row {data.shown_id(i)} is a certain wrong prediction "
             f"(score {float(p[i])!r} for {side}): log loss is infinite",
             name=name,
             formula=formula,

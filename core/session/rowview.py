@@ -215,7 +215,7 @@ def row_texts(data: Dataset, threshold: Threshold, rows: npt.NDArray[np.intp]) -
     cells = row_cells(data, threshold, rows=rows)
     return [
         RowText(
-            id=data.row_id(i),
+            id=data.shown_id(i),
             score=repr(float(data.scores[i])),
             actual="1" if data.labels[i] else "0",
             predicted="1" if pred[j] else "0",

@@ -95,7 +95,11 @@ class Session:
         found = self.data.position_of(row_id)
         if found is not None:
             return found
-        first = [self.data.row_id(i) for i in range(min(self.data.n, 8))]
+        if "\\" in row_id:  # an id with a newline or escape, typed as it is shown
+            found = next((i for i in range(self.data.n) if self.data.shown_id(i) == row_id), None)
+            if found is not None:
+                return found
+        first = [self.data.shown_id(i) for i in range(min(self.data.n, 8))]
         shown = ", ".join(first) + (", ..." if self.data.n > 8 else "")
         raise InputError(f"no row {row_id!r}; rows are: {shown}")
 
@@ -167,19 +171,19 @@ class Session:
     def set_score(self, index: int, text: str) -> Update:
         value = edits.check_score(self.data, text)
         old = float(self.data.scores[index])
-        note = f"Row {self.data.row_id(index)}: score {old!r} -> {value!r}."
+        note = f"Row {self.data.shown_id(index)}: score {old!r} -> {value!r}."
         return self._apply(edits.SetScore(index, value), note)
 
     def flip_label(self, index: int) -> Update:
         now = int(not self.data.labels[index])
-        note = f"Row {self.data.row_id(index)}: actual label is now {now}."
+        note = f"Row {self.data.shown_id(index)}: actual label is now {now}."
         return self._apply(edits.FlipLabel(index), note)
 
     def set_label(self, index: int, text: str) -> Update:
         if text.strip() not in ("0", "1"):
             raise InputError(f"label {text.strip()!r} is not 0 or 1")
         if bool(self.data.labels[index]) == (text.strip() == "1"):
-            said = f"Row {self.data.row_id(index)}: actual label is already {text.strip()}."
+            said = f"Row {self.data.shown_id(index)}: actual label is already {text.strip()}."
             return Update(self.analysis, NOTHING_CHANGED, said)
         return self.flip_label(index)
 
@@ -196,7 +200,7 @@ class Session:
         return self._apply(edit, f"Added row {edit.name}: score {score!r}, label {int(label)}.")
 
     def delete_row(self, index: int) -> Update:
-        rid = self.data.row_id(index)
+        rid = self.data.shown_id(index)
         return self._apply(edits.DeleteRow(index), f"Removed row {rid}. Undo brings it back.")
 
     def undo(self) -> Update:

@@ -237,7 +237,15 @@ def run_screenshot(args: argparse.Namespace) -> int:
     wanted = SourceArgs.parse(args)
     check_theme(args.theme)
     app = _app(args, wanted.session(*wanted.open()))
+    from tui.explorer.keys import known_key
+
     keys = [k.strip() for k in args.press.split(",") if k.strip()]
+    unknown = [k for k in keys if not known_key(k)]
+    if unknown:
+        raise InputError(
+            f"--press: {unknown[0]!r} is not a key name (use one character, or a name "
+            "such as enter, escape, right, pageup, question_mark, ctrl+z)"
+        )
     size: tuple[int, int] = args.size
 
     async def take() -> str:

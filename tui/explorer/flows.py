@@ -51,7 +51,7 @@ def type_threshold(screen: MainScreen) -> None:
 def edit_score(screen: MainScreen, row: int) -> None:
     """Ask for a new score of data row ``row``."""
     data = screen.session.data
-    rid = data.row_id(row)
+    rid = data.shown_id(row)
 
     def check(text: str) -> object:
         edits.check_score(data, text)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.events import Resize
+from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
 from textual.widgets import Static
 
 from tui.screens.help import key_names
@@ -15,6 +16,30 @@ from tui.screens.help import key_names
 #: help and the key line read in the order people learn them: each after this key.
 ROW_KEYS_AFTER = {"edit-score": "type-threshold", "flip-label": "edit-score",
                   "delete-row": "add-row"}  # fmt: skip
+
+
+_MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+
+
+def known_key(name: str) -> bool:
+    """True when ``name`` is a key Textual knows: one character (``a``, ``?``), a
+    named key (``enter``, ``right``, ``pageup``, ``f5``), a character's name
+    (``question_mark``), each with any modifiers (``ctrl+z``, ``shift+tab``).
+
+    >>> known_key("right"), known_key("ctrl+z"), known_key("?"), known_key("nosuchkey")
+    (True, True, True, False)
+    """
+    *mods, base = name.split("+") if name != "+" else ["+"]
+    if not base or not all(m in _MODIFIERS for m in mods):
+        return False
+    if len(base) == 1:
+        return True
+    named = {k.value.split("+")[-1] for k in Keys if not k.value.startswith("<")}
+    return (
+        base in named
+        or base in KEY_NAME_REPLACEMENTS.values()
+        or key_to_character(base) is not None
+    )
 
 
 def every_key(screen: Iterable[BindingType], rows: Iterable[BindingType]) -> list[Binding]:
