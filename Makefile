@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench snapshots-update clean
+.PHONY: run test lint bench fuzz snapshots-update clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,13 @@ lint: $(STAMP_TEST)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The loader fuzzing and the plain-mode soak, much longer than in `make test`,
+# with a fixed seed so a failure can be replayed (SEED=... to vary it).
+SEED ?= 20261130
+fuzz: $(STAMP_TEST)
+	FUZZ_EXAMPLES=5000 PLAIN_SOAK_COMMANDS=50000 $(BIN)/python -m pytest -q \
+		tests/test_fuzz_loaders.py tests/test_plain_soak.py --hypothesis-seed=$(SEED)
 
 snapshots-update: $(STAMP_TEST)
 	$(BIN)/python -m pytest tests --snapshot-update

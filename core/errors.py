@@ -2,10 +2,36 @@
 
 from __future__ import annotations
 
+import re
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (newlines, tabs, escape
+    sequences, bidi overrides, lone surrogates) spelled as Python spells it in a
+    string, so what a file or a user typed cannot move the cursor, colour the
+    terminal or hide text.
+
+    >>> printable("a"), printable("b\\nnew"), printable("\\x1b[31mred"), printable("x\\u202ey")
+    ('a', 'b\\\\nnew', '\\\\x1b[31mred', 'x\\\\u202ey')
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
 
 class InputError(ValueError):
     """Bad user input: a file, a column, a value, a threshold or a command.
 
     The message is complete and meant to be shown as it is, with no traceback.
-    It names what is wrong and where (file, line, column or row id).
+    It names what is wrong and where (file, line, column or row id). It is always
+    one line: runs of whitespace (a library's multi-line message) become one
+    space and other unprintable characters are escaped.
+
+    >>> str(InputError("bad file (Invalid data\\n)\\x1b"))
+    'bad file (Invalid data )\\\\x1b'
     """
+
+    def __init__(self, message: str) -> None:
+        if not message.isprintable():
+            message = printable(re.sub(r"\s*[\r\n]+\s*", " ", message).strip())
+        super().__init__(message)

@@ -181,3 +181,17 @@ def test_reset_after_saving_elsewhere_returns_to_the_rows_as_loaded(tmp_path: Pa
     assert s.reset().message == "Reset to preset canonical as loaded."
     assert s.data.labels.tolist() == loaded.labels.tolist()
     assert s.dirty  # the rows on screen now differ from the file just saved
+
+
+def test_a_folder_that_cannot_be_searched_is_one_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Path.is_dir() raises PermissionError under a folder without search
+    # permission (root ignores the mode, so the error is raised by hand).
+    def denied(self: Path, *args: object, **kwargs: object) -> object:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    s = canonical()
+    monkeypatch.setattr(Path, "stat", denied)
+    with pytest.raises(InputError, match=r"cannot save to .*x\.csv: Permission denied"):
+        s.save(tmp_path / "locked" / "x.csv")

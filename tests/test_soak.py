@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from textual import events
+from textual.command import CommandPalette
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
@@ -178,7 +179,20 @@ def plan(seed: int, n_keys: int = KEYS_PER_SEED) -> list[Step]:
         elif kind == "enter2":
             step = ("press", ["enter", "enter"])
         elif kind == "burst":
-            step = ("burst", rng.choice([["enter", "enter"], ["y", "enter"], ["enter", "escape"]]))
+            step = (
+                "burst",
+                rng.choice(
+                    [
+                        ["enter", "enter"],
+                        ["y", "enter"],
+                        ["enter", "escape"],
+                        ["escape", "escape"],
+                        ["ctrl+p", "pagedown"],
+                        ["ctrl+p", "pageup", "escape"],
+                        ["ctrl+q", "n"],
+                    ]
+                ),
+            )
         elif kind == "dialog":  # open a dialog, type, apply (sometimes with two Enters)
             opener = rng.choice(["t", "enter", "a", "s"])
             ends = rng.choice([["enter"], ["enter", "enter"], ["escape"]])
@@ -544,3 +558,33 @@ async def test_a_row_request_for_rows_that_changed_since_is_dropped() -> None:
         await pilot.pause()
         assert on_top(app), app.screen_stack
         assert app.main.session.data.labels.tolist() == [True, False, True, False]
+
+
+async def test_a_key_after_the_last_screen_went_is_dropped() -> None:
+    # Found by the soak (seed 1): a key still queued while the app closed reached
+    # App._on_key with no screen left and raised ScreenStackError over the
+    # terminal. The screens are taken away by hand here, as closing does.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        while app.screen_stack:
+            app._screen_stacks[app._current_mode].pop()
+        await app._dispatch_message(events.Key("x", "x"))
+        await app.on_event(events.Key("enter", "\r"))
+
+
+async def test_two_enters_together_in_the_theme_palette_close_only_it() -> None:
+    # Found by the soak (seed 2): the palette's Theme command opened Textual's own
+    # palette, which two Enters dismissed twice, popping the explorer.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.search_themes()
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await burst(pilot, ["enter", "enter"])
+        await pilot.pause()
+        assert app.main in app.screen_stack, app.screen_stack
+        await keys_in_turn(pilot, ["ctrl+p", *"theme"])
+        await burst(pilot, ["enter", "enter", "enter"])
+        await pilot.pause()
+        assert app.main in app.screen_stack, app.screen_stack

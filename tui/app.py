@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import partial
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.command import CommandPalette
 from textual.screen import Screen
+from textual.theme import ThemeProvider
 
 from core.data.presets import PRESETS
 from core.session.session import Session
@@ -82,6 +84,20 @@ class ThresholdLab(App[None]):
             raise LookupError("the rows are still loading")
         return self._main
 
+    async def on_event(self, event: events.Event) -> None:
+        """Drop a key or mouse event that arrives while the app is closing (its
+        screens are gone): Textual would raise ScreenStackError and print a
+        traceback over the terminal the user just got back."""
+        if isinstance(event, events.InputEvent) and not self.screen_stack:
+            return
+        await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # A key that bubbles back up to the app after the last screen went: stop
+        # App._on_key (Textual calls each class's handler in turn) from seeking one.
+        if not self.screen_stack:
+            event.prevent_default()
+
     async def action_quit(self) -> None:
         """Quit (ctrl+q, the palette's Quit); with unsaved edits, only after asking."""
         main = self._main
@@ -96,6 +112,11 @@ class ThresholdLab(App[None]):
             isinstance(s, CommandPalette) for s in self.screen_stack
         ):
             self.push_screen(OncePalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        """The palette's Theme command: its own palette, closed only once too (two
+        Enters in Textual's popped the explorer; found by the soak)."""
+        self.push_screen(OncePalette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

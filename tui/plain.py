@@ -19,7 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis
-from core.data.presets import PRESETS
+from core.data.presets import PRESETS, preset
+from core.data.rownames import shown
 from core.errors import InputError
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view, row_texts
@@ -141,8 +142,10 @@ class PlainSession:
         return self.session.analysis
 
     def say(self, *lines: str) -> None:
+        """Write lines; any character that is not printable (from a typed word or a
+        file's id) is escaped, so output never moves the cursor or colours text."""
         for line in lines:
-            self.out.write(line + "\n")
+            self.out.write("\n".join(shown(part) for part in line.split("\n")) + "\n")
         self.out.flush()
 
     def status(self) -> str:
@@ -295,6 +298,7 @@ class PlainSession:
                 "expected preset NAME, or preset NAME force to load it over unsaved edits; "
                 "type presets for the list"
             )
+        preset(args[0])  # an unknown name is refused first, by name
         if self.session.dirty and len(args) == 1:
             raise InputError(
                 f"there are unsaved edits; save PATH first, or preset {args[0]} force "

@@ -15,6 +15,8 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
+from core.errors import printable
+
 IndexArray = npt.NDArray[np.int64]
 
 
@@ -27,9 +29,7 @@ def shown(name: str) -> str:
     >>> shown("a"), shown("b\\nnew"), shown("\\x1b[31mred"), shown("x\\u202ey")
     ('a', 'b\\\\nnew', '\\\\x1b[31mred', 'x\\\\u202ey')
     """
-    if name.isprintable():
-        return name
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    return printable(name)
 
 
 def positional_index(name: str) -> int | None:

@@ -263,9 +263,13 @@ class Session:
         folder is never replaced. Saving does not change what :meth:`reset` returns
         to: that stays the rows as loaded."""
         target = check_name(target)
-        if target.is_dir():
+        try:
+            folder, exists = target.is_dir(), target.exists()
+        except OSError as exc:  # a folder on the way that cannot be searched
+            raise InputError(f"cannot save to {target}: {exc.strerror or exc}") from None
+        if folder:
             raise InputError(f"{target} is a folder; give a file name")
-        if target.exists() and not overwrite:
+        if exists and not overwrite:
             same = self.path is not None and target.resolve() == self.path.resolve()
             what = "the source file" if same else "an existing file"
             raise NeedsOverwrite(
