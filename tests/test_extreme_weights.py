@@ -227,3 +227,28 @@ def test_adding_a_row_a_huge_total_would_drop_is_refused_and_changes_nothing() -
         session.add_row("0.5", "1")
     assert session.data.n == 2
     assert session.undo().message == "Nothing to undo."
+
+
+def test_scores_of_1e308_run_every_front_end_without_warnings(tmp_path: Path) -> None:
+    p = tmp_path / "big.csv"
+    p.write_text("score,label\n1e308,1\n-1e308,0\n0.5,1\n0.2,0\n")
+    runs = [
+        ["report", str(p), "--json"],
+        ["screenshot", str(p), str(tmp_path / "s.svg"), "--press", "right,c,c,o"],
+    ]
+    for args in runs:
+        done = subprocess.run(
+            [sys.executable, "-W", "error", "-m", "tui", *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0 and done.stderr == "", (args, done.stderr)
+    plain = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "tui", str(p), "--plain"],
+        input="rows\nsweep\nroc\npr\nmetrics\nthreshold 0\nstep 5\nplay\nquit\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert plain.returncode == 0 and plain.stderr == "", plain.stderr
