@@ -102,10 +102,15 @@ def tmux(*args: str, check: bool = True) -> str:
 
 
 def pane_state() -> tuple[bool, int | None]:
-    """(dead, exit status) of the explorer's pane."""
-    out = tmux("display-message", "-p", "-t", SESSION, "#{pane_dead} #{pane_dead_status}")
-    dead, _, status = out.strip().partition(" ")
-    return dead == "1", int(status) if status.strip().isdigit() else None
+    """(dead, exit status) of the explorer's pane; a death by signal N is status -N."""
+    out = tmux(
+        "display-message", "-p", "-t", SESSION,
+        "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}",
+    )  # fmt: skip
+    dead, status, signal = [*out.strip().split(" "), "", ""][:3]
+    if status.strip().isdigit():
+        return dead == "1", int(status)
+    return dead == "1", -int(signal) if signal.strip().isdigit() else None
 
 
 #: Terminal control sequences, removed to read the pane's output as text.
@@ -174,11 +179,33 @@ def main(argv: list[str] | None = None) -> int:
             dead, status = pane_state()
             if dead:
                 # The exit status cannot tell a crash from a quit (the explorer has
-                # exited 0 after a traceback), so the log decides.
-                time.sleep(0.5)
+                # exited 0 after a traceback), so the log decides. tmux marks the pane
+                # dead when its terminal closes, before it has the status: read again.
+                for _ in range(10):
+                    time.sleep(0.3)
+                    dead, status = pane_state()
+                    if status is not None:
+                        break
                 error = traceback_in_log()
-                if error or status != 0:
-                    crash = f"the explorer died after {sent} keys (status {status}): {error}"
+                # tmux may leave the explorer a zombie it has not reaped (dead pane, no
+                # status) for seconds after a quit: with no traceback, that is a quit.
+                if error or status not in (0, None):
+                    state = tmux(
+                        "display-message",
+                        "-p",
+                        "-t",
+                        SESSION,
+                        "#{pane_dead} "
+                        "[#{pane_dead_status}] [#{pane_dead_signal}] #{pane_current_command}",
+                    )
+                    procs = subprocess.run(
+                        ["ps", "-eo", "pid,stat,etime,args"], capture_output=True, text=True
+                    ).stdout
+                    lingering = [ln for ln in procs.splitlines() if "threshold-lab" in ln]
+                    crash = (
+                        f"the explorer died after {sent} keys (status {status}, "
+                        f"pane {state.strip()}, processes {lingering}): {error}"
+                    )
                     break
                 quits += 1  # a quit: legitimate; start again and go on
                 tmux("respawn-pane", "-t", SESSION, "-c", str(workdir), command)

@@ -588,3 +588,35 @@ async def test_two_enters_together_in_the_theme_palette_close_only_it() -> None:
         await burst(pilot, ["enter", "enter", "enter"])
         await pilot.pause()
         assert app.main in app.screen_stack, app.screen_stack
+
+
+@pytest.mark.parametrize("opener", ["question_mark", "m"])
+async def test_two_escapes_together_close_only_help_or_the_metrics(opener: str) -> None:
+    # Found by bench/keymash_tmux.py: help and the metrics screen closed with
+    # Screen.dismiss, which a second Esc turned on the explorer; and a key that
+    # closed the metrics screen before it mounted left its focus query nothing.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        for keys in ([opener, "escape"], [opener, "escape", "escape"]):
+            await burst(pilot, keys)
+            await pilot.pause()
+            assert on_top(app), app.screen_stack
+        await keys_in_turn(pilot, [opener])
+        await burst(pilot, ["escape", "escape"])
+        await pilot.pause()
+        assert on_top(app), app.screen_stack
+
+
+async def test_a_metrics_screen_closed_before_it_mounted_is_no_crash() -> None:
+    from rich.text import Text
+
+    from tui.screens.help import MetricsScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        metrics = MetricsScreen("All metrics", Text("body"))
+        app.push_screen(metrics)
+        app.pop_screen()  # in the same tick, before it mounted
+        await pilot.pause()
+        assert on_top(app), app.screen_stack

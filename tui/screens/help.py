@@ -6,11 +6,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui.screens.dialogs import Dialog
 
-class HelpScreen(ModalScreen[None]):
+
+class HelpScreen(Dialog[None]):
     """Lists every binding with its description; any of Esc, ? or q closes it."""
 
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help", id="help-close")]
@@ -30,7 +31,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(titled("threshold-lab keys", lines))
 
     async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(None)
+        self.answer(None)  # closes only itself, once (two Esc together)
 
 
 def titled(title: str, lines: list[str]) -> Text:
@@ -64,8 +65,12 @@ def _key_name(key: str) -> str:
     return names.get(key, key)
 
 
-class MetricsScreen(ModalScreen[None]):
+class MetricsScreen(Dialog[None]):
     """Every metric of the current threshold, full width and scrollable."""
+
+    # Focused by Textual when shown: an on_mount query found nothing when a second
+    # key closed the screen before it mounted (found by bench/keymash_tmux.py).
+    AUTO_FOCUS = "#all-metrics"
 
     BINDINGS = [Binding("escape,m,q", "dismiss", "Close", id="metrics-close")]
 
@@ -83,8 +88,5 @@ class MetricsScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog full", id="all-metrics"):
             yield Static(text)
 
-    def on_mount(self) -> None:
-        self.query_one("#all-metrics").focus()
-
     async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(None)
+        self.answer(None)  # closes only itself, once (two Esc together)

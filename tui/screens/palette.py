@@ -11,13 +11,19 @@ none is open anywhere in the screen stack (Textual looks at the top screen only)
 
 from __future__ import annotations
 
+import inspect
 from contextlib import suppress
 
+from textual import work
 from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
+from textual.css.query import NoMatches
 from textual.events import Key
 from textual.message import Message
 from textual.widgets import Button, Input, OptionList
+
+#: Textual's own search worker, undecorated (``work`` keeps it as ``__wrapped__``).
+_TEXTUAL_GATHER = inspect.unwrap(CommandPalette._gather_commands)
 
 #: What makes the palette select or run a command.
 _SELECTING = (Key, Input.Submitted, OptionList.OptionSelected, Button.Pressed)
@@ -55,6 +61,20 @@ class OncePalette(CommandPalette):
     async def _watch__show_busy(self) -> None:
         if not self._answered:
             await super()._watch__show_busy()
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        # The search worker starts by finding its list; a palette closed (by Esc,
+        # Enter or a quit) before the worker ran has none (NoMatches 'CommandList',
+        # which ended the app; found by bench/keymash_tmux.py). Then it stops.
+        if self._answered or not self.is_attached:
+            return
+        try:
+            await _TEXTUAL_GATHER(self, search_value)
+        except NoMatches:
+            if self._answered or not self.is_attached or self.app.screen is not self:
+                return
+            raise
 
     def _action_command_list(self, action: str) -> None:
         # Textual's option list can page before it has laid out new options
