@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench fuzz snapshots-update clean
+.PHONY: run test lint bench fuzz docs snapshots-update clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ SEED ?= 20261130
 fuzz: $(STAMP_TEST)
 	FUZZ_EXAMPLES=5000 PLAIN_SOAK_COMMANDS=50000 $(BIN)/python -m pytest -q \
 		tests/test_fuzz_loaders.py tests/test_plain_soak.py --hypothesis-seed=$(SEED)
+
+# The README's images, drawn by the current code (tests/test_docs_images.py holds
+# the committed ones equal to these): look at each before committing it.
+docs: $(STAMP_TEST)
+	$(BIN)/python -m tests.docs_images
 
 snapshots-update: $(STAMP_TEST)
 	$(BIN)/python -m pytest tests --snapshot-update

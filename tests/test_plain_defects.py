@@ -29,7 +29,8 @@ def play(*commands: str) -> tuple[list[str], str, int]:
     """Output lines after the greeting, the error stream, and the exit status."""
     out, err = io.StringIO(), io.StringIO()
     code = run_plain(session(), [c + "\n" for c in commands], out, prompt=False, err=err)
-    return out.getvalue().splitlines()[2:], err.getvalue(), code
+    lines = [ln for ln in out.getvalue().splitlines()[2:] if not ln.startswith("Moved: ")]
+    return lines, err.getvalue(), code
 
 
 @pytest.mark.parametrize(
@@ -56,7 +57,7 @@ def test_bad_counts_are_one_line_and_change_nothing(command: str, message: str) 
     assert len(lines) == 2, lines
     assert lines[0].startswith(message) and lines[0].endswith("; nothing changed")
     assert lines[1] == CANON_STATUS
-    assert (err, code) == ("", 0)
+    assert (err, code) == ("", 1)  # a refused command: a script can tell
 
 
 def test_too_large_count_is_named_briefly() -> None:
@@ -206,3 +207,51 @@ def test_ids_with_control_characters_are_shown_escaped_and_typed_as_shown() -> N
 def test_a_backslash_in_a_command_is_itself() -> None:
     lines, _, _ = play("save C:\\no\\such\\folder\\x.csv")
     assert len(lines) == 1 and "C:\\no\\such\\folder\\x.csv" in lines[0]
+
+
+# #12 item 16: plain mode names, exit status, wording and what moved.
+
+
+@pytest.mark.parametrize(
+    ("words", "start"),
+    [
+        ("balanced accuracy", "balanced accuracy = (TPR+TNR)/2"),
+        ("Balanced_Accuracy", "balanced accuracy = (TPR+TNR)/2"),
+        ("LR+", "LR+ = TPR/FPR"),
+        ("lr−", "LR− = FNR/TNR"),
+        ("queue rate", "queue rate = (TP+FP)/n"),
+        ("auc", "ROC AUC = Σ ΔFPR·(TPR+TPR′)/2 = 7/12"),
+        ("AP", "average precision = Σ (Rₖ−Rₖ₋₁)·Pₖ = 34/45"),
+        ("pr trapezoid area", "PR trapezoid area"),
+        ("log loss", "log loss = "),
+        ("brier", "Brier score = "),
+    ],
+)
+def test_explain_takes_every_printed_name(words: str, start: str) -> None:
+    lines, _, code = play(f"explain {words}")
+    assert lines[0].startswith(start) and code == 0
+
+
+def test_a_script_with_a_refused_command_exits_1() -> None:
+    _, _, code = play("status", "nonsense", "status")
+    assert code == 1
+    _, _, code = play("status", "next")
+    assert code == 0
+
+
+def test_one_row_is_a_row() -> None:
+    lines, _, _ = play("rows FN", "rows TP 1")
+    assert lines[0] == "1 FN row at threshold 0.5, file order:"
+    assert lines[-1] == "... and 1 more row: rows TP 2 shows them all."
+
+
+def test_each_change_says_what_moved() -> None:
+    out = io.StringIO()
+    commands = ["threshold 0.85", "status", "set s5 score 0.95", "undo"]
+    run_plain(session(), [c + "\n" for c in commands], out, prompt=False)
+    moved = [ln for ln in out.getvalue().splitlines() if ln.startswith("Moved: ")]
+    assert moved == [
+        "Moved: precision 2/3 -> 1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1.",
+        "Moved: recall 1/3 -> 2/3; TP +1, FN -1.",
+        "Moved: recall 2/3 -> 1/3; TP -1, FN +1.",
+    ]

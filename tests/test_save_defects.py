@@ -25,7 +25,7 @@ def canonical() -> Session:
 def play(*commands: str) -> list[str]:
     out = io.StringIO()
     run_plain(canonical(), [c + "\n" for c in commands], out, prompt=False, err=io.StringIO())
-    return out.getvalue().splitlines()[2:]
+    return [ln for ln in out.getvalue().splitlines()[2:] if not ln.startswith("Moved: ")]
 
 
 def mode(path: Path) -> int:
@@ -178,7 +178,7 @@ def test_reset_after_saving_elsewhere_returns_to_the_rows_as_loaded(tmp_path: Pa
     loaded = s.data
     s.flip_label(0)
     s.save(tmp_path / "edited.csv")
-    assert s.reset().message == "Reset to preset canonical as loaded."
+    assert s.reset().message == "Reset to preset canonical as loaded, threshold 0.5."
     assert s.data.labels.tolist() == loaded.labels.tolist()
     assert s.dirty  # the rows on screen now differ from the file just saved
 

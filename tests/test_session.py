@@ -52,14 +52,15 @@ def test_edits_history_and_refusals_change_nothing() -> None:
     assert s.delete_row(0).message == "Removed row s1. Undo brings it back."
     assert s.data.n == 5 and s.dirty
     assert [s.undo().message, s.undo().message, s.redo().message] == [
-        "Undone.",
-        "Undone.",
-        "Redone.",
+        "Undone: removed row s1.",
+        "Undone: added row new6: score 0.6, label 0.",
+        "Redone: added row new6: score 0.6, label 0.",
     ]
     assert s.data.n == 6
-    assert s.reset().message == "Reset to preset canonical as loaded."
+    assert s.reset().message == "Reset to preset canonical as loaded, threshold 0.5."
     assert s.data is before and s.threshold == 0.5
-    assert s.undo().message == "Undone."  # a reset is itself undoable
+    # A reset is itself undoable.
+    assert s.undo().message == "Undone: reset to preset canonical as loaded."
     assert s.data.n == 6
 
 

@@ -260,8 +260,9 @@ async def test_all_metrics_screen_lists_every_metric() -> None:
         await pilot.press("m")
         assert isinstance(app.screen, MetricsScreen)
         lines = app.screen.body.plain.splitlines()
-        assert len(lines) == len(METRIC_NAMES)
-        assert "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667" in lines
+        # Every metric, one a line, then the summaries (#12 item 12).
+        assert lines[len(METRIC_NAMES) - 1] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
+        assert lines[len(METRIC_NAMES) + 1] == "Ranking summaries (every threshold at once)"
         await pilot.press("m")
         assert app.screen is app.main
 

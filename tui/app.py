@@ -7,6 +7,7 @@ from functools import partial
 
 from textual import events
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
@@ -20,6 +21,9 @@ from tui.screens.loading import Loaded, LoadingScreen
 from tui.screens.main import MainScreen
 from tui.screens.palette import OncePalette
 from tui.widgets.row_table import RowTable
+
+#: Textual's system commands the explorer has its own, better version of.
+_TWICE = frozenset({"Quit", "Keys"})
 
 
 class ThresholdLab(App[None]):
@@ -113,15 +117,28 @@ class ThresholdLab(App[None]):
         ):
             self.push_screen(OncePalette(id="--command-palette"))
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as the footer shows them; with --ascii, arrows are spelled out (the
+        filter's ``<`` and ``>`` read as keys of their own)."""
+        shown = super().get_key_display(binding)
+        if not self.ascii:
+            return shown
+        for arrow, word in (("←", "left"), ("→", "right"), ("↑", "up"), ("↓", "down")):
+            shown = shown.replace(arrow, word)
+        return shown
+
     def search_themes(self) -> None:
         """The palette's Theme command: its own palette, closed only once too (two
         Enters in Textual's popped the explorer; found by the soak)."""
         self.push_screen(OncePalette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
         if self._main is None or not self._main.is_mounted:
+            yield from super().get_system_commands(screen)
             return  # still loading: the system commands (quit, help) only
+        # Textual's Quit and Keys are the explorer's own q and ? below (q asks over
+        # unsaved edits): listed once, not twice (#12 item 18).
+        yield from (c for c in super().get_system_commands(screen) if c.title not in _TWICE)
         for p in PRESETS.values():
             yield SystemCommand(
                 f"Preset: {p.name}", p.description, lambda name=p.name: self._main.load_preset(name)

@@ -91,8 +91,32 @@ class AsciiFilter(LineFilter):
                 out.append(Segment(text, style, control))
             else:
                 fixed = "".join(_cell(ch) if ord(ch) > 127 else ch for ch in text)
-                out.append(Segment(fixed, style, control))
+                out.append(Segment(_ellipsis(text, fixed), style, control))
         return out
+
+
+def _ellipsis(original: str, fixed: str) -> str:
+    """A cut-off text's "…" as "...", same width: the word it cut goes too, so
+    "AUC 7/12 ≈ 0.58…" reads "AUC 7/12 ~ ...", never "0.58." as if that were
+    the value.
+
+    >>> _ellipsis("AUC ≈ 0.58…", "AUC ~ 0.58.")
+    'AUC ~ ...  '
+    >>> _ellipsis("a b…", "a b.")
+    'a...'
+    >>> _ellipsis("ab", "ab")
+    'ab'
+    """
+    if "…" not in original or cell_len(original) != len(original):
+        return fixed  # wide characters: cells and characters differ, leave it
+    cells = list(fixed)
+    for i, ch in enumerate(original):
+        if ch == "…":
+            start = original.rfind(" ", 0, i) + 1  # the cut word's first cell
+            if i + 1 - start < 3:
+                start = max(0, i - 2)
+            cells[start : i + 1] = list("...".ljust(i + 1 - start))
+    return "".join(cells)
 
 
 def locale_wants_ascii(environ: dict[str, str] | None = None) -> bool:

@@ -8,10 +8,11 @@ one line saying what was wrong and what would work; nothing changes.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -27,7 +28,16 @@ from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_vi
 from core.session.session import NeedsOverwrite, Session
 from core.session.update import Update
 from core.text.report import sweep_table
-from core.text.sentences import curve_words, explain, status_sentence, step_sentence, tie_group_text
+from core.text.sentences import (
+    SUMMARY_WORDS,
+    change_words,
+    curve_words,
+    explain,
+    metric_key,
+    status_sentence,
+    step_sentence,
+    tie_group_text,
+)
 from core.threshold import format_threshold, parse_threshold
 
 HELP = """Commands (one per line):
@@ -87,6 +97,15 @@ def parse_count(word: str, what: str, *, signed: bool) -> int | None:
 PLAIN_ORDERS = {"file": "file", "high": "score-desc", "low": "score-asc"}
 
 
+def _noun(n: int) -> str:
+    return "row" if n == 1 else "rows"
+
+
+def _rows(n: int, kind: str = "") -> str:
+    """``1 row``, ``3 rows``, ``2 more rows``."""
+    return f"{n} {kind + ' ' if kind else ''}{_noun(n)}"
+
+
 def _words(line: str) -> list[str]:
     """The words of a command line: quotes group words as in a shell, but a
     backslash is itself, so ids shown with escapes (``b\\nnew``) and Windows
@@ -100,6 +119,9 @@ def _words(line: str) -> list[str]:
 
 class PlainSession:
     """Runs commands against a Session and writes plain lines to ``out``."""
+
+    #: Commands refused so far: a script (input not a terminal) then exits 1.
+    refused = 0
 
     def __init__(self, session: Session, out: TextIO) -> None:
         self.session = session
@@ -156,6 +178,7 @@ class PlainSession:
         try:
             words = _words(line)
         except ValueError as exc:
+            self.refused += 1
             self.say(f"error: cannot read that line ({exc}); type help for the commands")
             return False
         if not words:
@@ -163,13 +186,20 @@ class PlainSession:
         name, args = words[0].lower(), words[1:]
         command = self.commands.get(name)
         if command is None:
+            self.refused += 1
             self.say(f"error: unknown command {words[0]!r}; type help for the commands")
             return False
+        before = self.session.analysis
         try:
-            return bool(command(args))
+            done = bool(command(args))
         except InputError as exc:
+            self.refused += 1
             self.say(f"error: {exc}; nothing changed")
             return False
+        moved = change_words(before, self.session.analysis)
+        if moved and name not in ("play",):
+            self.say(f"Moved: {moved}.")
+        return done
 
     # --- helpers -------------------------------------------------------------------
 
@@ -247,12 +277,14 @@ class PlainSession:
         if self._orders is None or self._orders.data is not a.data:
             self._orders = RowOrder(a.data)
         view = make_view(a.data, a.threshold, order, cell, self._orders)
-        what = "rows" if cell is None else f"{cell} rows"
+        what = _rows(len(view)) if cell is None else f"{len(view)} {cell} {_noun(len(view))}"
         t = format_threshold(a.threshold)
-        self.say(f"{len(view)} {what} at threshold {t}, {ORDER_NAMES[order]}:")
+        self.say(f"{what} at threshold {t}, {ORDER_NAMES[order]}:")
         self._say_rows(view.indices(0, limit))
         if len(view) > limit:
-            self.say(f"... and {len(view) - limit} more (rows ... N shows N).")
+            more = len(view) - limit
+            again = f"rows {cell + ' ' if cell else ''}"
+            self.say(f"... and {_rows(more, 'more')}: {again}{len(view)} shows them all.")
 
     def cmd_boundary(self, args: list[str]) -> None:
         self._no_args(args)
@@ -260,10 +292,10 @@ class PlainSession:
         scores = boundary_scores(a.data, a.threshold)
         rows = np.flatnonzero(np.isin(a.data.scores, np.asarray(scores)))
         t = format_threshold(a.threshold)
-        self.say(f"{rows.shape[0]} rows either side of threshold {t}:")
+        self.say(f"{_rows(rows.shape[0])} either side of threshold {t}:")
         self._say_rows(rows[:ROWS_SHOWN])
         if rows.shape[0] > ROWS_SHOWN:
-            self.say(f"... and {rows.shape[0] - ROWS_SHOWN} more tied rows.")
+            self.say(f"... and {_rows(rows.shape[0] - ROWS_SHOWN, 'more tied')}.")
 
     def _say_rows(self, rows: npt.NDArray[np.intp]) -> None:
         a = self.analysis
@@ -325,11 +357,12 @@ class PlainSession:
         self.say(*(a.metrics[name].describe() for name in METRIC_NAMES))
 
     def cmd_explain(self, args: list[str]) -> None:
-        names = ", ".join(METRIC_NAMES)
-        if len(args) != 1 or args[0].lower() not in METRIC_NAMES:
+        key = metric_key(" ".join(args)) if args else None
+        if key is None:
+            names = ", ".join([*METRIC_NAMES, *SUMMARY_WORDS])
             got = f" {' '.join(args)!r}" if args else ""
-            raise InputError(f"explain what{got}? metrics are: {names}")
-        self.say(explain(self.analysis, args[0].lower()))
+            raise InputError(f"explain what{got}? metrics are: {names} (any case, spaces allowed)")
+        self.say(explain(self.analysis, key))
 
     def cmd_save(self, args: list[str]) -> None:
         if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "overwrite"):
@@ -351,9 +384,13 @@ def run_plain(
     *,
     prompt: bool,
     err: TextIO | None = None,
+    script: bool | None = None,
 ) -> int:
     """Read commands until quit or end of input. The exit status is 0, or 1 when
-    input ended with unsaved edits (a warning says so on ``err``, stderr by default)."""
+    input ended with unsaved edits (a warning says so on ``err``, stderr by default)
+    or when ``script`` (by default: without a prompt) and any command was refused,
+    so a script can tell."""
+    script = not prompt if script is None else script
     plain = PlainSession(session, out)
     plain.say(
         f"threshold-lab plain mode: {session.source}, {session.data.n} rows. "
@@ -378,9 +415,25 @@ def run_plain(
             stream.write(UNSAVED_WARNING + "\n")
             stream.flush()
             return 1
-    return 0
+    return 1 if script and plain.refused else 0
+
+
+def _typed_lines() -> Iterator[str]:
+    """Lines typed at a terminal, with line editing and history (``readline``,
+    where Python has it): arrows recall and edit earlier commands."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 -- importing it gives input() editing and history
+    while True:
+        try:
+            yield input("> ") + "\n"
+        except EOFError:
+            sys.stdout.write("\n")
+            return
 
 
 def main_plain(session: Session) -> int:
-    """Plain mode on the process's stdin/stdout; a prompt only on a terminal."""
-    return run_plain(session, sys.stdin, sys.stdout, prompt=sys.stdin.isatty())
+    """Plain mode on the process's stdin/stdout; on a terminal, a prompt with line
+    editing and history."""
+    if sys.stdin.isatty():
+        return run_plain(session, _typed_lines(), sys.stdout, prompt=False, script=False)
+    return run_plain(session, sys.stdin, sys.stdout, prompt=False)

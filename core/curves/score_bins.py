@@ -24,8 +24,10 @@ class ScoreBins:
     """One dataset's rows binned into ``usable`` score columns, per class.
 
     Scores take columns 1 .. usable-2 (linearly from the lowest to the highest
-    score); at a threshold, predicted positives move one column right of the
-    line, so no glyph ever sits on the wrong side of it. ``hist[c][b]`` counts
+    score). The line stands in the threshold's own column, so its value can be
+    read off the axis; the rows in that column are split around it: predicted
+    positives move one column right, predicted negatives one left, so no glyph
+    ever sits on the wrong side of it. ``hist[c][b]`` counts
     class ``c``'s rows in column ``b`` and ``above[c][b]`` those in columns
     ``b`` and higher.
 
@@ -34,7 +36,7 @@ class ScoreBins:
     >>> a = analyse(preset("canonical").data, 0.5)
     >>> pos, neg, line = ScoreBins(a.data, 20).lane_counts(a)
     >>> line, pos.tolist()
-    (16, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1])
+    (9, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1])
     >>> neg.tolist()
     [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0]
     """
@@ -67,6 +69,12 @@ class ScoreBins:
             return 1 + np.round(where * self.inner).astype(np.intp)
         return np.full(s.shape[0], 1 + self.inner // 2, dtype=np.intp)
 
+    def column_of(self, threshold: float) -> int:
+        """The threshold's own column on the score axis: where its value falls
+        between the lowest and highest score (clamped to them)."""
+        t = min(max(float(threshold), self.lo), self.hi)
+        return int(self.base(np.array([t]))[0])
+
     def at(
         self,
         threshold: Threshold,
@@ -84,7 +92,7 @@ class ScoreBins:
                 self.hist[False][:usable].copy(),
                 usable - 1,
             )
-        line = int(self.base(np.array([lowest_in]))[0])
+        line = self.column_of(threshold)
         out = []
         for cls in (True, False):
             h, above = self.hist[cls], self.above[cls]
@@ -122,7 +130,38 @@ def row_columns(
     bins = ScoreBins(data, usable)
     base = bins.base(data.scores)
     positive = predict(data, threshold)
-    if not positive.any():
+    if threshold is None or not positive.any():
         return np.minimum(base, usable - 2), usable - 1
-    line = int(base[positive].min())
+    line = bins.column_of(threshold)
     return np.where(positive, base + 1, np.minimum(base, line - 1)), line
+
+
+def axis_ticks(lo: float, hi: float) -> list[float]:
+    """Round score values to label an axis from ``lo`` to ``hi``: multiples of 1, 2
+    or 5 times a power of ten, four to seven of them, inside the range.
+
+    >>> axis_ticks(0.1, 0.9)
+    [0.2, 0.4, 0.6, 0.8]
+    >>> axis_ticks(0.0, 1.0)
+    [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    >>> axis_ticks(-3.0, 12.0)
+    [0.0, 5.0, 10.0]
+    >>> axis_ticks(0.5, 0.5)
+    [0.5]
+    """
+    if not hi > lo:
+        return [lo]
+    with np.errstate(over="ignore"):
+        span = hi - lo
+    if not np.isfinite(span):  # scores from -1e308 to 1e308: the ends alone
+        return [lo, hi]
+    best: list[float] = []
+    for exponent in range(int(np.floor(np.log10(span))) - 1, int(np.ceil(np.log10(span))) + 1):
+        for mantissa in (1, 2, 5):
+            step = mantissa * 10.0**exponent
+            first = np.ceil(lo / step - 1e-9)
+            values = [float(round((first + k) * step, 12)) for k in range(int(span / step) + 2)]
+            values = [v for v in values if lo - 1e-12 <= v <= hi + 1e-12]
+            if 3 <= len(values) <= 7 and (not best or len(values) > len(best)):
+                best = values
+    return best or [lo, hi]

@@ -8,6 +8,7 @@ after it, the rows whose prediction it changed, and the sentence to say.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from pathlib import Path
@@ -44,7 +45,7 @@ class Session:
     >>> s.flip_label(1).message
     'Row s2: actual label is now 1.'
     >>> s.undo().message, s.data.labels.tolist()
-    ('Undone.', [True, False, True, False, True])
+    ('Undone: row s2: actual label is now 1.', [True, False, True, False, True])
     """
 
     def __init__(
@@ -67,8 +68,8 @@ class Session:
         self._versions = itertools.count(1)
         self._version = 0
         self._saved = (0, data)
-        self._undo: list[tuple[edits.Edit, int]] = []
-        self._redo: list[tuple[edits.Edit, int]] = []
+        self._undo: list[tuple[edits.Edit, int, str]] = []
+        self._redo: list[tuple[edits.Edit, int, str]] = []
         self._curves: Curves | None = None
 
     # --- derived -------------------------------------------------------------------
@@ -163,7 +164,7 @@ class Session:
     def _apply(self, edit: edits.Edit, note: str) -> Update:
         before = self.data
         inverse = self._perform(edit)
-        self._undo.append((inverse, self._version))
+        self._undo.append((inverse, self._version, note))
         self._redo.clear()
         self._version = next(self._versions)
         return Update(self.analysis, edit.changed(before, self.data, self.threshold), note)
@@ -201,7 +202,8 @@ class Session:
 
     def delete_row(self, index: int) -> Update:
         rid = self.data.shown_id(index)
-        return self._apply(edits.DeleteRow(index), f"Removed row {rid}. Undo brings it back.")
+        done = self._apply(edits.DeleteRow(index), f"Removed row {rid}.")
+        return dataclasses.replace(done, message=f"{done.message} Undo brings it back.")
 
     def undo(self) -> Update:
         return self._travel(self._undo, self._redo, "undo", "Undone.")
@@ -211,36 +213,41 @@ class Session:
 
     def _travel(
         self,
-        source: list[tuple[edits.Edit, int]],
-        target: list[tuple[edits.Edit, int]],
+        source: list[tuple[edits.Edit, int, str]],
+        target: list[tuple[edits.Edit, int, str]],
         verb: str,
         done: str,
     ) -> Update:
         if not source:
             return Update(self.analysis, NOTHING_CHANGED, f"Nothing to {verb}.")
-        edit, version = source[-1]
+        edit, version, note = source[-1]
         before = self.data
-        target.append((self._perform(edit), self._version))
+        target.append((self._perform(edit), self._version, note))
         source.pop()
         self._version = version
-        return Update(self.analysis, edit.changed(before, self.data, self.threshold), done)
+        # Say which edit: "Undone: row s2: score 0.8 -> 0.3."
+        said = f"{done.rstrip('.')}: {note[0].lower()}{note[1:]}" if note else done
+        return Update(self.analysis, edit.changed(before, self.data, self.threshold), said)
 
     def reset(self) -> Update:
         """Back to the rows and threshold as loaded (itself an undoable step)."""
         before, old = self.data, self.threshold
         data, threshold = self.loaded
         if self.data is not data:
-            self._apply(edits.Replace(data), "")
+            self._apply(edits.Replace(data), f"Reset to {self.source} as loaded.")
         self.threshold = threshold
         changed = edits.changed_between(before, old, self.data, self.threshold)
-        return Update(self.analysis, changed, f"Reset to {self.source} as loaded.")
+        return Update(
+            self.analysis,
+            changed,
+            f"Reset to {self.source} as loaded, threshold {format_threshold(threshold)}.",
+        )
 
     # --- sources -------------------------------------------------------------------
 
     def load_preset(self, name: str) -> Update:
         """Load a built-in fixture; the history starts afresh."""
         p = preset(name)
-        before, old = self.data, self.threshold
         self.source, self.path = f"preset {name}", None
         self.loaded = (p.data, p.threshold)
         self._undo.clear()
@@ -249,8 +256,10 @@ class Session:
         self._version = next(self._versions)
         self._saved = (self._version, p.data)
         self.threshold = p.threshold
-        changed = edits.changed_between(before, old, self.data, self.threshold)
-        return Update(self.analysis, changed, f"Loaded preset {name}: {p.description}")
+        # Other rows altogether: nothing is marked changed against the rows before.
+        return Update(
+            self.analysis, NOTHING_CHANGED, f"Loaded preset {name}: {p.description}", fresh=True
+        )
 
     def default_save_path(self) -> Path:
         if self.path is not None:

@@ -26,6 +26,8 @@ class Update:
     analysis : the rows and threshold after the operation, analysed
     changed : the rows whose prediction the operation changed
     message : the sentence to tell the user ("" when the status says it all)
+    fresh : other rows altogether (a preset loaded): no mark, selection or
+        place in a table carries over from the rows before
 
     >>> from core.data.presets import preset
     >>> from core.session.session import Session
@@ -38,6 +40,7 @@ class Update:
     analysis: Analysis
     changed: Changed = NOTHING_CHANGED
     message: str = ""
+    fresh: bool = False
 
     @cached_property
     def status(self) -> str:

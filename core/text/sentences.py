@@ -90,6 +90,43 @@ DENOMINATORS = {
 }
 
 
+#: Summaries of every threshold at once, explained too (keyed as in Summaries).
+SUMMARY_WORDS = {
+    "roc_auc": "the chance a random positive outranks a random negative (ties count one "
+    "half); it does not depend on the threshold",
+    "average_precision": "precision at each rise in recall, weighted by that rise (not "
+    "interpolated); it does not depend on the threshold",
+    "pr_trapezoid_area": "the area under straight lines joining the precision-recall "
+    "points from recall 0, precision 1; it interpolates, so it differs from average precision",
+    "log_loss": "the mean surprise of the actual labels under the scores read as "
+    "probabilities; a certain wrong prediction makes it infinite",
+    "brier": "the mean squared gap between each score and its actual label (0 or 1)",
+}
+
+_ALIASES = {
+    "lr+": "lr_plus", "lr−": "lr_minus", "lr-": "lr_minus", "lr_-": "lr_minus",
+    "lr_+": "lr_plus", "tpr": "recall", "sensitivity": "recall", "tnr": "specificity",
+    "ppv": "precision", "f2": "fbeta", "f_beta": "fbeta", "auc": "roc_auc",
+    "roc": "roc_auc", "ap": "average_precision", "pr_area": "pr_trapezoid_area",
+    "pr_trapezoid": "pr_trapezoid_area", "trapezoid": "pr_trapezoid_area",
+    "brier_score": "brier", "logloss": "log_loss", "balanced": "balanced_accuracy",
+}  # fmt: skip
+
+
+def metric_key(text: str) -> str | None:
+    """The metric a person means: any name the tools print, any case, with spaces,
+    hyphens or underscores, or a common alias; None when there is none.
+
+    >>> [metric_key(t) for t in ("balanced accuracy", "LR+", "LR−", "ROC AUC", "AP", "nope")]
+    ['balanced_accuracy', 'lr_plus', 'lr_minus', 'roc_auc', 'average_precision', None]
+    """
+    key = "_".join(text.strip().lower().replace("-", " ").split()) or "-"
+    if text.strip().lower() in _ALIASES:
+        return _ALIASES[text.strip().lower()]
+    key = _ALIASES.get(key, key)
+    return key if key in DENOMINATORS or key in SUMMARY_WORDS else None
+
+
 def explain(a: Analysis, name: str) -> str:
     """A metric's formula with the counts filled in and its denominator named.
 
@@ -98,6 +135,9 @@ def explain(a: Analysis, name: str) -> str:
     >>> print(explain(analyse(preset("canonical").data, 0.5), "precision"))
     precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667. The denominator TP+FP = 3 counts the predicted positives.
     """  # noqa: E501
+    if name in SUMMARY_WORDS:
+        summary = getattr(a.curves.summaries, name)
+        return f"{summary.describe()}. It is {SUMMARY_WORDS[name]}."
     m = a.metrics[name]
     symbol, meaning = DENOMINATORS[name]
     k = a.counts
@@ -179,3 +219,31 @@ def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
             f"{sm.pr_trapezoid_area.value_text()}."
         )
     return lines
+
+
+def change_words(before: Analysis, after: Analysis) -> str:
+    """What one change moved, briefly: the headline rates that changed, then the
+    counts that changed ("" when nothing did), so a listener need not compare two
+    long sentences.
+
+    >>> from core.analysis import analyse
+    >>> from core.data.presets import preset
+    >>> d = preset("canonical").data
+    >>> change_words(analyse(d, 0.5), analyse(d, 0.85))
+    'precision 2/3 -> 1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1'
+    >>> change_words(analyse(d, 0.5), analyse(d, 0.5))
+    ''
+    """
+    rates = []
+    for name in ("precision", "recall"):
+        old, new = before.metrics[name].short(), after.metrics[name].short()
+        if old != new:
+            rates.append(f"{name} {old} -> {new}")
+    counts = []
+    for cell, old_n, new_n in zip(
+        ("TP", "FP", "TN", "FN"), before.counts.cells(), after.counts.cells(), strict=True
+    ):
+        delta = new_n - old_n
+        if delta:
+            counts.append(f"{cell} {'+' if delta > 0 else '-'}{format_count(abs(delta))}")
+    return "; ".join(part for part in (", ".join(rates), ", ".join(counts)) if part)

@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import InputError
+from core.metrics.metric import Metric
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session import edits
 from core.session.session import NeedsOverwrite
 from core.threshold import format_threshold, parse_threshold
+from tui.ascii import to_ascii
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
 from tui.screens.help import MetricsScreen
 from tui.widgets.confusion import metric_text
@@ -164,4 +166,20 @@ def all_metrics(screen: MainScreen) -> None:
     """Every metric of the current threshold, with its formula, on a screen of its own."""
     a = screen.session.analysis
     title = f"All metrics at threshold {format_threshold(a.threshold)}"
-    screen.app.push_screen(MetricsScreen(title, metric_text(a, METRIC_NAMES, ascii=screen.ascii)))
+    body = metric_text(a, METRIC_NAMES, ascii=screen.ascii)
+    body.append("\n\nRanking summaries (every threshold at once)", style="bold")
+    if a.curves.summaries_ready:
+        s = a.curves.summaries
+        for m in (s.roc_auc, s.average_precision, s.pr_trapezoid_area):
+            body.append("\n" + _line(m, screen.ascii), style="bold" if m.value is None else "")
+        body.append("\n\nProbability metrics (scores read as probabilities)", style="bold")
+        for m in (s.log_loss, s.brier):
+            body.append("\n" + _line(m, screen.ascii), style="bold" if m.value is None else "")
+    else:
+        body.append("\nstill being computed; m again shows them")
+    screen.app.push_screen(MetricsScreen(title, body))
+
+
+def _line(m: Metric, ascii: bool) -> str:
+    text = m.describe()
+    return to_ascii(text) if ascii else text

@@ -23,25 +23,34 @@ class Playback:
         #: Seconds per tie group.
         self.seconds = seconds
         self._timer: Timer | None = None
+        self._paused = False
 
     @property
     def playing(self) -> bool:
         return self._timer is not None
 
     def toggle(self) -> None:
-        """Start playing (from above all when at the lowest score), or pause."""
+        """Play the sweep from above all scores down, or pause; after a pause, resume
+        where it stopped."""
         if self._timer is not None:
             self.stop()
+            self._paused = True
             self.screen.say("Playback paused. n / N step; p resumes.")
             return
         session = self.screen.session
-        a = session.analysis
-        if a.point == a.sweep.size - 1:
+        resuming = self._paused and session.analysis.point < session.analysis.sweep.size - 1
+        if not resuming:
             self.screen.run(lambda: session.set_threshold(None))
         self._timer = self.screen.set_interval(self.seconds, self._tick)
-        self.screen.say("Playing the sweep from above all scores down; p pauses.")
+        self.screen.say(
+            "Playback resumed; p pauses."
+            if resuming
+            else "Playing the sweep from above all scores down; p pauses."
+        )
 
     def stop(self) -> None:
+        """Stop playing; the next p starts again from above all."""
+        self._paused = False
         if self._timer is not None:
             self._timer.stop()
             self._timer = None

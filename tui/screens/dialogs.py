@@ -63,13 +63,20 @@ class ValueDialog(Dialog[object]):
             yield Label(self.title_text, classes="dialog-title")
             if self.hint:
                 yield Label(self.hint, classes="dialog-hint")
-            field = Input(value=self.value, id="dialog-input", select_on_focus=False)
+            # The value is selected, so typing replaces it (t at 0.1 then 0.37 is 0.37).
+            field = Input(value=self.value, id="dialog-input", select_on_focus=True)
             # Set before mounting, not in on_mount: a dialog pushed while the app is
             # closing (q, y and Enter together) is mounted with its children gone.
             field.set_reactive(Input.cursor_blink, False)
             yield field
             yield Label("", id="dialog-error", classes="dialog-error")
             yield Label("Enter applies · Esc cancels", classes="dialog-hint")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        # A refusal was about the text as it was: once the text changes, it goes.
+        # (query, not query_one: the dialog may be closing with its children gone.)
+        for label in self.query("#dialog-error").results(Label):
+            label.update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

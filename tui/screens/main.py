@@ -57,7 +57,11 @@ class MainScreen(Screen[None]):
           tooltip="Above all scores: nothing predicted positive"),
         B("end", "lowest", "Lowest", show=False, id="lowest",
           tooltip="The lowest score: everything predicted positive"),
-        B("t", "type_threshold", "Type t", id="type-threshold"),
+        B("t", "type_threshold", "Threshold", id="type-threshold",
+          tooltip="Type a threshold (a number, or above-all)"),
+        # Help and Quit early: at 80 columns the footer's end is cut off (#12 item 7).
+        B("question_mark", "help", "Help", id="help"),
+        B("q", "quit_app", "Quit", id="quit"),
         B("a", "add_row", "Add", show=False, id="add-row", tooltip="Add a row"),
         B("ctrl+z", "undo", "Undo", show=False, id="undo", tooltip="Undo the last edit"),
         B("ctrl+y", "redo", "Redo", show=False, id="redo", tooltip="Redo an undone edit"),
@@ -74,8 +78,6 @@ class MainScreen(Screen[None]):
         B("minus", "speed(1)", "Slower", show=False, id="play-slower", tooltip="Playback slower"),
         B("P", "pick_preset", "Presets", id="presets"),
         B("s", "save", "Save", id="save"),
-        B("question_mark", "help", "Help", id="help"),
-        B("q", "quit_app", "Quit", id="quit"),
     ]  # fmt: skip
 
     # repaint=False: the widgets bound to these repaint themselves; repainting the
@@ -141,8 +143,8 @@ class MainScreen(Screen[None]):
     def show(self, update: Update) -> None:
         """Hand ``update`` down: the frame changes once, and its message is said."""
         self.frame = Frame(update, self.preparer.prepared_for(update.analysis.curves))
-        if update.message:
-            self.say(update.message)
+        # Said or not, the last action's sentence goes: it belongs to that action.
+        self.say(update.message)
 
     def run(self, change: Callable[[], Update]) -> Update | None:
         """Apply one session operation and show it; a refusal is said, nothing changes."""
@@ -218,6 +220,9 @@ class MainScreen(Screen[None]):
 
     def action_cycle_chart(self) -> None:
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % 3]
+        shown = {"roc": "the ROC curve", "pr": "the precision-recall curve",
+                 "both": "ROC and precision-recall side by side"}[self.chart_mode]  # fmt: skip
+        self.say(f"Chart: {shown} (c for the next).")
 
     def action_more_metrics(self) -> None:
         flows.all_metrics(self)

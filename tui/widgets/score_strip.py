@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from core.curves.score_bins import ScoreBins, axis_ticks
 from core.threshold import format_threshold
 from tui.explorer.frame import Frame
 
@@ -26,9 +27,10 @@ def strip_columns(width: int) -> int:
 class ScoreStrip(Widget):
     """Lanes ``actual 1`` (``+``) and ``actual 0`` (``o``); tied examples stack up.
 
-    The line is placed from the predictions, not from the threshold's screen
-    column: every glyph left of it is predicted negative and every glyph right
-    of it predicted positive, even when two scores round to one column. The
+    The line stands in the threshold's own column, so its value reads off the
+    axis below (round values written where they fall); the rows that share
+    that column are split around it, so every glyph left of the line is
+    predicted negative and every glyph right of it predicted positive. The
     rows come binned (:class:`core.curves.score_bins.ScoreBins`, in the frame's
     prepared data); the strip only draws them.
     """
@@ -75,13 +77,32 @@ class ScoreStrip(Widget):
                 row[line] = LINE_GLYPH
                 out.append(f"{lane if level == 1 else '':<{LABEL_WIDTH}}", style="dim")
                 out.append("".join(row) + "\n")
-        axis = [" "] * usable
-        axis[line] = "^"
-        out.append(" " * LABEL_WIDTH + "".join(axis) + "\n")
         bins = prepared.bins
+        out.append("score".ljust(LABEL_WIDTH), style="dim")
+        out.append(axis_line(bins, line, usable) + "\n")
         lo, hi = format_threshold(bins.lo), format_threshold(bins.hi)
         span = f"scores {lo} to {hi}" if lo != hi else f"every score is {lo}"
         t = format_threshold(a.threshold)
-        caption = f"{span}; threshold {t}: right of the line is predicted positive"
+        caption = f"^ threshold {t}; right of the line is predicted positive; {span}"
         out.append(" " * LABEL_WIDTH + caption[:usable], style="dim")
         return out
+
+
+def axis_line(bins: ScoreBins, line: int, usable: int) -> str:
+    """The score axis under the lanes: round values written where they fall (each
+    starting at its own column), and ``^`` under the threshold's line. A label that
+    would run into the ``^`` or the label before it is left out."""
+    axis = [" "] * usable
+    axis[line] = "^"
+    taken = {line}
+    for value in axis_ticks(bins.lo, bins.hi):
+        label = format_threshold(value)
+        start = int(bins.base(np.array([value]))[0])
+        if value > bins.lo and start >= line:
+            start += 1  # columns from the line's on moved one right to make room for it
+        cells = set(range(start - 1, start + len(label) + 1))
+        if start + len(label) > usable or cells & taken:
+            continue
+        axis[start : start + len(label)] = label
+        taken |= cells
+    return "".join(axis)

@@ -6,7 +6,7 @@ only the lines on screen are computed (counts and four metrics per line).
 
 from __future__ import annotations
 
-from rich.style import Style
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
@@ -43,8 +43,8 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
     SweepTable { background: $surface; }
     SweepTable > .sweep-table--header { text-style: bold; color: $text; }
     SweepTable > .sweep-table--active {
-        background: $block-cursor-background; color: $block-cursor-foreground;
-        text-style: bold;
+        /* not the row cursor's bar: the active point is marked, not focused */
+        background: $panel; color: $text; text-style: bold;
     }
     """
 
@@ -80,14 +80,31 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
         return max(self.content_region.height - 1, 1)
 
     def _show_active(self, point: int) -> None:
-        """Keep the active point in view; a jump out of view centres it."""
-        body = self._body_height()
-        if not self.top <= point < self.top + body:
-            self.top = max(0, point - body // 2)
+        """Keep the active point in view with a row of context above and below it
+        where there is room; a jump out of view puts it a third of the way down.
+        Every point is shown when all fit, and no blank rows trail a scrolled table."""
+        a = self.analysis
+        if a is None or self.content_region.height < 2:
+            return  # not laid out yet: on_resize places it
+        body, size = self._body_height(), a.sweep.size
+        context = 1 if body >= 3 else 0
+        if not self.top + context <= point < self.top + body - context:
+            self.top = point - max(context, body // 3)
+        self.top = max(0, min(self.top, size - body))
 
     def on_resize(self) -> None:
         if self.analysis is not None:
             self._show_active(self.analysis.point)
+            self.refresh()
+
+    def _where(self) -> str:
+        """Which points are shown, when not all fit: "points 4-9 of 12"."""
+        a = self.analysis
+        body = self._body_height()
+        if a is None or a.sweep.size <= body:
+            return ""
+        last = min(a.sweep.size, self.top + body)
+        return f"   points {self.top + 1}-{last} of {a.sweep.size}"
 
     def _format(self, values: tuple[str, ...]) -> str:
         shown = self._shown_columns()
@@ -131,17 +148,31 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
             *(_rate(m[n]) for n in ("tpr", "fpr", "precision")),
         )
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Widen the columns for every row about to be drawn first: widening them
+        # from render_line left the rows drawn before it one column out of line.
+        a = self.analysis
+        if a is not None:
+            before = self._widths
+            for point in range(self.top, min(a.sweep.size, self.top + self._body_height())):
+                values = self.cells_at(point)
+                self._widths = [max(len(v), w) for v, w in zip(values, self._widths, strict=True)]
+            if self._widths != before:
+                # Lines drawn before (outside this crop) used the narrower columns.
+                self.call_after_refresh(self.refresh)
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width
         a = self.analysis
         if a is None:
-            return blank(width)
+            return blank(width, self.rich_style)
         if y == 0:
             style = self.get_component_rich_style("sweep-table--header")
-            return fitted("  " + self._format(COLUMNS), style, width)
+            return fitted("  " + self._format(COLUMNS) + self._where(), style, width)
         point = self.top + y - 1
         if point >= a.sweep.size:
-            return blank(width)
+            return blank(width, self.rich_style)
         values = self.cells_at(point)
         if any(len(v) > w for v, w in zip(values, self._widths, strict=True)):
             # Columns only widen, so they never jump while scrolling.
@@ -149,5 +180,5 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
             self.call_after_refresh(self.refresh)
         active = point == a.point
         text = (">" if active else " ") + " " + self._format(values)
-        style = self.get_component_rich_style("sweep-table--active") if active else Style()
+        style = self.get_component_rich_style("sweep-table--active") if active else self.rich_style
         return fitted(text, style, width)

@@ -27,10 +27,11 @@ def fitted(text: str, style: Style, width: int, *, pad: Style | None = None) -> 
     return strip.extend_cell_length(width, style if pad is None else pad)
 
 
-def blank(width: int) -> Strip:
-    """An empty line of a Line-API table. Its segment carries a (null) style, not
-    None: Textual's NO_COLOR filter reads every segment's style and fails on None."""
-    return Strip.blank(width, Style())
+def blank(width: int, style: Style | None = None) -> Strip:
+    """An empty line of a Line-API table, in ``style`` (the table's own, so empty
+    lines match its rows). Its segment always carries a style, never None:
+    Textual's NO_COLOR filter reads every segment's style and fails on None."""
+    return Strip.blank(width, Style() if style is None else style)
 
 
 class TextLines(Static):

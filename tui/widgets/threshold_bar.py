@@ -24,4 +24,9 @@ class ThresholdBar(TextLines):
         rule = (
             "nothing is predicted positive" if a.threshold is None else f"positive if score >= {t}"
         )
-        self.show(f"[b]Threshold {t}[/b]  ·  {rule}  ·  {tie_group_text(a)}")
+        # Above all, the place reads "before tie group 1 of 4": "above all scores"
+        # is said once, by the value (#12 item 18).
+        where = tie_group_text(a)
+        if where.startswith("above all scores ("):
+            where = where.removeprefix("above all scores (").removesuffix(")")
+        self.show(f"[b]Threshold {t}[/b]  ·  {rule}  ·  {where}")
