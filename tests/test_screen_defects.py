@@ -243,3 +243,16 @@ async def test_the_palette_lists_each_command_once() -> None:
         assert len(titles) == len(set(titles))
         assert [t for t in titles if t.startswith("Quit")] == ["Quit (q)"]
         assert "Keys" not in titles and "Help: keys" in titles
+
+
+async def test_a_move_says_what_moved() -> None:
+    # 16. The explorer also says what a change moved, for listeners.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.main.run(lambda: app.main.session.set_threshold(0.85))
+        await pilot.pause()
+        assert app.main.message == (
+            "Moved: precision 2/3 -> 1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1."
+        )
+        await pilot.press("right")  # 0.86: nothing moves, nothing is said
+        assert app.main.message == ""

@@ -21,6 +21,7 @@ from core.analysis import Analysis
 from core.errors import InputError
 from core.session.session import Session
 from core.session.update import Update
+from core.text.sentences import change_words
 from tui.explorer import flows
 from tui.explorer.demo import DemoTour
 from tui.explorer.frame import Frame
@@ -142,9 +143,13 @@ class MainScreen(Screen[None]):
 
     def show(self, update: Update) -> None:
         """Hand ``update`` down: the frame changes once, and its message is said."""
+        before = None if self.frame is None else self.frame.analysis
         self.frame = Frame(update, self.preparer.prepared_for(update.analysis.curves))
-        # Said or not, the last action's sentence goes: it belongs to that action.
-        self.say(update.message)
+        # Said or not, the last action's sentence goes: it belongs to that action. An
+        # action with nothing of its own to say (a threshold move) says what moved,
+        # so a listener need not compare two long status sentences.
+        moved = "" if before is None or update.fresh else change_words(before, update.analysis)
+        self.say(update.message or (f"Moved: {moved}." if moved else ""))
 
     def run(self, change: Callable[[], Update]) -> Update | None:
         """Apply one session operation and show it; a refusal is said, nothing changes."""
