@@ -256,3 +256,27 @@ async def test_a_move_says_what_moved() -> None:
         )
         await pilot.press("right")  # 0.86: nothing moves, nothing is said
         assert app.main.message == ""
+
+
+async def test_help_is_grouped_lists_ctrl_p_and_explains_every_mark() -> None:
+    # 18. Help was one flat list, left out ctrl+p and had no legend for + o * > O.
+    from textual.widgets import Static
+
+    from tui.screens.help import HELP_GROUPS, HelpScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        text = str(screen.query_one(Static).render())
+        lines = text.splitlines()
+        for group in HELP_GROUPS:
+            assert group in lines
+        assert any(line.strip().startswith("ctrl+p") for line in lines)
+        for mark in ("+  o", "*", ">", "O"):
+            assert any(line.strip().startswith(mark + " ") for line in lines), mark
+        described = [b.tooltip or b.description for b in app.main.all_bindings()]
+        for words in described:  # every key once
+            assert sum(line.endswith(" " + words) for line in lines) == 1, words

@@ -21,8 +21,24 @@ class HelpScreen(Dialog[None]):
         self.bindings = bindings
 
     def compose(self) -> ComposeResult:
-        lines = [f"  {key_names(b.key):<24} {b.tooltip or b.description}" for b in self.bindings]
+        lines: list[str] = []
+        placed = {b.id for group in HELP_GROUPS.values() for b in self.bindings if b.id in group}
+        groups = {
+            **{
+                name: [b for b in self.bindings if b.id in ids] for name, ids in HELP_GROUPS.items()
+            },
+            "Other keys": [b for b in self.bindings if b.id not in placed],
+        }
+        for name, bindings in groups.items():
+            if not bindings:
+                continue
+            lines += ["", name] if lines else [name]
+            lines += [f"  {key_names(b.key):<24} {b.tooltip or b.description}" for b in bindings]
         lines += [
+            f"  {'ctrl+p':<24} Command palette: every key, and every preset, by name",
+            "",
+            "What the marks mean",
+            *(f"  {mark:<24} {meaning}" for mark, meaning in LEGEND),
             "",
             "Rule: predicted positive if score >= threshold.",
             "Esc, ? or q closes this help.",
@@ -32,6 +48,29 @@ class HelpScreen(Dialog[None]):
 
     async def action_dismiss(self, result: None = None) -> None:
         self.answer(None)  # closes only itself, once (two Esc together)
+
+
+#: Help's sections, by binding id, in the order people learn them.
+HELP_GROUPS: dict[str, set[str]] = {
+    "Threshold": {"threshold-down", "threshold-up", "threshold-down-big", "threshold-up-big",
+                  "group-prev", "group-next", "above-all", "lowest", "type-threshold"},
+    "Rows": {"row-up", "row-down", "row-page-up", "row-page-down", "row-first", "row-last",
+             "row-boundary", "row-order", "row-filter"},
+    "Edits": {"edit-score", "flip-label", "add-row", "delete-row", "undo", "redo", "reset"},
+    "Views and playback": {"cycle-chart", "more-metrics", "play", "step-forward", "step-back",
+                           "play-faster", "play-slower"},
+    "Data and the app": {"presets", "save", "help", "quit"},
+}  # fmt: skip
+
+#: Every mark the explorer draws, and what it means (nothing is told by colour alone).
+LEGEND = (
+    ("+  o", "an actual positive, an actual negative (the score strip's two lanes)"),
+    ("|  ^", "the threshold's line in the strip, and its place on the score axis"),
+    ("*", "a row whose prediction the last change moved"),
+    (">", "the selected row; in the sweep table, the active operating point"),
+    ("O", "the active operating point on a chart"),
+    ("dots, line", "a chart's chance (or prevalence) baseline, and the exact sweep"),
+)
 
 
 def titled(title: str, lines: list[str]) -> Text:
