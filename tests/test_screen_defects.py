@@ -280,3 +280,14 @@ async def test_help_is_grouped_lists_ctrl_p_and_explains_every_mark() -> None:
         described = [b.tooltip or b.description for b in app.main.all_bindings()]
         for words in described:  # every key once
             assert sum(line.endswith(" " + words) for line in lines) == 1, words
+
+
+async def test_a_narrow_sweep_table_still_says_where_it_is() -> None:
+    from tui.widgets.sweep_table import SweepTable
+
+    app = make_app("good")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.main.query_one(SweepTable)
+        header = table.render_line(0).text.rstrip()
+        assert header.startswith(f"  {table.top + 1}-{table.top + table._body_height()}/21 ")

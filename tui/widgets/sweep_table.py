@@ -169,7 +169,16 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
             return blank(width, self.rich_style)
         if y == 0:
             style = self.get_component_rich_style("sweep-table--header")
-            return fitted("  " + self._format(COLUMNS) + self._where(), style, width)
+            header = "  " + self._format(COLUMNS)
+            where = self._where()
+            if len(header + where) > width:
+                # No room after the columns: "9-16/21" takes the first column's name
+                # (its values say what it is), or is left out when even that is short.
+                compact = where.strip().replace("points ", "").replace(" of ", "/")
+                where = ""
+                if len(compact) <= self._widths[0]:
+                    header = "  " + self._format((compact, *COLUMNS[1:]))
+            return fitted(header + where, style, width)
         point = self.top + y - 1
         if point >= a.sweep.size:
             return blank(width, self.rich_style)
