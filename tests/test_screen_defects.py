@@ -291,3 +291,20 @@ async def test_a_narrow_sweep_table_still_says_where_it_is() -> None:
         table = app.main.query_one(SweepTable)
         header = table.render_line(0).text.rstrip()
         assert header.startswith(f"  {table.top + 1}-{table.top + table._body_height()}/21 ")
+
+
+async def test_a_dialogs_scrollbar_thumb_stands_out_from_its_track() -> None:
+    # Seen in review: help's and the preset picker's thumb was navy on black.
+    from textual.containers import VerticalScroll
+
+    from tests.test_contrast import contrast
+    from tui.screens.help import HelpScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        styles = app.screen.query_one(VerticalScroll).styles
+        thumb, track = styles.scrollbar_color, styles.scrollbar_background
+        assert contrast(thumb.hex[:7], track.hex[:7]) >= 3.0
