@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from core.data.dataset import Dataset, make_dataset, weight_problem
-from core.data.labels import LabelProblem, read_labels
+from core.data.labels import LabelProblem, first_missing, read_labels
 from core.errors import InputError
 
 
@@ -174,9 +174,9 @@ def _weights(path: Path, values: Sequence[object], where: Where, cols: Columns) 
 
 def _ids(path: Path, values: Sequence[object], where: Where, cols: Columns) -> list[str]:
     column = cols.id or "id"
-    if None in values:
-        i = next(i for i, v in enumerate(values) if v is None)
-        raise fail(path, f"{where(i)}, column {column!r}: the id is missing (null)")
+    missing = first_missing(values)
+    if missing is not None:
+        raise fail(path, f"{where(missing)}, column {column!r}: the id is missing (null)")
     ids = [str(v).strip() for v in values]
     first: dict[str, int] = {}
     for i, v in enumerate(ids):

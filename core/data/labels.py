@@ -185,7 +185,7 @@ def truth_of(distinct: Sequence[str], positive: str | None) -> dict[str, bool]:
     return {k: class_of(k) == "1" for k in distinct}
 
 
-def _first_missing(values: Sequence[object]) -> int | None:
+def first_missing(values: Sequence[object]) -> int | None:
     """The index of the first null (JSON null, a Parquet null), or None."""
     if isinstance(values, list):
         try:
@@ -210,7 +210,7 @@ def read_labels(values: Sequence[object], positive: str | None) -> np.ndarray:
     ...
     core.data.labels.LabelProblem: label '2' is not 0/1 or true/false like the labels before it ...
     """
-    missing = _first_missing(values)
+    missing = first_missing(values)
     if missing is not None:
         raise LabelProblem("the label is missing (null)", missing)
     keys = [label_key(v) for v in values]
