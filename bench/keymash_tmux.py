@@ -63,6 +63,7 @@ TMUX_NAMES = {
     "delete": "DC",
     "space": "Space",
     "tab": "Tab",
+    "shift+tab": "BTab",
     "up": "Up",
     "down": "Down",
     "left": "Left",
@@ -145,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", default="imbalanced", help="preset to open (default imbalanced)")
     ap.add_argument("--batch", type=int, default=12, help="largest batch of keys (default 12)")
     ap.add_argument("--sleep", type=float, default=0.03, help="seconds between batches")
+    ap.add_argument("--size", default="120x40", help="terminal size WxH (default 120x40)")
     args = ap.parse_args(argv)
 
     if shutil.which("tmux") is None:
@@ -159,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     ERR.write_text("")
 
     tmux("kill-session", "-t", SESSION, check=False)
-    tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", "-c", str(workdir), command)
+    width, height = args.size.split("x")
+    tmux("new-session", "-d", "-s", SESSION, "-x", width, "-y", height, "-c", str(workdir), command)
     tmux("set-option", "-t", SESSION, "remain-on-exit", "on")
     tmux("pipe-pane", "-t", SESSION, log)
     time.sleep(3.0)  # let the explorer draw its first frame
@@ -217,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(0.4)
             time.sleep(1.0)
             dead, status = pane_state()
-            if dead and status == 0 and not traceback_in_log():  # the last keys quit
+            # As above: a dead pane with no status yet is a quit tmux has not reaped.
+            if dead and status in (0, None) and not traceback_in_log():  # the last keys quit
                 quits += 1
                 tmux("respawn-pane", "-t", SESSION, "-c", str(workdir), command)
                 tmux("pipe-pane", "-t", SESSION, log)
