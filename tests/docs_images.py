@@ -19,6 +19,8 @@ IMAGES: dict[str, list[str]] = {
     "pr-vs-ap.svg": ["--preset", "ap-vs-trapezoid", "--press", "c,c"],
     # The terminal's own palette, light, on the imbalanced fixture.
     "ansi-light.svg": ["--preset", "imbalanced", "--theme", "ansi-light"],
+    # An 80x24 terminal shows one pane at a time: here the chart (pane 2).
+    "chart-80x24.svg": ["--preset", "good", "--size", "80x24", "--press", "2"],
     # --ascii in an 80x24 terminal.
     "ascii-80x24.svg": ["--preset", "canonical", "--ascii", "--size", "80x24"],
 }

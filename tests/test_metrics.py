@@ -60,7 +60,8 @@ def test_undefined_exactly_when_a_denominator_is_empty(counts: Counts, undefined
     for name in undefined:
         assert m[name].reason, name
         assert m[name].exact is None
-        assert m[name].describe().endswith(f"undefined ({m[name].reason})")
+        reason = m[name].reason
+        assert m[name].describe().lower().endswith(f"is undefined: {reason.lower()}")
     for name in set(m) - undefined:
         assert m[name].reason is None
         assert m[name].value is not None and math.isfinite(m[name].value)

@@ -86,7 +86,7 @@ def test_rows_metrics_explain_status() -> None:
         "The denominator TP+FN = 3 counts the actual positives."
     ]
     assert run("threshold above-all", "explain precision")[-1] == (
-        "precision = TP/(TP+FP) = 0/(0+0): undefined (No predicted positives (TP+FP=0)). "
+        "precision = TP/(TP+FP) = 0/(0+0) is undefined: no predicted positives (TP+FP=0). "
         "The denominator TP+FP = 0 counts the predicted positives."
     )
     assert run("status") == [CANON_STATUS]

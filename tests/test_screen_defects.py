@@ -132,8 +132,8 @@ async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> 
         await pilot.pause()
         table = app.main.query_one(SweepTable)
         assert table.top == 0  # five points, all shown
-        assert table._where() == ""
-        lines = [table.render_line(y).text.rstrip() for y in range(1, 6)]
+        assert table.summary() == "5 operating points; > the active one"
+        lines = [table.render_line(y).text.rstrip() for y in range(2, 7)]
         assert lines[0].startswith("  above all") and lines[2].startswith("> 0.8")
         starts = {line.rstrip().rfind(" ") + 1 for line in lines}
         assert len(starts) == 1, lines  # the last column lines up
@@ -143,7 +143,8 @@ async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> 
         table = app.main.query_one(SweepTable)
         body, point = table._body_height(), app.main.session.analysis.point
         assert table.top + 1 <= point < table.top + body - 1  # context on both sides
-        assert table._where() == f"   points {table.top + 1}-{table.top + body} of 21"
+        where = f"operating points {table.top + 1}-{table.top + body} of 21"
+        assert table.summary() == f"{where}; > the active one"
 
 
 async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -> None:
@@ -152,7 +153,7 @@ async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -
     from tui.widgets.score_strip import LABEL_WIDTH, ScoreStrip
 
     app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(120, 50)) as pilot:  # the strip is in the overview
         await pilot.pause()
         strip = app.main.query_one(ScoreStrip)
         places = {}
@@ -160,7 +161,7 @@ async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -
             app.main.run(lambda t=t: app.main.session.set_threshold(t))
             await pilot.pause()
             lines = strip.render().plain.split("\n")
-            axis = next(line for line in lines if line.startswith("score"))
+            axis = next(line for line in lines if line.startswith(" score"))
             places[t] = axis.index("^")
             assert all(line[places[t]] == "|" for line in lines[:6])
         assert places[0.41] < places[0.5] < places[0.7] < places[0.8]
@@ -168,7 +169,7 @@ async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -
         usable = strip.size.width - LABEL_WIDTH - 1
         assert abs((places[0.5] - LABEL_WIDTH) - usable / 2) <= 2
         # The axis carries round values where they fall.
-        axis = next(line for line in strip.render().plain.split("\n") if line.startswith("score"))
+        axis = next(line for line in strip.render().plain.split("\n") if line.startswith(" score"))
         assert "0.2" in axis and "0.4" in axis and "0.6" in axis
 
 
@@ -286,11 +287,13 @@ async def test_a_narrow_sweep_table_still_says_where_it_is() -> None:
     from tui.widgets.sweep_table import SweepTable
 
     app = make_app("good")
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(100, 30)) as pilot:  # every pane, the sweep narrow
         await pilot.pause()
         table = app.main.query_one(SweepTable)
-        header = table.render_line(0).text.rstrip()
-        assert header.startswith(f"  {table.top + 1}-{table.top + table._body_height()}/21 ")
+        summary = table.render_line(0).text.rstrip()
+        last = table.top + table._body_height()
+        assert summary.startswith(f"operating points {table.top + 1}-{last} of 21")
+        assert table.render_line(1).text.startswith("  threshold TP FP")
 
 
 async def test_a_dialogs_scrollbar_thumb_stands_out_from_its_track() -> None:

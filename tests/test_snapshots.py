@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from core.data.presets import PRESET_NAMES
-from tests.tui_helpers import SIZE, SMALL, make_app, retype
+from tests.tui_helpers import LARGE, SIZE, SMALL, make_app, retype
 
 Compare = Callable[..., bool]
 
@@ -119,3 +119,28 @@ def test_preset_picker(snap_compare: Compare) -> None:
 
 def test_small_terminal(snap_compare: Compare) -> None:
     assert snap_compare(make_app(), terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("pane", ["1", "2", "3", "4"])
+def test_small_terminal_pane(snap_compare: Compare, pane: str) -> None:
+    """80x24 shows one pane at a time (#12 item 7): matrix, chart, rows, sweep."""
+    assert snap_compare(make_app("good"), press=[pane], terminal_size=SMALL)
+
+
+def test_small_terminal_both_charts(snap_compare: Compare) -> None:
+    assert snap_compare(make_app(), press=["2", "c", "c"], terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("name", ["canonical", "imbalanced"])
+def test_large_terminal(snap_compare: Compare, name: str) -> None:
+    """200x60 uses the room: a tall chart, every metric, the strip, the key line."""
+    assert snap_compare(make_app(name), terminal_size=LARGE)
+
+
+def test_sweep_table_focused(snap_compare: Compare) -> None:
+    """tab gives the sweep table the keys: its bar and bright cursor (#12 item 15)."""
+    assert snap_compare(make_app("good"), press=["tab", "down"], terminal_size=SIZE)
+
+
+def test_chart_zoomed(snap_compare: Compare) -> None:
+    assert snap_compare(make_app("good"), press=["2"], terminal_size=SIZE)

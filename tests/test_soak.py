@@ -51,7 +51,7 @@ from core.data.loaders import load_file
 from core.data.presets import PRESETS, preset
 from core.session.session import Session
 from core.text.sentences import status_sentence
-from tests.tui_helpers import SIZE, make_app, retype
+from tests.tui_helpers import SIZE, SMALL, make_app, retype
 from tui.app import ThresholdLab
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
 from tui.screens.main import MainScreen
@@ -65,7 +65,7 @@ CHECK_EVERY = 50
 #: Never pressed (none now: ctrl+q asks before losing edits, and a quit restarts).
 EXCLUDED: frozenset[str] = frozenset()
 #: The app's own keys, bound by Textual rather than by the explorer's screens.
-APP_KEYS = ["ctrl+q", "ctrl+p"]
+APP_KEYS = ["ctrl+q", "ctrl+p", "tab", "shift+tab"]
 
 # --- the key set -------------------------------------------------------------------
 
@@ -328,7 +328,12 @@ def exited(app: ThresholdLab) -> bool:
     return app.return_code is not None or not app.is_running
 
 
-async def soak(make: Callable[[], ThresholdLab], steps: list[Step], label: str) -> int:
+async def soak(
+    make: Callable[[], ThresholdLab],
+    steps: list[Step],
+    label: str,
+    size: tuple[int, int] = SIZE,
+) -> int:
     """Run ``steps``; return how many times a quit ended the app (and a fresh one began).
 
     Quitting is soaked, not excluded: q (with y or Enter when there are unsaved
@@ -348,7 +353,7 @@ async def soak(make: Callable[[], ThresholdLab], steps: list[Step], label: str) 
     try:
         while i < len(steps):
             app = make()
-            async with app.run_test(size=SIZE) as pilot:
+            async with app.run_test(size=size) as pilot:
                 await pilot.pause()
                 check(app, where())
                 while i < len(steps) and not exited(app):
@@ -398,8 +403,11 @@ async def test_key_mash_soak(seed: int, tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(tmp_path)
     source = SOURCES[(seed - 1) % len(SOURCES)]
     steps = plan(seed)
+    # Seeds 4 and 5 mash an 80x24 screen, where one pane shows at a time.
+    size = SMALL if seed >= 4 else SIZE
     start = time.perf_counter()
-    restarts = await soak(app_maker(source, tmp_path), steps, f"seed {seed}, source {source}")
+    label = f"seed {seed}, source {source}, {size[0]}x{size[1]}"
+    restarts = await soak(app_maker(source, tmp_path), steps, label, size)
     elapsed = time.perf_counter() - start
     print(
         f"seed {seed} ({source}): {sum(len(k) for _, k in steps)} keys, "

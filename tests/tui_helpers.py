@@ -11,6 +11,7 @@ from tui.app import ThresholdLab
 
 SIZE = (120, 40)
 SMALL = (80, 24)
+LARGE = (200, 60)
 
 
 def make_app(

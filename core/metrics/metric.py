@@ -105,12 +105,21 @@ class Metric:
             return format_fraction(self.readable_exact)
         return self.value_text()
 
+    def undefined_text(self) -> str:
+        """``undefined: no actual positives (TP+FN=0)``. Not "undefined (reason)": a
+        reason carries its own parenthesised denominator, and nested parentheses
+        read badly (#12 item 18)."""
+        reason = self.reason or "no value"
+        if reason[1:2].islower():  # "No actual ..." reads "no actual ...", "FPR is 0" stays
+            reason = reason[:1].lower() + reason[1:]
+        return f"undefined: {reason}"
+
     def describe(self, *, places: int = 4) -> str:
         """One line: name, formula, the counts filled in, and the value or the reason."""
         parts = [p for p in (self.name, self.formula, self.filled) if p]
         head = " = ".join(parts)
         if self.value is None:
-            return f"{head}: undefined ({self.reason})" if head else f"undefined ({self.reason})"
+            return f"{head} is {self.undefined_text()}" if head else self.undefined_text()
         body = self.value_text(places=places)
         if body.startswith("≈"):
             return f"{head} {body}" if head else body

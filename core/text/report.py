@@ -273,17 +273,18 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POIN
     out += [
         "",
         "Ranking summaries (do not depend on the threshold)",
-        f"  ROC AUC, trapezoid over the exact sweep: {sm.roc_auc.value_text()}"
-        + (f" ({sm.roc_auc.reason})" if sm.roc_auc.value is None else ""),
-        f"  Average precision, step-weighted (not interpolated): "
-        f"{sm.average_precision.value_text()}"
-        + (f" ({sm.average_precision.reason})" if sm.average_precision.value is None else ""),
+        f"  ROC AUC, trapezoid over the exact sweep: {_summary(sm.roc_auc)}",
+        f"  Average precision, step-weighted (not interpolated): {_summary(sm.average_precision)}",
         f"  PR area by the trapezoid rule, from recall 0 / precision 1: "
-        f"{sm.pr_trapezoid_area.value_text()}"
-        + (f" ({sm.pr_trapezoid_area.reason})" if sm.pr_trapezoid_area.value is None else ""),
+        f"{_summary(sm.pr_trapezoid_area)}",
         "",
         "Probability metrics (scores read as probabilities of the positive class)",
         f"  {sm.log_loss.describe()}",
         f"  {sm.brier.describe()}",
     ]
     return "\n".join(out) + "\n"
+
+
+def _summary(m: Metric) -> str:
+    """A summary's value, or ``undefined: reason``."""
+    return m.value_text() if m.value is not None else m.undefined_text()

@@ -145,7 +145,14 @@ def save(screen: MainScreen) -> None:
 
     default = str(session.default_save_path())
     screen.app.push_screen(
-        ValueDialog("Save rows as CSV", default, check, hint="Written atomically."), done
+        ValueDialog(
+            "Save rows as CSV",
+            default,
+            check,
+            hint="Saved in one step: a failed save leaves an existing file as it was.",
+            enter="saves",
+        ),
+        done,
     )
 
 

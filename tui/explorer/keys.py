@@ -58,8 +58,12 @@ def every_key(screen: Iterable[BindingType], rows: Iterable[BindingType]) -> lis
 def key_line(bindings: Iterable[Binding], width: int = 118) -> Text:
     """The keys the footer has no room for, from the bindings (plain, not markup),
     wrapped at ``width`` between keys, never inside one. The row table's arrows
-    and pages go without saying; its view keys do not."""
-    hidden = [b for b in bindings if not b.show and b.action.split("(")[0] != "move"]
+    and pages (and the sweep table's) go without saying; its view keys do not."""
+    hidden = [
+        b
+        for b in bindings
+        if not b.show and b.action.split("(")[0] != "move" and not (b.id or "").startswith("sweep-")
+    ]
     lines: list[str] = []
     for entry in (f"{key_names(b.key)} {b.description}" for b in hidden):
         if lines and len(lines[-1]) + 2 + len(entry) <= width:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from rich.console import Group
+from rich.padding import Padding
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -50,13 +53,20 @@ class ValueDialog(Dialog[object]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog-cancel")]
 
     def __init__(
-        self, title: str, value: str, check: Callable[[str], object], *, hint: str = ""
+        self,
+        title: str,
+        value: str,
+        check: Callable[[str], object],
+        *,
+        hint: str = "",
+        enter: str = "applies",
     ) -> None:
         super().__init__()
         self.title_text = title
         self.value = value
         self.check = check
         self.hint = hint
+        self.enter = enter
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -69,14 +79,17 @@ class ValueDialog(Dialog[object]):
             # closing (q, y and Enter together) is mounted with its children gone.
             field.set_reactive(Input.cursor_blink, False)
             yield field
-            yield Label("", id="dialog-error", classes="dialog-error")
-            yield Label("Enter applies · Esc cancels", classes="dialog-hint")
+            error = Label("", id="dialog-error", classes="dialog-error")
+            error.display = False  # shown with a refusal, above the keys' line
+            yield error
+            yield Label(f"Enter {self.enter} · Esc cancels", classes="dialog-hint dialog-keys")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         # A refusal was about the text as it was: once the text changes, it goes.
         # (query, not query_one: the dialog may be closing with its children gone.)
         for label in self.query("#dialog-error").results(Label):
             label.update("")
+            label.display = False
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -85,7 +98,9 @@ class ValueDialog(Dialog[object]):
         try:
             result = self.check(event.value)
         except InputError as exc:
-            self.query_one("#dialog-error", Label).update(f"Refused: {exc}")
+            error = self.query_one("#dialog-error", Label)
+            error.update(f"Refused: {exc}")
+            error.display = True
             return
         self.answer(result)
 
@@ -122,8 +137,18 @@ class PresetPicker(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label("Load a preset (Enter loads, Esc cancels)", classes="dialog-title")
+            # The name on its own line, the description indented under it, so a
+            # wrapped description never reads as the next preset.
             yield OptionList(
-                *(Option(f"{p.name}: {p.description}", id=p.name) for p in PRESETS.values()),
+                *(
+                    Option(
+                        Group(
+                            Text(p.name, style="bold"), Padding(Text(p.description), (0, 0, 0, 2))
+                        ),
+                        id=p.name,
+                    )
+                    for p in PRESETS.values()
+                ),
                 id="preset-list",
             )
 

@@ -36,6 +36,8 @@ class HelpScreen(Dialog[None]):
             lines += [f"  {key_names(b.key):<24} {b.tooltip or b.description}" for b in bindings]
         lines += [
             f"  {'ctrl+p':<24} Command palette: every key, and every preset, by name",
+            f"  {'tab  shift+tab':<24} Move the keys between the rows and the sweep table "
+            "(the focused one has a bar down its left side)",
             "",
             "What the marks mean",
             *(f"  {mark:<24} {meaning}" for mark, meaning in LEGEND),
@@ -57,6 +59,8 @@ HELP_GROUPS: dict[str, set[str]] = {
     "Rows": {"row-up", "row-down", "row-page-up", "row-page-down", "row-first", "row-last",
              "row-boundary", "row-order", "row-filter"},
     "Edits": {"edit-score", "flip-label", "add-row", "delete-row", "undo", "redo", "reset"},
+    "Panes": {"pane-matrix", "pane-chart", "pane-rows", "pane-sweep", "pane-all",
+              "sweep-up", "sweep-down", "sweep-page-up", "sweep-page-down"},
     "Views and playback": {"cycle-chart", "more-metrics", "play", "step-forward", "step-back",
                            "play-faster", "play-slower"},
     "Data and the app": {"presets", "save", "help", "quit"},
@@ -69,7 +73,8 @@ LEGEND = (
     ("*", "a row whose prediction the last change moved"),
     (">", "the selected row; in the sweep table, the active operating point"),
     ("O", "the active operating point on a chart"),
-    ("dots, line", "a chart's chance (or prevalence) baseline, and the exact sweep"),
+    ("-", "a chart's chance (or prevalence) baseline, drawn in dashes"),
+    ("braille line, *", "a chart's exact sweep (drawn with * in ASCII)"),
 )
 
 

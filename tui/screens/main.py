@@ -33,6 +33,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.palette import OncePalette
 from tui.widgets.charts import CHART_MODES, ChartPanel
 from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+from tui.widgets.panes import PANE_WORDS, PANES, PaneBar, WholeFooter
 from tui.widgets.row_table import RowTable
 from tui.widgets.score_strip import ScoreStrip
 from tui.widgets.sweep_table import SweepTable
@@ -40,6 +41,11 @@ from tui.widgets.text import MessageLine, StatusLine
 from tui.widgets.threshold_bar import ThresholdBar
 
 B = Binding
+
+#: Below either size only one pane is shown at a time (an 80x24 SSH session).
+COMPACT_WIDTH, COMPACT_HEIGHT = 100, 30
+#: From this height the score strip and the key line join the other panes.
+TALL_HEIGHT = 50
 
 
 class MainScreen(Screen[None]):
@@ -66,6 +72,16 @@ class MainScreen(Screen[None]):
         B("a", "add_row", "Add", show=False, id="add-row", tooltip="Add a row"),
         B("ctrl+z", "undo", "Undo", show=False, id="undo", tooltip="Undo the last edit"),
         B("ctrl+y", "redo", "Redo", show=False, id="redo", tooltip="Redo an undone edit"),
+        B("1", "pane('matrix')", "Panes", key_display="1-4", id="pane-matrix",
+          tooltip="Pane 1: the confusion matrix and the metrics"),
+        B("2", "pane('chart')", "Chart pane", show=False, id="pane-chart",
+          tooltip="Pane 2: the ROC or precision-recall chart"),
+        B("3", "pane('rows')", "Rows pane", show=False, id="pane-rows",
+          tooltip="Pane 3: the rows and the score strip"),
+        B("4", "pane('sweep')", "Sweep pane", show=False, id="pane-sweep",
+          tooltip="Pane 4: the sweep table (up and down step through it)"),
+        B("0", "pane('all')", "All panes", show=False, id="pane-all",
+          tooltip="Every pane at once, where the screen has room"),
         B("r", "reset", "Reset", id="reset"),
         B("c", "cycle_chart", "Chart", id="cycle-chart"),
         B("m", "more_metrics", "Metrics", show=False, id="more-metrics",
@@ -91,6 +107,9 @@ class MainScreen(Screen[None]):
     """The sentence the last action said."""
     ascii: reactive[bool] = reactive(False, repaint=False)
     """ASCII only: formulas and chart marks without signs or braille."""
+    pane: reactive[str] = reactive("all", repaint=False)
+    """The pane asked for (1-4, or 0 for all): ``matrix``, ``chart``, ``rows``,
+    ``sweep`` or ``all``. Where only one fits, ``all`` shows the matrix."""
 
     def __init__(
         self, session: Session, *, playback_seconds: float = 1.0, demo: bool = False,
@@ -107,6 +126,7 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         frame, ascii = MainScreen.frame, MainScreen.ascii
         yield ThresholdBar(id="threshold-bar").data_bind(frame)
+        yield PaneBar(id="pane-bar")
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield ConfusionMatrix(id="matrix").data_bind(frame)
@@ -119,7 +139,7 @@ class MainScreen(Screen[None]):
         yield MessageLine(id="message").data_bind(MainScreen.message)
         yield StatusLine(id="status").data_bind(frame)
         yield KeyLine(self.all_bindings(), id="more-keys")
-        yield Footer()
+        yield WholeFooter()
 
     def on_mount(self) -> None:
         self.show(self.session.current())
@@ -130,11 +150,59 @@ class MainScreen(Screen[None]):
     @classmethod
     def all_bindings(cls) -> list[Binding]:
         """Every key of the explorer, in the order help lists them."""
-        return every_key(cls.BINDINGS, RowTable.BINDINGS)
+        sweep = [b for b in SweepTable.BINDINGS if isinstance(b, Binding)]
+        return every_key(cls.BINDINGS, RowTable.BINDINGS) + sweep
+
+    @property
+    def compact(self) -> bool:
+        """Whether only one pane fits (80x24, or any screen under 100x30)."""
+        return self.size.width < COMPACT_WIDTH or self.size.height < COMPACT_HEIGHT
+
+    @property
+    def view(self) -> str:
+        """The pane shown: the one asked for, or the matrix where all do not fit."""
+        return "matrix" if self.pane == "all" and self.compact else self.pane
 
     def on_resize(self) -> None:
-        # Below 36 rows (an 80x24 SSH session) the strip and tables shrink.
-        self.set_class(self.size.height < 36, "-short")
+        self._lay_out()
+
+    def watch_pane(self) -> None:
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        """Classes for the layout (app.tcss): ``-one`` with ``-view-<pane>`` for a
+        single pane, ``-tall`` where the strip and the key line fit beside the rest."""
+        view, compact = self.view, self.compact
+        self.set_class(view != "all", "-one")
+        self.set_class(compact, "-compact")
+        self.set_class(self.size.height >= TALL_HEIGHT, "-tall")
+        for _, name, _label in PANES:
+            self.set_class(view == name, f"-view-{name}")
+        bar = self.query_one(PaneBar)
+        bar.view, bar.compact = view, compact
+        # Narrow (or spelled out in ASCII): the footer's keys closer together, and the
+        # palette's key left to help, so ? Help and q Quit and the rest stay on it whole.
+        footer = self.query_one(Footer)
+        footer.compact = self.size.width < COMPACT_WIDTH or self.ascii
+        footer.show_command_palette = self.size.width >= COMPACT_WIDTH
+        # Keys go to a table that is shown: the sweep table in its own pane, else
+        # the rows (a hidden widget keeps no focus).
+        if view == "sweep":
+            self.query_one(SweepTable).focus()
+        elif view == "rows" or (view == "all" and self.focused is None):
+            self.query_one(RowTable).focus()
+        elif view in ("matrix", "chart"):
+            self.set_focus(None)
+
+    def action_pane(self, name: str) -> None:
+        if name == "all" and self.compact:
+            w, h = self.size
+            self.say(f"All panes need at least {COMPACT_WIDTH}x{COMPACT_HEIGHT}; this "
+                     f"screen is {w}x{h}, so 1-4 show one pane each.")  # fmt: skip
+            return
+        self.pane = name
+        key = next((k for k, n, _ in PANES if n == name), "0")
+        self.say(f"Pane {key}: {PANE_WORDS[name]}.")
 
     def on_key(self, event: events.Key) -> None:
         # Any key ends the tour and does nothing else, so nothing changes by surprise.

@@ -20,12 +20,15 @@ from textual_plotext import PlotextPlot
 
 from core.curves.prepared import CurveLine, Prepared
 from tui.explorer.frame import Frame
-from tui.widgets.text import TextLines
+from tui.widgets.text import ItemLines, TextLines
 
 CHART_MODES = ("roc", "pr", "both")
 
-#: Calibration markers: characters no chart draws otherwise.
-_LOW, _HIGH = "\u2603", "\u2602"
+#: The marks, told apart by shape (not colour alone): the baseline is dashes ``-``,
+#: the sweep a braille line (``*`` in ASCII), the active point ``O``.
+CHANCE_MARK, ACTIVE_MARK = "-", "O"
+#: Where a tick's value would be: the axis values labelled on every chart.
+TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 def _cell(value: float, cells: int) -> int:
@@ -39,6 +42,15 @@ def chart_columns(panel_width: int) -> int:
     return max(panel_width - 8, 10)
 
 
+def plot_cells(available: int) -> int:
+    """How many cells of ``available`` the plot uses along one axis: one more than a
+    multiple of four when that loses few, so 0, 0.25, 0.5, 0.75 and 1 each fall
+    exactly on a cell and the ticks sit on their values, evenly spaced."""
+    if available >= 9:
+        return available - (available - 1) % 4
+    return available - (available - 1) % 2 if available >= 3 else max(available, 1)
+
+
 def _drawable(prepared: Prepared | None, kind: str) -> bool:
     """Whether a chart of ``kind`` belongs on screen: its curve exists, or it is still
     being prepared (the chart says so); False when core found no curve to draw."""
@@ -47,8 +59,28 @@ def _drawable(prepared: Prepared | None, kind: str) -> bool:
     return (prepared.roc if kind == "roc" else prepared.pr) is not None
 
 
+def _tick_text(value: float) -> str:
+    return f"{value:.2f}"
+
+
 class CurveChart(PlotextPlot):
-    """One curve: ``kind`` is ``"roc"`` or ``"pr"``."""
+    """One curve: ``kind`` is ``"roc"`` or ``"pr"``.
+
+    plotext draws the curves on a bare canvas (no axes of its own); the axes,
+    the ticks and the axis names are laid around it here, at the cells the
+    values fall on, so a tick's label and a point of that value share a row.
+    """
+
+    COMPONENT_CLASSES = {
+        "curve-chart--axis", "curve-chart--sweep", "curve-chart--chance", "curve-chart--active"
+    }  # fmt: skip
+
+    DEFAULT_CSS = """
+    CurveChart > .curve-chart--axis { color: $text; }
+    CurveChart > .curve-chart--sweep { color: $text-accent; }
+    CurveChart > .curve-chart--chance { color: $text-muted; }
+    CurveChart > .curve-chart--active { color: $text; text-style: bold reverse; }
+    """
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the chart panel)."""
@@ -58,16 +90,7 @@ class CurveChart(PlotextPlot):
     def __init__(self, kind: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.kind = kind
-        self._base: tuple[object, object, Text, tuple[int, int, int, int]] | None = None
-
-    def on_mount(self) -> None:
-        self._follow_theme()
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._follow_theme())
-
-    def _follow_theme(self) -> None:
-        # textual-plotext's automatic theme draws black on black under the ANSI
-        # themes; plotext's "clear" theme uses the terminal's own colours instead.
-        self.theme = "clear" if self.app.theme.startswith("ansi") else "auto"
+        self._base: tuple[object, object, list[Text], tuple[int, int, int, int]] | None = None
 
     def watch_frame(self) -> None:
         if self.display:  # a hidden chart is drawn when it is shown again
@@ -76,116 +99,151 @@ class CurveChart(PlotextPlot):
     def _line(self, prepared: Prepared) -> CurveLine | None:
         return prepared.roc if self.kind == "roc" else prepared.pr
 
+    @property
+    def legend(self) -> str:
+        """What each mark means, by shape."""
+        return self.legend_to_fit(1000)
+
+    def legend_to_fit(self, width: int) -> str:
+        """The legend in its longest wording of at most ``width`` cells."""
+        baseline = "chance" if self.kind == "roc" else "prevalence"
+        sweep = "*" if self.ascii else "\u2812\u2812"
+        c, o = CHANCE_MARK, ACTIVE_MARK
+        wordings = (
+            f"{c} {baseline} · {sweep} exact sweep · {o} active point",
+            f"{c} baseline · {sweep} sweep · {o} active point",
+            f"{c} baseline {sweep} sweep {o} active",
+            f"{c} base {sweep} sweep {o} active",
+        )
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
+
     def replot(self) -> None:
-        """Follow the frame: new titles, and the chart is drawn again (see render)."""
+        """Follow the frame: the title and legend, and the chart is drawn again."""
         if self.frame is None:
             return
-        prepared = self.frame.ready
-        if self.kind == "roc":
-            auc = prepared.summaries.roc_auc.value_text() if prepared else "(computing)"
-            self.border_title = f"ROC · AUC (trapezoid) {auc}"
-            baseline = "chance"
-        elif prepared is not None:
-            s = prepared.summaries
-            ap, trap = s.average_precision.value_text(), s.pr_trapezoid_area.value_text()
-            self.border_title = f"PR · AP (step-weighted) {ap} · trapezoid area {trap}"
-            baseline = "prevalence"
-        else:
-            self.border_title = "PR · AP and trapezoid area (computing)"
-            baseline = "prevalence"
-        self.border_subtitle = f"dots: {baseline} · line: exact sweep · O: active point"
+        # The numbers are in the panel's summary line, which wraps between them:
+        # a border title is cut at the border's width (#12 item 8).
+        self.border_title = "ROC curve" if self.kind == "roc" else "Precision-recall curve"
+        self.border_subtitle = self.legend_to_fit(self.size.width - 4)
         self.refresh()
 
+    def on_resize(self) -> None:
+        self._base = None
+        self.border_subtitle = self.legend_to_fit(self.size.width - 4)
+
     def render(self) -> RenderResult:
-        """The curve, built by plotext once per prepared curve and size, with the active
-        point laid over it as ``O`` at the very cell plotext would put it.
+        """The curve, built once per prepared curve and size, with the active point
+        laid over it as ``O`` at the cell its exact (x, y) falls in.
 
         plotext redraws every point in Python; doing that on every key press
         was most of the time a threshold move took, so only the marker moves.
         """
         frame = self.frame
-        if frame is None or self.size.width < 4 or self.size.height < 4:
+        width, height = self.content_region.width, self.content_region.height
+        if frame is None or width < 12 or height < 6:
             return Text("")
         prepared = frame.ready
         if prepared is None or self.kind not in prepared.kinds:
             return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
         line = self._line(prepared)
-        key = (self.kind, self.size, self.app.theme, self.theme, self.ascii)
+        key = (self.kind, width, height, self.app.theme, self.ascii)
         if self._base is None or self._base[0] is not line or self._base[1] != key:
-            self._base = (line, key, self._build(frame, line), self._calibrate())
-        base, (col0, col1, row0, row1) = self._base[2], self._base[3]
+            lines, place = self._build(frame, line, width, height)
+            self._base = (line, key, lines, place)
+        lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
         drawn = None if line is None else line.at(frame.analysis.point)
-        if drawn is None or col0 < 0:
-            return base
-        x, y = drawn
-        col = col0 + _cell(x, col1 - col0 + 1)
-        row = row0 - _cell(y, row0 - row1 + 1)
-        lines = base.split("\n", allow_blank=True)
-        if not 0 <= row < len(lines) or not 0 <= col < len(lines[row]):
-            return base
-        marked = lines[row][:col]
-        marked.append("O", style="bold")
-        marked.append_text(lines[row][col + 1 :])
-        lines[row] = marked
+        if drawn is not None:
+            x, y = drawn
+            col, row = left + _cell(x, cols), top + rows - 1 - _cell(y, rows)
+            marked = lines[row][:col]
+            marked.append(ACTIVE_MARK, style=self.get_component_rich_style("curve-chart--active"))
+            marked.append_text(lines[row][col + 1 :])
+            lines[row] = marked
         return Text("\n").join(lines)
-
-    def _configure(self, axes: tuple[str, str]) -> None:
-        plt = self.plt
-        plt.clear_figure()
-        # Exactly the unit square: padding the limits shifts braille lines
-        # against the ticks and the active-point marker.
-        plt.xlim(0, 1)
-        plt.ylim(0, 1)
-        # Few enough ticks that plotext never has to drop an overlapping label
-        # (which label it drops is not stable from one run to the next).
-        ticks = [0, 0.25, 0.5, 0.75, 1] if self.size.width >= 50 else [0, 0.5, 1]
-        plt.xticks(ticks)
-        # Three labels on a plot of three rows overlap, and which one plotext then
-        # drops changes from run to run (string hashing): the ends alone there.
-        height = self.size.height
-        plt.yticks(ticks if height >= 12 else [0, 0.5, 1] if height >= 8 else [0, 1])
-        plt.xlabel(axes[0])
-        plt.ylabel(axes[1])
 
     def _axes(self) -> tuple[str, str]:
         return ("FPR", "TPR") if self.kind == "roc" else ("recall", "precision")
 
-    def _build(self, frame: Frame, line: CurveLine | None) -> Text:
-        """The baseline dotted and the reduced exact curve as a line, no marker."""
-        self._configure(self._axes())
+    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
+        """plotext's drawing of the baseline and the curve on a bare ``cols`` x ``rows``
+        canvas whose corners are (0, 0) and (1, 1), as plain text."""
         plt = self.plt
-        # The chance line's grey reaches 3:1 (WCAG, for marks) on the theme's
-        # background: plotext's own "gray" measured 2.6:1 on the dark themes.
-        chance = (150, 150, 150) if self.app.current_theme.dark else (95, 95, 95)
+        plt.clear_figure()
+        plt.plotsize(cols, rows)
+        plt._set_size(cols, rows)  # as textual-plotext does (its issue 5)
+        plt.xlim(0, 1)
+        plt.ylim(0, 1)
+        plt.xticks([])
+        plt.yticks([])
+        plt.xaxes(False, False)
+        plt.yaxes(False, False)
+        plt.frame(False)
+        plt.theme("clear")
         if self.kind == "roc":
-            plt.plot([0, 1], [0, 1], marker=".", color=chance)
+            plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
         else:
             prevalence = frame.analysis.metrics["prevalence"].value or 0.0
-            plt.plot([0, 1], [prevalence, prevalence], marker=".", color=chance)
+            plt.plot([0, 1], [prevalence, prevalence], marker=CHANCE_MARK)
         if line is not None:
             xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
             plt.plot(xs, ys, marker="*" if self.ascii else "braille")
-        rendered = super().render()
-        return rendered if isinstance(rendered, Text) else Text(str(rendered))
+        canvas = Text.from_ansi(plt.build()).plain.split("\n")
+        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
 
-    def _calibrate(self) -> tuple[int, int, int, int]:
-        """Where plotext puts (0, 0) and (1, 1) on this chart: (col0, col1, row0, row1),
-        found by drawing two markers that appear nowhere else; -1s if not found."""
-        self._configure(self._axes())
-        self.plt.scatter([0], [0], marker=_LOW)
-        self.plt.scatter([1], [1], marker=_HIGH)
-        rendered = super().render()
-        lines = (rendered.plain if isinstance(rendered, Text) else str(rendered)).split("\n")
-        found = {}
-        for r, line in enumerate(lines):
-            for mark in (_LOW, _HIGH):
-                c = line.find(mark)
-                if c >= 0:
-                    found[mark] = (r, c)
-        if len(found) < 2:
-            return (-1, -1, -1, -1)
-        (row0, col0), (row1, col1) = found[_LOW], found[_HIGH]
-        return (col0, col1, row0, row1)
+    def _build(
+        self, frame: Frame, line: CurveLine | None, width: int, height: int
+    ) -> tuple[list[Text], tuple[int, int, int, int]]:
+        """The whole chart without the marker, and where its canvas is:
+        (left column, top row, columns, rows)."""
+        xname, yname = self._axes()
+        margin = max(4, len(yname)) + 1
+        # Two columns on the right for the last tick's label, centred on x = 1.
+        cols = plot_cells(width - margin - 2)
+        rows = plot_cells(height - 3)  # the axis, its labels and its name below
+        yticks = TICKS if rows >= 9 else (0.0, 0.5, 1.0)
+        # Labels are four characters: at least one space between neighbours.
+        xticks = TICKS if cols >= 21 else (0.0, 0.5, 1.0) if cols >= 11 else (0.0, 1.0)
+        axis = self.get_component_rich_style("curve-chart--axis")
+        sweep = self.get_component_rich_style("curve-chart--sweep")
+        chance = self.get_component_rich_style("curve-chart--chance")
+        labels = {rows - 1 - _cell(v, rows): _tick_text(v) for v in yticks}
+        out: list[Text] = []
+        for r, row in enumerate(self._canvas(frame, line, cols, rows)):
+            if r in labels:
+                text = Text(f"{labels[r]:>{margin - 1}}┤", style=axis)
+            elif r == 1:  # the y axis's name, at its top
+                text = Text(f"{yname:>{margin - 1}}│", style=axis)
+            else:
+                text = Text(" " * (margin - 1) + "│", style=axis)
+            for ch in row:
+                if ch == " ":
+                    text.append(" ")
+                else:
+                    text.append(ch, style=chance if ch == CHANCE_MARK else sweep)
+            out.append(text)
+        rule = ["─"] * cols
+        names = [" "] * (margin + cols + 2)
+        for v in xticks:
+            c = _cell(v, cols)
+            rule[c] = "┬"
+            label = _tick_text(v)
+            start = margin + c - len(label) // 2
+            names[start : start + len(label)] = label
+        out.append(Text(" " * (margin - 1) + "└" + "".join(rule), style=axis))
+        out.append(Text("".join(names).rstrip(), style=axis))
+        name = Text(" " * margin + f"{xname:^{cols}}".rstrip(), style=axis)
+        if self.styles.border_bottom[0] in ("", "none", "hidden", "blank"):
+            # No border to carry the legend (80x24): it shares the axis name's line,
+            # which has room either side of the name.
+            legend = self.legend_to_fit(width - 3 - len(xname))
+            centre = margin + (cols - len(xname)) // 2
+            gap = max(centre - len(legend), 3)
+            name = Text((legend + " " * gap + xname)[:width], style=axis)
+        out.append(name)
+        # Rows the plot cannot use (ticks falling on cells) go above it, so the axis
+        # stays by the legend below.
+        top = height - len(out)
+        return [Text("") for _ in range(top)] + out, (margin, top, cols, rows)
 
 
 class ChartPanel(Vertical):
@@ -208,7 +266,7 @@ class ChartPanel(Vertical):
     """Draw with ASCII characters only."""
 
     def compose(self) -> ComposeResult:
-        yield TextLines(id="chart-summary")
+        yield ItemLines(id="chart-summary")
         with Horizontal(id="chart-row"):
             for kind in ("roc", "pr"):
                 yield CurveChart(kind, id=f"{kind}-chart").data_bind(
@@ -247,18 +305,20 @@ class ChartPanel(Vertical):
             chart.display = show
             if show and hidden:
                 chart.replot()  # hidden charts skip drawing; catch up now
-        summary = self.query_one("#chart-summary", TextLines)
+        summary = self.query_one("#chart-summary", ItemLines)
         note = self.query_one("#chart-note", TextLines)
         if prepared is None:
-            summary.show("ROC AUC, AP and PR trapezoid area of these rows: being computed…")
+            summary.show_items(["ROC AUC, AP and PR trapezoid area of these rows: being computed…"])
             note.display = False
             return
         s = prepared.summaries
-        summary.show(
-            f"ROC AUC (trapezoid) {s.roc_auc.value_text()} · "
-            f"AP (step-weighted) {s.average_precision.value_text()} · "
-            f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"
-        )
+        # One item per summary: a narrow panel breaks the line between them, never
+        # inside "143/180 ≈ 0.7944" (#12 item 8).
+        summary.show_items([
+            f"ROC AUC (trapezoid) {s.roc_auc.value_text()}",
+            f"AP (step-weighted) {s.average_precision.value_text()}",
+            f"PR trapezoid area {s.pr_trapezoid_area.value_text()}",
+        ])  # fmt: skip
         notes = []
         if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
             notes.append(f"No ROC curve: {s.roc_auc.reason}. ROC AUC is undefined.")

@@ -9,9 +9,13 @@ from core.analysis import Analysis
 from core.metrics.metric import format_count
 from tui.ascii import to_ascii
 from tui.explorer.frame import Frame
-from tui.widgets.text import TextLines
+from tui.widgets.text import ItemLines, TextLines, wrap_items
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
+#: The panel's metrics in the order they are shown while rows last: the headline six,
+#: then the rest of what ``m`` lists at this threshold.
+PANEL_ORDER = (*SHORT_LIST, "npv", "fnr", "balanced_accuracy", "mcc", "fbeta", "prevalence",
+               "queue_rate", "lr_plus", "lr_minus")  # fmt: skip
 
 
 class ConfusionMatrix(TextLines):
@@ -54,8 +58,26 @@ def metric_text(a: Analysis, names: tuple[str, ...], *, ascii: bool = False) -> 
     return text
 
 
-class MetricsPanel(TextLines):
-    """The headline metrics of the current threshold; ``m`` opens all of them."""
+def formula_lines(line: str, width: int) -> list[str]:
+    """A metric's line broken only at its ``=`` signs when it is wider than ``width``:
+    a formula, its counts and its value each stay whole, continuations indented.
+
+    >>> formula_lines("precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667", 30)
+    ['precision = TP/(TP+FP)', '  = 2/(2+1) = 2/3 ≈ 0.6667']
+    """
+    if len(line) <= width:
+        return [line]
+    first, *rest = line.split(" = ")
+    items = [Text(first), *(Text(f"= {r}") for r in rest)]
+    lines = [t.plain for t in wrap_items(items, max(width - 2, 8), sep=" ")]
+    return [lines[0], *(f"  {t}" for t in lines[1:])]
+
+
+class MetricsPanel(ItemLines):
+    """The metrics of the current threshold, as many as the panel has rows for (the
+    headline six first); ``m`` opens all of them."""
+
+    DEFAULT_CSS = "MetricsPanel { height: 1fr; }"
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the screen)."""
@@ -63,13 +85,28 @@ class MetricsPanel(TextLines):
     """Formulas in ASCII (``sqrt``, ``beta^2``) rather than with signs."""
 
     def watch_frame(self) -> None:
-        self._draw()
+        self.refresh()
 
     def watch_ascii(self) -> None:
-        self._draw()
+        self.refresh()
 
-    def _draw(self) -> None:
-        if self.frame is not None:
-            text = metric_text(self.frame.analysis, SHORT_LIST, ascii=self.ascii)
-            text.append("\nm: all metrics", style="dim")
-            self.show(text, sticky=True)
+    def lines_at(self, width: int) -> list[Text]:
+        frame = self.frame
+        if frame is None:
+            return []
+        a = frame.analysis
+        room = max(self.content_region.height, len(SHORT_LIST) + 1) - 1
+        lines: list[Text] = []
+        shown = 0
+        for name in PANEL_ORDER:
+            m = a.metrics[name]
+            text = to_ascii(m.describe()) if self.ascii else m.describe()
+            wrapped = formula_lines(text, width)
+            if len(lines) + len(wrapped) > room:
+                break
+            style = "bold" if m.value is None else ""
+            lines.extend(Text(t, style=style) for t in wrapped)
+            shown += 1
+        more = len(PANEL_ORDER) - shown
+        lines.append(Text("m: all metrics" + (f" ({more} more)" if more else ""), style="dim"))
+        return lines

@@ -132,7 +132,10 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     RowTable { background: $surface; }
     RowTable > .row-table--header { text-style: bold; color: $text; }
     RowTable > .row-table--summary { color: $text-muted; }
-    RowTable > .row-table--cursor { background: $block-cursor-blurred-background; }
+    RowTable > .row-table--cursor {
+        /* unfocused: underlined, as the sweep table's mark is */
+        background: $block-cursor-blurred-background; text-style: underline;
+    }
     RowTable:focus > .row-table--cursor {
         /* a darker blue than Textual's cursor, so its text reaches 4.5:1 */
         background: $primary-darken-2; color: $text; text-style: bold;

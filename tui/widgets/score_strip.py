@@ -75,16 +75,26 @@ class ScoreStrip(Widget):
                     if level == lane_height and counts[c] > lane_height:
                         row[c] = str(int(counts[c])) if counts[c] < 10 else "#"
                 row[line] = LINE_GLYPH
-                out.append(f"{lane if level == 1 else '':<{LABEL_WIDTH}}", style="dim")
+                # A column of margin, as every other pane has.
+                out.append(f" {lane if level == 1 else '':<{LABEL_WIDTH - 1}}", style="dim")
                 out.append("".join(row) + "\n")
         bins = prepared.bins
-        out.append("score".ljust(LABEL_WIDTH), style="dim")
+        out.append(" score".ljust(LABEL_WIDTH), style="dim")
         out.append(axis_line(bins, line, usable) + "\n")
         lo, hi = format_threshold(bins.lo), format_threshold(bins.hi)
         span = f"scores {lo} to {hi}" if lo != hi else f"every score is {lo}"
         t = format_threshold(a.threshold)
-        caption = f"^ threshold {t}; right of the line is predicted positive; {span}"
-        out.append(" " * LABEL_WIDTH + caption[:usable], style="dim")
+        # The longest wording that fits whole (#12 item 9: the span was cut at 80).
+        room = LABEL_WIDTH + usable
+        for caption in (
+            f"{' ' * LABEL_WIDTH}^ threshold {t}; right of the line is predicted positive; {span}",
+            f" ^ threshold {t}; right of the line is predicted positive; {span}",
+            f" ^ threshold {t}; right of it: predicted positive; {span}",
+            f" ^ {t}; right: predicted positive; {span}",
+        ):
+            if len(caption) <= room:
+                break
+        out.append(caption[:room], style="dim")
         return out
 
 

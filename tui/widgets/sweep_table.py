@@ -6,6 +6,10 @@ only the lines on screen are computed (counts and four metrics per line).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -24,6 +28,8 @@ OPTIONAL = ("TN", "FN")
 #: A rate wider than this is shown as a decimal (marked ≈); the metrics panel keeps
 #: the exact fraction.
 RATE_WIDTH = 9
+#: Lines above the points: the summary and the column names (as in the row table).
+HEADER = 2
 
 
 def _rate(m: Metric) -> str:
@@ -31,20 +37,38 @@ def _rate(m: Metric) -> str:
     return short if len(short) <= RATE_WIDTH else f"≈{m.value:.4f}"
 
 
-class SweepTable(Widget, can_focus=False, inherit_bindings=False):
+class SweepTable(Widget, can_focus=True, inherit_bindings=False):
     """Threshold, TP, FP, TN, FN, TPR (recall), FPR and precision per tie group.
 
     It scrolls itself (``top`` is the first point shown), as the row table does.
+    Focused (tab, or pane 4), up and down step the threshold through the
+    operating points, so the active point is its cursor; a click picks a point.
     """
 
-    COMPONENT_CLASSES = {"sweep-table--header", "sweep-table--active"}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "screen.group(-1)", "Point up", show=False, id="sweep-up",
+                tooltip="Sweep table: the operating point above (a higher threshold)"),
+        Binding("down", "screen.group(1)", "Point down", show=False, id="sweep-down",
+                tooltip="Sweep table: the operating point below (a lower threshold)"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="sweep-page-up",
+                tooltip="Sweep table: a page of operating points up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="sweep-page-down",
+                tooltip="Sweep table: a page of operating points down"),
+    ]  # fmt: skip
+
+    COMPONENT_CLASSES = {"sweep-table--header", "sweep-table--active", "sweep-table--summary"}
 
     DEFAULT_CSS = """
     SweepTable { background: $surface; }
+    SweepTable > .sweep-table--summary { color: $text-muted; }
     SweepTable > .sweep-table--header { text-style: bold; color: $text; }
     SweepTable > .sweep-table--active {
-        /* not the row cursor's bar: the active point is marked, not focused */
-        background: $panel; color: $text; text-style: bold;
+        /* unfocused: marked and underlined, not the focused table's bright bar (the
+           underline tells them apart without colour, under NO_COLOR too) */
+        background: $panel; color: $text; text-style: bold underline;
+    }
+    SweepTable:focus > .sweep-table--active {
+        background: $primary-darken-2; color: $text; text-style: bold;
     }
     """
 
@@ -76,8 +100,17 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
         self._show_active(a.point)
         self.refresh()
 
+    async def action_page(self, direction: int) -> None:
+        await self.run_action(f"screen.group({direction * max(self._body_height() - 1, 1)})")
+
+    async def on_click(self, event: events.Click) -> None:
+        a = self.analysis
+        point = self.top + event.y - HEADER
+        if a is not None and event.y >= HEADER and point < a.sweep.size:
+            await self.run_action(f"screen.group({point - a.point})")
+
     def _body_height(self) -> int:
-        return max(self.content_region.height - 1, 1)
+        return max(self.content_region.height - HEADER, 1)
 
     def _show_active(self, point: int) -> None:
         """Keep the active point in view with a row of context above and below it
@@ -97,14 +130,17 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
             self._show_active(self.analysis.point)
             self.refresh()
 
-    def _where(self) -> str:
-        """Which points are shown, when not all fit: "points 4-9 of 12"."""
+    def summary(self) -> str:
+        """The line above the columns, as the row table has one: how many operating
+        points, and which are shown when not all fit ("points 4-9 of 12")."""
         a = self.analysis
-        body = self._body_height()
-        if a is None or a.sweep.size <= body:
+        if a is None:
             return ""
-        last = min(a.sweep.size, self.top + body)
-        return f"   points {self.top + 1}-{last} of {a.sweep.size}"
+        size, body = a.sweep.size, self._body_height()
+        if size <= body:
+            return f"{size} operating points; > the active one"
+        last = min(size, self.top + body)
+        return f"operating points {self.top + 1}-{last} of {size}; > the active one"
 
     def _format(self, values: tuple[str, ...]) -> str:
         shown = self._shown_columns()
@@ -168,18 +204,14 @@ class SweepTable(Widget, can_focus=False, inherit_bindings=False):
         if a is None:
             return blank(width, self.rich_style)
         if y == 0:
+            summary = self.summary()
+            if len(summary) > width:  # "points 9-16 of 21" stays whole
+                summary = summary.replace("operating points", "points").split(";")[0]
+            return fitted(summary, self.get_component_rich_style("sweep-table--summary"), width)
+        if y == 1:
             style = self.get_component_rich_style("sweep-table--header")
-            header = "  " + self._format(COLUMNS)
-            where = self._where()
-            if len(header + where) > width:
-                # No room after the columns: "9-16/21" takes the first column's name
-                # (its values say what it is), or is left out when even that is short.
-                compact = where.strip().replace("points ", "").replace(" of ", "/")
-                where = ""
-                if len(compact) <= self._widths[0]:
-                    header = "  " + self._format((compact, *COLUMNS[1:]))
-            return fitted(header + where, style, width)
-        point = self.top + y - 1
+            return fitted("  " + self._format(COLUMNS), style, width)
+        point = self.top + y - HEADER
         if point >= a.sweep.size:
             return blank(width, self.rich_style)
         values = self.cells_at(point)

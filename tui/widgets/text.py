@@ -10,11 +10,18 @@ number of lines it needs has changed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
+from textual.app import RenderResult
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.visual import VisualType
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.explorer.frame import Frame
@@ -81,3 +88,80 @@ class MessageLine(TextLines):
 
     def watch_message(self, text: str) -> None:
         self.show(text)
+
+
+def wrap_items(items: Sequence[Text], width: int, sep: str = " · ") -> list[Text]:
+    """``items`` joined by ``sep`` in lines of at most ``width`` cells, broken only
+    between items, never inside one ("61/90 ≈ 0.6778" is not split across lines).
+    An item wider than a line is wrapped at its own spaces, alone on its lines.
+
+    >>> [t.plain for t in wrap_items([Text("AUC 7/12 ≈ 0.5833"), Text("AP 34/45")], 20)]
+    ['AUC 7/12 ≈ 0.5833', 'AP 34/45']
+    """
+    lines: list[Text] = []
+    line: Text | None = None
+    for item in items:
+        if line is not None and line.cell_len + len(sep) + item.cell_len <= width:
+            line.append(sep)
+            line.append_text(item)
+            continue
+        if line is not None:
+            lines.append(line)
+        if item.cell_len <= width:
+            line = item.copy()
+        else:
+            *whole, line = item.wrap(Console(width=max(width, 1)), max(width, 1))
+            lines.extend(whole)
+    if line is not None:
+        lines.append(line)
+    return lines
+
+
+class ItemLines(Widget):
+    """Items (summaries, the threshold's parts) in as many lines as the width needs,
+    broken only between items. ``choices`` are tried in order: the first that fits on
+    one line is shown, else the last is wrapped, so a narrow screen gets the short
+    form rather than a second line that moves everything below it."""
+
+    DEFAULT_CSS = "ItemLines { height: auto; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._choices: tuple[tuple[Text, ...], ...] = ()
+        self._lines: tuple[int, list[Text]] | None = None
+
+    def show_items(self, *choices: Sequence[Text | str]) -> None:
+        """Show the first of ``choices`` (each a sequence of items) that fits one line."""
+        new = tuple(tuple(Text(i) if isinstance(i, str) else i for i in c) for c in choices)
+        if new == self._choices:
+            return
+        before = self._lines
+        self._choices, self._lines = new, None
+        width = self.content_region.width
+        same = before is not None and before[0] == width
+        if same and before is not None and len(self.lines_at(width)) == len(before[1]):
+            self.refresh()
+        else:
+            self.refresh(layout=True)
+
+    def lines_at(self, width: int) -> list[Text]:
+        if self._lines is not None and self._lines[0] == width:
+            return self._lines[1]
+        lines: list[Text] = []
+        for choice in self._choices:
+            lines = wrap_items(choice, width)
+            if len(lines) <= 1:
+                break
+        self._lines = (width, lines)
+        return lines
+
+    @property
+    def plain(self) -> str:
+        """What is shown, as plain text (for tests and screen readers)."""
+        return "\n".join(t.plain for t in self.lines_at(self.content_region.width or 80))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(len(self.lines_at(width)), 1)
+
+    def render(self) -> RenderResult:
+        return Text("\n").join(self.lines_at(self.content_region.width))

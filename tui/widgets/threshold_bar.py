@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.reactive import reactive
 
 from core.text.sentences import tie_group_text
 from core.threshold import format_threshold
 from tui.explorer.frame import Frame
-from tui.widgets.text import TextLines
+from tui.widgets.text import ItemLines
 
 
-class ThresholdBar(TextLines):
-    """Shows ``Threshold 0.5 · positive if score >= t · tie group 3 of 4``."""
+class ThresholdBar(ItemLines):
+    """Shows ``Threshold 0.5 · positive if score >= t · tie group 3 of 4 (...)``.
+
+    Where the whole line does not fit (80 columns, a long threshold), the tie
+    group's detail goes first, so the bar keeps one line and nothing below moves.
+    """
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the screen)."""
@@ -21,6 +26,7 @@ class ThresholdBar(TextLines):
             return
         a = frame.analysis
         t = format_threshold(a.threshold)
+        value = Text(f"Threshold {t}", style="bold")
         rule = (
             "nothing is predicted positive" if a.threshold is None else f"positive if score >= {t}"
         )
@@ -29,4 +35,5 @@ class ThresholdBar(TextLines):
         where = tie_group_text(a)
         if where.startswith("above all scores ("):
             where = where.removeprefix("above all scores (").removesuffix(")")
-        self.show(f"[b]Threshold {t}[/b]  ·  {rule}  ·  {where}")
+        short = where.split(" (")[0]
+        self.show_items((value, rule, where), (value, rule, short), (value, f">= {t}", short))
