@@ -200,7 +200,7 @@ def test_ids_with_control_characters_are_shown_escaped_and_typed_as_shown() -> N
     assert "b\\nnew: score 0.1, actual 0, predicted 0, TN" in lines
     assert "Row b\\nnew: score 0.1 -> 0.3." in lines
     assert "Removed row c\\x07. Undo brings it back." in lines
-    assert "Row d\\u202ee: actual label is now 1." in lines
+    assert "Row d\\u202ee: actual label flipped to 1." in lines
     assert err.getvalue() == ""
 
 

@@ -116,9 +116,9 @@ async def test_undo_and_redo_say_what() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space", "ctrl+z")
-        assert app.main.message == "Undone: row s1: actual label is now 0."
+        assert app.main.message == "Undone: row s1: actual label flipped to 0."
         await pilot.press("ctrl+y")
-        assert app.main.message == "Redone: row s1: actual label is now 0."
+        assert app.main.message == "Redone: row s1: actual label flipped to 0."
 
 
 async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> None:
@@ -255,8 +255,14 @@ async def test_a_move_says_what_moved() -> None:
         assert app.main.message == (
             "Moved: precision 2/3 -> 1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1."
         )
-        await pilot.press("right")  # 0.86: nothing moves, nothing is said
-        assert app.main.message == ""
+        await pilot.press("right")  # 0.86: no prediction moves, and it says so
+        assert app.main.message == (
+            "No prediction changed: still tie group 1 of 4 (score 0.9, 1 row)."
+        )
+        await pilot.press("home", "left_square_bracket")  # already above all: [ cannot go up
+        assert app.main.message.startswith("Already at above all scores")
+        await pilot.press("end", "right_square_bracket")
+        assert app.main.message.startswith("Already at tie group 4 of 4")
 
 
 async def test_help_is_grouped_lists_ctrl_p_and_explains_every_mark() -> None:

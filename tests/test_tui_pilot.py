@@ -408,7 +408,7 @@ async def test_virtual_tables_scroll_far_and_edit_the_right_row() -> None:
         before = bool(data.labels[800])
         await pilot.press("space")
         assert app.main.session.data.labels[800] == (not before)
-        assert "Row 801: actual label is now" in app.main.message
+        assert "Row 801: actual label flipped to" in app.main.message
         await pilot.press("G")
         assert table.selected_row == n - 1
         await pilot.press("g")

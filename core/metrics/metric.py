@@ -110,8 +110,7 @@ class Metric:
         reason carries its own parenthesised denominator, and nested parentheses
         read badly (#12 item 18)."""
         reason = self.reason or "no value"
-        if reason[1:2].islower():  # "No actual ..." reads "no actual ...", "FPR is 0" stays
-            reason = reason[:1].lower() + reason[1:]
+        reason = lower_first(reason)
         return f"undefined: {reason}"
 
     def describe(self, *, places: int = 4) -> str:
@@ -128,6 +127,19 @@ class Metric:
     def as_json(self) -> dict[str, object]:
         """``{"value": number|null, "reason": string|null, "exact": "p/q"|null}``."""
         return {"value": self.value, "reason": self.reason, "exact": self.exact_text()}
+
+
+def lower_first(text: str) -> str:
+    """``text`` to follow a colon mid-sentence: "No actual ..." and "A margin ..." lose
+    their capital; an acronym ("FPR is 0") keeps it.
+
+    >>> lower_first("A margin is empty"), lower_first("FPR is 0"), lower_first("No rows")
+    ('a margin is empty', 'FPR is 0', 'no rows')
+    """
+    first = text.split(" ", 1)[0]
+    if first[:1].isupper() and (len(first) == 1 or first[1:].islower()):
+        return text[:1].lower() + text[1:]
+    return text
 
 
 def ratio(

@@ -138,6 +138,8 @@ def _mcc(k: Counts) -> Metric:
     tp_, fp_, tn_, fn_ = (_fraction(v) for v in (tp, fp, tn, fn))
     num = tp_ * tn_ - fp_ * fn_
     prod = (tp_ + fp_) * (tp_ + fn_) * (tn_ + fp_) * (tn_ + fn_)
+    if num == 0:  # exactly 0, whatever the root: never "≈ 0"
+        return from_fraction(Fraction(0), 0.0, name="MCC", formula=formula, filled=filled)
     if _whole(k) and prod.denominator == 1:
         root = math.isqrt(prod.numerator)
         if root * root == prod.numerator:  # exact only when the product is a perfect square

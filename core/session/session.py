@@ -43,9 +43,9 @@ class Session:
     >>> from core.data.presets import preset
     >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
     >>> s.flip_label(1).message
-    'Row s2: actual label is now 1.'
+    'Row s2: actual label flipped to 1.'
     >>> s.undo().message, s.data.labels.tolist()
-    ('Undone: row s2: actual label is now 1.', [True, False, True, False, True])
+    ('Undone: row s2: actual label flipped to 1.', [True, False, True, False, True])
     """
 
     def __init__(
@@ -177,7 +177,7 @@ class Session:
 
     def flip_label(self, index: int) -> Update:
         now = int(not self.data.labels[index])
-        note = f"Row {self.data.shown_id(index)}: actual label is now {now}."
+        note = f"Row {self.data.shown_id(index)}: actual label flipped to {now}."
         return self._apply(edits.FlipLabel(index), note)
 
     def set_label(self, index: int, text: str) -> Update:

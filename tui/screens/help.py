@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,11 +18,20 @@ class HelpScreen(Dialog[None]):
 
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help", id="help-close")]
 
-    def __init__(self, bindings: list[Binding]) -> None:
+    def __init__(self, bindings: list[Binding], *, ascii: bool = False) -> None:
         super().__init__()
         self.bindings = bindings
+        self.ascii = ascii
 
     def compose(self) -> ComposeResult:
+        # The dialog's text width (its border, padding and scrollbar taken off): a long
+        # description wraps under itself, never into the keys' column.
+        width = max(min(100, self.app.size.width) - 8, 40)
+
+        def entry(key: str, words: str) -> list[str]:
+            wrapped = textwrap.wrap(words, width - 27) or [""]
+            return [f"  {key:<24} {wrapped[0]}", *(" " * 27 + more for more in wrapped[1:])]
+
         lines: list[str] = []
         placed = {b.id for group in HELP_GROUPS.values() for b in self.bindings if b.id in group}
         groups = {
@@ -33,14 +44,18 @@ class HelpScreen(Dialog[None]):
             if not bindings:
                 continue
             lines += ["", name] if lines else [name]
-            lines += [f"  {key_names(b.key):<24} {b.tooltip or b.description}" for b in bindings]
+            for b in bindings:
+                lines += entry(key_names(b.key, ascii=self.ascii), b.tooltip or b.description)
         lines += [
-            f"  {'ctrl+p':<24} Command palette: every key, and every preset, by name",
-            f"  {'tab  shift+tab':<24} Move the keys between the rows and the sweep table "
-            "(the focused one has a bar down its left side)",
+            *entry("ctrl+p", "Command palette: every key, and every preset, by name"),
+            *entry(
+                "tab  shift+tab",
+                "Move the keys between the rows and the sweep table (the focused one has a "
+                "bar down its left side)",
+            ),
             "",
             "What the marks mean",
-            *(f"  {mark:<24} {meaning}" for mark, meaning in LEGEND),
+            *(line for mark, meaning in LEGEND for line in entry(mark, meaning)),
             "",
             "Rule: predicted positive if score >= threshold.",
             "Esc, ? or q closes this help.",
@@ -86,17 +101,18 @@ def titled(title: str, lines: list[str]) -> Text:
     return text
 
 
-def key_names(keys: str) -> str:
-    """A binding's keys as people type them: ``[``, not ``left_square_bracket``."""
-    return ", ".join(_key_name(k) for k in keys.split(","))
+def key_names(keys: str, *, ascii: bool = False) -> str:
+    """A binding's keys as people type them: ``[``, not ``left_square_bracket``;
+    arrows spelled ``left``/``right`` in ASCII (``<`` and ``>`` look like keys)."""
+    return ", ".join(_key_name(k, ascii) for k in keys.split(","))
 
 
-def _key_name(key: str) -> str:
+def _key_name(key: str, ascii: bool = False) -> str:
+    arrows = {"left": "left", "right": "right"} if ascii else {"left": "←", "right": "→"}
     names = {
-        "left": "←",
-        "right": "→",
-        "shift+left": "shift+←",
-        "shift+right": "shift+→",
+        **arrows,
+        "shift+left": f"shift+{arrows['left']}",
+        "shift+right": f"shift+{arrows['right']}",
         "left_square_bracket": "[",
         "right_square_bracket": "]",
         "question_mark": "?",

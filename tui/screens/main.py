@@ -21,7 +21,7 @@ from core.analysis import Analysis
 from core.errors import InputError
 from core.session.session import Session
 from core.session.update import Update
-from core.text.sentences import change_words
+from core.text.sentences import change_words, tie_group_text
 from tui.explorer import flows
 from tui.explorer.demo import DemoTour
 from tui.explorer.frame import Frame
@@ -217,7 +217,20 @@ class MainScreen(Screen[None]):
         # action with nothing of its own to say (a threshold move) says what moved,
         # so a listener need not compare two long status sentences.
         moved = "" if before is None or update.fresh else change_words(before, update.analysis)
-        self.say(update.message or (f"Moved: {moved}." if moved else ""))
+        said = update.message or (f"Moved: {moved}." if moved else "")
+        if (
+            not said
+            and before is not None
+            and not update.fresh
+            and before.data is update.analysis.data
+        ):
+            # A key that moved nothing says so, rather than leaving the line blank.
+            where = tie_group_text(update.analysis)
+            if before.threshold == update.analysis.threshold:
+                said = f"Already at {where}: the threshold cannot go further that way."
+            else:
+                said = f"No prediction changed: still {where}."
+        self.say(said)
 
     def run(self, change: Callable[[], Update]) -> Update | None:
         """Apply one session operation and show it; a refusal is said, nothing changes."""
@@ -319,7 +332,7 @@ class MainScreen(Screen[None]):
         flows.save(self)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.all_bindings()))
+        self.app.push_screen(HelpScreen(self.all_bindings(), ascii=self.ascii))
 
     def action_quit_app(self) -> None:
         flows.quit_app(self)

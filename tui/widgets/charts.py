@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 
 from core.curves.prepared import CurveLine, Prepared
+from core.metrics.metric import lower_first
 from tui.explorer.frame import Frame
 from tui.widgets.text import ItemLines, TextLines
 
@@ -44,10 +45,13 @@ def chart_columns(panel_width: int) -> int:
 
 def plot_cells(available: int) -> int:
     """How many cells of ``available`` the plot uses along one axis: one more than a
-    multiple of four when that loses few, so 0, 0.25, 0.5, 0.75 and 1 each fall
-    exactly on a cell and the ticks sit on their values, evenly spaced."""
-    if available >= 9:
+    multiple of four when that loses at most one, so 0, 0.25, 0.5, 0.75 and 1 each
+    fall exactly on a cell, evenly spaced; else all of them, each tick on the cell
+    its value falls in (spaced a cell unevenly at most)."""
+    if available >= 9 and (available - 1) % 4 <= 1:
         return available - (available - 1) % 4
+    if available >= 9:  # losing two or three rows costs more than evenly spaced ticks
+        return available
     return available - (available - 1) % 2 if available >= 3 else max(available, 1)
 
 
@@ -321,8 +325,12 @@ class ChartPanel(Vertical):
         ])  # fmt: skip
         notes = []
         if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
-            notes.append(f"No ROC curve: {s.roc_auc.reason}. ROC AUC is undefined.")
+            notes.append(
+                f"No ROC curve: {lower_first(str(s.roc_auc.reason))}. ROC AUC is undefined."
+            )
         if self.mode in ("pr", "both") and not _drawable(prepared, "pr"):
-            notes.append(f"No PR curve: {s.average_precision.reason}. AP is undefined.")
+            notes.append(
+                f"No PR curve: {lower_first(str(s.average_precision.reason))}. AP is undefined."
+            )
         note.display = bool(notes)
         note.show("\n".join(notes))

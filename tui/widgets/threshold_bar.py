@@ -36,4 +36,5 @@ class ThresholdBar(ItemLines):
         if where.startswith("above all scores ("):
             where = where.removeprefix("above all scores (").removesuffix(")")
         short = where.split(" (")[0]
-        self.show_items((value, rule, where), (value, rule, short), (value, f">= {t}", short))
+        terse = "nothing positive" if a.threshold is None else f">= {t}"
+        self.show_items((value, rule, where), (value, rule, short), (value, terse, short))
