@@ -67,3 +67,98 @@ def pr_trapezoid(scores: Sequence[float], labels: Sequence[int]) -> Fraction:
         ((r1 - r0) * (p0 + p1) / 2 for (r0, p0), (r1, p1) in itertools.pairwise(points)),
         Fraction(0),
     )
+
+
+def weighted_counts(
+    scores: Sequence[float], labels: Sequence[int], weights: Sequence[Fraction], t: float | None
+) -> tuple[Fraction, ...]:
+    """(TP, FP, TN, FN) as exact weighted sums, each row checked against score >= t."""
+    tp = fp = tn = fn = Fraction(0)
+    for s, y, w in zip(scores, labels, weights, strict=True):
+        pred = t is not None and s >= t
+        if pred and y:
+            tp += w
+        elif pred:
+            fp += w
+        elif y:
+            fn += w
+        else:
+            tn += w
+    return tp, fp, tn, fn
+
+
+def goal_metric(name: str, tp: Fraction, fp: Fraction, tn: Fraction, fn: Fraction,
+                beta2: Fraction = Fraction(4)) -> Fraction | None:  # fmt: skip
+    """A goal metric from its textbook definition, exactly; MCC as sign·MCC² (same
+    order); None where a denominator is zero."""
+    pos, neg, n = tp + fn, fp + tn, tp + fp + tn + fn
+
+    def r(a: Fraction, b: Fraction) -> Fraction | None:
+        return None if b == 0 else a / b
+
+    tpr, fpr, tnr, fnr = r(tp, pos), r(fp, neg), r(tn, neg), r(fn, pos)
+    if name == "mcc":
+        d = (tp + fp) * pos * neg * (tn + fn)
+        if d == 0:
+            return None
+        num = tp * tn - fp * fn
+        return (1 if num >= 0 else -1) * num * num / d
+    table: dict[str, Fraction | None] = {
+        "precision": r(tp, tp + fp),
+        "recall": tpr,
+        "specificity": tnr,
+        "fpr": fpr,
+        "fnr": fnr,
+        "npv": r(tn, tn + fn),
+        "accuracy": r(tp + tn, n),
+        "queue_rate": r(tp + fp, n),
+        "predicted_positives": tp + fp,
+        "f1": r(2 * tp, 2 * tp + fp + fn),
+        "fbeta": r((1 + beta2) * tp, (1 + beta2) * tp + beta2 * fn + fp),
+        "balanced_accuracy": None if tpr is None or tnr is None else (tpr + tnr) / 2,
+        "youden": None if tpr is None or fpr is None else tpr - fpr,
+        "lr_plus": None if tpr is None or not fpr else tpr / fpr,
+        "lr_minus": None if fnr is None or not tnr else fnr / tnr,
+    }
+    return table[name]
+
+
+def solve_goal(
+    scores: Sequence[float],
+    labels: Sequence[int],
+    weights: Sequence[Fraction],
+    objective: str,
+    maximise: bool,
+    constraints: Sequence[tuple[str, bool, Fraction]] = (),
+    costs: dict[str, Fraction] | None = None,
+    prevalence: Fraction | None = None,
+) -> tuple[int, Fraction | None, int, int] | None:
+    """Every threshold tried: (index of the chosen point, its objective, points attaining
+    it, feasible points), or None when no point is feasible. ``constraints`` are
+    (metric, at_least, bound); ``costs`` maps cells to constants."""
+    rows = []
+    for t in thresholds(scores):
+        tp, fp, tn, fn = weighted_counts(scores, labels, weights, t)
+        if prevalence is not None:
+            pos, neg = tp + fn, fp + tn
+            tp, fn = prevalence * tp / pos, prevalence * fn / pos
+            fp, tn = (1 - prevalence) * fp / neg, (1 - prevalence) * tn / neg
+        cells = {"tp": tp, "fp": fp, "tn": tn, "fn": fn}
+        ok = True
+        for metric, at_least, bound in constraints:
+            v = goal_metric(metric, tp, fp, tn, fn)
+            b = (1 if bound >= 0 else -1) * bound * bound if metric == "mcc" else bound
+            if v is None or (v < b if at_least else v > b):
+                ok = False
+        if costs is not None:
+            value: Fraction | None = sum((c * cells[k] for k, c in costs.items()), Fraction(0))
+        else:
+            value = goal_metric(objective, tp, fp, tn, fn)
+        rows.append((ok and value is not None, value))
+    feasible = [(k, v) for k, (ok, v) in enumerate(rows) if ok]
+    if not feasible:
+        return None
+    pick = max if maximise else min
+    best = pick(v for _, v in feasible if v is not None)
+    attaining = [k for k, v in feasible if v == best]
+    return attaining[0], best, len(attaining), len(feasible)

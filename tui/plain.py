@@ -22,6 +22,7 @@ import numpy.typing as npt
 from core.analysis import Analysis
 from core.data.presets import PRESETS, preset
 from core.data.rownames import shown
+from core.decide.solve import decision_sentence
 from core.errors import InputError
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view, row_texts
@@ -59,6 +60,9 @@ HELP = """Commands (one per line):
   metrics                             every metric with its formula and counts
   explain METRIC                      one metric, its formula and its denominator named
   sweep | roc | pr                    the sweep table, or a curve described in words
+  goal GOAL | goal | goal off         choose the threshold for a goal (max precision where
+                                      recall >= 0.9; min cost fp=1 fn=5), say it, or drop it
+  prevalence P | prevalence off       the metrics also where positives are a share P (1/20)
   save PATH [overwrite]               write the rows as CSV (never over a file unless told)
   help | quit | exit                  quit refuses while edits are unsaved;
   quit! | exit!                       quit anyway, losing unsaved edits"""
@@ -151,6 +155,8 @@ class PlainSession:
             "sweep": lambda args: self._tell(args, lambda: sweep_table(self.analysis)),
             "roc": lambda args: self._tell(args, lambda: curve_words(self.analysis, "roc")),
             "pr": lambda args: self._tell(args, lambda: curve_words(self.analysis, "pr")),
+            "goal": self.cmd_goal,
+            "prevalence": self.cmd_prevalence,
             "save": self.cmd_save,
             "help": lambda args: self.say(HELP),
             "quit": lambda args: self.cmd_quit(args, "quit", force=False),
@@ -355,6 +361,14 @@ class PlainSession:
         a = self.analysis
         self.say(f"Metrics at threshold {format_threshold(a.threshold)}:")
         self.say(*(a.metrics[name].describe() for name in METRIC_NAMES))
+        at = self.session.current().at_prevalence
+        prevalence = self.session.prevalence
+        if at is not None and prevalence is not None:
+            p = f"{prevalence.numerator}/{prevalence.denominator}"
+            self.say(f"At prevalence {p} (TPR and FPR kept; LR+ and LR− do not change):")
+            for name in METRIC_NAMES:
+                m = at[name]
+                self.say(f"{name}: {m.value_text() if m.value is not None else m.undefined_text()}")
 
     def cmd_explain(self, args: list[str]) -> None:
         key = metric_key(" ".join(args)) if args else None
@@ -363,6 +377,22 @@ class PlainSession:
             got = f" {' '.join(args)!r}" if args else ""
             raise InputError(f"explain what{got}? metrics are: {names} (any case, spaces allowed)")
         self.say(explain(self.analysis, key))
+
+    def cmd_goal(self, args: list[str]) -> None:
+        if not args:
+            d = self.session.current().deciding
+            if d is None or d.goal is None:
+                self.say("No goal is set; for example: goal max precision where recall >= 0.9")
+            elif d.decision is None:
+                self.say(f"Goal {d.goal.text()}: {d.problem}.")
+            else:
+                self.say(decision_sentence(d.decision, self.analysis.sweep))
+            return
+        self._said(self.session.set_goal(" ".join(args)))
+
+    def cmd_prevalence(self, args: list[str]) -> None:
+        self._expect(args, 1, "prevalence P (0 < P < 1, such as 0.05 or 1/20), or prevalence off")
+        self._said(self.session.set_prevalence(args[0]))
 
     def cmd_save(self, args: list[str]) -> None:
         if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "overwrite"):

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
+from core.data.aggregated import is_aggregated
 from core.data.dataset import Dataset
+from core.data.delimited import header_of
+from core.data.extra import numeric_column
 from core.data.loaders import Columns, load_file
 from core.data.presets import PRESET_NAMES, PRESETS
 from core.errors import InputError
@@ -20,9 +27,17 @@ class Source:
     label: str
     threshold: Threshold = 0.5
     path: Path | None = None
+    #: Numeric columns kept for a goal's costs, by name (one value per row).
+    columns: Mapping[str, npt.NDArray[np.float64]] = field(default_factory=dict)
 
 
-def open_source(name: str, cols: Columns = Columns(), *, aggregated: bool | None = None) -> Source:
+def open_source(
+    name: str,
+    cols: Columns = Columns(),
+    *,
+    aggregated: bool | None = None,
+    keep: Sequence[str] = (),
+) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
 
     >>> open_source("canonical").data.n
@@ -30,9 +45,23 @@ def open_source(name: str, cols: Columns = Columns(), *, aggregated: bool | None
     """
     path = Path(name)
     if _there(path):
-        return Source(data=load_file(path, cols, aggregated=aggregated), label=str(path), path=path)
+        data = load_file(path, cols, aggregated=aggregated)
+        kept = {}
+        if keep and (aggregated or (aggregated is None and _aggregated(path))):
+            raise InputError(
+                f"{path}: a cost column (@{keep[0]}) needs one row per example; "
+                "aggregated counts have none"
+            )
+        for column in keep:
+            kept[column] = numeric_column(path, column, data.n)
+        return Source(data=data, label=str(path), path=path, columns=kept)
     if name in PRESETS:
         p = PRESETS[name]
+        if keep:
+            raise InputError(
+                f"preset {name} has no column {keep[0]!r} for the goal's cost "
+                "(presets have scores and labels only)"
+            )
         return Source(data=p.data, label=f"preset {name}", threshold=p.threshold)
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
@@ -49,3 +78,10 @@ def _there(path: Path) -> bool:
     except OSError:
         return True
     return True
+
+
+def _aggregated(path: Path) -> bool:
+    """Whether a delimited file's header makes it aggregated input."""
+    if path.suffix.lower() in (".json", ".parquet", ".pq"):
+        return False
+    return is_aggregated(header_of(path))

@@ -11,18 +11,24 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from core.analysis import Analysis, Curves, analyse, curves_for
 from core.data.dataset import Dataset
 from core.data.presets import preset
+from core.decide.goal import Goal, parse_goal
+from core.decide.solve import Decision, decision_sentence, parse_prevalence, solve
+from core.decide.text import goal_setting, prevalence_words
 from core.errors import InputError
 from core.session import edits
 from core.session.rowview import NOTHING_CHANGED, Changed
 from core.session.savefile import check_name, write_atomic
-from core.session.update import Update
+from core.session.update import Deciding, Update
 from core.threshold import Threshold, format_threshold
 
 #: Threshold steps of the arrow keys (and ``step`` commands).
@@ -56,6 +62,7 @@ class Session:
         source: str,
         path: Path | None = None,
         beta: float = 2.0,
+        columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
     ) -> None:
         self.data = data
         self.threshold = threshold
@@ -71,6 +78,14 @@ class Session:
         self._undo: list[tuple[edits.Edit, int, str]] = []
         self._redo: list[tuple[edits.Edit, int, str]] = []
         self._curves: Curves | None = None
+        #: The goal and the deployment prevalence in force (None: none).
+        self.goal: Goal | None = None
+        self.prevalence: Fraction | None = None
+        #: Numeric columns kept for a goal's costs, one value per loaded row.
+        self.columns: Mapping[str, npt.NDArray[np.float64]] = columns or {}
+        #: Whether those columns still line up with the rows (no row added or deleted).
+        self._aligned = True
+        self._solved: tuple[object, Decision | str] | None = None
 
     # --- derived -------------------------------------------------------------------
 
@@ -81,9 +96,94 @@ class Session:
             self._curves = curves_for(self.data)
         return analyse(self._curves, self.threshold, beta=self.beta)
 
+    def _update(
+        self,
+        analysis: Analysis,
+        changed: Changed = NOTHING_CHANGED,
+        message: str = "",
+        *,
+        fresh: bool = False,
+    ) -> Update:
+        """An Update of the current state, with the goal and prevalence in force."""
+        return Update(analysis, changed, message, fresh, self._deciding())
+
+    def _deciding(self) -> Deciding | None:
+        if self.goal is None and self.prevalence is None:
+            return None
+        decision = None
+        if self.goal is not None:
+            a = self.analysis
+            key = (a.curves, self.goal, self.prevalence)
+            if self._solved is None or self._solved[0] != key:
+                columns = self.columns if self._aligned else {}
+                setting = goal_setting(a, self.goal, self.prevalence, self.data, columns)
+                try:
+                    self._solved = (key, solve(setting, self.goal))
+                except InputError as exc:  # a class gone by an edit: said on the goal line
+                    self._solved = (key, str(exc))
+            solved = self._solved[1]
+            decision = solved if isinstance(solved, Decision) else None
+            problem = solved if isinstance(solved, str) else None
+            return Deciding(self.goal, self.prevalence, decision, problem)
+        return Deciding(None, self.prevalence, None, None)
+
+    # --- goals ---------------------------------------------------------------------
+
+    def set_goal(self, text: str) -> Update:
+        """Solve a goal (or ``off``) and move the threshold to its point."""
+        if text.strip().lower() in ("off", "none", "clear"):
+            if self.goal is None:
+                return self._update(self.analysis, NOTHING_CHANGED, "No goal is set.")
+            self.goal = None
+            return self._update(self.analysis, NOTHING_CHANGED, "Goal off.")
+        goal = parse_goal(text)
+        missing = [c for c in goal.columns() if c not in self.columns]
+        if missing:
+            raise InputError(
+                f'goal: no numeric column "{missing[0]}" was loaded with these rows '
+                "(open the file with the goal: threshold-lab FILE --goal ...)"
+            )
+        if goal.columns() and not self._aligned:
+            raise InputError(
+                f'goal: the cost column "{goal.columns()[0]}" no longer lines up with the '
+                "rows (rows were added or deleted); r resets them"
+            )
+        before = self.goal
+        self.goal = goal
+        try:
+            deciding = self._deciding()
+            assert deciding is not None
+            if deciding.problem is not None:
+                raise InputError(deciding.problem)
+        except InputError:
+            self.goal = before
+            raise
+        assert deciding.decision is not None
+        d = deciding.decision
+        moved = self.set_threshold(d.threshold)
+        return dataclasses.replace(moved, message=decision_sentence(d, self.analysis.sweep))
+
+    def set_prevalence(self, text: str) -> Update:
+        """Show every metric also at a deployment prevalence (``off`` to stop)."""
+        if text.strip().lower() in ("off", "none", "clear"):
+            self.prevalence = None
+            return self._update(self.analysis, NOTHING_CHANGED, "Prevalence what-if off.")
+        p = parse_prevalence(text)
+        self.prevalence = p
+        said = f"Prevalence {p.numerator}/{p.denominator}: " + prevalence_words(self.analysis, p)
+        if self.goal is not None:
+            deciding = self._deciding()
+            if deciding is not None and deciding.decision is not None:
+                d = deciding.decision
+                moved = self.set_threshold(d.threshold)
+                return dataclasses.replace(
+                    moved, message=f"{said} {decision_sentence(d, self.analysis.sweep)}"
+                )
+        return self._update(self.analysis, NOTHING_CHANGED, said)
+
     def current(self) -> Update:
         """The state as it is, with nothing changed and nothing to say."""
-        return Update(self.analysis)
+        return self._update(self.analysis)
 
     @property
     def dirty(self) -> bool:
@@ -114,7 +214,7 @@ class Session:
         # Exactly as given: a tie group's threshold is a score, and rounding it
         # could lift it above that score and leave the group out.
         self.threshold = None if t is None else float(t)
-        return Update(self.analysis, Changed.band(old, self.threshold), note)
+        return self._update(self.analysis, Changed.band(old, self.threshold), note)
 
     def step(self, steps: int) -> Update:
         """Move by ``steps`` × 0.01; from above all a step down admits the top group."""
@@ -167,7 +267,7 @@ class Session:
         self._undo.append((inverse, self._version, note))
         self._redo.clear()
         self._version = next(self._versions)
-        return Update(self.analysis, edit.changed(before, self.data, self.threshold), note)
+        return self._update(self.analysis, edit.changed(before, self.data, self.threshold), note)
 
     def set_score(self, index: int, text: str) -> Update:
         value = edits.check_score(self.data, text)
@@ -185,7 +285,7 @@ class Session:
             raise InputError(f"label {text.strip()!r} is not 0 or 1")
         if bool(self.data.labels[index]) == (text.strip() == "1"):
             said = f"Row {self.data.shown_id(index)}: actual label is already {text.strip()}."
-            return Update(self.analysis, NOTHING_CHANGED, said)
+            return self._update(self.analysis, NOTHING_CHANGED, said)
         return self.flip_label(index)
 
     def add_row(self, score_text: str, label_text: str) -> Update:
@@ -198,11 +298,13 @@ class Session:
     def insert_row(self, score: float, label: bool) -> Update:
         """Add a row at the end (see :func:`core.session.edits.parse_new_row`)."""
         edit = edits.new_row(self.data, score, label)
+        self._aligned = False  # a cost column has no value for the new row
         return self._apply(edit, f"Added row {edit.name}: score {score!r}, label {int(label)}.")
 
     def delete_row(self, index: int) -> Update:
         rid = self.data.shown_id(index)
         done = self._apply(edits.DeleteRow(index), f"Removed row {rid}.")
+        self._aligned = False  # the cost columns' rows no longer line up
         return dataclasses.replace(done, message=f"{done.message} Undo brings it back.")
 
     def undo(self) -> Update:
@@ -219,7 +321,7 @@ class Session:
         done: str,
     ) -> Update:
         if not source:
-            return Update(self.analysis, NOTHING_CHANGED, f"Nothing to {verb}.")
+            return self._update(self.analysis, NOTHING_CHANGED, f"Nothing to {verb}.")
         edit, version, note = source[-1]
         before = self.data
         target.append((self._perform(edit), self._version, note))
@@ -227,7 +329,7 @@ class Session:
         self._version = version
         # Say which edit: "Undone: row s2: score 0.8 -> 0.3."
         said = f"{done.rstrip('.')}: {note[0].lower()}{note[1:]}" if note else done
-        return Update(self.analysis, edit.changed(before, self.data, self.threshold), said)
+        return self._update(self.analysis, edit.changed(before, self.data, self.threshold), said)
 
     def reset(self) -> Update:
         """Back to the rows and threshold as loaded (itself an undoable step)."""
@@ -235,9 +337,10 @@ class Session:
         data, threshold = self.loaded
         if self.data is not data:
             self._apply(edits.Replace(data), f"Reset to {self.source} as loaded.")
+        self._aligned = True
         self.threshold = threshold
         changed = edits.changed_between(before, old, self.data, self.threshold)
-        return Update(
+        return self._update(
             self.analysis,
             changed,
             f"Reset to {self.source} as loaded, threshold {format_threshold(threshold)}.",
@@ -256,8 +359,12 @@ class Session:
         self._version = next(self._versions)
         self._saved = (self._version, p.data)
         self.threshold = p.threshold
+        # A preset has no cost columns: a goal that needs one goes with them.
+        self.columns, self._aligned = {}, True
+        if self.goal is not None and self.goal.columns():
+            self.goal = None
         # Other rows altogether: nothing is marked changed against the rows before.
-        return Update(
+        return self._update(
             self.analysis, NOTHING_CHANGED, f"Loaded preset {name}: {p.description}", fresh=True
         )
 
@@ -286,4 +393,6 @@ class Session:
             )
         written = write_atomic(target, edits.to_csv(self.data))
         self._saved = (self._version, self.data)
-        return Update(self.analysis, NOTHING_CHANGED, f"Saved {self.data.n} rows to {written}.")
+        return self._update(
+            self.analysis, NOTHING_CHANGED, f"Saved {self.data.n} rows to {written}."
+        )

@@ -10,11 +10,26 @@ itself rather than found again by comparing predictions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 
 from core.analysis import Analysis
+from core.decide.goal import Goal
+from core.decide.solve import Decision, metrics_at_prevalence
+from core.metrics.metric import Metric
 from core.session.rowview import NOTHING_CHANGED, Changed
 from core.text.sentences import status_sentence
+
+
+@dataclass(frozen=True, eq=False)
+class Deciding:
+    """The goal and deployment prevalence in force, and the goal solved for these rows
+    (``problem`` says why it could not be, e.g. a class an edit removed)."""
+
+    goal: Goal | None
+    prevalence: Fraction | None
+    decision: Decision | None
+    problem: str | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,6 +56,16 @@ class Update:
     changed: Changed = NOTHING_CHANGED
     message: str = ""
     fresh: bool = False
+    deciding: Deciding | None = None
+
+    @cached_property
+    def at_prevalence(self) -> dict[str, Metric] | None:
+        """Every threshold metric at the deployment prevalence in force, or None."""
+        d = self.deciding
+        if d is None or d.prevalence is None:
+            return None
+        a = self.analysis
+        return metrics_at_prevalence(a.sweep, a.point, d.prevalence, a.beta)
 
     @cached_property
     def status(self) -> str:

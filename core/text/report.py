@@ -105,15 +105,22 @@ def report_json(a: Analysis, *, source: str, points: int | None = JSON_POINTS) -
 
 
 def json_pieces(
-    a: Analysis, *, source: str, points: int | None = JSON_POINTS, chunk: int = 4096
+    a: Analysis,
+    *,
+    source: str,
+    points: int | None = JSON_POINTS,
+    chunk: int = 4096,
+    extra: dict[str, Any] | None = None,
 ) -> Iterator[str]:
     """The JSON report as text pieces that join to one object, the same as
     ``json.dumps(report_json(...))``; the sweep is written ``chunk`` points at a
-    time, so listing every point of a 10^7-row sweep needs little memory."""
+    time, so listing every point of a 10^7-row sweep needs little memory.
+    ``extra`` adds fields (a goal, a prevalence) before the sweep."""
     listed = listed_points(a, points)
     head = report_json(a, source=source, points=0)
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
+    head.update(extra or {})
     yield json.dumps(head, allow_nan=False)[:-1] + ', "sweep": ['
     for start in range(0, listed.shape[0], chunk):
         rows = _rows_json(a, listed[start : start + chunk])

@@ -11,11 +11,14 @@ import math
 import re
 import sys
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from core.data.loaders import Columns
 from core.data.sources import Source, open_source
+from core.decide.goal import parse_goal
+from core.decide.solve import parse_prevalence
 from core.errors import InputError
 from core.session.session import Session
 from core.threshold import Threshold, parse_threshold
@@ -129,6 +132,9 @@ class SourceArgs:
     #: The --threshold as typed; None means the source's own (a preset's, else 0.5).
     threshold_text: str | None
     beta: float
+    #: --goal and --prevalence as typed, where the command has them.
+    goal_text: str | None = None
+    prevalence_text: str | None = None
 
     @classmethod
     def parse(cls, args: argparse.Namespace) -> SourceArgs:
@@ -151,17 +157,32 @@ class SourceArgs:
             aggregated=args.aggregated,
             threshold_text=args.threshold,
             beta=args.beta,
+            goal_text=getattr(args, "goal", None),
+            prevalence_text=getattr(args, "prevalence", None),
         )
 
     def threshold(self, default: Threshold) -> Threshold:
         """The typed threshold, or ``default`` when none was typed (raises InputError)."""
         return default if self.threshold_text is None else parse_threshold(self.threshold_text)
 
-    def open(self) -> tuple[Source, Threshold]:
-        """Load the source and resolve the opening threshold (raises InputError)."""
-        src = open_source(self.name, self.columns, aggregated=self.aggregated)
+    def open(self, keep: Sequence[str] = ()) -> tuple[Source, Threshold]:
+        """Load the source (with the numeric columns named in ``keep``, for a goal's
+        costs) and resolve the opening threshold (raises InputError)."""
+        if not keep and self.goal_text:
+            keep = parse_goal(self.goal_text).columns()  # a malformed goal: refused first
+        if self.prevalence_text:
+            parse_prevalence(self.prevalence_text)
+        src = open_source(self.name, self.columns, aggregated=self.aggregated, keep=keep)
         return src, self.threshold(src.threshold)
 
     def session(self, src: Source, threshold: Threshold) -> Session:
         """A new exploring session of an opened source (see :meth:`open`)."""
-        return Session(src.data, threshold, source=src.label, path=src.path, beta=self.beta)
+        session = Session(
+            src.data, threshold, source=src.label, path=src.path, beta=self.beta,
+            columns=src.columns,
+        )  # fmt: skip
+        if self.prevalence_text:
+            session.set_prevalence(self.prevalence_text)
+        if self.goal_text:
+            session.set_goal(self.goal_text)  # the threshold opens at the goal's point
+        return session

@@ -100,6 +100,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "step; any key stops it",
     )
     p.add_argument(
+        "--goal",
+        metavar="GOAL",
+        help="open at the threshold a goal chooses: 'max precision where recall >= 0.9', "
+        "'min cost fp=1 fn=5', 'min cost fp=1 fn=@amount' (g sets one in the explorer)",
+    )
+    p.add_argument(
+        "--prevalence",
+        metavar="P",
+        help="also show every metric at deployment prevalence P (0 < P < 1), keeping TPR and FPR",
+    )
+    p.add_argument(
         "--plain",
         action="store_true",
         help="plain line mode for screen readers and pipes: one command per line in, "

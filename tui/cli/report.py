@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from core.analysis import analyse
 from core.data.loaders import slow_reader_note
 from core.data.presets import PRESET_NAMES
+from core.decide.goal import parse_goal
+from core.decide.solve import metrics_at_prevalence, parse_prevalence, solve
+from core.decide.text import goal_setting, with_decision
+from core.errors import InputError
 from core.text.report import JSON_POINTS, MIN_POINTS, TEXT_POINTS, json_pieces, report_text
 from tui.cli.args import PROG, Parser, SourceArgs, add_source_options, note
 
@@ -58,6 +63,23 @@ def parser() -> Parser:
         f"{TEXT_POINTS} in text, the first and last halves; {JSON_POINTS:,} in JSON, "
         "chosen to keep the ROC curve's shape)",
     )
+    p.add_argument(
+        "--goal",
+        metavar="GOAL",
+        help="choose the threshold for a goal: 'max precision where recall >= 0.9', "
+        "'min cost fp=1 fn=5' (see README: Deciding)",
+    )
+    p.add_argument(
+        "--prevalence",
+        metavar="P",
+        help="the metrics (and the goal) where the positive class has prevalence P "
+        "(0 < P < 1, a decimal or a fraction like 1/20), keeping TPR and FPR",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="with --goal: exit 1 (and say why on stderr) when the goal is infeasible",
+    )
     add_source_options(p)
     return p
 
@@ -68,16 +90,41 @@ def run(args: argparse.Namespace) -> int:
     slow = slow_reader_note(wanted.name)
     if slow:
         note(slow)
-    src, threshold = wanted.open()
+    if args.check and not args.goal:
+        raise InputError("--check needs --goal (it fails the run when the goal is infeasible)")
+    goal = parse_goal(args.goal) if args.goal else None
+    prevalence = parse_prevalence(args.prevalence) if args.prevalence else None
+    src, threshold = wanted.open(keep=goal.columns() if goal else ())
     a = analyse(src.data, threshold, beta=wanted.beta)
+    decision = None
+    if goal is not None:
+        setting = goal_setting(a, goal, prevalence, src.data, src.columns)
+        decision = solve(setting, goal)
+        a = analyse(a.curves, decision.threshold, beta=wanted.beta)
+    extra: dict[str, Any] = {}
+    if decision is not None:
+        extra["goal"] = decision.as_json()
+    if prevalence is not None:
+        at = metrics_at_prevalence(a.sweep, a.point, prevalence, wanted.beta)
+        extra["at_prevalence"] = {
+            "prevalence": f"{prevalence.numerator}/{prevalence.denominator}",
+            "metrics": {name: m.as_json() for name, m in at.items()},
+        }
     points: int | None = args.points
     if args.json:
         for piece in json_pieces(
-            a, source=src.label, points=JSON_POINTS if points == _DEFAULT_POINTS else points
+            a,
+            source=src.label,
+            points=JSON_POINTS if points == _DEFAULT_POINTS else points,
+            extra=extra,
         ):
             sys.stdout.write(piece)
         sys.stdout.write("\n")
     else:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
-        sys.stdout.write(report_text(a, source=src.label, sweep_limit=limit))
+        text = report_text(a, source=src.label, sweep_limit=limit)
+        sys.stdout.write(with_decision(text, a, decision, prevalence, wanted.beta))
+    if args.check and decision is not None and not decision.feasible:
+        note(f"goal not met: {decision.reason}")
+        return 1
     return 0

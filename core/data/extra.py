@@ -1,0 +1,85 @@
+"""Numeric columns a goal asks for besides the score, label, weight and id: a cost
+per example (``fn=@amount``: a missed fraud costs its amount).
+
+They are read from the same file, in the same row order as the loaders read it
+(a loader refuses a bad row rather than dropping it, so row i is row i), and
+each value must be a finite number, refused naming its line or row.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from core.data import progress
+from core.data.cells import fail, numbers
+from core.data.delimited import lines_of, read_rows
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def numeric_column(path: Path, name: str, n: int) -> FloatArray:
+    """Column ``name`` of ``path`` as floats, one per row of its ``n`` rows."""
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        values = _json_column(path, name)
+        out = numbers(path, name, values, lambda i: f"item {i + 1}")
+    elif suffix in (".parquet", ".pq"):
+        out = _parquet_column(path, name)
+    else:
+        try:
+            text = progress.read_bytes(path).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise fail(path, "not UTF-8 text") from None
+        lines = lines_of(text)
+        if not lines:
+            raise fail(path, "empty file")
+
+        def column_of(header: list[str]) -> dict[str, int]:
+            found = [i for i, h in enumerate(header) if h == name]
+            if not found:
+                found = [i for i, h in enumerate(header) if h.lower() == name.lower()]
+            if len(found) != 1:
+                what = "no column" if not found else "more than one column"
+                raise fail(path, f"{what} named {name!r} for the goal's cost (columns: "
+                           f"{', '.join(header)})")  # fmt: skip
+            return {"extra": found[0]}
+
+        rows = read_rows(path, lines, column_of)
+        out = numbers(path, name, rows.cells["extra"], rows.where)
+    if out.shape[0] != n:
+        raise fail(path, f"column {name!r} has {out.shape[0]} values for {n} rows")
+    return out
+
+
+def _json_column(path: Path, name: str) -> list[object]:
+    try:
+        doc = json.loads(progress.read_bytes(path).decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise fail(path, "not valid JSON") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get(name), list):
+        raise fail(path, f'no "{name}" list for the goal\'s cost')
+    values: list[object] = doc[name]
+    return values
+
+
+def _parquet_column(path: Path, name: str) -> FloatArray:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise fail(
+            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
+        ) from None
+    try:
+        schema = list(pq.read_schema(str(path)).names)
+    except Exception as exc:  # pyarrow raises many types for a bad file
+        raise fail(path, f"not a readable Parquet file ({exc})") from None
+    if name not in schema:
+        raise fail(
+            path, f"no column named {name!r} for the goal's cost (columns: {', '.join(schema)})"
+        )
+    values = pq.read_table(str(path), columns=[name]).column(0).to_pylist()
+    return numbers(path, name, values, lambda i: f"row {i + 1}")

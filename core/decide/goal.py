@@ -1,0 +1,230 @@
+"""Goals: which operating point to choose, in one small grammar.
+
+    max METRIC | min METRIC [where METRIC >= x [and METRIC <= y ...]]
+    min cost fp=A fn=B [tp=C] [tn=D]        (A ... a number, or @column)
+
+Words are case-insensitive; numbers are decimals or fractions ``a/b``, read
+exactly (``0.1`` is one tenth, not its binary neighbour). A malformed goal is
+refused with one line naming the word that is wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.errors import InputError
+
+#: The metrics a goal can name (threshold metrics core computes, plus two of its own).
+GOAL_METRICS = (
+    "precision", "recall", "f1", "fbeta", "accuracy", "balanced_accuracy", "specificity",
+    "npv", "fpr", "fnr", "mcc", "queue_rate", "lr_plus", "lr_minus", "youden",
+    "predicted_positives",
+)  # fmt: skip
+
+#: Other spellings people use for the same metrics.
+ALIASES = {
+    "tpr": "recall", "sensitivity": "recall", "ppv": "precision", "tnr": "specificity",
+    "lr+": "lr_plus", "lr-": "lr_minus", "lr−": "lr_minus", "j": "youden",
+    "balanced-accuracy": "balanced_accuracy", "queue-rate": "queue_rate",
+    "predicted-positives": "predicted_positives", "f-beta": "fbeta",
+}  # fmt: skip
+
+#: The four cells a cost can be put on.
+CELLS = ("fp", "fn", "tp", "tn")
+
+#: How the grammar reads, for the messages that refuse a goal.
+GRAMMAR = (
+    "max|min METRIC [where METRIC >= x [and METRIC <= y ...]], or min cost fp=A fn=B [tp=C] [tn=D]"
+)
+
+_TOKEN = re.compile(r">=|<=|=>|=<|==|=|>|<|[^\s<>=]+")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``metric >= bound`` (``at_least``) or ``metric <= bound``."""
+
+    metric: str
+    at_least: bool
+    bound: Fraction
+
+    def text(self) -> str:
+        return f"{self.metric} {'>=' if self.at_least else '<='} {number_text(self.bound)}"
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What one example of a cell costs: a constant, or a numeric column's value."""
+
+    value: Fraction | None = None
+    column: str | None = None
+
+    def text(self) -> str:
+        return (
+            f"@{self.column}" if self.column is not None else number_text(self.value or Fraction(0))
+        )
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A parsed goal: maximise (``maximise``) or minimise ``metric`` (``cost`` for a cost
+    goal, whose ``costs`` map cells to what each example of them costs)."""
+
+    metric: str
+    maximise: bool
+    constraints: tuple[Constraint, ...] = ()
+    costs: tuple[tuple[str, Cost], ...] = ()
+
+    @property
+    def is_cost(self) -> bool:
+        return self.metric == "cost"
+
+    def columns(self) -> list[str]:
+        """The numeric columns the goal's costs name (the loaders keep these)."""
+        return [c.column for _, c in self.costs if c.column is not None]
+
+    def text(self) -> str:
+        """The goal written back in its canonical form."""
+        if self.is_cost:
+            return "min cost " + " ".join(f"{cell}={c.text()}" for cell, c in self.costs)
+        head = f"{'max' if self.maximise else 'min'} {self.metric}"
+        if self.constraints:
+            head += " where " + " and ".join(c.text() for c in self.constraints)
+        return head
+
+
+def number_text(x: Fraction) -> str:
+    """A bound as the user would write it: ``0.9``, ``1/3``, ``500``."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    d = x.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d == 1:  # a terminating decimal
+        digits = 0
+        while (x * 10**digits).denominator != 1:
+            digits += 1
+        return f"{float(x):.{digits}f}" if digits <= 17 else f"{x.numerator}/{x.denominator}"
+    return f"{x.numerator}/{x.denominator}"
+
+
+def parse_number(word: str, what: str) -> Fraction:
+    """A decimal (``0.9``, ``-2``, ``1e-3``) or a fraction (``9/10``), exactly."""
+    try:
+        if "/" in word:
+            top, bottom = word.split("/", 1)
+            value = Fraction(Fraction(top.strip()), Fraction(bottom.strip()))
+        else:
+            value = Fraction(word)
+    except (ValueError, ZeroDivisionError):
+        raise InputError(
+            f'goal: "{word}" is not a number for {what} '
+            "(write a decimal like 0.9 or a fraction like 9/10)"
+        ) from None
+    return value
+
+
+def metric_name(word: str) -> str:
+    """The goal metric ``word`` names, refused with the list when it names none."""
+    key = word.lower()
+    key = ALIASES.get(key, key)
+    if key in GOAL_METRICS:
+        return key
+    raise InputError(f'goal: "{word}" is not a metric; metrics: {", ".join(GOAL_METRICS)}')
+
+
+def parse_goal(text: str) -> Goal:
+    """Read a goal, or refuse it naming the word that is wrong.
+
+    >>> parse_goal("max precision where recall >= 0.9").text()
+    'max precision where recall >= 0.9'
+    >>> parse_goal("MIN fpr WHERE recall>=19/20 and precision >= 0.5").constraints[0].bound
+    Fraction(19, 20)
+    >>> parse_goal("min cost fp=1 fn=@amount").text()
+    'min cost fp=1 fn=@amount'
+    >>> parse_goal("maximise recall")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    core.errors.InputError: goal: "maximise" should be max or min (max|min METRIC ...)
+    """
+    words = _TOKEN.findall(text.strip())
+    if not words:
+        raise InputError(f"goal: empty; write {GRAMMAR}")
+    head = words[0].lower()
+    if head not in ("max", "min"):
+        raise InputError(f'goal: "{words[0]}" should be max or min ({GRAMMAR})')
+    if len(words) < 2:
+        raise InputError(f'goal: "{words[0]}" of what? write {GRAMMAR}')
+    if words[1].lower() == "cost":
+        if head == "max":
+            raise InputError('goal: "max cost": a cost is minimised (min cost fp=A fn=B ...)')
+        return Goal("cost", False, costs=_costs(words[2:]))
+    metric = metric_name(words[1])
+    rest = words[2:]
+    constraints: list[Constraint] = []
+    if rest:
+        if rest[0].lower() != "where":
+            raise InputError(
+                f'goal: "{rest[0]}" after "{head} {words[1]}" should be "where" '
+                "followed by constraints like recall >= 0.9"
+            )
+        rest = rest[1:]
+        if not rest:
+            raise InputError('goal: nothing after "where"; write a constraint like recall >= 0.9')
+        while rest:
+            constraints.append(_constraint(rest[:3]))
+            rest = rest[3:]
+            if rest:
+                if rest[0].lower() != "and":
+                    raise InputError(f'goal: "{rest[0]}" should be "and" between constraints')
+                rest = rest[1:]
+                if not rest:
+                    raise InputError('goal: nothing after "and"; write another constraint')
+    return Goal(metric, head == "max", tuple(constraints))
+
+
+def _constraint(words: list[str]) -> Constraint:
+    if len(words) < 3:
+        shown = " ".join(words)
+        raise InputError(
+            f'goal: "{shown}" is not a whole constraint; write METRIC >= x or METRIC <= x'
+        )
+    metric = metric_name(words[0])
+    op = words[1]
+    if op not in (">=", "<=", "=>", "=<"):
+        raise InputError(
+            f'goal: "{op}" after "{words[0]}" should be >= or <= '
+            "(a constraint is a bound: at least, or at most)"
+        )
+    bound = parse_number(words[2], f"{metric}'s bound")
+    return Constraint(metric, op in (">=", "=>"), bound)
+
+
+def _costs(words: list[str]) -> tuple[tuple[str, Cost], ...]:
+    if not words:
+        raise InputError("goal: min cost needs what each cell costs, e.g. min cost fp=1 fn=5")
+    found: dict[str, Cost] = {}
+    i = 0
+    while i < len(words):
+        cell = words[i].lower()
+        if cell not in CELLS:
+            raise InputError(
+                f'goal: "{words[i]}" is not a cell; a cost is fp=, fn=, tp= or tn= '
+                "followed by a number or @column"
+            )
+        if i + 2 >= len(words) or words[i + 1] != "=":
+            raise InputError(f'goal: "{words[i]}" needs "=" and a cost, e.g. {cell}=5')
+        if cell in found:
+            raise InputError(f'goal: "{cell}" is given twice')
+        value = words[i + 2]
+        if value.startswith("@"):
+            if len(value) == 1:
+                raise InputError('goal: "@" needs a column name, e.g. fn=@amount')
+            found[cell] = Cost(column=value[1:])
+        else:
+            found[cell] = Cost(value=parse_number(value, f"the cost of {cell.upper()}"))
+        i += 3
+    return tuple((cell, found[cell]) for cell in CELLS if cell in found)

@@ -1,0 +1,136 @@
+"""A goal and a prevalence in words: the report's sections, and the setting a goal
+is solved in (with the cost columns summed per operating point)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis import Analysis
+from core.data.dataset import Dataset
+from core.decide.goal import Goal
+from core.decide.solve import (
+    WORDS,
+    Decision,
+    Setting,
+    decision_sentence,
+    metrics_at_prevalence,
+)
+from core.metrics.threshold_metrics import METRIC_NAMES
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def column_cells(
+    data: Dataset, thresholds: FloatArray, values: FloatArray
+) -> dict[str, FloatArray]:
+    """Per operating point, the sum of ``values`` (times the weights) over each cell:
+    ``{"tp": ..., "fp": ..., "tn": ..., "fn": ...}``, point 0 being above all."""
+    w = values if data.weights is None else values * data.weights
+    # The point at which each row enters: 1 + the index of its score among the
+    # distinct scores, descending.
+    ascending = thresholds[::-1]
+    entry = thresholds.shape[0] - np.searchsorted(ascending, data.scores, side="left")
+    m = thresholds.shape[0] + 1
+    pos = np.bincount(entry, weights=np.where(data.labels, w, 0.0), minlength=m)
+    neg = np.bincount(entry, weights=np.where(data.labels, 0.0, w), minlength=m)
+    tp, fp = np.cumsum(pos), np.cumsum(neg)
+    return {"tp": tp, "fp": fp, "fn": tp[-1] - tp, "tn": fp[-1] - fp}
+
+
+def goal_setting(
+    a: Analysis,
+    goal: Goal,
+    prevalence: Fraction | None,
+    data: Dataset,
+    columns: Mapping[str, FloatArray] | None = None,
+) -> Setting:
+    """The setting ``goal`` is solved in: ``a``'s sweep, at ``prevalence`` if given,
+    with the goal's cost columns (from ``columns``) summed per point."""
+    sums = {
+        name: column_cells(data, a.sweep.thresholds, (columns or {})[name])
+        for name in goal.columns()
+        if name in (columns or {})
+    }
+    whole = all(
+        bool(np.all(np.floor(v) == v)) and float(np.max(np.abs(v), initial=0.0)) < 2**53
+        for cells in sums.values()
+        for v in cells.values()
+    )
+    return Setting(a.sweep, a.beta, prevalence, sums, whole)
+
+
+def decision_lines(d: Decision, a: Analysis) -> list[str]:
+    """The report's goal section."""
+    lines = [
+        "Goal: " + d.goal.text() + (f" (at prevalence {_p(d.prevalence)})" if d.prevalence else "")
+    ]
+    lines.append("  " + decision_sentence(d, a.sweep))
+    where = "above all scores" if d.threshold is None else f"point {d.index} of {a.sweep.size - 1}"
+    lines.append(
+        f"  The same decisions: {d.same_decisions_text()} ({where}; "
+        f"{d.attaining} point{'s attain' if d.attaining != 1 else ' attains'} the optimum; "
+        f"{d.feasible_points} feasible)"
+    )
+    if not d.exact:
+        lines.append("  (a plateau too long to compare exactly was compared in floats)")
+    return lines
+
+
+def prevalence_lines(a: Analysis, prevalence: Fraction) -> list[str]:
+    """The report's section of the metrics at another prevalence."""
+    at = metrics_at_prevalence(a.sweep, a.point, prevalence, a.beta)
+    lines = [
+        f"At prevalence {_p(prevalence)} (TPR and FPR kept; LR+ and LR− do not change)",
+    ]
+    for name in METRIC_NAMES:
+        here, there = a.metrics[name], at[name]
+        lines.append(f"  {WORDS.get(name, name):<18} {_v(here):>20}  ->  {_v(there)}")
+    return lines
+
+
+def _v(m: object) -> str:
+    from core.metrics.metric import Metric
+
+    assert isinstance(m, Metric)
+    return m.value_text() if m.value is not None else m.undefined_text()
+
+
+def _p(p: Fraction | None) -> str:
+    if p is None:
+        return ""
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def with_decision(
+    text: str, a: Analysis, decision: Decision | None, prevalence: Fraction | None, beta: float
+) -> str:
+    """The text report with the goal and prevalence sections after its status line."""
+    extra: list[str] = []
+    if decision is not None:
+        extra += [*decision_lines(decision, a), ""]
+    if prevalence is not None:
+        extra += [*prevalence_lines(a, prevalence), ""]
+    if not extra:
+        return text
+    marker = "\nConfusion matrix\n"
+    at = text.find(marker)
+    if at < 0:
+        return text + "\n" + "\n".join(extra)
+    return text[: at + 1] + "\n".join(extra) + text[at:]
+
+
+#: The metrics a prevalence change is told by, in one line.
+PREVALENCE_WORDS = ("precision", "npv", "accuracy", "f1", "queue_rate")
+
+
+def prevalence_words(a: Analysis, prevalence: Fraction) -> str:
+    """``at threshold 0.42, precision 3/4 -> 3/22, NPV 7/8 -> 133/134, ...; TPR and FPR
+    are kept, LR+ and LR− do not change.``"""
+    at = metrics_at_prevalence(a.sweep, a.point, prevalence, a.beta)
+    where = "above all scores" if a.threshold is None else f"threshold {a.threshold!r}"
+    parts = [f"{WORDS[n]} {a.metrics[n].short()} -> {at[n].short()}" for n in PREVALENCE_WORDS]
+    return f"at {where}, " + ", ".join(parts) + "; TPR and FPR are kept, LR+ and LR− do not change."
