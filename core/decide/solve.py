@@ -15,8 +15,9 @@ TN' = (1-P)·(1-FPR). They are held as whole numbers scaled by a common factor
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -27,6 +28,7 @@ import numpy.typing as npt
 from core.curves.sweep import Sweep
 from core.decide.goal import Constraint, Goal, number_text
 from core.decide.values import (
+    ArrayCells,
     Cells,
     exact_key,
     exact_value,
@@ -103,13 +105,15 @@ class Setting:
             return p.numerator * int(neg), (p.denominator - p.numerator) * int(pos)
         return Fraction(p) / Fraction(pos), (1 - Fraction(p)) / Fraction(neg)
 
-    def cells(self) -> Cells:
-        """The four counts at every point, as floats."""
+    def cells(self, lo: int = 0, hi: int | None = None) -> ArrayCells:
+        """The four counts at points ``lo`` to ``hi`` (exclusive), as floats."""
         s = self.sweep
-        tp, fp = s.tp.astype(np.float64), s.fp.astype(np.float64)
-        fn, tn = float(s.positives) - tp, float(s.negatives) - fp
         a, b = (float(x) for x in self._factors())
-        return Cells(tp * a, fp * b, tn * b, fn * a)
+        tp, fp = s.tp[lo:hi], s.fp[lo:hi]
+        if a != 1 or b != 1:
+            tp, fp = tp * a, fp * b
+        pos, neg = self.totals()
+        return ArrayCells(tp, fp, pos, neg)
 
     def cells_at(self, k: int) -> Cells:
         """The four counts at point ``k``, exactly."""
@@ -118,6 +122,11 @@ class Setting:
         pos, neg = _exact(s.positives), _exact(s.negatives)
         a, b = self._factors()
         return Cells(tp * a, fp * b, (neg - fp) * b, (pos - tp) * a)
+
+    def totals(self) -> tuple[float, float]:
+        """The positives and negatives every point's counts add up to (scaled)."""
+        a, b = (float(x) for x in self._factors())
+        return float(self.sweep.positives) * a, float(self.sweep.negatives) * b
 
     @property
     def scale(self) -> Fraction:
@@ -228,10 +237,12 @@ class Decision:
 # --- metric values at every point --------------------------------------------------
 
 
-def _values(setting: Setting, name: str, goal: Goal) -> FloatArray:
+def _values(
+    setting: Setting, name: str, goal: Goal, lo: int = 0, hi: int | None = None
+) -> FloatArray:
     if name == "cost":
-        return _cost_values(setting, goal)
-    values = float_values(name, setting.cells(), setting.beta)
+        return _cost_values(setting, goal, lo, hi)
+    values = float_values(name, setting.cells(lo, hi), setting.beta, setting.totals())
     if name == "predicted_positives" and setting.prevalence is not None:
         values = values / float(setting.scale)  # per example at a prevalence
     return values
@@ -250,20 +261,20 @@ def _cost_terms(setting: Setting, goal: Goal) -> list[tuple[str, Fraction | None
     return [(cell, c.value, c.column) for cell, c in goal.costs]
 
 
-def _cost_values(setting: Setting, goal: Goal) -> FloatArray:
+def _cost_values(setting: Setting, goal: Goal, lo: int = 0, hi: int | None = None) -> FloatArray:
     """The total cost at every point times a positive constant (the order is all a
     solve needs): constant costs are scaled to whole numbers, so with whole counts
     every total is a whole number held exactly and two totals compare exactly."""
-    cells = setting.cells()
+    cells = setting.cells(lo, hi)
     a, b = (float(x) for x in setting._factors())
     scale = _cost_scale(goal)
-    total = np.zeros(setting.sweep.size)
+    total = np.zeros(cells.tp.shape[0])
     for cell, value, column in _cost_terms(setting, goal):
         if column is None:
-            total = total + float((value or 0) * scale) * getattr(cells, cell)
+            total += float((value or 0) * scale) * getattr(cells, cell)
         else:
             factor = a if cell in ("tp", "fn") else b
-            total = total + float(scale) * factor * setting.column_cells[column][cell]
+            total += float(scale) * factor * setting.column_cells[column][cell][lo:hi]
     return total
 
 
@@ -302,8 +313,38 @@ def _exact_compare(setting: Setting, name: str, goal: Goal, bound_den: int = 1) 
 # --- solving -------------------------------------------------------------------------
 
 
+#: Metrics that only rise (+1) or only fall (-1) as the threshold falls (the index
+#: grows): a bound on one of them keeps a run of points, found by bisection.
+MONOTONE = {"recall": 1, "fpr": 1, "predicted_positives": 1, "queue_rate": 1,
+            "fnr": -1, "specificity": -1}  # fmt: skip
+
+
+def _run(setting: Setting, goal: Goal, c: Constraint) -> tuple[int, int] | None:
+    """The points meeting a bound on a monotone metric, as a range ``lo..hi``
+    (exclusive), found in O(log m) exact evaluations; None where it is undefined."""
+    m = setting.sweep.size
+    if _exact_at(setting, c.metric, goal, 0) is None:
+        return None  # rates are undefined at every point or at none
+    sign = MONOTONE[c.metric]
+    bound = sign * exact_key(c.metric, c.bound)
+
+    def key(k: int) -> Fraction:
+        v = _exact_at(setting, c.metric, goal, k)
+        assert v is not None
+        return sign * v
+
+    # key rises with k: a lower bound keeps a suffix, an upper bound a prefix.
+    if c.at_least == (sign > 0):
+        return bisect.bisect_left(range(m), bound, key=key), m
+    return 0, bisect.bisect_right(range(m), bound, key=key)
+
+
 def solve(setting: Setting, goal: Goal) -> Decision:
     """The goal's operating point over every point of ``setting``'s sweep.
+
+    Bounds on monotone metrics (recall, FPR, ...) cut the points to one run by
+    bisection; the other bounds and the objective take one vectorised pass over
+    that run; a monotone objective with nothing else to check is read off its ends.
 
     >>> from core.curves.sweep import build_sweep
     >>> from core.data.presets import preset
@@ -319,91 +360,275 @@ def solve(setting: Setting, goal: Goal) -> Decision:
     for column in goal.columns():
         if column not in setting.column_cells:
             raise InputError(f'goal: no numeric column "{column}" in these rows')
-    sweep = setting.sweep
-    m = sweep.size
+    m = setting.sweep.size
     exact = True
-    feasible = np.ones(m, dtype=bool)
-    violation = np.zeros(m)
+    lo, hi = 0, m
+    rest: list[Constraint] = []
     nowhere: list[Constraint] = []  # constraints whose metric is undefined everywhere
     for c in goal.constraints:
-        v = _values(setting, c.metric, goal)
-        x = float(c.bound)
-        defined = ~np.isnan(v)
-        if not defined.any():
-            nowhere.append(c)
-        ok = defined & ((v >= x) if c.at_least else (v <= x))
-        if not _exact_compare(setting, c.metric, goal, c.bound.denominator):
-            tol = 4 * np.finfo(float).eps * max(abs(x), 1.0)
-            near = np.flatnonzero(defined & (np.abs(np.nan_to_num(v) - x) <= tol))
-            if near.size > EXACT_LIMIT:
-                exact = False
+        if c.metric in MONOTONE:
+            run = _run(setting, goal, c)
+            if run is None:
+                nowhere.append(c)
+                lo, hi = 0, 0
             else:
-                key = exact_key(c.metric, c.bound)
-                for k in near.tolist():
-                    e = _exact_at(setting, c.metric, goal, k)
-                    ok[k] = e is not None and (e >= key if c.at_least else e <= key)
-        feasible &= ok
-        gap = (x - v) if c.at_least else (v - x)
-        violation += np.where(defined, np.maximum(np.nan_to_num(gap), 0.0), np.inf)
-    values = _values(setting, goal.metric, goal)
-    signed = values if goal.maximise else -values
-    candidates = feasible & ~np.isnan(values)
-    feasible_points = int(np.count_nonzero(candidates))
-    slack_of: Callable[[int], tuple[Slack, ...]] = lambda k: _slacks(setting, goal, k)  # noqa: E731
-    if feasible_points == 0:
-        finite = np.isfinite(violation)
-        k = int(np.argmin(np.where(finite, violation, np.inf))) if finite.any() else 0
-        if not goal.constraints:
-            reason = f"{WORDS[goal.metric]} is undefined at every operating point"
-        elif np.any(feasible):
-            reason = f"{WORDS[goal.metric]} is undefined at every point that meets the constraints"
-        elif nowhere:
-            why = metric_at(setting, nowhere[0].metric, goal, 0).undefined_text()
-            reason = f"{WORDS[nowhere[0].metric]} is undefined at every operating point ({why})"
-        elif not finite.any():
-            reason = "no operating point has every constraint's metric defined"
+                lo, hi = max(lo, run[0]), min(hi, run[1])
         else:
-            reason = "no operating point meets " + " and ".join(c.text() for c in goal.constraints)
-            where = "above all scores" if k == 0 else f"threshold {sweep.threshold_at(k)!r}"
-            reason += f"; the closest is {where} (total shortfall {violation[k]:.4g})"
-        return _decision(setting, goal, k, False, reason, 0, 0, slack_of(k), None, exact)
-    best = float(np.max(signed[candidates]))
+            rest.append(c)
+    if hi <= lo:
+        return _infeasible(setting, goal, nowhere, exact)
+    # A monotone objective over a run, with nothing else to check: read off its ends.
+    if (
+        not rest
+        and goal.metric in MONOTONE
+        and _exact_at(setting, goal.metric, goal, lo) is not None
+    ):
+        return _monotone(setting, goal, lo, hi)
+    monotone = goal.metric in MONOTONE and _exact_at(setting, goal.metric, goal, lo) is not None
+    scan = _Scan(setting, goal, lo, hi, rest, values=not monotone)
+    nowhere += scan.nowhere
+    exact = exact and scan.exact
+    if monotone:
+        return _monotone_among(setting, goal, lo, hi, scan.feasible, exact)
+    if scan.candidates == 0:
+        return _infeasible(setting, goal, nowhere, exact, any_feasible=bool(scan.feasible.any()))
+    best = max(scan.tops)
+    slack = 0.0
     if _exact_compare(setting, goal.metric, goal):
-        attaining = np.flatnonzero(candidates & (signed == best))
+        first, found, exact_top = scan.first_equal(best), scan.count_equal(best), None
     else:
         slack = 4 * float(np.finfo(float).eps) * max(abs(best), 1.0) if math.isfinite(best) else 0.0
-        near = np.flatnonzero(candidates & (signed >= best - slack))
+        near = scan.at_least(best - slack)
         if near.size > EXACT_LIMIT:
             exact = False
-            attaining = np.flatnonzero(candidates & (signed == best))
+            first, found, exact_top = scan.first_equal(best), scan.count_equal(best), None
         else:
             keys = []
             for k in near.tolist():
                 e = _exact_at(setting, goal.metric, goal, k)
                 assert e is not None
                 keys.append(e if goal.maximise else -e)
-            top = max(keys)
-            attaining = np.array([k for k, e in zip(near.tolist(), keys, strict=True) if e == top])
-    k = int(attaining[0])
-    others = candidates.copy()
-    others[attaining] = False
-    runner = (
-        int(np.flatnonzero(others & (signed == np.max(signed[others])))[0])
-        if others.any()
-        else None
-    )
+            exact_top = max(keys)
+            equal = [k for k, e in zip(near.tolist(), keys, strict=True) if e == exact_top]
+            first, found = equal[0], len(equal)
+    runner = None
+    if scan.candidates > found:
+        lower = [t if t < best else sec for t, sec in zip(scan.tops, scan.seconds, strict=True)]
+        second = max(lower)
+        if second > -np.inf:
+            runner = scan.first_equal(second)
+        if exact_top is not None and runner is not None and (second >= best - slack):
+            runner = None  # within the float tie of the best: not a clear runner-up
+    k = first
     return _decision(
-        setting,
-        goal,
-        k,
-        True,
-        None,
-        int(attaining.size),
-        feasible_points,
-        slack_of(k),
-        runner,
-        exact,
+        setting, goal, k, True, None, found, scan.candidates, _slacks(setting, goal, k),
+        runner, exact,
+    )  # fmt: skip
+
+
+#: Points per block of a scan: a block's temporaries stay in the processor's cache.
+BLOCK = 1 << 15
+
+
+class _Scan:
+    """One pass over points ``lo..hi`` in blocks: which meet the bounds that bisection
+    could not decide, and, per block, the best and second-best value of the goal's
+    objective there (so the points attaining the optimum are found without holding
+    ten million values)."""
+
+    def __init__(
+        self,
+        setting: Setting,
+        goal: Goal,
+        lo: int,
+        hi: int,
+        rest: list[Constraint],
+        *,
+        values: bool,
+    ) -> None:
+        self.setting, self.goal, self.lo, self.hi = setting, goal, lo, hi
+        self.feasible = np.ones(hi - lo, dtype=bool)
+        self.exact = True
+        self.nowhere: list[Constraint] = []
+        self.tops: list[float] = []
+        self.seconds: list[float] = []
+        self.candidates = 0
+        defined = dict.fromkeys(range(len(rest)), False)
+        checked = 0
+        for b0 in range(lo, hi, BLOCK):
+            b1 = min(hi, b0 + BLOCK)
+            ok = self.feasible[b0 - lo : b1 - lo]
+            for i, c in enumerate(rest):
+                v = _values(setting, c.metric, goal, b0, b1)
+                x = float(c.bound)
+                with np.errstate(invalid="ignore"):
+                    ok &= (v >= x) if c.at_least else (v <= x)  # NaN (undefined): False
+                    defined[i] = defined[i] or bool((v == v).any())
+                if not _exact_compare(setting, c.metric, goal, c.bound.denominator):
+                    tol = 4 * float(np.finfo(float).eps) * max(abs(x), 1.0)
+                    with np.errstate(invalid="ignore"):
+                        near = np.flatnonzero(np.abs(v - x) <= tol)
+                    checked += near.size
+                    if checked > EXACT_LIMIT:
+                        self.exact = False
+                        continue
+                    key = exact_key(c.metric, c.bound)
+                    for k in near.tolist():
+                        e = _exact_at(setting, c.metric, goal, b0 + k)
+                        ok[k] = e is not None and (e >= key if c.at_least else e <= key)
+            if values:
+                masked = self._masked(b0, b1, ok)
+                top = float(masked.max())
+                self.tops.append(top)
+                below = masked[masked < top]
+                self.seconds.append(float(below.max()) if below.size else -np.inf)
+                self.candidates += int(np.count_nonzero(masked > -np.inf))
+        self.nowhere = [c for i, c in enumerate(rest) if not defined[i]]
+
+    def _masked(self, b0: int, b1: int, ok: npt.NDArray[np.bool_]) -> FloatArray:
+        """The objective on block ``b0..b1``, higher is better, -inf where the point is
+        no candidate (infeasible, or the objective undefined)."""
+        v = _values(self.setting, self.goal.metric, self.goal, b0, b1)
+        signed = np.asarray(v if self.goal.maximise else -v, dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            keep = ok & (signed == signed)
+        return np.where(keep, signed, -np.inf)
+
+    def _blocks_reaching(self, value: float) -> list[int]:
+        return [i for i, (t, sec) in enumerate(zip(self.tops, self.seconds, strict=True))
+                if t >= value or sec >= value]  # fmt: skip
+
+    def _block(self, i: int) -> tuple[int, FloatArray]:
+        b0 = self.lo + i * BLOCK
+        b1 = min(self.hi, b0 + BLOCK)
+        return b0, self._masked(b0, b1, self.feasible[b0 - self.lo : b1 - self.lo])
+
+    def first_equal(self, value: float) -> int:
+        """The first point whose value is ``value``."""
+        for i in self._blocks_reaching(value):
+            b0, masked = self._block(i)
+            hit = np.flatnonzero(masked == value)
+            if hit.size:
+                return b0 + int(hit[0])
+        raise AssertionError("a value the scan found is not there")
+
+    def count_equal(self, value: float) -> int:
+        return sum(
+            int(np.count_nonzero(self._block(i)[1] == value)) for i in self._blocks_reaching(value)
+        )
+
+    def at_least(self, value: float) -> npt.NDArray[np.intp]:
+        """Every point whose value is ``value`` or more."""
+        blocks = (self._block(i) for i in self._blocks_reaching(value))
+        found = [b0 + np.flatnonzero(masked >= value) for b0, masked in blocks]
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
+
+
+def _monotone(setting: Setting, goal: Goal, lo: int, hi: int) -> Decision:
+    """A monotone objective over the run ``lo..hi``: its best value is at one end, and
+    the points attaining it are the run of equal values there, found by bisection."""
+    way = 1 if goal.maximise else -1
+    sign = MONOTONE[goal.metric] * way  # +1: the key rises with k, the best is at hi - 1
+
+    def key(k: int) -> Fraction:
+        v = _exact_at(setting, goal.metric, goal, k)
+        assert v is not None
+        return way * v  # the higher, the better
+
+    end = hi - 1 if sign > 0 else lo
+    best = key(end)
+    if sign > 0:
+        first = bisect.bisect_left(range(lo, hi), best, key=key) + lo
+        attaining, k = hi - first, first
+        runner = first - 1 if first > lo else None
+    else:
+        # key falls with k here: the run of the best value starts at lo.
+        last = bisect.bisect_right(range(lo, hi), -best, key=lambda j: -key(j)) + lo
+        attaining, k = last - lo, lo
+        runner = last if last < hi else None
+    return _decision(
+        setting, goal, k, True, None, attaining, hi - lo, _slacks(setting, goal, k), runner, True
     )
+
+
+def _monotone_among(
+    setting: Setting, goal: Goal, lo: int, hi: int, feasible: npt.NDArray[np.bool_], exact: bool
+) -> Decision:
+    """A monotone objective (defined on the whole run) among the feasible points of
+    ``lo..hi``: the best is the first or the last feasible point; the points
+    attaining it are the feasible ones in the run of equal values around it."""
+    idx = np.flatnonzero(feasible)
+    if idx.size == 0:
+        return _infeasible(setting, goal, [], exact)
+    way = 1 if goal.maximise else -1
+
+    def key(k: int) -> Fraction:
+        v = _exact_at(setting, goal.metric, goal, k)
+        assert v is not None
+        return way * v
+
+    high = MONOTONE[goal.metric] * way > 0  # the key rises with k: the best is last
+    end = lo + int(idx[-1] if high else idx[0])
+    best = key(end)
+    if high:  # the run of the best value ends at ``end``; it starts where the key reaches it
+        start = bisect.bisect_left(range(lo, end + 1), best, key=key) + lo
+        run = idx[(idx + lo >= start) & (idx + lo <= end)]
+        before = idx[idx + lo < start]
+        runner = lo + int(before[-1]) if before.size else None
+    else:  # the key falls with k: the run starts at ``end`` and goes while it holds
+        stop = bisect.bisect_right(range(end, hi), -best, key=lambda j: -key(j)) + end
+        run = idx[(idx + lo >= end) & (idx + lo < stop)]
+        after = idx[idx + lo >= stop]
+        runner = lo + int(after[0]) if after.size else None
+    k = lo + int(run[0])
+    return _decision(
+        setting, goal, k, True, None, int(run.size), int(idx.size), _slacks(setting, goal, k),
+        runner, exact,
+    )  # fmt: skip
+
+
+def _infeasible(
+    setting: Setting,
+    goal: Goal,
+    nowhere: list[Constraint],
+    exact: bool,
+    *,
+    any_feasible: bool = False,
+) -> Decision:
+    """No feasible point: why, and the point that comes closest (the smallest total
+    shortfall over the constraints, the fewest predicted positives among equals)."""
+    m = setting.sweep.size
+    # The total shortfall at every point, a block at a time; the first smallest wins.
+    k, least = 0, np.inf
+    for b0 in range(0, m, BLOCK):
+        b1 = min(m, b0 + BLOCK)
+        violation = np.zeros(b1 - b0)
+        for c in goal.constraints:
+            v = _values(setting, c.metric, goal, b0, b1)
+            x = float(c.bound)
+            gap = (x - v) if c.at_least else (v - x)
+            violation += np.maximum(gap, 0.0)  # NaN (undefined) stays NaN: no candidate
+        if np.isnan(violation).all():
+            continue
+        i = int(np.nanargmin(violation))
+        if violation[i] < least:
+            k, least = b0 + i, float(violation[i])
+    finite = np.array([least < np.inf])
+    word = WORDS[goal.metric]
+    if not goal.constraints:
+        reason = f"{word} is undefined at every operating point"
+    elif nowhere:
+        why = metric_at(setting, nowhere[0].metric, goal, 0).undefined_text()
+        reason = f"{WORDS[nowhere[0].metric]} is undefined at every operating point ({why})"
+    elif any_feasible or (finite.any() and least == 0):
+        reason = f"{word} is undefined at every point that meets the constraints"
+    elif not finite.any():
+        reason = "no operating point has every constraint's metric defined"
+    else:
+        reason = "no operating point meets " + " and ".join(c.text() for c in goal.constraints)
+        where = "above all scores" if k == 0 else f"threshold {setting.sweep.threshold_at(k)!r}"
+        reason += f"; the closest is {where} (total shortfall {least:.4g})"
+    return _decision(setting, goal, k, False, reason, 0, 0, _slacks(setting, goal, k), None, exact)
 
 
 def _decision(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -37,54 +38,90 @@ class Cells:
     fn: Any
 
 
-def _div(num: FloatArray, den: FloatArray) -> FloatArray:
-    out = np.full(np.shape(num), np.nan)
-    np.divide(num, den, out=out, where=den != 0)
+class ArrayCells:
+    """The counts at a run of points: TP and FP per point, and the class totals; TN
+    and FN are worked out only by the metrics that need them."""
+
+    def __init__(self, tp: Any, fp: Any, positives: float, negatives: float) -> None:
+        self.tp, self.fp = tp, fp
+        self.positives, self.negatives = positives, negatives
+
+    @cached_property
+    def tn(self) -> FloatArray:
+        return np.asarray(np.float64(self.negatives) - self.fp, dtype=np.float64)
+
+    @cached_property
+    def fn(self) -> FloatArray:
+        return np.asarray(np.float64(self.positives) - self.tp, dtype=np.float64)
+
+
+def _div(num: Any, den: Any) -> FloatArray:
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), den)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.asarray(num / den, dtype=np.float64)
+    if np.ndim(den) == 0:
+        return out if den != 0 else np.full(np.shape(num), np.nan)
+    zero = den == 0
+    if zero.any():
+        out[zero] = np.nan
     return out
 
 
-def float_values(name: str, c: Cells, beta: float) -> FloatArray:
+def float_values(
+    name: str, c: Cells | ArrayCells, beta: float, totals: tuple[float, float] | None = None
+) -> FloatArray:
     """``name`` at every point as floats; NaN where it is undefined (a zero
-    denominator, as core's threshold metrics say)."""
-    tp, fp, tn, fn = (np.asarray(x, dtype=np.float64) for x in (c.tp, c.fp, c.tn, c.fn))
-    pos, neg = tp + fn, fp + tn
+    denominator, as core's threshold metrics say). ``totals`` (positives,
+    negatives), when known, spare the passes that would add them up per point;
+    TN and FN are taken from ``c`` only by the metrics that use them."""
+    tp, fp = c.tp, c.fp
+    if totals is not None:
+        pos: Any = np.float64(totals[0])
+        neg: Any = np.float64(totals[1])
+    else:
+        pos, neg = (
+            np.asarray(c.tp, dtype=np.float64) + c.fn,
+            np.asarray(c.fp, dtype=np.float64) + c.tn,
+        )
     n = pos + neg
     if name == "precision":
         return _div(tp, tp + fp)
     if name == "recall":
         return _div(tp, pos)
     if name == "specificity":
-        return _div(tn, neg)
+        return _div(c.tn, neg)
     if name == "fpr":
         return _div(fp, neg)
     if name == "fnr":
-        return _div(fn, pos)
+        return _div(c.fn, pos)
     if name == "npv":
-        return _div(tn, tn + fn)
+        return _div(c.tn, c.tn + c.fn)
     if name == "accuracy":
-        return _div(tp + tn, n)
+        return _div(tp + c.tn, n)
     if name == "queue_rate":
         return _div(tp + fp, n)
     if name == "predicted_positives":
-        return tp + fp
+        return np.asarray(tp + fp, dtype=np.float64)
     if name in ("f1", "fbeta"):
         b2 = Fraction(1) if name == "f1" else _beta_squared(beta)
         r, s = b2.numerator, b2.denominator  # scaled by s: every term stays whole
         num = (r + s) * tp
-        return _div(num, num + r * fn + s * fp)
+        return _div(num, num + r * c.fn + s * fp)
     if name == "balanced_accuracy":
         # (TP/P + TN/N)/2 as one division: (TP·N + TN·P) / (2·P·N)
-        return _div(tp * neg + tn * pos, 2 * pos * neg)
+        return _div(tp * neg + c.tn * pos, 2 * pos * neg)
     if name == "youden":
         return _div(tp * neg - fp * pos, pos * neg)
     if name == "lr_plus":
         return _div(tp * neg, fp * pos * (pos != 0))
     if name == "lr_minus":
-        return _div(fn * neg, tn * pos * (pos != 0))
+        return _div(c.fn * neg, c.tn * pos * (pos != 0))
     if name == "mcc":
-        prod = (tp + fp) * pos * neg * (tn + fn)
+        # TP·TN − FP·FN = TP·N − FP·P, and TN + FN = n − (TP + FP): fewer passes.
+        pp = np.asarray(tp + fp, dtype=np.float64)
         with np.errstate(invalid="ignore", over="ignore"):
-            return _div(tp * tn - fp * fn, np.sqrt(prod))
+            root = np.sqrt(pp * (n - pp) * (pos * neg))
+            return _div(tp * neg - fp * pos, root)
     raise ValueError(f"not a goal metric: {name}")
 
 
