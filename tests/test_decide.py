@@ -276,3 +276,30 @@ def test_a_cost_column_costs_each_row_its_value(tmp_path: Path) -> None:
     bad.write_text("score,label,amount\n0.9,1,100\n0.8,0,x\n")
     r = _report(str(bad), "--goal", "min cost fp=10 fn=@amount")
     assert r.returncode == 2 and "line 3, column 'amount': 'x' is not a number" in r.stderr
+
+
+def test_an_exact_second_look_never_overrides_another_failed_bound() -> None:
+    # Found by hypothesis: LR+ = 0 at point 1 sits on its bound (exactly checked), and
+    # that check set the point feasible although accuracy <= 0 had failed there.
+    _check([0.0, 0.125, 0.0], [0, 0, 1], "max precision where accuracy <= 0 and lr_plus >= 0")
+    d = _solve([0.0, 0.125, 0.0], [0, 0, 1], "max precision where accuracy <= 0 and lr_plus >= 0")
+    assert not d.feasible
+
+
+def test_a_session_reads_a_cost_column_on_demand_until_rows_move(tmp_path: Path) -> None:
+    from core.data.sources import open_source
+    from core.session.session import Session
+
+    f = tmp_path / "fraud.csv"
+    f.write_text("score,label,amount\n0.9,1,100\n0.8,0,5\n0.8,1,2000\n0.4,0,7\n0.1,1,50\n")
+    src = open_source(str(f))
+    s = Session(src.data, 0.5, source=str(f), path=f)
+    said = s.set_goal("min cost fp=10 fn=@amount").message
+    assert said.startswith("Goal min cost fp=10 fn=@amount: threshold 0.1, cost 20")
+    s.insert_row(0.3, True)
+    with pytest.raises(InputError, match="no longer lines up"):
+        s.set_goal("min cost fp=1 fn=@amount")
+    assert s.current().deciding is not None
+    assert "amount" in str(s.current().deciding.problem)  # the goal line says why
+    s.reset()
+    assert s.set_goal("min cost fp=10 fn=@amount").analysis.threshold == 0.1

@@ -159,18 +159,22 @@ async def test_the_chart_takes_most_of_the_height_at_120x40_and_200x60() -> None
             await pilot.pause()
             chart = app.main.query_one("#roc-chart", CurveChart)
             assert len(canvas_rows(chart_lines(chart))) >= least, size
-            # The summaries are whole, on lines of their own above the chart.
-            summary = app.main.query_one("#chart-summary", ItemLines).plain
-            for item in ("ROC AUC (trapezoid) 7/12 ≈ 0.5833", "AP (step-weighted) 34/45 ≈ 0.7556",
-                         "PR trapezoid area 143/180 ≈ 0.7944"):  # fmt: skip
-                assert item in summary.split("\n") or item in summary
+            # The summaries are whole, on lines of their own above the chart: the ROC
+            # chart's AUC, then (c) the PR chart's AP and trapezoid area side by side.
+            summary = app.main.query_one("#chart-summary", ItemLines)
+            assert summary.plain == "ROC AUC (trapezoid) 7/12 ≈ 0.5833"
+            await pilot.press("c")
+            await pilot.pause()
+            assert summary.plain.replace("\n", " · ") == (
+                "AP (step-weighted) 34/45 ≈ 0.7556 · PR trapezoid area 143/180 ≈ 0.7944"
+            )
 
 
 async def test_summaries_break_between_items_never_inside_a_number() -> None:
     # 8/9. "61/90 ≈ 0.6778" and "trapezoid ar..." were cut in the border title.
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("2")
+        await pilot.press("2", "c", "c")  # both charts: all three summaries
         await pilot.pause()
         summary = app.main.query_one("#chart-summary", ItemLines)
         for line in summary.plain.split("\n"):

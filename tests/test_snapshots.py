@@ -144,3 +144,36 @@ def test_sweep_table_focused(snap_compare: Compare) -> None:
 
 def test_chart_zoomed(snap_compare: Compare) -> None:
     assert snap_compare(make_app("good"), press=["2"], terminal_size=SIZE)
+
+
+GOAL = "max precision where recall >= 0.9"
+
+
+def test_goal_dialog(snap_compare: Compare) -> None:
+    """d: the goal dialog with the grammar's help and examples (#13)."""
+    assert snap_compare(make_app("good"), press=["d"], terminal_size=SIZE)
+
+
+def test_goal_dialog_small(snap_compare: Compare) -> None:
+    assert snap_compare(make_app("good"), press=["d"], terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_goal_line(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """The goal's point, its constraints' slack and the equivalent thresholds."""
+    keys = ["d", *retype(GOAL), "enter"]
+    assert snap_compare(make_app("good"), press=keys, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_prevalence_view(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """w 1/20: the headline metrics at the deployment prevalence beside the evaluation's."""
+    keys = ["d", *retype(GOAL), "enter", "w", *retype("1/20"), "enter"]
+    assert snap_compare(make_app("good"), press=keys, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_metric_threshold_chart(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """The fourth c: precision, recall, F-beta and queue rate against the threshold."""
+    keys = ["d", *retype(GOAL), "enter", "2", "c", "c", "c"]
+    assert snap_compare(make_app("good"), press=keys, terminal_size=size)

@@ -565,7 +565,7 @@ async def test_a_reset_or_a_preset_reaches_each_widget_once(
         await pilot.press("right", "space", "down", "enter", *retype("0.2"), "enter")
         await pilot.pause()
         widgets = [w for cls in (*bound, RowTable, SweepTable, StatusLine) for w in m.query(cls)]
-        assert len(widgets) == 9
+        assert len(widgets) == 10  # the metric-vs-threshold chart is a CurveChart too
         for change in ("r", "preset"):
             calls.clear()
             if change == "r":

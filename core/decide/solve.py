@@ -462,7 +462,7 @@ class _Scan:
                 v = _values(setting, c.metric, goal, b0, b1)
                 x = float(c.bound)
                 with np.errstate(invalid="ignore"):
-                    ok &= (v >= x) if c.at_least else (v <= x)  # NaN (undefined): False
+                    meets = (v >= x) if c.at_least else (v <= x)  # NaN (undefined): False
                     defined[i] = defined[i] or bool((v == v).any())
                 if not _exact_compare(setting, c.metric, goal, c.bound.denominator):
                     tol = 4 * float(np.finfo(float).eps) * max(abs(x), 1.0)
@@ -471,11 +471,12 @@ class _Scan:
                     checked += near.size
                     if checked > EXACT_LIMIT:
                         self.exact = False
-                        continue
-                    key = exact_key(c.metric, c.bound)
-                    for k in near.tolist():
-                        e = _exact_at(setting, c.metric, goal, b0 + k)
-                        ok[k] = e is not None and (e >= key if c.at_least else e <= key)
+                    else:
+                        key = exact_key(c.metric, c.bound)
+                        for k in near.tolist():
+                            e = _exact_at(setting, c.metric, goal, b0 + k)
+                            meets[k] = e is not None and (e >= key if c.at_least else e <= key)
+                ok &= meets
             if values:
                 masked = self._masked(b0, b1, ok)
                 top = float(masked.max())

@@ -124,7 +124,7 @@ def with_decision(
 
 
 #: The metrics a prevalence change is told by, in one line.
-PREVALENCE_WORDS = ("precision", "npv", "accuracy", "f1", "queue_rate")
+PREVALENCE_WORDS = ("precision", "npv", "accuracy", "f1")
 
 
 def prevalence_words(a: Analysis, prevalence: Fraction) -> str:
@@ -133,4 +133,4 @@ def prevalence_words(a: Analysis, prevalence: Fraction) -> str:
     at = metrics_at_prevalence(a.sweep, a.point, prevalence, a.beta)
     where = "above all scores" if a.threshold is None else f"threshold {a.threshold!r}"
     parts = [f"{WORDS[n]} {a.metrics[n].short()} -> {at[n].short()}" for n in PREVALENCE_WORDS]
-    return f"at {where}, " + ", ".join(parts) + "; TPR and FPR are kept, LR+ and LR− do not change."
+    return f"at {where}, " + ", ".join(parts) + " (TPR, FPR and LR± kept)."

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from core.analysis import Analysis, Curves, analyse, curves_for
 from core.data.dataset import Dataset
+from core.data.extra import numeric_column
 from core.data.presets import preset
 from core.decide.goal import Goal, parse_goal
 from core.decide.solve import Decision, decision_sentence, parse_prevalence, solve
@@ -113,7 +114,7 @@ class Session:
         decision = None
         if self.goal is not None:
             a = self.analysis
-            key = (a.curves, self.goal, self.prevalence)
+            key = (a.curves, self.goal, self.prevalence, self._aligned, len(self.columns))
             if self._solved is None or self._solved[0] != key:
                 columns = self.columns if self._aligned else {}
                 setting = goal_setting(a, self.goal, self.prevalence, self.data, columns)
@@ -138,6 +139,13 @@ class Session:
             return self._update(self.analysis, NOTHING_CHANGED, "Goal off.")
         goal = parse_goal(text)
         missing = [c for c in goal.columns() if c not in self.columns]
+        if missing and self.path is not None and self._aligned:
+            # A cost column the file has but was not asked for when it was opened.
+            self.columns = {
+                **self.columns,
+                **{c: numeric_column(self.path, c, self.data.n) for c in missing},
+            }
+            missing = []
         if missing:
             raise InputError(
                 f'goal: no numeric column "{missing[0]}" was loaded with these rows '
@@ -176,9 +184,10 @@ class Session:
             if deciding is not None and deciding.decision is not None:
                 d = deciding.decision
                 moved = self.set_threshold(d.threshold)
-                return dataclasses.replace(
-                    moved, message=f"{said} {decision_sentence(d, self.analysis.sweep)}"
-                )
+                # The goal, solved again at this prevalence, says what it chose; the
+                # goal line shows the metrics there.
+                words = decision_sentence(d, self.analysis.sweep)
+                return dataclasses.replace(moved, message=f"Prevalence {_ratio(p)}: {words}")
         return self._update(self.analysis, NOTHING_CHANGED, said)
 
     def current(self) -> Update:
@@ -335,9 +344,9 @@ class Session:
         """Back to the rows and threshold as loaded (itself an undoable step)."""
         before, old = self.data, self.threshold
         data, threshold = self.loaded
+        self._aligned = True  # before the update below solves the goal again
         if self.data is not data:
             self._apply(edits.Replace(data), f"Reset to {self.source} as loaded.")
-        self._aligned = True
         self.threshold = threshold
         changed = edits.changed_between(before, old, self.data, self.threshold)
         return self._update(
@@ -396,3 +405,7 @@ class Session:
         return self._update(
             self.analysis, NOTHING_CHANGED, f"Saved {self.data.n} rows to {written}."
         )
+
+
+def _ratio(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"

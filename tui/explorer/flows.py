@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.decide.goal import GOAL_METRICS, parse_goal
+from core.decide.solve import parse_prevalence
 from core.errors import InputError
 from core.metrics.metric import Metric
 from core.metrics.threshold_metrics import METRIC_NAMES
@@ -174,6 +176,19 @@ def all_metrics(screen: MainScreen) -> None:
     a = screen.session.analysis
     title = f"All metrics at threshold {format_threshold(a.threshold)}"
     body = metric_text(a, METRIC_NAMES, ascii=screen.ascii)
+    update = screen.session.current()
+    at, p = update.at_prevalence, screen.session.prevalence
+    if at is not None and p is not None:
+        body.append(
+            f"\n\nAt deployment prevalence {p.numerator}/{p.denominator} (TPR and FPR kept; "
+            "LR+ and LR− do not change)",
+            style="bold",
+        )
+        for name in METRIC_NAMES:
+            m = at[name]
+            value = m.value_text() if m.value is not None else m.undefined_text()
+            line = f"{a.metrics[name].name or name}: {value}"
+            body.append("\n" + (to_ascii(line) if screen.ascii else line))
     body.append("\n\nRanking summaries (every threshold at once)", style="bold")
     if a.curves.summaries_ready:
         s = a.curves.summaries
@@ -190,3 +205,57 @@ def all_metrics(screen: MainScreen) -> None:
 def _line(m: Metric, ascii: bool) -> str:
     text = m.describe()
     return to_ascii(text) if ascii else text
+
+
+#: What the goal dialog offers when no goal is set: the grammar by example.
+GOAL_EXAMPLE = "max precision where recall >= 0.9"
+GOAL_HINT = (
+    "max|min METRIC [where METRIC >= x and METRIC <= y ...], or min cost fp=A fn=B "
+    "[tp=C] [tn=D]. For example: max f1; max recall where fpr <= 0.05; min fpr where "
+    "recall >= 0.95 and precision >= 0.5; min cost fp=1 fn=20. Metrics: "
+    + ", ".join(GOAL_METRICS)
+    + ". off drops the goal."
+)
+
+
+def set_goal(screen: MainScreen) -> None:
+    """Ask for a goal; the threshold moves to its point (``off`` drops it)."""
+    goal = screen.session.goal
+    current = goal.text() if goal is not None else GOAL_EXAMPLE
+
+    def check(text: str) -> object:
+        if text.strip().lower() not in ("off", "none", "clear"):
+            parse_goal(text)  # a malformed goal keeps the dialog open, saying why
+        return text
+
+    def done(value: object) -> None:
+        if isinstance(value, str):
+            screen.run(lambda: screen.session.set_goal(value))
+        else:
+            screen.say("Goal unchanged.")
+
+    dialog = ValueDialog("Goal: which threshold?", current, check, hint=GOAL_HINT, enter="solves")
+    screen.app.push_screen(dialog, done)
+
+
+def set_prevalence(screen: MainScreen) -> None:
+    """Ask for a deployment prevalence (``off`` to stop showing one)."""
+    p = screen.session.prevalence
+    current = "1/20" if p is None else f"{p.numerator}/{p.denominator}"
+
+    def check(text: str) -> object:
+        if text.strip().lower() not in ("off", "none", "clear"):
+            parse_prevalence(text)
+        return text
+
+    def done(value: object) -> None:
+        if isinstance(value, str):
+            screen.run(lambda: screen.session.set_prevalence(value))
+        else:
+            screen.say("Prevalence unchanged.")
+
+    hint = (
+        "The share of positives where the model will be used, 0 < P < 1 (0.05 or 1/20): "
+        "every metric is shown there too, keeping TPR and FPR. off stops it."
+    )
+    screen.app.push_screen(ValueDialog("Deployment prevalence", current, check, hint=hint), done)

@@ -33,6 +33,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.palette import OncePalette
 from tui.widgets.charts import CHART_MODES, ChartPanel
 from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+from tui.widgets.goal_line import GoalLine
 from tui.widgets.panes import PANE_WORDS, PANES, PaneBar, WholeFooter
 from tui.widgets.row_table import RowTable
 from tui.widgets.score_strip import ScoreStrip
@@ -82,6 +83,10 @@ class MainScreen(Screen[None]):
           tooltip="Pane 4: the sweep table (up and down step through it)"),
         B("0", "pane('all')", "All panes", show=False, id="pane-all",
           tooltip="Every pane at once, where the screen has room"),
+        B("d", "goal", "Goal", id="goal",
+          tooltip="Decide: the threshold a goal chooses"),
+        B("w", "prevalence", "What-if", show=False, id="prevalence",
+          tooltip="Every metric also at a deployment prevalence"),
         B("r", "reset", "Reset", id="reset"),
         B("c", "cycle_chart", "Chart", id="cycle-chart"),
         B("m", "more_metrics", "Metrics", show=False, id="more-metrics",
@@ -127,6 +132,7 @@ class MainScreen(Screen[None]):
         frame, ascii = MainScreen.frame, MainScreen.ascii
         yield ThresholdBar(id="threshold-bar").data_bind(frame)
         yield PaneBar(id="pane-bar")
+        yield GoalLine(id="goal-line").data_bind(frame)
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield ConfusionMatrix(id="matrix").data_bind(frame)
@@ -305,10 +311,18 @@ class MainScreen(Screen[None]):
         self.run(self.session.reset)
 
     def action_cycle_chart(self) -> None:
-        self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % 3]
+        self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % len(CHART_MODES)]
         shown = {"roc": "the ROC curve", "pr": "the precision-recall curve",
-                 "both": "ROC and precision-recall side by side"}[self.chart_mode]  # fmt: skip
+                 "both": "ROC and precision-recall side by side",
+                 "metrics": "precision, recall, F-beta and queue rate against the threshold"
+                 }[self.chart_mode]  # fmt: skip
         self.say(f"Chart: {shown} (c for the next).")
+
+    def action_goal(self) -> None:
+        flows.set_goal(self)
+
+    def action_prevalence(self) -> None:
+        flows.set_prevalence(self)
 
     def action_more_metrics(self) -> None:
         flows.all_metrics(self)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import numpy.typing as npt
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal, Vertical
@@ -23,7 +25,7 @@ from core.metrics.metric import lower_first
 from tui.explorer.frame import Frame
 from tui.widgets.text import ItemLines, TextLines
 
-CHART_MODES = ("roc", "pr", "both")
+CHART_MODES = ("roc", "pr", "both", "metrics")
 
 #: The marks, told apart by shape (not colour alone): the baseline is dashes ``-``,
 #: the sweep a braille line (``*`` in ASCII), the active point ``O``.
@@ -165,8 +167,18 @@ class CurveChart(PlotextPlot):
             lines[row] = marked
         return Text("\n").join(lines)
 
+    #: Marks drawn in the baseline's fainter colour.
+    faint_marks: frozenset[str] = frozenset({CHANCE_MARK})
+
     def _axes(self) -> tuple[str, str]:
         return ("FPR", "TPR") if self.kind == "roc" else ("recall", "precision")
+
+    def _xtick(self, v: float) -> str:
+        """The x axis's label at ``v`` of the unit square."""
+        return _tick_text(v)
+
+    def _xticks(self, cols: int, ticks: tuple[float, ...]) -> tuple[float, ...]:
+        return ticks
 
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
         """plotext's drawing of the baseline and the curve on a bare ``cols`` x ``rows``
@@ -206,10 +218,13 @@ class CurveChart(PlotextPlot):
         rows = plot_cells(height - 3)  # the axis, its labels and its name below
         yticks = TICKS if rows >= 9 else (0.0, 0.5, 1.0)
         # Labels are four characters: at least one space between neighbours.
-        xticks = TICKS if cols >= 21 else (0.0, 0.5, 1.0) if cols >= 11 else (0.0, 1.0)
+        xticks: tuple[float, ...] = (
+            TICKS if cols >= 21 else (0.0, 0.5, 1.0) if cols >= 11 else (0.0, 1.0)
+        )
         axis = self.get_component_rich_style("curve-chart--axis")
         sweep = self.get_component_rich_style("curve-chart--sweep")
         chance = self.get_component_rich_style("curve-chart--chance")
+        xticks = self._xticks(cols, xticks)
         labels = {rows - 1 - _cell(v, rows): _tick_text(v) for v in yticks}
         out: list[Text] = []
         for r, row in enumerate(self._canvas(frame, line, cols, rows)):
@@ -223,14 +238,14 @@ class CurveChart(PlotextPlot):
                 if ch == " ":
                     text.append(" ")
                 else:
-                    text.append(ch, style=chance if ch == CHANCE_MARK else sweep)
+                    text.append(ch, style=chance if ch in self.faint_marks else sweep)
             out.append(text)
         rule = ["─"] * cols
         names = [" "] * (margin + cols + 2)
         for v in xticks:
             c = _cell(v, cols)
             rule[c] = "┬"
-            label = _tick_text(v)
+            label = self._xtick(v)
             start = margin + c - len(label) // 2
             names[start : start + len(label)] = label
         out.append(Text(" " * (margin - 1) + "└" + "".join(rule), style=axis))
@@ -276,6 +291,7 @@ class ChartPanel(Vertical):
                 yield CurveChart(kind, id=f"{kind}-chart").data_bind(
                     ChartPanel.frame, ChartPanel.ascii
                 )
+            yield MetricChart(id="metrics-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
             yield TextLines(id="chart-note")
 
     def on_resize(self, event: Resize) -> None:
@@ -286,7 +302,9 @@ class ChartPanel(Vertical):
         self._layout()
 
     def _needs(self, width: int) -> None:
-        kinds = frozenset(("roc", "pr")) if self.mode == "both" else frozenset((self.mode,))
+        kinds = {"both": frozenset(("roc", "pr")), "metrics": frozenset[str]()}.get(
+            self.mode, frozenset((self.mode,))
+        )
         self.post_message(self.Needs(chart_columns(width), kinds))
 
     def watch_frame(self) -> None:
@@ -301,6 +319,11 @@ class ChartPanel(Vertical):
         # undefined) is replaced by a note; one still being prepared says so itself.
         show_roc = self.mode in ("roc", "both") and _drawable(prepared, "roc")
         show_pr = self.mode in ("pr", "both") and _drawable(prepared, "pr")
+        metrics = self.query_one("#metrics-chart", MetricChart)
+        hidden = not metrics.display
+        metrics.display = self.mode == "metrics"
+        if metrics.display and hidden:
+            metrics.replot()
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
             (self.query_one("#pr-chart", CurveChart), show_pr),
@@ -318,11 +341,12 @@ class ChartPanel(Vertical):
         s = prepared.summaries
         # One item per summary: a narrow panel breaks the line between them, never
         # inside "143/180 ≈ 0.7944" (#12 item 8).
-        summary.show_items([
-            f"ROC AUC (trapezoid) {s.roc_auc.value_text()}",
-            f"AP (step-weighted) {s.average_precision.value_text()}",
-            f"PR trapezoid area {s.pr_trapezoid_area.value_text()}",
-        ])  # fmt: skip
+        auc = f"ROC AUC (trapezoid) {s.roc_auc.value_text()}"
+        ap = f"AP (step-weighted) {s.average_precision.value_text()}"
+        area = f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"
+        # The summaries of the curves shown (AP and the PR area always side by side);
+        # m lists them all.
+        summary.show_items({"roc": [auc], "pr": [ap, area]}.get(self.mode, [auc, ap, area]))
         notes = []
         if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
             notes.append(
@@ -334,3 +358,151 @@ class ChartPanel(Vertical):
             )
         note.display = bool(notes)
         note.show("\n".join(notes))
+
+
+#: The metric-vs-threshold chart's series: (metric, mark, word).
+SERIES = (("precision", "p", "precision"), ("recall", "r", "recall"),
+          ("fbeta", "f", "F-beta"), ("queue_rate", "q", "queue rate"))  # fmt: skip
+BOUND_MARK, THRESHOLD_MARK, GOAL_MARK = "=", "|", ":"
+
+
+class MetricChart(CurveChart):
+    """Precision, recall, F-beta and queue rate against the threshold: step functions
+    of the exact sweep (each step at its own score), the goal's bounds as ``=``
+    lines, the active threshold as a ``|`` line. Each series has its own letter."""
+
+    faint_marks = frozenset({CHANCE_MARK, BOUND_MARK})
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("metrics", id=id)
+        self._span = (0.0, 1.0)
+
+    @property
+    def legend(self) -> str:
+        return self.legend_to_fit(1000)
+
+    def legend_to_fit(self, width: int) -> str:
+        marks = " · ".join(f"{m} {w}" for _, m, w in SERIES)
+        wordings = (
+            f"{marks} · {THRESHOLD_MARK} threshold · {GOAL_MARK} goal's · {BOUND_MARK} bound",
+            f"{marks} · {THRESHOLD_MARK} threshold · {BOUND_MARK} goal bound",
+            f"{marks} · {THRESHOLD_MARK} threshold",
+            " ".join(f"{m} {w.split()[0]}" for _, m, w in SERIES),
+            " ".join(m for _, m, _ in SERIES),
+        )
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
+
+    def replot(self) -> None:
+        if self.frame is None:
+            return
+        self.border_title = "Metrics against the threshold"
+        self.border_subtitle = self.legend_to_fit(self.size.width - 4)
+        self.refresh()
+
+    def _axes(self) -> tuple[str, str]:
+        return ("score", "value")
+
+    def _xtick(self, v: float) -> str:
+        lo, hi = self._span
+        return f"{lo + v * (hi - lo):.3g}"
+
+    def _xticks(self, cols: int, ticks: tuple[float, ...]) -> tuple[float, ...]:
+        return TICKS if cols >= 41 else (0.0, 0.5, 1.0) if cols >= 21 else (0.0, 1.0)
+
+    def render(self) -> RenderResult:
+        frame = self.frame
+        width, height = self.content_region.width, self.content_region.height
+        if frame is None or width < 12 or height < 6:
+            return Text("")
+        a = frame.analysis
+        deciding = frame.update.deciding
+        goal = None if deciding is None else deciding.goal
+        key = (width, height, self.app.theme, self.ascii, a.curves, goal)
+        if self._base is None or self._base[1] != key:
+            lines, place = self._build(frame, None, width, height)
+            self._base = (None, key, lines, place)
+        lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
+        decision = None if deciding is None else deciding.decision
+        lo, hi = self._span
+        marks = []
+        if decision is not None and decision.threshold is not None:
+            marks.append((decision.threshold, GOAL_MARK, "curve-chart--chance"))
+        if a.threshold is not None:
+            marks.append((a.threshold, THRESHOLD_MARK, "curve-chart--active"))
+        for t, mark, component in marks:  # the goal's threshold, then the active one
+            x = 0.0 if hi == lo else min(max((t - lo) / (hi - lo), 0.0), 1.0)
+            col = left + _cell(x, cols)
+            style = self.get_component_rich_style(component)
+            for r in range(top, top + rows):
+                line = lines[r]
+                if col < len(line) and line.plain[col] in (" ", GOAL_MARK):
+                    marked = line[:col]
+                    marked.append(mark, style=style)
+                    marked.append_text(line[col + 1 :])
+                    lines[r] = marked
+        return Text("\n").join(lines)
+
+    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
+        """Each series as a step function of the threshold, on the unit square (the
+        scores from the lowest to the highest mapped to 0..1)."""
+        a = frame.analysis
+        sweep = a.sweep
+        ts = sweep.thresholds
+        lo, hi = (float(ts[-1]), float(ts[0])) if ts.size else (0.0, 1.0)
+        self._span = (lo, hi)
+        plt = self.plt
+        plt.clear_figure()
+        plt.plotsize(cols, rows)
+        plt._set_size(cols, rows)
+        plt.xlim(0, 1)
+        plt.ylim(0, 1)
+        plt.xticks([])
+        plt.yticks([])
+        plt.xaxes(False, False)
+        plt.yaxes(False, False)
+        plt.frame(False)
+        plt.theme("clear")
+        deciding = frame.update.deciding
+        goal = None if deciding is None else deciding.goal
+        if goal is not None:
+            for c in goal.constraints:
+                if 0 <= c.bound <= 1 and c.metric not in ("predicted_positives",):
+                    y = float(c.bound)
+                    plt.plot([0, 1], [y, y], marker=BOUND_MARK)
+        if ts.size:
+            xs, ks = _steps(ts, lo, hi, cols)
+            from core.decide.values import ArrayCells, float_values
+
+            cells = ArrayCells(sweep.tp[ks], sweep.fp[ks], sweep.positives, sweep.negatives)
+            totals = (float(sweep.positives), float(sweep.negatives))
+            for name, mark, _ in SERIES:
+                ys = float_values(name, cells, a.beta, totals)
+                keep = ~np.isnan(ys)
+                if keep.any():
+                    plt.plot(xs[keep].tolist(), ys[keep].tolist(), marker=mark)
+        canvas = Text.from_ansi(plt.build()).plain.split("\n")
+        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+
+
+def _steps(
+    ts: npt.NDArray[np.float64], lo: float, hi: float, cols: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """Where to draw the step functions: (x in 0..1, sweep point) pairs. Each point k
+    holds for thresholds from the next lower score up to its own; with few points
+    both ends of each step are drawn, so every riser stands at its own score; with
+    more than the canvas can tell apart, the exact step function is read at each
+    half column."""
+    m = ts.size
+    span = (hi - lo) or 1.0
+    if m <= 2 * cols:
+        k = np.arange(1, m + 1)
+        right = (ts - lo) / span  # point k's own score
+        left = np.append((ts[1:] - lo) / span, 0.0)  # the next lower score
+        xs = np.empty(2 * m)
+        xs[0::2], xs[1::2] = right, left
+        ks = np.repeat(k, 2)
+        return xs[::-1].copy(), ks[::-1].copy()
+    xs = np.linspace(0.0, 1.0, 4 * cols)
+    ascending = ts[::-1]
+    ks = m - np.searchsorted(ascending, lo + xs * span, side="left")
+    return xs, np.maximum(ks, 1).astype(np.intp)

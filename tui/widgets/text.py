@@ -108,7 +108,8 @@ def wrap_items(items: Sequence[Text], width: int, sep: str = " · ") -> list[Tex
         if line is not None:
             lines.append(line)
         if item.cell_len <= width:
-            line = item.copy()
+            line = Text()
+            line.append_text(item)  # the item's style stays its own, not the line's
         else:
             *whole, line = item.wrap(Console(width=max(width, 1)), max(width, 1))
             lines.extend(whole)
@@ -150,10 +151,14 @@ class ItemLines(Widget):
         lines: list[Text] = []
         for choice in self._choices:
             lines = wrap_items(choice, width)
-            if len(lines) <= 1:
+            if len(lines) <= self.lines_wanted(width):
                 break
         self._lines = (width, lines)
         return lines
+
+    def lines_wanted(self, width: int) -> int:
+        """How many lines a choice may take before the next, shorter one is tried."""
+        return 1
 
     @property
     def plain(self) -> str:
