@@ -60,7 +60,7 @@ async def test_w_shows_the_metrics_at_a_deployment_prevalence() -> None:
         await pilot.press("w", *retype("1/20"), "enter")
         await pilot.pause()
         line = app.main.query_one(GoalLine).plain
-        assert "At prevalence 0.05 (TPR, FPR, LR± kept): precision 3/22" in line
+        assert "At prevalence 1/20 (TPR, FPR, LR± kept): precision 3/22" in line
         assert app.main.message.startswith(
             "Prevalence 1/20: at threshold 0.42, precision 3/4 -> 3/22"
         )
@@ -94,7 +94,7 @@ async def test_the_fourth_chart_draws_metrics_against_the_threshold() -> None:
         text = chart.render().plain  # type: ignore[union-attr]
         for mark in ("p", "r", "f", "q", "|"):
             assert mark in text
-        assert chart.legend.startswith("p precision · r recall · f F-beta · q queue rate")
+        assert chart.legend.startswith("p precision · r recall · f F2 · q queue rate")
         assert str(chart.border_subtitle).startswith("p precision")
         # The x axis runs over the scores, lowest to highest.
         axis = [line for line in text.split("\n") if "0.1" in line and "0.9" in line]

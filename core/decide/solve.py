@@ -713,7 +713,8 @@ def decision_sentence(d: Decision, sweep: Sweep) -> str:
     if d.runner_up is not None and d.runner_up_objective is not None:
         ru = sweep.threshold_at(d.runner_up)
         ru_where = "above all scores" if ru is None else f"threshold {ru!r}"
-        text += f"; runner-up {ru_where} with {d.runner_up_objective.short()}"
+        value = d.runner_up_objective.short()
+        text += f"; runner-up {ru_where} with {WORDS[d.goal.metric]} {value}"
     return text + "."
 
 

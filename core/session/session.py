@@ -186,8 +186,12 @@ class Session:
                 moved = self.set_threshold(d.threshold)
                 # The goal, solved again at this prevalence, says what it chose; the
                 # goal line shows the metrics there.
-                words = decision_sentence(d, self.analysis.sweep)
-                return dataclasses.replace(moved, message=f"Prevalence {_ratio(p)}: {words}")
+                where = "above all scores" if d.threshold is None else f"threshold {d.threshold!r}"
+                value = d.objective.short() if d.objective.value is not None else "undefined"
+                words = f"the goal chooses {where} there ({d.goal.metric} {value})"
+                if not d.feasible:
+                    words = f"the goal is not feasible there: {d.reason}"
+                return dataclasses.replace(moved, message=f"Prevalence {_ratio(p)}: {words}.")
         return self._update(self.analysis, NOTHING_CHANGED, said)
 
     def current(self) -> Update:

@@ -214,7 +214,7 @@ GOAL_HINT = (
     "[tp=C] [tn=D]. For example: max f1; max recall where fpr <= 0.05; min fpr where "
     "recall >= 0.95 and precision >= 0.5; min cost fp=1 fn=20. Metrics: "
     + ", ".join(GOAL_METRICS)
-    + ". off drops the goal."
+    + " (fbeta's beta is --beta, 2 by default). Type off to drop the goal."
 )
 
 

@@ -72,7 +72,8 @@ class ValueDialog(Dialog[object]):
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             if self.hint:
-                yield Label(self.hint, classes="dialog-hint")
+                # Plain text, never markup: a hint may show [optional] parts.
+                yield Label(Text(self.hint), classes="dialog-hint")
             # The value is selected, so typing replaces it (t at 0.1 then 0.37 is 0.37).
             field = Input(value=self.value, id="dialog-input", select_on_focus=True)
             # Set before mounting, not in on_mount: a dialog pushed while the app is

@@ -254,10 +254,10 @@ class CurveChart(PlotextPlot):
         if self.styles.border_bottom[0] in ("", "none", "hidden", "blank"):
             # No border to carry the legend (80x24): it shares the axis name's line,
             # which has room either side of the name.
-            legend = self.legend_to_fit(width - 3 - len(xname))
+            legend = self.legend_to_fit(width - 6 - len(xname))
             centre = margin + (cols - len(xname)) // 2
             gap = max(centre - len(legend), 3)
-            name = Text((legend + " " * gap + xname)[:width], style=axis)
+            name = Text((legend + " " * gap + f"x: {xname}")[:width], style=axis)
         out.append(name)
         # Rows the plot cannot use (ticks falling on cells) go above it, so the axis
         # stays by the legend below.
@@ -382,10 +382,15 @@ class MetricChart(CurveChart):
         return self.legend_to_fit(1000)
 
     def legend_to_fit(self, width: int) -> str:
-        marks = " · ".join(f"{m} {w}" for _, m, w in SERIES)
+        beta = 2.0 if self.frame is None else self.frame.analysis.beta
+        fbeta = f"F{repr(float(beta)).removesuffix('.0')}"  # F2, as the metrics say
+        marks = " · ".join(f"{m} {w.replace('F-beta', fbeta)}" for _, m, w in SERIES)
         wordings = (
-            f"{marks} · {THRESHOLD_MARK} threshold · {GOAL_MARK} goal's · {BOUND_MARK} bound",
-            f"{marks} · {THRESHOLD_MARK} threshold · {BOUND_MARK} goal bound",
+            f"{marks} · {THRESHOLD_MARK} threshold · {GOAL_MARK} goal's threshold · "
+            f"{BOUND_MARK} goal's bound",
+            f"{marks} · {THRESHOLD_MARK} threshold · {GOAL_MARK} goal · {BOUND_MARK} bound",
+            f"{' '.join(f'{m} {w.split()[0]}' for _, m, w in SERIES)} {THRESHOLD_MARK} now "
+            f"{GOAL_MARK} goal {BOUND_MARK} bound",
             f"{marks} · {THRESHOLD_MARK} threshold",
             " ".join(f"{m} {w.split()[0]}" for _, m, w in SERIES),
             " ".join(m for _, m, _ in SERIES),

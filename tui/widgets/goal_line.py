@@ -3,10 +3,11 @@ metrics at the deployment prevalence. Shown only while a goal or a prevalence is
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from rich.text import Text
 from textual.reactive import reactive
 
-from core.decide.goal import number_text
 from core.decide.solve import WORDS, slack_text
 from core.decide.text import PREVALENCE_WORDS
 from tui.explorer.frame import Frame
@@ -31,7 +32,7 @@ class GoalLine(ItemLines):
             at_p = (
                 ""
                 if deciding.prevalence is None
-                else f" at prevalence {number_text(deciding.prevalence)}"
+                else f" at prevalence {_fraction(deciding.prevalence)}"
             )
             items.append(Text(f"Goal {deciding.goal.text()}{at_p}", style="bold"))
             d = deciding.decision
@@ -55,12 +56,23 @@ class GoalLine(ItemLines):
         at, p = frame.update.at_prevalence, deciding.prevalence
         if at is not None and p is not None:
             shown = ", ".join(f"{WORDS[n]} {at[n].short()}" for n in PREVALENCE_WORDS)
-            head = Text(f"At prevalence {number_text(p)} (TPR, FPR, LR± kept): ", style="bold")
+            head = Text(f"At prevalence {_fraction(p)} (TPR, FPR, LR± kept): ", style="bold")
             items.append(head + Text(shown))
-        # Shorter forms for a narrow screen: one line at 80 columns, so the chart keeps
-        # its rows; the whole story is in the message the goal said when it was set.
-        short = items[:4] if deciding.goal is not None else items
-        self.show_items(items, short, items[:3] if deciding.goal is not None else items)
+        # Shorter forms for a narrow screen (two lines at 80 columns): the bounds and the
+        # prevalence's headline metrics stay longest; the whole story is in the message
+        # the goal said when it was set.
+        if deciding.goal is None:
+            self.show_items(items)
+            return
+        first, rest = items[:3], items[3:]
+        bounds = [i for i in rest if "slack" in str(i)]
+        prevalence = [i for i in rest if str(i).startswith("At prevalence")]
+        self.show_items(items, first + bounds + prevalence, first + bounds, first)
 
     def lines_wanted(self, width: int) -> int:
-        return 1 if width < 98 else 3
+        return 2 if width < 98 else 3
+
+
+def _fraction(p: Fraction) -> str:
+    """A prevalence as it is typed and said elsewhere: ``1/20``."""
+    return f"{p.numerator}/{p.denominator}"
