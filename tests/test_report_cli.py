@@ -38,7 +38,10 @@ def test_json_report_of_the_canonical_fixture(capsys: pytest.CaptureFixture[str]
     assert doc["schema"] == 1
     assert (doc["n"], doc["positives"], doc["negatives"], doc["threshold"]) == (5, 3, 2, 0.5)
     assert doc["counts"] == {"tp": 2, "fp": 1, "tn": 1, "fn": 1}
-    assert doc["metrics"]["precision"] == {"value": 2 / 3, "reason": None, "exact": "2/3"}
+    precision = dict(doc["metrics"]["precision"])
+    interval = precision.pop("interval")  # added by the intervals issue (#14)
+    assert precision == {"value": 2 / 3, "reason": None, "exact": "2/3"}
+    assert interval["method"] == "wilson"
     for key in (
         "recall",
         "f1",
@@ -55,7 +58,11 @@ def test_json_report_of_the_canonical_fixture(capsys: pytest.CaptureFixture[str]
         "lr_plus",
         "lr_minus",
     ):
-        assert set(doc["metrics"][key]) == {"value", "reason", "exact"}
+        assert set(doc["metrics"][key]) - {"interval", "interval_reason"} == {
+            "value",
+            "reason",
+            "exact",
+        }
     assert doc["roc"]["auc"]["exact"] == "7/12"
     assert doc["pr"]["average_precision"]["exact"] == "34/45"
     assert doc["pr"]["trapezoid_area"]["exact"] == "143/180"

@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from core.analysis import Analysis
 from core.curves.reduce import reduce_curve
+from core.intervals.closed import CONFIDENCE, delong, proportion_interval
 from core.metrics.metric import Metric, format_count
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.text.sentences import status_sentence
@@ -90,10 +91,10 @@ def report_json(a: Analysis, *, source: str, points: int | None = JSON_POINTS) -
         "rule": "predicted positive iff score >= threshold; null threshold = above all scores",
         "beta": a.beta,
         "counts": a.counts.as_json(),
-        "metrics": {name: a.metrics[name].as_json() for name in METRIC_NAMES},
+        "metrics": metrics_json(a),
         "formulas": {name: a.metrics[name].describe() for name in METRIC_NAMES},
         "status": status_sentence(a),
-        "roc": {"auc": s.roc_auc.as_json()},
+        "roc": roc_json(a),
         "pr": {
             "average_precision": s.average_precision.as_json(),
             "trapezoid_area": s.pr_trapezoid_area.as_json(),
@@ -270,7 +271,7 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POIN
         ),
         "",
         "Metrics (exact fraction, then a decimal; ≈ marks an approximation)",
-        *(f"  {a.metrics[name].describe()}" for name in METRIC_NAMES),
+        *(f"  {line}" for line in metric_lines(a)),
         "",
         "Sweep: one operating point per distinct score, tied scores enter together",
     ]
@@ -280,7 +281,7 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POIN
     out += [
         "",
         "Ranking summaries (do not depend on the threshold)",
-        f"  ROC AUC, trapezoid over the exact sweep: {_summary(sm.roc_auc)}",
+        f"  ROC AUC, trapezoid over the exact sweep: {_summary(sm.roc_auc)}{_auc_interval(a)}",
         f"  Average precision, step-weighted (not interpolated): {_summary(sm.average_precision)}",
         f"  PR area by the trapezoid rule, from recall 0 / precision 1: "
         f"{_summary(sm.pr_trapezoid_area)}",
@@ -295,3 +296,53 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POIN
 def _summary(m: Metric) -> str:
     """A summary's value, or ``undefined: reason``."""
     return m.value_text() if m.value is not None else m.undefined_text()
+
+
+def metrics_json(a: Analysis, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Each metric's ``M``, with its Wilson ``interval`` where it is a proportion (or
+    ``"interval": null`` and ``"interval_reason"`` when it has none)."""
+    whole = a.sweep.whole_counts()
+    out: dict[str, Any] = {}
+    for name in METRIC_NAMES:
+        m = a.metrics[name].as_json()
+        interval, reason = proportion_interval(name, a.counts, whole=whole, confidence=confidence)
+        if interval is not None:
+            m["interval"] = interval.as_json()
+        elif reason is not None:
+            m["interval"], m["interval_reason"] = None, reason
+        out[name] = m
+    return out
+
+
+def roc_json(a: Analysis, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """``{"auc": M with its DeLong interval, "auc_se": number|null}``."""
+    auc = a.curves.summaries.roc_auc.as_json()
+    se = None
+    if a.curves.summaries.roc_auc.value is not None:
+        interval, se, reason = delong(a.sweep, confidence)
+        if interval is not None:
+            auc["interval"] = interval.as_json()
+        else:
+            auc["interval"], auc["interval_reason"] = None, reason
+    return {"auc": auc, "auc_se": se}
+
+
+def metric_lines(a: Analysis, confidence: float = CONFIDENCE) -> list[str]:
+    """Each metric's formula line, with its interval where it has one:
+    ``precision = ... = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)``."""
+    whole = a.sweep.whole_counts()
+    lines = []
+    for name in METRIC_NAMES:
+        line = a.metrics[name].describe()
+        interval, _ = proportion_interval(name, a.counts, whole=whole, confidence=confidence)
+        lines.append(line if interval is None else f"{line} ({interval.text()})")
+    return lines
+
+
+def _auc_interval(a: Analysis) -> str:
+    if a.curves.summaries.roc_auc.value is None:
+        return ""
+    interval, se, _ = delong(a.sweep)
+    if interval is None or se is None:
+        return ""
+    return f" ({interval.text()}; SE {se:.4f})"

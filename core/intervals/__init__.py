@@ -1,0 +1,1 @@
+"""How sure each number is: closed-form intervals (Wilson, DeLong)."""
