@@ -9,6 +9,7 @@ only draw them.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -180,9 +181,9 @@ class CurveChart(PlotextPlot):
     def _xticks(self, cols: int, ticks: tuple[float, ...]) -> tuple[float, ...]:
         return ticks
 
-    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
-        """plotext's drawing of the baseline and the curve on a bare ``cols`` x ``rows``
-        canvas whose corners are (0, 0) and (1, 1), as plain text."""
+    def _bare(self, cols: int, rows: int) -> Any:
+        """plotext, cleared for a bare ``cols`` x ``rows`` canvas of the unit square:
+        no axes, ticks or frame of its own (the chart lays its own around it)."""
         plt = self.plt
         plt.clear_figure()
         plt.plotsize(cols, rows)
@@ -195,6 +196,12 @@ class CurveChart(PlotextPlot):
         plt.yaxes(False, False)
         plt.frame(False)
         plt.theme("clear")
+        return plt
+
+    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
+        """plotext's drawing of the baseline and the curve on a bare ``cols`` x ``rows``
+        canvas whose corners are (0, 0) and (1, 1), as plain text."""
+        plt = self._bare(cols, rows)
         if self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
         else:
@@ -455,18 +462,7 @@ class MetricChart(CurveChart):
         ts = sweep.thresholds
         lo, hi = (float(ts[-1]), float(ts[0])) if ts.size else (0.0, 1.0)
         self._span = (lo, hi)
-        plt = self.plt
-        plt.clear_figure()
-        plt.plotsize(cols, rows)
-        plt._set_size(cols, rows)
-        plt.xlim(0, 1)
-        plt.ylim(0, 1)
-        plt.xticks([])
-        plt.yticks([])
-        plt.xaxes(False, False)
-        plt.yaxes(False, False)
-        plt.frame(False)
-        plt.theme("clear")
+        plt = self._bare(cols, rows)
         deciding = frame.update.deciding
         goal = None if deciding is None else deciding.goal
         if goal is not None:
