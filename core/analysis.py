@@ -13,6 +13,7 @@ from core.curves.pr import average_precision, pr_trapezoid_area
 from core.curves.roc import roc_auc
 from core.curves.sweep import Sweep, build_sweep
 from core.data.dataset import Dataset
+from core.intervals.closed import delong_se
 from core.metrics.confusion import Counts
 from core.metrics.metric import Metric
 from core.metrics.probability import brier_score, log_loss
@@ -42,6 +43,11 @@ class Curves:
     def summaries_ready(self) -> bool:
         """Whether :attr:`summaries` is computed (a front end may compute it elsewhere)."""
         return "summaries" in self.__dict__
+
+    @cached_property
+    def auc_se(self) -> tuple[float | None, float | None, str | None]:
+        """ROC AUC and DeLong's standard error, or why there is none (computed once)."""
+        return delong_se(self.sweep)
 
     @cached_property
     def summaries(self) -> Summaries:

@@ -79,8 +79,13 @@ def test_rows_metrics_explain_status() -> None:
     ]
     metrics = run("metrics")
     assert metrics[0] == "Metrics at threshold 0.5:"
-    assert "precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667" in metrics
-    assert len(metrics) == 16
+    # With its Wilson interval (intervals are on by default, #14), and the line saying
+    # how the intervals were made.
+    assert (
+        "precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)"
+        in metrics
+    )
+    assert len(metrics) == 17 and metrics[-1].startswith("(95% intervals: Wilson's")
     assert run("explain recall") == [
         "recall = TP/(TP+FN) = 2/(2+1) = 2/3 ≈ 0.6667. "
         "The denominator TP+FN = 3 counts the actual positives."
@@ -124,7 +129,8 @@ def test_presets_sweep_and_curves() -> None:
         "Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to "
         "FPR 1/2, TPR 2/3."
     )
-    assert roc[-1] == "ROC AUC, the trapezoid area under these points: 7/12 ≈ 0.5833."
+    assert roc[-2] == "ROC AUC, the trapezoid area under these points: 7/12 ≈ 0.5833."
+    assert roc[-1] == "ROC AUC 95% CI 0.00 to 1.00, DeLong; SE 0.3118."
     pr = run("preset ap-vs-trapezoid", "pr")
     assert any("5/6 ≈ 0.8333" in line for line in pr)
     assert any("19/24 ≈ 0.7917" in line for line in pr)

@@ -24,11 +24,13 @@ from core.data.presets import PRESETS, preset
 from core.data.rownames import shown
 from core.decide.solve import decision_sentence
 from core.errors import InputError
+from core.intervals import Sure
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view, row_texts
 from core.session.session import NeedsOverwrite, Session
 from core.session.update import Update
-from core.text.report import sweep_table
+from core.text.intervals import boot_summary_words, curve_interval_words
+from core.text.report import intervals_sentence, metric_lines, sweep_table
 from core.text.sentences import (
     SUMMARY_WORDS,
     change_words,
@@ -63,6 +65,10 @@ HELP = """Commands (one per line):
   goal GOAL | goal | goal off         choose the threshold for a goal (max precision where
                                       recall >= 0.9; min cost fp=1 fn=5), say it, or drop it
   prevalence P | prevalence off       the metrics also where positives are a share P (1/20)
+  intervals on|off | intervals C      show confidence intervals (C: a confidence such as 0.9)
+  bootstrap B [seed S] | bootstrap off
+                                      bootstrap intervals (B replicates) for AP, the PR
+                                      area, F1, MCC, a goal's threshold, and curve bands
   save PATH [overwrite]               write the rows as CSV (never over a file unless told)
   help | quit | exit                  quit refuses while edits are unsaved;
   quit! | exit!                       quit anyway, losing unsaved edits"""
@@ -153,8 +159,10 @@ class PlainSession:
             "metrics": self.cmd_metrics,
             "explain": self.cmd_explain,
             "sweep": lambda args: self._tell(args, lambda: sweep_table(self.analysis)),
-            "roc": lambda args: self._tell(args, lambda: curve_words(self.analysis, "roc")),
-            "pr": lambda args: self._tell(args, lambda: curve_words(self.analysis, "pr")),
+            "roc": lambda args: self._tell(args, lambda: self._curve("roc")),
+            "pr": lambda args: self._tell(args, lambda: self._curve("pr")),
+            "intervals": self.cmd_intervals,
+            "bootstrap": self.cmd_bootstrap,
             "goal": self.cmd_goal,
             "prevalence": self.cmd_prevalence,
             "save": self.cmd_save,
@@ -356,11 +364,49 @@ class PlainSession:
         self._no_args(args)
         self.say(*(f"{p.name}: {p.description}" for p in PRESETS.values()))
 
+    def _sure(self) -> Sure | None:
+        """The intervals to show, running the bootstrap first when one is wanted."""
+        job = self.session.boot_job()
+        if job is not None:
+            self.say(f"Bootstrapping {job.replicates} replicates...")
+            self.session.boot_done(job, job.run())
+        return self.session.sure
+
+    def _curve(self, kind: str) -> list[str]:
+        a = self.analysis
+        lines = curve_words(a, kind)
+        sure = self._sure()
+        if sure is None or len(lines) < 2:
+            return lines
+        return lines + curve_interval_words(a, kind, sure)
+
+    def cmd_intervals(self, args: list[str]) -> None:
+        self._expect(args, 1, "intervals on, intervals off, or intervals C (a confidence like 0.9)")
+        self._said(self.session.set_intervals(args[0]))
+
+    def cmd_bootstrap(self, args: list[str]) -> None:
+        usage = "bootstrap B (replicates, such as 1000), bootstrap B seed S, or bootstrap off"
+        if len(args) == 3 and args[1].lower() == "seed":
+            self._said(self.session.set_bootstrap(args[0], args[2]))
+        elif len(args) == 1:
+            self._said(self.session.set_bootstrap(args[0]))
+        else:
+            raise InputError(f"expected {usage}")
+        if self.session.replicates is not None:
+            sure = self._sure()
+            a = self.analysis
+            if sure is not None:
+                self.say(*boot_summary_words(a, sure))
+
     def cmd_metrics(self, args: list[str]) -> None:
         self._no_args(args)
         a = self.analysis
         self.say(f"Metrics at threshold {format_threshold(a.threshold)}:")
-        self.say(*(a.metrics[name].describe() for name in METRIC_NAMES))
+        sure = self._sure()
+        if sure is None:
+            self.say(*(a.metrics[name].describe() for name in METRIC_NAMES))
+        else:
+            self.say(*metric_lines(a, sure), f"({intervals_sentence(sure, 'bootstrap B')})")
         at = self.session.current().at_prevalence
         prevalence = self.session.prevalence
         if at is not None and prevalence is not None:

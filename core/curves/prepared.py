@@ -127,6 +127,7 @@ def prepare(
     >>> p.summaries.roc_auc.value_text(), p.roc.at(2), p.pr.at(0)
     ('7/12 ≈ 0.5833', (0.5, 0.6666666666666666), None)
     """
+    curves.auc_se  # noqa: B018 - DeLong's SE is computed here, off the UI thread
     return Prepared(
         curves=curves,
         summaries=curves.summaries,

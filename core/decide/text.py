@@ -19,6 +19,7 @@ from core.decide.solve import (
     decision_sentence,
     metrics_at_prevalence,
 )
+from core.intervals.bootstrap import Estimate
 from core.metrics.threshold_metrics import METRIC_NAMES
 
 FloatArray = npt.NDArray[np.float64]
@@ -106,12 +107,29 @@ def _p(p: Fraction | None) -> str:
 
 
 def with_decision(
-    text: str, a: Analysis, decision: Decision | None, prevalence: Fraction | None, beta: float
+    text: str,
+    a: Analysis,
+    decision: Decision | None,
+    prevalence: Fraction | None,
+    beta: float,
+    threshold_estimate: Estimate | None = None,
 ) -> str:
-    """The text report with the goal and prevalence sections after its status line."""
+    """The text report with the goal and prevalence sections after its status line
+    (and the chosen threshold's bootstrap interval, when one ran)."""
     extra: list[str] = []
     if decision is not None:
-        extra += [*decision_lines(decision, a), ""]
+        extra += decision_lines(decision, a)
+        if threshold_estimate is not None and decision.feasible and decision.threshold is not None:
+            e = threshold_estimate
+            extra.append(
+                "  The chosen threshold varies from sample to sample: "
+                + (
+                    f"{e.interval.text('.6g')}"
+                    if e.interval is not None
+                    else f"no interval ({e.reason})"
+                )
+            )
+        extra.append("")
     if prevalence is not None:
         extra += [*prevalence_lines(a, prevalence), ""]
     if not extra:

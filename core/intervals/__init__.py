@@ -1,1 +1,73 @@
-"""How sure each number is: closed-form intervals (Wilson, DeLong)."""
+"""How sure each number is: closed-form intervals (Wilson, DeLong) and a stratified
+bootstrap over tie groups for the rest (average precision, the PR area, F1, MCC, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from core.curves.sweep import Sweep
+from core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
+from core.intervals.bootstrap import Bootstrap, Estimate
+from core.intervals.bootstrap import bootstrap as run_bootstrap
+from core.intervals.closed import CONFIDENCE
+
+if TYPE_CHECKING:
+    from core.decide.goal import Goal
+    from core.decide.solve import Setting
+
+#: Why a statistic has no interval until a bootstrap runs.
+NEEDS_BOOTSTRAP = "no closed form; a bootstrap gives one"
+
+
+@dataclass(frozen=True)
+class Sure:
+    """What intervals a report or screen shows: at ``confidence``, with a finished
+    bootstrap's estimates when there is one."""
+
+    confidence: float = CONFIDENCE
+    boot: Bootstrap | None = None
+
+    def estimate(self, name: str, point: int | None = None) -> Estimate:
+        """``name``'s bootstrap estimate (for the threshold metrics, at ``point``), or
+        an :class:`Estimate` with no interval saying why."""
+        if self.boot is None:
+            return Estimate(None, NEEDS_BOOTSTRAP)
+        e = self.boot.estimate(name)
+        if e is None:
+            return Estimate(None, NEEDS_BOOTSTRAP)
+        if point is not None and point != self.boot.point and name in BOOT_AT_THRESHOLD:
+            return Estimate(None, "the bootstrap ran at another threshold")
+        return e
+
+
+@dataclass(frozen=True, eq=False)
+class BootJob:
+    """A bootstrap a session wants run (off the UI thread, in the explorer); ``key``
+    says which state it belongs to, so a late result for other rows is dropped."""
+
+    key: tuple[object, ...]
+    sweep: Sweep
+    point: int
+    beta: float
+    replicates: int
+    seed: int
+    confidence: float
+    goal: tuple[Goal, Setting] | None = None
+
+    def run(self, progress: Callable[[int, int], bool | None] | None = None) -> Bootstrap:
+        """Run it (raises :class:`core.intervals.bootstrap.Cancelled` when ``progress``
+        returns False)."""
+        return run_bootstrap(
+            self.sweep,
+            self.point,
+            beta=self.beta,
+            replicates=self.replicates,
+            seed=self.seed,
+            confidence=self.confidence,
+            bands=True,
+            goal=self.goal,
+            progress=progress,
+        )

@@ -46,21 +46,37 @@ class Interval:
     method: str
     confidence: float
     n: float | None = None
+    #: A bootstrap's replicates and seed.
+    replicates: int | None = None
+    seed: int | None = None
 
     def as_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "low": self.low,
             "high": self.high,
             "method": self.method,
             "confidence": self.confidence,
         }
+        if self.replicates is not None:
+            out["replicates"] = self.replicates
+            out["seed"] = self.seed
+        return out
 
-    def text(self) -> str:
-        """``95% CI 0.21 to 0.94, Wilson, n = 3``."""
+    def text(self, spec: str = ".2f") -> str:
+        """``95% CI 0.21 to 0.94, Wilson, n = 3``; a bootstrap says ``bootstrap, B = 1000``."""
         pct = f"{self.confidence * 100:g}%"
         name = {"wilson": "Wilson", "delong": "DeLong"}.get(self.method, self.method)
+        if self.replicates is not None:
+            name += f", B = {self.replicates}"
         n = "" if self.n is None else f", n = {_count(self.n)}"
-        return f"{pct} CI {self.low:.2f} to {self.high:.2f}, {name}{n}"
+        return f"{pct} CI {self.low:{spec}} to {self.high:{spec}}, {name}{n}"
+
+    def short(self) -> str:
+        """For a narrow screen: ``95% CI 0.21 to 0.94, n = 3`` (a bootstrap's says so)."""
+        pct = f"{self.confidence * 100:g}%"
+        n = "" if self.n is None else f", n = {_count(self.n)}"
+        how = ", bootstrap" if self.method == "bootstrap" else ""
+        return f"{pct} CI {self.low:.2f} to {self.high:.2f}{n}{how}"
 
 
 def _count(x: float) -> str:
@@ -70,6 +86,17 @@ def _count(x: float) -> str:
 def z_for(confidence: float) -> float:
     """The standard normal quantile at 1 - (1 - c)/2 (1.959964 for 0.95)."""
     return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+
+
+def parse_confidence(text: str) -> float:
+    """A typed confidence: a fraction strictly between 0 and 1 (raises ValueError)."""
+    if text.strip().endswith("%"):
+        raise ValueError(f"confidence {text!r}: give a fraction like 0.95, not a percentage")
+    try:
+        c = float(text)
+    except ValueError:
+        raise ValueError(f"confidence {text!r} is not a number") from None
+    return check_confidence(c)
 
 
 def check_confidence(c: float) -> float:
@@ -112,15 +139,28 @@ def proportion_interval(
     return Interval(low, high, "wilson", confidence, float(n)), None
 
 
+def auc_interval(auc: float, se: float, confidence: float = CONFIDENCE) -> Interval:
+    """AUC ± z·SE, clipped to [0, 1] (pROC's default)."""
+    z = z_for(confidence)
+    return Interval(max(0.0, auc - z * se), min(1.0, auc + z * se), "delong", confidence)
+
+
 def delong(
     sweep: Sweep, confidence: float = CONFIDENCE
 ) -> tuple[Interval | None, float | None, str | None]:
-    """ROC AUC's DeLong interval from the tie groups: (interval, standard error, reason).
+    """ROC AUC's DeLong interval: (interval, standard error, reason)."""
+    auc, se, reason = delong_se(sweep)
+    if auc is None or se is None:
+        return None, None, reason
+    return auc_interval(auc, se, confidence), se, None
+
+
+def delong_se(sweep: Sweep) -> tuple[float | None, float | None, str | None]:
+    """ROC AUC and DeLong's standard error from the tie groups: (AUC, SE, reason).
 
     Every positive in a tie group has the same placement value (the share of
     negatives scored below it, ties counting one half), and so has every negative,
     so the structural components' variances are sums over groups: O(distinct scores).
-    The interval is AUC ± z·SE, clipped to [0, 1].
     """
     pos, neg = float(sweep.positives), float(sweep.negatives)
     if not sweep.whole_counts():
@@ -154,5 +194,4 @@ def delong(
         s01 += float(np.dot(n_g, (v01 - auc) ** 2))
     s10, s01 = s10 / (pos - 1), s01 / (neg - 1)
     se = math.sqrt(max(s10 / pos + s01 / neg, 0.0))
-    z = z_for(confidence)
-    return Interval(max(0.0, auc - z * se), min(1.0, auc + z * se), "delong", confidence), se, None
+    return auc, se, None

@@ -26,6 +26,9 @@ from core.decide.goal import Goal, parse_goal
 from core.decide.solve import Decision, decision_sentence, parse_prevalence, solve
 from core.decide.text import goal_setting, prevalence_words
 from core.errors import InputError
+from core.intervals import BootJob, Sure
+from core.intervals.bootstrap import SEED, Bootstrap, parse_replicates, parse_seed
+from core.intervals.closed import CONFIDENCE, parse_confidence
 from core.session import edits
 from core.session.rowview import NOTHING_CHANGED, Changed
 from core.session.savefile import check_name, write_atomic
@@ -87,6 +90,13 @@ class Session:
         #: Whether those columns still line up with the rows (no row added or deleted).
         self._aligned = True
         self._solved: tuple[object, Decision | str] | None = None
+        #: Intervals: shown or not, at what confidence, and the bootstrap asked for
+        #: (replicates, None when off) with the last one finished, keyed by its state.
+        self.intervals = True
+        self.confidence = CONFIDENCE
+        self.replicates: int | None = None
+        self.seed = SEED
+        self._boot: tuple[tuple[object, ...], Bootstrap] | None = None
 
     # --- derived -------------------------------------------------------------------
 
@@ -106,7 +116,101 @@ class Session:
         fresh: bool = False,
     ) -> Update:
         """An Update of the current state, with the goal and prevalence in force."""
-        return Update(analysis, changed, message, fresh, self._deciding())
+        return Update(analysis, changed, message, fresh, self._deciding(), self.sure)
+
+    # --- intervals -----------------------------------------------------------------
+
+    def _boot_state(self) -> tuple[object, ...]:
+        """What a bootstrap's threshold-free results depend on (the point aside)."""
+        return (
+            self.analysis.curves, self.goal, self.prevalence, self._aligned, self.beta,
+            self.confidence, self.replicates, self.seed,
+        )  # fmt: skip
+
+    @property
+    def sure(self) -> Sure | None:
+        """The intervals to show, or None when they are turned off."""
+        if not self.intervals:
+            return None
+        boot = None
+        if self.replicates is not None and self._boot is not None:
+            key, result = self._boot
+            if key[:-1] == self._boot_state():
+                boot = result
+        return Sure(self.confidence, boot)
+
+    def boot_job(self) -> BootJob | None:
+        """The bootstrap to run for the state as it is, or None when none is wanted
+        or the last one finished is for this very state."""
+        if not self.intervals or self.replicates is None:
+            return None
+        a = self.analysis
+        key = (*self._boot_state(), a.point)
+        if self._boot is not None and self._boot[0] == key:
+            return None
+        goal = None
+        deciding = self._deciding()
+        if self.goal is not None and deciding is not None and deciding.decision is not None:
+            columns = self.columns if self._aligned else {}
+            goal = (self.goal, goal_setting(a, self.goal, self.prevalence, self.data, columns))
+        return BootJob(
+            key, a.sweep, a.point, self.beta, self.replicates, self.seed, self.confidence, goal
+        )
+
+    def boot_done(self, job: BootJob, result: Bootstrap) -> bool:
+        """Keep a finished bootstrap if it still belongs to these rows (its
+        threshold-free results then stand even after the threshold moved)."""
+        if job.key[:-1] != self._boot_state():
+            return False
+        self._boot = (job.key, result)
+        return True
+
+    def set_intervals(self, text: str) -> Update:
+        """``on``, ``off``, or a confidence (0.9) which also turns them on."""
+        word = text.strip().lower()
+        if word in ("on", "off"):
+            self.intervals = word == "on"
+        elif word:
+            try:
+                self.confidence = parse_confidence(word)
+            except ValueError as exc:
+                raise InputError(
+                    f"intervals: {exc}; give on, off or a confidence like 0.9"
+                ) from None
+            self.intervals = True
+        else:
+            self.intervals = not self.intervals
+        if not self.intervals:
+            return self._update(self.analysis, NOTHING_CHANGED, "Intervals off.")
+        boot = (
+            "" if self.replicates is None
+            else f"; bootstrap for the rest, B = {self.replicates}"
+        )  # fmt: skip
+        said = (
+            f"Intervals on: {self.confidence * 100:g}%, Wilson's for proportions, "
+            f"DeLong's for ROC AUC{boot}."
+        )
+        return self._update(self.analysis, NOTHING_CHANGED, said)
+
+    def set_bootstrap(self, text: str, seed: str | None = None) -> Update:
+        """``off``, or the replicates (and optionally the seed) of a bootstrap for the
+        numbers with no closed form; it runs when :meth:`boot_job` is run."""
+        word = text.strip().lower()
+        if word in ("off", "none"):
+            self.replicates = None
+            return self._update(self.analysis, NOTHING_CHANGED, "Bootstrap off.")
+        try:
+            replicates = parse_replicates(word)
+            chosen = self.seed if seed is None else parse_seed(seed)
+        except ValueError as exc:
+            raise InputError(f"bootstrap: {exc}") from None
+        self.replicates, self.seed, self.intervals = replicates, chosen, True
+        return self._update(
+            self.analysis,
+            NOTHING_CHANGED,
+            f"Bootstrap on: {replicates} replicates, seed {chosen}, resampling positives "
+            "and negatives separately.",
+        )
 
     def _deciding(self) -> Deciding | None:
         if self.goal is None and self.prevalence is None:

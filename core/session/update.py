@@ -16,6 +16,7 @@ from functools import cached_property
 from core.analysis import Analysis
 from core.decide.goal import Goal
 from core.decide.solve import Decision, metrics_at_prevalence
+from core.intervals import Sure
 from core.metrics.metric import Metric
 from core.session.rowview import NOTHING_CHANGED, Changed
 from core.text.sentences import status_sentence
@@ -43,6 +44,9 @@ class Update:
     message : the sentence to tell the user ("" when the status says it all)
     fresh : other rows altogether (a preset loaded): no mark, selection or
         place in a table carries over from the rows before
+    deciding : the goal and prevalence in force
+    sure : the intervals to show (None: turned off), with the bootstrap's estimates
+        when one has finished for these rows
 
     >>> from core.data.presets import preset
     >>> from core.session.session import Session
@@ -57,6 +61,7 @@ class Update:
     message: str = ""
     fresh: bool = False
     deciding: Deciding | None = None
+    sure: Sure | None = None
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

@@ -11,7 +11,9 @@ import numpy.typing as npt
 
 from core.analysis import Analysis
 from core.curves.reduce import reduce_curve
-from core.intervals.closed import CONFIDENCE, delong, proportion_interval
+from core.intervals import Sure
+from core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
+from core.intervals.closed import auc_interval, proportion_interval
 from core.metrics.metric import Metric, format_count
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.text.sentences import status_sentence
@@ -72,15 +74,19 @@ def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
     return {"total": total, "listed": listed, "selection": how}
 
 
-def report_json(a: Analysis, *, source: str, points: int | None = JSON_POINTS) -> dict[str, Any]:
+def report_json(
+    a: Analysis, *, source: str, points: int | None = JSON_POINTS, sure: Sure | None = None
+) -> dict[str, Any]:
     """The report as a JSON-ready dict (schema 1); no NaN or infinity anywhere.
 
-    ``points`` is how many sweep points to list (see :func:`listed_points`).
+    ``points`` is how many sweep points to list (see :func:`listed_points`);
+    ``sure`` the intervals' confidence and a bootstrap's estimates.
     The sweep comes last, so :func:`json_pieces` can stream it.
     """
+    sure = sure or Sure()
     s = a.curves.summaries
     listed = listed_points(a, points)
-    return {
+    out: dict[str, Any] = {
         "schema": SCHEMA,
         "source": source,
         "n": a.data.n,
@@ -91,18 +97,39 @@ def report_json(a: Analysis, *, source: str, points: int | None = JSON_POINTS) -
         "rule": "predicted positive iff score >= threshold; null threshold = above all scores",
         "beta": a.beta,
         "counts": a.counts.as_json(),
-        "metrics": metrics_json(a),
+        "metrics": metrics_json(a, sure),
         "formulas": {name: a.metrics[name].describe() for name in METRIC_NAMES},
         "status": status_sentence(a),
-        "roc": roc_json(a),
+        "roc": roc_json(a, sure),
         "pr": {
-            "average_precision": s.average_precision.as_json(),
-            "trapezoid_area": s.pr_trapezoid_area.as_json(),
+            "average_precision": _with_estimate(s.average_precision, sure, "average_precision"),
+            "trapezoid_area": _with_estimate(s.pr_trapezoid_area, sure, "pr_trapezoid_area"),
         },
         "probability": {"log_loss": s.log_loss.as_json(), "brier": s.brier.as_json()},
-        "sweep_points": _listing(a, int(listed.shape[0]), points),
-        "sweep": [sweep_row(a, int(k)) for k in listed],
+        "intervals": intervals_json(sure),
     }
+    if sure.boot is not None and sure.boot.bands is not None:
+        out["bands"] = sure.boot.bands.as_json()
+    out["sweep_points"] = _listing(a, int(listed.shape[0]), points)
+    out["sweep"] = [sweep_row(a, int(k)) for k in listed]
+    return out
+
+
+def intervals_json(sure: Sure) -> dict[str, Any]:
+    """How the intervals were made: ``{"confidence", "bootstrap": {replicates, seed}|null}``."""
+    b = sure.boot
+    return {
+        "confidence": sure.confidence,
+        "bootstrap": None if b is None else {"replicates": b.replicates, "seed": b.seed},
+    }
+
+
+def _with_estimate(m: Metric, sure: Sure, name: str, point: int | None = None) -> dict[str, Any]:
+    """``m.as_json()`` with its bootstrap interval (or null and why), when defined."""
+    out = m.as_json()
+    if m.value is not None:
+        out.update(sure.estimate(name, point).as_json_fields())
+    return out
 
 
 def json_pieces(
@@ -112,13 +139,14 @@ def json_pieces(
     points: int | None = JSON_POINTS,
     chunk: int = 4096,
     extra: dict[str, Any] | None = None,
+    sure: Sure | None = None,
 ) -> Iterator[str]:
     """The JSON report as text pieces that join to one object, the same as
     ``json.dumps(report_json(...))``; the sweep is written ``chunk`` points at a
     time, so listing every point of a 10^7-row sweep needs little memory.
     ``extra`` adds fields (a goal, a prevalence) before the sweep."""
     listed = listed_points(a, points)
-    head = report_json(a, source=source, points=0)
+    head = report_json(a, source=source, points=0, sure=sure)
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
     head.update(extra or {})
@@ -247,8 +275,11 @@ def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
     )
 
 
-def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POINTS) -> str:
+def report_text(
+    a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POINTS, sure: Sure | None = None
+) -> str:
     """A readable plain-text report: counts, metrics with formulas, sweep, summaries."""
+    sure = sure or Sure()
     k, d = a.counts, a.data
     c = format_count
     out = [
@@ -271,7 +302,8 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POIN
         ),
         "",
         "Metrics (exact fraction, then a decimal; ≈ marks an approximation)",
-        *(f"  {line}" for line in metric_lines(a)),
+        *(f"  {line}" for line in metric_lines(a, sure)),
+        f"  ({intervals_sentence(sure)})",
         "",
         "Sweep: one operating point per distinct score, tied scores enter together",
     ]
@@ -281,10 +313,13 @@ def report_text(a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POIN
     out += [
         "",
         "Ranking summaries (do not depend on the threshold)",
-        f"  ROC AUC, trapezoid over the exact sweep: {_summary(sm.roc_auc)}{_auc_interval(a)}",
-        f"  Average precision, step-weighted (not interpolated): {_summary(sm.average_precision)}",
+        f"  ROC AUC, trapezoid over the exact sweep: {_summary(sm.roc_auc)}"
+        f"{_auc_interval(a, sure)}",
+        f"  Average precision, step-weighted (not interpolated): {_summary(sm.average_precision)}"
+        f"{_boot_text(sm.average_precision, sure, 'average_precision')}",
         f"  PR area by the trapezoid rule, from recall 0 / precision 1: "
-        f"{_summary(sm.pr_trapezoid_area)}",
+        f"{_summary(sm.pr_trapezoid_area)}"
+        f"{_boot_text(sm.pr_trapezoid_area, sure, 'pr_trapezoid_area')}",
         "",
         "Probability metrics (scores read as probabilities of the positive class)",
         f"  {sm.log_loss.describe()}",
@@ -298,14 +333,35 @@ def _summary(m: Metric) -> str:
     return m.value_text() if m.value is not None else m.undefined_text()
 
 
-def metrics_json(a: Analysis, confidence: float = CONFIDENCE) -> dict[str, Any]:
-    """Each metric's ``M``, with its Wilson ``interval`` where it is a proportion (or
-    ``"interval": null`` and ``"interval_reason"`` when it has none)."""
+def intervals_sentence(sure: Sure, ask: str = "--bootstrap B") -> str:
+    """How the intervals were made, in words (``ask``: how to ask for a bootstrap)."""
+    pct = f"{sure.confidence * 100:g}%"
+    text = f"{pct} intervals: Wilson's for proportions, n = the denominator"
+    b = sure.boot
+    if b is None:
+        return text + f"; F1, F-beta, MCC and the rest need a bootstrap ({ask})"
+    return (
+        text + f"; the rest by a stratified bootstrap over tie groups, B = {b.replicates}, "
+        f"seed {b.seed}, percentile"
+    )
+
+
+def metrics_json(a: Analysis, sure: Sure | None = None) -> dict[str, Any]:
+    """Each metric's ``M``, with its interval: Wilson's where it is a proportion, the
+    bootstrap's for the rest when one ran (or ``"interval": null`` and
+    ``"interval_reason"`` when it has none)."""
+    sure = sure or Sure()
     whole = a.sweep.whole_counts()
     out: dict[str, Any] = {}
     for name in METRIC_NAMES:
         m = a.metrics[name].as_json()
-        interval, reason = proportion_interval(name, a.counts, whole=whole, confidence=confidence)
+        if a.metrics[name].value is not None and name in BOOT_AT_THRESHOLD:
+            m.update(sure.estimate(name, a.point).as_json_fields())
+            out[name] = m
+            continue
+        interval, reason = proportion_interval(
+            name, a.counts, whole=whole, confidence=sure.confidence
+        )
         if interval is not None:
             m["interval"] = interval.as_json()
         elif reason is not None:
@@ -314,35 +370,73 @@ def metrics_json(a: Analysis, confidence: float = CONFIDENCE) -> dict[str, Any]:
     return out
 
 
-def roc_json(a: Analysis, confidence: float = CONFIDENCE) -> dict[str, Any]:
+def roc_json(a: Analysis, sure: Sure | None = None) -> dict[str, Any]:
     """``{"auc": M with its DeLong interval, "auc_se": number|null}``."""
+    sure = sure or Sure()
     auc = a.curves.summaries.roc_auc.as_json()
     se = None
     if a.curves.summaries.roc_auc.value is not None:
-        interval, se, reason = delong(a.sweep, confidence)
-        if interval is not None:
-            auc["interval"] = interval.as_json()
+        value, se, reason = a.curves.auc_se
+        if value is not None and se is not None:
+            auc["interval"] = auc_interval(value, se, sure.confidence).as_json()
         else:
             auc["interval"], auc["interval_reason"] = None, reason
     return {"auc": auc, "auc_se": se}
 
 
-def metric_lines(a: Analysis, confidence: float = CONFIDENCE) -> list[str]:
+def metric_interval(a: Analysis, name: str, sure: Sure, *, short: bool = False) -> str | None:
+    """Metric ``name``'s interval at ``a`` as text (``95% CI 0.21 to 0.94, Wilson,
+    n = 3``; ``short``: without the method's name), or None when it has none."""
+    if a.metrics[name].value is None:
+        return None
+    if name in BOOT_AT_THRESHOLD:
+        interval = sure.estimate(name, a.point).interval
+    else:
+        interval, _ = proportion_interval(
+            name, a.counts, whole=a.sweep.whole_counts(), confidence=sure.confidence
+        )
+    if interval is None:
+        return None
+    return interval.short() if short else interval.text()
+
+
+def metric_lines(a: Analysis, sure: Sure | None = None) -> list[str]:
     """Each metric's formula line, with its interval where it has one:
     ``precision = ... = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)``."""
-    whole = a.sweep.whole_counts()
+    sure = sure or Sure()
     lines = []
     for name in METRIC_NAMES:
-        line = a.metrics[name].describe()
-        interval, _ = proportion_interval(name, a.counts, whole=whole, confidence=confidence)
-        lines.append(line if interval is None else f"{line} ({interval.text()})")
+        m = a.metrics[name]
+        line = m.describe()
+        text: str | None
+        if name in BOOT_AT_THRESHOLD and sure.boot is not None and m.value is not None:
+            e = sure.estimate(name, a.point)
+            text = e.interval.text() if e.interval is not None else f"no interval: {e.reason}"
+        else:
+            text = metric_interval(a, name, sure) if m.value is not None else None
+        lines.append(line if text is None else f"{line} ({text})")
     return lines
 
 
-def _auc_interval(a: Analysis) -> str:
+def auc_interval_text(a: Analysis, sure: Sure) -> str | None:
+    """``95% CI 0.62 to 0.84, DeLong; SE 0.0558``, or None."""
     if a.curves.summaries.roc_auc.value is None:
+        return None
+    value, se, _ = a.curves.auc_se
+    if value is None or se is None:
+        return None
+    return f"{auc_interval(value, se, sure.confidence).text()}; SE {se:.4f}"
+
+
+def _auc_interval(a: Analysis, sure: Sure) -> str:
+    text = auc_interval_text(a, sure)
+    return "" if text is None else f" ({text})"
+
+
+def _boot_text(m: Metric, sure: Sure, name: str) -> str:
+    if m.value is None or sure.boot is None:
         return ""
-    interval, se, _ = delong(a.sweep)
-    if interval is None or se is None:
-        return ""
-    return f" ({interval.text()}; SE {se:.4f})"
+    e = sure.estimate(name)
+    if e.interval is None:
+        return f" (no interval: {e.reason})"
+    return f" ({e.interval.text()})"

@@ -11,7 +11,7 @@ import math
 import re
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -20,6 +20,8 @@ from core.data.sources import Source, open_source
 from core.decide.goal import parse_goal
 from core.decide.solve import parse_prevalence
 from core.errors import InputError
+from core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
+from core.intervals.closed import CONFIDENCE, parse_confidence
 from core.session.session import Session
 from core.threshold import Threshold, parse_threshold
 
@@ -75,6 +77,47 @@ def beta(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"beta {text!r} must be a positive finite number")
     return value
+
+
+def _typed(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type from a parser that raises ValueError with its message."""
+
+    def run(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    return run
+
+
+def add_interval_options(p: argparse.ArgumentParser) -> None:
+    """--confidence, --bootstrap [B] and --seed."""
+    p.add_argument(
+        "--confidence",
+        type=_typed(parse_confidence),
+        default=CONFIDENCE,
+        metavar="C",
+        help=f"the intervals' confidence, strictly between 0 and 1 (default {CONFIDENCE})",
+    )
+    p.add_argument(
+        "--bootstrap",
+        type=_typed(parse_replicates),
+        nargs="?",
+        const=REPLICATES,
+        default=None,
+        metavar="B",
+        help="add bootstrap intervals (average precision, PR area, F1, F-beta, MCC, a goal's "
+        f"threshold) and curve bands from B replicates (default {REPLICATES}); give it "
+        "after SOURCE",
+    )
+    p.add_argument(
+        "--seed",
+        type=_typed(parse_seed),
+        default=None,
+        metavar="S",
+        help=f"the bootstrap's random seed (default {SEED}, so results reproduce)",
+    )
 
 
 def add_source_options(p: argparse.ArgumentParser) -> None:
@@ -135,6 +178,10 @@ class SourceArgs:
     #: --goal and --prevalence as typed, where the command has them.
     goal_text: str | None = None
     prevalence_text: str | None = None
+    #: --confidence, --bootstrap and --seed, where the command has them.
+    confidence: float = CONFIDENCE
+    replicates: int | None = None
+    seed: int | None = None
 
     @classmethod
     def parse(cls, args: argparse.Namespace) -> SourceArgs:
@@ -144,6 +191,8 @@ class SourceArgs:
         preset: str | None = getattr(args, "preset", None)
         if source and preset:
             raise InputError("give a SOURCE or --preset NAME, not both")
+        if getattr(args, "seed", None) is not None and getattr(args, "bootstrap", None) is None:
+            raise InputError("--seed needs --bootstrap (it seeds the bootstrap's resampling)")
         return cls(
             name=preset or source or "canonical",
             typed=source or None,
@@ -159,6 +208,9 @@ class SourceArgs:
             beta=args.beta,
             goal_text=getattr(args, "goal", None),
             prevalence_text=getattr(args, "prevalence", None),
+            confidence=getattr(args, "confidence", CONFIDENCE),
+            replicates=getattr(args, "bootstrap", None),
+            seed=getattr(args, "seed", None),
         )
 
     def threshold(self, default: Threshold) -> Threshold:
@@ -185,4 +237,8 @@ class SourceArgs:
             session.set_prevalence(self.prevalence_text)
         if self.goal_text:
             session.set_goal(self.goal_text)  # the threshold opens at the goal's point
+        session.confidence = self.confidence
+        if self.replicates is not None:
+            seed = None if self.seed is None else str(self.seed)
+            session.set_bootstrap(str(self.replicates), seed)
         return session

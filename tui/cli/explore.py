@@ -19,7 +19,7 @@ from core.data.presets import PRESET_NAMES
 from core.errors import InputError
 from core.session.savefile import write_atomic
 from core.session.session import Session
-from tui.cli.args import PROG, Parser, SourceArgs, add_source_options
+from tui.cli.args import PROG, Parser, SourceArgs, add_interval_options, add_source_options
 
 if TYPE_CHECKING:
     from tui.app import ThresholdLab
@@ -103,7 +103,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--goal",
         metavar="GOAL",
         help="open at the threshold a goal chooses: 'max precision where recall >= 0.9', "
-        "'min cost fp=1 fn=5', 'min cost fp=1 fn=@amount' (g sets one in the explorer)",
+        "'min cost fp=1 fn=5', 'min cost fp=1 fn=@amount' (d sets one in the explorer)",
     )
     p.add_argument(
         "--prevalence",
@@ -116,6 +116,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="plain line mode for screen readers and pipes: one command per line in, "
         "plain sentences out, no screen (type help there)",
     )
+    add_interval_options(p)
     add_source_options(p)
 
 
@@ -265,6 +266,10 @@ def run_screenshot(args: argparse.Namespace) -> int:
             for key in keys:
                 await pilot.press(key)
             await pilot.pause()
+            # Background work (a bootstrap, a large file's drawing) finishes first.
+            for _ in range(3):
+                await app.workers.wait_for_complete()
+                await pilot.pause(0.4)
             return str(app.export_screenshot(title="threshold-lab"))
 
     written = write_atomic(args.out, asyncio.run(take()))

@@ -16,8 +16,17 @@ from core.decide.goal import parse_goal
 from core.decide.solve import metrics_at_prevalence, parse_prevalence, solve
 from core.decide.text import goal_setting, with_decision
 from core.errors import InputError
+from core.intervals import Sure
+from core.intervals.bootstrap import SEED, bootstrap
 from core.text.report import JSON_POINTS, MIN_POINTS, TEXT_POINTS, json_pieces, report_text
-from tui.cli.args import PROG, Parser, SourceArgs, add_source_options, note
+from tui.cli.args import (
+    PROG,
+    Parser,
+    SourceArgs,
+    add_interval_options,
+    add_source_options,
+    note,
+)
 
 SUMMARY = "print the metrics, the exact sweep and the summaries"
 
@@ -80,6 +89,7 @@ def parser() -> Parser:
         action="store_true",
         help="with --goal: exit 1 (and say why on stderr) when the goal is infeasible",
     )
+    add_interval_options(p)
     add_source_options(p)
     return p
 
@@ -97,13 +107,31 @@ def run(args: argparse.Namespace) -> int:
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
     a = analyse(src.data, threshold, beta=wanted.beta)
     decision = None
+    setting = None
     if goal is not None:
         setting = goal_setting(a, goal, prevalence, src.data, src.columns)
         decision = solve(setting, goal)
         a = analyse(a.curves, decision.threshold, beta=wanted.beta)
+    sure = Sure(args.confidence)
+    if args.bootstrap is not None:
+        sure = Sure(
+            args.confidence,
+            bootstrap(
+                a.sweep,
+                a.point,
+                beta=wanted.beta,
+                replicates=args.bootstrap,
+                seed=SEED if args.seed is None else args.seed,
+                confidence=args.confidence,
+                bands=True,
+                goal=None if goal is None or setting is None else (goal, setting),
+            ),
+        )
     extra: dict[str, Any] = {}
     if decision is not None:
         extra["goal"] = decision.as_json()
+        if args.bootstrap is not None and decision.feasible and decision.threshold is not None:
+            extra["goal"].update(_prefixed("threshold_", sure.estimate("goal_threshold")))
     if prevalence is not None:
         at = metrics_at_prevalence(a.sweep, a.point, prevalence, wanted.beta)
         extra["at_prevalence"] = {
@@ -117,14 +145,23 @@ def run(args: argparse.Namespace) -> int:
             source=src.label,
             points=JSON_POINTS if points == _DEFAULT_POINTS else points,
             extra=extra,
+            sure=sure,
         ):
             sys.stdout.write(piece)
         sys.stdout.write("\n")
     else:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
-        text = report_text(a, source=src.label, sweep_limit=limit)
-        sys.stdout.write(with_decision(text, a, decision, prevalence, wanted.beta))
+        text = report_text(a, source=src.label, sweep_limit=limit, sure=sure)
+        estimate = sure.estimate("goal_threshold") if sure.boot else None
+        sys.stdout.write(
+            with_decision(text, a, decision, prevalence, wanted.beta, threshold_estimate=estimate)
+        )
     if args.check and decision is not None and not decision.feasible:
         note(f"goal not met: {decision.reason}")
         return 1
     return 0
+
+
+def _prefixed(prefix: str, estimate: Any) -> dict[str, Any]:
+    """An estimate's ``interval`` fields renamed ``threshold_interval`` and so on."""
+    return {prefix + k: v for k, v in estimate.as_json_fields().items()}

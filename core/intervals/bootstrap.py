@@ -1,0 +1,414 @@
+"""A stratified bootstrap over tie groups: intervals for the numbers with no closed form.
+
+Each replicate resamples the positives and the negatives separately, keeping
+both class totals. Drawing P rows with replacement from the positives puts a
+multinomial count on each distinct score (its probability that score's share of
+the positives), so a replicate is drawn as per-group counts, never as rows: the
+same distribution as row resampling, at O(distinct scores) per replicate.
+
+From each replicate come average precision, the PR trapezoid area, the
+threshold metrics at the active operating point (F1, F-beta, MCC, balanced
+accuracy, the likelihood ratios), optionally a goal's chosen threshold, and
+optionally the ROC and PR curves on fixed grids (pointwise bands). Intervals are
+percentile intervals: the (1-c)/2 and (1+c)/2 quantiles of the replicates' values
+(numpy's linear interpolation between order statistics).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from core.curves.sweep import Sweep
+from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, check_confidence
+
+if TYPE_CHECKING:
+    from core.decide.goal import Goal
+    from core.decide.solve import Setting
+
+#: Replicates when ``--bootstrap`` is given without a number.
+REPLICATES = 1000
+#: The seed when none is given, so a report reproduces.
+SEED = 20261130
+#: The most replicates asked for at once.
+MAX_REPLICATES = 100_000
+#: Above this many rows of a class, a replicate's counts come from a multinomial draw
+#: over the class's groups; up to it, from drawing row positions (faster, same law).
+ROW_DRAW_LIMIT = 1 << 25
+#: The grids the curve bands are read at: FPR for ROC, recall for PR.
+GRID = np.linspace(0.0, 1.0, 101)
+PR_GRID = GRID[1:]  # recall 0 has no operating point of its own
+
+#: The statistics at the active operating point, as (name, function of the counts).
+AT_THRESHOLD = ("f1", "fbeta", "mcc", "balanced_accuracy", "lr_plus", "lr_minus")
+#: The threshold-free statistics.
+SUMMARIES = ("average_precision", "pr_trapezoid_area")
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+class Cancelled(Exception):
+    """The progress callback asked the bootstrap to stop."""
+
+
+def parse_replicates(text: str) -> int:
+    """``--bootstrap B``: a whole number from 2 to :data:`MAX_REPLICATES`."""
+    try:
+        b = int(text)
+    except ValueError:
+        raise ValueError(f"bootstrap replicates {text!r} is not a whole number") from None
+    if not 2 <= b <= MAX_REPLICATES:
+        raise ValueError(f"bootstrap replicates {b} is out of range: give 2 to {MAX_REPLICATES:,}")
+    return b
+
+
+def parse_seed(text: str) -> int:
+    """``--seed S``: a whole number from 0 to 2^63 - 1."""
+    try:
+        s = int(text)
+    except ValueError:
+        raise ValueError(f"seed {text!r} is not a whole number") from None
+    if not 0 <= s < 2**63:
+        raise ValueError(f"seed {s} is out of range: give 0 to 2^63 - 1")
+    return s
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Each class's tie groups, prepared once for every replicate.
+
+    Group g holds the rows scored ``sweep.thresholds[g]``; point g + 1 of the sweep
+    is the threshold at that score. ``pos_at`` are the groups holding positives and
+    ``pos`` how many; ``neg_at``/``neg`` likewise. ``neg_before[i]`` counts the
+    negative groups at or above positive group ``pos_at[i]``'s score, and
+    ``neg_here[i]`` is that group's index among the negative groups, or -1.
+    """
+
+    size: int
+    positives: int
+    negatives: int
+    pos_at: npt.NDArray[np.intp]
+    pos: IntArray
+    neg_at: npt.NDArray[np.intp]
+    neg: IntArray
+    neg_before: npt.NDArray[np.intp]
+    neg_here: npt.NDArray[np.intp]
+
+
+def groups_of(sweep: Sweep) -> Groups:
+    """The tie groups of ``sweep`` (its counts must be whole)."""
+    p_g = np.diff(sweep.tp).astype(np.int64)
+    n_g = np.diff(sweep.fp).astype(np.int64)
+    pos_at = np.flatnonzero(p_g)
+    neg_at = np.flatnonzero(n_g)
+    before = np.searchsorted(neg_at, pos_at, side="right")
+    here = np.where(
+        (before > 0) & (neg_at[np.maximum(before - 1, 0)] == pos_at) if neg_at.size else False,
+        before - 1,
+        -1,
+    )
+    return Groups(
+        size=int(p_g.shape[0]),
+        positives=int(sweep.positives),
+        negatives=int(sweep.negatives),
+        pos_at=pos_at,
+        pos=p_g[pos_at],
+        neg_at=neg_at,
+        neg=n_g[neg_at],
+        neg_before=before.astype(np.intp),
+        neg_here=np.asarray(here, dtype=np.intp),
+    )
+
+
+def draw(rng: np.random.Generator, counts: IntArray, total: int) -> IntArray:
+    """Per-group counts of ``total`` rows drawn with replacement from groups of
+    ``counts`` rows (which add up to ``total``): a multinomial draw."""
+    if counts.size == 0:
+        return counts.copy()
+    if total <= ROW_DRAW_LIMIT:
+        rows = np.bincount(rng.integers(0, total, total), minlength=total)
+        if counts.size == total:  # one row per group: rows are groups
+            return rows.astype(np.int64)
+        starts = np.concatenate(([0], np.cumsum(counts[:-1])))
+        return np.add.reduceat(rows, starts).astype(np.int64)
+    return rng.multinomial(total, counts / float(total)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Replicate:
+    """One replicate's per-group counts (positives at ``pos_at``, negatives at ``neg_at``)."""
+
+    pos: IntArray
+    neg: IntArray
+
+
+def _summaries(g: Groups, r: Replicate) -> tuple[float, float]:
+    """Average precision and the PR trapezoid area of a replicate."""
+    tp = np.cumsum(r.pos)  # TP at each positive group's point
+    cum_neg = np.concatenate(([0], np.cumsum(r.neg)))
+    fp = cum_neg[g.neg_before]  # FP at the same points
+    entering_neg = np.where(g.neg_here >= 0, r.neg[np.maximum(g.neg_here, 0)], 0)
+    step = r.pos > 0
+    pred = tp + fp
+    precision = np.divide(tp, pred, out=np.zeros(tp.shape[0]), where=step)
+    ap = float(np.dot(r.pos, precision)) / g.positives
+    # The segment into each point where recall rises starts at the point before the
+    # group entered; where nothing was predicted positive there it starts at precision 1.
+    prev_tp = tp - r.pos
+    prev_pred = prev_tp + fp - entering_neg
+    prev = np.divide(prev_tp, prev_pred, out=np.ones(tp.shape[0]), where=step & (prev_pred > 0))
+    area = float(np.dot(r.pos, precision + prev)) / (2 * g.positives)
+    return ap, area
+
+
+def at_counts(tp: float, fp: float, pos: float, neg: float, beta: float) -> dict[str, float]:
+    """The non-proportion threshold metrics of one confusion matrix, as floats
+    (NaN where undefined, as core's metrics are)."""
+    fn, tn = pos - tp, neg - fp
+    nan = math.nan
+    b2 = beta * beta
+    f1 = 2 * tp / (2 * tp + fp + fn) if 2 * tp + fp + fn else nan
+    fb = (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp) if (1 + b2) * tp + b2 * fn + fp else nan
+    margins = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    if margins:
+        mcc = (tp * tn - fp * fn) / math.sqrt(margins) if tp * tn != fp * fn else 0.0
+    else:
+        mcc = nan
+    tpr = tp / pos if pos else nan
+    fpr = fp / neg if neg else nan
+    tnr = tn / neg if neg else nan
+    fnr = fn / pos if pos else nan
+    return {
+        "f1": f1,
+        "fbeta": fb,
+        "mcc": mcc,
+        "balanced_accuracy": (tpr + tnr) / 2,
+        "lr_plus": tpr / fpr if fpr else nan,
+        "lr_minus": fnr / tnr if tnr else nan,
+    }
+
+
+def _curves(g: Groups, r: Replicate) -> tuple[FloatArray, FloatArray]:
+    """A replicate's TPR at each FPR of :data:`GRID` and precision at each recall of
+    :data:`PR_GRID`."""
+    tp = np.zeros(g.size + 1, dtype=np.int64)
+    fp = np.zeros(g.size + 1, dtype=np.int64)
+    tp[g.pos_at + 1] = r.pos
+    fp[g.neg_at + 1] = r.neg
+    np.cumsum(tp, out=tp)
+    np.cumsum(fp, out=fp)
+    x = _snap(GRID * g.negatives)
+    j = np.searchsorted(fp, x, side="right") - 1  # the last point with FP <= x
+    nxt = np.minimum(j + 1, g.size)
+    run = fp[nxt] - fp[j]
+    part = np.divide(x - fp[j], run, out=np.zeros(x.shape[0]), where=run > 0)
+    tpr = (tp[j] + part * (tp[nxt] - tp[j])) / g.positives
+    k = np.searchsorted(tp, _snap(PR_GRID * g.positives), side="left")  # first point reaching it
+    k = np.minimum(k, g.size)
+    precision = tp[k] / np.maximum(tp[k] + fp[k], 1)
+    return tpr, precision
+
+
+def _snap(x: FloatArray) -> FloatArray:
+    """Grid counts that are whole but for rounding (0.07 · 100) made whole."""
+    whole = np.rint(x)
+    return np.where(np.abs(x - whole) <= 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
+
+
+def _sweep_of(sweep: Sweep, g: Groups, r: Replicate) -> Sweep:
+    tp = np.zeros(g.size + 1, dtype=np.int64)
+    fp = np.zeros(g.size + 1, dtype=np.int64)
+    tp[g.pos_at + 1] = r.pos
+    fp[g.neg_at + 1] = r.neg
+    return replace(sweep, tp=np.cumsum(tp), fp=np.cumsum(fp))
+
+
+@dataclass(frozen=True)
+class Bands:
+    """Pointwise percentile bands: TPR at each FPR of ``fpr``, precision at each
+    recall of ``recall``."""
+
+    fpr: FloatArray
+    tpr_low: FloatArray
+    tpr_high: FloatArray
+    recall: FloatArray
+    precision_low: FloatArray
+    precision_high: FloatArray
+
+    def as_json(self) -> dict[str, object]:
+        def r(a: FloatArray) -> list[float]:
+            return [round(float(v), 12) for v in a]
+
+        return {
+            "roc": {"fpr": r(self.fpr), "tpr_low": r(self.tpr_low), "tpr_high": r(self.tpr_high)},
+            "pr": {
+                "recall": r(self.recall),
+                "precision_low": r(self.precision_low),
+                "precision_high": r(self.precision_high),
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One statistic's bootstrap interval, or None and why; ``undefined`` counts the
+    replicates where the statistic had no value (left out of the percentiles)."""
+
+    interval: Interval | None
+    reason: str | None
+    undefined: int = 0
+
+    def as_json_fields(self) -> dict[str, object]:
+        if self.interval is None:
+            return {"interval": None, "interval_reason": self.reason}
+        out = self.interval.as_json()
+        if self.undefined:
+            out["undefined_replicates"] = self.undefined
+        return {"interval": out}
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    """A finished bootstrap: its settings and every estimate it made."""
+
+    replicates: int
+    seed: int
+    confidence: float
+    point: int
+    estimates: dict[str, Estimate]
+    bands: Bands | None = None
+
+    def estimate(self, name: str) -> Estimate | None:
+        return self.estimates.get(name)
+
+
+def unavailable(sweep: Sweep) -> str | None:
+    """Why ``sweep`` cannot be bootstrapped, or None."""
+    if not sweep.whole_counts():
+        return NOT_WHOLE
+    if sweep.positives == 0:
+        return "there are no actual positives to resample (TP+FN=0)"
+    if sweep.negatives == 0:
+        return "there are no actual negatives to resample (FP+TN=0)"
+    return None
+
+
+def _percentile(
+    values: FloatArray, confidence: float, b: int, seed: int, reason_all: str
+) -> Estimate:
+    ok = np.isfinite(values)
+    undefined = int(values.shape[0] - ok.sum())
+    # Replicates without a value could belong in either tail: beyond a tail's share of
+    # them, the percentiles of the rest would not be the interval.
+    if undefined > (1 - confidence) / 2 * b:
+        return Estimate(None, f"{reason_all} in {undefined} of {b} replicates", undefined)
+    lo, hi = np.quantile(values[ok], [(1 - confidence) / 2, (1 + confidence) / 2])
+    return Estimate(
+        Interval(float(lo), float(hi), "bootstrap", confidence, replicates=b, seed=seed),
+        None,
+        undefined,
+    )
+
+
+def bootstrap(
+    sweep: Sweep,
+    point: int,
+    *,
+    beta: float = 2.0,
+    replicates: int = REPLICATES,
+    seed: int = SEED,
+    confidence: float = CONFIDENCE,
+    bands: bool = False,
+    goal: tuple[Goal, Setting] | None = None,
+    progress: Callable[[int, int], bool | None] | None = None,
+) -> Bootstrap:
+    """A stratified bootstrap of ``sweep`` (see the module's note).
+
+    ``point`` is the active operating point (its threshold metrics get intervals);
+    ``goal`` a goal and the setting it was solved in (its chosen threshold gets
+    one); ``progress(done, total)`` is called as replicates finish, and returning
+    False stops the run (:class:`Cancelled`).
+    """
+    check_confidence(confidence)
+    why = unavailable(sweep)
+    if why is not None:
+        names = [*SUMMARIES, *AT_THRESHOLD, *(["goal_threshold"] if goal else [])]
+        unknown = {n: Estimate(None, why) for n in names}
+        return Bootstrap(replicates, seed, confidence, point, unknown)
+    g = groups_of(sweep)
+    rng = np.random.default_rng(seed)
+    values: dict[str, FloatArray] = {
+        name: np.empty(replicates) for name in (*SUMMARIES, *AT_THRESHOLD)
+    }
+    goal_values = np.empty(replicates) if goal else None
+    goal_reason = None
+    if goal is not None and goal[0].columns():
+        goal_values, goal_reason = None, "a goal with per-row cost columns is not resampled"
+    roc = np.empty((replicates, GRID.shape[0])) if bands else None
+    prc = np.empty((replicates, PR_GRID.shape[0])) if bands else None
+    # The active point covers groups 0 .. point - 1: so many positive and negative groups.
+    pos_cut = int(np.searchsorted(g.pos_at, point, side="left"))
+    neg_cut = int(np.searchsorted(g.neg_at, point, side="left"))
+    every = max(1, replicates // 200)
+    for i in range(replicates):
+        r = Replicate(draw(rng, g.pos, g.positives), draw(rng, g.neg, g.negatives))
+        values["average_precision"][i], values["pr_trapezoid_area"][i] = _summaries(g, r)
+        tp = float(r.pos[:pos_cut].sum())
+        fp = float(r.neg[:neg_cut].sum())
+        for name, v in at_counts(tp, fp, g.positives, g.negatives, beta).items():
+            values[name][i] = v
+        if roc is not None and prc is not None:
+            roc[i], prc[i] = _curves(g, r)
+        if goal_values is not None and goal is not None:
+            goal_values[i] = _goal_threshold(sweep, g, r, goal)
+        report = progress is not None and (i % every == every - 1 or i == replicates - 1)
+        if report and progress is not None and progress(i + 1, replicates) is False:
+            raise Cancelled
+    estimates = {
+        name: _percentile(v, confidence, replicates, seed, f"{_LABEL[name]} was undefined")
+        for name, v in values.items()
+    }
+    if goal is not None:
+        if goal_values is None:
+            estimates["goal_threshold"] = Estimate(None, goal_reason)
+        else:
+            estimates["goal_threshold"] = _percentile(
+                goal_values, confidence, replicates, seed,
+                "the goal was infeasible or chose above all scores",
+            )  # fmt: skip
+    out_bands = None
+    if roc is not None and prc is not None:
+        q = [(1 - confidence) / 2, (1 + confidence) / 2]
+        r_lo, r_hi = np.quantile(roc, q, axis=0)
+        p_lo, p_hi = np.quantile(prc, q, axis=0)
+        out_bands = Bands(GRID.copy(), r_lo, r_hi, PR_GRID.copy(), p_lo, p_hi)
+    return Bootstrap(replicates, seed, confidence, point, estimates, out_bands)
+
+
+_LABEL = {
+    "average_precision": "average precision",
+    "pr_trapezoid_area": "the PR trapezoid area",
+    "f1": "F1",
+    "fbeta": "F-beta",
+    "mcc": "MCC",
+    "balanced_accuracy": "balanced accuracy",
+    "lr_plus": "LR+",
+    "lr_minus": "LR−",
+}
+
+
+def _goal_threshold(sweep: Sweep, g: Groups, r: Replicate, goal: tuple[Goal, Setting]) -> float:
+    """The threshold the goal chooses on a replicate (NaN: infeasible or above all)."""
+    from core.decide.solve import solve  # core.decide builds on core.intervals' peers
+
+    wanted, setting = goal
+    d = solve(replace(setting, sweep=_sweep_of(sweep, g, r)), wanted)
+    if not d.feasible or d.threshold is None:
+        return math.nan
+    return float(d.threshold)
