@@ -97,7 +97,11 @@ async def test_formulas_break_only_at_their_equals_signs(width: int) -> None:
         names = ("precision", "recall", "F1", "F2", "accuracy", "specificity", "FPR", "FNR",
                  "NPV", "balanced", "MCC", "prevalence", "queue", "LR", "m: all")  # fmt: skip
         for line in lines:
-            assert line.startswith(names) or line.startswith("  = "), line
+            # A formula, its continuation at an = sign, or its interval on a line of
+            # its own (#14), or the keys' hint.
+            assert (
+                line.startswith(names) or line.startswith("  = ") or line.startswith("  (95% CI")
+            ), line
             assert len(line) <= panel.content_region.width
 
 
@@ -108,8 +112,9 @@ async def test_the_metrics_panel_fills_its_rows() -> None:
         await pilot.pause()
         panel = app.main.query_one(MetricsPanel)
         text = "\n".join(t.plain for t in panel.lines_at(panel.content_region.width))
-        assert text.endswith("m: all metrics")
-        assert "MCC" in text and "LR−" in text
+        # With an interval under most metrics (#14) all but the last fit; none is cut.
+        assert text.splitlines()[-1].startswith("m: all metrics (1 more)  i: hide intervals")
+        assert "MCC" in text and "LR+" in text
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -162,7 +167,9 @@ async def test_the_chart_takes_most_of_the_height_at_120x40_and_200x60() -> None
             # The summaries are whole, on lines of their own above the chart: the ROC
             # chart's AUC, then (c) the PR chart's AP and trapezoid area side by side.
             summary = app.main.query_one("#chart-summary", ItemLines)
-            assert summary.plain == "ROC AUC (trapezoid) 7/12 ≈ 0.5833"
+            assert summary.plain.replace("\n", " · ") == (
+                "ROC AUC (trapezoid) 7/12 ≈ 0.5833 · 95% CI 0.00 to 1.00, DeLong"
+            )
             await pilot.press("c")
             await pilot.pause()
             assert summary.plain.replace("\n", " · ") == (

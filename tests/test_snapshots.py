@@ -177,3 +177,34 @@ def test_metric_threshold_chart(snap_compare: Compare, size: tuple[int, int]) ->
     """The fourth c: precision, recall, F-beta and queue rate against the threshold."""
     keys = ["d", *retype(GOAL), "enter", "2", "c", "c", "c"]
     assert snap_compare(make_app("good"), press=keys, terminal_size=size)
+
+
+async def _bootstrapped(pilot) -> None:  # type: ignore[no-untyped-def]
+    """B, and the bootstrap's worker finished (seeded, so every run draws the same)."""
+    await pilot.press("B")
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_metrics_with_intervals(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """#14: Wilson's interval and n beside each proportion, the bootstrap's beside F1
+    and balanced accuracy, DeLong's beside ROC AUC; the ROC curve inside its band."""
+    assert snap_compare(make_app("delivery-a"), run_before=_bootstrapped, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_curve_bands(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """The 95% pointwise bands (dots) around the ROC and PR curves of 1000 rows."""
+
+    async def both(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _bootstrapped(pilot)
+        await pilot.press("2", "c", "c")  # the chart pane, both curves
+
+    assert snap_compare(make_app("good"), run_before=both, terminal_size=size)
+
+
+def test_intervals_hidden(snap_compare: Compare) -> None:
+    """i: the formulas alone again."""
+    assert snap_compare(make_app("delivery-a"), press=["i"], terminal_size=SIZE)

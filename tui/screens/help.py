@@ -75,6 +75,7 @@ HELP_GROUPS: dict[str, set[str]] = {
              "row-boundary", "row-order", "row-filter"},
     "Edits": {"edit-score", "flip-label", "add-row", "delete-row", "undo", "redo", "reset"},
     "Deciding": {"goal", "prevalence"},
+    "How sure": {"intervals", "bootstrap"},
     "Panes": {"pane-matrix", "pane-chart", "pane-rows", "pane-sweep", "pane-all",
               "sweep-up", "sweep-down", "sweep-page-up", "sweep-page-down"},
     "Views and playback": {"cycle-chart", "more-metrics", "play", "step-forward", "step-back",
@@ -91,6 +92,7 @@ LEGEND = (
     ("O", "the active operating point on a chart"),
     ("-", "a chart's chance (or prevalence) baseline, drawn in dashes"),
     ("braille line, *", "a chart's exact sweep (drawn with * in ASCII)"),
+    ("\u00b7  .", "a chart's pointwise bootstrap band, in dots (. in ASCII)"),
 )
 
 

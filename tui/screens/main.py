@@ -23,6 +23,7 @@ from core.session.session import Session
 from core.session.update import Update
 from core.text.sentences import change_words, tie_group_text
 from tui.explorer import flows
+from tui.explorer.bootstrapping import Bootstrapper
 from tui.explorer.demo import DemoTour
 from tui.explorer.frame import Frame
 from tui.explorer.keys import KeyLine, every_key
@@ -91,6 +92,10 @@ class MainScreen(Screen[None]):
         B("c", "cycle_chart", "Chart", id="cycle-chart"),
         B("m", "more_metrics", "Metrics", show=False, id="more-metrics",
           tooltip="Every metric with its formula and counts"),
+        B("i", "intervals", "Intervals", show=False, id="intervals",
+          tooltip="Show or hide the confidence intervals"),
+        B("B", "bootstrap", "Bootstrap", show=False, id="bootstrap",
+          tooltip="Bootstrap AP, F1, MCC and curve bands (again: stop)"),
         B("p", "play", "Play", id="play"),
         B("n", "playback(1)", "Step", show=False, id="step-forward",
           tooltip="Playback: step to the next tie group"),
@@ -126,6 +131,7 @@ class MainScreen(Screen[None]):
         self.demo = DemoTour(self, playback_seconds)
         self._start_demo = demo
         self.preparer = Preparer(self)
+        self.bootstrapper = Bootstrapper(self)
         self.set_reactive(MainScreen.ascii, ascii)
 
     def compose(self) -> ComposeResult:
@@ -237,6 +243,7 @@ class MainScreen(Screen[None]):
             else:
                 said = f"No prediction changed: still {where}."
         self.say(said)
+        self.bootstrapper.follow()
 
     def run(self, change: Callable[[], Update]) -> Update | None:
         """Apply one session operation and show it; a refusal is said, nothing changes."""
@@ -323,6 +330,12 @@ class MainScreen(Screen[None]):
 
     def action_prevalence(self) -> None:
         flows.set_prevalence(self)
+
+    def action_intervals(self) -> None:
+        self.run(lambda: self.session.set_intervals("off" if self.session.intervals else "on"))
+
+    def action_bootstrap(self) -> None:
+        self.bootstrapper.toggle()
 
     def action_more_metrics(self) -> None:
         flows.all_metrics(self)

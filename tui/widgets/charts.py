@@ -22,6 +22,9 @@ from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 
 from core.curves.prepared import CurveLine, Prepared
+from core.intervals import Sure
+from core.intervals.bootstrap import Bands
+from core.intervals.closed import auc_interval
 from core.metrics.metric import lower_first
 from tui.explorer.frame import Frame
 from tui.widgets.text import ItemLines, TextLines
@@ -29,8 +32,10 @@ from tui.widgets.text import ItemLines, TextLines
 CHART_MODES = ("roc", "pr", "both", "metrics")
 
 #: The marks, told apart by shape (not colour alone): the baseline is dashes ``-``,
-#: the sweep a braille line (``*`` in ASCII), the active point ``O``.
+#: the sweep a braille line (``*`` in ASCII), the active point ``O``, a bootstrap's
+#: band's edges dots ``·`` (``.`` in ASCII).
 CHANCE_MARK, ACTIVE_MARK = "-", "O"
+BAND_MARK, BAND_MARK_ASCII = "\u00b7", "."
 #: Where a tick's value would be: the axis values labelled on every chart.
 TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -66,6 +71,15 @@ def _drawable(prepared: Prepared | None, kind: str) -> bool:
     return (prepared.roc if kind == "roc" else prepared.pr) is not None
 
 
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """Equal keys: the same values, and the very same objects where they are objects
+    (a band's arrays are not compared element by element)."""
+    if len(a) != len(b):
+        return False
+    plain = str | int | float | bool
+    return all(x is y or (isinstance(x, plain) and x == y) for x, y in zip(a, b, strict=True))
+
+
 def _tick_text(value: float) -> str:
     return f"{value:.2f}"
 
@@ -79,13 +93,15 @@ class CurveChart(PlotextPlot):
     """
 
     COMPONENT_CLASSES = {
-        "curve-chart--axis", "curve-chart--sweep", "curve-chart--chance", "curve-chart--active"
+        "curve-chart--axis", "curve-chart--sweep", "curve-chart--chance", "curve-chart--active",
+        "curve-chart--band",
     }  # fmt: skip
 
     DEFAULT_CSS = """
     CurveChart > .curve-chart--axis { color: $text; }
     CurveChart > .curve-chart--sweep { color: $text-accent; }
     CurveChart > .curve-chart--chance { color: $text-muted; }
+    CurveChart > .curve-chart--band { color: $text-muted; }
     CurveChart > .curve-chart--active { color: $text; text-style: bold reverse; }
     """
 
@@ -97,7 +113,9 @@ class CurveChart(PlotextPlot):
     def __init__(self, kind: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.kind = kind
-        self._base: tuple[object, object, list[Text], tuple[int, int, int, int]] | None = None
+        self._base: (
+            tuple[object, tuple[object, ...], list[Text], tuple[int, int, int, int]] | None
+        ) = None
 
     def watch_frame(self) -> None:
         if self.display:  # a hidden chart is drawn when it is shown again
@@ -116,13 +134,31 @@ class CurveChart(PlotextPlot):
         baseline = "chance" if self.kind == "roc" else "prevalence"
         sweep = "*" if self.ascii else "\u2812\u2812"
         c, o = CHANCE_MARK, ACTIVE_MARK
+        band = self._bands()
+        b = BAND_MARK_ASCII if self.ascii else BAND_MARK
+        pct = "" if band is None else f"{band[1] * 100:g}%"
         wordings = (
             f"{c} {baseline} · {sweep} exact sweep · {o} active point",
             f"{c} baseline · {sweep} sweep · {o} active point",
             f"{c} baseline {sweep} sweep {o} active",
             f"{c} base {sweep} sweep {o} active",
         )
+        if band is not None:
+            wordings = (
+                f"{c} {baseline} · {sweep} exact sweep · {b}{b} {pct} band · {o} active point",
+                f"{c} baseline · {sweep} sweep · {b}{b} {pct} band · {o} active",
+                f"{c} base {sweep} sweep {b}{b} band {o} active",
+                f"{c} base {sweep} sweep {b} band {o} now",
+            )
         return next((w for w in wordings if len(w) <= width), wordings[-1])
+
+    def _bands(self) -> tuple[Bands, float] | None:
+        """The bootstrap's bands and their confidence, when there are any to draw."""
+        frame = self.frame
+        sure = None if frame is None else frame.update.sure
+        if sure is None or sure.boot is None or sure.boot.bands is None:
+            return None
+        return sure.boot.bands, sure.confidence
 
     def replot(self) -> None:
         """Follow the frame: the title and legend, and the chart is drawn again."""
@@ -133,6 +169,9 @@ class CurveChart(PlotextPlot):
         self.border_title = "ROC curve" if self.kind == "roc" else "Precision-recall curve"
         self.border_subtitle = self.legend_to_fit(self.size.width - 4)
         self.refresh()
+
+    def watch_ascii(self) -> None:
+        self._base = None
 
     def on_resize(self) -> None:
         self._base = None
@@ -153,8 +192,9 @@ class CurveChart(PlotextPlot):
         if prepared is None or self.kind not in prepared.kinds:
             return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
         line = self._line(prepared)
-        key = (self.kind, width, height, self.app.theme, self.ascii)
-        if self._base is None or self._base[0] is not line or self._base[1] != key:
+        band = self._bands()
+        key = (self.kind, width, height, self.app.theme, self.ascii, band and band[0])
+        if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
         lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
@@ -202,6 +242,17 @@ class CurveChart(PlotextPlot):
         """plotext's drawing of the baseline and the curve on a bare ``cols`` x ``rows``
         canvas whose corners are (0, 0) and (1, 1), as plain text."""
         plt = self._bare(cols, rows)
+        band = self._bands()
+        if band is not None and line is not None:
+            b = band[0]
+            mark = BAND_MARK_ASCII if self.ascii else BAND_MARK
+            xs, lo, hi = (
+                (b.fpr, b.tpr_low, b.tpr_high)
+                if self.kind == "roc"
+                else (b.recall, b.precision_low, b.precision_high)
+            )
+            plt.plot(xs.tolist(), lo.tolist(), marker=mark)
+            plt.plot(xs.tolist(), hi.tolist(), marker=mark)
         if self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
         else:
@@ -231,6 +282,7 @@ class CurveChart(PlotextPlot):
         axis = self.get_component_rich_style("curve-chart--axis")
         sweep = self.get_component_rich_style("curve-chart--sweep")
         chance = self.get_component_rich_style("curve-chart--chance")
+        band_style = self.get_component_rich_style("curve-chart--band")
         xticks = self._xticks(cols, xticks)
         labels = {rows - 1 - _cell(v, rows): _tick_text(v) for v in yticks}
         out: list[Text] = []
@@ -244,6 +296,8 @@ class CurveChart(PlotextPlot):
             for ch in row:
                 if ch == " ":
                     text.append(" ")
+                elif ch in (BAND_MARK, BAND_MARK_ASCII):
+                    text.append(ch, style=band_style)
                 else:
                     text.append(ch, style=chance if ch in self.faint_marks else sweep)
             out.append(text)
@@ -348,12 +402,20 @@ class ChartPanel(Vertical):
         s = prepared.summaries
         # One item per summary: a narrow panel breaks the line between them, never
         # inside "143/180 ≈ 0.7944" (#12 item 8).
-        auc = f"ROC AUC (trapezoid) {s.roc_auc.value_text()}"
-        ap = f"AP (step-weighted) {s.average_precision.value_text()}"
-        area = f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"
+        sure = frame.update.sure
+        # Each interval is an item of its own after its number, so a line breaks
+        # between them rather than inside either.
+        auc = [f"ROC AUC (trapezoid) {s.roc_auc.value_text()}"]
+        value, se, _ = prepared.curves.auc_se
+        if sure is not None and value is not None and se is not None:
+            auc.append(f"{auc_interval(value, se, sure.confidence).short()}, DeLong")
+        ap = [f"AP (step-weighted) {s.average_precision.value_text()}"]
+        ap += _boot_short(sure, "average_precision", s.average_precision.value)
+        area = [f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"]
+        area += _boot_short(sure, "pr_trapezoid_area", s.pr_trapezoid_area.value)
         # The summaries of the curves shown (AP and the PR area always side by side);
         # m lists them all.
-        summary.show_items({"roc": [auc], "pr": [ap, area]}.get(self.mode, [auc, ap, area]))
+        summary.show_items({"roc": auc, "pr": ap + area}.get(self.mode, auc + ap + area))
         notes = []
         if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
             notes.append(
@@ -507,3 +569,11 @@ def _steps(
     ascending = ts[::-1]
     ks = m - np.searchsorted(ascending, lo + xs * span, side="left")
     return xs, np.maximum(ks, 1).astype(np.intp)
+
+
+def _boot_short(sure: Sure | None, name: str, value: float | None) -> list[str]:
+    """``["95% CI 0.61 to 0.93, bootstrap"]``, or nothing."""
+    if value is None or sure is None or sure.boot is None:
+        return []
+    e = sure.estimate(name)
+    return [] if e.interval is None else [e.interval.short()]

@@ -7,6 +7,7 @@ from textual.reactive import reactive
 
 from core.analysis import Analysis
 from core.metrics.metric import format_count
+from core.text.report import metric_interval
 from tui.ascii import to_ascii
 from tui.explorer.frame import Frame
 from tui.widgets.text import ItemLines, TextLines, wrap_items
@@ -58,17 +59,23 @@ def metric_text(a: Analysis, names: tuple[str, ...], *, ascii: bool = False) -> 
     return text
 
 
-def formula_lines(line: str, width: int) -> list[str]:
+def formula_lines(line: str, width: int, tail: str | None = None) -> list[str]:
     """A metric's line broken only at its ``=`` signs when it is wider than ``width``:
     a formula, its counts and its value each stay whole, continuations indented.
+    ``tail`` (an interval) follows as one more piece, kept whole.
 
     >>> formula_lines("precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667", 30)
     ['precision = TP/(TP+FP)', '  = 2/(2+1) = 2/3 ≈ 0.6667']
+    >>> formula_lines("recall = 1/2 = 0.5", 30, "(95% CI 0.09 to 0.91, n = 2)")
+    ['recall = 1/2 = 0.5', '  (95% CI 0.09 to 0.91, n = 2)']
     """
-    if len(line) <= width:
-        return [line]
+    whole = line if tail is None else f"{line} {tail}"
+    if len(whole) <= width:
+        return [whole]
     first, *rest = line.split(" = ")
     items = [Text(first), *(Text(f"= {r}") for r in rest)]
+    if tail is not None:
+        items.append(Text(tail))
     lines = [t.plain for t in wrap_items(items, max(width - 2, 8), sep=" ")]
     return [lines[0], *(f"  {t}" for t in lines[1:])]
 
@@ -95,18 +102,31 @@ class MetricsPanel(ItemLines):
         if frame is None:
             return []
         a = frame.analysis
-        room = max(self.content_region.height, len(SHORT_LIST) + 1) - 1
+        sure = frame.update.sure
+        keys = ["i: " + ("hide" if sure is not None else "show") + " intervals"]
+        if sure is not None and sure.boot is None:
+            keys.append("B: bootstrap")
+
+        def hint(more: int) -> list[Text]:
+            first = "m: all metrics" + (f" ({more} more)" if more else "")
+            return wrap_items([Text(k) for k in (first, *keys)], width, sep="  ")
+
+        # The hint's rows, at its longest: the metrics get the rest.
+        reserve = len(hint(len(PANEL_ORDER)))
+        room = max(self.content_region.height, len(SHORT_LIST) + reserve) - reserve
         lines: list[Text] = []
         shown = 0
         for name in PANEL_ORDER:
             m = a.metrics[name]
             text = to_ascii(m.describe()) if self.ascii else m.describe()
-            wrapped = formula_lines(text, width)
+            interval = None if sure is None else metric_interval(a, name, sure, short=True)
+            wrapped = formula_lines(text, width, None if interval is None else f"({interval})")
             if len(lines) + len(wrapped) > room:
                 break
             style = "bold" if m.value is None else ""
             lines.extend(Text(t, style=style) for t in wrapped)
             shown += 1
-        more = len(PANEL_ORDER) - shown
-        lines.append(Text("m: all metrics" + (f" ({more} more)" if more else ""), style="dim"))
+        for t in hint(len(PANEL_ORDER) - shown):
+            t.stylize("dim")
+            lines.append(t)
         return lines

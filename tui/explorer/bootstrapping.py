@@ -1,0 +1,159 @@
+"""The bootstrap off the UI thread: started by B, followed after every change, with
+its progress on the message line; B again cancels it.
+
+The session says which bootstrap its state wants (:meth:`Session.boot_job`); a
+run that finishes for rows or a goal that have changed since is dropped. After a
+threshold move only the threshold metrics' intervals are stale: the run for the
+new point starts a moment after the keys stop, so holding an arrow key does not
+start a run per step.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from textual.timer import Timer
+from textual.worker import Worker, get_current_worker
+
+from core.intervals import BootJob
+from core.intervals.bootstrap import REPLICATES, Bootstrap, Cancelled
+
+if TYPE_CHECKING:
+    from tui.screens.main import MainScreen
+
+#: Seconds after the last change before a bootstrap for the new state starts.
+SETTLE = 0.3
+#: At most this often the progress is said (seconds).
+PROGRESS_EVERY = 0.2
+#: A run that follows a move starts saying its progress after this long (seconds).
+QUIET = 1.0
+
+
+class Bootstrapper:
+    """Runs the session's bootstrap in a worker thread and says how far it is."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self.worker: Worker[None] | None = None
+        self.timer: Timer | None = None
+        self.done = (0, 0)
+        self.announce = False
+
+    @property
+    def running(self) -> bool:
+        return self.worker is not None and not self.worker.is_finished
+
+    def toggle(self) -> None:
+        """B: start a bootstrap (intervals on), or cancel the one running, or stop."""
+        s = self.screen.session
+        if self.running:
+            self.stop()
+            self.screen.show(s.set_bootstrap("off"))
+            done, total = self.done
+            self.screen.say(
+                f"Bootstrap cancelled after {done} of {total} replicates; B starts it again."
+            )
+            return
+        if s.replicates is not None:
+            self.screen.show(s.set_bootstrap("off"))
+            return
+        update = s.set_bootstrap(str(REPLICATES))
+        self.screen.show(update)
+        self._start(announce=True)
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
+
+    def follow(self) -> None:
+        """After a change: start (soon) the bootstrap the new state wants, if any."""
+        if self.screen.session.replicates is None:
+            self.stop()
+            return
+        if self.screen.session.boot_job() is None:
+            return
+        if self.timer is not None:
+            self.timer.stop()
+        self.timer = self.screen.set_timer(SETTLE, self._start)
+
+    def _start(self, announce: bool = False) -> None:
+        """Run the bootstrap the state wants. ``announce``: asked for by B, so its start
+        and end are said; a run that only follows a threshold move speaks only when
+        it takes long enough to be waited for."""
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        job = self.screen.session.boot_job()
+        if job is None:
+            return
+        if self.worker is not None:
+            self.worker.cancel()
+        self.done = (0, job.replicates)
+        self.announce = announce
+        if announce:
+            self.screen.say(f"Bootstrap: {job.replicates} replicates starting (B cancels).")
+        app = self.screen.app
+        started = time.monotonic()
+
+        def work() -> None:
+            worker = get_current_worker()
+            last = [time.monotonic()]
+
+            def progress(done: int, total: int) -> bool:
+                if worker.is_cancelled:
+                    return False
+                now = time.monotonic()
+                if (
+                    now - last[0] >= PROGRESS_EVERY
+                    and done < total
+                    and (announce or now - started >= QUIET)
+                ):
+                    last[0] = now
+                    app.call_from_thread(self._progress, job, done, total)
+                return True
+
+            try:
+                result = job.run(progress)
+            except Cancelled:
+                return
+            if not worker.is_cancelled:
+                app.call_from_thread(self._arrived, job, result)
+
+        self.worker = self.screen.run_worker(
+            work, thread=True, group="bootstrap", exclusive=True, exit_on_error=False
+        )
+
+    def _progress(self, job: BootJob, done: int, total: int) -> None:
+        self.done = (done, total)
+        if self.screen.session.boot_job() is not None:
+            self.screen.say(f"Bootstrap: {done} of {total} replicates (B cancels).")
+
+    def _arrived(self, job: BootJob, result: Bootstrap) -> None:
+        self.worker = None
+        s = self.screen.session
+        if not s.boot_done(job, result):
+            self.follow()  # the rows changed meanwhile: their own run follows
+            return
+        said = self.screen.message
+        self.screen.show(s.current())
+        # The finished run's news, when it was asked for or its progress was shown;
+        # else the last action's sentence stays.
+        self.screen.say(
+            finished_words(result) if self.announce or said.startswith("Bootstrap:") else said
+        )
+
+
+def finished_words(b: Bootstrap) -> str:
+    """``Bootstrap done: 1000 replicates, seed S; AP 95% CI 0.61 to 0.93.``"""
+    head = f"Bootstrap done: {b.replicates} replicates, seed {b.seed}"
+    ap = b.estimate("average_precision")
+    if ap is None:
+        return head + "."
+    if ap.interval is None:
+        return f"{head}; no intervals: {ap.reason}."
+    return f"{head}; AP {ap.interval.short()}; bands on the curves."
