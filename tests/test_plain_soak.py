@@ -37,6 +37,7 @@ WORDS = [
     "threshold", "next", "prev", "lowest", "step", "play", "status", "rows", "boundary",
     "set", "label", "add", "delete", "undo", "redo", "reset", "preset", "presets", "metrics",
     "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
+    "intervals", "bootstrap",
 ]  # fmt: skip
 
 METRICS = ["precision", "recall", "f1", "mcc", "auc", "ap", "fpr", "lr+", "nonsense"]
@@ -75,6 +76,12 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         return f"preset {name}" + (" force" if rng.random() < 0.5 else "")
     if word == "explain":
         return f"explain {rng.choice(METRICS)}"
+    if word == "intervals":
+        return f"intervals {rng.choice(['on', 'off', '0.9', '0.5', '1', '95%', rng.choice(WEIRD)])}"
+    if word == "bootstrap":
+        b = rng.choice(["2", "20", "50", "off", "1", "0", rng.choice(WEIRD)])
+        seed = rng.choice(["", " seed 3", " seed -1", f" seed {rng.choice(WEIRD)}"])
+        return f"bootstrap {b}{seed}"
     if word == "save":
         return f"save '{folder / rng.choice(['a.csv', 'b.csv', 'no/such/x.csv', ''])}'" + (
             " overwrite" if rng.random() < 0.5 else ""

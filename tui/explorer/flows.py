@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from core.decide.goal import GOAL_METRICS, parse_goal
 from core.decide.solve import parse_prevalence
 from core.errors import InputError
@@ -17,6 +19,8 @@ from core.metrics.metric import Metric
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session import edits
 from core.session.session import NeedsOverwrite
+from core.text.intervals import curve_interval_words
+from core.text.report import intervals_sentence, metric_lines
 from core.threshold import format_threshold, parse_threshold
 from tui.ascii import to_ascii
 from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
@@ -175,8 +179,18 @@ def all_metrics(screen: MainScreen) -> None:
     """Every metric of the current threshold, with its formula, on a screen of its own."""
     a = screen.session.analysis
     title = f"All metrics at threshold {format_threshold(a.threshold)}"
-    body = metric_text(a, METRIC_NAMES, ascii=screen.ascii)
     update = screen.session.current()
+    sure = update.sure
+    if sure is None:
+        body = metric_text(a, METRIC_NAMES, ascii=screen.ascii)
+    else:
+        # With their intervals, named (Wilson's, the bootstrap's), as the report says.
+        body = Text()
+        for i, (name, line) in enumerate(zip(METRIC_NAMES, metric_lines(a, sure), strict=True)):
+            style = "bold" if a.metrics[name].value is None else ""
+            body.append(("\n" if i else "") + (to_ascii(line) if screen.ascii else line), style)
+        note = f"({intervals_sentence(sure, 'B')})"
+        body.append("\n" + (to_ascii(note) if screen.ascii else note))
     at, p = update.at_prevalence, screen.session.prevalence
     if at is not None and p is not None:
         body.append(
@@ -194,6 +208,10 @@ def all_metrics(screen: MainScreen) -> None:
         s = a.curves.summaries
         for m in (s.roc_auc, s.average_precision, s.pr_trapezoid_area):
             body.append("\n" + _line(m, screen.ascii), style="bold" if m.value is None else "")
+        if sure is not None:
+            for line in curve_interval_words(a, "roc", sure) + curve_interval_words(a, "pr", sure):
+                if "band" not in line:
+                    body.append("\n" + (to_ascii(line) if screen.ascii else line))
         body.append("\n\nProbability metrics (scores read as probabilities)", style="bold")
         for m in (s.log_loss, s.brier):
             body.append("\n" + _line(m, screen.ascii), style="bold" if m.value is None else "")

@@ -137,18 +137,21 @@ class CurveChart(PlotextPlot):
         band = self._bands()
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
         pct = "" if band is None else f"{band[1] * 100:g}%"
-        wordings = (
+        wordings: tuple[str, ...] = (
             f"{c} {baseline} · {sweep} exact sweep · {o} active point",
             f"{c} baseline · {sweep} sweep · {o} active point",
             f"{c} baseline {sweep} sweep {o} active",
             f"{c} base {sweep} sweep {o} active",
         )
         if band is not None:
+            # The band's mark is a dot, so its wordings part items by two spaces.
             wordings = (
-                f"{c} {baseline} · {sweep} exact sweep · {b}{b} {pct} band · {o} active point",
-                f"{c} baseline · {sweep} sweep · {b}{b} {pct} band · {o} active",
+                f"{c} {baseline}  {sweep} exact sweep  {b}{b} {pct} band  {o} active point",
+                f"{c} baseline  {sweep} sweep  {b}{b} {pct} band  {o} active",
+                f"{c} base  {sweep} sweep  {b}{b} band  {o} active",
                 f"{c} base {sweep} sweep {b}{b} band {o} active",
-                f"{c} base {sweep} sweep {b} band {o} now",
+                f"{sweep} sweep {b}{b} band {o} active",
+                f"{b}{b} band {o} active",
             )
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 
