@@ -68,6 +68,28 @@ def test_a_replicates_statistics_are_cores_on_its_counts(ex, seed) -> None:  # t
             assert value == pytest.approx(expected, abs=1e-12), name
 
 
+@settings(max_examples=150, deadline=None)
+@given(examples(min_size=2, max_size=40), st.integers(0, 2**32 - 1))
+def test_the_row_draw_path_reads_the_same_replicate(ex, seed) -> None:  # type: ignore[no-untyped-def]
+    """The fast path (drawn rows binned by positive group) gives what the per-group
+    counts of the same draws give, the counts at the active point included."""
+    scores, labels = ex
+    sweep = _sweep(scores, labels)
+    if sweep.positives == 0 or sweep.negatives == 0:
+        return
+    rng = np.random.default_rng(seed)
+    point = int(rng.integers(0, sweep.size))
+    g = bs.groups_of(sweep)
+    rows = bs.RowMaps.of(g, point)
+    drawn_pos = rng.integers(0, g.positives, g.positives)
+    drawn_neg = rng.integers(0, g.negatives, g.negatives)
+    r = bs.Replicate(rows.pos_counts(drawn_pos), rows.neg_counts(drawn_neg))
+    assert rows.summaries(r.pos, drawn_neg) == pytest.approx(bs._summaries(g, r), abs=1e-12)
+    rs = bs._sweep_of(sweep, g, r)
+    assert np.count_nonzero(drawn_pos < rows.pos_cut) == rs.tp[point]
+    assert np.count_nonzero(drawn_neg < rows.neg_cut) == rs.fp[point]
+
+
 @settings(max_examples=80, deadline=None)
 @given(examples(min_size=2, max_size=30), st.integers(0, 2**32 - 1))
 def test_the_bands_read_each_replicates_curve_at_the_grid(ex, seed) -> None:  # type: ignore[no-untyped-def]
@@ -214,6 +236,27 @@ def test_progress_is_told_and_false_cancels() -> None:
         bs.bootstrap(s, 1, replicates=400, progress=lambda d, t: d < 50)
 
 
+def test_a_threshold_move_counts_the_same_replicates_at_the_new_point() -> None:
+    """With a finished run as the base, only the point is counted again: the result
+    is the full run's at that point, the bands and summaries kept as they were."""
+    s = build_sweep(preset("good").data)
+    first = bs.bootstrap(s, 3, replicates=300, seed=2, bands=True)
+    full = bs.bootstrap(s, 9, replicates=300, seed=2, bands=True)
+    moved = bs.bootstrap(s, 9, replicates=300, seed=2, base=first)
+    assert moved.estimates == full.estimates and moved.point == 9
+    assert moved.bands is first.bands
+
+
+def test_narrow_intervals_get_the_decimals_that_tell_their_ends_apart() -> None:
+    from core.intervals.closed import Interval
+
+    assert Interval(0.2, 0.9, "wilson", 0.95, 3).text() == "95% CI 0.20 to 0.90, Wilson, n = 3"
+    narrow = Interval(0.7612, 0.7672, "delong", 0.95)
+    assert narrow.short() == "95% CI 0.7612 to 0.7672"
+    assert Interval(0.5, 0.5, "delong", 0.95).short() == "95% CI 0.50 to 0.50"
+    assert Interval(0.1, 0.2, "wilson", 0.95, 193391).short().endswith("n = 193,391")
+
+
 def test_a_goals_threshold_gets_an_interval_among_the_scores() -> None:
     s = build_sweep(preset("good").data)
     goal = parse_goal("max f1")
@@ -227,7 +270,7 @@ def test_a_goals_threshold_gets_an_interval_among_the_scores() -> None:
 
 def test_replicates_and_seeds_are_checked() -> None:
     assert bs.parse_replicates("1000") == 1000
-    for bad in ("1", "0", "x", "100001", "1e3"):
+    for bad in ("1", "2", "99", "0", "x", "100001", "1e3"):
         with pytest.raises(ValueError):
             bs.parse_replicates(bad)
     assert bs.parse_seed("0") == 0
@@ -245,6 +288,39 @@ def test_wilson_matches_statsmodels() -> None:
         for c in (0.8, 0.95, 0.99):
             want = proportion.proportion_confint(k, n, alpha=1 - c, method="wilson")
             assert wilson(k, n, c) == pytest.approx(want, abs=1e-12)
+
+
+def _asah(column: str) -> tuple[np.ndarray, list[bool]]:
+    import csv
+
+    with open(ROOT / "tests" / "data" / "asah.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    return np.array([float(r[column]) for r in rows]), [r["outcome"] == "Poor" for r in rows]
+
+
+def test_delong_matches_procs_published_asah_intervals() -> None:
+    """pROC's aSAH example (tests/data/README.md): ``ci.auc(roc(outcome, ndka))`` is
+    0.501244999271703, 0.611957994579946, 0.722670989888189 in pROC's test suite
+    (tests/testthat/test-ci.auc.R), and its documentation prints s100b's as
+    "Area under the curve: 0.7314, 95% CI: 0.6301-0.8326 (DeLong)"."""
+    from core.intervals.closed import delong
+
+    scores, labels = _asah("ndka")
+    interval, se, _ = delong(_sweep(scores, labels))
+    auc = delong_se(_sweep(scores, labels))[0]
+    assert interval is not None and se is not None
+    assert (interval.low, auc, interval.high) == pytest.approx(
+        (0.501244999271703, 0.611957994579946, 0.722670989888189), abs=1e-12
+    )
+    scores, labels = _asah("s100b")
+    interval, _, _ = delong(_sweep(scores, labels))
+    auc = delong_se(_sweep(scores, labels))[0]
+    assert interval is not None and auc is not None
+    assert (round(auc, 4), round(interval.low, 4), round(interval.high, 4)) == (
+        0.7314,
+        0.6301,
+        0.8326,
+    )
 
 
 def test_hanley_and_mcneil_1982_rating_data() -> None:
@@ -309,11 +385,11 @@ def test_report_without_bootstrap_says_why_the_rest_has_no_interval() -> None:
     ("args", "words"),
     [
         (["--bootstrap", "1"], "out of range"),
-        (["--bootstrap", "many"], "not a whole number"),
+        (["--bootstrap", "many"], "give --bootstrap after SOURCE"),
         (["--confidence", "95%"], "not a percentage"),
         (["--confidence", "1"], "strictly between 0 and 1"),
         (["--seed", "4"], "--seed needs --bootstrap"),
-        (["--bootstrap", "10", "--seed", "-1"], "out of range"),
+        (["--bootstrap", "100", "--seed", "-1"], "seed -1 is out of range"),
     ],
 )
 def test_bad_interval_options_are_one_clear_line(args: list[str], words: str) -> None:

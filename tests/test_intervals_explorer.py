@@ -55,8 +55,13 @@ async def test_B_bootstraps_in_the_background_and_draws_bands() -> None:
         chart = m.query_one("#roc-chart", CurveChart)
         assert "95% band" in chart.legend
         assert "\u00b7" in chart.render().plain  # the band's dots
-        # A threshold move: the new point's run follows once the keys settle.
+        assert "B: bootstrap off" in m.query_one(MetricsPanel).plain
+        # A threshold move: the same replicates are counted at the new point once the
+        # keys settle; AP's interval and the bands stay meanwhile.
         await pilot.press("right_square_bracket")
+        job = m.session.boot_job()
+        assert job is not None and job.base is not None
+        assert m.session.sure.estimate("average_precision").interval is not None  # type: ignore[union-attr]
         await _settle(app, pilot)
         a = m.session.analysis
         assert m.session.sure.estimate("f1", a.point).interval is not None  # type: ignore[union-attr]

@@ -79,7 +79,7 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
     if word == "intervals":
         return f"intervals {rng.choice(['on', 'off', '0.9', '0.5', '1', '95%', rng.choice(WEIRD)])}"
     if word == "bootstrap":
-        b = rng.choice(["2", "20", "50", "off", "1", "0", rng.choice(WEIRD)])
+        b = rng.choice(["2", "100", "120", "off", "1", "0", rng.choice(WEIRD)])
         seed = rng.choice(["", " seed 3", " seed -1", f" seed {rng.choice(WEIRD)}"])
         return f"bootstrap {b}{seed}"
     if word == "save":

@@ -260,9 +260,12 @@ async def test_all_metrics_screen_lists_every_metric() -> None:
         await pilot.press("m")
         assert isinstance(app.screen, MetricsScreen)
         lines = app.screen.body.plain.splitlines()
-        # Every metric, one a line, then the summaries (#12 item 12).
+        # Every metric, one a line, then how the intervals were made (#14), then the
+        # summaries (#12 item 12).
         assert lines[len(METRIC_NAMES) - 1] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
-        assert lines[len(METRIC_NAMES) + 1] == "Ranking summaries (every threshold at once)"
+        assert lines[0].endswith("(95% CI 0.21 to 0.94, Wilson, n = 3)")
+        assert lines[len(METRIC_NAMES)].startswith("(95% intervals: Wilson's for proportions")
+        assert "Ranking summaries (every threshold at once)" in lines
         await pilot.press("m")
         assert app.screen is app.main
 

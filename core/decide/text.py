@@ -124,7 +124,7 @@ def with_decision(
             extra.append(
                 "  The chosen threshold varies from sample to sample: "
                 + (
-                    f"{e.interval.text('.6g')}"
+                    f"{e.interval.text()}"
                     if e.interval is not None
                     else f"no interval ({e.reason})"
                 )

@@ -56,6 +56,8 @@ class BootJob:
     seed: int
     confidence: float
     goal: tuple[Goal, Setting] | None = None
+    #: A finished run of the same state at another point: only the point is counted.
+    base: Bootstrap | None = None
 
     def run(self, progress: Callable[[int, int], bool | None] | None = None) -> Bootstrap:
         """Run it (raises :class:`core.intervals.bootstrap.Cancelled` when ``progress``
@@ -70,4 +72,5 @@ class BootJob:
             bands=True,
             goal=self.goal,
             progress=progress,
+            base=self.base,
         )

@@ -37,6 +37,8 @@ REPLICATES = 1000
 SEED = 20261130
 #: The most replicates asked for at once.
 MAX_REPLICATES = 100_000
+#: The fewest: a 95% percentile interval reads the 2.5% tails, 2.5 replicates each.
+MIN_REPLICATES = 100
 #: Above this many rows of a class, a replicate's counts come from a multinomial draw
 #: over the class's groups; up to it, from drawing row positions (faster, same law).
 ROW_DRAW_LIMIT = 1 << 25
@@ -58,13 +60,16 @@ class Cancelled(Exception):
 
 
 def parse_replicates(text: str) -> int:
-    """``--bootstrap B``: a whole number from 2 to :data:`MAX_REPLICATES`."""
+    """``--bootstrap B``: a whole number from :data:`MIN_REPLICATES` to
+    :data:`MAX_REPLICATES`."""
     try:
         b = int(text)
     except ValueError:
         raise ValueError(f"bootstrap replicates {text!r} is not a whole number") from None
-    if not 2 <= b <= MAX_REPLICATES:
-        raise ValueError(f"bootstrap replicates {b} is out of range: give 2 to {MAX_REPLICATES:,}")
+    if not MIN_REPLICATES <= b <= MAX_REPLICATES:
+        raise ValueError(
+            f"bootstrap replicates {b} is out of range: give {MIN_REPLICATES} to {MAX_REPLICATES:,}"
+        )
     return b
 
 
@@ -141,6 +146,63 @@ def draw(rng: np.random.Generator, counts: IntArray, total: int) -> IntArray:
 
 
 @dataclass(frozen=True)
+class RowMaps:
+    """For drawing rows (each class's rows laid out group after group, highest score
+    first): the positive group of each positive row (None: one row per group), each
+    negative row's bin among the positive groups (2k: before positive group k; 2k + 1:
+    in positive group k's own tie group), and how many rows of each class lie above
+    the active point."""
+
+    groups: Groups
+    pos_group: npt.NDArray[np.intp] | None
+    neg_bin: npt.NDArray[np.int32]
+    pos_cut: int
+    neg_cut: int
+
+    @classmethod
+    def of(cls, g: Groups, point: int) -> RowMaps:
+        pos_group = None
+        if g.pos.size != g.positives:
+            pos_group = np.repeat(np.arange(g.pos.size, dtype=np.intp), g.pos)
+        before = np.searchsorted(g.pos_at, g.neg_at, side="left")  # positive groups above
+        same = np.zeros(g.neg_at.size, dtype=bool)
+        hit = before < g.pos_at.size
+        same[hit] = g.pos_at[before[hit]] == g.neg_at[hit]
+        # int32: gathering it at random rows moves half the bytes of intp (faster, even
+        # with bincount's conversion).
+        bins = (2 * before + same).astype(np.int32)
+        neg_bin = bins if g.neg.size == g.negatives else np.repeat(bins, g.neg)
+        pos_cut = int(g.pos[: int(np.searchsorted(g.pos_at, point, side="left"))].sum())
+        neg_cut = int(g.neg[: int(np.searchsorted(g.neg_at, point, side="left"))].sum())
+        return cls(g, pos_group, neg_bin, pos_cut, neg_cut)
+
+    def pos_counts(self, drawn: IntArray) -> IntArray:
+        """Drawn positive rows counted per positive group."""
+        rows = drawn if self.pos_group is None else self.pos_group[drawn]
+        return np.bincount(rows, minlength=self.groups.pos.size).astype(np.int64)
+
+    def neg_counts(self, drawn: IntArray) -> IntArray:
+        """Drawn negative rows counted per negative group."""
+        g = self.groups
+        counts = np.bincount(drawn, minlength=g.negatives)
+        if g.neg.size == g.negatives:
+            return counts.astype(np.int64)
+        starts = np.concatenate(([0], np.cumsum(g.neg[:-1])))
+        return np.add.reduceat(counts, starts).astype(np.int64)
+
+    def summaries(self, pos: IntArray, drawn_neg: IntArray) -> tuple[float, float]:
+        """Average precision and the PR trapezoid area, as :func:`_summaries` gives
+        them, from per-group positives and the drawn negative rows."""
+        g = self.groups
+        k = g.pos.size
+        binned = np.bincount(self.neg_bin[drawn_neg], minlength=2 * k + 2)
+        tp = np.cumsum(pos)
+        fp = np.cumsum(binned)[1 : 2 * k : 2]  # negatives at or above each positive group
+        entering_neg = binned[1 : 2 * k : 2]
+        return _ap_area(g.positives, pos, tp, fp, entering_neg)
+
+
+@dataclass(frozen=True)
 class Replicate:
     """One replicate's per-group counts (positives at ``pos_at``, negatives at ``neg_at``)."""
 
@@ -154,16 +216,24 @@ def _summaries(g: Groups, r: Replicate) -> tuple[float, float]:
     cum_neg = np.concatenate(([0], np.cumsum(r.neg)))
     fp = cum_neg[g.neg_before]  # FP at the same points
     entering_neg = np.where(g.neg_here >= 0, r.neg[np.maximum(g.neg_here, 0)], 0)
-    step = r.pos > 0
-    pred = tp + fp
-    precision = np.divide(tp, pred, out=np.zeros(tp.shape[0]), where=step)
-    ap = float(np.dot(r.pos, precision)) / g.positives
+    return _ap_area(g.positives, r.pos, tp, fp, entering_neg)
+
+
+def _ap_area(
+    positives: int, pos: IntArray, tp: IntArray, fp: IntArray, entering_neg: IntArray
+) -> tuple[float, float]:
+    """AP and the PR area from each positive group's drawn positives, TP and FP at its
+    point, and the negatives entering with it."""
+    # Where nothing is predicted positive no positive entered (pos is 0 there), so the
+    # value divided does not count: dividing by at least 1 keeps the arithmetic plain.
+    precision = tp / np.maximum(tp + fp, 1)
+    ap = float(np.dot(pos, precision)) / positives
     # The segment into each point where recall rises starts at the point before the
     # group entered; where nothing was predicted positive there it starts at precision 1.
-    prev_tp = tp - r.pos
+    prev_tp = tp - pos
     prev_pred = prev_tp + fp - entering_neg
-    prev = np.divide(prev_tp, prev_pred, out=np.ones(tp.shape[0]), where=step & (prev_pred > 0))
-    area = float(np.dot(r.pos, precision + prev)) / (2 * g.positives)
+    prev = np.where(prev_pred > 0, prev_tp / np.maximum(prev_pred, 1), 1.0)
+    area = float(np.dot(pos, precision + prev)) / (2 * positives)
     return ap, area
 
 
@@ -327,6 +397,7 @@ def bootstrap(
     bands: bool = False,
     goal: tuple[Goal, Setting] | None = None,
     progress: Callable[[int, int], bool | None] | None = None,
+    base: Bootstrap | None = None,
 ) -> Bootstrap:
     """A stratified bootstrap of ``sweep`` (see the module's note).
 
@@ -334,6 +405,11 @@ def bootstrap(
     ``goal`` a goal and the setting it was solved in (its chosen threshold gets
     one); ``progress(done, total)`` is called as replicates finish, and returning
     False stops the run (:class:`Cancelled`).
+
+    ``base``: a finished run of the same rows, seed and replicates at another point.
+    The same replicates are drawn again (the seed fixes them) but only counted at
+    ``point``; the threshold-free estimates and bands are ``base``'s. A threshold
+    move costs the draws, not the curves.
     """
     check_confidence(confidence)
     why = unavailable(sweep)
@@ -343,6 +419,9 @@ def bootstrap(
         return Bootstrap(replicates, seed, confidence, point, unknown)
     g = groups_of(sweep)
     rng = np.random.default_rng(seed)
+    only_point = base is not None
+    if only_point:
+        goal, bands = None, False
     values: dict[str, FloatArray] = {
         name: np.empty(replicates) for name in (*SUMMARIES, *AT_THRESHOLD)
     }
@@ -356,11 +435,28 @@ def bootstrap(
     pos_cut = int(np.searchsorted(g.pos_at, point, side="left"))
     neg_cut = int(np.searchsorted(g.neg_at, point, side="left"))
     every = max(1, replicates // 200)
+    rows = RowMaps.of(g, point) if max(g.positives, g.negatives) <= ROW_DRAW_LIMIT else None
+    groups_wanted = roc is not None or goal_values is not None
     for i in range(replicates):
-        r = Replicate(draw(rng, g.pos, g.positives), draw(rng, g.neg, g.negatives))
-        values["average_precision"][i], values["pr_trapezoid_area"][i] = _summaries(g, r)
-        tp = float(r.pos[:pos_cut].sum())
-        fp = float(r.neg[:neg_cut].sum())
+        if rows is not None:
+            # The same draws as :func:`draw`'s, read without per-group negatives unless a
+            # band or a goal needs them: the same replicates, faster.
+            drawn_pos = rng.integers(0, g.positives, g.positives)
+            drawn_neg = rng.integers(0, g.negatives, g.negatives)
+            tp = float(np.count_nonzero(drawn_pos < rows.pos_cut))
+            fp = float(np.count_nonzero(drawn_neg < rows.neg_cut))
+            if only_point:
+                ap_area = (math.nan, math.nan)
+            else:
+                pos = rows.pos_counts(drawn_pos)
+                ap_area = rows.summaries(pos, drawn_neg)
+                r = Replicate(pos, rows.neg_counts(drawn_neg) if groups_wanted else pos[:0])
+        else:
+            r = Replicate(draw(rng, g.pos, g.positives), draw(rng, g.neg, g.negatives))
+            ap_area = (math.nan, math.nan) if only_point else _summaries(g, r)
+            tp = float(r.pos[:pos_cut].sum())
+            fp = float(r.neg[:neg_cut].sum())
+        values["average_precision"][i], values["pr_trapezoid_area"][i] = ap_area
         for name, v in at_counts(tp, fp, g.positives, g.negatives, beta).items():
             values[name][i] = v
         if roc is not None and prc is not None:
@@ -373,7 +469,11 @@ def bootstrap(
     estimates = {
         name: _percentile(v, confidence, replicates, seed, f"{_LABEL[name]} was undefined")
         for name, v in values.items()
+        if not (only_point and name in SUMMARIES)
     }
+    if base is not None:
+        kept = {k: v for k, v in base.estimates.items() if k not in AT_THRESHOLD}
+        return Bootstrap(replicates, seed, confidence, point, {**kept, **estimates}, base.bands)
     if goal is not None:
         if goal_values is None:
             estimates["goal_threshold"] = Estimate(None, goal_reason)

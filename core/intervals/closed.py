@@ -62,8 +62,18 @@ class Interval:
             out["seed"] = self.seed
         return out
 
-    def text(self, spec: str = ".2f") -> str:
-        """``95% CI 0.21 to 0.94, Wilson, n = 3``; a bootstrap says ``bootstrap, B = 1000``."""
+    def digits(self) -> int:
+        """Decimals enough to tell the ends apart: 2, or more for a narrow interval
+        (two significant digits of its width), at most 6."""
+        width = self.high - self.low
+        if not (width > 0 and math.isfinite(width)):
+            return 2
+        return max(2, min(6, math.ceil(-math.log10(width)) + 1))
+
+    def text(self, spec: str | None = None) -> str:
+        """``95% CI 0.21 to 0.94, Wilson, n = 3``; a bootstrap says ``bootstrap, B = 1000``;
+        a narrow interval gets more decimals (:meth:`digits`)."""
+        spec = spec or f".{self.digits()}f"
         pct = f"{self.confidence * 100:g}%"
         name = {"wilson": "Wilson", "delong": "DeLong"}.get(self.method, self.method)
         if self.replicates is not None:
@@ -76,11 +86,13 @@ class Interval:
         pct = f"{self.confidence * 100:g}%"
         n = "" if self.n is None else f", n = {_count(self.n)}"
         how = ", bootstrap" if self.method == "bootstrap" else ""
-        return f"{pct} CI {self.low:.2f} to {self.high:.2f}{n}{how}"
+        d = self.digits()
+        return f"{pct} CI {self.low:.{d}f} to {self.high:.{d}f}{n}{how}"
 
 
 def _count(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    """``3``, ``193,391``."""
+    return f"{int(x):,}" if float(x).is_integer() else repr(float(x))
 
 
 def z_for(confidence: float) -> float:

@@ -153,9 +153,13 @@ class Session:
         if self.goal is not None and deciding is not None and deciding.decision is not None:
             columns = self.columns if self._aligned else {}
             goal = (self.goal, goal_setting(a, self.goal, self.prevalence, self.data, columns))
+        base = None
+        if self._boot is not None and self._boot[0][:-1] == key[:-1]:
+            base = self._boot[1]  # the same rows at another point: count the new one only
         return BootJob(
-            key, a.sweep, a.point, self.beta, self.replicates, self.seed, self.confidence, goal
-        )
+            key, a.sweep, a.point, self.beta, self.replicates, self.seed, self.confidence, goal,
+            base,
+        )  # fmt: skip
 
     def boot_done(self, job: BootJob, result: Bootstrap) -> bool:
         """Keep a finished bootstrap if it still belongs to these rows (its

@@ -78,20 +78,16 @@ def boot_summary_words(a: Analysis, sure: Sure) -> list[str]:
     ]
     where = f" at threshold {format_threshold(a.threshold)}"
     for name, m, point in rows:
+        label = m.name[0].upper() + m.name[1:]
+        at = where if point is not None else ""
         if m.value is None:
-            lines.append(
-                f"{m.name}{where if point is not None else ''}: {_value(m)}.".capitalize()
-                if False
-                else f"{m.name[0].upper()}{m.name[1:]}"
-                f"{where if point is not None else ''}: {_value(m)}."
-            )
+            lines.append(f"{label}{at}: {_value(m)}.")
             continue
         e = sure.estimate(name, point)
         said = e.interval.text() if e.interval is not None else f"no interval ({e.reason})"
-        name = m.name[0].upper() + m.name[1:]
-        lines.append(f"{name}{where if point is not None else ''} {m.short()}: {said}.")
+        lines.append(f"{label} {m.short()}{at}: {said}.")
     g = b.estimate("goal_threshold")
     if g is not None:
-        said = g.interval.text(".6g") if g.interval is not None else f"no interval ({g.reason})"
+        said = g.interval.text() if g.interval is not None else f"no interval ({g.reason})"
         lines.append(f"The goal's chosen threshold: {said}.")
     return lines

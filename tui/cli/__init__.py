@@ -40,7 +40,7 @@ COMMANDS: dict[str, Command] = {
     "report": Command(report.SUMMARY, "SOURCE [options]", report.parser, report.run),
     "screenshot": Command(
         "write an SVG of one explorer state, without a terminal",
-        "OUT.svg [SOURCE] [options]",
+        "[SOURCE] OUT.svg [options]",
         explore.screenshot_parser,
         explore.run_screenshot,
     ),

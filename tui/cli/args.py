@@ -100,9 +100,21 @@ def add_interval_options(p: argparse.ArgumentParser) -> None:
         metavar="C",
         help=f"the intervals' confidence, strictly between 0 and 1 (default {CONFIDENCE})",
     )
+
+    def replicates(text: str) -> int:
+        try:
+            return parse_replicates(text)
+        except ValueError as e:
+            if text.strip().lstrip("+-").isdigit():
+                raise
+            # Most often SOURCE taken for B: say where --bootstrap goes.
+            raise ValueError(
+                f"{e} (give --bootstrap after SOURCE, or with a number: --bootstrap 1000)"
+            ) from None
+
     p.add_argument(
         "--bootstrap",
-        type=_typed(parse_replicates),
+        type=_typed(replicates),
         nargs="?",
         const=REPLICATES,
         default=None,
@@ -191,8 +203,6 @@ class SourceArgs:
         preset: str | None = getattr(args, "preset", None)
         if source and preset:
             raise InputError("give a SOURCE or --preset NAME, not both")
-        if getattr(args, "seed", None) is not None and getattr(args, "bootstrap", None) is None:
-            raise InputError("--seed needs --bootstrap (it seeds the bootstrap's resampling)")
         return cls(
             name=preset or source or "canonical",
             typed=source or None,
@@ -238,7 +248,8 @@ class SourceArgs:
         if self.goal_text:
             session.set_goal(self.goal_text)  # the threshold opens at the goal's point
         session.confidence = self.confidence
+        if self.seed is not None:
+            session.seed = self.seed  # for a bootstrap B starts later
         if self.replicates is not None:
-            seed = None if self.seed is None else str(self.seed)
-            session.set_bootstrap(str(self.replicates), seed)
+            session.set_bootstrap(str(self.replicates))
         return session

@@ -102,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         note(slow)
     if args.check and not args.goal:
         raise InputError("--check needs --goal (it fails the run when the goal is infeasible)")
+    if args.seed is not None and args.bootstrap is None:
+        raise InputError("--seed needs --bootstrap (it seeds the bootstrap's resampling)")
     goal = parse_goal(args.goal) if args.goal else None
     prevalence = parse_prevalence(args.prevalence) if args.prevalence else None
     src, threshold = wanted.open(keep=goal.columns() if goal else ())

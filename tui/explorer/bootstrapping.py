@@ -1,11 +1,15 @@
 """The bootstrap off the UI thread: started by B, followed after every change, with
-its progress on the message line; B again cancels it.
+its progress shown; B again cancels it (or, once done, turns it off).
 
 The session says which bootstrap its state wants (:meth:`Session.boot_job`); a
 run that finishes for rows or a goal that have changed since is dropped. After a
-threshold move only the threshold metrics' intervals are stale: the run for the
-new point starts a moment after the keys stop, so holding an arrow key does not
-start a run per step.
+threshold move only the threshold metrics' intervals are stale: the same replicates
+are counted again at the new point (cheaper than the first run), starting a moment
+after the keys stop, so holding an arrow key does not start a run per step.
+
+A run asked for with B says its progress and its end on the message line; a run
+that only follows a change shows its progress in the metrics panel's key hint, so
+the sentence of the change that started it stays where it is.
 """
 
 from __future__ import annotations
@@ -24,25 +28,25 @@ if TYPE_CHECKING:
 
 #: Seconds after the last change before a bootstrap for the new state starts.
 SETTLE = 0.3
-#: At most this often the progress is said (seconds).
+#: At most this often the progress is shown (seconds).
 PROGRESS_EVERY = 0.2
-#: A run that follows a move starts saying its progress after this long (seconds).
-QUIET = 1.0
 
 
 class Bootstrapper:
-    """Runs the session's bootstrap in a worker thread and says how far it is."""
+    """Runs the session's bootstrap in a worker thread and shows how far it is."""
 
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
         self.worker: Worker[None] | None = None
         self.timer: Timer | None = None
+        #: The run under way (progress from any other is stale and ignored).
+        self.job: BootJob | None = None
         self.done = (0, 0)
         self.announce = False
 
     @property
     def running(self) -> bool:
-        return self.worker is not None and not self.worker.is_finished
+        return self.job is not None
 
     def toggle(self) -> None:
         """B: start a bootstrap (intervals on), or cancel the one running, or stop."""
@@ -56,6 +60,7 @@ class Bootstrapper:
             )
             return
         if s.replicates is not None:
+            self.stop()
             self.screen.show(s.set_bootstrap("off"))
             return
         update = s.set_bootstrap(str(REPLICATES))
@@ -69,11 +74,14 @@ class Bootstrapper:
         if self.worker is not None:
             self.worker.cancel()
             self.worker = None
+        self.job = None
+        self._show_progress("")
 
     def follow(self) -> None:
         """After a change: start (soon) the bootstrap the new state wants, if any."""
         if self.screen.session.replicates is None:
-            self.stop()
+            if self.job is not None or self.timer is not None:
+                self.stop()
             return
         if self.screen.session.boot_job() is None:
             return
@@ -82,9 +90,7 @@ class Bootstrapper:
         self.timer = self.screen.set_timer(SETTLE, self._start)
 
     def _start(self, announce: bool = False) -> None:
-        """Run the bootstrap the state wants. ``announce``: asked for by B, so its start
-        and end are said; a run that only follows a threshold move speaks only when
-        it takes long enough to be waited for."""
+        """Run the bootstrap the state wants; ``announce``: asked for by B."""
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
@@ -93,12 +99,12 @@ class Bootstrapper:
             return
         if self.worker is not None:
             self.worker.cancel()
-        self.done = (0, job.replicates)
-        self.announce = announce
+        self.job, self.done, self.announce = job, (0, job.replicates), announce
+        kind = "counted again at this threshold" if job.base is not None else "starting"
         if announce:
-            self.screen.say(f"Bootstrap: {job.replicates} replicates starting (B cancels).")
+            self.screen.say(f"Bootstrap: {job.replicates} replicates {kind} (B cancels).")
+        self._show_progress(f"bootstrap 0/{job.replicates}")
         app = self.screen.app
-        started = time.monotonic()
 
         def work() -> None:
             worker = get_current_worker()
@@ -108,11 +114,7 @@ class Bootstrapper:
                 if worker.is_cancelled:
                     return False
                 now = time.monotonic()
-                if (
-                    now - last[0] >= PROGRESS_EVERY
-                    and done < total
-                    and (announce or now - started >= QUIET)
-                ):
+                if now - last[0] >= PROGRESS_EVERY and done < total:
                     last[0] = now
                     app.call_from_thread(self._progress, job, done, total)
                 return True
@@ -128,24 +130,30 @@ class Bootstrapper:
             work, thread=True, group="bootstrap", exclusive=True, exit_on_error=False
         )
 
+    def _show_progress(self, text: str) -> None:
+        self.screen.boot_progress = text
+
     def _progress(self, job: BootJob, done: int, total: int) -> None:
+        if job is not self.job:
+            return  # a run since replaced: its count would go backwards
         self.done = (done, total)
-        if self.screen.session.boot_job() is not None:
+        self._show_progress(f"bootstrap {done}/{total}")
+        if self.announce:
             self.screen.say(f"Bootstrap: {done} of {total} replicates (B cancels).")
 
     def _arrived(self, job: BootJob, result: Bootstrap) -> None:
-        self.worker = None
+        if job is not self.job:
+            return
+        self.worker, self.job = None, None
+        self._show_progress("")
         s = self.screen.session
         if not s.boot_done(job, result):
             self.follow()  # the rows changed meanwhile: their own run follows
             return
         said = self.screen.message
         self.screen.show(s.current())
-        # The finished run's news, when it was asked for or its progress was shown;
-        # else the last action's sentence stays.
-        self.screen.say(
-            finished_words(result) if self.announce or said.startswith("Bootstrap:") else said
-        )
+        # The run's news when it was asked for; else the last action's sentence stays.
+        self.screen.say(finished_words(result) if self.announce else said)
 
 
 def finished_words(b: Bootstrap) -> str:
@@ -156,4 +164,4 @@ def finished_words(b: Bootstrap) -> str:
         return head + "."
     if ap.interval is None:
         return f"{head}; no intervals: {ap.reason}."
-    return f"{head}; AP {ap.interval.short()}; bands on the curves."
+    return f"{head}; AP {ap.interval.short()}; bands on the curves; B turns it off."

@@ -117,6 +117,8 @@ class MainScreen(Screen[None]):
     """The sentence the last action said."""
     ascii: reactive[bool] = reactive(False, repaint=False)
     """ASCII only: formulas and chart marks without signs or braille."""
+    boot_progress: reactive[str] = reactive("", repaint=False)
+    """How far a bootstrap under way is (``bootstrap 450/1000``), or ""."""
     pane: reactive[str] = reactive("all", repaint=False)
     """The pane asked for (1-4, or 0 for all): ``matrix``, ``chart``, ``rows``,
     ``sweep`` or ``all``. Where only one fits, ``all`` shows the matrix."""
@@ -142,7 +144,9 @@ class MainScreen(Screen[None]):
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield ConfusionMatrix(id="matrix").data_bind(frame)
-                yield MetricsPanel(id="metrics").data_bind(frame, ascii)
+                yield MetricsPanel(id="metrics").data_bind(
+                    frame, ascii, progress=MainScreen.boot_progress
+                )
             yield ChartPanel(id="charts").data_bind(frame, ascii, mode=MainScreen.chart_mode)
         yield ScoreStrip(id="strip").data_bind(frame)
         with Horizontal(id="bottom"):

@@ -90,8 +90,13 @@ class MetricsPanel(ItemLines):
     """The state to show (handed down by the screen)."""
     ascii: reactive[bool] = reactive(False)
     """Formulas in ASCII (``sqrt``, ``beta^2``) rather than with signs."""
+    progress: reactive[str] = reactive("")
+    """A bootstrap under way (``bootstrap 450/1000``), shown in the key hint."""
 
     def watch_frame(self) -> None:
+        self.refresh()
+
+    def watch_progress(self) -> None:
         self.refresh()
 
     def watch_ascii(self) -> None:
@@ -104,7 +109,11 @@ class MetricsPanel(ItemLines):
         a = frame.analysis
         sure = frame.update.sure
         keys = ["i: " + ("hide" if sure is not None else "show") + " intervals"]
-        if sure is not None and sure.boot is None:
+        if self.progress:
+            keys.append(f"B: cancel {self.progress}")
+        elif sure is not None and sure.boot is not None:
+            keys.append("B: bootstrap off")
+        elif sure is not None:
             keys.append("B: bootstrap")
 
         def hint(more: int) -> list[Text]:
