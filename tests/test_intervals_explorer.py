@@ -59,8 +59,8 @@ async def test_B_bootstraps_in_the_background_and_draws_bands() -> None:
         # A threshold move: the same replicates are counted at the new point once the
         # keys settle; AP's interval and the bands stay meanwhile.
         await pilot.press("right_square_bracket")
-        job = m.session.boot_job()
-        assert job is not None and job.base is not None
+        job = m.session.boot_job()  # None when the (tiny) rerun is already done
+        assert job is None or job.base is not None
         assert m.session.sure.estimate("average_precision").interval is not None  # type: ignore[union-attr]
         await _settle(app, pilot)
         a = m.session.analysis

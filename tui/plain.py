@@ -19,12 +19,13 @@ from typing import TextIO
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis import Analysis
+from core.analysis import Analysis, analyse
 from core.data.presets import PRESETS, preset
 from core.data.rownames import shown
 from core.decide.solve import decision_sentence
 from core.errors import InputError
 from core.intervals import Sure
+from core.metrics.metric import Metric
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view, row_texts
 from core.session.session import NeedsOverwrite, Session
@@ -65,6 +66,9 @@ HELP = """Commands (one per line):
   goal GOAL | goal | goal off         choose the threshold for a goal (max precision where
                                       recall >= 0.9; min cost fp=1 fn=5), say it, or drop it
   prevalence P | prevalence off       the metrics also where positives are a share P (1/20)
+  models | model NAME | compare       several models of the same rows: each one's summaries,
+                                      show another, or compare every pair (paired DeLong,
+                                      McNemar at the threshold)
   intervals on|off | intervals C      show confidence intervals (C: a confidence such as 0.9)
   bootstrap B [seed S] | bootstrap off
                                       bootstrap intervals (B replicates) for AP, the PR
@@ -162,6 +166,9 @@ class PlainSession:
             "roc": lambda args: self._tell(args, lambda: self._curve("roc")),
             "pr": lambda args: self._tell(args, lambda: self._curve("pr")),
             "intervals": self.cmd_intervals,
+            "models": lambda args: self._tell(args, self._models),
+            "model": self.cmd_model,
+            "compare": lambda args: self._tell(args, self._compare),
             "bootstrap": self.cmd_bootstrap,
             "goal": self.cmd_goal,
             "prevalence": self.cmd_prevalence,
@@ -380,6 +387,39 @@ class PlainSession:
             return lines
         return lines + curve_interval_words(a, kind, sure)
 
+    def _models(self) -> list[str]:
+        s = self.session
+        if not s.models:
+            return ["One model: these rows have one score column (open a file with score_A, "
+                    "score_B, ... or --score-column twice to compare models)."]  # fmt: skip
+        lines = [f"{len(s.models)} models of the same {s.data.n} rows:"]
+        for i, m in enumerate(s.models):
+            a = self.analysis if i == s.model else analyse(m.data, s.threshold, beta=s.beta)
+            sm = a.curves.summaries
+            k = a.metrics
+            shown = " (shown)" if i == s.model else ""
+            lines.append(
+                f"{m.name}{shown}: ROC AUC {_v(sm.roc_auc)}, average precision "
+                f"{_v(sm.average_precision)}; at threshold {format_threshold(a.threshold)}, "
+                f"precision {_v(k['precision'])}, recall {_v(k['recall'])}, F1 {_v(k['f1'])}."
+            )
+        return lines
+
+    def cmd_model(self, args: list[str]) -> None:
+        self._expect(args, 1, "model NAME (models lists them)")
+        self._said(self.session.set_model(args[0]))
+
+    def _compare(self) -> list[str]:
+        s = self.session
+        if not s.models:
+            return self._models()
+        lines = []
+        if s.dirty:
+            lines.append("(The models as loaded: the edits to the rows shown are not included.)")
+        for c in s.comparisons():
+            lines += [line.strip() for line in c.detail_lines()]
+        return lines
+
     def cmd_intervals(self, args: list[str]) -> None:
         self._expect(args, 1, "intervals on, intervals off, or intervals C (a confidence like 0.9)")
         self._said(self.session.set_intervals(args[0]))
@@ -513,3 +553,7 @@ def main_plain(session: Session) -> int:
     if sys.stdin.isatty():
         return run_plain(session, _typed_lines(), sys.stdout, prompt=False, script=False)
     return run_plain(session, sys.stdin, sys.stdout, prompt=False)
+
+
+def _v(m: Metric) -> str:
+    return m.short() if m.value is not None else "undefined"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,6 +81,28 @@ class Dataset:
     def are_probabilities(self) -> bool:
         """True when every score lies in [0, 1]."""
         return bool(self.scores.min() >= 0.0 and self.scores.max() <= 1.0)
+
+    def with_scores(self, scores: Sequence[float] | FloatArray, *, name: str = "") -> Dataset:
+        """The same examples (labels, weights, ids) scored by another model.
+
+        >>> d = make_dataset([0.9, 0.1], [1, 0], ids=["a", "b"])
+        >>> d.with_scores([0.2, 0.7]).scores.tolist(), d.with_scores([0.2, 0.7]).ids
+        ([0.2, 0.7], ('a', 'b'))
+        """
+        s = np.array(_as_scores(scores), dtype=np.float64)
+        whose = f" of model {name}" if name else ""
+        if s.shape[0] != self.n:
+            raise InputError(
+                f"{s.shape[0]} scores{whose} for {self.n} rows: the lengths must match"
+            )
+        finite = np.isfinite(s)
+        if not finite.all():
+            i = int(np.flatnonzero(~finite)[0])
+            raise InputError(
+                f"score{whose} at row {self.row_id(i)} is {s[i]}: scores must be finite numbers"
+            )
+        s.flags.writeable = False
+        return dataclasses.replace(self, scores=s)
 
     def row_id(self, index: int) -> str:
         """The name of row ``index`` (0-based): its id, or its position from 1."""
@@ -271,3 +294,12 @@ def make_dataset(
         weights=w,
         ids=id_tuple,
     )
+
+
+@dataclass(frozen=True)
+class Model:
+    """One model of several on the same examples: its name and its scores (a Dataset
+    sharing its labels, weights and ids with the other models')."""
+
+    name: str
+    data: Dataset

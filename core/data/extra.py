@@ -21,14 +21,17 @@ from core.data.delimited import lines_of, read_rows
 FloatArray = npt.NDArray[np.float64]
 
 
-def numeric_column(path: Path, name: str, n: int) -> FloatArray:
-    """Column ``name`` of ``path`` as floats, one per row of its ``n`` rows."""
+def numeric_column(
+    path: Path, name: str, n: int, *, purpose: str = "the goal's cost"
+) -> FloatArray:
+    """Column ``name`` of ``path`` as floats, one per row of its ``n`` rows (``purpose``
+    says what it is for, in messages)."""
     suffix = path.suffix.lower()
     if suffix == ".json":
-        values = _json_column(path, name)
+        values = _json_column(path, name, purpose)
         out = numbers(path, name, values, lambda i: f"item {i + 1}")
     elif suffix in (".parquet", ".pq"):
-        out = _parquet_column(path, name)
+        out = _parquet_column(path, name, purpose)
     else:
         try:
             text = progress.read_bytes(path).decode("utf-8-sig")
@@ -44,7 +47,7 @@ def numeric_column(path: Path, name: str, n: int) -> FloatArray:
                 found = [i for i, h in enumerate(header) if h.lower() == name.lower()]
             if len(found) != 1:
                 what = "no column" if not found else "more than one column"
-                raise fail(path, f"{what} named {name!r} for the goal's cost (columns: "
+                raise fail(path, f"{what} named {name!r} for {purpose} (columns: "
                            f"{', '.join(header)})")  # fmt: skip
             return {"extra": found[0]}
 
@@ -55,18 +58,18 @@ def numeric_column(path: Path, name: str, n: int) -> FloatArray:
     return out
 
 
-def _json_column(path: Path, name: str) -> list[object]:
+def _json_column(path: Path, name: str, purpose: str) -> list[object]:
     try:
         doc = json.loads(progress.read_bytes(path).decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise fail(path, "not valid JSON") from None
     if not isinstance(doc, dict) or not isinstance(doc.get(name), list):
-        raise fail(path, f'no "{name}" list for the goal\'s cost')
+        raise fail(path, f'no "{name}" list for {purpose}')
     values: list[object] = doc[name]
     return values
 
 
-def _parquet_column(path: Path, name: str) -> FloatArray:
+def _parquet_column(path: Path, name: str, purpose: str) -> FloatArray:
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -78,8 +81,6 @@ def _parquet_column(path: Path, name: str) -> FloatArray:
     except Exception as exc:  # pyarrow raises many types for a bad file
         raise fail(path, f"not a readable Parquet file ({exc})") from None
     if name not in schema:
-        raise fail(
-            path, f"no column named {name!r} for the goal's cost (columns: {', '.join(schema)})"
-        )
+        raise fail(path, f"no column named {name!r} for {purpose} (columns: {', '.join(schema)})")
     values = pq.read_table(str(path), columns=[name]).column(0).to_pylist()
     return numbers(path, name, values, lambda i: f"row {i + 1}")

@@ -78,13 +78,47 @@ def _too_deep(path: Path, text: str) -> Exception:
     )
 
 
+def model_lists(path: Path, doc: object) -> dict[str, list[object]] | None:
+    """Several models' scores, ``{"scores": {"A": [...], "B": [...]}}``, by model name;
+    None when ``"scores"`` is one list."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("scores"), dict):
+        return None
+    models = doc["scores"]
+    if not models:
+        raise fail(path, '"scores" names no model: give {"A": [...], "B": [...]} or a list')
+    for name, values in models.items():
+        if not isinstance(values, list):
+            raise fail(path, f'"scores" of model {name!r} must be a list')
+    return dict(models)
+
+
+def read_doc(path: Path) -> object:
+    """The fixture parsed (long integers kept as text to be named, not crash)."""
+    try:
+        text = progress.read_bytes(path).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise fail(path, "not UTF-8 text") from None
+    try:
+        return json.loads(text, parse_int=_integer)
+    except json.JSONDecodeError as exc:
+        raise fail(
+            path, f"line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
+        ) from None
+    except RecursionError:
+        raise _too_deep(path, text) from None
+
+
 def _lists(path: Path, doc: object) -> dict[str, list[object]]:
-    """The fixture's lists by cell key, each checked to be a list as long as the scores."""
+    """The fixture's lists by cell key, each checked to be a list as long as the scores
+    (with several models' scores, the first model's)."""
     if not isinstance(doc, dict):
         raise fail(path, 'expected an object like {"scores": [...], "labels": [...]}')
     for key in ("scores", "labels"):
         if key not in doc:
             raise fail(path, f'no "{key}" key: expected {{"scores": [...], "labels": [...]}}')
+    models = model_lists(path, doc)
+    if models is not None:
+        doc = {**doc, "scores": next(iter(models.values()))}
     cells: dict[str, list[object]] = {}
     for key, name in _KEYS:
         if key in doc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.data.dataset import Dataset, make_dataset
+from core.data.dataset import Dataset, Model, make_dataset
 from core.errors import InputError
 from core.threshold import Threshold
 
@@ -57,6 +57,8 @@ class Preset:
     description: str
     data: Dataset
     threshold: Threshold
+    #: Several models of the same rows (``data`` is the first's), or none.
+    models: tuple[Model, ...] = ()
 
 
 def _lesson(name: str) -> Dataset:
@@ -68,6 +70,8 @@ def _lesson(name: str) -> Dataset:
 def _build() -> dict[str, Preset]:
     canon = make_dataset(_CANON_SCORES, [1, 0, 1, 0, 1], ids=_CANON_IDS)
     delivery_ids = [str(i) for i in range(1, 11)]
+    delivery_a = make_dataset(_DELIVERY_A, _DELIVERY_LABELS, ids=delivery_ids)
+    deliveries = (Model("A", delivery_a), Model("B", delivery_a.with_scores(_DELIVERY_B)))
     presets = [
         Preset(
             "canonical",
@@ -138,6 +142,14 @@ def _build() -> dict[str, Preset]:
             "AP rank models A and B in opposite orders.",
             make_dataset(_DELIVERY_B, _DELIVERY_LABELS, ids=delivery_ids),
             0.7,
+        ),
+        Preset(
+            "deliveries",
+            "Both delivery models on the same ten deliveries: B is better by AUC (7/8 vs "
+            "13/16), A by AP (7/10 vs 7/12).",
+            delivery_a,
+            0.7,
+            deliveries,
         ),
     ]
     return {p.name: p for p in presets}

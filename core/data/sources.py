@@ -10,10 +10,11 @@ import numpy as np
 import numpy.typing as npt
 
 from core.data.aggregated import is_aggregated
-from core.data.dataset import Dataset
+from core.data.dataset import Dataset, Model
 from core.data.delimited import header_of
 from core.data.extra import numeric_column
 from core.data.loaders import Columns, load_file
+from core.data.models import load_models
 from core.data.presets import PRESET_NAMES, PRESETS
 from core.errors import InputError
 from core.threshold import Threshold
@@ -29,6 +30,8 @@ class Source:
     path: Path | None = None
     #: Numeric columns kept for a goal's costs, by name (one value per row).
     columns: Mapping[str, npt.NDArray[np.float64]] = field(default_factory=dict)
+    #: Several models of the same rows (``data`` is the first's), or none.
+    models: tuple[Model, ...] = ()
 
 
 def open_source(
@@ -37,6 +40,7 @@ def open_source(
     *,
     aggregated: bool | None = None,
     keep: Sequence[str] = (),
+    scores: Sequence[str] = (),
 ) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
 
@@ -45,7 +49,8 @@ def open_source(
     """
     path = Path(name)
     if _there(path):
-        data = load_file(path, cols, aggregated=aggregated)
+        models = load_models(path, cols, scores, aggregated)
+        data = models[0].data if models else load_file(path, cols, aggregated=aggregated)
         kept = {}
         if keep and (aggregated or (aggregated is None and _aggregated(path))):
             raise InputError(
@@ -54,7 +59,7 @@ def open_source(
             )
         for column in keep:
             kept[column] = numeric_column(path, column, data.n)
-        return Source(data=data, label=str(path), path=path, columns=kept)
+        return Source(data=data, label=str(path), path=path, columns=kept, models=models)
     if name in PRESETS:
         p = PRESETS[name]
         if keep:
@@ -62,7 +67,9 @@ def open_source(
                 f"preset {name} has no column {keep[0]!r} for the goal's cost "
                 "(presets have scores and labels only)"
             )
-        return Source(data=p.data, label=f"preset {name}", threshold=p.threshold)
+        if len(scores) >= 2:
+            raise InputError(f"preset {name} has no score columns to choose from")
+        return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, models=p.models)
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
     )

@@ -8,10 +8,11 @@ after it, the rows whose prediction it changed, and the sentence to say.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis, Curves, analyse, curves_for
-from core.data.dataset import Dataset
+from core.compare.models import Comparison, compare, pairs
+from core.data.dataset import Dataset, Model
 from core.data.extra import numeric_column
 from core.data.presets import preset
 from core.decide.goal import Goal, parse_goal
@@ -67,8 +69,13 @@ class Session:
         path: Path | None = None,
         beta: float = 2.0,
         columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
+        models: Sequence[Model] = (),
     ) -> None:
         self.data = data
+        #: Several models of the same rows, as loaded (the rows shown are one of
+        #: them, ``model``); edits apply to the rows shown only.
+        self.models: tuple[Model, ...] = tuple(models)
+        self.model = 0
         self.threshold = threshold
         self.source = source
         self.path = path
@@ -482,12 +489,60 @@ class Session:
         self.threshold = p.threshold
         # A preset has no cost columns: a goal that needs one goes with them.
         self.columns, self._aligned = {}, True
+        self.models, self.model = p.models, 0
         if self.goal is not None and self.goal.columns():
             self.goal = None
         # Other rows altogether: nothing is marked changed against the rows before.
+        said = f"Loaded preset {name}: {p.description}"
+        if p.models:
+            names = ", ".join(m.name for m in p.models)
+            said += f" Models {names}; {p.models[0].name}'s scores shown."
+        return self._update(self.analysis, NOTHING_CHANGED, said, fresh=True)
+
+    # --- models --------------------------------------------------------------------
+
+    def set_model(self, name: str) -> Update:
+        """Show model ``name``'s scores of the same rows (the threshold stays)."""
+        names = [m.name for m in self.models]
+        if not self.models:
+            raise InputError("these rows have one model; open a file with several score "
+                             "columns (score_A, score_B) to compare models")  # fmt: skip
+        if name not in names:
+            raise InputError(f"no model {name!r}; the models are: {', '.join(names)}")
+        if self._undo:
+            raise InputError(
+                "edits apply to the model shown only: undo or reset them (r) before "
+                "showing another model"
+            )
+        i = names.index(name)
+        chosen = self.models[i]
+        self._redo.clear()  # an undone edit of the other model's rows
+        self.model = i
+        self.data = chosen.data
+        self.loaded = (chosen.data, self.threshold)
+        self._version = next(self._versions)
+        self._saved = (self._version, chosen.data)
         return self._update(
-            self.analysis, NOTHING_CHANGED, f"Loaded preset {name}: {p.description}", fresh=True
-        )
+            self.analysis, NOTHING_CHANGED, f"Model {name}: its scores of the same rows.",
+            fresh=True,
+        )  # fmt: skip
+
+    def comparisons(self) -> list[Comparison]:
+        """Every pair of models compared, each at the threshold (or at its own goal's
+        point), as loaded."""
+        runs = []
+        for m in self.models:
+            a = analyse(m.data, self.threshold, beta=self.beta)
+            if self.goal is not None and not self.goal.columns():
+                setting = goal_setting(a, self.goal, self.prevalence, m.data, {})
+                # A goal this model's rows cannot be solved for: it stays at the threshold.
+                with contextlib.suppress(InputError):
+                    a = analyse(a.curves, solve(setting, self.goal).threshold, beta=self.beta)
+            runs.append(a)
+        return [
+            compare(self.models[i], runs[i], self.models[j], runs[j], self.confidence)
+            for i, j in pairs(self.models)
+        ]
 
     def default_save_path(self) -> Path:
         if self.path is not None:

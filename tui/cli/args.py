@@ -136,9 +136,11 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     """How to read a file (columns, labels, aggregation) and the F-beta's beta."""
     p.add_argument(
         "--score-column",
-        default="score",
+        action="append",
+        default=None,
         metavar="NAME",
-        help="column holding the scores (default: score)",
+        help="column holding the scores (default: score); give it again for each model "
+        "to compare, or name the columns score_A, score_B, ...",
     )
     p.add_argument(
         "--label-column",
@@ -190,6 +192,8 @@ class SourceArgs:
     #: --goal and --prevalence as typed, where the command has them.
     goal_text: str | None = None
     prevalence_text: str | None = None
+    #: Every --score-column given (several: one model each).
+    score_columns: tuple[str, ...] = ()
     #: --confidence, --bootstrap and --seed, where the command has them.
     confidence: float = CONFIDENCE
     replicates: int | None = None
@@ -207,7 +211,7 @@ class SourceArgs:
             name=preset or source or "canonical",
             typed=source or None,
             columns=Columns(
-                score=args.score_column,
+                score=(args.score_column or ["score"])[0],
                 label=args.label_column,
                 weight=args.weight_column,
                 id=args.id_column,
@@ -218,6 +222,7 @@ class SourceArgs:
             beta=args.beta,
             goal_text=getattr(args, "goal", None),
             prevalence_text=getattr(args, "prevalence", None),
+            score_columns=tuple(args.score_column or ()),
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
@@ -234,14 +239,17 @@ class SourceArgs:
             keep = parse_goal(self.goal_text).columns()  # a malformed goal: refused first
         if self.prevalence_text:
             parse_prevalence(self.prevalence_text)
-        src = open_source(self.name, self.columns, aggregated=self.aggregated, keep=keep)
+        src = open_source(
+            self.name, self.columns, aggregated=self.aggregated, keep=keep,
+            scores=self.score_columns,
+        )  # fmt: skip
         return src, self.threshold(src.threshold)
 
     def session(self, src: Source, threshold: Threshold) -> Session:
         """A new exploring session of an opened source (see :meth:`open`)."""
         session = Session(
             src.data, threshold, source=src.label, path=src.path, beta=self.beta,
-            columns=src.columns,
+            columns=src.columns, models=src.models,
         )  # fmt: skip
         if self.prevalence_text:
             session.set_prevalence(self.prevalence_text)

@@ -7,18 +7,28 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Any
 
-from core.analysis import analyse
+from core.analysis import Analysis, analyse
+from core.compare.models import Comparison, compare, pairs
+from core.data.dataset import Dataset, Model
 from core.data.loaders import slow_reader_note
 from core.data.presets import PRESET_NAMES
 from core.decide.goal import parse_goal
-from core.decide.solve import metrics_at_prevalence, parse_prevalence, solve
+from core.decide.solve import Decision, metrics_at_prevalence, parse_prevalence, solve
 from core.decide.text import goal_setting, with_decision
 from core.errors import InputError
 from core.intervals import Sure
 from core.intervals.bootstrap import SEED, bootstrap
-from core.text.report import JSON_POINTS, MIN_POINTS, TEXT_POINTS, json_pieces, report_text
+from core.text.report import (
+    JSON_POINTS,
+    MIN_POINTS,
+    TEXT_POINTS,
+    json_pieces,
+    report_json,
+    report_text,
+)
 from tui.cli.args import (
     PROG,
     Parser,
@@ -107,28 +117,27 @@ def run(args: argparse.Namespace) -> int:
     goal = parse_goal(args.goal) if args.goal else None
     prevalence = parse_prevalence(args.prevalence) if args.prevalence else None
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
-    a = analyse(src.data, threshold, beta=wanted.beta)
-    decision = None
-    setting = None
-    if goal is not None:
-        setting = goal_setting(a, goal, prevalence, src.data, src.columns)
-        decision = solve(setting, goal)
-        a = analyse(a.curves, decision.threshold, beta=wanted.beta)
-    sure = Sure(args.confidence)
-    if args.bootstrap is not None:
-        sure = Sure(
-            args.confidence,
-            bootstrap(
-                a.sweep,
-                a.point,
-                beta=wanted.beta,
-                replicates=args.bootstrap,
-                seed=SEED if args.seed is None else args.seed,
-                confidence=args.confidence,
-                bands=True,
+    seed = SEED if args.seed is None else args.seed
+
+    def one(data: Dataset) -> tuple[Analysis, Decision | None, Sure]:
+        """One model's analysis: at the threshold, or at its own goal point."""
+        a = analyse(data, threshold, beta=wanted.beta)
+        decision = setting = None
+        if goal is not None:
+            setting = goal_setting(a, goal, prevalence, data, src.columns)
+            decision = solve(setting, goal)
+            a = analyse(a.curves, decision.threshold, beta=wanted.beta)
+        sure = Sure(args.confidence)
+        if args.bootstrap is not None:
+            boot = bootstrap(
+                a.sweep, a.point, beta=wanted.beta, replicates=args.bootstrap, seed=seed,
+                confidence=args.confidence, bands=True,
                 goal=None if goal is None or setting is None else (goal, setting),
-            ),
-        )
+            )  # fmt: skip
+            sure = Sure(args.confidence, boot)
+        return a, decision, sure
+
+    a, decision, sure = one(src.data)
     extra: dict[str, Any] = {}
     if decision is not None:
         extra["goal"] = decision.as_json()
@@ -141,11 +150,27 @@ def run(args: argparse.Namespace) -> int:
             "metrics": {name: m.as_json() for name, m in at.items()},
         }
     points: int | None = args.points
+    json_points = JSON_POINTS if points == _DEFAULT_POINTS else points
+    compared: list[Comparison] = []
+    if len(src.models) >= 2:
+        # Every model at its own point (the threshold, or its own goal's), then each pair.
+        runs = [(a, decision, sure), *(one(m.data) for m in src.models[1:])]
+        boot = None if args.bootstrap is None else (args.bootstrap, seed)
+        compared = [
+            compare(src.models[i], runs[i][0], src.models[j], runs[j][0], args.confidence, boot)
+            for i, j in pairs(src.models)
+        ]
+        if args.json:
+            extra["models"] = [
+                _model_json(m.name, run, src.label, json_points, args.bootstrap is not None)
+                for m, run in zip(src.models, runs, strict=True)
+            ]
+            extra["comparison"] = [c.as_json() for c in compared]
     if args.json:
         for piece in json_pieces(
             a,
             source=src.label,
-            points=JSON_POINTS if points == _DEFAULT_POINTS else points,
+            points=json_points,
             extra=extra,
             sure=sure,
         ):
@@ -155,9 +180,12 @@ def run(args: argparse.Namespace) -> int:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
         text = report_text(a, source=src.label, sweep_limit=limit, sure=sure)
         estimate = sure.estimate("goal_threshold") if sure.boot else None
-        sys.stdout.write(
-            with_decision(text, a, decision, prevalence, wanted.beta, threshold_estimate=estimate)
+        text = with_decision(
+            text, a, decision, prevalence, wanted.beta, threshold_estimate=estimate
         )
+        if compared:
+            text = with_models(text, src.models, compared)
+        sys.stdout.write(text)
     if args.check and decision is not None and not decision.feasible:
         note(f"goal not met: {decision.reason}")
         return 1
@@ -167,3 +195,29 @@ def run(args: argparse.Namespace) -> int:
 def _prefixed(prefix: str, estimate: Any) -> dict[str, Any]:
     """An estimate's ``interval`` fields renamed ``threshold_interval`` and so on."""
     return {prefix + k: v for k, v in estimate.as_json_fields().items()}
+
+
+def _model_json(
+    name: str,
+    run: tuple[Analysis, Decision | None, Sure],
+    source: str,
+    points: int | None,
+    booted: bool,
+) -> dict[str, Any]:
+    """One model's report fields (as the top level has them for the first model)."""
+    a, decision, sure = run
+    out: dict[str, Any] = {"name": name, **report_json(a, source=source, points=points, sure=sure)}
+    if decision is not None:
+        out["goal"] = decision.as_json()
+        if booted and decision.feasible and decision.threshold is not None:
+            out["goal"].update(_prefixed("threshold_", sure.estimate("goal_threshold")))
+    return out
+
+
+def with_models(text: str, models: Sequence[Model], compared: Sequence[Comparison]) -> str:
+    """The text report with a section comparing the models, after the first model's."""
+    lines = ["", f"Models ({len(models)}, the same {models[0].data.n} examples; the report "
+             f"above is model {models[0].name}'s)"]  # fmt: skip
+    for c in compared:
+        lines += c.detail_lines()
+    return text + "\n".join(lines) + "\n"

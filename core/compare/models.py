@@ -1,0 +1,216 @@
+"""Models side by side: each model's analysis, and what tells each pair apart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.analysis import Analysis
+from core.compare.paired import (
+    McNemar,
+    PairedDeLong,
+    mcnemar,
+    paired_ap_bootstrap,
+    paired_delong,
+)
+from core.data.dataset import Dataset, Model
+from core.intervals.closed import CONFIDENCE, Interval
+from core.metrics.metric import Metric, from_fraction, undefined
+from core.threshold import Threshold, format_threshold
+
+
+def predictions(data: Dataset, threshold: Threshold) -> npt.NDArray[np.bool_]:
+    """Each row predicted positive (``score >= threshold``; none above all)."""
+    if threshold is None:
+        return np.zeros(data.n, dtype=bool)
+    out: npt.NDArray[np.bool_] = data.scores >= threshold
+    return out
+
+
+def difference(a: Metric, b: Metric, name: str) -> Metric:
+    """``a − b``: exact when both are, undefined (naming which) when either is."""
+    if a.value is None or b.value is None:
+        which = a if a.value is None else b
+        return undefined(f"{which.name or 'a summary'} is undefined", name=name)
+    exact = a.exact - b.exact if a.exact is not None and b.exact is not None else None
+    return from_fraction(exact, a.value - b.value, name=name, formula="A − B")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Models ``a`` and ``b`` (each at its own analysis) compared."""
+
+    a: str
+    b: str
+    auc: tuple[Metric, Metric]
+    ap: tuple[Metric, Metric]
+    auc_difference: Metric
+    delong: PairedDeLong | None
+    delong_reason: str | None
+    ap_difference: Metric
+    summaries_disagree: bool | None
+    mcnemar: McNemar | None
+    mcnemar_reason: str | None
+    thresholds: tuple[Threshold, Threshold]
+    #: The AP difference's paired bootstrap interval (or None and why; both None
+    #: when no bootstrap was asked for).
+    ap_interval: tuple[Interval | None, str | None] = (None, None)
+
+    def as_json(self) -> dict[str, Any]:
+        auc = self.auc_difference.as_json()
+        if self.delong is not None:
+            d = self.delong
+            auc.update(
+                {"se": d.se, "interval": d.interval.as_json(), "z": d.z, "p_value": d.p_value}
+            )
+        elif self.auc_difference.value is not None:
+            auc.update({"se": None, "interval": None, "p_value": None,
+                        "interval_reason": self.delong_reason})  # fmt: skip
+        at: dict[str, Any] = {
+            "thresholds": {self.a: self.thresholds[0], self.b: self.thresholds[1]}
+        }
+        if self.mcnemar is not None:
+            m = self.mcnemar
+            at["mcnemar"] = {"b": m.b, "c": m.c, "p_value": m.p_value}
+            at["decided_differently"] = m.decided_differently
+        else:
+            at["mcnemar"], at["mcnemar_reason"] = None, self.mcnemar_reason
+            at["decided_differently"] = None
+        return {
+            "a": self.a,
+            "b": self.b,
+            "auc_difference": auc,
+            "ap_difference": self._ap_json(),
+            "summaries_disagree": self.summaries_disagree,
+            "at_threshold": at,
+        }
+
+    def _ap_json(self) -> dict[str, Any]:
+        out = self.ap_difference.as_json()
+        interval, reason = self.ap_interval
+        if interval is not None:
+            out["interval"] = interval.as_json()
+        elif reason is not None:
+            out["interval"], out["interval_reason"] = None, reason
+        return out
+
+    def detail_lines(self) -> list[str]:
+        """The pair's numbers, one a line, for the text report and plain mode."""
+        lines = [self.sentence()]
+        d = self.delong
+        diff = self.auc_difference
+        if d is not None:
+            lines.append(
+                f"  ROC AUC {self.a} − {self.b} = {diff.short()}: paired DeLong SE {d.se:.4f}, "
+                f"{d.interval.text()}, p = {d.p_value:.4g}"
+            )
+        elif diff.value is not None:
+            lines.append(f"  ROC AUC {self.a} − {self.b} = {diff.short()}: {self.delong_reason}")
+        ap_line = f"  AP {self.a} − {self.b} = {_signed(self.ap_difference)}"
+        interval, reason = self.ap_interval
+        if interval is not None:
+            ap_line += f": paired bootstrap {interval.text()}"
+        elif reason is not None:
+            ap_line += f": no interval ({reason})"
+        lines.append(ap_line)
+        m = self.mcnemar
+        ta, tb = (_threshold_words(t) for t in self.thresholds)
+        where = f"at {ta}" if ta == tb else f"{self.a} at {ta}, {self.b} at {tb}"
+        if m is not None:
+            lines.append(
+                f"  Decisions {where}: {m.decided_differently} examples decided differently; "
+                f"{m.b} only {self.a} gets right, {m.c} only {self.b} gets right "
+                f"(McNemar's exact test, p = {m.p_value:.4g})"
+            )
+        else:
+            lines.append(f"  Decisions {where}: {self.mcnemar_reason}")
+        return lines
+
+    def sentence(self) -> str:
+        """``B ranks better by AUC (7/8 vs 13/16, difference 1/16, p = 0.62), A by average
+        precision (7/10 vs 7/12): the two summaries disagree.``"""
+        (auc_a, auc_b), (ap_a, ap_b) = self.auc, self.ap
+        if auc_a.value is None or auc_b.value is None:
+            return f"{self.a} and {self.b}: ROC AUC is undefined ({auc_a.reason or auc_b.reason})."
+        p = "" if self.delong is None else f", p = {self.delong.p_value:.3g}"
+        diff = self.auc_difference
+        if auc_a.value == auc_b.value:
+            by_auc = f"{self.a} and {self.b} tie by AUC ({auc_a.short()})"
+        else:
+            hi = self.a if auc_a.value > auc_b.value else self.b
+            x, y = (auc_a, auc_b) if hi == self.a else (auc_b, auc_a)
+            size = _abs_short(diff)
+            by_auc = f"{hi} ranks better by AUC ({x.short()} vs {y.short()}, difference {size}{p})"
+        if ap_a.value is None or ap_b.value is None:
+            return by_auc + "; average precision is undefined."
+        if ap_a.value == ap_b.value:
+            return by_auc + f"; they tie by average precision ({ap_a.short()})."
+        hi = self.a if ap_a.value > ap_b.value else self.b
+        x, y = (ap_a, ap_b) if hi == self.a else (ap_b, ap_a)
+        agree = ": the two summaries disagree." if self.summaries_disagree else ", as AUC does."
+        lead = ", " if self.summaries_disagree else "; "
+        return f"{by_auc}{lead}{hi} by average precision ({x.short()} vs {y.short()}){agree}"
+
+
+def _signed(m: Metric) -> str:
+    return m.short() if m.value is not None else m.undefined_text()
+
+
+def _threshold_words(t: Threshold) -> str:
+    return "above all scores" if t is None else f"threshold {format_threshold(t)}"
+
+
+def _abs_short(m: Metric) -> str:
+    if m.exact is not None:
+        e = abs(m.exact)
+        return f"{e.numerator}/{e.denominator}" if e.denominator != 1 else str(e.numerator)
+    return f"{abs(m.value or 0.0):.4g}"
+
+
+def compare(
+    a: Model,
+    a_an: Analysis,
+    b: Model,
+    b_an: Analysis,
+    confidence: float = CONFIDENCE,
+    boot: tuple[int, int] | None = None,
+) -> Comparison:
+    """Compare two models, each at the threshold of its own analysis; ``boot``
+    (replicates, seed) adds a paired bootstrap interval to the AP difference."""
+    sa, sb = a_an.curves.summaries, b_an.curves.summaries
+    auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
+    ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
+    ap_interval: tuple[Interval | None, str | None] = (None, None)
+    if boot is not None and ap_diff.value is not None:
+        ap_interval = paired_ap_bootstrap(
+            a.data, b.data, replicates=boot[0], seed=boot[1], confidence=confidence
+        )
+    labels, weights = a.data.labels, a.data.weights
+    delong, why = (None, None)
+    if auc_diff.value is not None:
+        delong, why = paired_delong(a.data.scores, b.data.scores, labels, weights, confidence)
+    disagree = None
+    if auc_diff.value is not None and ap_diff.value is not None:
+        disagree = auc_diff.value * ap_diff.value < 0
+    test, test_why = mcnemar(
+        predictions(a.data, a_an.threshold), predictions(b.data, b_an.threshold), labels, weights
+    )
+    return Comparison(
+        a.name, b.name, (sa.roc_auc, sb.roc_auc), (sa.average_precision, sb.average_precision),
+        auc_diff, delong, why, ap_diff, disagree, test, test_why,
+        (a_an.threshold, b_an.threshold), ap_interval,
+    )  # fmt: skip
+
+
+def pairs(models: Sequence[Model]) -> list[tuple[int, int]]:
+    """Every pair, in order: (0, 1), (0, 2), ..., (1, 2), ..."""
+    return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
+
+
+def exact_text(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
