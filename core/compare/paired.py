@@ -27,24 +27,35 @@ def placements(
 ) -> tuple[FloatArray, FloatArray]:
     """Each positive's placement (the weighted share of negatives scored below it, a
     tie counting one half) and each negative's (the share of positives above it),
-    in row order among the positives and among the negatives. O(n log n)."""
-    w = np.ones(scores.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
-    pos_w, neg_w = np.where(labels, w, 0.0), np.where(labels, 0.0, w)
-    order = np.argsort(scores, kind="stable")
+    in row order among the positives and among the negatives. O(n log n): one sort,
+    then passes in sorted order; the only random accesses are the labels read in that
+    order and the placements written back."""
+    order = np.argsort(scores)
     s = scores[order]
-    first = np.concatenate(([True], s[1:] != s[:-1]))  # each tie group's first row
+    n = s.shape[0]
+    first = np.empty(n, dtype=bool)  # each tie group's first row, ascending score
+    first[0] = True
+    np.not_equal(s[1:], s[:-1], out=first[1:])
+    del s
+    group = np.cumsum(first) - 1
     starts = np.flatnonzero(first)
-    group = np.cumsum(first) - 1  # each sorted row's tie group, ascending
-    n_in = np.add.reduceat(neg_w[order], starts)
-    p_in = np.add.reduceat(pos_w[order], starts)
+    lab = labels[order]
+    if weights is None:
+        p_in = np.add.reduceat(lab.astype(np.float64), starts)
+        n_in = np.diff(np.append(starts, n)).astype(np.float64) - p_in
+    else:
+        w = weights[order]
+        p_in = np.add.reduceat(np.where(lab, w, 0.0), starts)
+        n_in = np.add.reduceat(np.where(lab, 0.0, w), starts)
     neg_below = np.cumsum(n_in) - n_in  # negatives scored strictly below each group
-    pos_above = p_in[::-1].cumsum()[::-1] - p_in  # positives strictly above
+    pos_above = float(p_in.sum()) - np.cumsum(p_in)  # positives strictly above
     total_neg, total_pos = float(n_in.sum()), float(p_in.sum())
-    v10_group = (neg_below + 0.5 * n_in) / total_neg if total_neg else neg_below * 0
-    v01_group = (pos_above + 0.5 * p_in) / total_pos if total_pos else pos_above * 0
-    row_group = np.empty(s.shape[0], dtype=np.intp)
-    row_group[order] = group
-    return v10_group[row_group[labels]], v01_group[row_group[~labels]]
+    v10 = (neg_below + 0.5 * n_in) / (total_neg or 1.0)
+    v01 = (pos_above + 0.5 * p_in) / (total_pos or 1.0)
+    placed = np.where(lab, v10[group], v01[group])  # each row's, in sorted order
+    back = np.empty(n)
+    back[order] = placed
+    return back[labels], back[~labels]
 
 
 @dataclass(frozen=True)
