@@ -285,3 +285,43 @@ def test_plain_mode_lists_switches_and_compares_models() -> None:
     run_plain(Session(preset("canonical").data, 0.5, source="x"), io.StringIO("models\n"), one,
               prompt=False)  # fmt: skip
     assert "One model" in one.getvalue()
+
+
+async def test_the_explorer_lists_the_models_and_M_shows_the_next() -> None:
+    from core.session.session import Session
+    from tests.tui_helpers import SIZE
+    from tui.app import ThresholdLab
+    from tui.widgets.model_line import ModelLine
+
+    p = preset("deliveries")
+    app = ThresholdLab(Session(p.data, 0.7, source="preset deliveries", models=p.models),
+                       theme="textual-dark")  # fmt: skip
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = app.main.query_one(ModelLine)
+        text = str(line.render())
+        assert line.display
+        assert "A* AUC 13/16 (95% CI 0.40 to 1.00) · AP 7/10 · P 1/3 R 1/2 F1 2/5" in text
+        assert "B AUC 7/8" in text and "M shows the next model" in text
+        await pilot.press("M")
+        await pilot.pause()
+        assert app.main.message == "Model B: its scores of the same rows."
+        assert app.main.session.analysis.metrics["precision"].short() == "2/3"
+        assert "B* AUC 7/8" in str(line.render())
+        await pilot.press("down", "space", "M")  # an edit: M is refused, nothing lost
+        await pilot.pause()
+        assert app.main.message.startswith("Refused: edits apply to the model shown only")
+        assert app.main.session.models[app.main.session.model].name == "B"
+
+
+async def test_one_model_has_no_model_line() -> None:
+    from tests.tui_helpers import SIZE, make_app
+    from tui.widgets.model_line import ModelLine
+
+    app = make_app("canonical")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.main.query_one(ModelLine).display
+        await pilot.press("M")
+        await pilot.pause()
+        assert app.main.message.startswith("Refused: these rows have one model")

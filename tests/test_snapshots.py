@@ -208,3 +208,10 @@ def test_curve_bands(snap_compare: Compare, size: tuple[int, int]) -> None:
 def test_intervals_hidden(snap_compare: Compare) -> None:
     """i: the formulas alone again."""
     assert snap_compare(make_app("delivery-a"), press=["i"], terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_model_table(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """#15: both delivery models at 0.7, model B shown (M): each one's AUC with its
+    interval, AP and headline metrics, the shown one starred and bold."""
+    assert snap_compare(make_app("deliveries"), press=["M"], terminal_size=size)

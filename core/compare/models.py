@@ -214,3 +214,44 @@ def pairs(models: Sequence[Model]) -> list[tuple[int, int]]:
 
 def exact_text(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
+
+
+@dataclass(frozen=True)
+class ModelRow:
+    """One model at the threshold, for a table of models: its summaries (with DeLong's
+    interval on AUC) and its headline metrics there."""
+
+    name: str
+    shown: bool
+    auc: Metric
+    auc_interval: Interval | None
+    ap: Metric
+    metrics: dict[str, Metric]
+
+    def items(self) -> list[str]:
+        """``A* AUC 13/16 (95% CI 0.40 to 1.00)``, ``AP 7/10``, ``P 1/3 R 1/2 F1 2/5``."""
+        mark = "*" if self.shown else ""
+        ci = "" if self.auc_interval is None else f" ({self.auc_interval.short()})"
+        k = self.metrics
+        return [
+            f"{self.name}{mark} AUC {_short(self.auc)}{ci}",
+            f"AP {_short(self.ap)}",
+            f"P {_short(k['precision'])} R {_short(k['recall'])} F1 {_short(k['f1'])}",
+        ]
+
+
+def _short(m: Metric) -> str:
+    return m.short() if m.value is not None else "undefined"
+
+
+def model_row(name: str, shown: bool, a: Analysis, confidence: float | None) -> ModelRow:
+    """Model ``name``'s row at analysis ``a`` (``confidence`` None: no interval)."""
+    from core.intervals.closed import auc_interval
+
+    sm = a.curves.summaries
+    interval = None
+    value, se, _ = a.curves.auc_se
+    if confidence is not None and value is not None and se is not None:
+        interval = auc_interval(value, se, confidence)
+    metrics = {n: a.metrics[n] for n in ("precision", "recall", "f1")}
+    return ModelRow(name, shown, sm.roc_auc, interval, sm.average_precision, metrics)

@@ -98,6 +98,6 @@ def load_models(
     first = load_file(path, dataclasses.replace(cols, score=first_column), aggregated=False)
     out = [Model(first_name, first)]
     for name, column in pairs[1:]:
-        values = numeric_column(path, column, first.n, purpose=f"model {name}'s scores")
-        out.append(Model(name, first.with_scores(values, name=name)))
+        column_scores = numeric_column(path, column, first.n, purpose=f"model {name}'s scores")
+        out.append(Model(name, first.with_scores(column_scores, name=name)))
     return tuple(out)

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis, Curves, analyse, curves_for
-from core.compare.models import Comparison, compare, pairs
+from core.compare.models import Comparison, ModelRow, compare, model_row, pairs
 from core.data.dataset import Dataset, Model
 from core.data.extra import numeric_column
 from core.data.presets import preset
@@ -76,6 +76,7 @@ class Session:
         #: them, ``model``); edits apply to the rows shown only.
         self.models: tuple[Model, ...] = tuple(models)
         self.model = 0
+        self._model_curves: dict[int, Curves] = {}
         self.threshold = threshold
         self.source = source
         self.path = path
@@ -123,7 +124,27 @@ class Session:
         fresh: bool = False,
     ) -> Update:
         """An Update of the current state, with the goal and prevalence in force."""
-        return Update(analysis, changed, message, fresh, self._deciding(), self.sure)
+        return Update(
+            analysis, changed, message, fresh, self._deciding(), self.sure, self.model_rows()
+        )
+
+    def model_rows(self) -> tuple[ModelRow, ...]:
+        """Every model at the threshold (the one shown with its current rows), or ()."""
+        if len(self.models) < 2:
+            return ()
+        sure = self.sure
+        confidence = None if sure is None else sure.confidence
+        rows = []
+        for i, m in enumerate(self.models):
+            if i == self.model:
+                a = self.analysis
+            else:
+                curves = self._model_curves.get(i)
+                if curves is None:
+                    curves = self._model_curves[i] = curves_for(m.data)
+                a = analyse(curves, self.threshold, beta=self.beta)
+            rows.append(model_row(m.name, i == self.model, a, confidence))
+        return tuple(rows)
 
     # --- intervals -----------------------------------------------------------------
 
@@ -489,7 +510,7 @@ class Session:
         self.threshold = p.threshold
         # A preset has no cost columns: a goal that needs one goes with them.
         self.columns, self._aligned = {}, True
-        self.models, self.model = p.models, 0
+        self.models, self.model, self._model_curves = p.models, 0, {}
         if self.goal is not None and self.goal.columns():
             self.goal = None
         # Other rows altogether: nothing is marked changed against the rows before.
@@ -526,6 +547,13 @@ class Session:
             self.analysis, NOTHING_CHANGED, f"Model {name}: its scores of the same rows.",
             fresh=True,
         )  # fmt: skip
+
+    def next_model(self) -> Update:
+        """Show the next model's scores (after the last, the first)."""
+        if len(self.models) < 2:
+            raise InputError("these rows have one model (open a file with score_A, score_B, "
+                             "... or --score-column twice to compare models)")  # fmt: skip
+        return self.set_model(self.models[(self.model + 1) % len(self.models)].name)
 
     def comparisons(self) -> list[Comparison]:
         """Every pair of models compared, each at the threshold (or at its own goal's

@@ -14,6 +14,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from core.analysis import Analysis
+from core.compare.models import ModelRow
 from core.decide.goal import Goal
 from core.decide.solve import Decision, metrics_at_prevalence
 from core.intervals import Sure
@@ -62,6 +63,8 @@ class Update:
     fresh: bool = False
     deciding: Deciding | None = None
     sure: Sure | None = None
+    #: Several models of these rows, each at the threshold (empty with one model).
+    models: tuple[ModelRow, ...] = ()
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

@@ -74,7 +74,7 @@ HELP_GROUPS: dict[str, set[str]] = {
     "Rows": {"row-up", "row-down", "row-page-up", "row-page-down", "row-first", "row-last",
              "row-boundary", "row-order", "row-filter"},
     "Edits": {"edit-score", "flip-label", "add-row", "delete-row", "undo", "redo", "reset"},
-    "Deciding": {"goal", "prevalence"},
+    "Deciding": {"goal", "prevalence", "next-model"},
     "How sure": {"intervals", "bootstrap"},
     "Panes": {"pane-matrix", "pane-chart", "pane-rows", "pane-sweep", "pane-all",
               "sweep-up", "sweep-down", "sweep-page-up", "sweep-page-down"},

@@ -35,6 +35,7 @@ from tui.screens.palette import OncePalette
 from tui.widgets.charts import CHART_MODES, ChartPanel
 from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from tui.widgets.goal_line import GoalLine
+from tui.widgets.model_line import ModelLine
 from tui.widgets.panes import PANE_WORDS, PANES, PaneBar, WholeFooter
 from tui.widgets.row_table import RowTable
 from tui.widgets.score_strip import ScoreStrip
@@ -88,6 +89,8 @@ class MainScreen(Screen[None]):
           tooltip="Decide: the threshold a goal chooses"),
         B("w", "prevalence", "What-if", show=False, id="prevalence",
           tooltip="Every metric also at a deployment prevalence"),
+        B("M", "next_model", "Model", show=False, id="next-model",
+          tooltip="Show the next model's scores of the same rows"),
         B("r", "reset", "Reset", id="reset"),
         B("c", "cycle_chart", "Chart", id="cycle-chart"),
         B("m", "more_metrics", "Metrics", show=False, id="more-metrics",
@@ -141,6 +144,7 @@ class MainScreen(Screen[None]):
         yield ThresholdBar(id="threshold-bar").data_bind(frame)
         yield PaneBar(id="pane-bar")
         yield GoalLine(id="goal-line").data_bind(frame)
+        yield ModelLine(id="model-line").data_bind(frame)
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield ConfusionMatrix(id="matrix").data_bind(frame)
@@ -331,6 +335,9 @@ class MainScreen(Screen[None]):
 
     def action_goal(self) -> None:
         flows.set_goal(self)
+
+    def action_next_model(self) -> None:
+        self.run(self.session.next_model)
 
     def action_prevalence(self) -> None:
         flows.set_prevalence(self)

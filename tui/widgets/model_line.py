@@ -1,0 +1,41 @@
+"""The models line under the threshold bar: every model of these rows at the
+threshold, one a line, the shown one starred. Shown only with several models."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+
+from tui.explorer.frame import Frame
+from tui.widgets.text import TextLines, wrap_items
+
+
+class ModelLine(TextLines):
+    """``A* AUC 13/16 (95% CI 0.40 to 1.00) · AP 7/10 · P 1/3 R 1/2 F1 2/5`` per model,
+    then which key shows another."""
+
+    frame: reactive[Frame | None] = reactive(None)
+    """The state to show (handed down by the screen)."""
+
+    def watch_frame(self, frame: Frame | None) -> None:
+        rows = () if frame is None else frame.update.models
+        self.display = bool(rows)
+        if rows:
+            self.refresh_lines()
+
+    def on_resize(self) -> None:
+        self.refresh_lines()
+
+    def refresh_lines(self) -> None:
+        frame = self.frame
+        rows = () if frame is None else frame.update.models
+        if not rows:
+            return
+        width = max(self.content_region.width, 20)
+        lines: list[Text] = []
+        for row in rows:
+            items = [Text(i, style="bold" if row.shown else "") for i in row.items()]
+            lines += wrap_items(items, width)
+        shown = next(r.name for r in rows if r.shown)
+        lines.append(Text(f"* shown: {shown}; M shows the next model", style="dim"))
+        self.show(Text("\n").join(lines))
