@@ -36,6 +36,7 @@ class ModelLine(TextLines):
         for row in rows:
             items = [Text(i, style="bold" if row.shown else "") for i in row.items()]
             lines += wrap_items(items, width)
-        shown = next(r.name for r in rows if r.shown)
-        lines.append(Text(f"* shown: {shown}; M shows the next model", style="dim"))
+        if self.app.size.height >= 40:  # below that the rows go to the panes (? lists M)
+            shown = next(r.name for r in rows if r.shown)
+            lines.append(Text(f"* shown: {shown}; M shows the next model", style="dim"))
         self.show(Text("\n").join(lines))
