@@ -137,18 +137,7 @@ def load_json(path: Path, cols: Columns) -> Dataset:
 
     Only ``cols.positive`` applies: a fixture's keys are fixed.
     """
-    try:
-        text = progress.read_bytes(path).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise fail(path, "not UTF-8 text") from None
-    try:
-        doc = json.loads(text, parse_int=_integer)
-    except json.JSONDecodeError as exc:
-        raise fail(
-            path, f"line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"
-        ) from None
-    except RecursionError:
-        raise _too_deep(path, text) from None
+    doc = read_doc(path)
     jcols = Columns(
         score="scores", label="labels", weight="weights", id="ids", positive=cols.positive
     )
