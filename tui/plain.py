@@ -19,7 +19,7 @@ from typing import TextIO
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis import Analysis, analyse
+from core.analysis import Analysis
 from core.data.presets import PRESETS, preset
 from core.data.rownames import shown
 from core.decide.solve import decision_sentence
@@ -393,15 +393,14 @@ class PlainSession:
             return ["One model: these rows have one score column (open a file with score_A, "
                     "score_B, ... or --score-column twice to compare models)."]  # fmt: skip
         lines = [f"{len(s.models)} models of the same {s.data.n} rows:"]
-        for i, m in enumerate(s.models):
-            a = self.analysis if i == s.model else analyse(m.data, s.threshold, beta=s.beta)
-            sm = a.curves.summaries
-            k = a.metrics
-            shown = " (shown)" if i == s.model else ""
+        at = format_threshold(s.threshold)
+        for row in s.model_rows():
+            shown = " (shown)" if row.shown else ""
+            k = row.metrics
             lines.append(
-                f"{m.name}{shown}: ROC AUC {_v(sm.roc_auc)}, average precision "
-                f"{_v(sm.average_precision)}; at threshold {format_threshold(a.threshold)}, "
-                f"precision {_v(k['precision'])}, recall {_v(k['recall'])}, F1 {_v(k['f1'])}."
+                f"{row.name}{shown}: ROC AUC {_v(row.auc)}, average precision {_v(row.ap)}; "
+                f"at threshold {at}, precision {_v(k['precision'])}, recall {_v(k['recall'])}, "
+                f"F1 {_v(k['f1'])}."
             )
         return lines
 

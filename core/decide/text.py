@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from core.analysis import Analysis
+from core.analysis import Analysis, analyse
 from core.data.dataset import Dataset
 from core.decide.goal import Goal
 from core.decide.solve import (
@@ -18,6 +18,7 @@ from core.decide.solve import (
     Setting,
     decision_sentence,
     metrics_at_prevalence,
+    solve,
 )
 from core.intervals.bootstrap import Estimate
 from core.metrics.threshold_metrics import METRIC_NAMES
@@ -62,6 +63,20 @@ def goal_setting(
         for v in cells.values()
     )
     return Setting(a.sweep, a.beta, prevalence, sums, whole)
+
+
+def solved_at(
+    a: Analysis,
+    goal: Goal,
+    prevalence: Fraction | None,
+    data: Dataset,
+    columns: Mapping[str, FloatArray] | None = None,
+) -> tuple[Analysis, Decision, Setting]:
+    """``goal`` solved on ``a``'s rows: the analysis at its point, the decision and the
+    setting it was solved in (raises InputError when it cannot be solved)."""
+    setting = goal_setting(a, goal, prevalence, data, columns)
+    decision = solve(setting, goal)
+    return analyse(a.curves, decision.threshold, beta=a.beta), decision, setting
 
 
 def decision_lines(d: Decision, a: Analysis) -> list[str]:

@@ -26,7 +26,7 @@ from core.data.extra import numeric_column
 from core.data.presets import preset
 from core.decide.goal import Goal, parse_goal
 from core.decide.solve import Decision, decision_sentence, parse_prevalence, solve
-from core.decide.text import goal_setting, prevalence_words
+from core.decide.text import goal_setting, prevalence_words, solved_at
 from core.errors import InputError
 from core.intervals import BootJob, Sure
 from core.intervals.bootstrap import SEED, Bootstrap, parse_replicates, parse_seed
@@ -136,15 +136,24 @@ class Session:
         confidence = None if sure is None else sure.confidence
         rows = []
         for i, m in enumerate(self.models):
-            if i == self.model:
-                a = self.analysis
-            else:
-                curves = self._model_curves.get(i)
-                if curves is None:
-                    curves = self._model_curves[i] = curves_for(m.data)
-                a = analyse(curves, self.threshold, beta=self.beta)
+            # The model shown with its rows as they are now (edits included).
+            a = (
+                self.analysis
+                if i == self.model
+                else analyse(self._curves_of(i), self.threshold, beta=self.beta)
+            )
             rows.append(model_row(m.name, i == self.model, a, confidence))
         return tuple(rows)
+
+    def _curves_of(self, i: int) -> Curves:
+        """Model ``i``'s curves as loaded, swept once."""
+        data = self.models[i].data
+        if self.data is data:
+            return self.analysis.curves
+        curves = self._model_curves.get(i)
+        if curves is None:
+            curves = self._model_curves[i] = curves_for(data)
+        return curves
 
     # --- intervals -----------------------------------------------------------------
 
@@ -559,13 +568,12 @@ class Session:
         """Every pair of models compared, each at the threshold (or at its own goal's
         point), as loaded."""
         runs = []
-        for m in self.models:
-            a = analyse(m.data, self.threshold, beta=self.beta)
+        for i, m in enumerate(self.models):
+            a = analyse(self._curves_of(i), self.threshold, beta=self.beta)
             if self.goal is not None and not self.goal.columns():
-                setting = goal_setting(a, self.goal, self.prevalence, m.data, {})
                 # A goal this model's rows cannot be solved for: it stays at the threshold.
                 with contextlib.suppress(InputError):
-                    a = analyse(a.curves, solve(setting, self.goal).threshold, beta=self.beta)
+                    a = solved_at(a, self.goal, self.prevalence, m.data)[0]
             runs.append(a)
         return [
             compare(self.models[i], runs[i], self.models[j], runs[j], self.confidence)

@@ -16,8 +16,8 @@ from core.data.dataset import Dataset, Model
 from core.data.loaders import slow_reader_note
 from core.data.presets import PRESET_NAMES
 from core.decide.goal import parse_goal
-from core.decide.solve import Decision, metrics_at_prevalence, parse_prevalence, solve
-from core.decide.text import goal_setting, with_decision
+from core.decide.solve import Decision, metrics_at_prevalence, parse_prevalence
+from core.decide.text import solved_at, with_decision
 from core.errors import InputError
 from core.intervals import Sure
 from core.intervals.bootstrap import SEED, bootstrap
@@ -124,9 +124,7 @@ def run(args: argparse.Namespace) -> int:
         a = analyse(data, threshold, beta=wanted.beta)
         decision = setting = None
         if goal is not None:
-            setting = goal_setting(a, goal, prevalence, data, src.columns)
-            decision = solve(setting, goal)
-            a = analyse(a.curves, decision.threshold, beta=wanted.beta)
+            a, decision, setting = solved_at(a, goal, prevalence, data, src.columns)
         sure = Sure(args.confidence)
         if args.bootstrap is not None:
             boot = bootstrap(
