@@ -325,3 +325,83 @@ async def test_one_model_has_no_model_line() -> None:
         await pilot.press("M")
         await pilot.pause()
         assert app.main.message.startswith("Refused: these rows have one model")
+
+
+# --- the fast sort behind the paired test ----------------------------------------------
+
+hard_scores = st.one_of(
+    st.integers(-4, 4).map(lambda k: k / 4),  # heavy ties
+    st.sampled_from([0.0, -0.0]),
+    st.integers(0, 40).map(lambda k: 0.5 + k * 2.0**-52),  # distinct, 2^-52 apart
+    st.integers(0, 40).map(lambda k: -(0.5 + k * 2.0**-52)),
+    st.integers(0, 40).map(lambda k: 1e300 * (1 + k * 2.0**-52)),
+    st.sampled_from([5e-324, -5e-324, 1e-300, -1e-300, 1e300, -1e300, 2.0**-1022]),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(hard_scores, min_size=0, max_size=300))
+def test_stable_argsort_is_numpys_stable_argsort(values) -> None:  # type: ignore[no-untyped-def]
+    from core.compare.paired import _sort_order, stable_argsort
+
+    x = np.array(values, dtype=np.float64)
+    want = np.argsort(x, kind="stable")
+    assert np.array_equal(stable_argsort(x), want)
+    order, tied = _sort_order(x)
+    s = x[want]
+    assert np.array_equal(order, want)
+    if tied is None:
+        assert not np.any(s[1:] == s[:-1])
+    else:
+        assert np.array_equal(tied, s[1:] == s[:-1])
+
+
+def test_stable_argsort_at_scale_with_near_neighbours() -> None:
+    """Large enough that the row index takes many low bits: runs sharing their top
+    bits are re-sorted, and past a share of the rows the whole falls back."""
+    from core.compare.paired import stable_argsort
+
+    rng = np.random.default_rng(15)
+    n = 300_000
+    clustered = 0.5 + rng.integers(0, 1000, n) * 2.0**-52
+    cases = [
+        rng.normal(size=n),  # some neighbours share top bits: runs re-sorted
+        np.where(rng.random(n) < 0.02, clustered, rng.normal(size=n)),
+        0.5 + rng.permutation(n) * 2.0**-52,  # all share top bits: falls back
+        np.round(rng.normal(size=n), 2) * rng.choice([-1.0, 1.0], n),
+        rng.choice([-0.0, 0.0], n),  # -0.0 and 0.0 only
+    ]
+    for x in cases:
+        assert np.array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(hard_scores, hard_scores, st.booleans(), st.integers(0, 3)), max_size=30))
+def test_paired_delong_on_hard_scores_matches_the_oracle(rows) -> None:  # type: ignore[no-untyped-def]
+    from core.compare.paired import placements
+
+    a = np.array([r[0] for r in rows], dtype=np.float64)
+    b = np.array([r[1] for r in rows], dtype=np.float64)
+    y = np.array([r[2] for r in rows], dtype=bool)
+    w = np.array([r[3] for r in rows], dtype=np.float64)
+    if y.sum() < 2 or (~y).sum() < 2:
+        return
+    got, why = paired_delong(a, b, y)
+    assert got is not None, why
+    diff, se = _placement_oracle(a.tolist(), b.tolist(), y.tolist())
+    assert got.difference == pytest.approx(diff, abs=1e-12)
+    assert got.se == pytest.approx(se, abs=1e-12)
+    # Whole weights are repeated rows, placements included.
+    reps = w.astype(int)
+    ra, rb, ry = np.repeat(a, reps), np.repeat(b, reps), np.repeat(y, reps)
+    weighted, _ = paired_delong(a, b, y, w)
+    expanded, _ = paired_delong(ra, rb, ry)
+    assert (weighted is None) == (expanded is None)
+    if weighted is not None and expanded is not None:
+        assert weighted.difference == pytest.approx(expanded.difference, abs=1e-12)
+        assert weighted.se == pytest.approx(expanded.se, abs=1e-12)
+    wp, wn = placements(a, y, w)
+    ep, en = placements(ra, ry, None)
+    assert np.allclose(np.repeat(wp, reps[y]), ep, rtol=0, atol=1e-12)
+    assert np.allclose(np.repeat(wn, reps[~y]), en, rtol=0, atol=1e-12)

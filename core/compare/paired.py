@@ -20,6 +20,192 @@ from core.intervals.bootstrap import Groups
 from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, z_for
 
 FloatArray = npt.NDArray[np.float64]
+IndexArray = npt.NDArray[np.intp]
+
+_SIGN = np.uint64(1 << 63)
+
+
+class _SortBuffers:
+    """Buffers of n rows for ``_sort_order``, reused from one model to the next: at
+    10^7 rows each is 80 MB, and fresh memory costs about as much again to touch."""
+
+    def __init__(self, n: int) -> None:
+        self.index = np.arange(n)  # 0, 1, ..., n - 1, read only
+        self.key = np.empty(n, dtype=np.uint64)  # the packed keys, then free
+        self.spare = np.empty(n, dtype=np.intp)  # the sorted order
+
+
+class _Scratch(_SortBuffers):
+    """The sort's buffers and ``_placed``'s."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.placed = np.empty(n)  # the placements in sorted order
+        self.labels = np.empty(n, dtype=bool)  # the labels in sorted order
+        self.other = np.empty(n, dtype=bool)  # and their negation
+
+
+def _sort_order(
+    x: FloatArray, scratch: _SortBuffers | None = None
+) -> tuple[IndexArray, npt.NDArray[np.bool_] | None]:
+    """The stable ascending order of ``x`` (``np.argsort(x, kind="stable")``; -0.0 and
+    0.0 are the same score) and, of each ``i < n - 1``, whether the ``i``-th and
+    ``(i + 1)``-th scores in that order are equal (None if no two scores are).
+
+    numpy's value sort is far faster than its argsort, so each score becomes an
+    order-preserving uint64 key whose low k bits are replaced by the row index (k bits
+    hold every index), and those packed keys are value-sorted. Neighbours whose kept
+    top bits differ are then in order; only neighbours with the same top bits are
+    compared exactly, and each run of equal top bits with a pair out of order is
+    sorted again (or, when such runs hold many rows, the whole by ``np.argsort``).
+    With ``scratch`` the order is its ``spare`` and its ``key`` is left free."""
+    n = x.shape[0]
+    if n < 2:
+        return np.arange(n, dtype=np.intp), None
+    k = (n - 1).bit_length()
+    scratch = _SortBuffers(n) if scratch is None else scratch
+    key = np.add(x, 0.0, out=scratch.key.view(np.float64)).view(np.uint64)  # -0.0 is 0.0
+    flip = np.right_shift(key.view(np.int64), 63, out=scratch.spare).view(np.uint64)
+    # flip: all ones where the sign bit is set, else 0
+    flip |= _SIGN  # negatives: flip every bit; the rest: just the sign bit
+    key ^= flip
+    key &= np.uint64(~((1 << k) - 1) & (2**64 - 1))
+    key |= scratch.index.view(np.uint64)
+    key.sort()
+    order = np.bitwise_and(key, np.uint64((1 << k) - 1), out=flip).view(np.intp)
+    key >>= np.uint64(k)  # the kept top bits, ascending
+    equal_top = key[1:] == key[:-1]
+    count = int(np.count_nonzero(equal_top))
+    if count == 0:
+        return order, None
+    ranked: FloatArray | None = None
+    if count > n // 16:  # many: read the scores in order, whole
+        del equal_top
+        ranked = x[order]
+        wrong = np.flatnonzero(ranked[1:] < ranked[:-1])
+    else:
+        same_top = np.flatnonzero(equal_top)
+        del equal_top
+        lo, hi = x[order[same_top]], x[order[same_top + 1]]
+        wrong = same_top[hi < lo]
+    if wrong.size:
+        top = key[wrong]
+        start = np.searchsorted(key, top, side="left")
+        new = np.empty(start.shape[0], dtype=bool)
+        new[0] = True
+        np.not_equal(start[1:], start[:-1], out=new[1:])
+        start = start[new]
+        length = np.searchsorted(key, top[new], side="right") - start
+        total = int(length.sum())
+        if total > n // 8:  # many rows share their top bits: argsort the whole
+            del ranked
+            order = np.argsort(x, kind="stable")
+            ranked = x[order]
+            return order, _tied(ranked)
+        run = np.repeat(np.arange(start.shape[0]), length)
+        members = np.arange(total) + np.repeat(start - (np.cumsum(length) - length), length)
+        rows = order[members]
+        rows = rows[np.lexsort((rows, np.add(x[rows], 0.0), run))]
+        order[members] = rows
+        if ranked is None:
+            lo, hi = x[order[same_top]], x[order[same_top + 1]]
+        else:
+            ranked[members] = x[rows]
+    if ranked is not None:
+        return order, _tied(ranked)
+    at = same_top[hi == lo]
+    if at.size == 0:
+        return order, None
+    tied = np.zeros(n - 1, dtype=bool)
+    tied[at] = True
+    return order, tied
+
+
+def _tied(ranked: FloatArray) -> npt.NDArray[np.bool_] | None:
+    """Where each ascending score equals the next, or None if nowhere."""
+    tied = ranked[1:] == ranked[:-1]
+    return tied if bool(tied.any()) else None
+
+
+def stable_argsort(x: FloatArray) -> IndexArray:
+    """``np.argsort(x, kind="stable")`` of finite float64 scores, -0.0 and 0.0 the
+    same, by numpy's faster value sort (see ``_sort_order``)."""
+    return _sort_order(np.asarray(x, dtype=np.float64))[0]
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """One model's placements in its ascending score order: each positive's (the
+    weighted share of negatives scored below it, a tie one half) and each negative's
+    (the share of positives above it), with that order, the labels and weights in
+    it, the class totals and the AUC."""
+
+    order: IndexArray
+    placed: FloatArray
+    labels: npt.NDArray[np.bool_]
+    weights: FloatArray | None
+    positives: float
+    negatives: float
+    auc: float
+
+
+def _placed(
+    scores: FloatArray,
+    labels: npt.NDArray[np.bool_],
+    weights: FloatArray | None,
+    scratch: _Scratch | None = None,
+) -> _Placed:
+    """Each row's placement, by one sort and passes in sorted order. With ``scratch``
+    the arrays are its buffers, good until their next use: its ``key`` is left free."""
+    n = scores.shape[0]
+    scratch = _Scratch(n) if scratch is None else scratch
+    order, tied = _sort_order(scores, scratch)
+    lab = np.take(labels, order, out=scratch.labels, mode="clip")
+    other = np.logical_not(lab, out=scratch.other)
+    placed = scratch.placed
+    cum = scratch.key.view(np.float64)  # free once sorted
+    w = None if weights is None else weights[order]
+    if w is None:
+        np.cumsum(lab, dtype=np.float64, out=cum)  # positives up to and including
+        total_pos = float(cum[-1]) if n else 0.0
+        total_neg = n - total_pos
+        np.subtract(scratch.index, cum, out=placed)
+        placed += 1.0  # negatives up to and including
+    else:
+        np.multiply(w, other, out=placed)
+        np.cumsum(placed, out=placed)
+        np.multiply(w, lab, out=cum)
+        np.cumsum(cum, out=cum)
+        total_pos = float(cum[-1]) if n else 0.0
+        total_neg = float(placed[-1]) if n else 0.0
+    if tied is None:  # each row its own group: no tie to count one half
+        placed /= total_neg or 1.0  # a positive's negatives up to it are those below
+        if w is None:  # the sum of the positives' ranks, exactly in integers
+            ranks = float(np.sum(scratch.index, where=lab))
+            below = ranks - total_pos * (total_pos - 1) / 2
+            auc = below / (total_pos * total_neg or 1.0)
+        else:
+            auc = float(np.dot(np.where(lab, w, 0.0), placed)) / (total_pos or 1.0)
+        np.subtract(total_pos, cum, out=cum)  # a negative's positives above it
+        cum /= total_pos or 1.0
+    else:
+        first = np.ones(n, dtype=bool)  # each tie group's first row
+        np.logical_not(tied, out=first[1:])
+        starts = np.flatnonzero(first)
+        del first
+        ends = np.append(starts[1:] - 1, n - 1)
+        size = np.diff(np.append(starts, n))
+        pos_end, neg_end = cum[ends], placed[ends]
+        pos_before = np.concatenate(([0.0], pos_end[:-1]))
+        neg_before = np.concatenate(([0.0], neg_end[:-1]))
+        # Below the group, plus half of those tied within it.
+        v10 = (neg_before + neg_end) / (2 * (total_neg or 1.0))
+        v01 = (2 * total_pos - pos_before - pos_end) / (2 * (total_pos or 1.0))
+        auc = float(np.dot(pos_end - pos_before, v10)) / (total_pos or 1.0)
+        placed[:] = np.repeat(v10, size)
+        cum[:] = np.repeat(v01, size)
+    np.copyto(placed, cum, where=other)  # positives' v10, negatives' v01
+    return _Placed(order, placed, lab, w, total_pos, total_neg, auc)
 
 
 def placements(
@@ -27,34 +213,14 @@ def placements(
 ) -> tuple[FloatArray, FloatArray]:
     """Each positive's placement (the weighted share of negatives scored below it, a
     tie counting one half) and each negative's (the share of positives above it),
-    in row order among the positives and among the negatives. O(n log n): one sort,
-    then passes in sorted order; the only random accesses are the labels read in that
-    order and the placements written back."""
-    order = np.argsort(scores)
-    s = scores[order]
-    n = s.shape[0]
-    first = np.empty(n, dtype=bool)  # each tie group's first row, ascending score
-    first[0] = True
-    np.not_equal(s[1:], s[:-1], out=first[1:])
-    del s
-    group = np.cumsum(first) - 1
-    starts = np.flatnonzero(first)
-    lab = labels[order]
-    if weights is None:
-        p_in = np.add.reduceat(lab.astype(np.float64), starts)
-        n_in = np.diff(np.append(starts, n)).astype(np.float64) - p_in
-    else:
-        w = weights[order]
-        p_in = np.add.reduceat(np.where(lab, w, 0.0), starts)
-        n_in = np.add.reduceat(np.where(lab, 0.0, w), starts)
-    neg_below = np.cumsum(n_in) - n_in  # negatives scored strictly below each group
-    pos_above = float(p_in.sum()) - np.cumsum(p_in)  # positives strictly above
-    total_neg, total_pos = float(n_in.sum()), float(p_in.sum())
-    v10 = (neg_below + 0.5 * n_in) / (total_neg or 1.0)
-    v01 = (pos_above + 0.5 * p_in) / (total_pos or 1.0)
-    placed = np.where(lab, v10[group], v01[group])  # each row's, in sorted order
-    back = np.empty(n)
-    back[order] = placed
+    in row order among the positives and among the negatives. O(n log n): one sort
+    (see ``_sort_order``), then passes in sorted order; the only random accesses are
+    the labels read in that order and the placements written back."""
+    labels = np.asarray(labels, dtype=bool)
+    w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    p = _placed(np.asarray(scores, dtype=np.float64), labels, w)
+    back = np.empty(labels.shape[0])
+    back[p.order] = p.placed
     return back[labels], back[~labels]
 
 
@@ -79,27 +245,48 @@ def paired_delong(
     confidence: float = CONFIDENCE,
 ) -> tuple[PairedDeLong | None, str | None]:
     """DeLong's test of two correlated ROC AUCs: the structural components of both
-    models on the same examples, their covariance, and the difference's normal test."""
+    models on the same examples, their covariance, and the difference's normal test.
+
+    Each model's placements are found in its own sorted order; model a's are written
+    to row order and read back in model b's, where each row's two are paired."""
     labels = np.asarray(labels, dtype=bool)
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
     if w is not None and not bool(np.all(w == np.floor(w))):
         return None, NOT_WHOLE
-    wp = np.ones(int(labels.sum())) if w is None else w[labels]
-    wn = np.ones(int((~labels).sum())) if w is None else w[~labels]
-    pos, neg = float(wp.sum()), float(wn.sum())
+    if w is None:
+        pos = float(np.count_nonzero(labels))
+        neg = float(labels.shape[0]) - pos
+    else:
+        pos, neg = float(w[labels].sum()), float(w[~labels].sum())
     if pos < 2 or neg < 2:
         return None, "DeLong's test needs at least two actual positives and two negatives"
-    v10a, v01a = placements(np.asarray(a, dtype=np.float64), labels, w)
-    v10b, v01b = placements(np.asarray(b, dtype=np.float64), labels, w)
-    auc_a, auc_b = float(np.dot(wp, v10a)) / pos, float(np.dot(wp, v10b)) / pos
-    da, db = v10a - auc_a, v10b - auc_b
-    ea, eb = v01a - auc_a, v01b - auc_b
+    scratch = _Scratch(labels.shape[0])
+    pa = _placed(np.asarray(a, dtype=np.float64), labels, w, scratch)
+    auc_a = pa.auc
+    in_rows = np.empty(labels.shape[0])
+    in_rows[pa.order] = pa.placed
+    del pa
+    pb = _placed(np.asarray(b, dtype=np.float64), labels, w, scratch)
+    auc_b = pb.auc
+    diff = auc_a - auc_b
+    # Each row's (a − AUC a) − (b − AUC b), in b's order: the positives' apart, then
+    # the negatives'.
+    d = np.take(in_rows, pb.order, out=scratch.key.view(np.float64), mode="clip")
+    del in_rows
+    d -= pb.placed
+    d -= diff
+    d_pos = np.multiply(d, pb.labels, out=pb.placed)
+    d_neg = np.subtract(d, d_pos, out=d)
+    if pb.weights is None:
+        s10, s01 = float(np.dot(d_pos, d_pos)), float(np.dot(d_neg, d_neg))
+    else:
+        s10 = float(np.dot(pb.weights * d_pos, d_pos))
+        s01 = float(np.dot(pb.weights * d_neg, d_neg))
     # The variance of the difference, from the components' (co)variances.
-    s10 = float(np.dot(wp, (da - db) ** 2)) / (pos - 1)
-    s01 = float(np.dot(wn, (ea - eb) ** 2)) / (neg - 1)
+    s10 /= pos - 1
+    s01 /= neg - 1
     var = max(s10 / pos + s01 / neg, 0.0)
     se = math.sqrt(var)
-    diff = auc_a - auc_b
     zc = z_for(confidence)
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
     if se == 0:  # the models place every example alike: no spread to test against
