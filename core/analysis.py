@@ -44,6 +44,11 @@ class Curves:
         """Whether :attr:`summaries` is computed (a front end may compute it elsewhere)."""
         return "summaries" in self.__dict__
 
+    @property
+    def ready(self) -> bool:
+        """Whether the summaries and DeLong's SE are both computed."""
+        return "summaries" in self.__dict__ and "auc_se" in self.__dict__
+
     @cached_property
     def auc_se(self) -> tuple[float | None, float | None, str | None]:
         """ROC AUC and DeLong's standard error, or why there is none (computed once)."""

@@ -37,7 +37,7 @@ WORDS = [
     "threshold", "next", "prev", "lowest", "step", "play", "status", "rows", "boundary",
     "set", "label", "add", "delete", "undo", "redo", "reset", "preset", "presets", "metrics",
     "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
-    "intervals", "bootstrap",
+    "intervals", "bootstrap", "models", "model", "compare",
 ]  # fmt: skip
 
 METRICS = ["precision", "recall", "f1", "mcc", "auc", "ap", "fpr", "lr+", "nonsense"]
@@ -60,7 +60,8 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         return f"step {rng.choice(['1', '-1', '5', '-20', rng.choice(WEIRD)])}"
     if word == "rows":
         args = rng.sample(
-            ["TP", "FN", "high", "low", "file", "3", rng.choice(WEIRD)], rng.randint(0, 3)
+            ["TP", "FN", "differ", "high", "low", "file", "3", rng.choice(WEIRD)],
+            rng.randint(0, 3),
         )
         return " ".join(["rows", *args])
     if word == "set":
@@ -82,6 +83,8 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         b = rng.choice(["2", "100", "120", "off", "1", "0", rng.choice(WEIRD)])
         seed = rng.choice(["", " seed 3", " seed -1", f" seed {rng.choice(WEIRD)}"])
         return f"bootstrap {b}{seed}"
+    if word == "model":
+        return f"model {rng.choice(['A', 'B', 'C', rng.choice(WEIRD)])}"
     if word == "save":
         return f"save '{folder / rng.choice(['a.csv', 'b.csv', 'no/such/x.csv', ''])}'" + (
             " overwrite" if rng.random() < 0.5 else ""
@@ -96,7 +99,7 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
 def start(seed: int) -> Session:
     if seed % 2:
         p = preset(PRESET_NAMES[seed % len(PRESET_NAMES)])
-        return Session(p.data, p.threshold, source=f"preset {p.name}")
+        return Session(p.data, p.threshold, source=f"preset {p.name}", models=p.models)
     rng = random.Random(seed)
     n = 30
     ids = [f"r{i}" for i in range(n - 3)] + ["a\nb", "c\x1bd", "e f"]
@@ -108,7 +111,7 @@ def start(seed: int) -> Session:
     return Session(data, 0.5, source="soak")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 11])
 def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
     tmp_path: Path, seed: int
 ) -> None:

@@ -215,3 +215,24 @@ def test_model_table(snap_compare: Compare, size: tuple[int, int]) -> None:
     """#15: both delivery models at 0.7, model B shown (M): each one's AUC with its
     interval, AP and headline metrics, the shown one starred and bold."""
     assert snap_compare(make_app("deliveries"), press=["M"], terminal_size=size)
+
+
+@pytest.mark.parametrize(
+    ("size", "press"), [(SIZE, ["c", "c"]), (SMALL, ["2"])], ids=["120x40", "80x24"]
+)
+def test_overlay_chart(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
+    """#15: both delivery models' curves on one chart, A's a braille line and B's
+    ``+``, named in the legend (A starred, shown); ROC and PR side by side at 120x40,
+    the ROC chart pane at 80x24."""
+    assert snap_compare(make_app("deliveries"), press=press, terminal_size=size)
+
+
+@pytest.mark.parametrize(
+    ("size", "press"), [(SIZE, ["f"] * 5), (SMALL, ["3", *["f"] * 5])], ids=["120x40", "80x24"]
+)
+def test_decided_differently(
+    snap_compare: Compare, size: tuple[int, int], press: list[str]
+) -> None:
+    """#15: the rows A and B decide differently at 0.7 (ids 3 and 5), each model's
+    score and cell side by side."""
+    assert snap_compare(make_app("deliveries"), press=press, terminal_size=size)

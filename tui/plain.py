@@ -27,7 +27,15 @@ from core.errors import InputError
 from core.intervals import Sure
 from core.metrics.metric import Metric
 from core.metrics.threshold_metrics import METRIC_NAMES
-from core.session.rowview import ORDER_NAMES, RowOrder, boundary_scores, make_view, row_texts
+from core.session.rowview import (
+    DIFFER,
+    ORDER_NAMES,
+    RowOrder,
+    boundary_scores,
+    make_view,
+    row_texts,
+    side_by_side,
+)
 from core.session.session import NeedsOverwrite, Session
 from core.session.update import Update
 from core.text.intervals import boot_summary_words, curve_interval_words
@@ -51,9 +59,10 @@ HELP = """Commands (one per line):
   step N                              move the threshold by N x 0.01 (negative goes down)
   play                                replay the sweep from above all, one tie group a line
   status                              the active policy in one sentence
-  rows [TP|FP|TN|FN] [file|high|low] [N]
-                                      rows: one cell only, in file order or by score
-                                      (high to low, low to high), at most N (100)
+  rows [TP|FP|TN|FN|differ] [file|high|low] [N]
+                                      rows: one cell only (or, with several models, the
+                                      rows they decide differently), in file order or by
+                                      score (high to low, low to high), at most N (100)
   boundary                            the rows with the scores either side of the threshold
   set ID score S | label ID 0|1       edit a row's score or actual label
   add SCORE LABEL | delete ID         add a row, or remove one
@@ -284,6 +293,13 @@ class PlainSession:
         for word in args:
             if word.upper() in ("TP", "FP", "TN", "FN"):
                 cell = word.upper()
+            elif word.lower() == DIFFER:
+                if len(self.session.models) < 2:
+                    raise InputError(
+                        "rows differ needs several models of these rows (open a file with "
+                        "score_A, score_B, ... or --score-column twice)"
+                    )
+                cell = DIFFER
             elif word.lower() in PLAIN_ORDERS:
                 order = PLAIN_ORDERS[word.lower()]
             elif (count := parse_count(word, "rows count", signed=False)) is not None:
@@ -291,17 +307,32 @@ class PlainSession:
                     raise InputError("rows count 0 shows nothing: give a count of 1 or more")
                 limit = count
             else:
+                cells = "TP, FP, TN, FN" + (", or differ" if len(self.session.models) > 1 else "")
                 raise InputError(
-                    f"rows takes a cell (TP, FP, TN, FN), an order (file, high, low) and "
-                    f"a count, not {word!r}"
+                    f"rows takes a cell ({cells}), an order (file, high, low) and a count, "
+                    f"not {word!r}"
                 )
         if self._orders is None or self._orders.data is not a.data:
             self._orders = RowOrder(a.data)
-        view = make_view(a.data, a.threshold, order, cell, self._orders)
-        what = _rows(len(view)) if cell is None else f"{len(view)} {cell} {_noun(len(view))}"
+        models = [(r.name, r.data) for r in self.session.model_rows() if r.data is not None]
+        if cell == DIFFER and len({d.n for _, d in models}) > 1:
+            raise InputError(
+                "the models no longer have the same rows (an edit added or deleted one): "
+                "undo it to list the rows they decide differently"
+            )
+        view = make_view(a.data, a.threshold, order, cell, self._orders, [d for _, d in models])
+        n = len(view)
+        what = {None: _rows(n), DIFFER: f"{_rows(n)} decided differently"}.get(
+            cell, f"{n} {cell} {_noun(n)}"
+        )
         t = format_threshold(a.threshold)
         self.say(f"{what} at threshold {t}, {ORDER_NAMES[order]}:")
-        self._say_rows(view.indices(0, limit))
+        if cell == DIFFER:
+            for side in side_by_side(models, a.threshold, view.indices(0, limit)):
+                each = ", ".join(f"{name} score {sc} {c}" for name, sc, c in side.models)
+                self.say(f"{side.id}: actual {side.actual}; {each}")
+        else:
+            self._say_rows(view.indices(0, limit))
         if len(view) > limit:
             more = len(view) - limit
             again = f"rows {cell + ' ' if cell else ''}"

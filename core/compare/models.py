@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -123,7 +123,7 @@ class Comparison:
         where = f"at {ta}" if ta == tb else f"{self.a} at {ta}, {self.b} at {tb}"
         if m is not None:
             lines.append(
-                f"  Decisions {where}: {m.decided_differently} examples decided differently; "
+                f"  Decisions {where}: {_examples(m.decided_differently)} decided differently; "
                 f"{m.b} only {self.a} gets right, {m.c} only {self.b} gets right "
                 f"(McNemar's exact test, p = {m.p_value:.4g})"
             )
@@ -207,6 +207,10 @@ def compare(
     )  # fmt: skip
 
 
+def _examples(n: int) -> str:
+    return f"{n:,} example" if n == 1 else f"{n:,} examples"
+
+
 def pairs(models: Sequence[Model]) -> list[tuple[int, int]]:
     """Every pair, in order: (0, 1), (0, 2), ..., (1, 2), ..."""
     return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
@@ -219,7 +223,9 @@ def exact_text(x: Fraction) -> str:
 @dataclass(frozen=True)
 class ModelRow:
     """One model at the threshold, for a table of models: its summaries (with DeLong's
-    interval on AUC) and its headline metrics there."""
+    interval on AUC) and its headline metrics there. ``pending``: its sweep is still
+    being computed elsewhere (a front end's worker), so only its name and rows are
+    known yet."""
 
     name: str
     shown: bool
@@ -227,10 +233,15 @@ class ModelRow:
     auc_interval: Interval | None
     ap: Metric
     metrics: dict[str, Metric]
+    #: The model's rows (the shown one's as edited), for a view of them side by side.
+    data: Dataset | None = field(default=None, compare=False, repr=False)
+    pending: bool = False
 
     def items(self) -> list[str]:
         """``A* AUC 13/16 (95% CI 0.40 to 1.00)``, ``AP 7/10``, ``P 1/3 R 1/2 F1 2/5``."""
         mark = "*" if self.shown else ""
+        if self.pending:
+            return [f"{self.name}{mark} AUC, AP and metrics: being computed…"]
         ci = "" if self.auc_interval is None else f" ({self.auc_interval.short()})"
         k = self.metrics
         return [
@@ -241,7 +252,13 @@ class ModelRow:
 
 
 def _short(m: Metric) -> str:
-    return m.short() if m.value is not None else "undefined"
+    """A model line's number: the exact fraction while it is short (a denominator of
+    at most three digits: one line per model must stay readable), else the decimal."""
+    if m.value is None:
+        return "undefined"
+    if m.exact is not None and m.exact.denominator >= 1000:
+        return f"≈ {m.value:.4f}"
+    return m.short()
 
 
 def model_row(name: str, shown: bool, a: Analysis, confidence: float | None) -> ModelRow:
@@ -254,4 +271,10 @@ def model_row(name: str, shown: bool, a: Analysis, confidence: float | None) -> 
     if confidence is not None and value is not None and se is not None:
         interval = auc_interval(value, se, confidence)
     metrics = {n: a.metrics[n] for n in ("precision", "recall", "f1")}
-    return ModelRow(name, shown, sm.roc_auc, interval, sm.average_precision, metrics)
+    return ModelRow(name, shown, sm.roc_auc, interval, sm.average_precision, metrics, a.data)
+
+
+def pending_row(name: str, shown: bool, data: Dataset) -> ModelRow:
+    """Model ``name``'s row while its sweep is computed elsewhere."""
+    waiting = undefined("being computed")
+    return ModelRow(name, shown, waiting, None, waiting, {}, data, pending=True)

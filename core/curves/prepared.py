@@ -10,6 +10,7 @@ widgets, which only draw it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +55,17 @@ class CurveLine:
 
 
 @dataclass(frozen=True, eq=False)
+class OtherCurves:
+    """Another model of the same rows, its curves ready to draw beside the shown one's:
+    ``index`` is its place among the models (its mark goes with it)."""
+
+    name: str
+    index: int
+    roc: CurveLine | None
+    pr: CurveLine | None
+
+
+@dataclass(frozen=True, eq=False)
 class Prepared:
     """A set of rows made ready to draw at one size.
 
@@ -72,6 +84,8 @@ class Prepared:
     chart_columns: int
     strip_columns: int
     kinds: frozenset[str] = frozenset(("roc", "pr"))
+    #: The other models of these rows (several score columns), drawn on the same charts.
+    others: tuple[OtherCurves, ...] = ()
 
     def fits(
         self, curves: Curves, *, chart_columns: int, strip_columns: int, kinds: frozenset[str]
@@ -118,8 +132,10 @@ def prepare(
     chart_columns: int,
     strip_columns: int,
     kinds: frozenset[str] = frozenset(("roc", "pr")),
+    others: Sequence[tuple[str, int, Curves]] = (),
 ) -> Prepared:
-    """Summaries, the curves named in ``kinds`` and the score-axis bins of ``curves``' rows.
+    """Summaries, the curves named in ``kinds`` and the score-axis bins of ``curves``' rows,
+    and the same curves of ``others`` ((name, index, curves) of other models).
 
     >>> from core.analysis import curves_for
     >>> from core.data.presets import preset
@@ -137,4 +153,13 @@ def prepare(
         chart_columns=chart_columns,
         strip_columns=strip_columns,
         kinds=kinds,
+        others=tuple(
+            OtherCurves(
+                name,
+                index,
+                roc_line(c, columns=chart_columns) if "roc" in kinds else None,
+                pr_line(c, columns=chart_columns) if "pr" in kinds else None,
+            )
+            for name, index, c in others
+        ),
     )

@@ -15,8 +15,11 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from core.data.cells import Columns, fail, numbers
-from core.data.dataset import Model
+from core.data.dataset import Dataset, Model
 from core.data.delimited import header_of
 from core.data.extra import numeric_column
 from core.data.json_file import model_lists, read_doc
@@ -101,3 +104,77 @@ def load_models(
         column_scores = numeric_column(path, column, first.n, purpose=f"model {name}'s scores")
         out.append(Model(name, first.with_scores(column_scores, name=name)))
     return tuple(out)
+
+
+def _ids(data: Dataset) -> npt.NDArray[np.str_]:
+    """Every row's id as a numpy string array (rows without ids: their numbers)."""
+    if data.ids is None:
+        return np.arange(1, data.n + 1).astype(str)
+    return np.asarray(list(data.ids), dtype=str)
+
+
+def _such(n: int) -> str:
+    return "1 such row" if n == 1 else f"{n:,} such rows"
+
+
+def model_name(path: Path, other: Path) -> str:
+    """A model named after its file: the file's stem, or the path as given when two
+    different files have the same stem."""
+    same_stem = path.stem == other.stem and path.resolve() != other.resolve()
+    return str(path) if same_stem else path.stem
+
+
+def join_models(path: Path, first: Dataset, other_path: Path, cols: Columns) -> tuple[Model, ...]:
+    """Two files of the same examples, each one model, joined on id (the first file's
+    row order): a row in one file and not the other, or an example labelled (or
+    weighted) differently in the two, is an error naming the id. Rows without an id
+    column are joined by their position."""
+    other = load_file(other_path, cols, aggregated=False)
+    if (first.ids is None) != (other.ids is None):
+        has, lacks = (path, other_path) if other.ids is None else (other_path, path)
+        raise fail(
+            lacks,
+            f"--compare joins the two files on their id column; {has} has one and this "
+            "file has none (name it with --id-column)",
+        )
+    ia, ib = _ids(first), _ids(other)
+    sa, sb = np.argsort(ia, kind="stable"), np.argsort(ib, kind="stable")
+    if ia.shape != ib.shape or not np.array_equal(ia[sa], ib[sb]):
+        missing = np.flatnonzero(~np.isin(ia, ib))
+        if missing.size:
+            raise fail(
+                other_path,
+                f"has no row with id {first.shown_id(int(missing[0]))!r}, which {path} has "
+                f"({_such(missing.size)}); --compare needs the same examples in both",
+            )
+        extra = int(np.flatnonzero(~np.isin(ib, ia))[0])
+        raise fail(
+            other_path,
+            f"has a row with id {other.shown_id(extra)!r} that {path} has not; --compare "
+            "needs the same examples in both",
+        )
+    at = np.empty(first.n, dtype=np.intp)  # each first-file row's row in the other file
+    at[sa] = sb
+    apart = np.flatnonzero(first.labels != other.labels[at])
+    if apart.size:
+        i = int(apart[0])
+        said = {True: "positive", False: "negative"}
+        raise fail(
+            other_path,
+            f"row id {first.shown_id(i)!r} is labelled {said[bool(other.labels[at[i]])]} "
+            f"here and {said[bool(first.labels[i])]} in {path} ({_such(apart.size)}); "
+            "--compare needs the same labels in both",
+        )
+    wa = np.ones(first.n) if first.weights is None else first.weights
+    wb = np.ones(other.n) if other.weights is None else other.weights[at]
+    apart = np.flatnonzero(wa != wb)
+    if apart.size:
+        i = int(apart[0])
+        raise fail(
+            other_path,
+            f"row id {first.shown_id(i)!r} has weight {wb[i]:g} here and {wa[i]:g} in "
+            f"{path}; --compare needs the same weights in both",
+        )
+    a, b = model_name(path, other_path), model_name(other_path, path)
+    b = f"{b} (2)" if a == b else b  # a file compared with itself
+    return (Model(a, first), Model(b, first.with_scores(other.scores[at], name=b)))

@@ -10,11 +10,12 @@ import numpy as np
 import numpy.typing as npt
 
 from core.data.aggregated import is_aggregated
+from core.data.cells import fail
 from core.data.dataset import Dataset, Model
 from core.data.delimited import header_of
 from core.data.extra import numeric_column
 from core.data.loaders import Columns, load_file
-from core.data.models import load_models
+from core.data.models import join_models, load_models
 from core.data.presets import PRESET_NAMES, PRESETS
 from core.errors import InputError
 from core.threshold import Threshold
@@ -41,8 +42,10 @@ def open_source(
     aggregated: bool | None = None,
     keep: Sequence[str] = (),
     scores: Sequence[str] = (),
+    compare: str | None = None,
 ) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
+    ``compare``: a second file of the same examples, joined on id (each file one model).
 
     >>> open_source("canonical").data.n
     5
@@ -51,6 +54,8 @@ def open_source(
     if _there(path):
         models = load_models(path, cols, scores, aggregated)
         data = models[0].data if models else load_file(path, cols, aggregated=aggregated)
+        if compare is not None:
+            models = _joined(path, data, models, compare, cols, aggregated)
         kept = {}
         if keep and (aggregated or (aggregated is None and _aggregated(path))):
             raise InputError(
@@ -69,10 +74,39 @@ def open_source(
             )
         if len(scores) >= 2:
             raise InputError(f"preset {name} has no score columns to choose from")
+        if compare is not None:
+            raise InputError(
+                f"--compare joins two files on id; preset {name} is not a file (save it "
+                "with s in the explorer first)"
+            )
         return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, models=p.models)
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
     )
+
+
+def _joined(
+    path: Path,
+    data: Dataset,
+    models: tuple[Model, ...],
+    other: str,
+    cols: Columns,
+    aggregated: bool | None,
+) -> tuple[Model, ...]:
+    """``path``'s rows and ``other``'s, one model each, joined on id."""
+    other_path = Path(other)
+    if not _there(other_path):
+        raise InputError(f"--compare {other}: no such file")
+    if models:
+        raise fail(path, "holds several models already; --compare joins files of one "
+                   "model each")  # fmt: skip
+    if aggregated or (aggregated is None and _aggregated(path)):
+        raise fail(path, "aggregated counts (score, positives, negatives) have no rows to "
+                   "join; --compare needs one row per example in each file")  # fmt: skip
+    if _aggregated(other_path):
+        raise fail(other_path, "aggregated counts (score, positives, negatives) have no "
+                   "rows to join; --compare needs one row per example in each file")  # fmt: skip
+    return join_models(path, data, other_path, cols)
 
 
 def _there(path: Path) -> bool:

@@ -11,6 +11,7 @@ it, so moving the threshold costs a binary search, not a pass over the rows.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -33,6 +34,21 @@ ORDER_NAMES = {
 }
 #: Cell filters, in the order a key cycles through them (None shows every row).
 CELLS: tuple[str | None, ...] = (None, "TP", "FP", "TN", "FN")
+#: The filter, with several models, of the rows they decide differently at the threshold.
+DIFFER = "differ"
+
+
+def decided_apart(models: Sequence[Dataset], threshold: Threshold) -> npt.NDArray[np.bool_] | None:
+    """Each row predicted positive by some model and negative by another at
+    ``threshold``; None when the models no longer have the same rows (one was edited
+    by adding or deleting rows)."""
+    if len(models) < 2 or any(m.n != models[0].n for m in models):
+        return None
+    first = predict(models[0], threshold)
+    apart = np.zeros(models[0].n, dtype=bool)
+    for m in models[1:]:
+        apart |= predict(m, threshold) != first
+    return apart
 
 
 class RowOrder:
@@ -124,15 +140,33 @@ class RowView:
 
 
 def make_view(
-    data: Dataset, threshold: Threshold, order: str, cell: str | None, cache: RowOrder
+    data: Dataset,
+    threshold: Threshold,
+    order: str,
+    cell: str | None,
+    cache: RowOrder,
+    models: Sequence[Dataset] = (),
 ) -> RowView:
     """The rows of ``data`` in ``order`` (see :data:`ORDERS`), only ``cell`` when given.
 
     In a score order a cell is a slice of its class's sorted rows: predicted
-    positives are a prefix. In file order a cell is found with one pass.
+    positives are a prefix. In file order a cell is found with one pass. ``cell``
+    :data:`DIFFER` keeps the rows ``models`` decide differently (none when they cannot
+    be lined up), in ``data``'s score order when a score order is asked for.
     """
     if order not in ORDERS:
         raise ValueError(f"unknown order {order!r}")
+    if cell == DIFFER:
+        apart = decided_apart(models, threshold)
+        if apart is None or apart.shape[0] != data.n:
+            return RowView(0, np.empty(0, dtype=np.intp))
+        if order == "file":
+            rows = np.flatnonzero(apart)
+        else:
+            desc = cache.desc
+            rows = desc[apart[desc]]
+            rows = rows if order == "score-desc" else rows[::-1]
+        return RowView(int(rows.shape[0]), rows)
     if cell is None:
         if order == "file":
             return RowView(data.n)
@@ -220,6 +254,44 @@ def row_texts(data: Dataset, threshold: Threshold, rows: npt.NDArray[np.intp]) -
             actual="1" if data.labels[i] else "0",
             predicted="1" if pred[j] else "0",
             cell=str(cells[j]),
+        )
+        for j, i in enumerate(rows.tolist())
+    ]
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """One row as several models decide it: its id and actual class, and per model
+    (name, score, cell)."""
+
+    id: str
+    actual: str
+    models: tuple[tuple[str, str, str], ...]
+
+
+def side_by_side(
+    models: Sequence[tuple[str, Dataset]], threshold: Threshold, rows: npt.NDArray[np.intp]
+) -> list[SideBySide]:
+    """Rows ``rows`` of every model of the same examples at ``threshold``: each model's
+    score and cell side by side (the first model's id and actual class).
+
+    >>> from core.data.presets import preset
+    >>> ms = [(m.name, m.data) for m in preset("deliveries").models]
+    >>> np.flatnonzero(decided_apart([d for _, d in ms], 0.7)).tolist()
+    [2, 4]
+    >>> side_by_side(ms, 0.7, np.array([2]))[0]
+    SideBySide(id='3', actual='0', models=(('A', '0.75', 'FP'), ('B', '0.66', 'TN')))
+    """
+    first = models[0][1]
+    cells = [row_cells(d, threshold, rows=rows) for _, d in models]
+    return [
+        SideBySide(
+            first.shown_id(i),
+            "1" if first.labels[i] else "0",
+            tuple(
+                (name, repr(float(d.scores[i])), str(cells[k][j]))
+                for k, (name, d) in enumerate(models)
+            ),
         )
         for j, i in enumerate(rows.tolist())
     ]

@@ -20,7 +20,15 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis, Curves, analyse, curves_for
-from core.compare.models import Comparison, ModelRow, compare, model_row, pairs
+from core.compare.models import (
+    Comparison,
+    ModelRow,
+    compare,
+    model_row,
+    pairs,
+    pending_row,
+)
+from core.curves.prepared import BACKGROUND_ROWS
 from core.data.dataset import Dataset, Model
 from core.data.extra import numeric_column
 from core.data.presets import preset
@@ -77,6 +85,8 @@ class Session:
         self.models: tuple[Model, ...] = tuple(models)
         self.model = 0
         self._model_curves: dict[int, Curves] = {}
+        #: Leave large models' sweeps to a worker (the explorer's): their rows wait.
+        self.defer_models = False
         self.threshold = threshold
         self.source = source
         self.path = path
@@ -112,7 +122,9 @@ class Session:
     def analysis(self) -> Analysis:
         """The current operating point; the sweep is rebuilt only when the rows change."""
         if self._curves is None or self._curves.data is not self.data:
-            self._curves = curves_for(self.data)
+            # A model shown again is not swept again.
+            kept = (c for c in list(self._model_curves.values()) if c.data is self.data)
+            self._curves = next(kept, None) or curves_for(self.data)
         return analyse(self._curves, self.threshold, beta=self.beta)
 
     def _update(
@@ -129,30 +141,47 @@ class Session:
         )
 
     def model_rows(self) -> tuple[ModelRow, ...]:
-        """Every model at the threshold (the one shown with its current rows), or ()."""
+        """Every model at the threshold (the one shown with its current rows), or ().
+
+        With :attr:`defer_models` set, a large model whose sweep and summaries are not
+        computed yet gets a pending row rather than holding the caller: a front end
+        computes them in a worker (:meth:`model_curves`) and asks again."""
         if len(self.models) < 2:
             return ()
         sure = self.sure
         confidence = None if sure is None else sure.confidence
         rows = []
         for i, m in enumerate(self.models):
+            shown = i == self.model
             # The model shown with its rows as they are now (edits included).
-            a = (
-                self.analysis
-                if i == self.model
-                else analyse(self._curves_of(i), self.threshold, beta=self.beta)
-            )
-            rows.append(model_row(m.name, i == self.model, a, confidence))
+            if self.defer_models and self.model_waits(i):
+                rows.append(pending_row(m.name, shown, self.data if shown else m.data))
+                continue
+            a = analyse(self.model_curves(i), self.threshold, beta=self.beta)
+            rows.append(model_row(m.name, shown, a, confidence))
         return tuple(rows)
 
-    def _curves_of(self, i: int) -> Curves:
-        """Model ``i``'s curves as loaded, swept once."""
+    def model_waits(self, i: int) -> bool:
+        """Whether model ``i`` is large and its curves are not computed yet (with
+        :attr:`defer_models`, its row waits for a worker's :meth:`model_curves`)."""
+        data = self.data if i == self.model else self.models[i].data
+        kept = self.analysis.curves if i == self.model else self._model_curves.get(i)
+        return data.n > BACKGROUND_ROWS and (kept is None or not kept.ready)
+
+    def model_curves(self, i: int) -> Curves:
+        """Model ``i``'s curves as loaded (the shown one's as they are now), swept once,
+        with their summaries and DeLong's SE computed. Safe to call from one worker
+        thread while the session goes on: it only fills a cache."""
         data = self.models[i].data
-        if self.data is data:
-            return self.analysis.curves
-        curves = self._model_curves.get(i)
-        if curves is None:
-            curves = self._model_curves[i] = curves_for(data)
+        if i == self.model and self.data is not data:  # the shown model, edited
+            curves = self.analysis.curves
+        elif i in self._model_curves:
+            curves = self._model_curves[i]
+        else:
+            curves = self.analysis.curves if self.data is data else curves_for(data)
+            self._model_curves[i] = curves
+        curves.summaries  # noqa: B018 - computed now, where the caller chose to wait
+        curves.auc_se  # noqa: B018
         return curves
 
     # --- intervals -----------------------------------------------------------------
@@ -569,7 +598,7 @@ class Session:
         point), as loaded."""
         runs = []
         for i, m in enumerate(self.models):
-            a = analyse(self._curves_of(i), self.threshold, beta=self.beta)
+            a = analyse(self.model_curves(i), self.threshold, beta=self.beta)
             if self.goal is not None and not self.goal.columns():
                 # A goal this model's rows cannot be solved for: it stays at the threshold.
                 with contextlib.suppress(InputError):

@@ -143,6 +143,13 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         "to compare, or name the columns score_A, score_B, ...",
     )
     p.add_argument(
+        "--compare",
+        default=None,
+        metavar="OTHER_FILE",
+        help="a second file of the same examples, scored by another model: the two are "
+        "joined on id and compared (each named after its file)",
+    )
+    p.add_argument(
         "--label-column",
         default="label",
         metavar="NAME",
@@ -194,6 +201,8 @@ class SourceArgs:
     prevalence_text: str | None = None
     #: Every --score-column given (several: one model each).
     score_columns: tuple[str, ...] = ()
+    #: --compare OTHER_FILE: a second file of the same examples, joined on id.
+    compare: str | None = None
     #: --confidence, --bootstrap and --seed, where the command has them.
     confidence: float = CONFIDENCE
     replicates: int | None = None
@@ -223,6 +232,7 @@ class SourceArgs:
             goal_text=getattr(args, "goal", None),
             prevalence_text=getattr(args, "prevalence", None),
             score_columns=tuple(args.score_column or ()),
+            compare=getattr(args, "compare", None),
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
@@ -241,7 +251,7 @@ class SourceArgs:
             parse_prevalence(self.prevalence_text)
         src = open_source(
             self.name, self.columns, aggregated=self.aggregated, keep=keep,
-            scores=self.score_columns,
+            scores=self.score_columns, compare=self.compare,
         )  # fmt: skip
         return src, self.threshold(src.threshold)
 

@@ -8,6 +8,8 @@ down again when the drawing is ready.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
@@ -23,9 +25,18 @@ if TYPE_CHECKING:
 
 
 def prepare_for(
-    curves: Curves, chart_columns: int, strip_columns: int, kinds: frozenset[str]
+    curves: Curves,
+    chart_columns: int,
+    strip_columns: int,
+    kinds: frozenset[str],
+    others: Callable[[], Sequence[tuple[str, int, Curves]]] = tuple,
 ) -> Prepared:
-    return prepare(curves, chart_columns=chart_columns, strip_columns=strip_columns, kinds=kinds)
+    """``curves`` prepared; ``others`` gives the other models' curves (sweeping them
+    when they are not yet: in the worker, when there is one)."""
+    return prepare(
+        curves, chart_columns=chart_columns, strip_columns=strip_columns, kinds=kinds,
+        others=others(),
+    )  # fmt: skip
 
 
 class Preparer:
@@ -49,15 +60,31 @@ class Preparer:
             kinds=self.kinds,
         )
 
+    def _others(self) -> list[tuple[str, int, Curves]]:
+        """The other models' curves (each swept once, by the session)."""
+        session = self.screen.session
+        return [
+            (m.name, i, session.model_curves(i))
+            for i, m in enumerate(session.models)
+            if i != session.model
+        ]
+
+    def _waiting(self) -> bool:
+        """Whether another model's sweep is large and not done yet."""
+        session = self.screen.session
+        return session.defer_models and any(
+            session.model_waits(i) for i in range(len(session.models)) if i != session.model
+        )
+
     def _prepare(self, curves: Curves) -> Prepared:
-        return prepare_for(curves, self.chart_columns, self.strip_columns, self.kinds)
+        return prepare_for(curves, self.chart_columns, self.strip_columns, self.kinds, self._others)
 
     def prepared_for(self, curves: Curves) -> Prepared | None:
         """``curves`` prepared at the current widths: at once when they are small or
         already done, else None now and a new frame when the worker is done."""
         if self._fits(self._last, curves):
             return self._last
-        if not needs_background(curves):
+        if not needs_background(curves) and not self._waiting():
             self._last = self._prepare(curves)
             return self._last
         self._start(curves)
@@ -75,7 +102,7 @@ class Preparer:
 
         def work() -> None:
             # The widths and kinds as they were asked for: they may change meanwhile.
-            done = prepare_for(*key)
+            done = prepare_for(*key, self._others)
             if not get_current_worker().is_cancelled:
                 self.screen.app.call_from_thread(self._arrived, done)
 
@@ -88,7 +115,10 @@ class Preparer:
         self._last = prepared
         frame = self.screen.frame
         if frame is not None and frame.analysis.curves is prepared.curves:
-            self.screen.frame = Frame(frame.update, prepared)
+            update = frame.update
+            if any(row.pending for row in update.models):  # their sweeps are done now
+                update = dataclasses.replace(update, models=self.screen.session.model_rows())
+            self.screen.frame = Frame(update, prepared)
         elif frame is not None:
             # The rows changed meanwhile; that change's own work follows.
             self.prepared_again()

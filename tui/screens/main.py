@@ -132,6 +132,7 @@ class MainScreen(Screen[None]):
     ) -> None:  # fmt: skip
         super().__init__()
         self.session = session
+        session.defer_models = True  # other models' large sweeps: in the preparing worker
         self.playback = Playback(self, playback_seconds)
         self.demo = DemoTour(self, playback_seconds)
         self._start_demo = demo

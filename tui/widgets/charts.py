@@ -36,6 +36,11 @@ CHART_MODES = ("roc", "pr", "both", "metrics")
 #: band's edges dots ``·`` (``.`` in ASCII).
 CHANCE_MARK, ACTIVE_MARK = "-", "O"
 BAND_MARK, BAND_MARK_ASCII = "\u00b7", "."
+#: Each model's curve mark, by its place among the models (it keeps its mark whichever
+#: model is shown): the first a braille line (``*`` in ASCII), then ASCII shapes.
+MODEL_MARKS = ("+", "x", "#", "%", "&", "@", "$")
+#: How much of a model's name a legend gives.
+LEGEND_NAME = 12
 #: Where a tick's value would be: the axis values labelled on every chart.
 TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -80,6 +85,17 @@ def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
     return all(x is y or (isinstance(x, plain) and x == y) for x, y in zip(a, b, strict=True))
 
 
+def model_mark(index: int, ascii: bool) -> str:
+    """The mark model ``index``'s curve is drawn with: ``braille``, or one character."""
+    if index == 0:
+        return "*" if ascii else "braille"
+    return MODEL_MARKS[(index - 1) % len(MODEL_MARKS)]
+
+
+def _is_braille(ch: str) -> bool:
+    return "\u2800" <= ch <= "\u28ff"
+
+
 def _tick_text(value: float) -> str:
     return f"{value:.2f}"
 
@@ -94,12 +110,13 @@ class CurveChart(PlotextPlot):
 
     COMPONENT_CLASSES = {
         "curve-chart--axis", "curve-chart--sweep", "curve-chart--chance", "curve-chart--active",
-        "curve-chart--band",
+        "curve-chart--band", "curve-chart--other",
     }  # fmt: skip
 
     DEFAULT_CSS = """
     CurveChart > .curve-chart--axis { color: $text; }
     CurveChart > .curve-chart--sweep { color: $text-accent; }
+    CurveChart > .curve-chart--other { color: $text; }
     CurveChart > .curve-chart--chance { color: $text-muted; }
     CurveChart > .curve-chart--band { color: $text-muted; }
     CurveChart > .curve-chart--active { color: $text; text-style: bold reverse; }
@@ -137,6 +154,9 @@ class CurveChart(PlotextPlot):
         band = self._bands()
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
         pct = "" if band is None else f"{band[1] * 100:g}%"
+        models = self._models()
+        if models:
+            return self._models_legend(width, models, band is not None, pct)
         wordings: tuple[str, ...] = (
             f"{c} {baseline} · {sweep} exact sweep · {o} active point",
             f"{c} baseline · {sweep} sweep · {o} active point",
@@ -155,6 +175,42 @@ class CurveChart(PlotextPlot):
             )
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 
+    def _models(self) -> list[tuple[str, str, bool]]:
+        """Every model drawn, in model order: (its mark as the legend shows it, its
+        name, whether it is the one shown); empty with one model."""
+        frame = self.frame
+        prepared = None if frame is None else frame.ready
+        rows = () if frame is None else frame.update.models
+        if prepared is None or not prepared.others or not rows:
+            return []
+        out = []
+        for i, row in enumerate(rows):
+            mark = model_mark(i, self.ascii)
+            shown = "\u2812\u2812" if mark == "braille" else mark * 2
+            out.append((shown, row.name[:LEGEND_NAME], row.shown))
+        return out
+
+    def _models_legend(
+        self, width: int, models: list[tuple[str, str, bool]], band: bool, pct: str
+    ) -> str:
+        """The legend with one entry a model, the shown one starred: its mark and
+        name, then the baseline, the band and the active point as room allows."""
+        c, o = CHANCE_MARK, ACTIVE_MARK
+        b = BAND_MARK_ASCII if self.ascii else BAND_MARK
+        named = [f"{m} {n}{'*' if shown else ''}" for m, n, shown in models]
+        baseline = "chance" if self.kind == "roc" else "prevalence"
+        sep = "  " if band else " · "
+        extra_long = [f"{c} {baseline}"] + ([f"{b}{b} {pct} band of *"] if band else [])
+        extra_short = [f"{c} base"] + ([f"{b}{b} band"] if band else [])
+        wordings = (
+            sep.join([*named, *extra_long, f"{o} active point"]),
+            sep.join([*named, *extra_short, f"{o} active"]),
+            "  ".join([*named, *extra_short, f"{o} active"]),
+            "  ".join([*named, f"{o} active"]),
+            " ".join(named),
+        )
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
+
     def _bands(self) -> tuple[Bands, float] | None:
         """The bootstrap's bands and their confidence, when there are any to draw."""
         frame = self.frame
@@ -169,15 +225,28 @@ class CurveChart(PlotextPlot):
             return
         # The numbers are in the panel's summary line, which wraps between them:
         # a border title is cut at the border's width (#12 item 8).
-        self.border_title = "ROC curve" if self.kind == "roc" else "Precision-recall curve"
+        self.border_title = self._title()
         self.border_subtitle = self.legend_to_fit(self.size.width - 4)
         self.refresh()
+
+    def _title(self) -> str:
+        """The chart's name, with how many models it draws, in the longest wording that
+        fits the border."""
+        name = "ROC curve" if self.kind == "roc" else "Precision-recall curve"
+        models = self._models()
+        if not models:
+            return name
+        short = "ROC" if self.kind == "roc" else "PR"
+        wordings = (f"{name}s of {len(models)} models", f"{short} curves of {len(models)} models",
+                    f"{short}, {len(models)} models")  # fmt: skip
+        return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
 
     def watch_ascii(self) -> None:
         self._base = None
 
     def on_resize(self) -> None:
         self._base = None
+        self.border_title = self._title()
         self.border_subtitle = self.legend_to_fit(self.size.width - 4)
 
     def render(self) -> RenderResult:
@@ -196,7 +265,8 @@ class CurveChart(PlotextPlot):
             return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
         line = self._line(prepared)
         band = self._bands()
-        key = (self.kind, width, height, self.app.theme, self.ascii, band and band[0])
+        others = prepared.others
+        key = (self.kind, width, height, self.app.theme, self.ascii, band and band[0], others)
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
@@ -261,11 +331,23 @@ class CurveChart(PlotextPlot):
         else:
             prevalence = frame.analysis.metrics["prevalence"].value or 0.0
             plt.plot([0, 1], [prevalence, prevalence], marker=CHANCE_MARK)
-        if line is not None:
+        prepared = frame.ready
+        for other in () if prepared is None else prepared.others:
+            curve = other.roc if self.kind == "roc" else other.pr
+            if curve is not None:
+                xs, ys = curve.x[curve.drawn].tolist(), curve.y[curve.drawn].tolist()
+                plt.plot(xs, ys, marker=model_mark(other.index, self.ascii))
+        if line is not None:  # the shown model's last, over the others
             xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
-            plt.plot(xs, ys, marker="*" if self.ascii else "braille")
+            plt.plot(xs, ys, marker=self._shown_mark(frame))
         canvas = Text.from_ansi(plt.build()).plain.split("\n")
         return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+
+    def _shown_mark(self, frame: Frame) -> str:
+        """The shown model's mark: its place among the models' (the first's with one)."""
+        rows = frame.update.models
+        shown = next((i for i, r in enumerate(rows) if r.shown), 0)
+        return model_mark(shown, self.ascii)
 
     def _build(
         self, frame: Frame, line: CurveLine | None, width: int, height: int
@@ -286,6 +368,8 @@ class CurveChart(PlotextPlot):
         sweep = self.get_component_rich_style("curve-chart--sweep")
         chance = self.get_component_rich_style("curve-chart--chance")
         band_style = self.get_component_rich_style("curve-chart--band")
+        other = self.get_component_rich_style("curve-chart--other")
+        shown_mark = self._shown_mark(frame)
         xticks = self._xticks(cols, xticks)
         labels = {rows - 1 - _cell(v, rows): _tick_text(v) for v in yticks}
         out: list[Text] = []
@@ -301,8 +385,13 @@ class CurveChart(PlotextPlot):
                     text.append(" ")
                 elif ch in (BAND_MARK, BAND_MARK_ASCII):
                     text.append(ch, style=band_style)
-                else:
-                    text.append(ch, style=chance if ch in self.faint_marks else sweep)
+                elif ch in self.faint_marks:
+                    text.append(ch, style=chance)
+                elif ch == shown_mark or (shown_mark == "braille" and _is_braille(ch)):
+                    text.append(ch, style=sweep)
+                else:  # another model's mark (or a metric's letter, as the sweep's)
+                    overlay = frame.update.models and self.kind != "metrics"
+                    text.append(ch, style=other if overlay else sweep)
             out.append(text)
         rule = ["─"] * cols
         names = [" "] * (margin + cols + 2)
@@ -472,9 +561,12 @@ class MetricChart(CurveChart):
     def replot(self) -> None:
         if self.frame is None:
             return
-        self.border_title = "Metrics against the threshold"
+        self.border_title = self._title()
         self.border_subtitle = self.legend_to_fit(self.size.width - 4)
         self.refresh()
+
+    def _title(self) -> str:
+        return "Metrics against the threshold"
 
     def _axes(self) -> tuple[str, str]:
         return ("score", "value")

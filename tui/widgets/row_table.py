@@ -23,6 +23,7 @@ from core.analysis import Analysis
 from core.data.dataset import Dataset
 from core.session.rowview import (
     CELLS,
+    DIFFER,
     NOTHING_CHANGED,
     ORDER_NAMES,
     ORDERS,
@@ -32,6 +33,7 @@ from core.session.rowview import (
     make_view,
     next_boundary_position,
     row_texts,
+    side_by_side,
 )
 from tui.explorer.frame import Frame
 from tui.widgets.text import blank, fitted
@@ -122,7 +124,8 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             "Filter",
             show=False,
             id="row-filter",
-            tooltip="Show only one cell: all, TP, FP, TN, FN",
+            tooltip="Show only one cell: all, TP, FP, TN, FN (and, with several "
+            "models, the rows they decide differently)",
         ),
     ]
 
@@ -169,6 +172,18 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     def changed(self) -> Changed:
         return NOTHING_CHANGED if self.frame is None else self.frame.update.changed
 
+    @property
+    def models(self) -> list[tuple[str, Dataset]]:
+        """Several models of these rows, (name, rows) each; empty with one model."""
+        rows = () if self.frame is None else self.frame.update.models
+        return [(r.name, r.data) for r in rows if r.data is not None]
+
+    @property
+    def filters(self) -> tuple[str | None, ...]:
+        """The filters ``f`` cycles through: the cells, and with several models the
+        rows they decide differently."""
+        return (*CELLS, DIFFER) if len(self.models) >= 2 else CELLS
+
     def _order_cache(self, a: Analysis) -> RowOrder:
         if self._orders is None or self._orders.data is not a.data:
             self._orders = RowOrder(a.data, self._orders)
@@ -179,7 +194,11 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         a = self.analysis
         if a is None:
             return
-        self.view = make_view(a.data, a.threshold, self.order, self.cell, self._order_cache(a))
+        if self.cell not in self.filters:  # one model again (a preset): every row
+            self.set_reactive(RowTable.cell, None)
+        models = [d for _, d in self.models]
+        cache = self._order_cache(a)
+        self.view = make_view(a.data, a.threshold, self.order, self.cell, cache, models)
         position = None if keep_row is None else self.view.position_of(keep_row)
         self.cursor = position if position is not None else min(self.cursor, len(self.view) - 1)
         self.cursor = max(self.cursor, 0)
@@ -218,7 +237,9 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         if a is None:
             return ""
         total = a.data.n
-        what = "rows" if self.cell is None else f"{self.cell} rows"
+        what = {None: "rows", DIFFER: "rows decided differently"}.get(
+            self.cell, f"{self.cell} rows"
+        )
         n = len(self.view)
         if n == 0:
             shown = f"no {what} at this threshold"
@@ -263,10 +284,23 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         self._say(f"Rows in {ORDER_NAMES[self.order]}.")
 
     def action_cycle_filter(self) -> None:
-        self.cell = CELLS[(CELLS.index(self.cell) + 1) % len(CELLS)]
+        filters = self.filters
+        self.cell = filters[(filters.index(self.cell) + 1) % len(filters)]
         a = self.analysis
         if self.cell is None:
             self._say("Showing every row.")
+        elif self.cell == DIFFER and a is not None:
+            if len({d.n for _, d in self.models}) > 1:
+                self._say(
+                    "The models no longer have the same rows (an edit added or deleted "
+                    "one): undo it (u) to see the rows they decide differently."
+                )
+                return
+            names = " and ".join(n for n, _ in self.models)
+            self._say(
+                f"Showing only the rows {names} decide differently: {len(self.view):,} at "
+                "this threshold, each model's score and cell side by side."
+            )
         elif a is not None:
             self._say(
                 f"Showing only {self.cell} rows: {len(self.view):,} at this "
@@ -372,20 +406,47 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             return fitted(self.summary, style, width, pad=self.rich_style)
         if y == 1:
             style = self.get_component_rich_style("row-table--header")
+            if self.cell == DIFFER:
+                return fitted("  " + self._format_sides(self._side_columns()), style, width)
             return fitted("  " + self._format(COLUMNS), style, width)
         position = self.top + y - HEADER
         if position >= len(self.view):
             return blank(width, self.rich_style)
         return self._row_strip(a, position, width)
 
+    def _side_columns(self) -> tuple[str, ...]:
+        """The column names of the decided-differently rows: id, actual, and each
+        model's score and cell."""
+        per_model = [(f"{n} score", f"{n} cell") for n, _ in self.models]
+        return ("id", "actual", *(c for pair in per_model for c in pair))
+
+    def _format_sides(self, values: tuple[str, ...]) -> str:
+        w = self._widths
+        widths = [w["id"], 6] + [max(w["score"], len(v)) for v in values[2::2]]
+        cells = [max(4, len(v)) for v in values[3::2]]
+        out = [f"{values[0]:<{widths[0]}}", f"{values[1]:<{widths[1]}}"]
+        for k in range(len(cells)):
+            out += [f"{values[2 + 2 * k]:<{widths[2 + k]}}", f"{values[3 + 2 * k]:<{cells[k]}}"]
+        return " ".join(out)
+
     def _row_strip(self, a: Analysis, position: int, width: int) -> Strip:
         data = a.data
         rows = self.view.indices(position, position + 1)
         changed = bool(self.changed.mask(data.scores[rows], rows)[0])
-        row = row_texts(data, a.threshold, rows)[0]
-        values = (row.id, row.score, row.actual, row.predicted, row.cell)
+        if self.cell == DIFFER:
+            side = side_by_side(self.models, a.threshold, rows)[0]
+            scores = [score for _, score, _ in side.models]
+            columns = self._side_columns()
+            pairs = (v for (_, score, cell) in side.models for v in (score, cell))
+            values: tuple[str, ...] = (side.id, side.actual, *pairs)
+            # Each model's score column as wide as its name's heading.
+            values = tuple(v.ljust(len(columns[k])) if k >= 2 else v for k, v in enumerate(values))
+        else:
+            row = row_texts(data, a.threshold, rows)[0]
+            values = (row.id, row.score, row.actual, row.predicted, row.cell)
+            scores = [row.score]
         grown = False
-        for key, v in (("id", values[0]), ("score", values[1])):
+        for key, v in [("id", values[0])] + [("score", sc) for sc in scores]:
             if len(v) > self._widths[key]:
                 self._widths[key] = len(v)
                 grown = True
@@ -393,6 +454,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             self.call_after_refresh(self.refresh)
         selected = position == self.cursor
         # Two marks before the row: > for the selection, * when the prediction just changed.
-        text = (">" if selected else " ") + ("*" if changed else " ") + self._format(values)
+        body = self._format_sides(values) if self.cell == DIFFER else self._format(values)
+        text = (">" if selected else " ") + ("*" if changed else " ") + body
         style = self.get_component_rich_style("row-table--cursor") if selected else self.rich_style
         return fitted(text, style, width)
