@@ -74,7 +74,8 @@ def test_compare_names_each_model_after_its_file(tmp_path: Path) -> None:
     other = tmp_path / "one" / "modelA.csv"
     other.write_text(B_CSV)
     names = [m.name for m in open_source(str(fa), compare=str(other)).models]
-    assert names == [str(fa), str(other)]  # the same stem: the paths tell them apart
+    # The same stem: their folders tell them apart.
+    assert names == [f"{tmp_path.name}/modelA", "one/modelA"]
     assert [m.name for m in open_source(str(fa), compare=str(fa)).models] == [
         "modelA", "modelA (2)"
     ]  # fmt: skip
@@ -229,6 +230,11 @@ async def test_the_row_filter_shows_decided_differently_rows_side_by_side() -> N
         assert app.main.message.startswith("Showing only the rows A and B decide differently: 2")
         lines = [table.render_line(y).text for y in range(4)]
         assert lines[0].startswith("rows decided differently 1-2 of 2")
+        # A narrow table keeps which rows, then their order, then what * means.
+        assert table.summary_to_fit(50) == "rows decided differently 1-2 of 2 (10 in all)"
+        assert table.summary_to_fit(60) == (
+            "rows decided differently 1-2 of 2 (10 in all); file order"
+        )
         assert lines[1].split() == ["id", "actual", "A", "score", "A", "cell", "B", "score",
                                     "B", "cell"]  # fmt: skip
         assert lines[2].split() == ["3", "0", "0.75", "FP", "0.66", "TN"]
@@ -257,12 +263,12 @@ async def test_the_charts_draw_every_model_told_apart_by_shape() -> None:
         await pilot.pause()
         roc = app.main.query_one("#roc-chart", CurveChart)
         assert roc.border_title == "ROC curves of 2 models"
-        assert roc.legend.startswith("\u2812\u2812 A* · ++ B · - chance · O active point")
+        assert roc.legend == "\u2812\u2812 A (shown) · ## B · - chance · O active point"
         drawn = str(roc.render())
-        assert "+" in drawn and any("\u2800" <= ch <= "\u28ff" for ch in drawn)
+        assert "#" in drawn and any("\u2800" <= ch <= "\u28ff" for ch in drawn)
         await pilot.press("M")
         await pilot.pause()
-        assert roc.legend.startswith("\u2812\u2812 A · ++ B* ·")  # marks stay with models
+        assert roc.legend.startswith("\u2812\u2812 A · ## B (shown) ·")  # marks stay put
         await pilot.press("c")
         await pilot.pause()
         pr = app.main.query_one("#pr-chart", CurveChart)
@@ -273,9 +279,13 @@ async def test_the_charts_draw_every_model_told_apart_by_shape() -> None:
         await pilot.press("2")
         await pilot.pause()
         roc = plain.main.query_one("#roc-chart", CurveChart)
-        assert roc.legend_to_fit(60).startswith("** A* · ++ B")
+        assert roc.legend_to_fit(60).startswith("** A (shown) · ## B")
+        assert roc.legend_to_fit(20) == "** A* ## B - base"
         drawn = str(roc.render())  # box-drawing is swapped for ASCII on output
-        assert "*" in drawn and "+" in drawn and not any("\u2800" <= c <= "\u28ff" for c in drawn)
+        assert "*" in drawn and "#" in drawn and not any("\u2800" <= c <= "\u28ff" for c in drawn)
+    from tui.widgets.charts import legend_name
+
+    assert legend_name("/tmp/review15/a") == "\u2026/review15/a" and legend_name("B") == "B"
     one = make_app("canonical")
     async with one.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -297,7 +297,7 @@ class PlainSession:
                 if len(self.session.models) < 2:
                     raise InputError(
                         "rows differ needs several models of these rows (open a file with "
-                        "score_A, score_B, ... or --score-column twice)"
+                        "score_A, score_B, ..., --score-column twice, or --compare OTHER_FILE)"
                     )
                 cell = DIFFER
             elif word.lower() in PLAIN_ORDERS:

@@ -152,9 +152,12 @@ class Comparison:
             return by_auc + f"; they tie by average precision ({ap_a.short()})."
         hi = self.a if ap_a.value > ap_b.value else self.b
         x, y = (ap_a, ap_b) if hi == self.a else (ap_b, ap_a)
-        agree = ": the two summaries disagree." if self.summaries_disagree else ", as AUC does."
-        lead = ", " if self.summaries_disagree else "; "
-        return f"{by_auc}{lead}{hi} by average precision ({x.short()} vs {y.short()}){agree}"
+        by_ap = f"average precision ({x.short()} vs {y.short()})"
+        if self.summaries_disagree:
+            return f"{by_auc}, {hi} by {by_ap}: the two summaries disagree."
+        if auc_a.value == auc_b.value:
+            return f"{by_auc}; {hi} ranks better by {by_ap}."
+        return f"{by_auc} and by {by_ap}: the two summaries agree."
 
 
 def _signed(m: Metric) -> str:

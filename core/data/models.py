@@ -118,10 +118,13 @@ def _such(n: int) -> str:
 
 
 def model_name(path: Path, other: Path) -> str:
-    """A model named after its file: the file's stem, or the path as given when two
-    different files have the same stem."""
-    same_stem = path.stem == other.stem and path.resolve() != other.resolve()
-    return str(path) if same_stem else path.stem
+    """A model named after its file: the file's stem; when two different files share
+    a stem, its folder and stem (``runs/model``), or the whole path if that is shared
+    too."""
+    if path.stem != other.stem or path.resolve() == other.resolve():
+        return path.stem
+    here, there = f"{path.parent.name}/{path.stem}", f"{other.parent.name}/{other.stem}"
+    return here if here != there else str(path)
 
 
 def join_models(path: Path, first: Dataset, other_path: Path, cols: Columns) -> tuple[Model, ...]:

@@ -565,7 +565,8 @@ class Session:
         names = [m.name for m in self.models]
         if not self.models:
             raise InputError("these rows have one model; open a file with several score "
-                             "columns (score_A, score_B) to compare models")  # fmt: skip
+                             "columns (score_A, score_B), or two with --compare, to compare "
+                             "models")  # fmt: skip
         if name not in names:
             raise InputError(f"no model {name!r}; the models are: {', '.join(names)}")
         if self._undo:
@@ -590,7 +591,8 @@ class Session:
         """Show the next model's scores (after the last, the first)."""
         if len(self.models) < 2:
             raise InputError("these rows have one model (open a file with score_A, score_B, "
-                             "... or --score-column twice to compare models)")  # fmt: skip
+                             "..., --score-column twice, or --compare OTHER_FILE to compare "
+                             "models)")  # fmt: skip
         return self.set_model(self.models[(self.model + 1) % len(self.models)].name)
 
     def comparisons(self) -> list[Comparison]:

@@ -92,7 +92,11 @@ LEGEND = (
     (">", "the selected row; in the sweep table, the active operating point"),
     ("O", "the active operating point on a chart"),
     ("-", "a chart's chance (or prevalence) baseline, drawn in dashes"),
-    ("braille line, *", "a chart's exact sweep (drawn with * in ASCII)"),
+    (
+        "braille line, *",
+        "a chart's exact sweep (drawn with * in ASCII); with several models, the first model's",
+    ),
+    ("#  %  &", "the second, third, fourth ... model's curve (the legend names each)"),
     ("\u00b7  .", "a chart's pointwise bootstrap band, in dots (. in ASCII)"),
 )
 

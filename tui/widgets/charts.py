@@ -37,8 +37,10 @@ CHART_MODES = ("roc", "pr", "both", "metrics")
 CHANCE_MARK, ACTIVE_MARK = "-", "O"
 BAND_MARK, BAND_MARK_ASCII = "\u00b7", "."
 #: Each model's curve mark, by its place among the models (it keeps its mark whichever
-#: model is shown): the first a braille line (``*`` in ASCII), then ASCII shapes.
-MODEL_MARKS = ("+", "x", "#", "%", "&", "@", "$")
+#: model is shown): the first a braille line (``*`` in ASCII), then ASCII shapes that
+#: are neither an axis's (``+ - |`` in ASCII), the score strip's (``+ o``) nor a letter
+#: (the axis name reads ``x: FPR``).
+MODEL_MARKS = ("#", "%", "&", "@", "$", "~")
 #: How much of a model's name a legend gives.
 LEGEND_NAME = 12
 #: Where a tick's value would be: the axis values labelled on every chart.
@@ -90,6 +92,12 @@ def model_mark(index: int, ascii: bool) -> str:
     if index == 0:
         return "*" if ascii else "braille"
     return MODEL_MARKS[(index - 1) % len(MODEL_MARKS)]
+
+
+def legend_name(name: str) -> str:
+    """A model's name as a legend gives it: whole up to :data:`LEGEND_NAME` cells, else
+    its end (where file names differ: ``…runs/model_b``)."""
+    return name if len(name) <= LEGEND_NAME else "\u2026" + name[-(LEGEND_NAME - 1) :]
 
 
 def _is_braille(ch: str) -> bool:
@@ -187,27 +195,31 @@ class CurveChart(PlotextPlot):
         for i, row in enumerate(rows):
             mark = model_mark(i, self.ascii)
             shown = "\u2812\u2812" if mark == "braille" else mark * 2
-            out.append((shown, row.name[:LEGEND_NAME], row.shown))
+            out.append((shown, legend_name(row.name), row.shown))
         return out
 
     def _models_legend(
         self, width: int, models: list[tuple[str, str, bool]], band: bool, pct: str
     ) -> str:
-        """The legend with one entry a model, the shown one starred: its mark and
-        name, then the baseline, the band and the active point as room allows."""
+        """The legend with one entry a model (the shown one said so, or starred where
+        room is short), then the baseline, the band and the active point as room
+        allows: the models and the baseline go last."""
         c, o = CHANCE_MARK, ACTIVE_MARK
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
-        named = [f"{m} {n}{'*' if shown else ''}" for m, n, shown in models]
+        long = [f"{m} {n}{' (shown)' if shown else ''}" for m, n, shown in models]
+        short = [f"{m} {n}{'*' if shown else ''}" for m, n, shown in models]
         baseline = "chance" if self.kind == "roc" else "prevalence"
         sep = "  " if band else " · "
-        extra_long = [f"{c} {baseline}"] + ([f"{b}{b} {pct} band of *"] if band else [])
-        extra_short = [f"{c} base"] + ([f"{b}{b} band"] if band else [])
+        banded = [f"{b}{b} {pct} band"] if band else []
+        short_band = [f"{b}{b} band"] if band else []
         wordings = (
-            sep.join([*named, *extra_long, f"{o} active point"]),
-            sep.join([*named, *extra_short, f"{o} active"]),
-            "  ".join([*named, *extra_short, f"{o} active"]),
-            "  ".join([*named, f"{o} active"]),
-            " ".join(named),
+            sep.join([*long, f"{c} {baseline}", *banded, f"{o} active point"]),
+            sep.join([*long, f"{c} {baseline}", *banded, f"{o} active"]),
+            "  ".join([*short, f"{c} {baseline}", *short_band, f"{o} active"]),
+            "  ".join([*short, f"{c} base", f"{o} active"]),
+            " ".join([*short, f"{c} base", f"{o} active"]),
+            " ".join([*short, f"{c} base"]),
+            " ".join(short),
         )
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 

@@ -124,8 +124,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             "Filter",
             show=False,
             id="row-filter",
-            tooltip="Show only one cell: all, TP, FP, TN, FN (and, with several "
-            "models, the rows they decide differently)",
+            tooltip="Show all rows, one cell, or rows models decide differently",
         ),
     ]
 
@@ -233,6 +232,11 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     @property
     def summary(self) -> str:
         """One line saying which rows are shown, in which order."""
+        return self.summary_to_fit(1000)
+
+    def summary_to_fit(self, width: int) -> str:
+        """:attr:`summary`, its later parts left off where ``width`` is short (which
+        rows first, then their order, then what ``*`` means)."""
         a = self.analysis
         if a is None:
             return ""
@@ -249,7 +253,10 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             shown = f"{what} {first:,}-{last:,} of {n:,}"
             if self.cell is not None:
                 shown += f" ({total:,} in all)"
-        return f"{shown}; {ORDER_NAMES[self.order]}; * changed"
+        parts = [shown, ORDER_NAMES[self.order], "* changed"]
+        while len(parts) > 1 and len("; ".join(parts)) > width:
+            parts.pop()
+        return "; ".join(parts)
 
     # --- keys ----------------------------------------------------------------------
 
@@ -403,7 +410,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             return blank(width, self.rich_style)
         if y == 0:
             style = self.get_component_rich_style("row-table--summary")
-            return fitted(self.summary, style, width, pad=self.rich_style)
+            return fitted(self.summary_to_fit(width), style, width, pad=self.rich_style)
         if y == 1:
             style = self.get_component_rich_style("row-table--header")
             if self.cell == DIFFER:
@@ -417,7 +424,8 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     def _side_columns(self) -> tuple[str, ...]:
         """The column names of the decided-differently rows: id, actual, and each
         model's score and cell."""
-        per_model = [(f"{n} score", f"{n} cell") for n, _ in self.models]
+        names = [n if len(n) <= 10 else "\u2026" + n[-9:] for n, _ in self.models]
+        per_model = [(f"{n} score", f"{n} cell") for n in names]
         return ("id", "actual", *(c for pair in per_model for c in pair))
 
     def _format_sides(self, values: tuple[str, ...]) -> str:
