@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from core.calibration.gains import KS, Gains, gains, ks_statistic
+from core.calibration.reliability import BINS, Calibration, calibration
 from core.curves.pr import average_precision, pr_trapezoid_area
 from core.curves.roc import roc_auc
 from core.curves.sweep import Sweep, build_sweep
@@ -53,6 +55,24 @@ class Curves:
     def auc_se(self) -> tuple[float | None, float | None, str | None]:
         """ROC AUC and DeLong's standard error, or why there is none (computed once)."""
         return delong_se(self.sweep)
+
+    @cached_property
+    def ks(self) -> KS:
+        """The KS statistic and its threshold (computed once)."""
+        return ks_statistic(self.sweep)
+
+    @cached_property
+    def gains(self) -> Gains | None:
+        """The cumulative gains curve (None without actual positives)."""
+        return gains(self.sweep)
+
+    def calibration(self, bins: int = BINS, binning: str = "mass") -> Calibration:
+        """The reliability table, ECE, MCE and Brier decomposition (kept per binning)."""
+        key = (bins, binning)
+        kept = self.__dict__.setdefault("_calibration", {})
+        if key not in kept:
+            kept[key] = calibration(self.sweep, bins=bins, binning=binning)
+        return kept[key]  # type: ignore[no-any-return]
 
     @cached_property
     def summaries(self) -> Summaries:

@@ -26,9 +26,12 @@ def test_formula_with_counts_filled_in() -> None:
     ("counts", "undefined"),
     [
         # no predicted positives, positives exist: precision undefined, recall and F1 0
-        (Counts(0, 0, 2, 3), {"precision", "lr_plus", "mcc"}),
+        (Counts(0, 0, 2, 3), {"precision", "lr_plus", "mcc", "lift"}),
         # no actual positives, predictions exist: recall undefined, precision and F1 0
-        (Counts(0, 3, 2, 0), {"recall", "fnr", "balanced_accuracy", "lr_plus", "lr_minus", "mcc"}),
+        (
+            Counts(0, 3, 2, 0),
+            {"recall", "fnr", "balanced_accuracy", "lr_plus", "lr_minus", "mcc", "lift"},
+        ),
         # neither
         (
             Counts(0, 0, 5, 0),
@@ -42,6 +45,7 @@ def test_formula_with_counts_filled_in() -> None:
                 "mcc",
                 "lr_plus",
                 "lr_minus",
+                "lift",
             },
         ),
         # no actual negatives

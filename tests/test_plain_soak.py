@@ -37,7 +37,8 @@ WORDS = [
     "threshold", "next", "prev", "lowest", "step", "play", "status", "rows", "boundary",
     "set", "label", "add", "delete", "undo", "redo", "reset", "preset", "presets", "metrics",
     "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
-    "intervals", "bootstrap", "models", "model", "compare",
+    "intervals", "bootstrap", "models", "model", "compare", "calibration", "gains", "ks",
+    "transform",
 ]  # fmt: skip
 
 METRICS = ["precision", "recall", "f1", "mcc", "auc", "ap", "fpr", "lr+", "nonsense"]
@@ -83,6 +84,11 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         b = rng.choice(["2", "100", "120", "off", "1", "0", rng.choice(WEIRD)])
         seed = rng.choice(["", " seed 3", " seed -1", f" seed {rng.choice(WEIRD)}"])
         return f"bootstrap {b}{seed}"
+    if word == "transform":
+        names = ["square", "sqrt", "log", "logit", "expit", "rank", "affine:2,1", "affine:-1,0"]
+        return f"transform {rng.choice([*names, rng.choice(WEIRD)])}"
+    if word == "calibration":
+        return f"calibration {rng.choice(['', '3', 'width', '0', '5 mass', rng.choice(WEIRD)])}"
     if word == "model":
         return f"model {rng.choice(['A', 'B', 'C', rng.choice(WEIRD)])}"
     if word == "save":
@@ -135,6 +141,8 @@ def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
             assert said.count("\n") == 1, (line, said)
         if line.split(" ", 1)[0] == "preset" and said.startswith("Loaded preset"):
             base = rows_of(session.data)
+        if line.split(" ", 1)[0] == "model" and said.startswith("Model "):
+            base = rows_of(session.data)  # another model's rows, as loaded
         if quitting:
             break
     for _ in range(COMMANDS + 1):

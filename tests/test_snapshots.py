@@ -236,3 +236,31 @@ def test_decided_differently(
     """#15: the rows A and B decide differently at 0.7 (ids 3 and 5), each model's
     score and cell side by side."""
     assert snap_compare(make_app("deliveries"), press=press, terminal_size=size)
+
+
+@pytest.mark.parametrize(
+    ("size", "press"), [(SIZE, ["c"] * 4), (SMALL, ["2", *["c"] * 4])], ids=["120x40", "80x24"]
+)
+def test_reliability_diagram(
+    snap_compare: Compare, size: tuple[int, int], press: list[str]
+) -> None:
+    """#16: the reliability diagram of preset good: each bin's observed rate against its
+    mean score (◆), its Wilson interval (:), the perfect diagonal (-); ECE, MCE, the
+    Brier decomposition and the rows per bin on the summary line."""
+    assert snap_compare(make_app("good"), press=press, terminal_size=size)
+
+
+@pytest.mark.parametrize(
+    ("size", "press"), [(SIZE, ["c"] * 5), (SMALL, ["2", *["c"] * 5])], ids=["120x40", "80x24"]
+)
+def test_gains_chart(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
+    """#16: cumulative gains of preset good, with the random and perfect lines, the
+    active point, and KS and lift on the summary line."""
+    assert snap_compare(make_app("good"), press=press, terminal_size=size)
+
+
+def test_transform_message(snap_compare: Compare) -> None:
+    """#16: delivery-a at 0.7 after T square: precision 1/2, and the message says AUC and
+    AP are unchanged, one decision changed, and 0.49 makes the old decisions again."""
+    keys = ["T", "end", *["backspace"] * 20, "s", "q", "u", "a", "r", "e", "enter"]
+    assert snap_compare(make_app("delivery-a", 0.7), press=keys, terminal_size=SIZE)

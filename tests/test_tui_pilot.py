@@ -262,7 +262,8 @@ async def test_all_metrics_screen_lists_every_metric() -> None:
         lines = app.screen.body.plain.splitlines()
         # Every metric, one a line, then how the intervals were made (#14), then the
         # summaries (#12 item 12).
-        assert lines[len(METRIC_NAMES) - 1] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
+        assert lines[len(METRIC_NAMES) - 2] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
+        assert lines[len(METRIC_NAMES) - 1].startswith("lift = precision/prevalence")
         assert lines[0].endswith("(95% CI 0.21 to 0.94, Wilson, n = 3)")
         assert lines[len(METRIC_NAMES)].startswith("(95% intervals: Wilson's for proportions")
         assert "Ranking summaries (every threshold at once)" in lines
@@ -568,7 +569,8 @@ async def test_a_reset_or_a_preset_reaches_each_widget_once(
         await pilot.press("right", "space", "down", "enter", *retype("0.2"), "enter")
         await pilot.pause()
         widgets = [w for cls in (*bound, RowTable, SweepTable, StatusLine) for w in m.query(cls)]
-        assert len(widgets) == 10  # the metric-vs-threshold chart is a CurveChart too
+        # The metric-vs-threshold, reliability and gains charts are CurveCharts too.
+        assert len(widgets) == 12
         for change in ("r", "preset"):
             calls.clear()
             if change == "r":

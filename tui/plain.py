@@ -20,6 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis
+from core.calibration.reliability import BINNINGS, BINS, parse_bins
+from core.calibration.transform import NAMES as TRANSFORMS
 from core.data.presets import PRESETS, preset
 from core.data.rownames import shown
 from core.decide.solve import decision_sentence
@@ -38,6 +40,7 @@ from core.session.rowview import (
 )
 from core.session.session import NeedsOverwrite, Session
 from core.session.update import Update
+from core.text.calibration import calibration_words, gains_words, ks_words
 from core.text.intervals import boot_summary_words, curve_interval_words
 from core.text.report import intervals_sentence, metric_lines, sweep_table
 from core.text.sentences import (
@@ -75,6 +78,10 @@ HELP = """Commands (one per line):
   goal GOAL | goal | goal off         choose the threshold for a goal (max precision where
                                       recall >= 0.9; min cost fp=1 fn=5), say it, or drop it
   prevalence P | prevalence off       the metrics also where positives are a share P (1/20)
+  calibration [N] [mass|width]        reliability bins, ECE, MCE and the Brier decomposition
+  gains | ks                          cumulative gains at each tenth of the rows; the KS statistic
+  transform NAME                      square, sqrt, log, logit, expit, rank or affine:A,B of
+                                      every score (one edit: undo goes back)
   models | model NAME | compare       several models of the same rows: each one's summaries,
                                       show another, or compare every pair (paired DeLong,
                                       McNemar at the threshold)
@@ -179,6 +186,12 @@ class PlainSession:
             "model": self.cmd_model,
             "compare": lambda args: self._tell(args, self._compare),
             "bootstrap": self.cmd_bootstrap,
+            "calibration": self.cmd_calibration,
+            "gains": lambda args: self._tell(
+                args, lambda: gains_words(self.analysis.curves.gains, self.analysis)
+            ),
+            "ks": lambda args: self._tell(args, lambda: [ks_words(self.analysis.curves.ks)]),
+            "transform": self.cmd_transform,
             "goal": self.cmd_goal,
             "prevalence": self.cmd_prevalence,
             "save": self.cmd_save,
@@ -356,6 +369,26 @@ class PlainSession:
                 f"{row.id}: score {row.score}, actual {row.actual}, "
                 f"predicted {row.predicted}, {row.cell}"
             )
+
+    def cmd_calibration(self, args: list[str]) -> None:
+        bins, binning = BINS, "mass"
+        for word in args:
+            if word.lower() in BINNINGS:
+                binning = word.lower()
+            elif word.strip().lstrip("+-").isdigit():
+                bins = parse_bins(word)
+            else:
+                raise InputError(
+                    f"calibration takes a number of bins and mass or width, not {word!r}"
+                )
+        self.say(*calibration_words(self.analysis.curves.calibration(bins, binning)))
+
+    def cmd_transform(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise InputError(
+                f"expected transform NAME, one of: {', '.join(TRANSFORMS)} (undo goes back)"
+            )
+        self._said(self.session.transform(args[0]))
 
     def cmd_set(self, args: list[str]) -> None:
         if len(args) != 3 or args[1].lower() != "score":
@@ -543,6 +576,8 @@ def run_plain(
         "Type help for the commands, quit to leave."
     )
     plain.say(plain.status())
+    if session.opening:
+        plain.say(session.opening)
     if prompt:
         out.write("> ")
         out.flush()

@@ -86,6 +86,8 @@ class Prepared:
     kinds: frozenset[str] = frozenset(("roc", "pr"))
     #: The other models of these rows (several score columns), drawn on the same charts.
     others: tuple[OtherCurves, ...] = ()
+    #: The cumulative gains curve (kind ``gains``); None without actual positives.
+    gains: CurveLine | None = None
 
     def fits(
         self, curves: Curves, *, chart_columns: int, strip_columns: int, kinds: frozenset[str]
@@ -126,6 +128,16 @@ def pr_line(curves: Curves, *, columns: int) -> CurveLine | None:
     return CurveLine(xs, ys, reduce_curve(xs, ys, columns=columns), rank)
 
 
+def gains_line(curves: Curves, *, columns: int) -> CurveLine | None:
+    """The cumulative gains curve reduced to ``columns`` columns; None without positives."""
+    g = curves.gains
+    if g is None:
+        return None
+    sweep = curves.sweep
+    drawn = reduce_curve(sweep.tp + sweep.fp, sweep.tp, columns=columns)
+    return CurveLine(g.x, g.y, drawn, np.arange(sweep.size, dtype=np.intp))
+
+
 def prepare(
     curves: Curves,
     *,
@@ -144,6 +156,8 @@ def prepare(
     ('7/12 ≈ 0.5833', (0.5, 0.6666666666666666), None)
     """
     curves.auc_se  # noqa: B018 - DeLong's SE is computed here, off the UI thread
+    if "reliability" in kinds:
+        curves.calibration()  # the reliability bins, likewise
     return Prepared(
         curves=curves,
         summaries=curves.summaries,
@@ -162,4 +176,5 @@ def prepare(
             )
             for name, index, c in others
         ),
+        gains=gains_line(curves, columns=chart_columns) if "gains" in kinds else None,
     )

@@ -139,6 +139,15 @@ def proportion_interval(
 ) -> tuple[Interval | None, str | None]:
     """The Wilson interval of proportion ``name`` at ``counts``, or None and why.
     Metrics that are not proportions have none here (None, None)."""
+    if name == "lift":  # precision's interval over the prevalence (fixed by the design)
+        p_interval, why = proportion_interval(
+            "precision", counts, whole=whole, confidence=confidence
+        )
+        prevalence = (counts.tp + counts.fn) / counts.total if counts.total else 0
+        if p_interval is None or not prevalence:
+            return None, why or "the metric is undefined (the prevalence is 0)"
+        return Interval(p_interval.low / prevalence, p_interval.high / prevalence, "wilson",
+                        confidence, p_interval.n), None  # fmt: skip
     parts = PROPORTIONS.get(name)
     if parts is None:
         return None, None

@@ -37,6 +37,7 @@ METRIC_NAMES = (
     "queue_rate",
     "lr_plus",
     "lr_minus",
+    "lift",
 )
 
 
@@ -200,6 +201,30 @@ def _scientific(x: Fraction) -> str:
     return f"{mantissa:.2g}e+{exponent}"
 
 
+def lift(counts: Counts) -> Metric:
+    """Lift = precision / prevalence = (TP/(TP+FP)) / ((TP+FN)/n): how many times the
+    base rate of positives the predicted positives hold.
+
+    >>> lift(Counts(tp=2, fp=1, tn=1, fn=1)).describe()
+    'lift = precision/prevalence = (2/(2+1))/((2+1)/5) = 10/9 ≈ 1.1111'
+    """
+    tp, fp, tn, fn = counts.tp, counts.fp, counts.tn, counts.fn
+    n = tp + fp + tn + fn
+    name, formula = "lift", "precision/prevalence"
+    filled = f"({c(tp)}/({c(tp)}+{c(fp)}))/(({c(tp)}+{c(fn)})/{c(n)})"
+    if tp + fp == 0:
+        return undefined(f"{NO_PRED_POS}: precision is undefined", name=name, formula=formula)
+    if tp + fn == 0:
+        return undefined(
+            f"{NO_ACTUAL_POS}: the prevalence is 0", name=name, formula=formula, filled=filled
+        )
+    if _whole(counts):
+        exact = Fraction(int(tp), int(tp + fp)) / Fraction(int(tp + fn), int(n))
+        return from_fraction(exact, float(exact), name=name, formula=formula, filled=filled)
+    value = (float(tp) / float(tp + fp)) / (float(tp + fn) / float(n))
+    return Metric(value, None, None, name, formula, filled)
+
+
 def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]:
     """All single-threshold metrics, keyed and ordered as :data:`METRIC_NAMES`.
 
@@ -338,5 +363,6 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
             "FNR/TNR",
             f"({fnr.short()})/({specificity.short()})",
         ),
+        "lift": lift(counts),
     }
     return out

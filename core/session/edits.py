@@ -9,10 +9,12 @@ so the history keeps small edits rather than whole datasets.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from core.curves.sweep import Sweep, sweep_with, sweep_without
 from core.data.dataset import Dataset, weight_problem
@@ -227,6 +229,30 @@ class Replace(Edit):
 
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> None:
         return None
+
+    def changed(self, before: Dataset, after: Dataset, threshold: Threshold) -> Changed:
+        return changed_between(before, threshold, after, threshold)
+
+
+@dataclass(frozen=True, eq=False)
+class Rescore(Edit):
+    """Every score at once by a strictly increasing map that keeps the tie groups and
+    their order (a monotone transform): the sweep's counts stay, only its thresholds
+    become ``thresholds`` (None: sweep again)."""
+
+    data: Dataset
+    thresholds: npt.NDArray[np.float64] | None = None
+
+    def apply(self, data: Dataset) -> Dataset:
+        return self.data
+
+    def inverse(self, data: Dataset) -> Edit:
+        return Rescore(data)
+
+    def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep | None:
+        if self.thresholds is None or self.thresholds.shape != sweep.thresholds.shape:
+            return None
+        return dataclasses.replace(sweep, thresholds=_frozen(self.thresholds.copy()))
 
     def changed(self, before: Dataset, after: Dataset, threshold: Threshold) -> Changed:
         return changed_between(before, threshold, after, threshold)

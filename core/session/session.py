@@ -20,6 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis, Curves, analyse, curves_for
+from core.calibration.transform import apply as apply_transform
+from core.calibration.transform import kept, parse_transform
 from core.compare.models import (
     Comparison,
     ModelRow,
@@ -87,6 +89,10 @@ class Session:
         self._model_curves: dict[int, Curves] = {}
         #: Leave large models' sweeps to a worker (the explorer's): their rows wait.
         self.defer_models = False
+        #: The last transform applied (the explorer's dialog offers it again).
+        self.last_transform: str | None = None
+        #: What a front end says first (a transform asked for on the command line).
+        self.opening = ""
         self.threshold = threshold
         self.source = source
         self.path = path
@@ -455,6 +461,29 @@ class Session:
         self._redo.clear()
         self._version = next(self._versions)
         return self._update(self.analysis, edit.changed(before, self.data, self.threshold), note)
+
+    def transform(self, text: str) -> Update:
+        """Apply a monotone score transform (``square``, ``log``, ``rank``, ...) to the
+        rows shown, as one undoable edit; the threshold stays, and the message says
+        what changed (the summaries do not; decisions at the threshold may) and which
+        threshold makes the old decisions again."""
+        applied = apply_transform(parse_transform(text), self.data)
+        before = self.analysis
+        sweep = before.sweep
+        if applied.transform.name == "rank":
+            thresholds = None  # ranks come from the whole column: sweep again
+        else:
+            with np.errstate(all="ignore"):
+                thresholds = applied.transform.f(sweep.thresholds.copy())
+        edit = edits.Rescore(self.data.with_scores(applied.scores), thresholds)
+        inverse = self._perform(edit)
+        note = kept(applied, self.threshold, before, self.analysis).sentence()
+        self._undo.append((inverse, self._version, note))
+        self._redo.clear()
+        self._version = next(self._versions)
+        self.last_transform = applied.transform.name
+        return self._update(self.analysis, edit.changed(before.data, self.data, self.threshold),
+                            note)  # fmt: skip
 
     def set_score(self, index: int, text: str) -> Update:
         value = edits.check_score(self.data, text)

@@ -10,12 +10,14 @@ import numpy as np
 import numpy.typing as npt
 
 from core.analysis import Analysis
+from core.calibration.reliability import BINS
 from core.curves.reduce import reduce_curve
 from core.intervals import Sure
 from core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
 from core.intervals.closed import auc_interval, proportion_interval
 from core.metrics.metric import Metric, format_count
 from core.metrics.threshold_metrics import METRIC_NAMES
+from core.text.calibration import calibration_lines, ks_words
 from core.text.sentences import status_sentence
 from core.threshold import format_threshold
 
@@ -75,7 +77,12 @@ def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
 
 
 def report_json(
-    a: Analysis, *, source: str, points: int | None = JSON_POINTS, sure: Sure | None = None
+    a: Analysis,
+    *,
+    source: str,
+    points: int | None = JSON_POINTS,
+    sure: Sure | None = None,
+    bins: tuple[int, str] = (BINS, "mass"),
 ) -> dict[str, Any]:
     """The report as a JSON-ready dict (schema 1); no NaN or infinity anywhere.
 
@@ -106,6 +113,8 @@ def report_json(
             "trapezoid_area": _with_estimate(s.pr_trapezoid_area, sure, "pr_trapezoid_area"),
         },
         "probability": {"log_loss": s.log_loss.as_json(), "brier": s.brier.as_json()},
+        "calibration": a.curves.calibration(*bins).as_json(),
+        "ks": a.curves.ks.as_json(),
         "intervals": intervals_json(sure),
     }
     if sure.boot is not None and sure.boot.bands is not None:
@@ -140,13 +149,14 @@ def json_pieces(
     chunk: int = 4096,
     extra: dict[str, Any] | None = None,
     sure: Sure | None = None,
+    bins: tuple[int, str] = (BINS, "mass"),
 ) -> Iterator[str]:
     """The JSON report as text pieces that join to one object, the same as
     ``json.dumps(report_json(...))``; the sweep is written ``chunk`` points at a
     time, so listing every point of a 10^7-row sweep needs little memory.
     ``extra`` adds fields (a goal, a prevalence) before the sweep."""
     listed = listed_points(a, points)
-    head = report_json(a, source=source, points=0, sure=sure)
+    head = report_json(a, source=source, points=0, sure=sure, bins=bins)
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
     head.update(extra or {})
@@ -276,7 +286,12 @@ def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
 
 
 def report_text(
-    a: Analysis, *, source: str, sweep_limit: int | None = TEXT_POINTS, sure: Sure | None = None
+    a: Analysis,
+    *,
+    source: str,
+    sweep_limit: int | None = TEXT_POINTS,
+    sure: Sure | None = None,
+    bins: tuple[int, str] = (BINS, "mass"),
 ) -> str:
     """A readable plain-text report: counts, metrics with formulas, sweep, summaries."""
     sure = sure or Sure()
@@ -321,9 +336,13 @@ def report_text(
         f"{_summary(sm.pr_trapezoid_area)}"
         f"{_boot_text(sm.pr_trapezoid_area, sure, 'pr_trapezoid_area')}",
         "",
+        f"  {ks_words(a.curves.ks)}",
+        "",
         "Probability metrics (scores read as probabilities of the positive class)",
         f"  {sm.log_loss.describe()}",
         f"  {sm.brier.describe()}",
+        "",
+        *calibration_lines(a.curves.calibration(*bins)),
     ]
     return "\n".join(out) + "\n"
 

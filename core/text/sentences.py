@@ -87,6 +87,7 @@ DENOMINATORS = {
     "queue_rate": ("n", "every row"),
     "lr_plus": ("FPR", "the false positive rate"),
     "lr_minus": ("TNR", "the true negative rate (specificity)"),
+    "lift": ("prevalence", "the share of actual positives among every row"),
 }
 
 

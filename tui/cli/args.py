@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from core.data.dataset import Dataset, Model
 from core.data.loaders import Columns
 from core.data.sources import Source, open_source
 from core.decide.goal import parse_goal
@@ -132,6 +133,29 @@ def add_interval_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_meaning_options(p: argparse.ArgumentParser, *, bins: bool = True) -> None:
+    """--transform NAME (and, where calibration is printed, --bins N and --binning)."""
+    from core.calibration.reliability import BINS, parse_binning, parse_bins
+    from core.calibration.transform import NAMES
+
+    p.add_argument(
+        "--transform",
+        default=None,
+        metavar="NAME",
+        help=f"a strictly increasing map of every score ({', '.join(NAMES)}); the "
+        "threshold is kept, and what changed is said",
+    )
+    if bins:
+        p.add_argument(
+            "--bins", type=_typed(parse_bins), default=BINS, metavar="N",
+            help=f"calibration's reliability bins (default {BINS})",
+        )  # fmt: skip
+        p.add_argument(
+            "--binning", type=_typed(parse_binning), default="mass", metavar="mass|width",
+            help="equal-mass bins, tie groups never split (default), or equal-width",
+        )  # fmt: skip
+
+
 def add_source_options(p: argparse.ArgumentParser) -> None:
     """How to read a file (columns, labels, aggregation) and the F-beta's beta."""
     p.add_argument(
@@ -183,6 +207,26 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--beta", type=beta, default=2.0, help="beta of the F-beta metric (default: 2)")
 
 
+def transformed(
+    name: str, data: Dataset, models: tuple[Model, ...], threshold: Threshold
+) -> tuple[Dataset, tuple[Model, ...], str]:
+    """``data`` (and every model's rows) with transform ``name`` applied, and the
+    sentence saying what it changed at ``threshold`` (raises InputError)."""
+    from core.analysis import analyse
+    from core.calibration.transform import apply, kept, parse_transform
+
+    t = parse_transform(name)
+    applied = apply(t, data)
+    new = data.with_scores(applied.scores)
+    said = kept(applied, threshold, analyse(data, threshold), analyse(new, threshold)).sentence()
+    if models:
+        models = (
+            Model(models[0].name, new),
+            *(Model(m.name, m.data.with_scores(apply(t, m.data).scores)) for m in models[1:]),
+        )
+    return new, models, said
+
+
 @dataclass(frozen=True)
 class SourceArgs:
     """What the parsed arguments ask to open, and at which threshold."""
@@ -203,6 +247,8 @@ class SourceArgs:
     score_columns: tuple[str, ...] = ()
     #: --compare OTHER_FILE: a second file of the same examples, joined on id.
     compare: str | None = None
+    #: --transform NAME, where the command has it.
+    transform: str | None = None
     #: --confidence, --bootstrap and --seed, where the command has them.
     confidence: float = CONFIDENCE
     replicates: int | None = None
@@ -233,6 +279,7 @@ class SourceArgs:
             prevalence_text=getattr(args, "prevalence", None),
             score_columns=tuple(args.score_column or ()),
             compare=getattr(args, "compare", None),
+            transform=getattr(args, "transform", None),
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
@@ -257,9 +304,12 @@ class SourceArgs:
 
     def session(self, src: Source, threshold: Threshold) -> Session:
         """A new exploring session of an opened source (see :meth:`open`)."""
+        data, models, opening = src.data, src.models, ""
+        if self.transform is not None:  # part of loading: the rows open transformed
+            data, models, opening = transformed(self.transform, data, models, threshold)
         session = Session(
-            src.data, threshold, source=src.label, path=src.path, beta=self.beta,
-            columns=src.columns, models=src.models,
+            data, threshold, source=src.label, path=src.path, beta=self.beta,
+            columns=src.columns, models=models,
         )  # fmt: skip
         if self.prevalence_text:
             session.set_prevalence(self.prevalence_text)
@@ -270,4 +320,6 @@ class SourceArgs:
             session.seed = self.seed  # for a bootstrap B starts later
         if self.replicates is not None:
             session.set_bootstrap(str(self.replicates))
+        if opening:
+            session.opening = opening
         return session

@@ -19,7 +19,14 @@ from core.data.presets import PRESET_NAMES
 from core.errors import InputError
 from core.session.savefile import write_atomic
 from core.session.session import Session
-from tui.cli.args import PROG, Parser, SourceArgs, add_interval_options, add_source_options
+from tui.cli.args import (
+    PROG,
+    Parser,
+    SourceArgs,
+    add_interval_options,
+    add_meaning_options,
+    add_source_options,
+)
 
 if TYPE_CHECKING:
     from tui.app import ThresholdLab
@@ -117,6 +124,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "plain sentences out, no screen (type help there)",
     )
     add_interval_options(p)
+    add_meaning_options(p, bins=False)
     add_source_options(p)
 
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.analysis import Analysis, analyse
+from core.calibration.transform import Kept, kept, parse_transform
+from core.calibration.transform import apply as apply_transform
 from core.compare.models import Comparison, compare, pairs
 from core.data.dataset import Dataset, Model
 from core.data.loaders import slow_reader_note
@@ -34,6 +36,7 @@ from tui.cli.args import (
     Parser,
     SourceArgs,
     add_interval_options,
+    add_meaning_options,
     add_source_options,
     note,
 )
@@ -100,6 +103,7 @@ def parser() -> Parser:
         help="with --goal: exit 1 (and say why on stderr) when the goal is infeasible",
     )
     add_interval_options(p)
+    add_meaning_options(p)
     add_source_options(p)
     return p
 
@@ -119,8 +123,18 @@ def run(args: argparse.Namespace) -> int:
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
     seed = SEED if args.seed is None else args.seed
 
+    transform = None if args.transform is None else parse_transform(args.transform)
+    transformed: list[Kept] = []
+
     def one(data: Dataset) -> tuple[Analysis, Decision | None, Sure]:
-        """One model's analysis: at the threshold, or at its own goal point."""
+        """One model's analysis: at the threshold, or at its own goal point (on the
+        transformed scores, with --transform)."""
+        if transform is not None:
+            before = analyse(data, threshold, beta=wanted.beta)
+            applied = apply_transform(transform, data)
+            data = data.with_scores(applied.scores)
+            after = analyse(data, threshold, beta=wanted.beta)
+            transformed.append(kept(applied, threshold, before, after))
         a = analyse(data, threshold, beta=wanted.beta)
         decision = setting = None
         if goal is not None:
@@ -137,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
 
     a, decision, sure = one(src.data)
     extra: dict[str, Any] = {}
+    if transformed:
+        extra["transform"] = transformed[0].as_json()
     if decision is not None:
         extra["goal"] = decision.as_json()
         if args.bootstrap is not None and decision.feasible and decision.threshold is not None:
@@ -171,12 +187,18 @@ def run(args: argparse.Namespace) -> int:
             points=json_points,
             extra=extra,
             sure=sure,
+            bins=(args.bins, args.binning),
         ):
             sys.stdout.write(piece)
         sys.stdout.write("\n")
     else:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
-        text = report_text(a, source=src.label, sweep_limit=limit, sure=sure)
+        text = report_text(
+            a, source=src.label, sweep_limit=limit, sure=sure, bins=(args.bins, args.binning)
+        )
+        if transformed:
+            head, _, rest = text.partition("\n")
+            text = f"{head}\n{transformed[0].sentence()}\n{rest}"
         estimate = sure.estimate("goal_threshold") if sure.boot else None
         text = with_decision(
             text, a, decision, prevalence, wanted.beta, threshold_estimate=estimate

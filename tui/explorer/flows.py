@@ -19,6 +19,7 @@ from core.metrics.metric import Metric
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session import edits
 from core.session.session import NeedsOverwrite
+from core.text.calibration import calibration_words, ks_words
 from core.text.intervals import curve_interval_words
 from core.text.report import intervals_sentence, metric_lines
 from core.threshold import format_threshold, parse_threshold
@@ -212,9 +213,14 @@ def all_metrics(screen: MainScreen) -> None:
             for line in curve_interval_words(a, "roc", sure) + curve_interval_words(a, "pr", sure):
                 if "band" not in line:
                     body.append("\n" + (to_ascii(line) if screen.ascii else line))
+        ks = ks_words(a.curves.ks)
+        body.append("\n" + (to_ascii(ks) if screen.ascii else ks))
         body.append("\n\nProbability metrics (scores read as probabilities)", style="bold")
         for m in (s.log_loss, s.brier):
             body.append("\n" + _line(m, screen.ascii), style="bold" if m.value is None else "")
+        body.append("\n\nCalibration (c shows the reliability diagram)", style="bold")
+        for line in calibration_words(a.curves.calibration()):
+            body.append("\n" + (to_ascii(line) if screen.ascii else line))
     else:
         body.append("\nstill being computed; m again shows them")
     screen.app.push_screen(MetricsScreen(title, body))
@@ -277,3 +283,25 @@ def set_prevalence(screen: MainScreen) -> None:
         "every metric is shown there too, keeping TPR and FPR. off stops it."
     )
     screen.app.push_screen(ValueDialog("Deployment prevalence", current, check, hint=hint), done)
+
+
+def set_transform(screen: MainScreen) -> None:
+    """Ask for a monotone score transform; it applies as one undoable edit."""
+    from core.calibration.transform import NAMES, parse_transform
+
+    def check(text: str) -> object:
+        parse_transform(text)  # an unknown name keeps the dialog open, saying why
+        return text
+
+    def done(value: object) -> None:
+        if isinstance(value, str):
+            screen.run(lambda: screen.session.transform(value))
+        else:
+            screen.say("Scores unchanged.")
+
+    hint = (
+        f"A strictly increasing map of every score: {', '.join(NAMES)}. The ranking "
+        "(AUC, AP) stays; decisions at the threshold may move. Undo with ctrl+z."
+    )
+    current = screen.session.last_transform or "square"
+    screen.app.push_screen(ValueDialog("Transform the scores", current, check, hint=hint), done)

@@ -73,7 +73,8 @@ HELP_GROUPS: dict[str, set[str]] = {
                   "group-prev", "group-next", "above-all", "lowest", "type-threshold"},
     "Rows": {"row-up", "row-down", "row-page-up", "row-page-down", "row-first", "row-last",
              "row-boundary", "row-order", "row-filter"},
-    "Edits": {"edit-score", "flip-label", "add-row", "delete-row", "undo", "redo", "reset"},
+    "Edits": {"edit-score", "flip-label", "add-row", "delete-row", "undo", "redo", "reset",
+              "transform"},
     "Deciding": {"goal", "prevalence"},
     "Models": {"next-model"},
     "How sure": {"intervals", "bootstrap"},
@@ -98,6 +99,8 @@ LEGEND = (
     ),
     ("#  %  &", "the second, third, fourth ... model's curve (the legend names each)"),
     ("\u00b7  .", "a chart's pointwise bootstrap band, in dots (. in ASCII)"),
+    ("\u25c6  :", "a reliability bin (@ in ASCII) and its interval's whisker"),
+    ("=", "the gains chart's perfect line (a goal's bound on the metrics chart)"),
 )
 
 

@@ -7,6 +7,7 @@ flows, playback and the demo tour live in :mod:`tui.explorer`."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from textual import events, on
@@ -78,7 +79,7 @@ class MainScreen(Screen[None]):
         B("1", "pane('matrix')", "Panes", key_display="1-4", id="pane-matrix",
           tooltip="Pane 1: the confusion matrix and the metrics"),
         B("2", "pane('chart')", "Chart pane", show=False, id="pane-chart",
-          tooltip="Pane 2: the ROC or precision-recall chart"),
+          tooltip="Pane 2: the chart (c cycles ROC, PR, ... reliability, gains)"),
         B("3", "pane('rows')", "Rows pane", show=False, id="pane-rows",
           tooltip="Pane 3: the rows and the score strip"),
         B("4", "pane('sweep')", "Sweep pane", show=False, id="pane-sweep",
@@ -89,10 +90,13 @@ class MainScreen(Screen[None]):
           tooltip="Decide: the threshold a goal chooses"),
         B("w", "prevalence", "What-if", show=False, id="prevalence",
           tooltip="Every metric also at a deployment prevalence"),
+        B("T", "transform", "Transform", show=False, id="transform",
+          tooltip="Transform the scores (square, log, rank ...): one undoable edit"),
         B("M", "next_model", "Model", show=False, id="next-model",
           tooltip="Show the next model's scores of the same rows"),
         B("r", "reset", "Reset", id="reset"),
-        B("c", "cycle_chart", "Chart", id="cycle-chart"),
+        B("c", "cycle_chart", "Chart", id="cycle-chart",
+          tooltip="Chart: ROC, PR, both, metrics by threshold, reliability, gains"),
         B("m", "more_metrics", "Metrics", show=False, id="more-metrics",
           tooltip="Every metric with its formula and counts"),
         B("i", "intervals", "Intervals", show=False, id="intervals",
@@ -163,7 +167,10 @@ class MainScreen(Screen[None]):
         yield WholeFooter()
 
     def on_mount(self) -> None:
-        self.show(self.session.current())
+        first = self.session.current()
+        if self.session.opening:  # what --transform did
+            first = dataclasses.replace(first, message=self.session.opening)
+        self.show(first)
         self.query_one(RowTable).focus()
         if self._start_demo:
             self.demo.start()
@@ -330,12 +337,17 @@ class MainScreen(Screen[None]):
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % len(CHART_MODES)]
         shown = {"roc": "the ROC curve", "pr": "the precision-recall curve",
                  "both": "ROC and precision-recall side by side",
-                 "metrics": "precision, recall, F-beta and queue rate against the threshold"
+                 "metrics": "precision, recall, F-beta and queue rate against the threshold",
+                 "reliability": "the reliability diagram (observed rate by mean score per bin)",
+                 "gains": "cumulative gains (share of positives captured by share of rows)",
                  }[self.chart_mode]  # fmt: skip
         self.say(f"Chart: {shown} (c for the next).")
 
     def action_goal(self) -> None:
         flows.set_goal(self)
+
+    def action_transform(self) -> None:
+        flows.set_transform(self)
 
     def action_next_model(self) -> None:
         self.run(self.session.next_model)

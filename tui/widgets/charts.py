@@ -25,11 +25,12 @@ from core.curves.prepared import CurveLine, Prepared
 from core.intervals import Sure
 from core.intervals.bootstrap import Bands
 from core.intervals.closed import auc_interval
-from core.metrics.metric import lower_first
+from core.metrics.metric import format_count, lower_first
+from core.threshold import format_threshold
 from tui.explorer.frame import Frame
 from tui.widgets.text import ItemLines, TextLines
 
-CHART_MODES = ("roc", "pr", "both", "metrics")
+CHART_MODES = ("roc", "pr", "both", "metrics", "reliability", "gains")
 
 #: The marks, told apart by shape (not colour alone): the baseline is dashes ``-``,
 #: the sweep a braille line (``*`` in ASCII), the active point ``O``, a bootstrap's
@@ -75,7 +76,9 @@ def _drawable(prepared: Prepared | None, kind: str) -> bool:
     being prepared (the chart says so); False when core found no curve to draw."""
     if prepared is None or kind not in prepared.kinds:
         return True
-    return (prepared.roc if kind == "roc" else prepared.pr) is not None
+    if kind == "reliability":
+        return prepared.curves.calibration().reason is None
+    return {"roc": prepared.roc, "pr": prepared.pr, "gains": prepared.gains}[kind] is not None
 
 
 def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
@@ -189,7 +192,7 @@ class CurveChart(PlotextPlot):
         frame = self.frame
         prepared = None if frame is None else frame.ready
         rows = () if frame is None else frame.update.models
-        if prepared is None or not prepared.others or not rows:
+        if prepared is None or not prepared.others or not rows or self.kind not in ("roc", "pr"):
             return []
         out = []
         for i, row in enumerate(rows):
@@ -402,7 +405,7 @@ class CurveChart(PlotextPlot):
                 elif ch == shown_mark or (shown_mark == "braille" and _is_braille(ch)):
                     text.append(ch, style=sweep)
                 else:  # another model's mark (or a metric's letter, as the sweep's)
-                    overlay = frame.update.models and self.kind != "metrics"
+                    overlay = frame.update.models and self.kind in ("roc", "pr")
                     text.append(ch, style=other if overlay else sweep)
             out.append(text)
         rule = ["─"] * cols
@@ -457,6 +460,10 @@ class ChartPanel(Vertical):
                     ChartPanel.frame, ChartPanel.ascii
                 )
             yield MetricChart(id="metrics-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
+            yield ReliabilityChart(id="reliability-chart").data_bind(
+                ChartPanel.frame, ChartPanel.ascii
+            )
+            yield GainsChart(id="gains-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
             yield TextLines(id="chart-note")
 
     def on_resize(self, event: Resize) -> None:
@@ -489,9 +496,13 @@ class ChartPanel(Vertical):
         metrics.display = self.mode == "metrics"
         if metrics.display and hidden:
             metrics.replot()
+        show_gains = self.mode == "gains" and _drawable(prepared, "gains")
+        show_reliability = self.mode == "reliability" and _drawable(prepared, "reliability")
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
             (self.query_one("#pr-chart", CurveChart), show_pr),
+            (self.query_one("#gains-chart", CurveChart), show_gains),
+            (self.query_one("#reliability-chart", CurveChart), show_reliability),
         ):
             hidden = not chart.display
             chart.display = show
@@ -519,8 +530,15 @@ class ChartPanel(Vertical):
         area += _boot_short(sure, "pr_trapezoid_area", s.pr_trapezoid_area.value)
         # The summaries of the curves shown (AP and the PR area always side by side);
         # m lists them all.
-        summary.show_items({"roc": auc, "pr": ap + area}.get(self.mode, auc + ap + area))
+        items = {"roc": auc, "pr": ap + area, "gains": _gains_items(frame),
+                 "reliability": _reliability_items(frame)}  # fmt: skip
+        summary.show_items(items.get(self.mode, auc + ap + area))
         notes = []
+        if self.mode == "gains" and not _drawable(prepared, "gains"):
+            notes.append("No gains curve: there are no actual positives to capture.")
+        if self.mode == "reliability" and not _drawable(prepared, "reliability"):
+            reason = prepared.curves.calibration().reason
+            notes.append(f"No reliability diagram: {reason}.")
         if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
             notes.append(
                 f"No ROC curve: {lower_first(str(s.roc_auc.reason))}. ROC AUC is undefined."
@@ -684,3 +702,140 @@ def _boot_short(sure: Sure | None, name: str, value: float | None) -> list[str]:
         return []
     e = sure.estimate(name)
     return [] if e.interval is None else [e.interval.short()]
+
+
+def _gains_items(frame: Frame) -> list[str]:
+    """The gains chart's line: KS and lift, with what each is."""
+    a = frame.analysis
+    ks = a.curves.ks
+    items = []
+    if ks.value.value is not None:
+        items.append(
+            f"KS = max (TPR − FPR) {ks.value.value_text()} at {format_threshold(ks.threshold)}"
+        )
+    lift = a.metrics["lift"]
+    items.append(f"lift here {lift.value_text() if lift.value is not None else 'undefined'}")
+    return items
+
+
+def _reliability_items(frame: Frame) -> list[str]:
+    """The reliability diagram's line: ECE, MCE, the Brier decomposition, bin sizes."""
+    c = frame.analysis.curves.calibration()
+    if c.reason is not None:
+        return ["Calibration: undefined"]
+    sizes = ", ".join(format_count(b.n) for b in c.bins)
+    r, res, u = (m.value or 0.0 for m in (c.reliability, c.resolution, c.uncertainty))
+    return [
+        f"ECE {c.ece.value_text()}", f"MCE {c.mce.value_text()}",
+        f"Brier ≈ {r:.4g} − {res:.4g} + {u:.4g} (reliability − resolution + uncertainty)",
+        f"rows per bin: {sizes}",
+    ]  # fmt: skip
+
+
+#: The reliability diagram's marks: each bin's (mean score, observed rate), and its
+#: interval's whisker; the perfect-calibration diagonal is the chance mark's dashes.
+BIN_MARK, BIN_MARK_ASCII, WHISKER_MARK = "\u25c6", "@", ":"
+#: The gains chart's perfect line.
+PERFECT_MARK = "="
+
+
+class GainsChart(CurveChart):
+    """Cumulative gains: the share of the actual positives captured against the share
+    of rows predicted positive, over the exact sweep, with the random diagonal (``-``)
+    and the perfect line (``=``: every positive first)."""
+
+    faint_marks = frozenset({CHANCE_MARK, PERFECT_MARK})
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("gains", id=id)
+
+    def _line(self, prepared: Prepared) -> CurveLine | None:
+        return prepared.gains
+
+    def _title(self) -> str:
+        return "Cumulative gains"
+
+    def _axes(self) -> tuple[str, str]:
+        return ("share predicted positive", "gain")
+
+    def legend_to_fit(self, width: int) -> str:
+        sweep = "*" if self.ascii else "\u2812\u2812"
+        c, o, p = CHANCE_MARK, ACTIVE_MARK, PERFECT_MARK
+        wordings = (
+            f"{sweep} share of positives captured · {c} random · {p} perfect · {o} active point",
+            f"{sweep} gains · {c} random · {p} perfect · {o} active point",
+            f"{sweep} gains {c} random {p} perfect {o} active",
+            f"{sweep} gains {c} rand {p} best {o} now",
+        )
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
+
+    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
+        plt = self._bare(cols, rows)
+        plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
+        g = frame.analysis.curves.gains
+        if g is not None:
+            plt.plot([0, g.prevalence, 1], [0, 1, 1], marker=PERFECT_MARK)
+        if line is not None:
+            xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
+            plt.plot(xs, ys, marker="*" if self.ascii else "braille")
+        canvas = Text.from_ansi(plt.build()).plain.split("\n")
+        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+
+
+class ReliabilityChart(CurveChart):
+    """The reliability diagram: each bin's observed positive rate against its mean
+    score (``◆``, ``@`` in ASCII), its Wilson interval as a ``:`` whisker, and the
+    diagonal of perfect calibration (``-``)."""
+
+    faint_marks = frozenset({CHANCE_MARK, WHISKER_MARK})
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("reliability", id=id)
+
+    def _title(self) -> str:
+        c = None if self.frame is None else self.frame.analysis.curves.calibration()
+        if c is None or c.reason is not None:
+            return "Reliability diagram"
+        return f"Reliability diagram, {len(c.bins)} equal-mass bins"
+
+    def _axes(self) -> tuple[str, str]:
+        return ("mean score", "rate")
+
+    def legend_to_fit(self, width: int) -> str:
+        b = BIN_MARK_ASCII if self.ascii else BIN_MARK
+        c, w = CHANCE_MARK, WHISKER_MARK
+        wordings = (
+            f"{b} bin: observed rate by mean score · {w} its 95% CI · {c} perfect calibration",
+            f"{b} bin's observed rate · {w} 95% CI · {c} perfect calibration",
+            f"{b} bin {w} CI {c} perfect",
+        )
+        return next((x for x in wordings if len(x) <= width), wordings[-1])
+
+    def render(self) -> RenderResult:
+        frame = self.frame
+        width, height = self.content_region.width, self.content_region.height
+        if frame is None or width < 12 or height < 6:
+            return Text("")
+        prepared = frame.ready
+        if prepared is None or "reliability" not in prepared.kinds:
+            return Text("Binning these rows by score…", style="dim")
+        key = (width, height, self.app.theme, self.ascii, frame.analysis.curves)
+        if self._base is None or self._base[1] != key:
+            lines, place = self._build(frame, None, width, height)
+            self._base = (None, key, lines, place)
+        return Text("\n").join(self._base[2])
+
+    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
+        plt = self._bare(cols, rows)
+        plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
+        c = frame.analysis.curves.calibration()
+        for b in c.bins:
+            if b.interval is not None:
+                plt.plot([b.mean_score, b.mean_score], [b.interval.low, b.interval.high],
+                         marker=WHISKER_MARK)  # fmt: skip
+        if c.bins:
+            plt.scatter([b.mean_score for b in c.bins],
+                        [float(b.positive_rate.value or 0.0) for b in c.bins],
+                        marker=BIN_MARK_ASCII if self.ascii else BIN_MARK)  # fmt: skip
+        canvas = Text.from_ansi(plt.build()).plain.split("\n")
+        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]

@@ -1,0 +1,97 @@
+"""Cumulative gains, lift and the KS statistic, over the exact sweep.
+
+- **Cumulative gains**: at each operating point, the share of all positives captured
+  (TP / P) against the share of examples predicted positive ((TP + FP) / n), with the
+  random line (y = x) and the perfect line (every positive first: up to (P/n, 1)).
+- **Lift** at a threshold = precision / prevalence.
+- **KS statistic** = max over the sweep of TPR − FPR (the maximum Youden index), at the
+  threshold attaining it with the fewest predicted positives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from core.curves.sweep import Sweep
+from core.metrics.metric import Metric, from_fraction, undefined
+from core.metrics.threshold_metrics import NO_ACTUAL_NEG, NO_ACTUAL_POS, lift
+
+__all__ = ["KS", "Gains", "gains", "ks_statistic", "lift"]
+from core.threshold import Threshold
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class KS:
+    """The KS statistic and the threshold attaining it (None: above all scores)."""
+
+    value: Metric
+    threshold: Threshold
+    point: int | None
+
+    def as_json(self) -> dict[str, object]:
+        return {"value": self.value.as_json(), "threshold": self.threshold}
+
+
+def ks_statistic(sweep: Sweep) -> KS:
+    """max over the sweep of TPR − FPR; among ties, the point with the fewest predicted
+    positives (the highest threshold).
+
+    >>> from core.curves.sweep import build_sweep
+    >>> from core.data.presets import preset
+    >>> k = ks_statistic(build_sweep(preset("delivery-a").data))
+    >>> k.value.short(), k.threshold
+    ('5/8', 0.55)
+    """
+    name, formula = "KS", "max (TPR − FPR)"
+    if sweep.positives == 0:
+        return KS(undefined(f"{NO_ACTUAL_POS}: TPR is undefined", name=name, formula=formula),
+                  None, None)  # fmt: skip
+    if sweep.negatives == 0:
+        return KS(undefined(f"{NO_ACTUAL_NEG}: FPR is undefined", name=name, formula=formula),
+                  None, None)  # fmt: skip
+    if sweep.whole_counts():
+        p, n = int(sweep.positives), int(sweep.negatives)
+        # TPR − FPR = (tp·N − fp·P) / (P·N), compared in integers (exact).
+        score = sweep.tp.astype(np.int64) * n - sweep.fp.astype(np.int64) * p
+        k = int(np.argmax(score))  # the first maximum: fewest predicted positives
+        exact = Fraction(int(score[k]), p * n)
+        value = from_fraction(exact, float(exact), name=name, formula=formula)
+    else:
+        d = sweep.tp / float(sweep.positives) - sweep.fp / float(sweep.negatives)
+        k = int(np.argmax(d))
+        value = Metric(float(d[k]), None, None, name, formula)
+    return KS(value, sweep.threshold_at(k), k)
+
+
+@dataclass(frozen=True)
+class Gains:
+    """The cumulative gains curve: x (share predicted positive) and y (share of the
+    positives captured) per sweep point, and the prevalence (the perfect line's knee)."""
+
+    x: FloatArray
+    y: FloatArray
+    prevalence: float
+
+
+def gains(sweep: Sweep) -> Gains | None:
+    """The gains curve over the exact sweep; None without actual positives (or rows).
+
+    >>> from core.curves.sweep import build_sweep
+    >>> from core.data.presets import preset
+    >>> g = gains(build_sweep(preset("canonical").data))
+    >>> g.x.tolist(), [round(y, 4) for y in g.y.tolist()]
+    ([0.0, 0.2, 0.6, 0.8, 1.0], [0.0, 0.3333, 0.6667, 0.6667, 1.0])
+    """
+    total = float(sweep.positives + sweep.negatives)
+    if sweep.positives == 0 or total == 0:
+        return None
+    x = (sweep.tp + sweep.fp) / total
+    y = sweep.tp / float(sweep.positives)
+    return Gains(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64),
+                 float(sweep.positives) / total)  # fmt: skip

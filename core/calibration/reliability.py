@@ -1,0 +1,240 @@
+"""Calibration: do the scores read as probabilities of the positive class?
+
+Everything here is computed from the exact sweep's tie groups (one per distinct
+score, with its positives and negatives), so it costs O(distinct scores), and a tie
+group is never split between bins.
+
+- **Reliability bins.** Equal-mass binning (the default): with the groups in
+  ascending score order, a group goes to bin ``floor(N * below / n)``, where ``below``
+  is the weight of rows scored strictly lower and ``n`` all the weight (whole counts
+  are binned in integers, exactly). Equal-width binning: score ``s`` goes to bin
+  ``min(floor(s * N), N - 1)``, the product taken in double precision (so 0.7 of 10
+  bins is bin 7, as written). Empty bins are left out.
+- **ECE** = Σ_b (n_b / n) |rate_b − mean_b| and **MCE** = max_b |rate_b − mean_b|.
+- **Brier decomposition** by distinct score, an identity: Brier = reliability −
+  resolution + uncertainty.
+
+Every score must be in [0, 1]; otherwise each is undefined with the reason, naming
+the lowest or highest score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.curves.sweep import Sweep
+from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, wilson
+from core.metrics.metric import Metric, from_fraction, undefined
+
+#: Reliability bins by default, and the binnings there are.
+BINS = 10
+BINNINGS = ("mass", "width")
+#: Bins a user may ask for.
+MAX_BINS = 1000
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Bin:
+    """One reliability bin: its rows (or weight), positives, mean score, observed
+    positive rate (with Wilson's interval when the counts are whole), and its lowest
+    and highest score."""
+
+    n: int | float
+    positives: int | float
+    mean_score: float
+    positive_rate: Metric
+    low_score: float
+    high_score: float
+    interval: Interval | None
+    interval_reason: str | None
+
+    @property
+    def gap(self) -> float:
+        """|observed rate − mean score|."""
+        return abs(float(self.positive_rate.value or 0.0) - self.mean_score)
+
+    def as_json(self) -> dict[str, Any]:
+        rate = self.positive_rate.as_json()
+        rate["interval"] = None if self.interval is None else self.interval.as_json()
+        if self.interval is None:
+            rate["interval_reason"] = self.interval_reason
+        return {
+            "n": self.n,
+            "positives": self.positives,
+            "mean_score": self.mean_score,
+            "positive_rate": rate,
+            "low_score": self.low_score,
+            "high_score": self.high_score,
+        }
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The reliability table, ECE and MCE over its bins, and the Brier decomposition
+    (by distinct score); ``reason`` says why there are none (scores outside [0, 1],
+    or no rows)."""
+
+    binning: str
+    requested_bins: int
+    bins: tuple[Bin, ...]
+    ece: Metric
+    mce: Metric
+    reliability: Metric
+    resolution: Metric
+    uncertainty: Metric
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "binning": self.binning,
+            "requested_bins": self.requested_bins,
+            "reason": self.reason,
+            "bins": [b.as_json() for b in self.bins],
+            "ece": self.ece.as_json(),
+            "mce": self.mce.as_json(),
+            "brier_decomposition": {
+                "reliability": self.reliability.as_json(),
+                "resolution": self.resolution.as_json(),
+                "uncertainty": self.uncertainty.as_json(),
+            },
+        }
+
+
+def parse_bins(text: str) -> int:
+    """``--bins N``: a whole number of bins from 1 to :data:`MAX_BINS`."""
+    from core.errors import InputError
+
+    try:
+        n = int(text.strip())
+    except ValueError:
+        raise InputError(
+            f"bins must be a whole number from 1 to {MAX_BINS}, not {text!r}"
+        ) from None
+    if not 1 <= n <= MAX_BINS:
+        raise InputError(f"bins must be from 1 to {MAX_BINS}, not {n}")
+    return n
+
+
+def parse_binning(text: str) -> str:
+    """``--binning mass|width``."""
+    from core.errors import InputError
+
+    word = text.strip().lower()
+    if word not in BINNINGS:
+        raise InputError(f"binning is mass (equal rows per bin) or width (equal score "
+                         f"ranges), not {text!r}")  # fmt: skip
+    return word
+
+
+def not_probabilities(sweep: Sweep) -> str | None:
+    """Why these scores are not probabilities (naming the lowest or highest), or None."""
+    if sweep.thresholds.size == 0:
+        return "there are no rows"
+    low, high = float(sweep.thresholds[-1]), float(sweep.thresholds[0])
+    if low < 0:
+        return f"calibration needs scores in [0, 1] (probabilities); the lowest score is {low!r}"
+    if high > 1:
+        return f"calibration needs scores in [0, 1] (probabilities); the highest score is {high!r}"
+    return None
+
+
+def groups(sweep: Sweep) -> tuple[FloatArray, Any, Any]:
+    """The tie groups in ascending score order: (score, positives, negatives)."""
+    pos = np.diff(sweep.tp)[::-1]
+    neg = np.diff(sweep.fp)[::-1]
+    return sweep.thresholds[::-1], pos, neg
+
+
+def bin_index(sweep: Sweep, bins: int, binning: str) -> npt.NDArray[np.int64]:
+    """Each tie group's bin (ascending score order), by the module's rules."""
+    scores, pos, neg = groups(sweep)
+    if binning == "width":
+        return np.minimum(np.floor(scores * bins), bins - 1).astype(np.int64)
+    n_g = pos + neg
+    below = np.cumsum(n_g) - n_g
+    total = sweep.positives + sweep.negatives
+    if sweep.whole_counts():
+        whole = int(total)
+        exact: npt.NDArray[np.int64] = (below.astype(np.int64) * bins) // whole  # integers
+        return exact
+    approx: npt.NDArray[np.int64] = np.floor(bins * (below / total)).astype(np.int64)
+    return approx
+
+
+def _undefined_all(binning: str, bins: int, reason: str) -> Calibration:
+    u = undefined(reason)
+    return Calibration(binning, bins, (), u, u, u, u, u, reason)
+
+
+def calibration(
+    sweep: Sweep, *, bins: int = BINS, binning: str = "mass", confidence: float = CONFIDENCE
+) -> Calibration:
+    """The reliability table of ``sweep``'s rows in ``bins`` bins, ECE, MCE and the
+    Brier decomposition.
+
+    >>> from core.curves.sweep import build_sweep
+    >>> from core.data.presets import preset
+    >>> c = calibration(build_sweep(preset("canonical").data), bins=2)
+    >>> [(b.n, b.positive_rate.short(), b.low_score, b.high_score) for b in c.bins]
+    [(4, '1/2', 0.1, 0.8), (1, '1', 0.9, 0.9)]
+    """
+    why = not_probabilities(sweep)
+    total = sweep.positives + sweep.negatives
+    if why is None and total <= 0:
+        why = "the rows have no weight"
+    if why is not None:
+        return _undefined_all(binning, bins, why)
+    scores, pos, neg = groups(sweep)
+    n_g = pos + neg
+    keep = n_g > 0  # zero-weight rows count for nothing
+    scores, pos, neg, n_g = scores[keep], pos[keep], neg[keep], n_g[keep]
+    which = bin_index(sweep, bins, binning)[keep]
+    whole = sweep.whole_counts()
+    starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+    n_b = np.add.reduceat(n_g, starts)
+    pos_b = np.add.reduceat(pos, starts)
+    mean_b = np.add.reduceat(n_g * scores, starts) / n_b
+    low_b = scores[starts]
+    high_b = scores[np.r_[starts[1:], scores.size] - 1]
+    out = []
+    for k in range(starts.size):
+        n, p = n_b[k], pos_b[k]
+        if whole:
+            n, p = int(n), int(p)
+            rate = from_fraction(Fraction(p, n), p / n)
+            lo, hi = wilson(float(p), float(n), confidence)
+            interval: Interval | None = Interval(lo, hi, "wilson", confidence, float(n))
+            reason = None
+        else:
+            n, p = float(n), float(p)
+            rate = Metric(p / n, None, None)
+            interval, reason = None, NOT_WHOLE
+        out.append(
+            Bin(n, p, float(mean_b[k]), rate, float(low_b[k]), float(high_b[k]), interval,
+                reason)
+        )  # fmt: skip
+    rates = pos_b / n_b
+    gaps = np.abs(rates - mean_b)
+    ece = float(np.sum(n_b / total * gaps))
+    mce = float(gaps.max())
+    # The Brier decomposition by distinct score: within a group every score is s_g.
+    o_g = pos / n_g
+    o_bar = float(sweep.positives) / float(total)
+    reliability = float(np.sum(n_g * (scores - o_g) ** 2) / total)
+    resolution = float(np.sum(n_g * (o_g - o_bar) ** 2) / total)
+    uncertainty = o_bar * (1 - o_bar)
+    return Calibration(
+        binning, bins, tuple(out),
+        Metric(ece, None, None, "ECE", "Σ (n_b/n)·|rate_b − mean_b|"),
+        Metric(mce, None, None, "MCE", "max |rate_b − mean_b|"),
+        Metric(reliability, None, None, "reliability", "Σ n_g (s_g − o_g)² / n"),
+        Metric(resolution, None, None, "resolution", "Σ n_g (o_g − ō)² / n"),
+        Metric(uncertainty, None, None, "uncertainty", "ō (1 − ō)"),
+    )  # fmt: skip

@@ -1,0 +1,127 @@
+"""What the scores mean, in words and tables: calibration, gains, KS and a transform."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.analysis import Analysis
+from core.calibration.gains import KS, Gains
+from core.calibration.reliability import Calibration
+from core.metrics.metric import Metric, format_count
+from core.threshold import format_threshold
+
+
+def _num(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _d(m: Metric) -> str:
+    """A decimal for a sum of terms (one ≈ marks them all)."""
+    return "undefined" if m.value is None else f"{m.value:.4g}"
+
+
+def _brier(c: Calibration) -> str:
+    parts = (c.reliability.value, c.resolution.value, c.uncertainty.value)
+    if any(p is None for p in parts):
+        return "undefined"
+    r, res, u = (float(p or 0.0) for p in parts)
+    return f"{r - res + u:.4g}"
+
+
+def _m(m: Metric) -> str:
+    return m.value_text() if m.value is not None else m.undefined_text()
+
+
+def calibration_lines(c: Calibration) -> list[str]:
+    """The reliability table, ECE, MCE and the Brier decomposition, for the report."""
+    how = "equal-mass" if c.binning == "mass" else "equal-width"
+    head = (
+        f"Calibration ({c.requested_bins} {how} bins; tie groups never split; empty bins left out)"
+    )
+    if c.reason is not None:
+        return [head, f"  undefined: {c.reason}"]
+    rows = [["bin", "rows", "mean score", "observed rate", "95% CI", "scores"]]
+    for i, b in enumerate(c.bins, 1):
+        ci = "" if b.interval is None else f"{b.interval.low:.2f} to {b.interval.high:.2f}"
+        rows.append([str(i), format_count(b.n), _num(b.mean_score), b.positive_rate.short(),
+                     ci, f"{b.low_score!r} to {b.high_score!r}"])  # fmt: skip
+    if c.bins and c.bins[0].interval is not None:
+        rows[0][4] = f"{c.bins[0].interval.confidence * 100:g}% CI"
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    table = ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
+             for r in rows]  # fmt: skip
+    return [
+        head,
+        *table,
+        f"  ECE (expected calibration error) = {c.ece.formula} {_m(c.ece)}",
+        f"  MCE (maximum calibration error) = {c.mce.formula} {_m(c.mce)}",
+        f"  Brier = reliability − resolution + uncertainty (by distinct score, not by bin) "
+        f"≈ {_d(c.reliability)} − {_d(c.resolution)} + {_d(c.uncertainty)} = {_brier(c)}",
+    ]
+
+
+def calibration_words(c: Calibration) -> list[str]:
+    """The same in sentences, one a bin (plain mode)."""
+    how = "equal-mass" if c.binning == "mass" else "equal-width"
+    if c.reason is not None:
+        return [f"Calibration is undefined: {c.reason}."]
+    out = [f"Calibration in {len(c.bins)} {how} bins (of {c.requested_bins} asked for; "
+           "tie groups never split, empty bins left out):"]  # fmt: skip
+    for i, b in enumerate(c.bins, 1):
+        ci = "" if b.interval is None else f" ({b.interval.short()})"
+        rows = "row" if b.n == 1 else "rows"
+        out.append(
+            f"Bin {i}: {format_count(b.n)} {rows}, scores {b.low_score!r} to {b.high_score!r}, "
+            f"mean score {_num(b.mean_score)}, observed positive rate "
+            f"{b.positive_rate.value_text()}{ci}."
+        )
+    out.append(
+        f"ECE {_m(c.ece)}, MCE {_m(c.mce)}: the share-weighted and the largest gap between "
+        "a bin's observed rate and its mean score."
+    )
+    out.append(
+        f"Brier score = reliability − resolution + uncertainty ≈ {_d(c.reliability)} − "
+        f"{_d(c.resolution)} + {_d(c.uncertainty)} = {_brier(c)} (grouped by distinct "
+        "score, not by bin)."
+    )
+    return out
+
+
+def ks_words(ks: KS) -> str:
+    """``KS = max (TPR − FPR) = 5/8 = 0.625, at threshold 0.55 ...``."""
+    if ks.value.value is None:
+        return f"KS is undefined: {ks.value.undefined_text().removeprefix('undefined: ')}."
+    return (
+        f"KS = {ks.value.formula} = {ks.value.value_text()}, at threshold "
+        f"{format_threshold(ks.threshold)} (the first point attaining it, fewest predicted "
+        "positive); it equals the maximum Youden index, TPR + TNR − 1."
+    )
+
+
+def gains_words(g: Gains | None, a: Analysis) -> list[str]:
+    """The cumulative gains curve read at each tenth of the rows, and at the threshold."""
+    if g is None:
+        return ["No gains curve: there are no actual positives to capture."]
+    out = [
+        "Cumulative gains (share of the actual positives captured against the share of "
+        "rows predicted positive, along the exact sweep; random: the diagonal; perfect: "
+        f"every positive first, all captured at {g.prevalence:.1%} of the rows):"
+    ]
+    seen: set[int] = set()
+    for q in np.linspace(0.1, 1.0, 10):
+        # The last operating point predicting at most this share of the rows positive.
+        k = max(int(np.searchsorted(g.x, q + 1e-12, side="right")) - 1, 0)
+        if k in seen:
+            continue
+        seen.add(k)
+        t = format_threshold(a.sweep.threshold_at(k))
+        out.append(
+            f"up to {q:.0%} of the rows: threshold {t} predicts {g.x[k]:.1%} of the rows "
+            f"positive and captures {g.y[k]:.1%} of the positives"
+        )
+    k = a.point
+    out.append(
+        f"At the threshold {format_threshold(a.threshold)}: {g.x[k]:.1%} of the rows, "
+        f"{g.y[k]:.1%} of the positives; {_m(a.metrics['lift'])} times the base rate (lift)."
+    )
+    return out
