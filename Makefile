@@ -54,6 +54,7 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/goal_vs_sweep.py
 	$(BIN)/python bench/intervals.py
 	$(BIN)/python bench/compare.py
+	$(BIN)/python bench/multiclass.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache snapshot_report.html

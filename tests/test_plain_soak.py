@@ -38,7 +38,7 @@ WORDS = [
     "set", "label", "add", "delete", "undo", "redo", "reset", "preset", "presets", "metrics",
     "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
     "intervals", "bootstrap", "models", "model", "compare", "calibration", "gains", "ks",
-    "transform",
+    "transform", "classes", "class", "multiclass",
 ]  # fmt: skip
 
 METRICS = ["precision", "recall", "f1", "mcc", "auc", "ap", "fpr", "lr+", "nonsense"]
@@ -89,6 +89,8 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         return f"transform {rng.choice([*names, rng.choice(WEIRD)])}"
     if word == "calibration":
         return f"calibration {rng.choice(['', '3', 'width', '0', '5 mass', rng.choice(WEIRD)])}"
+    if word == "class":
+        return f"class {rng.choice(['routine', 'urgent', 'critical', 'x', rng.choice(WEIRD)])}"
     if word == "model":
         return f"model {rng.choice(['A', 'B', 'C', rng.choice(WEIRD)])}"
     if word == "save":
@@ -105,7 +107,8 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
 def start(seed: int) -> Session:
     if seed % 2:
         p = preset(PRESET_NAMES[seed % len(PRESET_NAMES)])
-        return Session(p.data, p.threshold, source=f"preset {p.name}", models=p.models)
+        return Session(p.data, p.threshold, source=f"preset {p.name}", models=p.models,
+                       multiclass=p.multiclass)  # fmt: skip
     rng = random.Random(seed)
     n = 30
     ids = [f"r{i}" for i in range(n - 3)] + ["a\nb", "c\x1bd", "e f"]
@@ -117,7 +120,7 @@ def start(seed: int) -> Session:
     return Session(data, 0.5, source="soak")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 11])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 11, 25])
 def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
     tmp_path: Path, seed: int
 ) -> None:
@@ -143,6 +146,8 @@ def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
             base = rows_of(session.data)
         if line.split(" ", 1)[0] == "model" and said.startswith("Model "):
             base = rows_of(session.data)  # another model's rows, as loaded
+        if line.split(" ", 1)[0] == "class" and said.startswith("Class "):
+            base = rows_of(session.data)  # another class against the rest, as loaded
         if quitting:
             break
     for _ in range(COMMANDS + 1):

@@ -264,3 +264,16 @@ def test_transform_message(snap_compare: Compare) -> None:
     AP are unchanged, one decision changed, and 0.49 makes the old decisions again."""
     keys = ["T", "end", *["backspace"] * 20, "s", "q", "u", "a", "r", "e", "enter"]
     assert snap_compare(make_app("delivery-a", 0.7), press=keys, terminal_size=SIZE)
+
+
+def test_multiclass_summary(snap_compare: Compare) -> None:
+    """#17: K on the triage preset: the 3×3 matrix, per-class metrics and the macro,
+    weighted and micro averages (macro F1 ≈ 0.55 against weighted ≈ 0.78)."""
+    assert snap_compare(make_app("triage"), press=["K"], terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_one_vs_rest(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """#17: C twice on triage: critical against the rest (both critical cases missed),
+    the class line saying which class is 1."""
+    assert snap_compare(make_app("triage"), press=["C", "C"], terminal_size=size)

@@ -242,7 +242,8 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
         p = preset(source)
 
         def session() -> Session:
-            return Session(p.data, p.threshold, source=f"preset {source}", models=p.models)
+            return Session(p.data, p.threshold, source=f"preset {source}", models=p.models,
+                           multiclass=p.multiclass)  # fmt: skip
 
     def make() -> ThresholdLab:
         # Playback starts slow; + and - in the mash change its speed like any key.
@@ -393,7 +394,7 @@ async def soak(
     return restarts
 
 
-SOURCES = ("canonical", "imbalanced", "csv", "deliveries")
+SOURCES = ("canonical", "imbalanced", "csv", "deliveries", "triage")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])

@@ -25,7 +25,13 @@ def make_app(
     p = preset(name)
     t = p.threshold if threshold == "preset" else threshold
     return ThresholdLab(
-        Session(p.data, t, source=f"preset {name}", models=p.models),  # type: ignore[arg-type]
+        Session(
+            p.data,
+            t,
+            source=f"preset {name}",
+            models=p.models,  # type: ignore[arg-type]
+            multiclass=p.multiclass,
+        ),
         theme=theme,
         ascii=ascii,
         demo=demo,

@@ -27,7 +27,7 @@ from core.data.rownames import shown
 from core.decide.solve import decision_sentence
 from core.errors import InputError
 from core.intervals import Sure
-from core.metrics.metric import Metric
+from core.metrics.metric import Metric, format_count
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.rowview import (
     DIFFER,
@@ -42,6 +42,7 @@ from core.session.session import NeedsOverwrite, Session
 from core.session.update import Update
 from core.text.calibration import calibration_words, gains_words, ks_words
 from core.text.intervals import boot_summary_words, curve_interval_words
+from core.text.multiclass import multiclass_words
 from core.text.report import intervals_sentence, metric_lines, sweep_table
 from core.text.sentences import (
     SUMMARY_WORDS,
@@ -78,6 +79,8 @@ HELP = """Commands (one per line):
   goal GOAL | goal | goal off         choose the threshold for a goal (max precision where
                                       recall >= 0.9; min cost fp=1 fn=5), say it, or drop it
   prevalence P | prevalence off       the metrics also where positives are a share P (1/20)
+  classes | class C | multiclass      several classes: each class's ranking, one class against
+                                      the rest, the multiclass summary (matrix, averages)
   calibration [N] [mass|width]        reliability bins, ECE, MCE and the Brier decomposition
   gains | ks                          cumulative gains at each tenth of the rows; the KS statistic
   transform NAME                      square, sqrt, log, logit, expit, rank or affine:A,B of
@@ -192,6 +195,9 @@ class PlainSession:
             ),
             "ks": lambda args: self._tell(args, lambda: [ks_words(self.analysis.curves.ks)]),
             "transform": self.cmd_transform,
+            "classes": lambda args: self._tell(args, self._classes),
+            "class": self.cmd_class,
+            "multiclass": lambda args: self._tell(args, self._multiclass),
             "goal": self.cmd_goal,
             "prevalence": self.cmd_prevalence,
             "save": self.cmd_save,
@@ -382,6 +388,37 @@ class PlainSession:
                     f"calibration takes a number of bins and mass or width, not {word!r}"
                 )
         self.say(*calibration_words(self.analysis.curves.calibration(bins, binning)))
+
+    def _classes(self) -> list[str]:
+        s = self.session
+        mc = s.multiclass
+        if mc is None:
+            return ["Two classes (a binary problem): class C and multiclass need a label column "
+                    "of class names and score_<class> columns."]  # fmt: skip
+        r = s.multiclass_summary()
+        assert r is not None
+        out = []
+        for i, p in enumerate(r.per_class):
+            shown = " (shown, against the rest)" if i == s.klass else ""
+            auc, ap = (
+                m.short() if m.value is not None else "undefined"
+                for m in (p.roc_auc, p.average_precision)
+            )
+            out.append(
+                f"{p.name}{shown}: support {format_count(p.support)}, ROC AUC {auc}, AP {ap}."
+            )
+        return out
+
+    def _multiclass(self) -> list[str]:
+        r = self.session.multiclass_summary()
+        if r is None:
+            return self._classes()
+        return multiclass_words(r)
+
+    def cmd_class(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise InputError("expected class C (classes lists them)")
+        self._said(self.session.set_class(args[0]))
 
     def cmd_transform(self, args: list[str]) -> None:
         if len(args) != 1:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from core.data.dataset import Dataset, Model, make_dataset
 from core.errors import InputError
+from core.multiclass.metrics import Multiclass
 from core.threshold import Threshold
 
 _CANON_SCORES = (0.9, 0.8, 0.8, 0.4, 0.1)
@@ -59,12 +62,39 @@ class Preset:
     threshold: Threshold
     #: Several models of the same rows (``data`` is the first's), or none.
     models: tuple[Model, ...] = ()
+    #: Several classes (``data`` is the first class against the rest), or None.
+    multiclass: Multiclass | None = None
 
 
 def _lesson(name: str) -> Dataset:
     pos, neg = _LESSON[name]
     ids = [f"p{i + 1}" for i in range(len(pos))] + [f"n{i + 1}" for i in range(len(neg))]
     return make_dataset(list(pos) + list(neg), [1] * len(pos) + [0] * len(neg), ids=ids)
+
+
+#: Triage of 20 cases into routine, urgent and critical: (routine, urgent, critical)
+#: probabilities per case, by actual class. The two critical cases are both missed and
+#: one routine case is called critical, so critical's F1 is 0: macro F1 (every class
+#: equal) is far below weighted F1 (by support), the averaging trap.
+_TRIAGE = {
+    "routine": [(0.82, 0.13, 0.05), (0.78, 0.17, 0.05), (0.9, 0.07, 0.03), (0.71, 0.2, 0.09),
+                (0.66, 0.24, 0.1), (0.85, 0.1, 0.05), (0.74, 0.16, 0.1), (0.69, 0.26, 0.05),
+                (0.93, 0.05, 0.02), (0.61, 0.3, 0.09), (0.77, 0.15, 0.08), (0.58, 0.33, 0.09),
+                (0.88, 0.08, 0.04), (0.3, 0.2, 0.5)],
+    "urgent": [(0.2, 0.7, 0.1), (0.1, 0.6, 0.3), (0.25, 0.55, 0.2), (0.5, 0.4, 0.1)],
+    "critical": [(0.3, 0.6, 0.1), (0.45, 0.25, 0.3)],
+}  # fmt: skip
+
+
+def _triage() -> Multiclass:
+    classes = tuple(_TRIAGE)
+    rows = [(c, s) for c, scores in _TRIAGE.items() for s in scores]
+    return Multiclass(
+        classes,
+        np.array([s for _, s in rows], dtype=np.float64),
+        np.array([classes.index(c) for c, _ in rows], dtype=np.int64),
+        ids=tuple(f"case{i + 1}" for i in range(len(rows))),
+    )
 
 
 def _build() -> dict[str, Preset]:
@@ -150,6 +180,14 @@ def _build() -> dict[str, Preset]:
             delivery_a,
             0.7,
             deliveries,
+        ),
+        Preset(
+            "triage",
+            "Three classes, one rare: both critical cases are missed, so macro F1 (every "
+            "class equal) is far below weighted F1 (by support).",
+            (triage := _triage()).one_vs_rest(0),
+            0.5,
+            multiclass=triage,
         ),
     ]
     return {p.name: p for p in presets}

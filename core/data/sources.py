@@ -18,6 +18,8 @@ from core.data.loaders import Columns, load_file
 from core.data.models import join_models, load_models
 from core.data.presets import PRESET_NAMES, PRESETS
 from core.errors import InputError
+from core.multiclass.load import load_multiclass
+from core.multiclass.metrics import Multiclass
 from core.threshold import Threshold
 
 
@@ -33,6 +35,10 @@ class Source:
     columns: Mapping[str, npt.NDArray[np.float64]] = field(default_factory=dict)
     #: Several models of the same rows (``data`` is the first's), or none.
     models: tuple[Model, ...] = ()
+    #: Several classes (``data`` is one class against the rest), or None.
+    multiclass: Multiclass | None = None
+    #: Which class ``data`` is, against the rest (an index into the classes).
+    klass: int = 0
 
 
 def open_source(
@@ -43,6 +49,9 @@ def open_source(
     keep: Sequence[str] = (),
     scores: Sequence[str] = (),
     compare: str | None = None,
+    class_scores: Sequence[str] = (),
+    multiclass: bool = False,
+    klass: str | None = None,
 ) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
     ``compare``: a second file of the same examples, joined on id (each file one model).
@@ -51,6 +60,20 @@ def open_source(
     5
     """
     path = Path(name)
+    if _there(path) and not aggregated and len(scores) < 2 and compare is None:
+        mc = load_multiclass(path, cols, class_scores, force=multiclass)
+        if mc is not None:
+            if keep:
+                raise InputError(f"{path}: a goal's cost column is for binary rows, not "
+                                 "several classes (use --class C for one class)")  # fmt: skip
+            c = class_index(mc, klass, path)
+            return Source(data=mc.one_vs_rest(c), label=str(path), path=path, multiclass=mc,
+                          klass=c)  # fmt: skip
+    if (klass is not None or class_scores or multiclass) and name not in PRESETS:
+        raise InputError(
+            f"{name}: not several classes: --class, --class-score and --multiclass need a "
+            "label column of class names and one score column a class (score_<class>)"
+        )
     if _there(path):
         models = load_models(path, cols, scores, aggregated)
         data = models[0].data if models else load_file(path, cols, aggregated=aggregated)
@@ -79,10 +102,25 @@ def open_source(
                 f"--compare joins two files on id; preset {name} is not a file (save it "
                 "with s in the explorer first)"
             )
+        if p.multiclass is not None:
+            c = class_index(p.multiclass, klass, Path(f"preset {name}"))
+            return Source(data=p.multiclass.one_vs_rest(c), label=f"preset {name}",
+                          threshold=p.threshold, multiclass=p.multiclass, klass=c)  # fmt: skip
+        if klass is not None:
+            raise InputError(f"preset {name} has two classes; --class is for several")
         return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, models=p.models)
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
     )
+
+
+def class_index(mc: Multiclass, name: str | None, path: Path) -> int:
+    """The index of class ``name`` (the first class when None)."""
+    if name is None:
+        return 0
+    if name not in mc.classes:
+        raise InputError(f"{path}: no class {name!r}; the classes are: {', '.join(mc.classes)}")
+    return mc.classes.index(name)
 
 
 def _joined(

@@ -41,6 +41,7 @@ from core.errors import InputError
 from core.intervals import BootJob, Sure
 from core.intervals.bootstrap import SEED, Bootstrap, parse_replicates, parse_seed
 from core.intervals.closed import CONFIDENCE, parse_confidence
+from core.multiclass.metrics import Multiclass, MulticlassReport, multiclass_report
 from core.session import edits
 from core.session.rowview import NOTHING_CHANGED, Changed
 from core.session.savefile import check_name, write_atomic
@@ -80,6 +81,8 @@ class Session:
         beta: float = 2.0,
         columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
         models: Sequence[Model] = (),
+        multiclass: Multiclass | None = None,
+        klass: int = 0,
     ) -> None:
         self.data = data
         #: Several models of the same rows, as loaded (the rows shown are one of
@@ -87,6 +90,10 @@ class Session:
         self.models: tuple[Model, ...] = tuple(models)
         self.model = 0
         self._model_curves: dict[int, Curves] = {}
+        #: Several classes (the rows shown are one class against the rest, ``klass``).
+        self.multiclass = multiclass
+        self.klass = klass
+        self._summary: MulticlassReport | None = None
         #: Leave large models' sweeps to a worker (the explorer's): their rows wait.
         self.defer_models = False
         #: The last transform applied (the explorer's dialog offers it again).
@@ -142,8 +149,16 @@ class Session:
         fresh: bool = False,
     ) -> Update:
         """An Update of the current state, with the goal and prevalence in force."""
+        klass = None if self.multiclass is None else self.multiclass.classes[self.klass]
         return Update(
-            analysis, changed, message, fresh, self._deciding(), self.sure, self.model_rows()
+            analysis,
+            changed,
+            message,
+            fresh,
+            self._deciding(),
+            self.sure,
+            self.model_rows(),
+            klass,
         )
 
     def model_rows(self) -> tuple[ModelRow, ...]:
@@ -578,6 +593,7 @@ class Session:
         # A preset has no cost columns: a goal that needs one goes with them.
         self.columns, self._aligned = {}, True
         self.models, self.model, self._model_curves = p.models, 0, {}
+        self.multiclass, self.klass, self._summary = p.multiclass, 0, None
         if self.goal is not None and self.goal.columns():
             self.goal = None
         # Other rows altogether: nothing is marked changed against the rows before.
@@ -623,6 +639,49 @@ class Session:
                              "..., --score-column twice, or --compare OTHER_FILE to compare "
                              "models)")  # fmt: skip
         return self.set_model(self.models[(self.model + 1) % len(self.models)].name)
+
+    # --- classes -------------------------------------------------------------------
+
+    def set_class(self, name: str) -> Update:
+        """Show class ``name`` against the rest (the threshold stays)."""
+        mc = self.multiclass
+        if mc is None:
+            raise InputError("these rows have two classes; open a file with a label column "
+                             "of class names and score_<class> columns for several")  # fmt: skip
+        if name not in mc.classes:
+            raise InputError(f"no class {name!r}; the classes are: {', '.join(mc.classes)}")
+        if self._undo:
+            raise InputError(
+                "edits apply to the class shown only: undo or reset them (r) before "
+                "showing another class"
+            )
+        c = mc.classes.index(name)
+        self._redo.clear()
+        self.klass = c
+        data = mc.one_vs_rest(c)
+        self.data = data
+        self.loaded = (data, self.threshold)
+        self._version = next(self._versions)
+        self._saved = (self._version, data)
+        return self._update(
+            self.analysis, NOTHING_CHANGED,
+            f"Class {name} against the rest: its scores, and label == {name}.", fresh=True,
+        )  # fmt: skip
+
+    def next_class(self) -> Update:
+        """Show the next class against the rest (after the last, the first)."""
+        mc = self.multiclass
+        if mc is None:
+            return self.set_class("")  # refused, saying why
+        return self.set_class(mc.classes[(self.klass + 1) % mc.k])
+
+    def multiclass_summary(self) -> MulticlassReport | None:
+        """The multiclass summary of the rows as loaded (computed once), or None."""
+        if self.multiclass is None:
+            return None
+        if self._summary is None:
+            self._summary = multiclass_report(self.multiclass)
+        return self._summary
 
     def comparisons(self) -> list[Comparison]:
         """Every pair of models compared, each at the threshold (or at its own goal's

@@ -65,6 +65,8 @@ class Update:
     sure: Sure | None = None
     #: Several models of these rows, each at the threshold (empty with one model).
     models: tuple[ModelRow, ...] = ()
+    #: Several classes: the one shown against the rest (None with two classes).
+    klass: str | None = None
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

@@ -167,6 +167,26 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         "to compare, or name the columns score_A, score_B, ...",
     )
     p.add_argument(
+        "--class-score",
+        action="append",
+        default=None,
+        metavar="CLASS=COLUMN",
+        help="several classes: the column holding CLASS's scores (give one per class; "
+        "or name the columns score_<class>)",
+    )
+    p.add_argument(
+        "--multiclass",
+        action="store_true",
+        help="read score_<class> columns as classes even when the labels have two values",
+    )
+    p.add_argument(
+        "--class",
+        dest="klass",
+        default=None,
+        metavar="C",
+        help="several classes: open (or report) class C against the rest",
+    )
+    p.add_argument(
         "--compare",
         default=None,
         metavar="OTHER_FILE",
@@ -249,6 +269,10 @@ class SourceArgs:
     compare: str | None = None
     #: --transform NAME, where the command has it.
     transform: str | None = None
+    #: --class-score CLASS=COLUMN (every one), --multiclass and --class C.
+    class_scores: tuple[str, ...] = ()
+    multiclass: bool = False
+    klass: str | None = None
     #: --confidence, --bootstrap and --seed, where the command has them.
     confidence: float = CONFIDENCE
     replicates: int | None = None
@@ -280,6 +304,9 @@ class SourceArgs:
             score_columns=tuple(args.score_column or ()),
             compare=getattr(args, "compare", None),
             transform=getattr(args, "transform", None),
+            class_scores=tuple(getattr(args, "class_score", None) or ()),
+            multiclass=bool(getattr(args, "multiclass", False)),
+            klass=getattr(args, "klass", None),
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
@@ -298,7 +325,8 @@ class SourceArgs:
             parse_prevalence(self.prevalence_text)
         src = open_source(
             self.name, self.columns, aggregated=self.aggregated, keep=keep,
-            scores=self.score_columns, compare=self.compare,
+            scores=self.score_columns, compare=self.compare, class_scores=self.class_scores,
+            multiclass=self.multiclass, klass=self.klass,
         )  # fmt: skip
         return src, self.threshold(src.threshold)
 
@@ -309,7 +337,7 @@ class SourceArgs:
             data, models, opening = transformed(self.transform, data, models, threshold)
         session = Session(
             data, threshold, source=src.label, path=src.path, beta=self.beta,
-            columns=src.columns, models=models,
+            columns=src.columns, models=models, multiclass=src.multiclass, klass=src.klass,
         )  # fmt: skip
         if self.prevalence_text:
             session.set_prevalence(self.prevalence_text)

@@ -23,6 +23,8 @@ from core.decide.text import solved_at, with_decision
 from core.errors import InputError
 from core.intervals import Sure
 from core.intervals.bootstrap import SEED, bootstrap
+from core.multiclass.metrics import multiclass_report
+from core.text.multiclass import multiclass_lines
 from core.text.report import (
     JSON_POINTS,
     MIN_POINTS,
@@ -153,6 +155,10 @@ def run(args: argparse.Namespace) -> int:
     extra: dict[str, Any] = {}
     if transformed:
         extra["transform"] = transformed[0].as_json()
+    summary = None if src.multiclass is None else multiclass_report(src.multiclass)
+    if summary is not None and src.multiclass is not None:
+        extra["class"] = src.multiclass.classes[src.klass]
+        extra["multiclass"] = summary.as_json()
     if decision is not None:
         extra["goal"] = decision.as_json()
         if args.bootstrap is not None and decision.feasible and decision.threshold is not None:
@@ -205,6 +211,15 @@ def run(args: argparse.Namespace) -> int:
         )
         if compared:
             text = with_models(text, src.models, compared)
+        if summary is not None and src.multiclass is not None:
+            head, _, rest = text.partition("\n")
+            name = src.multiclass.classes[src.klass]
+            text = (
+                f"{head}\nClass {name} against the rest (--class C for another; the "
+                f"multiclass summary is at the end)\n{rest}\n"
+                + "\n".join(multiclass_lines(summary))
+                + "\n"
+            )
         sys.stdout.write(text)
     if args.check and decision is not None and not decision.feasible:
         note(f"goal not met: {decision.reason}")

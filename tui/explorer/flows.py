@@ -305,3 +305,21 @@ def set_transform(screen: MainScreen) -> None:
     )
     current = screen.session.last_transform or "square"
     screen.app.push_screen(ValueDialog("Transform the scores", current, check, hint=hint), done)
+
+
+def multiclass_summary(screen: MainScreen) -> None:
+    """The multiclass summary on a screen of its own (the matrix, per class, averages)."""
+    from core.text.multiclass import multiclass_lines
+
+    r = screen.session.multiclass_summary()
+    if r is None:
+        screen.say(
+            "Refused: these rows have two classes; open a file with a label column of class "
+            "names and score_<class> columns for several."
+        )
+        return
+    shown = r.classes[screen.session.klass]
+    title = f"{len(r.classes)} classes (the main screen: {shown} against the rest; C: the next)"
+    body = "\n".join(multiclass_lines(r))
+    text = Text(to_ascii(body) if screen.ascii else body)
+    screen.app.push_screen(MetricsScreen(title, text))

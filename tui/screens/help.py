@@ -77,6 +77,7 @@ HELP_GROUPS: dict[str, set[str]] = {
               "transform"},
     "Deciding": {"goal", "prevalence"},
     "Models": {"next-model"},
+    "Classes": {"next-class", "classes"},
     "How sure": {"intervals", "bootstrap"},
     "Panes": {"pane-matrix", "pane-chart", "pane-rows", "pane-sweep", "pane-all",
               "sweep-up", "sweep-down", "sweep-page-up", "sweep-page-down"},

@@ -92,6 +92,10 @@ class MainScreen(Screen[None]):
           tooltip="Every metric also at a deployment prevalence"),
         B("T", "transform", "Transform", show=False, id="transform",
           tooltip="Transform the scores (square, log, rank ...): one undoable edit"),
+        B("C", "next_class", "Class", show=False, id="next-class",
+          tooltip="Several classes: show the next class against the rest"),
+        B("K", "classes", "Classes", show=False, id="classes",
+          tooltip="Several classes: the k×k matrix, per-class metrics and averages"),
         B("M", "next_model", "Model", show=False, id="next-model",
           tooltip="Show the next model's scores of the same rows"),
         B("r", "reset", "Reset", id="reset"),
@@ -348,6 +352,12 @@ class MainScreen(Screen[None]):
 
     def action_transform(self) -> None:
         flows.set_transform(self)
+
+    def action_next_class(self) -> None:
+        self.run(self.session.next_class)
+
+    def action_classes(self) -> None:
+        flows.multiclass_summary(self)
 
     def action_next_model(self) -> None:
         self.run(self.session.next_model)

@@ -19,8 +19,9 @@ class ModelLine(TextLines):
 
     def watch_frame(self, frame: Frame | None) -> None:
         rows = () if frame is None else frame.update.models
-        self.display = bool(rows)
-        if rows:
+        klass = None if frame is None else frame.update.klass
+        self.display = bool(rows) or klass is not None
+        if self.display:
             self.refresh_lines()
 
     def on_resize(self) -> None:
@@ -29,6 +30,13 @@ class ModelLine(TextLines):
     def refresh_lines(self) -> None:
         frame = self.frame
         rows = () if frame is None else frame.update.models
+        klass = None if frame is None else frame.update.klass
+        if klass is not None:  # several classes: which one is "1" here
+            width = max(self.content_region.width, 20)
+            items = [Text(f"Class {klass} against the rest (1 = {klass})", style="bold"),
+                     Text("C: next", style="dim"), Text("K: all classes", style="dim")]  # fmt: skip
+            self.show(Text("\n").join(wrap_items(items, width)))
+            return
         if not rows:
             return
         width = max(self.content_region.width, 20)

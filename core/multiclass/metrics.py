@@ -1,0 +1,339 @@
+"""Multiclass metrics, each one binary problem per class and then averaged.
+
+- **Decisions**: each row's predicted class is the argmax of its scores; a tie for
+  the maximum goes to the class first in the class order, and how many rows were
+  decided by such a tie is counted.
+- **Per class** c (one against the rest): precision = TP/(TP+FP), recall =
+  TP/(TP+FN), F1, support (rows, or weight, labelled c). Undefined with the reason
+  where a denominator is 0, never 0 silently.
+- **Averages**: macro (the plain mean over the classes where the metric is defined),
+  weighted (by support, over the same classes), micro (pool every class's TP, FP and
+  FN, then divide once; with one label per row that is accuracy). Each average names
+  the classes it used, and says which it left out and why.
+- **Balanced accuracy** = the macro average of per-class recall (chance level: 1/k).
+- **One-vs-rest ranking**: per-class ROC AUC and AP of class c's score against
+  "label == c", their macro and support-weighted averages, and the micro averages over
+  all k·n (score, is-this-class) pairs pooled.
+- **Probability metrics** when every row's scores are in [0, 1] and sum to 1 within
+  1e-9: log loss = −mean ln p(true class), Brier = mean Σ_c (p_c − [y = c])².
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.curves.pr import average_precision
+from core.curves.roc import roc_auc
+from core.curves.sweep import build_sweep
+from core.data.dataset import Dataset, make_dataset
+from core.metrics.metric import Metric, from_fraction, undefined
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: How far a row's scores may sum from 1 and still be probabilities.
+SUM_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class Multiclass:
+    """Rows scored for several classes.
+
+    classes : the class names, in order (the order of the score columns)
+    scores : (n, k) float64, row i's score for each class
+    labels : (n,) int64, each row's actual class as an index into ``classes``
+    weights : (n,) float64 or None
+    ids : row ids or None
+    """
+
+    classes: tuple[str, ...]
+    scores: FloatArray
+    labels: IntArray
+    weights: FloatArray | None = None
+    ids: Sequence[str] | None = field(default=None, repr=False)
+
+    @property
+    def n(self) -> int:
+        return int(self.labels.shape[0])
+
+    @property
+    def k(self) -> int:
+        return len(self.classes)
+
+    def weight(self) -> FloatArray:
+        return np.ones(self.n) if self.weights is None else self.weights
+
+    @property
+    def whole(self) -> bool:
+        """Counts are whole (no weights, or whole weights): fractions are exact."""
+        w = self.weights
+        return w is None or bool(np.all(w == np.floor(w)) and w.sum() < 2**53)
+
+    def one_vs_rest(self, c: int) -> Dataset:
+        """Class ``c`` against the rest: its scores, and "label == c"."""
+        return make_dataset(self.scores[:, c], self.labels == c, weights=self.weights, ids=self.ids)
+
+
+def decide(mc: Multiclass) -> tuple[IntArray, int]:
+    """Each row's predicted class (argmax, ties to the first class) and how many rows
+    had a tie for the maximum."""
+    pred = np.argmax(mc.scores, axis=1).astype(np.int64)  # numpy's argmax: the first
+    top = mc.scores[np.arange(mc.n), pred]
+    ties = int(np.count_nonzero((mc.scores == top[:, None]).sum(axis=1) > 1))
+    return pred, ties
+
+
+def confusion(mc: Multiclass, pred: IntArray) -> FloatArray:
+    """The k×k matrix: row = actual class, column = predicted class (weighted)."""
+    k = mc.k
+    flat = np.bincount(mc.labels * k + pred, weights=mc.weight(), minlength=k * k)
+    out: FloatArray = flat.astype(np.float64).reshape(k, k)
+    return out
+
+
+def _ratio(num: float, den: float, whole: bool, reason: str, name: str) -> Metric:
+    if den == 0:
+        return undefined(reason, name=name)
+    if whole:
+        f = Fraction(round(num), round(den))
+        return from_fraction(f, float(f), name=name)
+    return Metric(num / den, None, None, name)
+
+
+def _f1(tp: float, fp: float, fn: float, whole: bool) -> Metric:
+    den = 2 * tp + fp + fn
+    return _ratio(2 * tp, den, whole, "No actual or predicted rows of the class (2TP+FP+FN=0)",
+                  "F1")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PerClass:
+    """One class against the rest at the argmax decisions, and its ranking summaries."""
+
+    name: str
+    tp: float
+    fp: float
+    fn: float
+    support: float
+    precision: Metric
+    recall: Metric
+    f1: Metric
+    roc_auc: Metric
+    average_precision: Metric
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "precision": self.precision.as_json(),
+            "recall": self.recall.as_json(),
+            "f1": self.f1.as_json(),
+            "support": _count(self.support),
+            "roc_auc": self.roc_auc.as_json(),
+            "average_precision": self.average_precision.as_json(),
+        }
+
+
+def _count(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+@dataclass(frozen=True)
+class Average:
+    """An average of a per-class metric: its value, the classes it used, and the
+    classes it left out with why."""
+
+    metric: Metric
+    used: tuple[str, ...]
+    left_out: tuple[tuple[str, str], ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        out = self.metric.as_json()
+        out["classes"] = list(self.used)
+        if self.left_out:
+            out["left_out"] = {c: why for c, why in self.left_out}
+        return out
+
+
+def _mean(
+    values: Sequence[Metric], names: Sequence[str], weights: Sequence[float] | None, whole: bool
+) -> Average:
+    """The (weighted) mean over the classes where the metric is defined."""
+    used = [i for i, m in enumerate(values) if m.value is not None]
+    left = tuple((names[i], str(values[i].reason)) for i, m in enumerate(values)
+                 if m.value is None)  # fmt: skip
+    if not used:
+        return Average(undefined("undefined for every class"), (), left)
+    w = [1.0] * len(values) if weights is None else list(weights)
+    total = sum(w[i] for i in used)
+    if total == 0:
+        return Average(undefined("the classes it is defined for have no support"), (), left)
+    exact = whole and all(values[i].exact is not None for i in used)
+    if exact:
+        f = sum((Fraction(round(w[i])) * values[i].exact for i in used), Fraction(0))  # type: ignore[operator]
+        f /= Fraction(round(total))
+        m = from_fraction(f, float(f))
+    else:
+        m = Metric(sum(w[i] * float(values[i].value or 0.0) for i in used) / total, None, None)
+    return Average(m, tuple(names[i] for i in used), left)
+
+
+@dataclass(frozen=True)
+class MulticlassReport:
+    """Everything the multiclass summary shows."""
+
+    classes: tuple[str, ...]
+    confusion: FloatArray
+    argmax_ties: int
+    per_class: tuple[PerClass, ...]
+    averages: dict[str, dict[str, Average]]
+    accuracy: Metric
+    balanced_accuracy: Average
+    log_loss: Metric
+    brier: Metric
+    n: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "classes": list(self.classes),
+            "confusion": [[_count(x) for x in row] for row in self.confusion.tolist()],
+            "argmax_ties": self.argmax_ties,
+            "per_class": {p.name: p.as_json() for p in self.per_class},
+            "averages": {
+                kind: {name: a.as_json() for name, a in avgs.items()}
+                for kind, avgs in self.averages.items()
+            },
+            "accuracy": self.accuracy.as_json(),
+            "balanced_accuracy": self.balanced_accuracy.as_json(),
+            "log_loss": self.log_loss.as_json(),
+            "brier": self.brier.as_json(),
+        }
+
+
+def probability_problem(mc: Multiclass) -> str | None:
+    """Why the scores are not probabilities (naming the row), or None."""
+    s = mc.scores
+    bad = np.flatnonzero(np.any((s < 0) | (s > 1), axis=1))
+    if bad.size:
+        i = int(bad[0])
+        return f"row {_row_name(mc, i)} has a score outside [0, 1]"
+    sums = s.sum(axis=1)
+    off = np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE)
+    if off.size:
+        i = int(off[0])
+        return (
+            f"row {_row_name(mc, i)}'s scores sum to {float(sums[i])!r}, not 1 "
+            f"(within {SUM_TOLERANCE:g}): they are not probabilities"
+        )
+    return None
+
+
+def _row_name(mc: Multiclass, i: int) -> str:
+    return str(mc.ids[i]) if mc.ids is not None else str(i + 1)
+
+
+def _probability(mc: Multiclass) -> tuple[Metric, Metric]:
+    why = probability_problem(mc)
+    if why is not None:
+        return (
+            undefined(why, name="log loss", formula="−mean ln p(true class)"),
+            undefined(why, name="Brier score", formula="mean Σ_c (p_c − [y = c])²"),
+        )
+    w = mc.weight()
+    total = float(w.sum())
+    p_true = mc.scores[np.arange(mc.n), mc.labels]
+    if np.any((p_true == 0) & (w > 0)):
+        i = int(np.flatnonzero((p_true == 0) & (w > 0))[0])
+        loss = undefined(
+            f"row {_row_name(mc, i)} gives its actual class probability 0: log loss is "
+            "infinite", name="log loss", formula="−mean ln p(true class)",
+        )  # fmt: skip
+    else:
+        with np.errstate(divide="ignore"):
+            logs = np.where(w > 0, np.log(np.where(p_true > 0, p_true, 1.0)), 0.0)
+        loss = Metric(float(-(w @ logs) / total), None, None, "log loss",
+                      "−mean ln p(true class)")  # fmt: skip
+    onehot = np.zeros_like(mc.scores)
+    onehot[np.arange(mc.n), mc.labels] = 1.0
+    per_row = ((mc.scores - onehot) ** 2).sum(axis=1)
+    brier = Metric(float(w @ per_row / total), None, None, "Brier score",
+                   "mean Σ_c (p_c − [y = c])²")  # fmt: skip
+    return loss, brier
+
+
+def _ranking(mc: Multiclass) -> tuple[list[Metric], list[Metric], Metric, Metric]:
+    """Per-class one-vs-rest ROC AUC and AP, and the micro averages (all k·n pairs)."""
+    aucs, aps = [], []
+    for c in range(mc.k):
+        sweep = build_sweep(mc.one_vs_rest(c))
+        aucs.append(roc_auc(sweep))
+        aps.append(average_precision(sweep))
+    k = mc.k
+    pooled = make_dataset(
+        mc.scores.reshape(-1),
+        (mc.labels[:, None] == np.arange(k)[None, :]).reshape(-1),
+        weights=None if mc.weights is None else np.repeat(mc.weights, k),
+    )
+    sweep = build_sweep(pooled)
+    return aucs, aps, roc_auc(sweep), average_precision(sweep)
+
+
+def multiclass_report(mc: Multiclass) -> MulticlassReport:
+    """The multiclass summary of ``mc`` (see the module)."""
+    pred, ties = decide(mc)
+    cm = confusion(mc, pred)
+    whole = mc.whole
+    names = mc.classes
+    tp = np.diag(cm)
+    predicted = cm.sum(axis=0)
+    support = cm.sum(axis=1)
+    fp, fn = predicted - tp, support - tp
+    aucs, aps, micro_auc, micro_ap = _ranking(mc)
+    per = []
+    for c, name in enumerate(names):
+        per.append(PerClass(
+            name, float(tp[c]), float(fp[c]), float(fn[c]), float(support[c]),
+            _ratio(tp[c], tp[c] + fp[c], whole,
+                   f"No rows predicted {name} (TP+FP=0)", "precision"),
+            _ratio(tp[c], tp[c] + fn[c], whole, f"No rows labelled {name} (TP+FN=0)", "recall"),
+            _f1(tp[c], fp[c], fn[c], whole),
+            _named(aucs[c], name), _named(aps[c], name),
+        ))  # fmt: skip
+    weights = [float(s) for s in support]
+    averages: dict[str, dict[str, Average]] = {"macro": {}, "weighted": {}, "micro": {}}
+    for metric in ("precision", "recall", "f1", "roc_auc", "average_precision"):
+        values = [getattr(p, metric) for p in per]
+        averages["macro"][metric] = _mean(values, names, None, whole)
+        averages["weighted"][metric] = _mean(values, names, weights, whole)
+    stp, sfp, sfn = float(tp.sum()), float(fp.sum()), float(fn.sum())
+    all_names = tuple(names)
+    averages["micro"] = {
+        "precision": Average(
+            _ratio(stp, stp + sfp, whole, "No rows (ΣTP+ΣFP=0)", "precision"), all_names
+        ),
+        "recall": Average(
+            _ratio(stp, stp + sfn, whole, "No rows (ΣTP+ΣFN=0)", "recall"), all_names
+        ),
+        "f1": Average(_f1(stp, sfp, sfn, whole), all_names),
+        "roc_auc": Average(micro_auc, all_names),
+        "average_precision": Average(micro_ap, all_names),
+    }
+    n = float(cm.sum())
+    accuracy = _ratio(stp, n, whole, "No rows (n=0)", "accuracy")
+    recalls = [p.recall for p in per]
+    balanced = _mean(recalls, names, None, whole)
+    loss, brier = _probability(mc)
+    return MulticlassReport(
+        tuple(names), cm, ties, tuple(per), averages, accuracy, balanced, loss, brier, n
+    )
+
+
+def _named(m: Metric, name: str) -> Metric:
+    """A one-vs-rest summary's reason names its class."""
+    if m.value is not None or m.reason is None:
+        return m
+    return undefined(f"class {name}: {m.reason[0].lower()}{m.reason[1:]}", name=m.name)
