@@ -198,3 +198,21 @@ async def test_the_explorer_cycles_classes_and_shows_the_summary() -> None:
         await pilot.press("K")
         await pilot.pause()
         assert two.main.message.startswith("Refused: these rows have two classes")
+
+
+async def test_the_palette_lists_each_class() -> None:
+    from tests.tui_helpers import SIZE, make_app
+
+    app = make_app("triage")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        commands = {c.title: c for c in app.get_system_commands(app.main)}
+        assert {"Class: routine", "Class: urgent", "Class: critical"} <= set(commands)
+        commands["Class: critical"].callback()
+        await pilot.pause()
+        assert app.main.session.klass == 2
+        assert app.main.message.startswith("Class critical against the rest")
+    two = make_app("canonical")
+    async with two.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not [c for c in two.get_system_commands(two.main) if c.title.startswith("Class:")]

@@ -143,6 +143,14 @@ class ThresholdLab(App[None]):
             yield SystemCommand(
                 f"Preset: {p.name}", p.description, lambda name=p.name: self._main.load_preset(name)
             )
+        main = self._main
+        classes = () if main.session.multiclass is None else main.session.multiclass.classes
+        for c, name in enumerate(classes):
+            yield SystemCommand(
+                f"Class: {name}",
+                f"Class {name} against the rest (class {c + 1} of {len(classes)})",
+                partial(main.run, partial(main.session.set_class, name)),
+            )
         # Every key of the explorer is also a command, named with its key.
         rows = self._main.query_one(RowTable)
         for b in self._main.all_bindings():

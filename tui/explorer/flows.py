@@ -319,7 +319,10 @@ def multiclass_summary(screen: MainScreen) -> None:
         )
         return
     shown = r.classes[screen.session.klass]
-    title = f"{len(r.classes)} classes (the main screen: {shown} against the rest; C: the next)"
+    title = (
+        f"{len(r.classes)} classes, the rows as loaded (the main screen: {shown} against the "
+        "rest; C: the next)"
+    )
     body = "\n".join(multiclass_lines(r))
     text = Text(to_ascii(body) if screen.ascii else body)
     screen.app.push_screen(MetricsScreen(title, text))
