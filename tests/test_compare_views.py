@@ -338,7 +338,8 @@ async def test_the_explorer_sweeps_other_large_models_in_its_worker() -> None:
             if "being computed" not in str(line.render()):
                 break
         text = str(line.render())
-        assert "being computed" not in text and "B AUC ≈ 0.49" in text, text
+        errors = [(w.name, w.state, w.error) for w in app.workers]
+        assert "being computed" not in text and "B AUC ≈ 0.49" in text, (text, errors)
         roc = app.main.query_one("#roc-chart", CurveChart)
         assert roc.border_title == "ROC curves of 2 models"
         assert s.model_curves(1) is s._model_curves[1]  # swept once, by the worker

@@ -110,7 +110,7 @@ def test_edits_undo_redo_reset() -> None:
 
 def test_presets_sweep_and_curves() -> None:
     assert run("preset ap-vs-trapezoid")[0].startswith("Loaded preset ap-vs-trapezoid:")
-    assert len(run("presets")) == 12  # deliveries, two models, since #15
+    assert len(run("presets")) == 13  # deliveries (two models, #15), triage (#17)
     sweep = run("sweep")
     assert sweep[0].split() == [
         "threshold",

@@ -53,6 +53,46 @@ def _pairs_from_header(header: Sequence[str]) -> list[tuple[str, str]]:
     return [(c, h) for c, h in found if c]
 
 
+def _regular(path: Path) -> bool:
+    """A regular file that can be looked at (else the loader says why)."""
+    try:
+        return path.is_file() and not path.is_fifo()
+    except OSError:
+        return False
+
+
+#: Rows read to tell class names from 0/1 labels before reading a whole file.
+SAMPLE_ROWS = 2000
+
+
+def _sample_labels(path: Path, label: str) -> set[str] | None:
+    """The distinct labels of the first :data:`SAMPLE_ROWS` rows, or None when they
+    cannot be read cheaply (the full read then says what is wrong)."""
+    import csv
+    import itertools
+
+    from core.data.delimited import delimiter_of
+
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            first = fh.readline()
+            delimiter = delimiter_of(path, first)
+            header = [h.strip() for h in next(csv.reader([first], delimiter=delimiter))]
+            hits = [i for i, h in enumerate(header) if h == label] or [
+                i for i, h in enumerate(header) if h.lower() == label.lower()
+            ]
+            if len(hits) != 1:
+                return None
+            reader = csv.reader(fh, delimiter=delimiter)
+            return {
+                row[hits[0]].strip()
+                for row in itertools.islice(reader, SAMPLE_ROWS)
+                if len(row) > hits[0]
+            }
+    except (OSError, UnicodeDecodeError, csv.Error, StopIteration):
+        return None
+
+
 def _header(path: Path) -> list[str]:
     if path.suffix.lower() in (".parquet", ".pq"):
         try:
@@ -70,17 +110,22 @@ def load_multiclass(
     """``path`` as a multiclass problem, or None when it is not one (see the module)."""
     given = parse_class_scores(class_scores)
     suffix = path.suffix.lower()
+    if not _regular(path):  # a pipe, or a file that cannot be looked at
+        if given:
+            raise fail(path, "several classes are read from a regular file that can be read "
+                       "(this is a pipe or device, or cannot be opened)")  # fmt: skip
+        return None  # the loader reads it once, and says what is wrong
     if suffix == ".json":
         return _from_json(path, cols) if not given else _refuse_json(path)
-    if not (path.is_file() and not path.is_fifo()):
-        if given:
-            raise fail(path, "multiclass files are read from a regular file, not a pipe")
-        return None
     pairs = given or _pairs_from_header(_header(path))
     if not given and len(pairs) < 2:
         return None
     if len(pairs) < 2 and not force:
         raise fail(path, "several classes need a score column each (--class-score given once)")
+    if not given and not force and suffix not in (".parquet", ".pq"):
+        sample = _sample_labels(path, cols.label)
+        if sample is not None and not sample <= {c for c, _ in pairs} and len(sample) <= 2:
+            return None  # two-valued labels so far: models; not worth reading it all here
     if suffix in (".parquet", ".pq"):
         table = _parquet(path, cols, pairs)
     else:

@@ -16,6 +16,7 @@ from textual.worker import get_current_worker
 
 from core.analysis import Curves
 from core.curves.prepared import Prepared, needs_background, prepare
+from core.session.update import Update
 from tui.explorer.frame import Frame
 from tui.widgets.charts import ChartPanel, chart_columns
 from tui.widgets.score_strip import ScoreStrip, strip_columns
@@ -115,10 +116,7 @@ class Preparer:
         self._last = prepared
         frame = self.screen.frame
         if frame is not None and frame.analysis.curves is prepared.curves:
-            update = frame.update
-            if any(row.pending for row in update.models):  # their sweeps are done now
-                update = dataclasses.replace(update, models=self.screen.session.model_rows())
-            self.screen.frame = Frame(update, prepared)
+            self.screen.frame = Frame(self._models_in(frame.update), prepared)
         elif frame is not None:
             # The rows changed meanwhile; that change's own work follows.
             self.prepared_again()
@@ -142,5 +140,16 @@ class Preparer:
         if frame is None:
             return
         prepared = self.prepared_for(frame.analysis.curves)
-        if prepared is not frame.prepared:
-            self.screen.frame = Frame(frame.update, prepared)
+        update = self._models_in(frame.update)
+        if prepared is not frame.prepared or update is not frame.update:
+            self.screen.frame = Frame(update, prepared)
+
+    def _models_in(self, update: Update) -> Update:
+        """``update`` with its waiting model rows filled in where their sweeps are done
+        (a worker's, whichever one did them)."""
+        if not any(row.pending for row in update.models):
+            return update
+        rows = self.screen.session.model_rows()
+        if [r.pending for r in rows] == [r.pending for r in update.models]:
+            return update
+        return dataclasses.replace(update, models=rows)
