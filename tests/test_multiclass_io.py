@@ -216,3 +216,12 @@ async def test_the_palette_lists_each_class() -> None:
     async with two.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert not [c for c in two.get_system_commands(two.main) if c.title.startswith("Class:")]
+
+
+def test_a_deeply_nested_json_file_is_one_clear_line_not_a_traceback(tmp_path: Path) -> None:
+    # The multiclass check parsed JSON on its own and let RecursionError through.
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000)
+    out = _report(str(f))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "too deeply nested to read" in out.stderr

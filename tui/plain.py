@@ -27,7 +27,7 @@ from core.data.rownames import shown
 from core.decide.solve import decision_sentence
 from core.errors import InputError
 from core.intervals import Sure
-from core.metrics.metric import Metric, format_count
+from core.metrics.metric import Metric
 from core.metrics.threshold_metrics import METRIC_NAMES
 from core.session.rowview import (
     DIFFER,
@@ -42,7 +42,7 @@ from core.session.session import NeedsOverwrite, Session
 from core.session.update import Update
 from core.text.calibration import calibration_words, gains_words, ks_words
 from core.text.intervals import boot_summary_words, curve_interval_words
-from core.text.multiclass import multiclass_words
+from core.text.multiclass import classes_words, multiclass_words
 from core.text.report import intervals_sentence, metric_lines, sweep_table
 from core.text.sentences import (
     SUMMARY_WORDS,
@@ -397,17 +397,7 @@ class PlainSession:
                     "of class names and score_<class> columns."]  # fmt: skip
         r = s.multiclass_summary()
         assert r is not None
-        out = []
-        for i, p in enumerate(r.per_class):
-            shown = " (shown, against the rest)" if i == s.klass else ""
-            auc, ap = (
-                m.short() if m.value is not None else "undefined"
-                for m in (p.roc_auc, p.average_precision)
-            )
-            out.append(
-                f"{p.name}{shown}: support {format_count(p.support)}, ROC AUC {auc}, AP {ap}."
-            )
-        return out
+        return classes_words(r, s.klass)
 
     def _multiclass(self) -> list[str]:
         r = self.session.multiclass_summary()

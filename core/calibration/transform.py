@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +27,9 @@ import numpy.typing as npt
 from core.data.dataset import Dataset
 from core.errors import InputError
 from core.threshold import Threshold
+
+if TYPE_CHECKING:
+    from core.analysis import Analysis
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -277,11 +281,10 @@ class Kept:
         )
 
 
-def kept(applied: Applied, threshold: Threshold, before: object, after: object) -> Kept:
+def kept(applied: Applied, threshold: Threshold, before: Analysis, after: Analysis) -> Kept:
     """:class:`Kept` for ``applied`` with ``threshold`` kept; ``before`` and ``after`` are
-    the analyses (anything with ``curves.summaries``) of the old and new scores."""
-    sb = before.curves.summaries  # type: ignore[attr-defined]
-    sa = after.curves.summaries  # type: ignore[attr-defined]
+    the analyses of the old and new scores."""
+    sb, sa = before.curves.summaries, after.curves.summaries
     if threshold is None:
         changed = 0
     else:
@@ -290,3 +293,18 @@ def kept(applied: Applied, threshold: Threshold, before: object, after: object) 
         applied.transform.name, threshold, applied.equivalent_threshold(threshold),
         (sb.roc_auc, sa.roc_auc), (sb.average_precision, sa.average_precision), changed,
     )  # fmt: skip
+
+
+def transform_rows(
+    transform: Transform, data: Dataset, threshold: Threshold, *, beta: float = 2.0
+) -> tuple[Dataset, Kept, Analysis]:
+    """``data`` with ``transform`` applied (raises InputError naming a row), what that
+    did with ``threshold`` kept, and the analysis of the new rows there (its sweep made
+    once, for the caller to keep)."""
+    from core.analysis import analyse
+
+    applied = apply(transform, data)
+    new = data.with_scores(applied.scores)
+    after = analyse(new, threshold, beta=beta)
+    said = kept(applied, threshold, analyse(data, threshold, beta=beta), after)
+    return new, said, after

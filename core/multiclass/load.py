@@ -15,15 +15,16 @@ column is an error naming it and its line.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from core.data import progress
-from core.data.cells import Columns, fail, numbers
+from core.data.cells import Columns, fail, find, numbers, optional
 from core.data.delimited import header_of, lines_of, read_rows
+from core.data.json_file import read_doc
+from core.errors import InputError
 from core.multiclass.metrics import Multiclass
 
 SCORE_PREFIX = "score_"
@@ -170,6 +171,24 @@ def _assemble(
     return Multiclass(classes, matrix, labels, weights, ids)
 
 
+def _wanted(
+    path: Path, header: Sequence[str], cols: Columns, pairs: Sequence[tuple[str, str]]
+) -> dict[str, int]:
+    """Header positions: ``label``, each class's scores (``s0``, ``s1``, ...), and the
+    weight and id columns when named or present, found as every reader finds them."""
+    out = {"label": find(path, header, cols.label, "--label-column")}
+    for k, (_, column) in enumerate(pairs):
+        out[f"s{k}"] = find(path, header, column, "--class-score CLASS=COLUMN")
+    taken = set(out.values())
+    for key, named, flag in (("weight", cols.weight, "--weight-column"),
+                             ("id", cols.id, "--id-column")):  # fmt: skip
+        i = find(path, header, named, flag) if named else optional(path, header, key, taken)
+        if i is not None:
+            out[key] = i
+            taken.add(i)
+    return out
+
+
 def _delimited(
     path: Path, cols: Columns, pairs: Sequence[tuple[str, str]]
 ) -> tuple[list[object], list[np.ndarray], object, list[str] | None, np.ndarray | None]:
@@ -180,35 +199,22 @@ def _delimited(
     lines = lines_of(text)
     if not lines:
         raise fail(path, "empty file")
-    optional: dict[str, str] = {}
+    named: dict[str, str] = {}
 
     def columns_of(header: list[str]) -> dict[str, int]:
-        def find(name: str, what: str) -> int:
-            hits = [i for i, h in enumerate(header) if h == name] or [
-                i for i, h in enumerate(header) if h.lower() == name.lower()
-            ]
-            if len(hits) != 1:
-                raise fail(path, f"no column named {name!r} for {what} (columns: "
-                           f"{', '.join(header)})")  # fmt: skip
-            return hits[0]
-
-        out = {"label": find(cols.label, "the labels")}
-        for k, (cls, column) in enumerate(pairs):
-            out[f"s{k}"] = find(column, f"class {cls}'s scores")
-        for key, name in (("id", cols.id or "id"), ("weight", cols.weight or "weight")):
-            explicit = (cols.id if key == "id" else cols.weight) is not None
-            if explicit or any(h.lower() == name.lower() for h in header):
-                out[key] = find(name, f"the {key}s")
-                optional[key] = name
+        out = _wanted(path, header, cols, pairs)
+        for key in ("id", "weight"):
+            if key in out:
+                named[key] = header[out[key]].strip()
         return out
 
     rows = read_rows(path, lines, columns_of)
     scores = [numbers(path, column, rows.cells[f"s{k}"], rows.where)
               for k, (_, column) in enumerate(pairs)]  # fmt: skip
-    ids = [str(x).strip() for x in rows.cells["id"]] if "id" in optional else None
+    ids = [str(x).strip() for x in rows.cells["id"]] if "id" in named else None
     weights = (
-        numbers(path, optional["weight"], rows.cells["weight"], rows.where)
-        if "weight" in optional
+        numbers(path, named["weight"], rows.cells["weight"], rows.where)
+        if "weight" in named
         else None
     )
     return rows.cells["label"], scores, rows.where, ids, weights
@@ -227,34 +233,29 @@ def _parquet(
         table = pq.read_table(str(path))
     except Exception as exc:
         raise fail(path, f"not a readable Parquet file ({exc})") from None
-    names = table.column_names
+    names = list(table.column_names)
+    at = _wanted(path, names, cols, pairs)
 
-    def column(name: str, what: str) -> list[object]:
-        hits = [n for n in names if n == name] or [n for n in names if n.lower() == name.lower()]
-        if len(hits) != 1:
-            raise fail(path, f"no column named {name!r} for {what} (columns: {', '.join(names)})")
-        values: list[object] = table.column(hits[0]).to_pylist()
+    def column(key: str) -> list[object]:
+        values: list[object] = table.column(at[key]).to_pylist()
         return values
 
     def where(i: int) -> str:
         return f"row {i + 1}"
 
-    labels = column(cols.label, "the labels")
-    scores = [numbers(path, c, column(c, f"class {k}'s scores"), where) for k, c in pairs]
-    id_name = cols.id or ("id" if "id" in names else None)
-    weight_name = cols.weight or ("weight" if "weight" in names else None)
-    ids = [str(x) for x in column(id_name, "the ids")] if id_name else None
-    weights = numbers(path, weight_name, column(weight_name, "the weights"), where) if (
-        weight_name
+    scores = [numbers(path, c, column(f"s{k}"), where) for k, (_, c) in enumerate(pairs)]
+    ids = [str(x) for x in column("id")] if "id" in at else None
+    weights = numbers(path, names[at["weight"]], column("weight"), where) if (
+        "weight" in at
     ) else None  # fmt: skip
-    return labels, scores, where, ids, weights
+    return column("label"), scores, where, ids, weights
 
 
 def _from_json(path: Path, cols: Columns) -> Multiclass | None:
     try:
-        doc = json.loads(progress.read_bytes(path).decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return None  # the JSON loader says what is wrong
+        doc = read_doc(path)  # the JSON loader's own parse (deep nesting, long integers)
+    except InputError:
+        return None  # the loader reads it again and says what is wrong
     if not isinstance(doc, dict) or "classes" not in doc:
         return None
     classes = doc["classes"]

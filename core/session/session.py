@@ -12,7 +12,7 @@ import contextlib
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -469,9 +469,12 @@ class Session:
         self.data = after
         return inverse
 
-    def _apply(self, edit: edits.Edit, note: str) -> Update:
+    def _apply(self, edit: edits.Edit, note: str | Callable[[], str]) -> Update:
+        """Perform ``edit`` as one undoable step; ``note`` is its sentence, or says it
+        once the edit is done (a transform's depends on the rows after it)."""
         before = self.data
         inverse = self._perform(edit)
+        note = note if isinstance(note, str) else note()
         self._undo.append((inverse, self._version, note))
         self._redo.clear()
         self._version = next(self._versions)
@@ -491,14 +494,10 @@ class Session:
             with np.errstate(all="ignore"):
                 thresholds = applied.transform.f(sweep.thresholds.copy())
         edit = edits.Rescore(self.data.with_scores(applied.scores), thresholds)
-        inverse = self._perform(edit)
-        note = kept(applied, self.threshold, before, self.analysis).sentence()
-        self._undo.append((inverse, self._version, note))
-        self._redo.clear()
-        self._version = next(self._versions)
         self.last_transform = applied.transform.name
-        return self._update(self.analysis, edit.changed(before.data, self.data, self.threshold),
-                            note)  # fmt: skip
+        return self._apply(
+            edit, lambda: kept(applied, self.threshold, before, self.analysis).sentence()
+        )
 
     def set_score(self, index: int, text: str) -> Update:
         value = edits.check_score(self.data, text)
@@ -619,18 +618,10 @@ class Session:
                 "edits apply to the model shown only: undo or reset them (r) before "
                 "showing another model"
             )
-        i = names.index(name)
-        chosen = self.models[i]
-        self._redo.clear()  # an undone edit of the other model's rows
-        self.model = i
-        self.data = chosen.data
-        self.loaded = (chosen.data, self.threshold)
-        self._version = next(self._versions)
-        self._saved = (self._version, chosen.data)
-        return self._update(
-            self.analysis, NOTHING_CHANGED, f"Model {name}: its scores of the same rows.",
-            fresh=True,
-        )  # fmt: skip
+        self.model = names.index(name)
+        return self._show_rows(
+            self.models[self.model].data, f"Model {name}: its scores of the same rows."
+        )
 
     def next_model(self) -> Update:
         """Show the next model's scores (after the last, the first)."""
@@ -655,18 +646,22 @@ class Session:
                 "edits apply to the class shown only: undo or reset them (r) before "
                 "showing another class"
             )
-        c = mc.classes.index(name)
-        self._redo.clear()
-        self.klass = c
-        data = mc.one_vs_rest(c)
+        self.klass = mc.classes.index(name)
+        return self._show_rows(
+            mc.one_vs_rest(self.klass),
+            f"Class {name} against the rest: its scores, and label == {name}.",
+        )
+
+    def _show_rows(self, data: Dataset, said: str) -> Update:
+        """Show other rows of the same examples (another model, another class) as if
+        loaded: the threshold stays, nothing to save or redo (callers refuse while
+        there are edits)."""
+        self._redo.clear()  # an undone edit of the rows shown before
         self.data = data
         self.loaded = (data, self.threshold)
         self._version = next(self._versions)
         self._saved = (self._version, data)
-        return self._update(
-            self.analysis, NOTHING_CHANGED,
-            f"Class {name} against the rest: its scores, and label == {name}.", fresh=True,
-        )  # fmt: skip
+        return self._update(self.analysis, NOTHING_CHANGED, said, fresh=True)
 
     def next_class(self) -> Update:
         """Show the next class against the rest (after the last, the first)."""

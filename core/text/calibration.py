@@ -20,6 +20,11 @@ def _d(m: Metric) -> str:
     return "undefined" if m.value is None else f"{m.value:.4g}"
 
 
+def brier_terms(c: Calibration) -> str:
+    """``0.1244 − 0.25 + 0.25``: reliability − resolution + uncertainty, as decimals."""
+    return f"{_d(c.reliability)} − {_d(c.resolution)} + {_d(c.uncertainty)}"
+
+
 def _brier(c: Calibration) -> str:
     parts = (c.reliability.value, c.resolution.value, c.uncertainty.value)
     if any(p is None for p in parts):
@@ -56,7 +61,7 @@ def calibration_lines(c: Calibration) -> list[str]:
         f"  ECE (expected calibration error) = {c.ece.formula} {_m(c.ece)}",
         f"  MCE (maximum calibration error) = {c.mce.formula} {_m(c.mce)}",
         f"  Brier = reliability − resolution + uncertainty (by distinct score, not by bin) "
-        f"≈ {_d(c.reliability)} − {_d(c.resolution)} + {_d(c.uncertainty)} = {_brier(c)}",
+        f"≈ {brier_terms(c)} = {_brier(c)}",
     ]
 
 
@@ -80,8 +85,8 @@ def calibration_words(c: Calibration) -> list[str]:
         "a bin's observed rate and its mean score."
     )
     out.append(
-        f"Brier score = reliability − resolution + uncertainty ≈ {_d(c.reliability)} − "
-        f"{_d(c.resolution)} + {_d(c.uncertainty)} = {_brier(c)} (grouped by distinct "
+        f"Brier score = reliability − resolution + uncertainty ≈ {brier_terms(c)} = "
+        f"{_brier(c)} (grouped by distinct "
         "score, not by bin)."
     )
     return out

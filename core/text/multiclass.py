@@ -90,6 +90,20 @@ def multiclass_lines(r: MulticlassReport) -> list[str]:
     return out
 
 
+def classes_words(r: MulticlassReport, shown: int) -> list[str]:
+    """A sentence a class: its support and one-vs-rest ranking (plain mode's classes),
+    the one shown against the rest said so."""
+    out = []
+    for i, p in enumerate(r.per_class):
+        note = " (shown, against the rest)" if i == shown else ""
+        auc, ap = (
+            m.short() if m.value is not None else "undefined"
+            for m in (p.roc_auc, p.average_precision)
+        )
+        out.append(f"{p.name}{note}: support {format_count(p.support)}, ROC AUC {auc}, AP {ap}.")
+    return out
+
+
 def multiclass_words(r: MulticlassReport) -> list[str]:
     """The same in sentences (plain mode)."""
     k = len(r.classes)

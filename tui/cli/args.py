@@ -232,19 +232,16 @@ def transformed(
 ) -> tuple[Dataset, tuple[Model, ...], str]:
     """``data`` (and every model's rows) with transform ``name`` applied, and the
     sentence saying what it changed at ``threshold`` (raises InputError)."""
-    from core.analysis import analyse
-    from core.calibration.transform import apply, kept, parse_transform
+    from core.calibration.transform import apply, parse_transform, transform_rows
 
     t = parse_transform(name)
-    applied = apply(t, data)
-    new = data.with_scores(applied.scores)
-    said = kept(applied, threshold, analyse(data, threshold), analyse(new, threshold)).sentence()
+    new, said, _ = transform_rows(t, data, threshold)
     if models:
         models = (
             Model(models[0].name, new),
             *(Model(m.name, m.data.with_scores(apply(t, m.data).scores)) for m in models[1:]),
         )
-    return new, models, said
+    return new, models, said.sentence()
 
 
 @dataclass(frozen=True)

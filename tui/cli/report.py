@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.analysis import Analysis, analyse
-from core.calibration.transform import Kept, kept, parse_transform
-from core.calibration.transform import apply as apply_transform
+from core.calibration.transform import Kept, parse_transform, transform_rows
 from core.compare.models import Comparison, compare, pairs
 from core.data.dataset import Dataset, Model
 from core.data.loaders import slow_reader_note
@@ -132,12 +131,10 @@ def run(args: argparse.Namespace) -> int:
         """One model's analysis: at the threshold, or at its own goal point (on the
         transformed scores, with --transform)."""
         if transform is not None:
-            before = analyse(data, threshold, beta=wanted.beta)
-            applied = apply_transform(transform, data)
-            data = data.with_scores(applied.scores)
-            after = analyse(data, threshold, beta=wanted.beta)
-            transformed.append(kept(applied, threshold, before, after))
-        a = analyse(data, threshold, beta=wanted.beta)
+            data, said, a = transform_rows(transform, data, threshold, beta=wanted.beta)
+            transformed.append(said)  # ``a``: the transformed rows, swept once
+        else:
+            a = analyse(data, threshold, beta=wanted.beta)
         decision = setting = None
         if goal is not None:
             a, decision, setting = solved_at(a, goal, prevalence, data, src.columns)

@@ -26,9 +26,10 @@ from core.intervals import Sure
 from core.intervals.bootstrap import Bands
 from core.intervals.closed import auc_interval
 from core.metrics.metric import format_count, lower_first
+from core.text.calibration import brier_terms
 from core.threshold import format_threshold
 from tui.explorer.frame import Frame
-from tui.widgets.text import ItemLines, TextLines
+from tui.widgets.text import ItemLines, TextLines, tail_name
 
 CHART_MODES = ("roc", "pr", "both", "metrics", "reliability", "gains")
 
@@ -98,9 +99,8 @@ def model_mark(index: int, ascii: bool) -> str:
 
 
 def legend_name(name: str) -> str:
-    """A model's name as a legend gives it: whole up to :data:`LEGEND_NAME` cells, else
-    its end (where file names differ: ``…runs/model_b``)."""
-    return name if len(name) <= LEGEND_NAME else "\u2026" + name[-(LEGEND_NAME - 1) :]
+    """A model's name as a legend gives it (see :func:`tail_name`)."""
+    return tail_name(name, LEGEND_NAME)
 
 
 def _is_braille(ch: str) -> bool:
@@ -724,10 +724,9 @@ def _reliability_items(frame: Frame) -> list[str]:
     if c.reason is not None:
         return ["Calibration: undefined"]
     sizes = ", ".join(format_count(b.n) for b in c.bins)
-    r, res, u = (m.value or 0.0 for m in (c.reliability, c.resolution, c.uncertainty))
     return [
         f"ECE {c.ece.value_text()}", f"MCE {c.mce.value_text()}",
-        f"Brier ≈ {r:.4g} − {res:.4g} + {u:.4g} (reliability − resolution + uncertainty)",
+        f"Brier ≈ {brier_terms(c)} (reliability − resolution + uncertainty)",
         f"rows per bin: {sizes}",
     ]  # fmt: skip
 

@@ -36,7 +36,7 @@ from core.session.rowview import (
     side_by_side,
 )
 from tui.explorer.frame import Frame
-from tui.widgets.text import blank, fitted
+from tui.widgets.text import blank, fitted, tail_name
 
 #: Lines above the rows: the view's summary and the column names.
 HEADER = 2
@@ -424,7 +424,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     def _side_columns(self) -> tuple[str, ...]:
         """The column names of the decided-differently rows: id, actual, and each
         model's score and cell."""
-        names = [n if len(n) <= 10 else "\u2026" + n[-9:] for n, _ in self.models]
+        names = [tail_name(n, 10) for n, _ in self.models]
         per_model = [(f"{n} score", f"{n} cell") for n in names]
         return ("id", "actual", *(c for pair in per_model for c in pair))
 

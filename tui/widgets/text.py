@@ -170,3 +170,9 @@ class ItemLines(Widget):
 
     def render(self) -> RenderResult:
         return Text("\n").join(self.lines_at(self.content_region.width))
+
+
+def tail_name(name: str, width: int) -> str:
+    """``name`` whole up to ``width`` cells, else its end after ``…`` (where file-named
+    models differ: ``…runs/model_b``)."""
+    return name if len(name) <= width else "\u2026" + name[-(width - 1) :]
