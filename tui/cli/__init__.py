@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.errors import InputError
-from tui.cli import explore, report, serve
+from tui.cli import aggregate, explore, report, serve
 from tui.cli.args import PROG, Parser, fail
 
 __all__ = ["COMMANDS", "main", "parser"]
@@ -43,6 +43,12 @@ COMMANDS: dict[str, Command] = {
         "[SOURCE] OUT.svg [options]",
         explore.screenshot_parser,
         explore.run_screenshot,
+    ),
+    "aggregate": Command(
+        aggregate.SUMMARY,
+        "INPUT... -o OUT [--engine duckdb|spark] [options]",
+        aggregate.parser,
+        aggregate.run,
     ),
     "serve": Command(
         serve.SUMMARY, "[--host H] [--port P] [-- EXPLORER ARGS]", serve.parser, serve.run

@@ -1,0 +1,153 @@
+"""What the engines share: the label rules, messages that name the file, the
+summary of a run, and writing OUT whole or not at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.aggregate.plan import Plan, Scan
+from core.aggregate.quantise import Rule
+from core.data.cells import Columns
+from core.data.labels import LabelProblem, truth_of
+from core.errors import InputError
+
+#: A delimited file at most this large is read again by the exact loader when an
+#: engine finds a problem in it, so the message names the line as opening it would.
+EXACT_MESSAGE_BYTES = 64 * 2**20
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of the output (the whole output without ``--by``)."""
+
+    name: str | None
+    scores: int
+    positives: float
+    negatives: float
+    #: The quantisation bound on AUC (None when not quantised or undefined).
+    bound: float | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a run wrote."""
+
+    out: Path
+    files: int
+    rows: int
+    shards: int
+    groups: tuple[Group, ...]
+    rule: Rule | None
+    engine: str
+
+    @property
+    def scores(self) -> int:
+        return sum(g.scores for g in self.groups)
+
+
+def positive_keys(
+    labels: Sequence[tuple[str | None, str]], plan: Plan, label_column: dict[str, str]
+) -> list[str]:
+    """The label keys that are positive, by the loaders' rules, from the distinct
+    (key, first file) pairs an engine found; a problem names a file holding it."""
+    for key, file in labels:
+        if key is None:
+            col = label_column.get(file, "label")
+            raise InputError(f"{file}, column {col!r}: the label is missing (null or empty)")
+    keys = [k for k, _ in labels if k is not None]
+    try:
+        truth = truth_of(keys, plan.cols.positive)
+    except LabelProblem as problem:
+        if problem.at is None:
+            files = {f for _, f in labels}
+            where = files.pop() if len(files) == 1 else "the inputs' labels"
+            raise InputError(f"{where}: {problem.text}") from None
+        file = labels[problem.at][1]
+        col = label_column.get(file, "label")
+        raise InputError(f"{file}, column {col!r}: {problem.text}") from None
+    return [k for k in keys if truth[k]]
+
+
+def given(plan: Plan, file: str) -> str:
+    """A file as the inputs named it (engines may report it resolved, or as a URL)."""
+    bare = file.removeprefix("file://").removeprefix("file:")
+    for f in plan.files:
+        if str(f) == bare or str(f.resolve()) == bare:
+            return str(f)
+    return bare
+
+
+def exact_message(file: str, plan: Plan) -> None:
+    """Raise the exact loader's message for ``file`` when it is a small delimited
+    file whose problem the loader finds; return quietly otherwise."""
+    from core.data.loaders import load_file
+
+    file = given(plan, file)
+    path = Path(file)
+    try:
+        if path.suffix.lower() in (".parquet", ".pq") or path.stat().st_size > EXACT_MESSAGE_BYTES:
+            return
+    except OSError:
+        return
+    cols = plan.cols
+    scan = next((s for s in plan.scans if any(str(f) == file for f in s.files)), None)
+    if scan is not None and not scan.aggregated:
+        cols = Columns(
+            score=scan.column("score") or cols.score,
+            label=scan.column("label") or cols.label,
+            weight=scan.column("weight"),
+            positive=cols.positive,
+        )
+    try:
+        load_file(path, cols, aggregated=scan.aggregated if scan is not None else None)
+    except InputError:
+        raise
+    except Exception:
+        return
+
+
+def label_columns(plan: Plan) -> dict[str, str]:
+    """Each file's label column name, for messages."""
+    return {str(f): s.column("label") or "label" for s in plan.scans for f in s.files}
+
+
+def row_scans(plan: Plan) -> list[Scan]:
+    return [s for s in plan.scans if not s.aggregated]
+
+
+def shard_scans(plan: Plan) -> list[Scan]:
+    return [s for s in plan.scans if s.aggregated]
+
+
+def out_format(out: Path) -> tuple[str, str]:
+    """("parquet", "") or ("csv", delimiter) by OUT's extension."""
+    suffix = out.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return "parquet", ""
+    if suffix in (".tsv", ".tab"):
+        return "csv", "\t"
+    if suffix == ".csv":
+        return "csv", ","
+    raise InputError(f"-o {out}: name the output .parquet, .csv or .tsv")
+
+
+@contextlib.contextmanager
+def whole_or_nothing(out: Path) -> Iterator[Path]:
+    """A temporary path beside ``out``: moved onto ``out`` when the block ends
+    well, removed (with anything written there) when it fails."""
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"-o {out}: no folder {parent}")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=parent))
+    target = tmp / out.name
+    try:
+        yield target
+        os.replace(target, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,377 @@
+"""The DuckDB engine: embedded, out of core, the default.
+
+Each scan becomes one ``read_csv``/``read_parquet`` over its files (all cells of
+text files read as text, so a bad cell is found by the same rules as the
+loaders, not by DuckDB's guesses). One pass finds the distinct labels and counts
+bad cells; a second reduces to one row per distinct score. DuckDB spills to its
+temporary folder past the memory limit, so inputs larger than memory work.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from core.aggregate.common import (
+    Group,
+    Result,
+    exact_message,
+    label_columns,
+    out_format,
+    positive_keys,
+    row_scans,
+    shard_scans,
+    whole_or_nothing,
+)
+from core.aggregate.plan import Plan, Scan
+from core.aggregate.quantise import ROUND_LIMIT
+from core.errors import InputError
+
+#: Parquet types read as text (then parsed like a text file's cells).
+TEXT_TYPES = ("string", "large_string", "string_view")
+
+
+def q(name: str) -> str:
+    """A quoted SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def lit(text: str) -> str:
+    """A quoted SQL string."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def default_memory_limit() -> str:
+    """Half the machine's memory (DuckDB's own default is 80%): room for the rest."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return "2GB"
+    return f"{max(total // 2 // 2**20, 256)}MiB"
+
+
+def parse_memory_limit(text: str) -> str:
+    """``--memory-limit``: a size such as 2GB, 1.5GiB or 512MB.
+
+    >>> parse_memory_limit(" 2GB "), parse_memory_limit("512 mib")
+    ('2GB', '512MiB')
+    """
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B)\s*", text, re.IGNORECASE)
+    if m is None:
+        raise InputError(f"--memory-limit {text!r}: a size such as 2GB, 1.5GiB or 512MB")
+    unit = m.group(2).upper().replace("IB", "iB")
+    return f"{m.group(1)}{unit}"
+
+
+def _number(col: str, kind: str, text: bool) -> str:
+    """A cell as a double: text parsed (spaces stripped), numbers cast exactly."""
+    if text or kind in TEXT_TYPES:
+        return f"TRY_CAST(trim(CAST({q(col)} AS VARCHAR)) AS DOUBLE)"
+    if kind == "bool":
+        return "CAST(NULL AS DOUBLE)"
+    return f"TRY_CAST({q(col)} AS DOUBLE)"
+
+
+def _source(scan: Scan) -> tuple[str, dict[str, str]]:
+    """The FROM clause of a scan, and each role's column as named there."""
+    files = "[" + ", ".join(lit(str(f)) for f in scan.files) + "]"
+    hive = any("=" in part for f in scan.files for part in f.parent.parts)
+    hive_opts = f", hive_partitioning={str(hive).lower()}, hive_types_autocast=false"
+    if scan.parquet:
+        names = dict(scan.columns)
+        return (
+            f"read_parquet({files}, filename=true, file_row_number=true{hive_opts})",
+            names,
+        )
+    positional = {h: f"c{i}" for i, h in enumerate(scan.header)}
+    types = "{" + ", ".join(f"{lit(c)}: 'VARCHAR'" for c in positional.values()) + "}"
+    names = {role: positional[col] for role, col in scan.columns}
+    src = (
+        f"read_csv({files}, header=true, delim={lit(scan.delimiter)}, quote='\"', "
+        f"escape='\"', auto_detect=false, columns={types}, filename=true{hive_opts})"
+    )
+    return src, names
+
+
+def _select(scan: Scan) -> str:
+    """The scan as standard columns: file, rn, s, raw_s, grp, then the rest by kind."""
+    src, names = _source(scan)
+    text = not scan.parquet
+    rn = "file_row_number" if scan.parquet else "CAST(NULL AS BIGINT)"
+    grp = "CAST('' AS VARCHAR)"
+    if scan.by is not None:
+        by_col = scan.by
+        if not scan.parquet and scan.by in scan.header:
+            by_col = f"c{scan.header.index(scan.by)}"
+        grp = f"CAST({q(by_col)} AS VARCHAR)"
+    cols = [
+        "filename AS file",
+        f"{rn} AS rn",
+        f"{_number(names['score'], scan.type_of('score'), text)} AS s",
+        f"CAST({q(names['score'])} AS VARCHAR) AS raw_s",
+        f"{grp} AS grp",
+    ]
+    if scan.aggregated:
+        for role, alias in (("positives", "p"), ("negatives", "n")):
+            cols.append(f"{_number(names[role], scan.type_of(role), text)} AS {alias}")
+            cols.append(f"CAST({q(names[role])} AS VARCHAR) AS raw_{alias}")
+        if "merged" in names:
+            m = f"lower(trim(CAST({q(names['merged'])} AS VARCHAR)))"
+            cols.append(f"({m} IN ('true', '1', '1.0')) AS merged")
+            cols.append(f"({m} IN ('true', '1', '1.0', 'false', '0', '0.0')) AS merged_ok")
+            cols.append("true AS approx")
+        else:
+            cols += ["false AS merged", "true AS merged_ok", "false AS approx"]
+    else:
+        cols.append(f"trim(CAST({q(names['label'])} AS VARCHAR)) AS lab")
+        if "weight" in names:
+            cols.append(f"{_number(names['weight'], scan.type_of('weight'), text)} AS w")
+            cols.append(f"CAST({q(names['weight'])} AS VARCHAR) AS raw_w")
+        else:
+            cols += ["1.0 AS w", "'1' AS raw_w"]
+    return f"SELECT {', '.join(cols)} FROM {src}"
+
+
+def _place(file: str, rn: Any) -> str:
+    return file if rn is None else f"{file}, row {int(rn) + 1}"
+
+
+class Duck:
+    """One run of a plan on DuckDB."""
+
+    def __init__(self, plan: Plan, memory_limit: str, temp_directory: Path | None) -> None:
+        try:
+            import duckdb
+        except ImportError:
+            raise InputError(
+                "the duckdb engine needs duckdb: pip install 'threshold-lab[engines]'"
+            ) from None
+        self.duckdb = duckdb
+        self.plan = plan
+        self._own_temp = temp_directory is None
+        self.temp = Path(tempfile.mkdtemp(prefix="threshold-lab-duckdb-")) if (
+            temp_directory is None) else temp_directory  # fmt: skip
+        config: dict[str, str | bool | int | float | list[str]] = {
+            "memory_limit": memory_limit,
+            "temp_directory": str(self.temp),
+            "preserve_insertion_order": "false",
+        }
+        try:
+            self.con = duckdb.connect(":memory:", config=config)
+        except duckdb.Error as exc:
+            raise InputError(f"duckdb: {_first_line(exc)}") from None
+
+    def close(self) -> None:
+        self.con.close()
+        if self._own_temp:
+            shutil.rmtree(self.temp, ignore_errors=True)
+
+    def sql(self, text: str) -> Any:
+        try:
+            return self.con.sql(text)
+        except self.duckdb.Error as exc:
+            raise self._explain(exc) from None
+
+    def fetch(self, text: str) -> list[tuple[Any, ...]]:
+        try:
+            return list(self.con.sql(text).fetchall())
+        except self.duckdb.Error as exc:
+            raise self._explain(exc) from None
+
+    def _explain(self, exc: Exception) -> InputError:
+        """DuckDB's message, with the file it names (or the inputs), on one line."""
+        text = _first_line(exc)
+        m = re.search(r"file ['\"]?([^'\"\s]+)['\"]?", str(exc))
+        if m is not None:
+            exact_message(m.group(1), self.plan)
+        files = self.plan.files
+        where = str(files[0]) if len(files) == 1 else f"{len(files)} input files"
+        return InputError(f"{where}: {text}")
+
+    # --- the run ---------------------------------------------------------------
+
+    def run(self) -> Result:
+        plan = self.plan
+        fmt, delim = out_format(plan.out)
+        rows, shards = row_scans(plan), shard_scans(plan)
+        parts = []
+        n_rows = 0
+        if rows:
+            self.sql("CREATE TEMP VIEW rows_in AS " + " UNION ALL ".join(map(_select, rows)))
+            positive, n_rows = self._check_rows()
+            keys = ", ".join(lit(k) for k in positive) or "NULL"
+            count = "count(*)" if not plan.weighted else "sum(w)"
+            parts.append(
+                "SELECT CASE WHEN s = 0 THEN 0.0 ELSE s END AS score, grp, "
+                f"CAST(coalesce({count} FILTER (WHERE lab IN ({keys})), 0) AS DOUBLE) AS p, "
+                f"CAST(coalesce({count} FILTER (WHERE lab NOT IN ({keys})), 0) AS DOUBLE) AS n, "
+                "false AS merged, false AS approx FROM rows_in GROUP BY 1, 2"
+            )
+        n_shards = 0
+        if shards:
+            self.sql("CREATE TEMP VIEW shards_in AS " + " UNION ALL ".join(map(_select, shards)))
+            n_shards = self._check_shards()
+            parts.append(
+                "SELECT CASE WHEN s = 0 THEN 0.0 ELSE s END AS score, grp, p, n, merged, approx "
+                "FROM shards_in"
+            )
+        if len(parts) == 1 and not shards:
+            self.sql(f"CREATE TEMP TABLE exact AS {parts[0]}")
+        else:
+            self.sql(
+                "CREATE TEMP TABLE exact AS SELECT score, grp, sum(p) AS p, sum(n) AS n, "
+                "bool_or(merged) OR (count(*) > 1 AND bool_or(approx)) AS merged "
+                f"FROM ({' UNION ALL '.join(parts)}) GROUP BY score, grp"
+            )
+        final = self._quantise()
+        groups = self._write(final, fmt, delim)
+        return Result(plan.out, len(plan.files), n_rows, n_shards, groups, plan.rule, "duckdb")
+
+    def _check_rows(self) -> tuple[list[str], int]:
+        """The positive label keys and the row count; the first bad cell raises."""
+        weighted = self.plan.weighted
+        bad_w = "count(*) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0)" if (
+            weighted) else "0"  # fmt: skip
+        found = self.fetch(
+            "SELECT lab, min(file), count(*), "
+            "count(*) FILTER (WHERE s IS NULL OR NOT isfinite(s)), "
+            f"{bad_w}, count(*) FILTER (WHERE grp IS NULL) "
+            "FROM rows_in GROUP BY lab ORDER BY min(file), lab LIMIT 1000"
+        )
+        if not found:
+            raise InputError(f"{self.plan.files[0]}: no data rows after the header")
+        if any(r[3] for r in found):
+            self._first_bad("rows_in", "s IS NULL OR NOT isfinite(s)", "raw_s", "score")
+        if any(r[4] for r in found):
+            self._first_bad("rows_in", "w IS NULL OR NOT isfinite(w) OR w < 0", "raw_w", "weight")
+        if any(r[5] for r in found):
+            self._first_bad("rows_in", "grp IS NULL", "grp", "by")
+        positive = positive_keys([(r[0], r[1]) for r in found], self.plan,
+                                 label_columns(self.plan))  # fmt: skip
+        return positive, sum(int(r[2]) for r in found)
+
+    def _check_shards(self) -> int:
+        bad_count = "p IS NULL OR NOT isfinite(p) OR p < 0 OR n IS NULL OR NOT isfinite(n) OR n < 0"
+        checks = [
+            ("s IS NULL OR NOT isfinite(s)", "raw_s", "score"),
+            (bad_count, "CASE WHEN p IS NULL OR NOT isfinite(p) OR p < 0 THEN raw_p ELSE raw_n END",
+             "positives/negatives"),
+            ("grp IS NULL", "grp", "by"),
+            ("NOT merged_ok", "CAST(merged AS VARCHAR)", "merged"),
+        ]  # fmt: skip
+        for where, raw, role in checks:
+            self._first_bad("shards_in", where, raw, role)
+        (count,) = self.fetch("SELECT count(*) FROM shards_in")[0]
+        if not count:
+            raise InputError(f"{shard_scans(self.plan)[0].files[0]}: no data rows after the header")
+        return int(count)
+
+    def _first_bad(self, view: str, where: str, raw: str, role: str) -> None:
+        found = self.fetch(f"SELECT file, rn, {raw} FROM {view} WHERE {where} LIMIT 1")
+        if not found:
+            return
+        file, rn, value = found[0]
+        exact_message(file, self.plan)
+        column = self._column_name(file, role)
+        if role == "by":
+            raise InputError(f"{_place(file, rn)}, column {column!r}: the group is missing")
+        if value is None or str(value).strip() == "":
+            raise InputError(f"{_place(file, rn)}, column {column!r}: the cell is empty")
+        if role in ("weight", "positives/negatives"):
+            what = "finite and not negative"
+            raise InputError(f"{_place(file, rn)}, column {column!r}: {value!r} must be a "
+                             f"number, {what}")  # fmt: skip
+        if role == "merged":
+            raise InputError(f"{_place(file, rn)}, column {column!r}: {value!r} is not "
+                             "true or false")  # fmt: skip
+        raise InputError(f"{_place(file, rn)}, column {column!r}: {value!r} is not a finite number")
+
+    def _column_name(self, file: str, role: str) -> str:
+        for scan in self.plan.scans:
+            if any(str(f) == file for f in scan.files):
+                if role == "by":
+                    return scan.by or "by"
+                if role == "positives/negatives":
+                    return "positives/negatives"
+                return scan.column(role) or role
+        return role
+
+    def _quantise(self) -> str:
+        rule = self.plan.rule
+        if rule is None:
+            return "exact"
+        if rule.kind == "round":
+            c = repr(rule.scale)
+            big = self.fetch(
+                f"SELECT score FROM exact WHERE abs(score) * {c} >= {ROUND_LIMIT!r} LIMIT 1"
+            )
+            if big:
+                raise InputError(
+                    f"score {big[0][0]!r} is too large to round to {rule.value} digits "
+                    f"exactly (|score| · 10^{rule.value} must stay below 2^53)"
+                )
+            self.sql(
+                f"CREATE TEMP TABLE quantised AS SELECT floor(score * {c} + 0.5) / {c} AS score, "
+                "grp, sum(p) AS p, sum(n) AS n, bool_or(merged) OR count(*) > 1 AS merged "
+                "FROM exact GROUP BY 1, grp"
+            )
+        else:
+            n = rule.value
+            self.sql(
+                "CREATE TEMP TABLE quantised AS SELECT min(score) AS score, grp, sum(p) AS p, "
+                "sum(n) AS n, bool_or(merged) OR count(*) > 1 AS merged FROM ("
+                f"SELECT *, floor({n} * coalesce(sum(p + n) OVER (PARTITION BY grp ORDER BY "
+                "score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) / "
+                "NULLIF(sum(p + n) OVER (PARTITION BY grp), 0)) AS bin FROM exact"
+                ") GROUP BY grp, bin"
+            )
+        return "quantised"
+
+    def _write(self, table: str, fmt: str, delim: str) -> tuple[Group, ...]:
+        plan = self.plan
+        whole = self.fetch(f"SELECT bool_and(p = floor(p) AND n = floor(n)) FROM {table}")[0][0]
+        kind = "BIGINT" if whole and not plan.weighted else "DOUBLE"
+        cols = [f"score, CAST(p AS {kind}) AS positives, CAST(n AS {kind}) AS negatives"]
+        if plan.by is not None:
+            cols.append(f"grp AS {q(plan.by)}")
+        if plan.rule is not None:
+            cols.append(f"merged, {lit(plan.rule.text)} AS quantisation")
+        query = f"SELECT {', '.join(cols)} FROM {table} ORDER BY grp, score DESC"
+        options = "FORMAT parquet" if fmt == "parquet" else f"HEADER, DELIMITER {lit(delim)}"
+        with whole_or_nothing(plan.out) as tmp:
+            self.sql(f"COPY ({query}) TO {lit(str(tmp))} ({options})")
+        stats = self.fetch(
+            f"SELECT grp, count(*), sum(p), sum(n), coalesce(sum(p * n) FILTER (WHERE merged), 0) "
+            f"FROM {table} GROUP BY grp ORDER BY grp"
+        ) if plan.rule is not None else self.fetch(
+            f"SELECT grp, count(*), sum(p), sum(n), 0.0 FROM {table} GROUP BY grp ORDER BY grp"
+        )  # fmt: skip
+        return tuple(_group(plan, *row) for row in stats)
+
+
+def _group(plan: Plan, name: Any, scores: Any, p: Any, n: Any, pairs: Any) -> Group:
+    """A group's summary; its bound from the merged rows' pos · neg."""
+    e = None
+    if plan.rule is not None and float(p) > 0 and float(n) > 0:
+        e = float(pairs) / (2.0 * float(p) * float(n))
+    return Group(None if plan.by is None else str(name), int(scores), float(p), float(n), e)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return " ".join(lines[:2]) if lines else type(exc).__name__
+
+
+def run(
+    plan: Plan, *, memory_limit: str | None = None, temp_directory: Path | None = None
+) -> Result:
+    """Aggregate ``plan`` with DuckDB; OUT is written whole or not at all."""
+    engine = Duck(plan, memory_limit or default_memory_limit(), temp_directory)
+    try:
+        return engine.run()
+    finally:
+        engine.close()

@@ -1,0 +1,376 @@
+"""The Spark engine: the same plan with the DataFrame API, for data on a cluster.
+
+``--spark-master`` picks the cluster (default ``local[*]``, this machine's
+cores); under ``spark-submit`` the session that exists is used as it is. The
+output is sorted, gathered into one partition and written by Spark beside OUT,
+then moved onto OUT, so a run that fails leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any
+
+from core.aggregate.common import (
+    Group,
+    Result,
+    exact_message,
+    given,
+    label_columns,
+    out_format,
+    positive_keys,
+    row_scans,
+    shard_scans,
+    whole_or_nothing,
+)
+from core.aggregate.plan import Plan, Scan
+from core.aggregate.quantise import ROUND_LIMIT
+from core.errors import InputError
+
+TEXT_TYPES = ("string", "large_string", "string_view")
+
+
+def session(master: str = "local[*]") -> Any:
+    """The active Spark session, or a new one on ``master``."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from pyspark.sql import SparkSession
+    except ImportError:
+        raise InputError(
+            "the spark engine needs pyspark: pip install 'threshold-lab[spark]'"
+        ) from None
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        raise InputError("the spark engine needs Java 17 or later: install a JDK (java on "
+                         "PATH, or JAVA_HOME)")  # fmt: skip
+    builder = (
+        SparkSession.builder.master(master)
+        .appName("threshold-lab aggregate")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+    )
+    if master.startswith("local"):
+        builder = builder.config("spark.sql.shuffle.partitions", "8")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            spark = builder.getOrCreate()
+    except Exception as exc:  # Py4J and the JVM raise many kinds
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"spark could not start on {master} ({first}); it needs Java 17 "
+                         "or later") from None  # fmt: skip
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _path(p: Path) -> str:
+    return str(p.resolve())
+
+
+class SparkRun:
+    """One run of a plan on Spark."""
+
+    def __init__(self, plan: Plan, master: str) -> None:
+        self.plan = plan
+        self.spark = session(master)
+        from pyspark.sql import functions as F
+
+        self.F = F
+
+    def _frame(self, scan: Scan) -> Any:
+        """The scan as standard columns: file, s, raw_s, grp, then the rest by kind."""
+        F = self.F
+        reader = self.spark.read
+        if scan.root is not None:
+            reader = reader.option("basePath", _path(scan.root))
+        files = [_path(f) for f in scan.files]
+        if scan.parquet:
+            df = reader.parquet(*files)
+            names = dict(scan.columns)
+        else:
+            df = (
+                reader.option("header", True).option("sep", scan.delimiter)
+                .option("quote", '"').option("escape", '"').option("mode", "PERMISSIVE")
+                .option("inferSchema", False).option("enforceSchema", False)
+                .option("encoding", "UTF-8").csv(files)
+            )  # fmt: skip
+            width = len(scan.header)
+            positional = [f"c{i}" for i in range(width)]
+            df = df.toDF(*positional, *df.columns[width:])
+            names = {role: f"c{scan.header.index(col)}" for role, col in scan.columns}
+        text = not scan.parquet
+
+        def number(role: str) -> Any:
+            col = F.col(f"`{names[role]}`")
+            if text or scan.type_of(role) in TEXT_TYPES:
+                return F.trim(col.cast("string")).try_cast("double")
+            if scan.type_of(role) == "bool":
+                return F.lit(None).cast("double")
+            return col.try_cast("double")
+
+        def raw(role: str) -> Any:
+            return F.col(f"`{names[role]}`").cast("string")
+
+        grp = F.lit("")
+        if scan.by is not None:
+            by_col = f"c{scan.header.index(scan.by)}" if (
+                text and scan.by in scan.header) else scan.by  # fmt: skip
+            grp = F.col(f"`{by_col}`").cast("string")
+        cols = [
+            F.input_file_name().alias("file"), number("score").alias("s"),
+            raw("score").alias("raw_s"), grp.alias("grp"),
+        ]  # fmt: skip
+        if scan.aggregated:
+            cols += [number("positives").alias("p"), raw("positives").alias("raw_p"),
+                     number("negatives").alias("n"), raw("negatives").alias("raw_n")]  # fmt: skip
+            if "merged" in names:
+                m = F.lower(F.trim(F.col(f"`{names['merged']}`").cast("string")))
+                cols += [m.isin("true", "1", "1.0").alias("merged"),
+                         m.isin("true", "1", "1.0", "false", "0", "0.0").alias("merged_ok"),
+                         F.lit(True).alias("approx")]  # fmt: skip
+            else:
+                cols += [F.lit(False).alias("merged"), F.lit(True).alias("merged_ok"),
+                         F.lit(False).alias("approx")]  # fmt: skip
+        else:
+            cols.append(F.trim(F.col(f"`{names['label']}`").cast("string")).alias("lab"))
+            if "weight" in names:
+                cols += [number("weight").alias("w"), raw("weight").alias("raw_w")]
+            else:
+                cols += [F.lit(1.0).alias("w"), F.lit("1").alias("raw_w")]
+        return df.select(*cols).withColumn("file", F.regexp_replace("file", "^file:(//)?", ""))
+
+    def _union(self, scans: list[Scan]) -> Any:
+        frames = [self._frame(s) for s in scans]
+        out = frames[0]
+        for f in frames[1:]:
+            out = out.unionByName(f)
+        return out
+
+    def run(self) -> Result:
+        F, plan = self.F, self.plan
+        fmt, delim = out_format(plan.out)
+        rows, shards = row_scans(plan), shard_scans(plan)
+        parts = []
+        n_rows = n_shards = 0
+        try:
+            if rows:
+                df = self._union(rows)
+                positive, n_rows = self._check_rows(df)
+                is_pos = F.col("lab").isin(*positive) if positive else F.lit(False)
+                w = F.lit(1.0) if not plan.weighted else F.col("w")
+                score = F.when(F.col("s") == 0, F.lit(0.0)).otherwise(F.col("s"))
+                parts.append(
+                    df.select(score.alias("score"), "grp", F.when(is_pos, w).otherwise(0.0)
+                              .alias("p"), F.when(is_pos, 0.0).otherwise(w).alias("n"))
+                    .groupBy("score", "grp")
+                    .agg(F.sum("p").alias("p"), F.sum("n").alias("n"))
+                    .withColumn("merged", F.lit(False)).withColumn("approx", F.lit(False))
+                )  # fmt: skip
+            if shards:
+                df = self._union(shards)
+                n_shards = self._check_shards(df)
+                score = F.when(F.col("s") == 0, F.lit(0.0)).otherwise(F.col("s"))
+                parts.append(df.select(score.alias("score"), "grp", "p", "n", "merged", "approx"))
+            if len(parts) == 1 and not shards:
+                exact = parts[0].select("score", "grp", "p", "n", "merged")
+            else:
+                both = parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
+                exact = both.groupBy("score", "grp").agg(
+                    F.sum("p").alias("p"),
+                    F.sum("n").alias("n"),
+                    (F.max(F.col("merged").cast("int")) == 1).alias("m0"),
+                    F.count(F.lit(1)).alias("k"),
+                    (F.max(F.col("approx").cast("int")) == 1).alias("a0"),
+                )
+                merged = F.col("m0") | ((F.col("k") > 1) & F.col("a0"))
+                exact = exact.select("score", "grp", "p", "n", merged.alias("merged"))
+            final = self._quantise(exact)
+            return self._write(final, fmt, delim, n_rows, n_shards)
+        except InputError:
+            raise
+        except Exception as exc:  # the JVM's errors, as one line naming the inputs
+            raise self._explain(exc) from None
+
+    def _explain(self, exc: Exception) -> InputError:
+        text = " ".join(str(exc).strip().splitlines()[:1]) or type(exc).__name__
+        files = self.plan.files
+        for f in files:
+            if str(f.resolve()) in str(exc):
+                exact_message(str(f), self.plan)
+                return InputError(f"{f}: {text}")
+        where = str(files[0]) if len(files) == 1 else f"{len(files)} input files"
+        return InputError(f"{where}: {text}")
+
+    def _check_rows(self, df: Any) -> tuple[list[str], int]:
+        F = self.F
+        bad_s = F.col("s").isNull() | F.isnan("s") | (F.abs("s") == float("inf"))
+        bad_w = F.col("w").isNull() | F.isnan("w") | (F.abs("w") == float("inf")) | (F.col("w") < 0)
+        found = (
+            df.groupBy("lab").agg(
+                F.min("file").alias("file"), F.count(F.lit(1)).alias("k"),
+                F.sum(bad_s.cast("int")).alias("bad_s"), F.sum(bad_w.cast("int")).alias("bad_w"),
+                F.sum(F.col("grp").isNull().cast("int")).alias("bad_g"),
+            ).orderBy("file", "lab").limit(1000).collect()
+        )  # fmt: skip
+        if not found:
+            raise InputError(f"{self.plan.files[0]}: no data rows after the header")
+        if any(r["bad_s"] for r in found):
+            self._first_bad(df, bad_s, "raw_s", "score")
+        if any(r["bad_w"] for r in found):
+            self._first_bad(df, bad_w, "raw_w", "weight")
+        if any(r["bad_g"] for r in found):
+            self._first_bad(df, F.col("grp").isNull(), "grp", "by")
+        labels = [(r["lab"], given(self.plan, r["file"])) for r in found]
+        positive = positive_keys(labels, self.plan, label_columns(self.plan))
+        return positive, sum(int(r["k"]) for r in found)
+
+    def _check_shards(self, df: Any) -> int:
+        F = self.F
+
+        def bad(c: str) -> Any:
+            return F.col(c).isNull() | F.isnan(c) | (F.abs(c) == float("inf"))
+
+        bad_count = bad("p") | (F.col("p") < 0) | bad("n") | (F.col("n") < 0)
+        raw_count = F.when(bad("p") | (F.col("p") < 0), F.col("raw_p")).otherwise(F.col("raw_n"))
+        self._first_bad(df, bad("s"), "raw_s", "score")
+        self._first_bad(df, bad_count, raw_count, "positives/negatives")
+        self._first_bad(df, F.col("grp").isNull(), "grp", "by")
+        self._first_bad(df, ~F.col("merged_ok"), F.col("merged").cast("string"), "merged")
+        count = int(df.count())
+        if not count:
+            raise InputError(f"{shard_scans(self.plan)[0].files[0]}: no data rows after the header")
+        return count
+
+    def _first_bad(self, df: Any, where: Any, raw: Any, role: str) -> None:
+        F = self.F
+        value = F.col(raw) if isinstance(raw, str) else raw
+        found = df.where(where).select("file", value.alias("v")).limit(1).collect()
+        if not found:
+            return
+        file, value = given(self.plan, found[0]["file"]), found[0]["v"]
+        exact_message(file, self.plan)
+        column = _column_name(self.plan, file, role)
+        if role == "by":
+            raise InputError(f"{file}, column {column!r}: the group is missing")
+        if value is None or str(value).strip() == "":
+            raise InputError(f"{file}, column {column!r}: the cell is empty")
+        if role in ("weight", "positives/negatives"):
+            raise InputError(f"{file}, column {column!r}: {value!r} must be a number, finite "
+                             "and not negative")  # fmt: skip
+        if role == "merged":
+            raise InputError(f"{file}, column {column!r}: {value!r} is not true or false")
+        raise InputError(f"{file}, column {column!r}: {value!r} is not a finite number")
+
+    def _quantise(self, exact: Any) -> Any:
+        F, rule = self.F, self.plan.rule
+        if rule is None:
+            return exact
+        from pyspark.sql import Window
+
+        if rule.kind == "round":
+            c = rule.scale
+            big = exact.where(F.abs("score") * F.lit(c) >= F.lit(ROUND_LIMIT)).limit(1).collect()
+            if big:
+                raise InputError(
+                    f"score {big[0]['score']!r} is too large to round to {rule.value} digits "
+                    f"exactly (|score| · 10^{rule.value} must stay below 2^53)"
+                )
+            key = (F.floor(F.col("score") * F.lit(c) + F.lit(0.5)).cast("double")
+                   / F.lit(c)).alias("q")  # fmt: skip
+            return (
+                exact.select(key, "grp", "p", "n", "merged").groupBy("q", "grp")
+                .agg(F.sum("p").alias("p"), F.sum("n").alias("n"),
+                     ((F.max(F.col("merged").cast("int")) == 1) | (F.count(F.lit(1)) > 1))
+                     .alias("merged"))
+                .withColumnRenamed("q", "score")
+            )  # fmt: skip
+        n = rule.value
+        ordered = (
+            Window.partitionBy("grp").orderBy("score").rowsBetween(Window.unboundedPreceding, -1)
+        )
+        whole = Window.partitionBy("grp")
+        mass = F.col("p") + F.col("n")
+        below = F.coalesce(F.sum(mass).over(ordered), F.lit(0.0))
+        total = F.sum(mass).over(whole)
+        binned = exact.withColumn(
+            "bin", F.when(total > 0, F.floor(F.lit(float(n)) * below / total)).otherwise(F.lit(0))
+        )
+        return binned.groupBy("grp", "bin").agg(
+            F.min("score").alias("score"), F.sum("p").alias("p"), F.sum("n").alias("n"),
+            ((F.max(F.col("merged").cast("int")) == 1) | (F.count(F.lit(1)) > 1)).alias("merged"),
+        )  # fmt: skip
+
+    def _write(self, final: Any, fmt: str, delim: str, n_rows: int, n_shards: int) -> Result:
+        F, plan = self.F, self.plan
+        final = final.cache()
+        try:
+            stats = (
+                final.groupBy("grp").agg(
+                    F.count(F.lit(1)).alias("k"), F.sum("p").alias("p"), F.sum("n").alias("n"),
+                    F.sum(F.when(F.col("merged"), F.col("p") * F.col("n")).otherwise(0.0))
+                    .alias("pairs"),
+                    F.min((F.col("p") == F.floor("p")) & (F.col("n") == F.floor("n")))
+                    .alias("whole"),
+                ).orderBy("grp").collect()
+            )  # fmt: skip
+            whole = all(r["whole"] for r in stats)
+            kind = "bigint" if whole and not plan.weighted else "double"
+            cols = [F.col("score"), F.col("p").cast(kind).alias("positives"),
+                    F.col("n").cast(kind).alias("negatives")]  # fmt: skip
+            if plan.by is not None:
+                cols.append(F.col("grp").alias(plan.by))
+            if plan.rule is not None:
+                cols += [F.col("merged"), F.lit(plan.rule.text).alias("quantisation")]
+            ordered = final.orderBy(F.col("grp"), F.col("score").desc()).select(*cols)
+            with whole_or_nothing(plan.out) as tmp:
+                folder = str(tmp) + ".spark"
+                writer = ordered.coalesce(1).write.mode("overwrite")
+                if fmt == "parquet":
+                    writer.parquet(folder)
+                    pattern = "part-*.parquet"
+                else:
+                    writer.option("header", True).option("sep", delim).option("quote", '"').option(
+                        "escape", '"'
+                    ).option("emptyValue", '""').csv(folder)
+                    pattern = "part-*.csv"
+                parts = sorted(glob.glob(os.path.join(folder, pattern)))
+                if len(parts) != 1:
+                    raise InputError(f"spark wrote {len(parts)} parts, not one")
+                os.replace(parts[0], tmp)
+        finally:
+            final.unpersist()
+        groups = []
+        for r in stats:
+            p, n = float(r["p"] or 0.0), float(r["n"] or 0.0)
+            e = (
+                float(r["pairs"] or 0.0) / (2 * p * n)
+                if plan.rule is not None and p > 0 and n > 0
+                else None
+            )
+            groups.append(Group(None if plan.by is None else r["grp"], int(r["k"]), p, n, e))
+        return Result(plan.out, len(plan.files), n_rows, n_shards, tuple(groups), plan.rule,
+                      "spark")  # fmt: skip
+
+
+def _column_name(plan: Plan, file: str, role: str) -> str:
+    for scan in plan.scans:
+        if any(str(f.resolve()) == file or str(f) == file for f in scan.files):
+            if role == "by":
+                return scan.by or "by"
+            if role == "positives/negatives":
+                return role
+            return scan.column(role) or role
+    return role
+
+
+def run(plan: Plan, *, master: str = "local[*]") -> Result:
+    """Aggregate ``plan`` with Spark; OUT is written whole or not at all."""
+    return SparkRun(plan, master).run()
