@@ -43,7 +43,7 @@ from core.session.update import Update
 from core.text.calibration import calibration_words, gains_words, ks_words
 from core.text.intervals import boot_summary_words, curve_interval_words
 from core.text.multiclass import classes_words, multiclass_words
-from core.text.report import intervals_sentence, metric_lines, sweep_table
+from core.text.report import intervals_sentence, metric_lines, quantised_lines, sweep_table
 from core.text.sentences import (
     SUMMARY_WORDS,
     change_words,
@@ -87,7 +87,8 @@ HELP = """Commands (one per line):
                                       every score (one edit: undo goes back)
   models | model NAME | compare       several models of the same rows: each one's summaries,
                                       show another, or compare every pair (paired DeLong,
-                                      McNemar at the threshold)
+                                      McNemar at the threshold); an aggregated file's groups
+                                      (--by) are listed and shown the same way
   intervals on|off | intervals C      show confidence intervals (C: a confidence such as 0.9)
   bootstrap B [seed S] | bootstrap off
                                       bootstrap intervals (B replicates) for AP, the PR
@@ -313,6 +314,11 @@ class PlainSession:
             if word.upper() in ("TP", "FP", "TN", "FN"):
                 cell = word.upper()
             elif word.lower() == DIFFER:
+                if len(self.session.models) >= 2 and not self.session.paired:
+                    raise InputError(
+                        f"rows differ needs several models of the same rows; these are groups "
+                        f"by {self.session.group_by}, each different examples"
+                    )
                 if len(self.session.models) < 2:
                     raise InputError(
                         "rows differ needs several models of these rows (open a file with "
@@ -326,7 +332,8 @@ class PlainSession:
                     raise InputError("rows count 0 shows nothing: give a count of 1 or more")
                 limit = count
             else:
-                cells = "TP, FP, TN, FN" + (", or differ" if len(self.session.models) > 1 else "")
+                differ = len(self.session.models) > 1 and self.session.paired
+                cells = "TP, FP, TN, FN" + (", or differ" if differ else "")
                 raise InputError(
                     f"rows takes a cell ({cells}), an order (file, high, low) and a count, "
                     f"not {word!r}"
@@ -473,6 +480,9 @@ class PlainSession:
     def _curve(self, kind: str) -> list[str]:
         a = self.analysis
         lines = curve_words(a, kind)
+        q = self.session.quantisation
+        if kind == "roc" and q is not None:
+            lines += [line.strip() for line in quantised_lines(a, q)]
         sure = self._sure()
         if sure is None or len(lines) < 2:
             return lines
@@ -484,9 +494,15 @@ class PlainSession:
             return ["One model: these rows have one score column (open a file with score_A, "
                     "score_B, ... or --score-column twice to compare models)."]  # fmt: skip
         lines = [f"{len(s.models)} models of the same {s.data.n} rows:"]
+        if not s.paired:
+            lines = [f"{len(s.models)} groups by {s.group_by}, each its own rows (model NAME "
+                     "shows one):"]  # fmt: skip
         at = format_threshold(s.threshold)
         for row in s.model_rows():
             shown = " (shown)" if row.shown else ""
+            q = s.quantised.get(row.name)
+            if q is not None:
+                shown += f" ({q.words()})"
             k = row.metrics
             lines.append(
                 f"{row.name}{shown}: ROC AUC {_v(row.auc)}, average precision {_v(row.ap)}; "

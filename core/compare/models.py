@@ -17,6 +17,7 @@ from core.compare.paired import (
     mcnemar,
     paired_ap_bootstrap,
     paired_delong,
+    unpaired_delong,
 )
 from core.data.dataset import Dataset, Model
 from core.intervals.closed import CONFIDENCE, Interval
@@ -66,8 +67,10 @@ class Comparison:
         if self.delong is not None:
             d = self.delong
             auc.update(
-                {"se": d.se, "interval": d.interval.as_json(), "z": d.z, "p_value": d.p_value}
-            )
+                {"se": d.se, "interval": d.interval.as_json(), "z": d.z, "p_value": d.p_value,
+                 "method": "paired DeLong" if d.paired else "unpaired DeLong (independent "
+                 "groups)"}
+            )  # fmt: skip
         elif self.auc_difference.value is not None:
             auc.update({"se": None, "interval": None, "p_value": None,
                         "interval_reason": self.delong_reason})  # fmt: skip
@@ -106,7 +109,8 @@ class Comparison:
         diff = self.auc_difference
         if d is not None:
             lines.append(
-                f"  ROC AUC {self.a} − {self.b} = {diff.short()}: paired DeLong SE {d.se:.4f}, "
+                f"  ROC AUC {self.a} − {self.b} = {diff.short()}: "
+                f"{'paired' if d.paired else 'unpaired'} DeLong SE {d.se:.4f}, "
                 f"{d.interval.text()}, p = {d.p_value:.4g}"
             )
         elif diff.value is not None:
@@ -182,9 +186,15 @@ def compare(
     b_an: Analysis,
     confidence: float = CONFIDENCE,
     boot: tuple[int, int] | None = None,
+    *,
+    paired: bool = True,
 ) -> Comparison:
     """Compare two models, each at the threshold of its own analysis; ``boot``
-    (replicates, seed) adds a paired bootstrap interval to the AP difference."""
+    (replicates, seed) adds a paired bootstrap interval to the AP difference.
+    ``paired=False``: the two are groups of different examples (an aggregated file's
+    ``--by``), compared as independent samples; their decisions are not paired."""
+    if not paired:
+        return _unpaired(a, a_an, b, b_an, confidence, boot is not None)
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
@@ -206,6 +216,30 @@ def compare(
     return Comparison(
         a.name, b.name, (sa.roc_auc, sb.roc_auc), (sa.average_precision, sb.average_precision),
         auc_diff, delong, why, ap_diff, disagree, test, test_why,
+        (a_an.threshold, b_an.threshold), ap_interval,
+    )  # fmt: skip
+
+
+#: Why groups of different examples get no McNemar test or paired bootstrap.
+NOT_PAIRED = "the groups are different examples; it needs the same examples in both"
+
+
+def _unpaired(
+    a: Model, a_an: Analysis, b: Model, b_an: Analysis, confidence: float, booted: bool
+) -> Comparison:
+    sa, sb = a_an.curves.summaries, b_an.curves.summaries
+    auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
+    ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
+    delong, why = (None, None)
+    if auc_diff.value is not None:
+        delong, why = unpaired_delong(a_an.curves.sweep, b_an.curves.sweep, confidence)
+    disagree = None
+    if auc_diff.value is not None and ap_diff.value is not None:
+        disagree = auc_diff.value * ap_diff.value < 0
+    ap_interval = (None, f"no paired bootstrap: {NOT_PAIRED}") if booted else (None, None)
+    return Comparison(
+        a.name, b.name, (sa.roc_auc, sb.roc_auc), (sa.average_precision, sb.average_precision),
+        auc_diff, delong, why, ap_diff, disagree, None, f"McNemar's test: {NOT_PAIRED}",
         (a_an.threshold, b_an.threshold), ap_interval,
     )  # fmt: skip
 

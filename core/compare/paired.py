@@ -15,9 +15,10 @@ from statistics import NormalDist
 import numpy as np
 import numpy.typing as npt
 
+from core.curves.sweep import Sweep
 from core.data.dataset import Dataset
 from core.intervals.bootstrap import Groups
-from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, z_for
+from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, delong_se, z_for
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
@@ -235,6 +236,30 @@ class PairedDeLong:
     interval: Interval
     z: float | None
     p_value: float
+    #: False for two independent samples (groups of different examples).
+    paired: bool = True
+
+
+def unpaired_delong(
+    a: Sweep, b: Sweep, confidence: float = CONFIDENCE
+) -> tuple[PairedDeLong | None, str | None]:
+    """DeLong's test of two ROC AUCs from different examples (two groups, two
+    slices): independent, so the difference's variance is the sum of the two
+    AUCs' DeLong variances."""
+    auc_a, se_a, why_a = delong_se(a)
+    auc_b, se_b, why_b = delong_se(b)
+    if auc_a is None or se_a is None or auc_b is None or se_b is None:
+        return None, why_a or why_b
+    diff = auc_a - auc_b
+    se = math.sqrt(se_a * se_a + se_b * se_b)
+    zc = z_for(confidence)
+    interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
+    if se == 0:
+        return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
+                            1.0 if diff == 0 else 0.0, paired=False), None  # fmt: skip
+    z = diff / se
+    p = 2 * (1 - NormalDist().cdf(abs(z)))
+    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, min(1.0, p), paired=False), None
 
 
 def paired_delong(

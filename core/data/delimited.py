@@ -45,6 +45,12 @@ def _first_line(path: Path) -> tuple[str, list[str]] | None:
         return None
 
 
+def first_line(path: Path) -> str | None:
+    """The header line as written, or None when it cannot be read."""
+    read = _first_line(path)
+    return None if read is None else read[0]
+
+
 def lines_of(text: str) -> list[str]:
     r"""The lines of a delimited file, ends kept: split at \n, \r\n and \r only,
     as CSV readers (pyarrow's too) split them. ``str.splitlines`` would also

@@ -11,10 +11,12 @@ from typing import Any
 
 from core.data import fast_csv, progress
 from core.data.aggregated import (
-    AGGREGATED_COLUMNS,
-    aggregated_columns,
-    from_aggregated,
+    Counts,
+    count_columns,
+    dataset_of,
+    grouped,
     is_aggregated,
+    read_counts_table,
 )
 from core.data.cells import Columns, assemble, columns_wanted, fail, names_wanted
 from core.data.dataset import Dataset
@@ -24,7 +26,9 @@ def _row(r: int) -> str:
     return f"row {r + 1}"
 
 
-def _read(path: Path, cols: Columns, aggregated: bool | None) -> tuple[Any, dict[str, str], bool]:
+def _read(
+    path: Path, cols: Columns, aggregated: bool | None, by: str | None = None
+) -> tuple[Any, dict[str, str], bool]:
     """The table of just the columns used, those columns by role, and whether it is
     aggregated (found from the schema when ``aggregated`` is None)."""
     try:
@@ -49,7 +53,7 @@ def _read(path: Path, cols: Columns, aggregated: bool | None) -> tuple[Any, dict
         if aggregated is None:
             aggregated = is_aggregated(header)
         if aggregated:
-            names = {n: header[i] for n, i in aggregated_columns(path, header).items()}
+            names = {n: header[i] for n, i in count_columns(path, header, by).items()}
         else:
             names = names_wanted(path, header, cols)
         try:
@@ -80,11 +84,18 @@ def load_parquet(path: Path, cols: Columns, *, aggregated: bool | None = None) -
     table, names, aggregated = _read(path, cols, aggregated)
     progress.step("checking rows")
     if aggregated:
-        agg: dict[str, list[object]] = {
-            name: table.column(names[name]).to_pylist() for name in AGGREGATED_COLUMNS
-        }
-        return from_aggregated(path, agg, _row)
+        counts = read_counts_table(path, table, list(table.column_names), None, names)
+        if counts.groups is not None:
+            raise grouped(path, counts)
+        return dataset_of(path, counts)
     fast = fast_csv.from_table(table, names, cols.positive)
     if fast is not None:
         return fast
     return _read_exact(path, table, cols)
+
+
+def read_aggregated(path: Path, by: str | None = None) -> Counts:
+    """An aggregated Parquet file's columns (see :mod:`core.data.aggregated`)."""
+    table, names, _aggregated = _read(path, Columns(), True, by)
+    progress.step("checking rows")
+    return read_counts_table(path, table, list(table.column_names), by, names)

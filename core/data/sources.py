@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from core.data.aggregated import is_aggregated
+from core.data.aggregated import Quantised, dataset_of, is_aggregated, load_counts
 from core.data.cells import fail
 from core.data.dataset import Dataset, Model
 from core.data.delimited import header_of
@@ -39,6 +39,17 @@ class Source:
     multiclass: Multiclass | None = None
     #: Which class ``data`` is, against the rest (an index into the classes).
     klass: int = 0
+    #: Quantised aggregated counts: the rule and AUC bound, by model (group) name,
+    #: or under "" with one model.
+    quantised: Mapping[str, Quantised] = field(default_factory=dict)
+    #: The column whose groups ``models`` are (an aggregated file's ``--by``): they
+    #: are different examples, not several models' scores of the same rows.
+    group_by: str | None = None
+
+    @property
+    def paired(self) -> bool:
+        """Whether the models score the same rows (not groups of different ones)."""
+        return self.group_by is None
 
 
 def open_source(
@@ -52,6 +63,8 @@ def open_source(
     class_scores: Sequence[str] = (),
     multiclass: bool = False,
     klass: str | None = None,
+    by: str | None = None,
+    group: str | None = None,
 ) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
     ``compare``: a second file of the same examples, joined on id (each file one model).
@@ -60,6 +73,13 @@ def open_source(
     5
     """
     path = Path(name)
+    if _there(path) and path.is_file() and _counts_file(path, aggregated):
+        classes = bool(class_scores) or multiclass or klass is not None
+        return _counts_source(path, by, group, keep, scores, compare, classes)
+    if by is not None or group is not None:
+        flag = "--by" if by is not None else "--group"
+        raise InputError(f"{name}: {flag} is for aggregated files (score, positives, negatives "
+                         "and a group column, as threshold-lab aggregate --by writes)")  # fmt: skip
     if _there(path) and not aggregated and len(scores) < 2 and compare is None:
         mc = load_multiclass(path, cols, class_scores, force=multiclass)
         if mc is not None:
@@ -112,6 +132,80 @@ def open_source(
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
     )
+
+
+def _counts_file(path: Path, aggregated: bool | None) -> bool:
+    """Whether a regular file is aggregated counts (by ``aggregated``, else its header)."""
+    if aggregated is not None:
+        return aggregated and path.suffix.lower() != ".json"
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return False
+    if suffix in (".parquet", ".pq"):
+        try:
+            import pyarrow.parquet as pq
+
+            return is_aggregated(pq.read_schema(str(path)).names)
+        except Exception:  # no pyarrow, or not Parquet: the loader says which
+            return False
+    return is_aggregated(header_of(path))
+
+
+def _counts_source(
+    path: Path,
+    by: str | None,
+    group: str | None,
+    keep: Sequence[str],
+    scores: Sequence[str],
+    compare: str | None,
+    classes: bool,
+) -> Source:
+    """An aggregated file: one table, or one a group (each a model of its own rows)."""
+    if keep:
+        raise InputError(f"{path}: a cost column (@{keep[0]}) needs one row per example; "
+                         "aggregated counts have none")  # fmt: skip
+    if compare is not None:
+        raise fail(path, "aggregated counts (score, positives, negatives) have no rows to "
+                   "join; --compare needs one row per example in each file")  # fmt: skip
+    if len(scores) >= 2:
+        raise fail(path, "aggregated counts (score, positives, negatives) hold one model; "
+                   "several models need one row per example")  # fmt: skip
+    if classes:
+        raise InputError(
+            f"{path}: not several classes: --class, --class-score and --multiclass need a "
+            "label column of class names and one score column a class (score_<class>)"
+        )
+    counts = load_counts(path, by)
+    names = counts.group_names()
+    if not names:
+        if group is not None:
+            raise fail(path, f"--group {group}: the file has no group column")
+        q = counts.quantised()
+        return Source(data=dataset_of(path, counts), label=str(path), path=path,
+                      quantised={"": q} if q else {})  # fmt: skip
+    if group is not None:
+        if group not in names:
+            shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+            raise fail(path, f"no group {group!r} in column {counts.by!r}; the groups are: "
+                       f"{shown}")  # fmt: skip
+        names.remove(group)
+        names.insert(0, group)
+    models = []
+    quantised = {}
+    for g in names:
+        part = counts.part(g)
+        try:
+            models.append(Model(g, dataset_of(path, part)))
+        except InputError as exc:
+            raise InputError(f"{exc} (group {g!r})") from None
+        q = part.quantised()
+        if q is not None:
+            quantised[g] = q
+    return Source(data=models[0].data, label=str(path), path=path,
+                  models=tuple(models) if len(models) > 1 else (),
+                  quantised=quantised if len(models) > 1 else
+                  ({"": quantised[names[0]]} if names[0] in quantised else {}),
+                  group_by=counts.by if len(models) > 1 else None)  # fmt: skip
 
 
 def class_index(mc: Multiclass, name: str | None, path: Path) -> int:

@@ -31,6 +31,7 @@ from core.compare.models import (
     pending_row,
 )
 from core.curves.prepared import BACKGROUND_ROWS
+from core.data.aggregated import Quantised
 from core.data.dataset import Dataset, Model
 from core.data.extra import numeric_column
 from core.data.presets import preset
@@ -83,8 +84,15 @@ class Session:
         models: Sequence[Model] = (),
         multiclass: Multiclass | None = None,
         klass: int = 0,
+        quantised: Mapping[str, Quantised] | None = None,
+        group_by: str | None = None,
     ) -> None:
         self.data = data
+        #: Quantised aggregated counts: rule and AUC bound by model name ("" for one).
+        self.quantised: Mapping[str, Quantised] = quantised or {}
+        #: The column whose groups the models are (different examples), or None
+        #: when the models score the same rows.
+        self.group_by = group_by
         #: Several models of the same rows, as loaded (the rows shown are one of
         #: them, ``model``); edits apply to the rows shown only.
         self.models: tuple[Model, ...] = tuple(models)
@@ -159,7 +167,21 @@ class Session:
             self.sure,
             self.model_rows(),
             klass,
+            self.group_by,
+            self.quantisation,
         )
+
+    @property
+    def paired(self) -> bool:
+        """Whether the models score the same rows (not groups of different examples)."""
+        return self.group_by is None
+
+    @property
+    def quantisation(self) -> Quantised | None:
+        """The rows shown as quantised counts (rule and AUC bound), while unedited."""
+        key = self.models[self.model].name if self.models else ""
+        q = self.quantised.get(key)
+        return None if q is None or self._undo else q
 
     def model_rows(self) -> tuple[ModelRow, ...]:
         """Every model at the threshold (the one shown with its current rows), or ().
@@ -592,6 +614,7 @@ class Session:
         # A preset has no cost columns: a goal that needs one goes with them.
         self.columns, self._aligned = {}, True
         self.models, self.model, self._model_curves = p.models, 0, {}
+        self.quantised, self.group_by = {}, None
         self.multiclass, self.klass, self._summary = p.multiclass, 0, None
         if self.goal is not None and self.goal.columns():
             self.goal = None
@@ -619,9 +642,10 @@ class Session:
                 "showing another model"
             )
         self.model = names.index(name)
-        return self._show_rows(
-            self.models[self.model].data, f"Model {name}: its scores of the same rows."
-        )
+        said = f"Model {name}: its scores of the same rows."
+        if not self.paired:
+            said = f"Group {name} ({self.group_by} = {name}): its own rows."
+        return self._show_rows(self.models[self.model].data, said)
 
     def next_model(self) -> Update:
         """Show the next model's scores (after the last, the first)."""
@@ -690,7 +714,14 @@ class Session:
                     a = solved_at(a, self.goal, self.prevalence, m.data)[0]
             runs.append(a)
         return [
-            compare(self.models[i], runs[i], self.models[j], runs[j], self.confidence)
+            compare(
+                self.models[i],
+                runs[i],
+                self.models[j],
+                runs[j],
+                self.confidence,
+                paired=self.paired,
+            )
             for i, j in pairs(self.models)
         ]
 

@@ -15,6 +15,7 @@ from functools import cached_property
 
 from core.analysis import Analysis
 from core.compare.models import ModelRow
+from core.data.aggregated import Quantised
 from core.decide.goal import Goal
 from core.decide.solve import Decision, metrics_at_prevalence
 from core.intervals import Sure
@@ -67,6 +68,10 @@ class Update:
     models: tuple[ModelRow, ...] = ()
     #: Several classes: the one shown against the rest (None with two classes).
     klass: str | None = None
+    #: The models are an aggregated file's groups by this column (different rows).
+    group_by: str | None = None
+    #: The rows shown are quantised counts: the rule and the bound on AUC.
+    quantised: Quantised | None = None
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

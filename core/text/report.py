@@ -12,6 +12,8 @@ import numpy.typing as npt
 from core.analysis import Analysis
 from core.calibration.reliability import BINS
 from core.curves.reduce import reduce_curve
+from core.data.aggregated import Quantised
+from core.errors import InputError
 from core.intervals import Sure
 from core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
 from core.intervals.closed import auc_interval, proportion_interval
@@ -83,6 +85,7 @@ def report_json(
     points: int | None = JSON_POINTS,
     sure: Sure | None = None,
     bins: tuple[int, str] = (BINS, "mass"),
+    quantised: Quantised | None = None,
 ) -> dict[str, Any]:
     """The report as a JSON-ready dict (schema 1); no NaN or infinity anywhere.
 
@@ -107,7 +110,7 @@ def report_json(
         "metrics": metrics_json(a, sure),
         "formulas": {name: a.metrics[name].describe() for name in METRIC_NAMES},
         "status": status_sentence(a),
-        "roc": roc_json(a, sure),
+        "roc": roc_json(a, sure, quantised),
         "pr": {
             "average_precision": _with_estimate(s.average_precision, sure, "average_precision"),
             "trapezoid_area": _with_estimate(s.pr_trapezoid_area, sure, "pr_trapezoid_area"),
@@ -116,6 +119,7 @@ def report_json(
         "calibration": a.curves.calibration(*bins).as_json(),
         "ks": a.curves.ks.as_json(),
         "intervals": intervals_json(sure),
+        "quantisation": None if quantised is None else quantised.as_json(),
     }
     if sure.boot is not None and sure.boot.bands is not None:
         out["bands"] = sure.boot.bands.as_json()
@@ -150,13 +154,14 @@ def json_pieces(
     extra: dict[str, Any] | None = None,
     sure: Sure | None = None,
     bins: tuple[int, str] = (BINS, "mass"),
+    quantised: Quantised | None = None,
 ) -> Iterator[str]:
     """The JSON report as text pieces that join to one object, the same as
     ``json.dumps(report_json(...))``; the sweep is written ``chunk`` points at a
     time, so listing every point of a 10^7-row sweep needs little memory.
     ``extra`` adds fields (a goal, a prevalence) before the sweep."""
     listed = listed_points(a, points)
-    head = report_json(a, source=source, points=0, sure=sure, bins=bins)
+    head = report_json(a, source=source, points=0, sure=sure, bins=bins, quantised=quantised)
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
     head.update(extra or {})
@@ -292,6 +297,7 @@ def report_text(
     sweep_limit: int | None = TEXT_POINTS,
     sure: Sure | None = None,
     bins: tuple[int, str] = (BINS, "mass"),
+    quantised: Quantised | None = None,
 ) -> str:
     """A readable plain-text report: counts, metrics with formulas, sweep, summaries."""
     sure = sure or Sure()
@@ -330,6 +336,7 @@ def report_text(
         "Ranking summaries (do not depend on the threshold)",
         f"  ROC AUC, trapezoid over the exact sweep: {_summary(sm.roc_auc)}"
         f"{_auc_interval(a, sure)}",
+        *quantised_lines(a, quantised),
         f"  Average precision, step-weighted (not interpolated): {_summary(sm.average_precision)}"
         f"{_boot_text(sm.average_precision, sure, 'average_precision')}",
         f"  PR area by the trapezoid rule, from recall 0 / precision 1: "
@@ -389,8 +396,33 @@ def metrics_json(a: Analysis, sure: Sure | None = None) -> dict[str, Any]:
     return out
 
 
-def roc_json(a: Analysis, sure: Sure | None = None) -> dict[str, Any]:
-    """``{"auc": M with its DeLong interval, "auc_se": number|null}``."""
+def quantised_lines(a: Analysis, quantised: Quantised | None) -> list[str]:
+    """``  AUC 0.9132 (quantised: true AUC within ± 0.0003)``, or nothing."""
+    if quantised is None:
+        return []
+    auc = a.curves.summaries.roc_auc.value
+    shown = "undefined" if auc is None else f"{auc:.4f}"
+    return [
+        f"  AUC {shown} ({quantised.words()}); the scores were {quantised_rule_words(quantised)},"
+        " so the AUC of these counts differs from the rows' by at most that."
+    ]
+
+
+def quantised_rule_words(q: Quantised) -> str:
+    """``rounded to 3 decimal digits`` (the rule recorded in the file)."""
+    from core.aggregate.quantise import parse_rule
+
+    try:
+        return parse_rule(q.rule).words()
+    except InputError:
+        return q.rule
+
+
+def roc_json(
+    a: Analysis, sure: Sure | None = None, quantised: Quantised | None = None
+) -> dict[str, Any]:
+    """``{"auc": M with its DeLong interval, "auc_se": number|null}``, and with
+    quantised counts ``"quantisation_bound": e`` (the true AUC is within e of M)."""
     sure = sure or Sure()
     auc = a.curves.summaries.roc_auc.as_json()
     se = None
@@ -400,7 +432,10 @@ def roc_json(a: Analysis, sure: Sure | None = None) -> dict[str, Any]:
             auc["interval"] = auc_interval(value, se, sure.confidence).as_json()
         else:
             auc["interval"], auc["interval_reason"] = None, reason
-    return {"auc": auc, "auc_se": se}
+    out: dict[str, Any] = {"auc": auc, "auc_se": se}
+    if quantised is not None:
+        out["quantisation_bound"] = quantised.bound
+    return out
 
 
 def metric_interval(a: Analysis, name: str, sure: Sure, *, short: bool = False) -> str | None:

@@ -187,6 +187,19 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         help="several classes: open (or report) class C against the rest",
     )
     p.add_argument(
+        "--by",
+        default=None,
+        metavar="COLUMN",
+        help="an aggregated file's group column, when it has several other columns (one "
+        "is found by itself); each group opens as a model of its own rows",
+    )
+    p.add_argument(
+        "--group",
+        default=None,
+        metavar="NAME",
+        help="an aggregated file with groups: open (or report) group NAME first",
+    )
+    p.add_argument(
         "--compare",
         default=None,
         metavar="OTHER_FILE",
@@ -270,6 +283,9 @@ class SourceArgs:
     class_scores: tuple[str, ...] = ()
     multiclass: bool = False
     klass: str | None = None
+    #: --by COLUMN and --group NAME: an aggregated file's groups, and the one to open.
+    by: str | None = None
+    group: str | None = None
     #: --confidence, --bootstrap and --seed, where the command has them.
     confidence: float = CONFIDENCE
     replicates: int | None = None
@@ -304,6 +320,8 @@ class SourceArgs:
             class_scores=tuple(getattr(args, "class_score", None) or ()),
             multiclass=bool(getattr(args, "multiclass", False)),
             klass=getattr(args, "klass", None),
+            by=getattr(args, "by", None),
+            group=getattr(args, "group", None),
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
@@ -323,7 +341,7 @@ class SourceArgs:
         src = open_source(
             self.name, self.columns, aggregated=self.aggregated, keep=keep,
             scores=self.score_columns, compare=self.compare, class_scores=self.class_scores,
-            multiclass=self.multiclass, klass=self.klass,
+            multiclass=self.multiclass, klass=self.klass, by=self.by, group=self.group,
         )  # fmt: skip
         return src, self.threshold(src.threshold)
 
@@ -335,6 +353,7 @@ class SourceArgs:
         session = Session(
             data, threshold, source=src.label, path=src.path, beta=self.beta,
             columns=src.columns, models=models, multiclass=src.multiclass, klass=src.klass,
+            quantised=src.quantised, group_by=src.group_by,
         )  # fmt: skip
         if self.prevalence_text:
             session.set_prevalence(self.prevalence_text)

@@ -13,6 +13,7 @@ from typing import Any
 from core.analysis import Analysis, analyse
 from core.calibration.transform import Kept, parse_transform, transform_rows
 from core.compare.models import Comparison, compare, pairs
+from core.data.aggregated import Quantised
 from core.data.dataset import Dataset, Model
 from core.data.loaders import slow_reader_note
 from core.data.presets import PRESET_NAMES
@@ -149,7 +150,12 @@ def run(args: argparse.Namespace) -> int:
         return a, decision, sure
 
     a, decision, sure = one(src.data)
+    first = src.models[0].name if src.models else ""
+    quantised = src.quantised.get(first)
     extra: dict[str, Any] = {}
+    if src.group_by is not None:
+        extra["groups"] = {"by": src.group_by, "names": [m.name for m in src.models],
+                           "shown": first}  # fmt: skip
     if transformed:
         extra["transform"] = transformed[0].as_json()
     summary = None if src.multiclass is None else multiclass_report(src.multiclass)
@@ -174,12 +180,27 @@ def run(args: argparse.Namespace) -> int:
         runs = [(a, decision, sure), *(one(m.data) for m in src.models[1:])]
         boot = None if args.bootstrap is None else (args.bootstrap, seed)
         compared = [
-            compare(src.models[i], runs[i][0], src.models[j], runs[j][0], args.confidence, boot)
+            compare(
+                src.models[i],
+                runs[i][0],
+                src.models[j],
+                runs[j][0],
+                args.confidence,
+                boot,
+                paired=src.paired,
+            )
             for i, j in pairs(src.models)
         ]
         if args.json:
             extra["models"] = [
-                _model_json(m.name, run, src.label, json_points, args.bootstrap is not None)
+                _model_json(
+                    m.name,
+                    run,
+                    src.label,
+                    json_points,
+                    args.bootstrap is not None,
+                    src.quantised.get(m.name),
+                )
                 for m, run in zip(src.models, runs, strict=True)
             ]
             extra["comparison"] = [c.as_json() for c in compared]
@@ -191,14 +212,16 @@ def run(args: argparse.Namespace) -> int:
             extra=extra,
             sure=sure,
             bins=(args.bins, args.binning),
+            quantised=quantised,
         ):
             sys.stdout.write(piece)
         sys.stdout.write("\n")
     else:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
         text = report_text(
-            a, source=src.label, sweep_limit=limit, sure=sure, bins=(args.bins, args.binning)
-        )
+            a, source=src.label, sweep_limit=limit, sure=sure, bins=(args.bins, args.binning),
+            quantised=quantised,
+        )  # fmt: skip
         if transformed:
             head, _, rest = text.partition("\n")
             text = f"{head}\n{transformed[0].sentence()}\n{rest}"
@@ -207,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
             text, a, decision, prevalence, wanted.beta, threshold_estimate=estimate
         )
         if compared:
-            text = with_models(text, src.models, compared)
+            text = with_models(text, src.models, compared, src.group_by)
         if summary is not None and src.multiclass is not None:
             head, _, rest = text.partition("\n")
             name = src.multiclass.classes[src.klass]
@@ -235,10 +258,12 @@ def _model_json(
     source: str,
     points: int | None,
     booted: bool,
+    quantised: Quantised | None = None,
 ) -> dict[str, Any]:
     """One model's report fields (as the top level has them for the first model)."""
     a, decision, sure = run
-    out: dict[str, Any] = {"name": name, **report_json(a, source=source, points=points, sure=sure)}
+    fields = report_json(a, source=source, points=points, sure=sure, quantised=quantised)
+    out: dict[str, Any] = {"name": name, **fields}
     if decision is not None:
         out["goal"] = decision.as_json()
         if booted and decision.feasible and decision.threshold is not None:
@@ -246,10 +271,18 @@ def _model_json(
     return out
 
 
-def with_models(text: str, models: Sequence[Model], compared: Sequence[Comparison]) -> str:
-    """The text report with a section comparing the models, after the first model's."""
+def with_models(
+    text: str, models: Sequence[Model], compared: Sequence[Comparison], by: str | None = None
+) -> str:
+    """The text report with a section comparing the models (or an aggregated file's
+    groups), after the first one's."""
     lines = ["", f"Models ({len(models)}, the same {models[0].data.n} examples; the report "
              f"above is model {models[0].name}'s)"]  # fmt: skip
+    if by is not None:
+        names = ", ".join(m.name for m in models)
+        lines = ["", f"Groups by {by} ({len(models)}: {names}; each is different examples, "
+                 f"compared as independent samples; the report above is group "
+                 f"{models[0].name}'s, --group NAME for another)"]  # fmt: skip
     for c in compared:
         lines += c.detail_lines()
     return text + "\n".join(lines) + "\n"

@@ -252,8 +252,9 @@ class CurveChart(PlotextPlot):
         if not models:
             return name
         short = "ROC" if self.kind == "roc" else "PR"
-        wordings = (f"{name}s of {len(models)} models", f"{short} curves of {len(models)} models",
-                    f"{short}, {len(models)} models")  # fmt: skip
+        grouped = self.frame is not None and self.frame.update.group_by is not None
+        what = f"{len(models)} {'groups' if grouped else 'models'}"
+        wordings = (f"{name}s of {what}", f"{short} curves of {what}", f"{short}, {what}")
         return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
 
     def watch_ascii(self) -> None:
@@ -524,6 +525,8 @@ class ChartPanel(Vertical):
         value, se, _ = prepared.curves.auc_se
         if sure is not None and value is not None and se is not None:
             auc.append(f"{auc_interval(value, se, sure.confidence).short()}, DeLong")
+        if frame.update.quantised is not None:
+            auc.append(frame.update.quantised.words())
         ap = [f"AP (step-weighted) {s.average_precision.value_text()}"]
         ap += _boot_short(sure, "average_precision", s.average_precision.value)
         area = [f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"]

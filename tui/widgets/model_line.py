@@ -46,5 +46,7 @@ class ModelLine(TextLines):
             lines += wrap_items(items, width)
         if self.app.size.height >= 40:  # below that the rows go to the panes (? lists M)
             shown = next(r.name for r in rows if r.shown)
-            lines.append(Text(f"* shown: {shown}; M shows the next model", style="dim"))
+            by = frame.update.group_by if frame is not None else None
+            what = "model" if by is None else f"group (groups by {by}: different rows)"
+            lines.append(Text(f"* shown: {shown}; M shows the next {what}", style="dim"))
         self.show(Text("\n").join(lines))

@@ -181,7 +181,8 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     def filters(self) -> tuple[str | None, ...]:
         """The filters ``f`` cycles through: the cells, and with several models the
         rows they decide differently."""
-        return (*CELLS, DIFFER) if len(self.models) >= 2 else CELLS
+        paired = self.frame is None or self.frame.update.group_by is None
+        return (*CELLS, DIFFER) if len(self.models) >= 2 and paired else CELLS
 
     def _order_cache(self, a: Analysis) -> RowOrder:
         if self._orders is None or self._orders.data is not a.data:
