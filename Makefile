@@ -55,6 +55,7 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/intervals.py
 	$(BIN)/python bench/compare.py
 	$(BIN)/python bench/multiclass.py
+	$(BIN)/python bench/aggregate.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache snapshot_report.html

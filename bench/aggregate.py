@@ -51,7 +51,7 @@ def child(code: str, *args: str) -> tuple[float, float, str]:
         "import resource, sys, time\n"
         "start = time.perf_counter()\n"
         f"{code}\n"
-        "took = time.perf_counter() - start\n"
+        "took = globals().get('done', time.perf_counter()) - start\n"
         "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
         "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
         "print(f'@@ {took} {max(peak, kids)}')\n"
@@ -85,6 +85,22 @@ fpr, tpr, thr = roc_curve(t.column("label").to_numpy(), t.column("score").to_num
                           drop_intermediate=False)
 print("points", len(thr))
 """
+
+# Spark's JVM is a child of the driver: stopped and reaped before measuring, so its
+# peak memory counts (the time stops before the stop).
+SPARK = (
+    AGGREGATE
+    + """
+done = time.perf_counter()
+from pyspark import SparkContext
+from pyspark.sql import SparkSession
+gateway = SparkContext._gateway
+SparkSession.getActiveSession().stop()
+gateway.shutdown()
+gateway.proc.stdin.close()
+gateway.proc.wait(timeout=120)
+"""
+)
 
 REPORT = """
 from tui.cli import main
@@ -133,16 +149,17 @@ def main() -> None:
     d_s, d_mb, _ = child(AGGREGATE, str(small), "-o", str(small_out))
     print(f"  DuckDB: {d_s:.1f} s, peak {d_mb:,.0f} MiB")
     if not args.no_spark:
-        s_s, s_mb, _ = child(AGGREGATE, str(small), "-o", str(small_out), "--engine", "spark")
+        s_s, s_mb, _ = child(SPARK, str(small), "-o", str(small_out), "--engine", "spark")
         print(f"  Spark local: {s_s:.1f} s (with the JVM's start) = {s_s / d_s:.1f}x DuckDB's "
-              f"time; peak of the Python side and the JVM {s_mb:,.0f} MiB")  # fmt: skip
+              f"time; peak {s_mb:,.0f} MiB (the JVM's)")  # fmt: skip
 
     print(f"\n3. opening {CHUNK:,} distinct scores vs {CHUNK:,} rows (report --json)")
-    rows_s, _, _ = child(REPORT, str(small))
-    agg_s, _, _ = child(REPORT, str(small_out))
+    # The best of two runs each: one run is noisy on a busy machine.
+    rows_s, rows_mb, _ = min(child(REPORT, str(small)) for _ in range(2))
+    agg_s, agg_mb, _ = min(child(REPORT, str(small_out)) for _ in range(2))
     n_agg = pq.read_metadata(small_out).num_rows
-    print(f"  rows: {rows_s:.2f} s; aggregated ({n_agg:,} distinct scores): {agg_s:.2f} s "
-          f"= {agg_s / rows_s:.2f}x (aim <= 1x)")  # fmt: skip
+    print(f"  rows: {rows_s:.2f} s, peak {rows_mb:,.0f} MiB; aggregated ({n_agg:,} distinct "
+          f"scores): {agg_s:.2f} s = {agg_s / rows_s:.2f}x (aim <= 1x), peak {agg_mb:,.0f} MiB")  # fmt: skip
 
 
 if __name__ == "__main__":

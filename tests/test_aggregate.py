@@ -19,8 +19,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from core.aggregate import spark as spark_engine
-from core.aggregate.quantise import bin_of, round_scores
+from core.engines import spark as spark_engine
+from core.engines.quantise import bin_of, round_scores
 from tui.cli import main
 
 ENGINES = ("duckdb", "spark")
@@ -423,3 +423,31 @@ def test_spark_without_java_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "the spark engine needs Java 17 or later" in proc.stderr
     assert not (tmp_path / "o.csv").exists()
+
+
+@pytest.mark.parametrize("label", ["0", "1", "spam"])
+def test_one_class_only_is_counted_not_lost(
+    tmp_path: Path, engine: str, label: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rows of one class: every row counts on its side (found by fuzzing: with no
+    positive label, a SQL ``NOT IN`` of nothing counted no negatives either)."""
+    p = tmp_path / "one.csv"
+    p.write_text(f"score,label\n0.5,{label}\n0.25,{label}\n0.5,{label}\n")
+    out = tmp_path / "o.csv"
+    flags = ["--positive", "spam"] if label == "spam" else []
+    code, _, err = run([str(p), "-o", str(out), "--engine", engine, *flags], capsys)
+    assert code == 0, err
+    positive = label in ("1", "spam")
+    want = [("", 0.5, 2.0, 0.0, False), ("", 0.25, 1.0, 0.0, False)]
+    if not positive:
+        want = [(g, s, n, p, m) for g, s, p, n, m in want]
+    assert read_out(out, by=None) == want
+
+
+def test_inputs_that_weigh_nothing_are_refused(
+    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    p = tmp_path / "zero.csv"
+    p.write_text("score,label,weight\n0.5,1,0\n0.25,0,0\n")
+    code, _, err = run([str(p), "-o", str(tmp_path / "o.csv"), "--engine", engine], capsys)
+    assert code == 2 and "zero.csv: every weight is zero: at least one row must count" in err

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.aggregate.quantise import bin_of, bound, round_scores
 from core.analysis import analyse
 from core.curves.sweep import build_sweep
 from core.data.aggregated import Counts, dataset_of, load_counts
 from core.data.dataset import make_dataset
 from core.data.loaders import load_file
 from core.data.sources import open_source
+from core.engines.quantise import bin_of, bound, round_scores
 from core.errors import InputError
 from core.intervals.closed import delong_se
 from core.session.session import Session

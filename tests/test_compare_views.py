@@ -343,3 +343,26 @@ async def test_the_explorer_sweeps_other_large_models_in_its_worker() -> None:
         roc = app.main.query_one("#roc-chart", CurveChart)
         assert roc.border_title == "ROC curves of 2 models"
         assert s.model_curves(1) is s._model_curves[1]  # swept once, by the worker
+
+
+def test_the_model_lines_fit_their_four_lines_however_many_models() -> None:
+    """Every model a line, compact, when the full lines would not fit; past four, the
+    shown model and the first others, then how many more."""
+    import dataclasses
+
+    from tui.widgets.model_line import fit_rows
+
+    s = Session(preset("deliveries").data, 0.7, source="x", models=preset("deliveries").models)
+    a, b = s.model_rows()
+    full = fit_rows([a, b], 60, 4, None)
+    assert [t.plain for t in full][:1] == ["A* AUC 13/16 (95% CI 0.40 to 1.00) · AP 7/10"]
+    three = [a, b, dataclasses.replace(b, name="C")]
+    assert [t.plain for t in fit_rows(three, 40, 4, None)] == [
+        "A* AUC 13/16 · AP 7/10 · F1 2/5",
+        "B AUC 7/8 · AP 7/12 · F1 4/5",
+        "C AUC 7/8 · AP 7/12 · F1 4/5",
+    ]
+    six = [dataclasses.replace(b, name=n) for n in "CDEF"] + [a, b]
+    lines = [t.plain for t in fit_rows(six, 40, 4, None)]
+    assert lines[0].startswith("C AUC") and lines[2].startswith("A* AUC")
+    assert lines[3] == "… and 3 more (M shows the next)"

@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import tempfile
 import warnings
 from fractions import Fraction
 from pathlib import Path
@@ -375,3 +376,78 @@ def test_the_narrow_reference_is_not_vacuous() -> None:
     assert narrow_delimited(text, ",") == ([0.9, 0.1], [True, False], [1.0, 2.0])
     assert narrow_delimited(text.replace(b"0.9", b"nan"), ",") is None
     assert np.isfinite(0.0)
+
+
+@FUZZ
+@given(data=st.data())
+def test_mutated_grouped_and_quantised_files(tmp_path: Path, data: Any) -> None:
+    """What ``aggregate`` writes, mutated: a clean refusal, or groups that add up."""
+    from core.data.sources import open_source
+
+    n = data.draw(st.integers(1, 6))
+    rows = [
+        (
+            data.draw(SCORES), data.draw(st.integers(0, 5)), data.draw(st.integers(0, 5)),
+            data.draw(st.sampled_from(["a", "b", "c d"])), data.draw(st.booleans()),
+        )
+        for _ in range(n)
+    ]  # fmt: skip
+    text = "score,positives,negatives,model,merged,quantisation\n" + "".join(
+        f"{s!r},{p},{q},{g},{str(m).lower()},round:2\n" for s, p, q, g, m in rows
+    )
+    path = tmp_path / "agg.csv"
+    path.write_bytes(data.draw(mutated(text.encode())))
+    try:
+        src = open_source(str(path))
+    except InputError as exc:
+        check_clean_error(exc, path)
+        event("refused")
+        return
+    event("loaded")
+    for model in src.models or ():
+        check_against_oracle(model.data)
+    for q in src.quantised.values():
+        assert q.bound is None or 0 <= q.bound <= 0.5
+
+
+@FUZZ
+@given(data=st.data())
+def test_mutated_rows_through_the_duckdb_engine(
+    tmp_path: Path, data: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``aggregate`` on a mutated file: exit 0 or one clean line and exit 2, nothing
+    left behind; where the loader reads the file too, both count alike."""
+    from tui.cli import main
+
+    table = data.draw(tables())
+    table.pop("id", None)
+    raw = data.draw(mutated(delimited_text(table, ",")))
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    path = folder / "rows.csv"
+    path.write_bytes(raw)
+    out = folder / "out.csv"
+    code = main(["aggregate", str(path), "-o", str(out)])
+    _said, err = capsys.readouterr()
+    assert code in (0, 2), err
+    if code == 2:
+        assert err.startswith("threshold-lab: error: ") and err.count("\n") == 1, err
+        assert "Traceback" not in err
+        assert sorted(p.name for p in folder.iterdir()) == ["rows.csv"]
+        event("engine refused, loader read" if isinstance(load(path), Dataset) else "both refused")
+        return
+    loaded = load(path)
+    if isinstance(loaded, InputError):
+        event("engine read, loader refused")
+        return
+    event("both read")
+    engine = load_file(out)
+    a, b = analyse(engine, None), analyse(loaded, None)
+    assert (a.data.positives, a.data.negatives) == pytest.approx(
+        (b.data.positives, b.data.negatives)
+    )
+    # The same operating points, but for scores whose rows all weigh 0 (a row file keeps
+    # them as rows; counts of 0 add no example).
+    weighed = np.unique(loaded.scores[loaded.weights > 0] + 0.0) if loaded.weights is not None \
+        else np.unique(loaded.scores + 0.0)  # fmt: skip
+    assert np.unique(engine.scores + 0.0).tolist() == weighed.tolist()
+    assert a.curves.summaries.roc_auc.value == pytest.approx(b.curves.summaries.roc_auc.value)

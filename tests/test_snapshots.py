@@ -6,12 +6,17 @@ committed. The pilot tests check the state behind each picture.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from core.data.presets import PRESET_NAMES
-from tests.tui_helpers import LARGE, SIZE, SMALL, make_app, retype
+from tests.tui_helpers import LARGE, SIZE, SMALL, file_app, make_app, retype
+
+#: The test data, named as from the project's root (the screen shows the name).
+DATA = Path(os.path.relpath(Path(__file__).parent / "data"))
 
 Compare = Callable[..., bool]
 
@@ -277,3 +282,14 @@ def test_one_vs_rest(snap_compare: Compare, size: tuple[int, int]) -> None:
     """#17: C twice on triage: critical against the rest (both critical cases missed),
     the class line saying which class is 1."""
     assert snap_compare(make_app("triage"), press=["C", "C"], terminal_size=size)
+
+
+@pytest.mark.parametrize(("size", "press"), [(SIZE, []), (SMALL, ["2"])], ids=["120x40", "80x24"])
+def test_groups_of_quantised_counts(
+    snap_compare: Compare, size: tuple[int, int], press: list[str]
+) -> None:
+    """#18: tests/data/slices.csv, as aggregate --by model --round 1 wrote it: each
+    group a line (baseline starred), every group's ROC curve, and the chart summary's
+    quantisation bound (± 0.03307 for baseline)."""
+    app = file_app(str(DATA / "slices.csv"))
+    assert snap_compare(app, press=press, terminal_size=size)

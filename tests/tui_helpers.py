@@ -39,6 +39,16 @@ def make_app(
     )
 
 
+def file_app(*argv: str, theme: str = "textual-dark") -> ThresholdLab:
+    """The explorer as ``threshold-lab ARGV...`` opens it (a file, its options)."""
+    from tui.cli import parser
+    from tui.cli.args import SourceArgs
+
+    wanted = SourceArgs.parse(parser().parse_args(list(argv)))
+    src, threshold = wanted.open()
+    return ThresholdLab(wanted.session(src, threshold), theme=theme, playback_seconds=60.0)
+
+
 def keys(text: str) -> list[str]:
     """Key names that type ``text`` (pilot.press takes names, not characters)."""
     return [_character_to_key(c) for c in text]

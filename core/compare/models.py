@@ -287,6 +287,15 @@ class ModelRow:
             f"P {_short(k['precision'])} R {_short(k['recall'])} F1 {_short(k['f1'])}",
         ]
 
+    def compact_items(self) -> list[str]:
+        """The items without the interval, and F1 alone at the threshold, for when
+        every model must fit a line: ``A* AUC 13/16``, ``AP 7/10``, ``F1 2/5``."""
+        mark = "*" if self.shown else ""
+        if self.pending:
+            return [f"{self.name}{mark} being computed…"]
+        return [f"{self.name}{mark} AUC {_short(self.auc)}", f"AP {_short(self.ap)}",
+                f"F1 {_short(self.metrics['f1'])}"]  # fmt: skip
+
 
 def _short(m: Metric) -> str:
     """A model line's number: the exact fraction while it is short (a denominator of

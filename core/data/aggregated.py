@@ -13,7 +13,7 @@ Files written by ``threshold-lab aggregate`` may also have
   there are more.
 - ``merged`` and ``quantisation`` columns, when scores were quantised: which
   rows merged several distinct scores, and by what rule. The AUC computed from
-  the file is then within :func:`core.aggregate.quantise.bound` of the true AUC.
+  the file is then within :func:`core.engines.quantise.bound` of the true AUC.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class Quantised:
 
     def words(self) -> str:
         """``quantised: true AUC within ± 0.0001235``."""
-        from core.aggregate.quantise import bound_words
+        from core.engines.quantise import bound_words
 
         if self.bound is None:
             return f"quantised ({self.rule}): no bound, AUC is undefined"
@@ -130,18 +130,14 @@ class Counts:
     def quantised(self) -> Quantised | None:
         if self.rule is None or self.merged is None:
             return None
-        from core.aggregate.quantise import bound
+        from core.engines.quantise import bound
 
         return Quantised(self.rule, bound(self.positives, self.negatives, self.merged))
 
 
 def _check(path: Path, c: Counts, where: Where) -> None:
-    """Counts finite and not negative, and weights the dataset can count with."""
-    for name, values in (("positives", c.positives), ("negatives", c.negatives)):
-        bad = np.flatnonzero(~(values >= 0))
-        if bad.shape[0]:
-            i = int(bad[0])
-            raise fail(path, f"{where(i)}, column {name!r}: {float(values[i])!r} is negative")
+    """Counts finite and not negative, weights the dataset can count with, finite
+    scores: the first problem named by its place and column."""
     n = c.scores.shape[0]
     problem = weight_problem(np.concatenate((c.positives, c.negatives)))
     if problem is not None:
@@ -149,6 +145,9 @@ def _check(path: Path, c: Counts, where: Where) -> None:
         if i < 0:
             raise fail(path, why)
         name, row = ("positives", i) if i < n else ("negatives", i - n)
+        value = float((c.positives if i < n else c.negatives)[row])
+        if value < 0:
+            raise fail(path, f"{where(row)}, column {name!r}: {value!r} is negative")
         raise fail(path, f"{where(row)}, column {name!r}: the count {why}")
     bad = np.flatnonzero(~np.isfinite(c.scores))
     if bad.shape[0]:
@@ -205,7 +204,7 @@ def _from_cells(path: Path, cells: dict[str, list[object]], where: Where, by: st
 
 
 def _rule(path: Path, values: Sequence[str], where: Where) -> str:
-    from core.aggregate.quantise import parse_rule
+    from core.engines.quantise import parse_rule
 
     distinct = list(dict.fromkeys(values))
     try:
@@ -247,7 +246,7 @@ def _from_table(path: Path, table: Any, names: dict[str, str], by: str | None) -
         if len(rules) != 1 or rules[0] is None:
             return None
         rule = str(rules[0]).strip()
-        from core.aggregate.quantise import parse_rule
+        from core.engines.quantise import parse_rule
 
         try:
             parse_rule(rule)

@@ -410,7 +410,7 @@ def quantised_lines(a: Analysis, quantised: Quantised | None) -> list[str]:
 
 def quantised_rule_words(q: Quantised) -> str:
     """``rounded to 3 decimal digits`` (the rule recorded in the file)."""
-    from core.aggregate.quantise import parse_rule
+    from core.engines.quantise import parse_rule
 
     try:
         return parse_rule(q.rule).words()

@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from core.aggregate.common import Result
-from core.aggregate.plan import plan
-from core.aggregate.quantise import Rule, bins, bound_words, digits
 from core.data.cells import Columns
+from core.engines.common import Result
+from core.engines.plan import plan
+from core.engines.quantise import Rule, bins, bound_words, digits
 from core.errors import InputError
 from tui.cli.args import PROG, Parser
 
@@ -71,8 +71,9 @@ def parser() -> Parser:
     p.add_argument("--temp-directory", default=None, metavar="DIR",
                    help="duckdb: where to spill (default: a new folder in the system's "
                    "temporary folder, removed afterwards)")  # fmt: skip
-    p.add_argument("--spark-master", default="local[*]", metavar="URL",
-                   help="spark: the cluster (default: local[*])")  # fmt: skip
+    p.add_argument("--spark-master", default=None, metavar="URL",
+                   help="spark: the cluster (default: local[*], or spark-submit's --master "
+                   "under spark-submit)")  # fmt: skip
     return p
 
 
@@ -91,18 +92,18 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "spark" and (args.memory_limit or args.temp_directory):
         raise InputError("--memory-limit and --temp-directory are for --engine duckdb; "
                          "Spark takes its memory from its own configuration")  # fmt: skip
-    if args.engine == "duckdb" and args.spark_master != "local[*]":
+    if args.engine == "duckdb" and args.spark_master is not None:
         raise InputError("--spark-master is for --engine spark")
-    from core.aggregate.common import out_format
+    from core.engines.common import out_format
 
     out_format(out)
     p = plan(args.inputs, out, cols, by=args.by, rule=rule_of(args))
     if args.engine == "spark":
-        from core.aggregate import spark
+        from core.engines import spark
 
         result = spark.run(p, master=args.spark_master)
     else:
-        from core.aggregate import duck
+        from core.engines import duck
 
         limit = None if args.memory_limit is None else duck.parse_memory_limit(args.memory_limit)
         temp = None if args.temp_directory is None else Path(args.temp_directory)

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from core.aggregate.quantise import Rule, parse_rule
 from core.data.aggregated import aggregated_columns, is_aggregated
 from core.data.cells import Columns, fail, find, names_wanted, optional
 from core.data.delimited import delimiter_of, header_of
+from core.engines.quantise import Rule, parse_rule
 from core.errors import InputError
 
 #: File name endings read as Parquet; every other file is delimited text.

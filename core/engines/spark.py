@@ -15,27 +15,30 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from core.aggregate.common import (
+from core.engines.common import (
     Group,
     Result,
+    check_total,
     exact_message,
     given,
     label_columns,
+    not_a_number,
     out_format,
     positive_keys,
     row_scans,
     shard_scans,
     whole_or_nothing,
 )
-from core.aggregate.plan import Plan, Scan
-from core.aggregate.quantise import ROUND_LIMIT
+from core.engines.plan import Plan, Scan
+from core.engines.quantise import ROUND_LIMIT
 from core.errors import InputError
 
 TEXT_TYPES = ("string", "large_string", "string_view")
 
 
-def session(master: str = "local[*]") -> Any:
-    """The active Spark session, or a new one on ``master``."""
+def session(master: str | None = None) -> Any:
+    """The active Spark session, or a new one on ``master``: by default ``local[*]``,
+    except under ``spark-submit``, whose ``--master`` then stands."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -50,14 +53,17 @@ def session(master: str = "local[*]") -> Any:
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         raise InputError("the spark engine needs Java 17 or later: install a JDK (java on "
                          "PATH, or JAVA_HOME)")  # fmt: skip
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # the JVM of spark-submit started us
+    if master is None and not submitted:
+        master = "local[*]"
+    builder = SparkSession.builder if master is None else SparkSession.builder.master(master)
     builder = (
-        SparkSession.builder.master(master)
-        .appName("threshold-lab aggregate")
+        builder.appName("threshold-lab aggregate")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
         .config("spark.sql.session.timeZone", "UTC")
     )
-    if master.startswith("local"):
+    if master is not None and master.startswith("local"):
         builder = builder.config("spark.sql.shuffle.partitions", "8")
     try:
         with warnings.catch_warnings():
@@ -65,7 +71,8 @@ def session(master: str = "local[*]") -> Any:
             spark = builder.getOrCreate()
     except Exception as exc:  # Py4J and the JVM raise many kinds
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"spark could not start on {master} ({first}); it needs Java 17 "
+        where = master or "the spark-submit master"
+        raise InputError(f"spark could not start on {where} ({first}); it needs Java 17 "
                          "or later") from None  # fmt: skip
     spark.sparkContext.setLogLevel("ERROR")
     return spark
@@ -78,7 +85,7 @@ def _path(p: Path) -> str:
 class SparkRun:
     """One run of a plan on Spark."""
 
-    def __init__(self, plan: Plan, master: str) -> None:
+    def __init__(self, plan: Plan, master: str | None) -> None:
         self.plan = plan
         self.spark = session(master)
         from pyspark.sql import functions as F
@@ -105,6 +112,13 @@ class SparkRun:
             width = len(scan.header)
             positional = [f"c{i}" for i in range(width)]
             df = df.toDF(*positional, *df.columns[width:])
+            # A row of empty cells is a blank line, as the loaders read it.
+            blank = None
+            for c in positional:
+                empty = F.coalesce(F.trim(F.col(c)), F.lit("")) == ""
+                blank = empty if blank is None else blank & empty
+            if blank is not None:
+                df = df.where(~blank)
             names = {role: f"c{scan.header.index(col)}" for role, col in scan.columns}
         text = not scan.parquet
 
@@ -192,6 +206,9 @@ class SparkRun:
                 )
                 merged = F.col("m0") | ((F.col("k") > 1) & F.col("a0"))
                 exact = exact.select("score", "grp", "p", "n", merged.alias("merged"))
+            exact = exact.cache()
+            total = exact.agg(F.sum(F.col("p") + F.col("n")).alias("t")).collect()[0]["t"]
+            check_total(plan, float(total or 0.0))
             final = self._quantise(exact)
             return self._write(final, fmt, delim, n_rows, n_shards)
         except InputError:
@@ -267,7 +284,7 @@ class SparkRun:
                              "and not negative")  # fmt: skip
         if role == "merged":
             raise InputError(f"{file}, column {column!r}: {value!r} is not true or false")
-        raise InputError(f"{file}, column {column!r}: {value!r} is not a finite number")
+        raise InputError(f"{file}, column {column!r}: {value!r} {not_a_number(value)}")
 
     def _quantise(self, exact: Any) -> Any:
         F, rule = self.F, self.plan.rule
@@ -371,6 +388,6 @@ def _column_name(plan: Plan, file: str, role: str) -> str:
     return role
 
 
-def run(plan: Plan, *, master: str = "local[*]") -> Result:
+def run(plan: Plan, *, master: str | None = None) -> Result:
     """Aggregate ``plan`` with Spark; OUT is written whole or not at all."""
     return SparkRun(plan, master).run()

@@ -4,6 +4,7 @@ summary of a run, and writing OUT whole or not at all."""
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shutil
 import tempfile
@@ -11,10 +12,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.aggregate.plan import Plan, Scan
-from core.aggregate.quantise import Rule
 from core.data.cells import Columns
 from core.data.labels import LabelProblem, truth_of
+from core.engines.plan import Plan, Scan
+from core.engines.quantise import Rule
 from core.errors import InputError
 
 #: A delimited file at most this large is read again by the exact loader when an
@@ -110,6 +111,29 @@ def exact_message(file: str, plan: Plan) -> None:
         raise
     except Exception:
         return
+
+
+def not_a_number(value: object) -> str:
+    """Why an engine could not read a cell as a finite number.
+
+    >>> not_a_number("abc"), not_a_number("nan"), not_a_number("\u0661")
+    ('is not a number', 'is not a finite number', 'is not a plain number (ASCII digits, ., e)')
+    """
+    try:
+        x = float(str(value).strip())
+    except ValueError:
+        return "is not a number"
+    if not math.isfinite(x):
+        return "is not a finite number"
+    return "is not a plain number (ASCII digits, ., e)"
+
+
+def check_total(plan: Plan, total: float) -> None:
+    """Refuse inputs whose examples all weigh nothing, as the loaders do."""
+    if not total > 0:
+        files = plan.files
+        where = str(files[0]) if len(files) == 1 else f"the {len(files)} input files"
+        raise InputError(f"{where}: every weight is zero: at least one row must count")
 
 
 def label_columns(plan: Plan) -> dict[str, str]:
