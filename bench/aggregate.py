@@ -159,7 +159,8 @@ def main() -> None:
     agg_s, agg_mb, _ = min(child(REPORT, str(small_out)) for _ in range(2))
     n_agg = pq.read_metadata(small_out).num_rows
     print(f"  rows: {rows_s:.2f} s, peak {rows_mb:,.0f} MiB; aggregated ({n_agg:,} distinct "
-          f"scores): {agg_s:.2f} s = {agg_s / rows_s:.2f}x (aim <= 1x), peak {agg_mb:,.0f} MiB")  # fmt: skip
+          f"scores): {agg_s:.2f} s = {agg_s / rows_s:.2f}x (aim <= 1x), "
+          f"peak {agg_mb:,.0f} MiB")  # fmt: skip
 
 
 if __name__ == "__main__":
