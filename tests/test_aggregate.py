@@ -338,6 +338,8 @@ BAD = [
     ("score,positives,negatives\n0.5,1,x\n", [], "'x'"),
     ("score,positives,negatives\nnan,1,1\n", [], "score"),
     ("score,positives,negatives,model\n0.5,1,1,a\n", [], "--by model"),
+    ("score,label\n0.5,1,extra\n0.2,0\n", [], "line 2: 3 fields, but the header has 2"),
+    ("score,label\n0.5,1\n0.2\n", [], "line 3: 1 fields, but the header has 2"),
 ]
 
 
@@ -451,3 +453,19 @@ def test_inputs_that_weigh_nothing_are_refused(
     p.write_text("score,label,weight\n0.5,1,0\n0.25,0,0\n")
     code, _, err = run([str(p), "-o", str(tmp_path / "o.csv"), "--engine", engine], capsys)
     assert code == 2 and "zero.csv: every weight is zero: at least one row must count" in err
+
+
+def test_spark_keeps_its_jvm_quiet(tmp_path: Path) -> None:
+    """A run of its own (a new JVM): stdout says what was written and stderr is empty;
+    a bad file is one line on stderr, Spark's log kept in a file it names when Spark
+    itself fails."""
+    rows = tmp_path / "rows.csv"
+    rows.write_text("score,label\n0.5,1\n0.2,0\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "tui", "aggregate", str(rows), "-o", str(tmp_path / "o.csv"),
+         "--engine", "spark", "--spark-master", "local[1]"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.startswith(f"Wrote {tmp_path / 'o.csv'}: 2 distinct scores")

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from core.analysis import analyse
 from core.curves.sweep import build_sweep
-from core.data.aggregated import Counts, dataset_of, load_counts
+from core.data.aggregated import Counts, dataset_of
 from core.data.dataset import make_dataset
-from core.data.loaders import load_file
+from core.data.loaders import load_counts, load_file
 from core.data.sources import open_source
 from core.engines.quantise import bin_of, bound, round_scores
 from core.errors import InputError

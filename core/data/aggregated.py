@@ -352,12 +352,9 @@ def _csv_table(
     return counts
 
 
-def load_counts(path: Path, by: str | None = None) -> Counts:
-    """Read an aggregated CSV/TSV or Parquet file's columns (see the module's notes)."""
-    if path.suffix.lower() in (".parquet", ".pq"):
-        from core.data.parquet import read_aggregated
-
-        return read_aggregated(path, by)
+def load_delimited_counts(path: Path, by: str | None = None) -> Counts:
+    """Read an aggregated CSV/TSV file's columns (see the module's notes; Parquet:
+    :func:`core.data.parquet.read_aggregated`, both by :func:`core.data.loaders.load_counts`)."""
     header = delimited.header_of(path)
     if header:
         fast = _csv_fast(path, header, by)
@@ -383,7 +380,7 @@ def load_counts(path: Path, by: str | None = None) -> Counts:
 
 def load_aggregated(path: Path) -> Dataset:
     """Read a CSV/TSV of ``score, positives, negatives`` (counts or weighted sums)."""
-    counts = load_counts(path)
+    counts = load_delimited_counts(path)
     if counts.groups is not None:
         raise grouped(path, counts)
     return dataset_of(path, counts)

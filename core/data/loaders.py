@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 from core.data import fast_csv, progress
-from core.data.aggregated import is_aggregated, load_aggregated
+from core.data.aggregated import Counts, is_aggregated, load_aggregated, load_delimited_counts
 from core.data.cells import Columns
 from core.data.dataset import Dataset
 from core.data.delimited import header_of, load_delimited
 from core.data.json_file import load_json
-from core.data.parquet import load_parquet
+from core.data.parquet import load_parquet, read_aggregated
 from core.errors import InputError
 
 # Columns is defined with the code that reads by it, and offered here, where callers look.
@@ -81,6 +81,14 @@ def load_file(
         raise _unreadable(p, exc) from None
     with progress.in_memory(p, data):
         return _load(p, cols, aggregated)
+
+
+def load_counts(path: Path, by: str | None = None) -> Counts:
+    """An aggregated file's columns, checked: CSV/TSV or Parquet by the extension
+    (``by`` names the group column when there are several other columns)."""
+    if path.suffix.lower() in (".parquet", ".pq"):
+        return read_aggregated(path, by)
+    return load_delimited_counts(path, by)
 
 
 #: The most read from a file that is not a regular file (a pipe, a device).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from core.data.aggregated import Quantised, dataset_of, is_aggregated, load_counts
+from core.data.aggregated import Quantised, dataset_of, is_aggregated
 from core.data.cells import fail
 from core.data.dataset import Dataset, Model
 from core.data.delimited import header_of
 from core.data.extra import numeric_column
-from core.data.loaders import Columns, load_file
+from core.data.loaders import Columns, load_counts, load_file
 from core.data.models import join_models, load_models
 from core.data.presets import PRESET_NAMES, PRESETS
 from core.errors import InputError
@@ -73,7 +74,7 @@ def open_source(
     5
     """
     path = Path(name)
-    if _there(path) and path.is_file() and _counts_file(path, aggregated):
+    if _there(path) and _regular(path) and _counts_file(path, aggregated):
         classes = bool(class_scores) or multiclass or klass is not None
         return _counts_source(path, by, group, keep, scores, compare, classes)
     if by is not None or group is not None:
@@ -132,6 +133,15 @@ def open_source(
     raise InputError(
         f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
     )
+
+
+def _regular(path: Path) -> bool:
+    """A regular file we may stat (a pipe, a folder or an unsearchable place: the
+    loader reads it, or says why it cannot)."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
 
 
 def _counts_file(path: Path, aggregated: bool | None) -> bool:

@@ -191,12 +191,13 @@ class Duck:
     def _explain(self, exc: Exception) -> InputError:
         """DuckDB's message, with the file it names (or the inputs), on one line."""
         text = _first_line(exc)
-        m = re.search(r"file ['\"]?([^'\"\s]+)['\"]?", str(exc))
-        if m is not None:
-            exact_message(m.group(1), self.plan)
         files = self.plan.files
-        where = str(files[0]) if len(files) == 1 else f"{len(files)} input files"
-        return InputError(f"{where}: {text}")
+        named = [f for f in files if str(f) in str(exc)] or (
+            list(files) if len(files) == 1 else [])  # fmt: skip
+        for f in named:
+            exact_message(str(f), self.plan)  # a small CSV: the loader's message, by line
+            return InputError(f"{f}: {text}")
+        return InputError(f"{len(files)} input files: {text}")
 
     # --- the run ---------------------------------------------------------------
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import sys
+import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
@@ -65,17 +67,34 @@ def session(master: str | None = None) -> Any:
     )
     if master is not None and master.startswith("local"):
         builder = builder.config("spark.sql.shuffle.partitions", "8")
+    # The JVM writes its own notes and, when a task fails, Java stack traces to its
+    # stderr: that is a log file, so a user error stays one line (the log is named
+    # in Spark's errors). The JVM keeps the file it started with; ours comes back.
+    global LOG
+    fd, name = tempfile.mkstemp(prefix="threshold-lab-spark-", suffix=".log")
+    LOG = Path(name)
+    sys.stderr.flush()
+    saved = os.dup(2)
+    os.dup2(fd, 2)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             spark = builder.getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
     except Exception as exc:  # Py4J and the JVM raise many kinds
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         where = master or "the spark-submit master"
         raise InputError(f"spark could not start on {where} ({first}); it needs Java 17 "
-                         "or later") from None  # fmt: skip
-    spark.sparkContext.setLogLevel("ERROR")
+                         f"or later (its log: {LOG})") from None  # fmt: skip
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(fd)
     return spark
+
+
+#: Where the JVM this process started writes its stderr (None: none started here).
+LOG: Path | None = None
 
 
 def _path(p: Path) -> str:
@@ -105,7 +124,7 @@ class SparkRun:
         else:
             df = (
                 reader.option("header", True).option("sep", scan.delimiter)
-                .option("quote", '"').option("escape", '"').option("mode", "PERMISSIVE")
+                .option("quote", '"').option("escape", '"').option("mode", "FAILFAST")
                 .option("inferSchema", False).option("enforceSchema", False)
                 .option("encoding", "UTF-8").csv(files)
             )  # fmt: skip
@@ -217,14 +236,18 @@ class SparkRun:
             raise self._explain(exc) from None
 
     def _explain(self, exc: Exception) -> InputError:
+        """Spark's first line, naming the file it names (or the inputs); a small CSV
+        gets the exact loader's message instead, naming the line."""
         text = " ".join(str(exc).strip().splitlines()[:1]) or type(exc).__name__
+        if LOG is not None:
+            text += f" (Spark's log: {LOG})"
         files = self.plan.files
-        for f in files:
-            if str(f.resolve()) in str(exc):
-                exact_message(str(f), self.plan)
-                return InputError(f"{f}: {text}")
-        where = str(files[0]) if len(files) == 1 else f"{len(files)} input files"
-        return InputError(f"{where}: {text}")
+        named = [f for f in files if str(f.resolve()) in str(exc)] or (
+            list(files) if len(files) == 1 else [])  # fmt: skip
+        for f in named:
+            exact_message(str(f), self.plan)
+            return InputError(f"{f}: {text}")
+        return InputError(f"{len(files)} input files: {text}")
 
     def _check_rows(self, df: Any) -> tuple[list[str], int]:
         F = self.F

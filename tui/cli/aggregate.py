@@ -17,24 +17,23 @@ from tui.cli.args import PROG, Parser
 
 SUMMARY = "reduce rows (files, globs, folders of CSV/TSV/Parquet) to score,positives,negatives"
 
-DESCRIPTION = """\
-Reduce an evaluation set to one row per distinct score (score, positives, negatives:
-counts, or weighted sums with a weight column), sorted by score, descending. That table
-is exact for every ranking and threshold metric, and threshold-lab opens it like the rows.
-
-INPUT is files, globs or folders (hive-partitioned Parquet included) of CSV, TSV or
-Parquet rows, or of aggregated shards, which are summed by score: a map-reduce over
-shards, or daily partitions, comes out exact. Labels follow the loaders' rules.
-
-Engines:
-  duckdb  embedded, the default: no server; spills to a temporary folder past its
-          memory limit, so data larger than memory aggregates on one machine
-  spark   the DataFrame API on --spark-master (default local[*]); under spark-submit
-          the session that exists is used
-
-Too many distinct scores? --round D or --quantile-bins N merge them; the file records
-it, and the AUC computed from it is within a bound of the true AUC that the report prints.
-"""
+DESCRIPTION = (
+    "Reduce an evaluation set to one row per distinct score (score, positives, negatives: "
+    "counts, or weighted sums with a weight column), sorted by score, descending. That "
+    "table is exact for every ranking and threshold metric, and threshold-lab opens it "
+    "like the rows.\n\n"
+    "INPUT is files, globs or folders (hive-partitioned Parquet included) of CSV, TSV or "
+    "Parquet rows, or of aggregated shards, which are summed by score: a map-reduce over "
+    "shards, or daily partitions, comes out exact. Labels follow the loaders' rules.\n\n"
+    "Engines:\n"
+    "  duckdb  embedded, the default: no server; spills to a temporary folder past its "
+    "memory limit, so data larger than memory aggregates on one machine\n"
+    "  spark   the DataFrame API on --spark-master (default local[*]); under spark-submit "
+    "the session that exists is used\n\n"
+    "Too many distinct scores? --round D or --quantile-bins N merge them; the file records "
+    "it, and the AUC computed from it is within a bound of the true AUC that the report "
+    "prints."
+)
 
 
 def parser() -> Parser:
