@@ -231,7 +231,16 @@ def write_csv(path: Path, n: int = 10_000, seed: int = 0) -> Path:
 
 def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
     """A function building a fresh explorer on ``source`` (a preset name or "csv")."""
-    if source == "csv":
+    if source == "slices":  # #18: an aggregated file's groups, quantised
+        from core.data.sources import open_source
+
+        src = open_source(str(Path(__file__).parent / "data" / "slices.csv"))
+
+        def session() -> Session:
+            return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
+                           quantised=src.quantised, group_by=src.group_by)  # fmt: skip
+
+    elif source == "csv":
         path = write_csv(tmp_path / "soak-rows.csv")
         data: Dataset = load_file(path)
 
@@ -394,10 +403,10 @@ async def soak(
     return restarts
 
 
-SOURCES = ("canonical", "imbalanced", "csv", "deliveries", "triage")
+SOURCES = ("canonical", "imbalanced", "csv", "deliveries", "triage", "slices")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
 async def test_key_mash_soak(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Saves go to the working directory (the default name, or a typed one without a
     # folder), so that is tmp_path: nothing lands in the repository.
