@@ -469,3 +469,29 @@ def test_spark_keeps_its_jvm_quiet(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert proc.stdout.startswith(f"Wrote {tmp_path / 'o.csv'}: 2 distinct scores")
+
+
+def test_rounding_is_the_numpy_rule_bit_for_bit(spark: Any) -> None:
+    """``floor(s · 10^D + 0.5) / 10^D`` in IEEE doubles in DuckDB, Spark and numpy alike,
+    on random doubles and on halves (0.0005 at D = 3), the cases a decimal rounding
+    would settle differently."""
+    import duckdb
+    from pyspark.sql import functions as F
+
+    rng = np.random.default_rng(0)
+    halves = rng.integers(0, 10**6, 5000) / 10**6 + 0.0005
+    x = np.concatenate([rng.random(5000), rng.normal(0, 100, 5000), halves, -rng.random(2000)])
+    con = duckdb.connect()
+    frame = spark.createDataFrame([(float(v),) for v in x], ["s"])
+    for d in (0, 1, 3, 6, 12):
+        c = float(10**d)
+        want = round_scores(x, d)
+        con.register("t", pa.table({"s": x}))
+        scale = f"CAST({c!r} AS DOUBLE)"
+        q = f"SELECT floor(s * {scale} + CAST(0.5 AS DOUBLE)) / {scale} AS q FROM t"
+        got = con.sql(q).fetchnumpy()["q"]
+        assert (got + 0.0 == want).all(), d
+        rows = frame.select(
+            (F.floor(F.col("s") * F.lit(c) + F.lit(0.5)).cast("double") / F.lit(c)).alias("q")
+        ).collect()
+        assert (np.array([r["q"] for r in rows]) + 0.0 == want).all(), d

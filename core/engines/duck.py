@@ -314,9 +314,11 @@ class Duck:
         if rule is None:
             return "exact"
         if rule.kind == "round":
-            c = repr(rule.scale)
+            # Doubles, not DuckDB's decimal literals: the same IEEE steps as numpy's.
+            c = f"CAST({rule.scale!r} AS DOUBLE)"
             big = self.fetch(
-                f"SELECT score FROM exact WHERE abs(score) * {c} >= {ROUND_LIMIT!r} LIMIT 1"
+                f"SELECT score FROM exact WHERE abs(score) * {c} >= CAST({ROUND_LIMIT!r} AS "
+                "DOUBLE) LIMIT 1"
             )
             if big:
                 raise InputError(
@@ -324,7 +326,8 @@ class Duck:
                     f"exactly (|score| · 10^{rule.value} must stay below 2^53)"
                 )
             self.sql(
-                f"CREATE TEMP TABLE quantised AS SELECT floor(score * {c} + 0.5) / {c} AS score, "
+                f"CREATE TEMP TABLE quantised AS SELECT floor(score * {c} + CAST(0.5 AS DOUBLE)) "
+                f"/ {c} AS score, "
                 "grp, sum(p) AS p, sum(n) AS n, bool_or(merged) OR count(*) > 1 AS merged "
                 "FROM exact GROUP BY 1, grp"
             )
