@@ -309,3 +309,24 @@ async def test_the_explorer_shows_groups_and_the_bound(tmp_path: Path) -> None:
         await pilot.press(*["f"] * 5)  # the cells, then every row: no "decided differently"
         await pilot.pause()
         assert table.cell is None
+
+
+def test_the_examples_follow_the_table_and_zero_counts_add_none() -> None:
+    one_side = Counts(np.array([0.9, 0.5, -0.0]), np.array([2.0, 0.0, 1.0]),
+                      np.array([0.0, 3.0, 0.0]))  # fmt: skip
+    d = dataset_of(Path("t"), one_side)
+    assert d.scores.tolist() == [0.9, 0.5, 0.0] and not np.signbit(d.scores).any()
+    assert d.labels.tolist() == [True, False, True] and d.weights.tolist() == [2, 3, 1]
+    both = Counts(np.array([0.9, 0.5, 0.1]), np.array([2.0, 1.0, 0.0]), np.array([0.0, 3.0, 0.0]))
+    d = dataset_of(Path("t"), both)  # 0.1 has no example; 0.5 a positive, then a negative
+    assert d.scores.tolist() == [0.9, 0.5, 0.5]
+    assert d.labels.tolist() == [True, True, False] and d.weights.tolist() == [2, 1, 3]
+
+
+def test_a_weight_problem_in_parquet_counts_names_the_row(tmp_path: Path) -> None:
+    p = tmp_path / "tiny.parquet"
+    pq.write_table(pa.table({"score": [0.9, 0.5], "positives": [1.0, 5e-324],
+                             "negatives": [0.0, 1.0]}), p)  # fmt: skip
+    with pytest.raises(InputError, match=r"tiny.parquet: row 2, column 'positives': the count "
+                       r"is 5e-324"):  # fmt: skip
+        open_source(str(p))

@@ -135,9 +135,19 @@ class Counts:
         return Quantised(self.rule, bound(self.positives, self.negatives, self.merged))
 
 
-def _check(path: Path, c: Counts, where: Where) -> None:
+def _check(path: Path, c: Counts, where: Where, *, full: bool = True) -> None:
     """Counts finite and not negative, weights the dataset can count with, finite
-    scores: the first problem named by its place and column."""
+    scores: the first problem named by its place and column.
+
+    ``full=False`` only makes sure no count is negative or not a number and no score
+    is infinite: :func:`dataset_of` checks the weights it keeps, and on a problem
+    comes back here for the message."""
+    if (
+        not full
+        and bool((c.positives >= 0).all() and (c.negatives >= 0).all())
+        and bool(np.isfinite(c.scores).all())
+    ):
+        return
     n = c.scores.shape[0]
     problem = weight_problem(np.concatenate((c.positives, c.negatives)))
     if problem is not None:
@@ -156,16 +166,38 @@ def _check(path: Path, c: Counts, where: Where) -> None:
                    "number")  # fmt: skip
 
 
-def dataset_of(path: Path, c: Counts) -> Dataset:
-    """The examples a table stands for: a positive and a negative at each score,
-    weighted by the counts; a count of 0 adds none."""
-    keep_p, keep_n = c.positives > 0, c.negatives > 0
-    scores = np.concatenate((c.scores[keep_p], c.scores[keep_n]))
-    labels = np.concatenate((np.ones(int(keep_p.sum()), bool), np.zeros(int(keep_n.sum()), bool)))
-    weights = np.concatenate((c.positives[keep_p], c.negatives[keep_n]))
+def dataset_of(path: Path, c: Counts, where: Where | None = None) -> Dataset:
+    """The examples a table stands for, in the table's order: a positive and then a
+    negative at each score, weighted by the counts; a count of 0 adds none.
+
+    Most tables of continuous scores have one class a row: then the examples are the
+    rows themselves, with no copy but the weights. A problem with the weights kept is
+    named by the table's row (``where``, "row N" by default) and column."""
+    pos, neg = c.positives, c.negatives
+    keep_p, keep_n = pos > 0, neg > 0
+    if not bool((keep_p & keep_n).any()):
+        keep = keep_p | keep_n
+        if bool(keep.all()):
+            # The scores as read (a view of the table, no copy) unless -0.0 is among them.
+            zero = c.scores == 0
+            signed = bool(np.signbit(c.scores[zero]).any()) if bool(zero.any()) else False
+            scores = c.scores + 0.0 if signed else c.scores
+            labels, weights = keep_p, pos + neg
+        else:
+            scores, labels, weights = c.scores[keep] + 0.0, keep_p[keep], (pos + neg)[keep]
+    else:
+        rows = np.concatenate((np.flatnonzero(keep_p), np.flatnonzero(keep_n)))
+        side = np.concatenate((np.zeros(int(keep_p.sum()), np.int8),
+                               np.ones(int(keep_n.sum()), np.int8)))  # fmt: skip
+        order = np.lexsort((side, rows))
+        rows, side = rows[order], side[order]
+        scores = c.scores[rows] + 0.0
+        labels = side == 0
+        weights = np.where(labels, pos[rows], neg[rows])
     try:
-        return make_dataset(scores + 0.0, labels, weights=weights, owned=True)
+        return make_dataset(scores, labels, weights=weights, owned=True)
     except InputError as exc:
+        _check(path, c, where or _row)  # the message by the table's row, where it can
         raise fail(path, str(exc)) from None
 
 
@@ -277,7 +309,7 @@ def read_counts_table(
     by_name = names.get("group")
     fast = _from_table(path, table, names, by_name)
     if fast is not None:
-        _check(path, fast, _row)
+        _check(path, fast, _row, full=fast.groups is not None)  # the rest: dataset_of
         return fast
     cells = {k: table.column(v).to_pylist() for k, v in names.items()}
     return _from_cells(path, cells, _row, by_name)
