@@ -495,3 +495,83 @@ def test_rounding_is_the_numpy_rule_bit_for_bit(spark: Any) -> None:
             (F.floor(F.col("s") * F.lit(c) + F.lit(0.5)).cast("double") / F.lit(c)).alias("q")
         ).collect()
         assert (np.array([r["q"] for r in rows]) + 0.0 == want).all(), d
+
+
+# --- what a walk-through found ------------------------------------------------------------
+
+
+def test_out_is_never_where_a_later_run_would_read_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An OUT inside an input folder (or matched by an input glob) would be read back as
+    a shard by the next run over that folder, counting its rows twice: refused. So is a
+    folder holding rows and counts, and an existing OUT without --overwrite."""
+    monkeypatch.chdir(tmp_path)
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    (lake / "a.csv").write_text("score,label\n0.5,1\n0.2,0\n")
+    (lake / "readme.txt").write_text("not data\n")  # folders are searched for data files only
+    code, _, err = run(["lake", "-o", "lake/out.parquet"], capsys)
+    assert code == 2 and "a later run over lake would read it as a shard" in err
+    code, _, err = run(["lake/*.csv", "-o", "lake/x.csv"], capsys)
+    assert code == 2 and "a later run over lake/*.csv" in err
+    assert run(["lake", "-o", "out.parquet"], capsys)[0] == 0
+    code, _, err = run(["lake", "-o", "out.parquet"], capsys)
+    assert code == 2 and "out.parquet: already exists; give --overwrite to replace it" in err
+    assert run(["lake", "-o", "out.parquet", "--overwrite"], capsys)[0] == 0
+    code, _, err = run(["lake", "-o", "lake"], capsys)
+    assert code == 2 and "name the output .parquet, .csv or .tsv" in err
+    (lake / "old.csv").write_text("score,positives,negatives\n0.5,1,0\n0.2,0,1\n")
+    code, _, err = run(["lake", "-o", "o2.csv"], capsys)
+    assert code == 2 and "lake holds rows (lake/a.csv) and aggregated counts (lake/old.csv)" in err
+    assert run(["lake/a.csv", "lake/old.csv", "-o", "o2.csv"], capsys)[0] == 0  # named: meant
+
+
+@pytest.mark.parametrize("form", ["folder", "glob"])
+def test_a_partition_key_in_the_path_given_is_still_a_key(
+    tmp_path: Path, form: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for day in ("1", "2"):
+        folder = tmp_path / "lake" / "model=a" / f"day={day}"
+        folder.mkdir(parents=True)
+        pq.write_table(pa.table({"score": [0.5, 0.25], "label": [1, 0]}), folder / "p.parquet")
+    given = "lake/model=a" if form == "folder" else "lake/model=a/*/*.parquet"
+    code, said, err = run([given, "-o", "o.csv", "--by", "model"], capsys)
+    assert code == 0, err
+    assert "  a: 2 scores, 2 positives, 2 negatives" in said
+
+
+def test_label_problems_name_the_parquet_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    p = tmp_path / "lab.parquet"
+    pq.write_table(pa.table({"score": [0.5, 0.4, 0.3], "label": ["1", "0", "2"]}), p)
+    code, _, err = run([str(p), "-o", str(tmp_path / "o.csv")], capsys)
+    assert code == 2 and "lab.parquet, row 3, column 'label': label '2' is not 0/1" in err
+
+
+def test_out_of_memory_says_how_to_give_more(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    d = dataset(40, n=20000)
+    (f,) = spread(tmp_path, d, ["a.csv"], seed=40)
+    code, _, err = run([f, "-o", str(tmp_path / "o.csv"), "--positive", "spam",
+                        "--memory-limit", "1MB"], capsys)  # fmt: skip
+    assert code == 2 and "raise it with --memory-limit" in err and "Possible" not in err
+
+
+def test_an_interrupt_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.engines import duck
+
+    def stopped(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(duck, "run", stopped)
+    rows = tmp_path / "rows.csv"
+    rows.write_text("score,label\n0.5,1\n0.2,0\n")
+    code, said, err = run([str(rows), "-o", str(tmp_path / "o.csv")], capsys)
+    assert code == 130 and said == ""
+    assert err == f"threshold-lab: interrupted; {tmp_path / 'o.csv'} was not written\n"

@@ -109,12 +109,15 @@ class Comparison:
         diff = self.auc_difference
         if d is not None:
             lines.append(
-                f"  ROC AUC {self.a} − {self.b} = {diff.short()}: "
-                f"{'paired' if d.paired else 'unpaired'} DeLong SE {d.se:.4f}, "
-                f"{d.interval.text()}, p = {d.p_value:.4g}"
+                f"  ROC AUC {self.a} − {self.b} = {_short(diff)}: "
+                f"{'paired' if d.paired else 'unpaired'} DeLong SE {d.se:.4g}, "
+                f"{d.interval.text()}, {p_words(d.p_value)}"
             )
         elif diff.value is not None:
-            lines.append(f"  ROC AUC {self.a} − {self.b} = {diff.short()}: {self.delong_reason}")
+            lines.append(
+                f"  ROC AUC {self.a} − {self.b} = {_signed(diff)}: no DeLong test "
+                f"({self.delong_reason})"
+            )
         ap_line = f"  AP {self.a} − {self.b} = {_signed(self.ap_difference)}"
         interval, reason = self.ap_interval
         if interval is not None:
@@ -141,22 +144,22 @@ class Comparison:
         (auc_a, auc_b), (ap_a, ap_b) = self.auc, self.ap
         if auc_a.value is None or auc_b.value is None:
             return f"{self.a} and {self.b}: ROC AUC is undefined ({auc_a.reason or auc_b.reason})."
-        p = "" if self.delong is None else f", p = {self.delong.p_value:.3g}"
+        p = "" if self.delong is None else f", {p_words(self.delong.p_value)}"
         diff = self.auc_difference
         if auc_a.value == auc_b.value:
-            by_auc = f"{self.a} and {self.b} tie by AUC ({auc_a.short()})"
+            by_auc = f"{self.a} and {self.b} tie by AUC ({_short(auc_a)})"
         else:
             hi = self.a if auc_a.value > auc_b.value else self.b
             x, y = (auc_a, auc_b) if hi == self.a else (auc_b, auc_a)
             size = _abs_short(diff)
-            by_auc = f"{hi} ranks better by AUC ({x.short()} vs {y.short()}, difference {size}{p})"
+            by_auc = f"{hi} ranks better by AUC ({_short(x)} vs {_short(y)}, difference {size}{p})"
         if ap_a.value is None or ap_b.value is None:
             return by_auc + "; average precision is undefined."
         if ap_a.value == ap_b.value:
-            return by_auc + f"; they tie by average precision ({ap_a.short()})."
+            return by_auc + f"; they tie by average precision ({_short(ap_a)})."
         hi = self.a if ap_a.value > ap_b.value else self.b
         x, y = (ap_a, ap_b) if hi == self.a else (ap_b, ap_a)
-        by_ap = f"average precision ({x.short()} vs {y.short()})"
+        by_ap = f"average precision ({_short(x)} vs {_short(y)})"
         if self.summaries_disagree:
             return f"{by_auc}, {hi} by {by_ap}: the two summaries disagree."
         if auc_a.value == auc_b.value:
@@ -165,7 +168,7 @@ class Comparison:
 
 
 def _signed(m: Metric) -> str:
-    return m.short() if m.value is not None else m.undefined_text()
+    return _short(m) if m.value is not None else m.undefined_text()
 
 
 def _threshold_words(t: Threshold) -> str:
@@ -173,10 +176,21 @@ def _threshold_words(t: Threshold) -> str:
 
 
 def _abs_short(m: Metric) -> str:
-    if m.exact is not None:
+    """The size of a difference: its fraction while short (as :func:`_short`), else
+    a decimal."""
+    if m.exact is not None and m.exact.denominator < 1000:
         e = abs(m.exact)
         return f"{e.numerator}/{e.denominator}" if e.denominator != 1 else str(e.numerator)
-    return f"{abs(m.value or 0.0):.4g}"
+    return f"≈ {abs(m.value or 0.0):.4g}"
+
+
+def p_words(p: float) -> str:
+    """``p = 0.0312``; below what a double holds, ``p < 1e-300``.
+
+    >>> p_words(0.03123), p_words(0.0)
+    ('p = 0.0312', 'p < 1e-300')
+    """
+    return "p < 1e-300" if p < 1e-300 else f"p = {p:.3g}"
 
 
 def compare(

@@ -258,7 +258,7 @@ def unpaired_delong(
         return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
                             1.0 if diff == 0 else 0.0, paired=False), None  # fmt: skip
     z = diff / se
-    p = 2 * (1 - NormalDist().cdf(abs(z)))
+    p = 2 * NormalDist().cdf(-abs(z))  # the tail itself: no 1 − x to cancel
     return PairedDeLong(auc_a, auc_b, diff, se, interval, z, min(1.0, p), paired=False), None
 
 
@@ -318,7 +318,7 @@ def paired_delong(
         p0 = 1.0 if diff == 0 else 0.0
         return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None, p0), None
     z = diff / se
-    p = 2 * (1 - NormalDist().cdf(abs(z)))
+    p = 2 * NormalDist().cdf(-abs(z))  # the tail itself: no 1 − x to cancel
     return PairedDeLong(auc_a, auc_b, diff, se, interval, z, min(1.0, p)), None
 
 

@@ -8,7 +8,7 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,14 +53,25 @@ class Result:
 
 
 def positive_keys(
-    labels: Sequence[tuple[str | None, str]], plan: Plan, label_column: dict[str, str]
+    labels: Sequence[tuple[str | None, str]],
+    plan: Plan,
+    label_column: dict[str, str],
+    locate: Callable[[str, str | None], str | None] = lambda file, key: None,
 ) -> list[str]:
     """The label keys that are positive, by the loaders' rules, from the distinct
-    (key, first file) pairs an engine found; a problem names a file holding it."""
+    (key, first file) pairs an engine found. A problem names a file holding the label
+    and, where ``locate(file, key)`` finds it, its row; a small CSV gets the exact
+    loader's message, naming the line."""
+
+    def bad(file: str, key: str | None, text: str) -> InputError:
+        exact_message(file, plan)
+        col = label_column.get(file, "label")
+        row = locate(file, key)
+        return InputError(f"{file}{', ' + row if row else ''}, column {col!r}: {text}")
+
     for key, file in labels:
         if key is None:
-            col = label_column.get(file, "label")
-            raise InputError(f"{file}, column {col!r}: the label is missing (null or empty)")
+            raise bad(file, None, "the label is missing (null or empty)")
     keys = [k for k, _ in labels if k is not None]
     try:
         truth = truth_of(keys, plan.cols.positive)
@@ -70,9 +81,23 @@ def positive_keys(
             where = files.pop() if len(files) == 1 else "the inputs' labels"
             raise InputError(f"{where}: {problem.text}") from None
         file = labels[problem.at][1]
-        col = label_column.get(file, "label")
-        raise InputError(f"{file}, column {col!r}: {problem.text}") from None
+        raise bad(file, keys[problem.at], problem.text) from None
     return [k for k in keys if truth[k]]
+
+
+def bad_count(value: object) -> str:
+    """Why a weight or count cannot be counted with, in the loaders' words.
+
+    >>> bad_count("-2"), bad_count("x")
+    ('-2.0 is negative; weights must be 0 or more', "'x' must be a number, finite and not negative")
+    """
+    try:
+        x = float(str(value).strip())
+    except ValueError:
+        return f"{value!r} must be a number, finite and not negative"
+    if x < 0:
+        return f"{x!r} is negative; weights must be 0 or more"
+    return f"{value!r} must be a number, finite and not negative"
 
 
 def given(plan: Plan, file: str) -> str:

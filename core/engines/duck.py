@@ -19,6 +19,7 @@ from typing import Any
 from core.engines.common import (
     Group,
     Result,
+    bad_count,
     check_total,
     exact_message,
     label_columns,
@@ -158,6 +159,7 @@ class Duck:
             ) from None
         self.duckdb = duckdb
         self.plan = plan
+        self.memory_limit = memory_limit
         self._own_temp = temp_directory is None
         self.temp = Path(tempfile.mkdtemp(prefix="threshold-lab-duckdb-")) if (
             temp_directory is None) else temp_directory  # fmt: skip
@@ -181,16 +183,27 @@ class Duck:
             return self.con.sql(text)
         except self.duckdb.Error as exc:
             raise self._explain(exc) from None
+        except RuntimeError as exc:  # Ctrl-C: DuckDB stops the query and says so
+            if "interrupted" in str(exc).lower():
+                raise KeyboardInterrupt from None
+            raise
 
     def fetch(self, text: str) -> list[tuple[Any, ...]]:
         try:
-            return list(self.con.sql(text).fetchall())
+            return list(self.sql(text).fetchall())
         except self.duckdb.Error as exc:
             raise self._explain(exc) from None
+        except RuntimeError as exc:
+            if "interrupted" in str(exc).lower():
+                raise KeyboardInterrupt from None
+            raise
 
     def _explain(self, exc: Exception) -> InputError:
         """DuckDB's message, with the file it names (or the inputs), on one line."""
-        text = _first_line(exc)
+        text = re.sub(r"\s*Possible solutions:?\s*$", "", _first_line(exc)).rstrip(": ")
+        if "out of memory" in text.lower():
+            text += (f" (the memory limit is {self.memory_limit}: raise it with --memory-limit, "
+                     "or give --temp-directory on a disk with room to spill)")  # fmt: skip
         files = self.plan.files
         named = [f for f in files if str(f) in str(exc)] or (
             list(files) if len(files) == 1 else [])  # fmt: skip
@@ -260,8 +273,16 @@ class Duck:
         if any(r[5] for r in found):
             self._first_bad("rows_in", "grp IS NULL", "grp", "by")
         positive = positive_keys([(r[0], r[1]) for r in found], self.plan,
-                                 label_columns(self.plan))  # fmt: skip
+                                 label_columns(self.plan), self._locate)  # fmt: skip
         return positive, sum(int(r[2]) for r in found)
+
+    def _locate(self, file: str, key: str | None) -> str | None:
+        """The row of label ``key`` in ``file`` (Parquet only: text files have no row
+        numbers in DuckDB), as "row N"."""
+        match = "lab IS NULL" if key is None else f"lab = {lit(key)}"
+        found = self.fetch(f"SELECT rn FROM rows_in WHERE file = {lit(file)} AND {match} "
+                           "AND rn IS NOT NULL ORDER BY rn LIMIT 1")  # fmt: skip
+        return f"row {int(found[0][0]) + 1}" if found else None
 
     def _check_shards(self) -> int:
         bad_count = "p IS NULL OR NOT isfinite(p) OR p < 0 OR n IS NULL OR NOT isfinite(n) OR n < 0"
@@ -291,9 +312,7 @@ class Duck:
         if value is None or str(value).strip() == "":
             raise InputError(f"{_place(file, rn)}, column {column!r}: the cell is empty")
         if role in ("weight", "positives/negatives"):
-            what = "finite and not negative"
-            raise InputError(f"{_place(file, rn)}, column {column!r}: {value!r} must be a "
-                             f"number, {what}")  # fmt: skip
+            raise InputError(f"{_place(file, rn)}, column {column!r}: {bad_count(value)}")
         if role == "merged":
             raise InputError(f"{_place(file, rn)}, column {column!r}: {value!r} is not "
                              "true or false")  # fmt: skip

@@ -8,6 +8,7 @@ aggregated shards. Files with the same columns are read together, as one scan.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
 from collections.abc import Sequence
@@ -22,8 +23,9 @@ from core.errors import InputError
 
 #: File name endings read as Parquet; every other file is delimited text.
 PARQUET = (".parquet", ".pq")
-#: Files found in a folder: these endings, not hidden, not Spark's _SUCCESS marks.
-FOUND = (".csv", ".tsv", ".tab", ".txt", *PARQUET)
+#: Files found in a folder: these endings, not hidden, not Spark's _SUCCESS marks
+#: (other text files, a readme, are not data; name one on its own to read it).
+FOUND = (".csv", ".tsv", ".tab", *PARQUET)
 
 
 @dataclass(frozen=True)
@@ -80,35 +82,69 @@ class Plan:
         return tuple(f for s in self.scans for f in s.files)
 
 
-def expand(inputs: Sequence[str]) -> list[tuple[Path, Path | None]]:
-    """Each file named by ``inputs`` (a file, a glob, or a folder searched through),
-    once, with the folder it was found under (None for a file named directly)."""
-    found: dict[Path, tuple[Path, Path | None]] = {}
+@dataclass(frozen=True)
+class Found:
+    """A file to read, and the INPUT that named it (a file, a glob or a folder)."""
+
+    path: Path
+    given: str
+    #: Found by searching (a folder or a glob), not named on its own.
+    searched: bool
+
+
+def expand(inputs: Sequence[str]) -> list[Found]:
+    """Each file named by ``inputs`` (a file, a glob, or a folder searched through), once."""
+    found: dict[Path, Found] = {}
     for text in inputs:
         p = Path(text)
         if any(ch in text for ch in "*?["):
             matches = sorted(glob.glob(text, recursive=True))
-            # Partition keys are read below the pattern's first wildcard's folder.
-            base = Path(*[part for part in _until_magic(p.parts)] or ["."])
             files = [Path(m) for m in matches if Path(m).is_file()]
             for m in matches:
                 if Path(m).is_dir():
-                    files += [f for f, _ in _under(Path(m))]
+                    files += _under(Path(m))
             if not files:
                 raise InputError(f"{text}: no file matches")
             for f in files:
-                found.setdefault(f.resolve(), (f, base))
+                found.setdefault(f.resolve(), Found(f, text, True))
         elif p.is_dir():
             under = _under(p)
             if not under:
                 raise InputError(f"{p}: no CSV, TSV or Parquet files in this folder or below it")
-            for f, root in under:
-                found.setdefault(f.resolve(), (f, root))
+            for f in under:
+                found.setdefault(f.resolve(), Found(f, text, True))
         elif p.exists():
-            found.setdefault(p.resolve(), (p, None))
+            found.setdefault(p.resolve(), Found(p, text, False))
         else:
             raise InputError(f"{p}: no such file")
     return list(found.values())
+
+
+def _under(folder: Path) -> list[Path]:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+        for name in sorted(filenames):
+            if name.startswith((".", "_")) or not name.lower().endswith(FOUND):
+                continue
+            out.append(Path(dirpath) / name)
+    return out
+
+
+def _searched_over(out: Path, inputs: Sequence[str]) -> str | None:
+    """The INPUT (a folder, or a glob) that a later run would find OUT by, if any."""
+    real = out.resolve()
+    for text in inputs:
+        p = Path(text)
+        if any(ch in text for ch in "*?["):
+            if fnmatch.fnmatch(str(out), text) or fnmatch.fnmatch(str(real), text):
+                return text
+            base = Path(*_until_magic(p.parts) or ["."]).resolve()
+            if "**" in text and base in real.parents:
+                return text
+        elif p.is_dir() and p.resolve() in real.parents:
+            return text
+    return None
 
 
 def _until_magic(parts: Sequence[str]) -> list[str]:
@@ -120,30 +156,26 @@ def _until_magic(parts: Sequence[str]) -> list[str]:
     return out
 
 
-def _under(folder: Path) -> list[tuple[Path, Path]]:
-    out = []
-    for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
-        for name in sorted(filenames):
-            if name.startswith((".", "_")) or not name.lower().endswith(FOUND):
-                continue
-            out.append((Path(dirpath) / name, folder))
-    return out
+def hive_keys(path: Path) -> dict[str, str]:
+    """The ``key=value`` folders on ``path``'s way, as DuckDB and Spark read them.
 
-
-def hive_keys(path: Path, root: Path | None) -> dict[str, str]:
-    """The ``key=value`` folders between ``root`` and ``path``.
-
-    >>> hive_keys(Path("lake/model=a/day=2/part.parquet"), Path("lake"))
+    >>> hive_keys(Path("lake/model=a/day=2/part.parquet"))
     {'model': 'a', 'day': '2'}
     """
-    if root is None:
-        return {}
-    try:
-        parts = path.parent.relative_to(root).parts
-    except ValueError:
-        return {}
-    return dict(part.split("=", 1) for part in parts if "=" in part)
+    return dict(part.split("=", 1) for part in path.parent.parts if "=" in part)
+
+
+def hive_root(path: Path) -> Path | None:
+    """The folder above the first ``key=value`` folder (Spark's ``basePath``), or None.
+
+    >>> hive_root(Path("lake/model=a/day=2/part.parquet"))
+    PosixPath('lake')
+    """
+    parts = path.parent.parts
+    for i, part in enumerate(parts):
+        if "=" in part:
+            return Path(*parts[:i]) if i else Path(".")
+    return None
 
 
 def _schema(path: Path) -> tuple[list[str], dict[str, str]]:
@@ -195,11 +227,19 @@ def plan(
     """
     found = expand(inputs)
     out_real = out.resolve()
+    over = _searched_over(out, inputs)
+    if over is not None:
+        raise InputError(
+            f"-o {out}: is among what {over} finds, so a later run over {over} would read "
+            "it as a shard and count its rows twice; write OUT outside the inputs"
+        )
+    kinds: dict[str, dict[bool, Path]] = {}
     groups: dict[tuple[object, ...], Scan] = {}
     weighted = False
     rules: dict[str, list[Path]] = {}
     exact: list[Path] = []
-    for path, root in found:
+    for f in found:
+        path, root = f.path, hive_root(f.path)
         if path.resolve() == out_real:
             raise InputError(f"{path}: is the output too; write OUT somewhere else")
         header, types, delim = _read_header(path)
@@ -223,7 +263,9 @@ def plan(
             roles = names_wanted(path, header, cols)
             roles.pop("id", None)
             weighted = weighted or "weight" in roles
-        group_col = None if by is None else _group_column(path, header, by, root)
+        if f.searched:
+            kinds.setdefault(f.given, {}).setdefault(aggregated, path)
+        group_col = None if by is None else _group_column(path, header, by)
         role_types = tuple(sorted((r, types[c]) for r, c in roles.items() if c in types))
         scan = Scan(
             files=(path,), parquet=parquet, delimiter=delim, aggregated=aggregated,
@@ -242,14 +284,21 @@ def plan(
         held = groups.get(key)
         scan = replace(scan, rules=tuple(parse_rule(t) for t in rule_texts))
         groups[key] = scan if held is None else replace(held, files=(*held.files, path))
+    for given, seen in kinds.items():
+        if len(seen) == 2:
+            raise InputError(
+                f"{given} holds rows ({seen[False]}) and aggregated counts ({seen[True]}): if "
+                "those counts come from those rows, they would be counted twice; name the "
+                "files to combine"
+            )
     scans = list(groups.values())
     rule, why = _merged_rule(rules, exact, rule, len(found))
     return Plan(tuple(scans), out, cols, by, rule, why, weighted)
 
 
-def _group_column(path: Path, header: list[str], by: str, root: Path | None) -> str:
+def _group_column(path: Path, header: list[str], by: str) -> str:
     """The ``--by`` column: one of the file's, else a hive partition key."""
-    keys = hive_keys(path, root)
+    keys = hive_keys(path)
     if by.strip().lower() in [h.strip().lower() for h in header]:
         return header[find(path, header, by, "--by")]
     if by in keys:

@@ -8,7 +8,9 @@ then moved onto OUT, so a run that fails leaves nothing behind.
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import logging
 import os
 import shutil
 import sys
@@ -20,6 +22,7 @@ from typing import Any
 from core.engines.common import (
     Group,
     Result,
+    bad_count,
     check_total,
     exact_message,
     given,
@@ -67,6 +70,10 @@ def session(master: str | None = None) -> Any:
     )
     if master is not None and master.startswith("local"):
         builder = builder.config("spark.sql.shuffle.partitions", "8")
+    # py4j (and pyspark's Ctrl-C handler) log a traceback for each call an interrupt
+    # cuts short: not for a user to read. This process is the command's own.
+    for name in ("py4j", "pyspark", ""):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     # The JVM writes its own notes and, when a task fails, Java stack traces to its
     # stderr: that is a log file, so a user error stays one line (the log is named
     # in Spark's errors). The JVM keeps the file it started with; ours comes back.
@@ -232,6 +239,10 @@ class SparkRun:
             return self._write(final, fmt, delim, n_rows, n_shards)
         except InputError:
             raise
+        except KeyboardInterrupt:
+            with contextlib.suppress(Exception):
+                self.spark.sparkContext.cancelAllJobs()
+            raise
         except Exception as exc:  # the JVM's errors, as one line naming the inputs
             raise self._explain(exc) from None
 
@@ -303,8 +314,7 @@ class SparkRun:
         if value is None or str(value).strip() == "":
             raise InputError(f"{file}, column {column!r}: the cell is empty")
         if role in ("weight", "positives/negatives"):
-            raise InputError(f"{file}, column {column!r}: {value!r} must be a number, finite "
-                             "and not negative")  # fmt: skip
+            raise InputError(f"{file}, column {column!r}: {bad_count(value)}")
         if role == "merged":
             raise InputError(f"{file}, column {column!r}: {value!r} is not true or false")
         raise InputError(f"{file}, column {column!r}: {value!r} {not_a_number(value)}")
@@ -412,5 +422,18 @@ def _column_name(plan: Plan, file: str, role: str) -> str:
 
 
 def run(plan: Plan, *, master: str | None = None) -> Result:
-    """Aggregate ``plan`` with Spark; OUT is written whole or not at all."""
-    return SparkRun(plan, master).run()
+    """Aggregate ``plan`` with Spark; OUT is written whole or not at all. The JVM's log
+    is kept only when a run fails (its message names it)."""
+    try:
+        result = SparkRun(plan, master).run()
+    except KeyboardInterrupt:
+        _drop_log()
+        raise
+    _drop_log()
+    return result
+
+
+def _drop_log() -> None:
+    if LOG is not None:
+        with contextlib.suppress(OSError):
+            LOG.unlink()

@@ -96,8 +96,9 @@ def ks_words(ks: KS) -> str:
     """``KS = max (TPR − FPR) = 5/8 = 0.625, at threshold 0.55 ...``."""
     if ks.value.value is None:
         return f"KS is undefined: {ks.value.undefined_text().removeprefix('undefined: ')}."
+    shown = ks.value.value_text()
     return (
-        f"KS = {ks.value.formula} = {ks.value.value_text()}, at threshold "
+        f"KS = {ks.value.formula} {shown if shown.startswith('≈') else '= ' + shown}, at threshold "
         f"{format_threshold(ks.threshold)} (the first point attaining it, fewest predicted "
         "positive); it equals the maximum Youden index, TPR + TNR − 1."
     )

@@ -6,11 +6,12 @@ Only core is imported here; the engines import DuckDB or Spark when run.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from core.data.cells import Columns
 from core.engines.common import Result
-from core.engines.plan import plan
+from core.engines.plan import Plan, plan
 from core.engines.quantise import Rule, bins, bound_words, digits
 from core.errors import InputError
 from tui.cli.args import PROG, Parser
@@ -45,6 +46,8 @@ def parser() -> Parser:
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, globs or folders")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="the aggregated file to write: .parquet, .csv or .tsv")  # fmt: skip
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace OUT if it exists (a failed run leaves it as it was)")  # fmt: skip
     p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
                    help="duckdb (embedded, the default) or spark")  # fmt: skip
     p.add_argument("--score-column", default="score", metavar="NAME",
@@ -96,21 +99,32 @@ def run(args: argparse.Namespace) -> int:
     from core.engines.common import out_format
 
     out_format(out)
+    if out.is_dir():
+        raise InputError(f"-o {out}: is a folder; name the file to write")
     p = plan(args.inputs, out, cols, by=args.by, rule=rule_of(args))
+    if out.exists() and not args.overwrite:
+        raise InputError(f"-o {out}: already exists; give --overwrite to replace it")
+    try:
+        result = _run(args, p)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted; {out} was not written\n")
+        return 130
+    print("\n".join(summary_lines(result, p.rule_from)))
+    return 0
+
+
+def _run(args: argparse.Namespace, p: Plan) -> Result:
     if args.engine == "spark":
         from core.engines import spark
 
-        result = spark.run(p, master=args.spark_master)
-    else:
-        from core.engines import duck
+        return spark.run(p, master=args.spark_master)
+    from core.engines import duck
 
-        limit = None if args.memory_limit is None else duck.parse_memory_limit(args.memory_limit)
-        temp = None if args.temp_directory is None else Path(args.temp_directory)
-        if temp is not None and not temp.is_dir():
-            raise InputError(f"--temp-directory {temp}: no such folder")
-        result = duck.run(p, memory_limit=limit, temp_directory=temp)
-    print("\n".join(summary_lines(result, p.rule_from)))
-    return 0
+    limit = None if args.memory_limit is None else duck.parse_memory_limit(args.memory_limit)
+    temp = None if args.temp_directory is None else Path(args.temp_directory)
+    if temp is not None and not temp.is_dir():
+        raise InputError(f"--temp-directory {temp}: no such folder")
+    return duck.run(p, memory_limit=limit, temp_directory=temp)
 
 
 def summary_lines(r: Result, rule_from: str = "") -> list[str]:
@@ -136,7 +150,9 @@ def summary_lines(r: Result, rule_from: str = "") -> list[str]:
         name = f"  {g.name}: " if g.name is not None else "  "
         line = f"{name}{g.scores:,} scores, {_count(g.positives)} positives, " \
                f"{_count(g.negatives)} negatives"  # fmt: skip
-        if r.rule is not None:
+        if not (g.positives > 0 and g.negatives > 0):
+            line += "; one class only: AUC is undefined"
+        elif r.rule is not None:
             line += "; AUC bound " + (
                 f"± {bound_words(g.bound)}" if g.bound is not None else "undefined (one class)"
             )

@@ -231,6 +231,10 @@ def run(args: argparse.Namespace) -> int:
         )
         if compared:
             text = with_models(text, src.models, compared, src.group_by)
+        if src.group_by is not None:
+            head, _, rest = text.partition("\n")
+            text = (f"{head}\nGroup {first} ({src.group_by} = {first}; {len(src.models)} groups, "
+                    f"--group NAME for another; they are compared at the end)\n{rest}")  # fmt: skip
         if summary is not None and src.multiclass is not None:
             head, _, rest = text.partition("\n")
             name = src.multiclass.classes[src.klass]
