@@ -56,16 +56,17 @@ def child(code: str, *args: str) -> tuple[float, float, str]:
         "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
         "print(f'@@ {took} {max(peak, kids)}')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", wrapper, *args], capture_output=True, text=True, check=True
-    ).stdout
+    proc = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench step failed ({' '.join(args)}):\n{proc.stderr}")
+    out = proc.stdout
     tail = [line for line in out.splitlines() if line.startswith("@@ ")][-1].split()
     return float(tail[1]), float(tail[2]), out
 
 
 AGGREGATE = """
 from tui.cli import main
-rc = main(["aggregate", *sys.argv[1:]])
+rc = main(["aggregate", *sys.argv[1:], "--overwrite"])
 assert rc == 0
 """
 
@@ -149,7 +150,8 @@ def main() -> None:
     d_s, d_mb, _ = child(AGGREGATE, str(small), "-o", str(small_out))
     print(f"  DuckDB: {d_s:.1f} s, peak {d_mb:,.0f} MiB")
     if not args.no_spark:
-        s_s, s_mb, _ = child(SPARK, str(small), "-o", str(small_out), "--engine", "spark")
+        spark_out = args.data / "agg-small-spark.parquet"
+        s_s, s_mb, _ = child(SPARK, str(small), "-o", str(spark_out), "--engine", "spark")
         print(f"  Spark local: {s_s:.1f} s (with the JVM's start) = {s_s / d_s:.1f}x DuckDB's "
               f"time; peak {s_mb:,.0f} MiB (the JVM's)")  # fmt: skip
 

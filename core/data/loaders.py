@@ -86,9 +86,12 @@ def load_file(
 def load_counts(path: Path, by: str | None = None) -> Counts:
     """An aggregated file's columns, checked: CSV/TSV or Parquet by the extension
     (``by`` names the group column when there are several other columns)."""
-    if path.suffix.lower() in (".parquet", ".pq"):
-        return read_aggregated(path, by)
-    return load_delimited_counts(path, by)
+    try:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            return read_aggregated(path, by)
+        return load_delimited_counts(path, by)
+    finally:
+        _release_reader_memory()
 
 
 #: The most read from a file that is not a regular file (a pipe, a device).
