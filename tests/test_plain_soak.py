@@ -105,11 +105,14 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
     return word
 
 
-def start(seed: int) -> Session:
+def start(seed: int, folder: Path) -> Session:
     if seed == 6:  # #18: an aggregated file's groups, quantised
         from core.data.sources import open_source
 
-        src = open_source(str(Path(__file__).parent / "data" / "slices.csv"))
+        # A copy in the test's folder: a save goes beside the file it was opened from.
+        copy = folder / "slices.csv"
+        copy.write_bytes((Path(__file__).parent / "data" / "slices.csv").read_bytes())
+        src = open_source(str(copy))
         return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
                        quantised=src.quantised, group_by=src.group_by)  # fmt: skip
     if seed % 2:
@@ -132,7 +135,7 @@ def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
     tmp_path: Path, seed: int
 ) -> None:
     rng = random.Random(seed)
-    session = start(seed)
+    session = start(seed, tmp_path)
     base = rows_of(session.data)
     out = io.StringIO()
     plain = PlainSession(session, out)

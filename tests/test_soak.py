@@ -234,7 +234,10 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
     if source == "slices":  # #18: an aggregated file's groups, quantised
         from core.data.sources import open_source
 
-        src = open_source(str(Path(__file__).parent / "data" / "slices.csv"))
+        # A copy in tmp_path: a save goes beside the file it was opened from.
+        copy = tmp_path / "slices.csv"
+        copy.write_bytes((Path(__file__).parent / "data" / "slices.csv").read_bytes())
+        src = open_source(str(copy))
 
         def session() -> Session:
             return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
