@@ -112,8 +112,8 @@ async def test_the_metrics_panel_fills_its_rows() -> None:
         await pilot.pause()
         panel = app.main.query_one(MetricsPanel)
         text = "\n".join(t.plain for t in panel.lines_at(panel.content_region.width))
-        # With an interval under most metrics (#14) all but the last fit; none is cut.
-        assert text.splitlines()[-1].startswith("m: all metrics (1 more)  i: hide intervals")
+        # With an interval under most metrics (#14) all but the last two fit; none is cut.
+        assert text.splitlines()[-1].startswith("m: all metrics (2 more)  i: hide intervals")
         assert "MCC" in text and "LR+" in text
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -122,6 +122,15 @@ async def test_the_metrics_panel_fills_its_rows() -> None:
         last = panel.lines_at(panel.content_region.width)[-1].plain
         more = int(re.findall(r"\((\d+) more\)", last)[0])
         assert 0 < more < len(PANEL_ORDER) - 6
+
+
+def test_the_panel_counts_every_metric_the_m_screen_lists() -> None:
+    """"m: all metrics (N more)" is every metric not shown: the panel's order holds
+    them all (lift was once missing, so N was one short)."""
+    from core.metrics.threshold_metrics import METRIC_NAMES
+
+    assert sorted(PANEL_ORDER) == sorted(METRIC_NAMES)
+    assert len(set(PANEL_ORDER)) == len(PANEL_ORDER)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])

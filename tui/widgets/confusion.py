@@ -16,7 +16,7 @@ SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 #: The panel's metrics in the order they are shown while rows last: the headline six,
 #: then the rest of what ``m`` lists at this threshold.
 PANEL_ORDER = (*SHORT_LIST, "npv", "fnr", "balanced_accuracy", "mcc", "fbeta", "prevalence",
-               "queue_rate", "lr_plus", "lr_minus")  # fmt: skip
+               "queue_rate", "lr_plus", "lr_minus", "lift")  # fmt: skip
 
 
 class ConfusionMatrix(TextLines):
