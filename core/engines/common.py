@@ -153,6 +153,44 @@ def not_a_number(value: object) -> str:
     return "is not a plain number (ASCII digits, ., e)"
 
 
+#: Parquet types read as text (then parsed like a text file's cells).
+TEXT_TYPES = ("string", "large_string", "string_view")
+
+#: Why a round is refused: past 2^53, score · 10^D is no longer exact in a double.
+TOO_LARGE = "is too large to round to {d} digits exactly (|score| · 10^{d} must stay below 2^53)"
+
+
+def bad_cell(plan: Plan, file: str, place: str, role: str, value: object) -> InputError:
+    """The message for the first bad cell an engine found: in ``file`` (at ``place``,
+    "row N" or nothing), of ``role`` (score, weight, positives/negatives, merged, by).
+    A small CSV gets the exact loader's message instead, naming the line."""
+    file = given(plan, file)
+    exact_message(file, plan)
+    column = column_name(plan, file, role)
+    where = f"{file}{', ' + place if place else ''}, column {column!r}"
+    if role == "by":
+        return InputError(f"{where}: the group is missing")
+    if value is None or str(value).strip() == "":
+        return InputError(f"{where}: the cell is empty")
+    if role in ("weight", "positives/negatives"):
+        return InputError(f"{where}: {bad_count(value)}")
+    if role == "merged":
+        return InputError(f"{where}: {value!r} is not true or false")
+    return InputError(f"{where}: {value!r} {not_a_number(value)}")
+
+
+def column_name(plan: Plan, file: str, role: str) -> str:
+    """The name of ``role``'s column in ``file``, for messages."""
+    for scan in plan.scans:
+        if any(str(f) == file or str(f.resolve()) == file for f in scan.files):
+            if role == "by":
+                return scan.by or "by"
+            if role == "positives/negatives":
+                return role
+            return scan.column(role) or role
+    return role
+
+
 def check_total(plan: Plan, total: float) -> None:
     """Refuse inputs whose examples all weigh nothing, as the loaders do."""
     if not total > 0:

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from core.engines.common import (
+    TEXT_TYPES,
+    TOO_LARGE,
     Group,
     Result,
-    bad_count,
+    bad_cell,
     check_total,
     exact_message,
     label_columns,
-    not_a_number,
     out_format,
     positive_keys,
     row_scans,
@@ -33,9 +34,6 @@ from core.engines.common import (
 from core.engines.plan import Plan, Scan
 from core.engines.quantise import ROUND_LIMIT
 from core.errors import InputError
-
-#: Parquet types read as text (then parsed like a text file's cells).
-TEXT_TYPES = ("string", "large_string", "string_view")
 
 
 def q(name: str) -> str:
@@ -141,10 +139,6 @@ def _select(scan: Scan) -> str:
         blank = " AND ".join(f"coalesce(trim(c{i}), '') = ''" for i in range(len(scan.header)))
         where = f" WHERE NOT ({blank})"
     return f"SELECT {', '.join(cols)} FROM {src}{where}"
-
-
-def _place(file: str, rn: Any) -> str:
-    return file if rn is None else f"{file}, row {int(rn) + 1}"
 
 
 class Duck:
@@ -302,31 +296,9 @@ class Duck:
 
     def _first_bad(self, view: str, where: str, raw: str, role: str) -> None:
         found = self.fetch(f"SELECT file, rn, {raw} FROM {view} WHERE {where} LIMIT 1")
-        if not found:
-            return
-        file, rn, value = found[0]
-        exact_message(file, self.plan)
-        column = self._column_name(file, role)
-        if role == "by":
-            raise InputError(f"{_place(file, rn)}, column {column!r}: the group is missing")
-        if value is None or str(value).strip() == "":
-            raise InputError(f"{_place(file, rn)}, column {column!r}: the cell is empty")
-        if role in ("weight", "positives/negatives"):
-            raise InputError(f"{_place(file, rn)}, column {column!r}: {bad_count(value)}")
-        if role == "merged":
-            raise InputError(f"{_place(file, rn)}, column {column!r}: {value!r} is not "
-                             "true or false")  # fmt: skip
-        raise InputError(f"{_place(file, rn)}, column {column!r}: {value!r} {not_a_number(value)}")
-
-    def _column_name(self, file: str, role: str) -> str:
-        for scan in self.plan.scans:
-            if any(str(f) == file for f in scan.files):
-                if role == "by":
-                    return scan.by or "by"
-                if role == "positives/negatives":
-                    return "positives/negatives"
-                return scan.column(role) or role
-        return role
+        if found:
+            file, rn, value = found[0]
+            raise bad_cell(self.plan, file, "" if rn is None else f"row {int(rn) + 1}", role, value)
 
     def _quantise(self) -> str:
         rule = self.plan.rule
@@ -340,10 +312,7 @@ class Duck:
                 "DOUBLE) LIMIT 1"
             )
             if big:
-                raise InputError(
-                    f"score {big[0][0]!r} is too large to round to {rule.value} digits "
-                    f"exactly (|score| · 10^{rule.value} must stay below 2^53)"
-                )
+                raise InputError(f"score {big[0][0]!r} {TOO_LARGE.format(d=rule.value)}")
             self.sql(
                 f"CREATE TEMP TABLE quantised AS SELECT floor(score * {c} + CAST(0.5 AS DOUBLE)) "
                 f"/ {c} AS score, "

@@ -20,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from core.engines.common import (
+    TEXT_TYPES,
+    TOO_LARGE,
     Group,
     Result,
-    bad_count,
+    bad_cell,
     check_total,
     exact_message,
     given,
     label_columns,
-    not_a_number,
     out_format,
     positive_keys,
     row_scans,
@@ -37,8 +38,6 @@ from core.engines.common import (
 from core.engines.plan import Plan, Scan
 from core.engines.quantise import ROUND_LIMIT
 from core.errors import InputError
-
-TEXT_TYPES = ("string", "large_string", "string_view")
 
 
 def session(master: str | None = None) -> Any:
@@ -301,23 +300,10 @@ class SparkRun:
         return count
 
     def _first_bad(self, df: Any, where: Any, raw: Any, role: str) -> None:
-        F = self.F
-        value = F.col(raw) if isinstance(raw, str) else raw
+        value = self.F.col(raw) if isinstance(raw, str) else raw
         found = df.where(where).select("file", value.alias("v")).limit(1).collect()
-        if not found:
-            return
-        file, value = given(self.plan, found[0]["file"]), found[0]["v"]
-        exact_message(file, self.plan)
-        column = _column_name(self.plan, file, role)
-        if role == "by":
-            raise InputError(f"{file}, column {column!r}: the group is missing")
-        if value is None or str(value).strip() == "":
-            raise InputError(f"{file}, column {column!r}: the cell is empty")
-        if role in ("weight", "positives/negatives"):
-            raise InputError(f"{file}, column {column!r}: {bad_count(value)}")
-        if role == "merged":
-            raise InputError(f"{file}, column {column!r}: {value!r} is not true or false")
-        raise InputError(f"{file}, column {column!r}: {value!r} {not_a_number(value)}")
+        if found:  # Spark keeps no row numbers: the file and the value
+            raise bad_cell(self.plan, found[0]["file"], "", role, found[0]["v"])
 
     def _quantise(self, exact: Any) -> Any:
         F, rule = self.F, self.plan.rule
@@ -329,10 +315,7 @@ class SparkRun:
             c = rule.scale
             big = exact.where(F.abs("score") * F.lit(c) >= F.lit(ROUND_LIMIT)).limit(1).collect()
             if big:
-                raise InputError(
-                    f"score {big[0]['score']!r} is too large to round to {rule.value} digits "
-                    f"exactly (|score| · 10^{rule.value} must stay below 2^53)"
-                )
+                raise InputError(f"score {big[0]['score']!r} {TOO_LARGE.format(d=rule.value)}")
             key = (F.floor(F.col("score") * F.lit(c) + F.lit(0.5)).cast("double")
                    / F.lit(c)).alias("q")  # fmt: skip
             return (
@@ -409,17 +392,6 @@ class SparkRun:
             groups.append(Group(None if plan.by is None else r["grp"], int(r["k"]), p, n, e))
         return Result(plan.out, len(plan.files), n_rows, n_shards, tuple(groups), plan.rule,
                       "spark")  # fmt: skip
-
-
-def _column_name(plan: Plan, file: str, role: str) -> str:
-    for scan in plan.scans:
-        if any(str(f.resolve()) == file or str(f) == file for f in scan.files):
-            if role == "by":
-                return scan.by or "by"
-            if role == "positives/negatives":
-                return role
-            return scan.column(role) or role
-    return role
 
 
 def run(plan: Plan, *, master: str | None = None) -> Result:
