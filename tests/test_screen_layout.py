@@ -125,8 +125,8 @@ async def test_the_metrics_panel_fills_its_rows() -> None:
 
 
 def test_the_panel_counts_every_metric_the_m_screen_lists() -> None:
-    """"m: all metrics (N more)" is every metric not shown: the panel's order holds
-    them all (lift was once missing, so N was one short)."""
+    """The hint's N in "m: all metrics (N more)" is every metric not shown: the panel's
+    order holds them all (lift was once missing, so N was one short)."""
     from core.metrics.threshold_metrics import METRIC_NAMES
 
     assert sorted(PANEL_ORDER) == sorted(METRIC_NAMES)
