@@ -27,8 +27,10 @@ lint: $(STAMP_TEST)
 	$(BIN)/ruff format --check core tui tests bench
 	$(BIN)/mypy
 
+# A fixed hypothesis seed: CI replays the same examples every run (pytest alone, and
+# make fuzz with SEED=..., explore new ones).
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --hypothesis-seed=$(SEED)
 
 # The loader fuzzing and the plain-mode soak, much longer than in `make test`,
 # with a fixed seed so a failure can be replayed (SEED=... to vary it).

@@ -188,3 +188,17 @@ def test_two_classes_one_vs_rest_is_the_binary_problem(mc) -> None:  # type: ign
         sweep = build_sweep(mc.one_vs_rest(c))
         assert r.per_class[c].roc_auc.value == roc_auc(sweep).value
         assert r.per_class[c].average_precision.value == average_precision(sweep).value
+
+
+def test_a_weighted_average_over_classes_without_support_names_them() -> None:
+    """Found by hypothesis in CI: every row is c0 and predicted c2, so precision is
+    defined only for c2, which has no support: the weighted average is undefined and
+    names every class it leaves out, c2 with its reason."""
+    mc = Multiclass(("c0", "c1", "c2"), np.array([[0, 0, 0.1]] * 3), np.array([0, 0, 0]))
+    avg = multiclass_report(mc).averages["weighted"]["precision"]
+    assert avg.metric.value is None and avg.used == ()
+    assert dict(avg.left_out) == {
+        "c0": "No rows predicted c0 (TP+FP=0)",
+        "c1": "No rows predicted c1 (TP+FP=0)",
+        "c2": "no actual rows of c2 (support 0)",
+    }

@@ -170,8 +170,9 @@ def _mean(
         return Average(undefined("undefined for every class"), (), left)
     w = [1.0] * len(values) if weights is None else list(weights)
     total = sum(w[i] for i in used)
-    if total == 0:
-        return Average(undefined("the classes it is defined for have no support"), (), left)
+    if total == 0:  # weighted by support, and every class it is defined for has none
+        none = tuple((names[i], f"no actual rows of {names[i]} (support 0)") for i in used)
+        return Average(undefined("the classes it is defined for have no support"), (), left + none)
     exact = whole and all(values[i].exact is not None for i in used)
     if exact:
         f = sum((Fraction(round(w[i])) * values[i].exact for i in used), Fraction(0))  # type: ignore[operator]
