@@ -222,9 +222,13 @@ class Session:
             curves = self._model_curves[i]
         else:
             curves = self.analysis.curves if self.data is data else curves_for(data)
-            self._model_curves[i] = curves
         curves.summaries  # noqa: B018 - computed now, where the caller chose to wait
         curves.auc_se  # noqa: B018
+        if i != self.model or self.data is data:
+            # Kept only once ready, and the first kept stays: two workers (one cancelled,
+            # still running) may sweep the same model, and a row that waits for curves
+            # another worker has just replaced would wait for a frame that never comes.
+            curves = self._model_curves.setdefault(i, curves)
         return curves
 
     # --- intervals -----------------------------------------------------------------
