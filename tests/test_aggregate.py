@@ -339,6 +339,11 @@ BAD = [
     ("score,positives,negatives\nnan,1,1\n", [], "score"),
     ("score,positives,negatives,model\n0.5,1,1,a\n", [], "--by model"),
     ("score,label\n0.5,1,extra\n0.2,0\n", [], "line 2: 3 fields, but the header has 2"),
+    (
+        "score,positives,negatives,merged,quantisation\n0.9,3,1,,round:1\n",
+        [],
+        "column 'merged': '' is not true or false",
+    ),
     ("score,label\n0.5,1\n0.2\n", [], "line 3: 1 fields, but the header has 2"),
 ]
 

@@ -279,17 +279,21 @@ class Duck:
         return f"row {int(found[0][0]) + 1}" if found else None
 
     def _check_shards(self) -> int:
+        """The shards' row count; the first bad cell raises. One pass counts every
+        kind of bad cell; only a kind that occurs is looked for again, to name it."""
         bad_count = "p IS NULL OR NOT isfinite(p) OR p < 0 OR n IS NULL OR NOT isfinite(n) OR n < 0"
         checks = [
             ("s IS NULL OR NOT isfinite(s)", "raw_s", "score"),
             (bad_count, "CASE WHEN p IS NULL OR NOT isfinite(p) OR p < 0 THEN raw_p ELSE raw_n END",
              "positives/negatives"),
             ("grp IS NULL", "grp", "by"),
-            ("NOT merged_ok", "CAST(merged AS VARCHAR)", "merged"),
+            ("merged_ok IS NOT TRUE", "CAST(merged AS VARCHAR)", "merged"),
         ]  # fmt: skip
-        for where, raw, role in checks:
-            self._first_bad("shards_in", where, raw, role)
-        (count,) = self.fetch("SELECT count(*) FROM shards_in")[0]
+        counted = ", ".join(f"count(*) FILTER (WHERE {where})" for where, _, _ in checks)
+        count, *bad = self.fetch(f"SELECT count(*), {counted} FROM shards_in")[0]
+        for (where, raw, role), k in zip(checks, bad, strict=True):
+            if k:
+                self._first_bad("shards_in", where, raw, role)
         if not count:
             raise InputError(f"{shard_scans(self.plan)[0].files[0]}: no data rows after the header")
         return int(count)

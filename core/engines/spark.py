@@ -293,7 +293,8 @@ class SparkRun:
         self._first_bad(df, bad("s"), "raw_s", "score")
         self._first_bad(df, bad_count, raw_count, "positives/negatives")
         self._first_bad(df, F.col("grp").isNull(), "grp", "by")
-        self._first_bad(df, ~F.col("merged_ok"), F.col("merged").cast("string"), "merged")
+        not_ok = F.col("merged_ok").isNull() | ~F.col("merged_ok")  # a null is not true/false
+        self._first_bad(df, not_ok, F.col("merged").cast("string"), "merged")
         count = int(df.count())
         if not count:
             raise InputError(f"{shard_scans(self.plan)[0].files[0]}: no data rows after the header")
