@@ -580,3 +580,16 @@ def test_an_interrupt_is_one_line_and_writes_nothing(
     code, said, err = run([str(rows), "-o", str(tmp_path / "o.csv")], capsys)
     assert code == 130 and said == ""
     assert err == f"threshold-lab: interrupted; {tmp_path / 'o.csv'} was not written\n"
+
+
+def test_a_grouped_shard_is_not_refused_for_its_groups(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine's error on a small grouped shard reads the shard again for its line
+    message as counts with their groups, not as a file the loader would refuse for
+    holding several groups."""
+    shard = tmp_path / "g.csv"
+    shard.write_text("score,positives,negatives,model\n0.5,1,1,a\n0.4,1,1,b\n")
+    code, _, err = run([str(shard), "-o", str(tmp_path / "o.csv"), "--by", "model",
+                        "--memory-limit", "1MB"], capsys)  # fmt: skip
+    assert code == 2 and "raise it with --memory-limit" in err and "groups" not in err
