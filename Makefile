@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench fuzz docs snapshots-update clean
+.PHONY: run test lint typing-tree bench fuzz docs snapshots-update clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +22,19 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 run: $(STAMP_RUN)
 	$(BIN)/threshold-lab $(ARGS)
 
-lint: $(STAMP_TEST)
-	$(BIN)/ruff check core tui tests bench
-	$(BIN)/ruff format --check core tui tests bench
+# mypy checks the package under its installed names: a tree of links, threshold_lab/
+# holding core/ and tui/ as the wheel does (see [tool.mypy] in pyproject.toml).
+TYPING := $(VENV)/typing/threshold_lab
+typing-tree: | $(BIN)/python
+	mkdir -p $(TYPING)
+	ln -sfn ../../../threshold_lab/__init__.py $(TYPING)/__init__.py
+	ln -sfn ../../../threshold_lab/__main__.py $(TYPING)/__main__.py
+	ln -sfn ../../../core $(TYPING)/core
+	ln -sfn ../../../tui $(TYPING)/tui
+
+lint: $(STAMP_TEST) typing-tree
+	$(BIN)/ruff check threshold_lab core tui tests bench
+	$(BIN)/ruff format --check threshold_lab core tui tests bench
 	$(BIN)/mypy
 
 # A fixed hypothesis seed: CI replays the same examples every run (pytest alone, and
@@ -58,6 +68,7 @@ bench: $(STAMP_TEST)
 	$(BIN)/python bench/compare.py
 	$(BIN)/python bench/multiclass.py
 	$(BIN)/python bench/aggregate.py
+	$(BIN)/python bench/api_vs_cli.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache snapshot_report.html

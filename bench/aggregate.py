@@ -17,11 +17,10 @@ Usage: python bench/aggregate.py [--rows 100000000] [--data bench/.data] [--no-s
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
+from timing import child
 
 CHUNK = 10**7
 
@@ -45,34 +44,15 @@ def make_rows(path: Path, rows: int, seed: int) -> None:
     tmp.rename(path)
 
 
-def child(code: str, *args: str) -> tuple[float, float, str]:
-    """Run ``code`` in a fresh Python: (seconds, peak resident MiB, its stdout)."""
-    wrapper = (
-        "import resource, sys, time\n"
-        "start = time.perf_counter()\n"
-        f"{code}\n"
-        "took = globals().get('done', time.perf_counter()) - start\n"
-        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
-        "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
-        "print(f'@@ {took} {max(peak, kids)}')\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"bench step failed ({' '.join(args)}):\n{proc.stderr}")
-    out = proc.stdout
-    tail = [line for line in out.splitlines() if line.startswith("@@ ")][-1].split()
-    return float(tail[1]), float(tail[2]), out
-
-
 AGGREGATE = """
-from tui.cli import main
+from threshold_lab.tui.cli import main
 rc = main(["aggregate", *sys.argv[1:], "--overwrite"])
 assert rc == 0
 """
 
 NUMPY = """
-from core.data.loaders import load_file
-from core.curves.sweep import build_sweep
+from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.curves.sweep import build_sweep
 d = load_file(sys.argv[1])
 s = build_sweep(d)
 print("points", s.size)
@@ -104,7 +84,7 @@ gateway.proc.wait(timeout=120)
 )
 
 REPORT = """
-from tui.cli import main
+from threshold_lab.tui.cli import main
 import contextlib, io
 with contextlib.redirect_stdout(io.StringIO()):
     assert main(["report", sys.argv[1], "--json"]) == 0

@@ -10,23 +10,12 @@ Usage: python bench/compare.py [--rows 10000000]
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import numpy as np
-
-from core.compare.paired import mcnemar, paired_delong
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-
-
-def timed(fn: Callable[[], object], repeat: int = 2) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+from threshold_lab.core.compare.paired import mcnemar, paired_delong
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from timing import timed
 
 
 def main() -> None:
@@ -39,9 +28,9 @@ def main() -> None:
     a = rng.normal(labels * 1.5, 1.0)
     b = a + rng.normal(0, 0.5, n)
     data = make_dataset(a, labels)
-    sweep_s = timed(lambda: build_sweep(data))
-    delong_s = timed(lambda: paired_delong(a, b, labels))
-    mcnemar_s = timed(lambda: mcnemar(a >= 1.0, b >= 1.0, labels))
+    sweep_s = timed(lambda: build_sweep(data), repeat=2)
+    delong_s = timed(lambda: paired_delong(a, b, labels), repeat=2)
+    mcnemar_s = timed(lambda: mcnemar(a >= 1.0, b >= 1.0, labels), repeat=2)
     print(f"one model's sweep at {n:,} rows: {sweep_s:.2f} s")
     print(f"paired DeLong of two models: {delong_s:.2f} s = {delong_s / sweep_s:.2f}x the sweep "
           "(aim < 3x)")  # fmt: skip

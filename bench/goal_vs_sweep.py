@@ -9,15 +9,13 @@ Usage: python bench/goal_vs_sweep.py [--sizes 1000000 10000000]
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import numpy as np
-
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.decide.goal import parse_goal
-from core.decide.solve import Setting, solve
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.decide.goal import parse_goal
+from threshold_lab.core.decide.solve import Setting, solve
+from timing import timed
 
 GOALS = (
     "max f1",
@@ -28,15 +26,6 @@ GOALS = (
     "max mcc",
     "max recall",  # a plateau: every point past the last positive
 )
-
-
-def timed(fn: Callable[[], object], repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:

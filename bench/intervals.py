@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 
 import numpy as np
-
-from core.analysis import analyse
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.intervals import Sure
-from core.intervals.bootstrap import bootstrap
-from core.intervals.closed import delong_se, proportion_interval
-from core.metrics.threshold_metrics import METRIC_NAMES
-from core.text.report import report_json
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals.bootstrap import bootstrap
+from threshold_lab.core.intervals.closed import delong_se, proportion_interval
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.report.as_json import report_json
+from timing import once
 
 
 def data(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -38,16 +37,17 @@ def data(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 def closed_form(n: int) -> None:
     scores, labels = data(n, 1)
     dataset = make_dataset(scores, labels)
-    start = time.perf_counter()
     a = analyse(dataset, 1.0)
-    report_json(a, source="bench", points=10_000, sure=Sure())
-    total = time.perf_counter() - start
+    total = once(lambda: report_json(analyse(dataset, 1.0), source="bench", points=10_000,
+                                     sure=Sure()))  # fmt: skip
+
+    def closed() -> None:
+        delong_se(a.sweep)
+        for name in METRIC_NAMES:
+            proportion_interval(name, a.counts, whole=True)
+
     # The intervals' own share, timed alone on the same sweep.
-    start = time.perf_counter()
-    delong_se(a.sweep)
-    for name in METRIC_NAMES:
-        proportion_interval(name, a.counts, whole=True)
-    intervals = time.perf_counter() - start
+    intervals = once(closed)
     print(f"report at {n:,} rows: {total:.2f} s in all, of which Wilson + DeLong {intervals:.2f} s")
     share = intervals / (total - intervals)
     print(f"  intervals / the rest of the report: {share:.1%} (aim < 20%)")
@@ -58,23 +58,24 @@ def naive_ap(scores: np.ndarray, labels: np.ndarray, b: int, seed: int) -> float
 
     rng = np.random.default_rng(seed)
     pos, neg = np.flatnonzero(labels), np.flatnonzero(~labels)
-    start = time.perf_counter()
-    for _ in range(b):
-        rows = np.concatenate([rng.choice(pos, pos.size), rng.choice(neg, neg.size)])
-        average_precision_score(labels[rows], scores[rows])
-    return (time.perf_counter() - start) / b
+
+    def replicates() -> None:
+        for _ in range(b):
+            rows = np.concatenate([rng.choice(pos, pos.size), rng.choice(neg, neg.size)])
+            average_precision_score(labels[rows], scores[rows])
+
+    return once(replicates) / b
 
 
 def boot(n: int, b: int) -> None:
     scores, labels = data(n, 2)
     sweep = build_sweep(make_dataset(scores, labels))
     point = sweep.size // 2
-    start = time.perf_counter()
-    result = bootstrap(sweep, point, replicates=b, seed=1)
-    ours = time.perf_counter() - start
-    start = time.perf_counter()
-    bootstrap(sweep, point, replicates=max(b // 10, 2), seed=1, bands=True)
-    banded = (time.perf_counter() - start) / max(b // 10, 2) * b
+    runs = []
+    ours = once(lambda: runs.append(bootstrap(sweep, point, replicates=b, seed=1)))
+    result = runs[0]
+    few = max(b // 10, 2)
+    banded = once(lambda: bootstrap(sweep, point, replicates=few, seed=1, bands=True)) / few * b
     ap = result.estimates["average_precision"].interval
     print(f"bootstrap B = {b} at {n:,} rows (continuous scores): {ours:.1f} s (aim <= 30 s)")
     print(f"  with the curve bands too (the explorer's and the report's run): ~{banded:.1f} s")

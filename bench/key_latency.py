@@ -24,10 +24,9 @@ import time
 from typing import Any
 
 import numpy as np
-
-from core.data.dataset import make_dataset
-from core.session.session import Session
-from tui.app import ThresholdLab
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.app import ThresholdLab
 
 #: (what the key does, key name, the key that undoes it)
 KEYS = (

@@ -12,9 +12,7 @@ Usage: python bench/load_vs_pandas.py [--rows 10000000] [--repeats 5]
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +20,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pv
 import pyarrow.parquet as pq
-
-from core.data.loaders import load_file
+from threshold_lab.core.data.loaders import load_file
+from timing import in_turns
 
 
 def write(folder: Path, n: int, with_ids: bool) -> tuple[Path, Path]:
@@ -40,21 +38,6 @@ def write(folder: Path, n: int, with_ids: bool) -> tuple[Path, Path]:
     return stem.with_suffix(".csv"), stem.with_suffix(".parquet")
 
 
-def timed(fn) -> float:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def medians(repeats: int, *fns) -> list[float]:  # type: ignore[no-untyped-def]
-    """Median seconds of each function, run in turns ``repeats`` times."""
-    times: list[list[float]] = [[] for _ in fns]
-    for _ in range(repeats):
-        for fn, slot in zip(fns, times, strict=True):
-            slot.append(timed(fn))
-    return [statistics.median(t) for t in times]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10**7)
@@ -65,7 +48,7 @@ def main() -> None:
         for with_ids in (False, True):
             csv, parquet = write(Path(tmp), args.rows, with_ids)
             name = "with ids" if with_ids else "no ids"
-            t_pandas, t_csv, t_parquet = medians(
+            t_pandas, t_csv, t_parquet = in_turns(
                 args.repeats,
                 lambda csv=csv: pd.read_csv(csv),
                 lambda csv=csv: load_file(csv),

@@ -12,23 +12,12 @@ Usage: python bench/multiclass.py [--rows 1000000] [--classes 10]
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import numpy as np
-
-from core.analysis import analyse
-from core.multiclass.metrics import Multiclass, multiclass_report
-from core.text.report import report_json
-
-
-def timed(fn: Callable[[], object], repeat: int = 2) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.multiclass.metrics import Multiclass, multiclass_report
+from threshold_lab.core.report.as_json import report_json
+from timing import timed
 
 
 def main() -> None:
@@ -52,8 +41,8 @@ def main() -> None:
     def several() -> object:
         return report_json(analyse(mc.one_vs_rest(0), 0.5), source="bench"), multiclass_report(mc)
 
-    one_s = timed(one)
-    several_s = timed(several)
+    one_s = timed(one, repeat=2)
+    several_s = timed(several, repeat=2)
     print(f"one binary report at {n:,} rows: {one_s:.2f} s")
     print(f"the multiclass report, {k} classes: {several_s:.2f} s = {several_s / one_s:.1f}x "
           "(aim < 15x)")  # fmt: skip

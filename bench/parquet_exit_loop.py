@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def one(path: Path) -> tuple[int, bool]:
     proc = subprocess.run(
-        [sys.executable, "-m", "tui", "report", str(path), "--json"],
+        [sys.executable, "-m", "threshold_lab", "report", str(path), "--json"],
         capture_output=True,
         cwd=ROOT,
         timeout=120,

@@ -15,7 +15,6 @@ Usage: python bench/report_memory.py [--rows 10000000] [--all-points]
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,18 +23,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pv
 import pyarrow.parquet as pq
+from timing import child
 
 LIMIT_MIB = 1024
 
-# Runs one command with its output discarded and prints the child's peak RSS (KiB
-# on Linux). The wrapper is itself a fresh process, so only that child is counted.
+# The command's own process is a child of the measuring one: its peak is counted.
 _MEASURE = """
-import resource, subprocess, sys, time
-start = time.perf_counter()
+import subprocess
 with open(sys.argv[1], "wb") as out:
     code = subprocess.run(sys.argv[2:], stdout=out).returncode
-seconds = time.perf_counter() - start
-print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, seconds)
+print("exit", code)
 """
 
 
@@ -54,14 +51,10 @@ def write(folder: Path, n: int) -> tuple[Path, Path]:
 
 def measure(args: list[str], out: Path) -> tuple[int, float, float]:
     """(exit status, peak MiB, seconds) of ``threshold-lab`` with ``args``."""
-    command = [sys.executable, "-m", "tui", *args]
-    text = subprocess.run(
-        [sys.executable, "-c", _MEASURE, str(out), *command],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    return int(text[0]), int(text[1]) / 1024, float(text[2])
+    command = [sys.executable, "-m", "threshold_lab", *args]
+    seconds, mib, said = child(_MEASURE, str(out), *command)
+    code = int(next(line for line in said.splitlines() if line.startswith("exit ")).split()[1])
+    return code, mib, seconds
 
 
 def main() -> None:

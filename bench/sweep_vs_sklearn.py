@@ -12,26 +12,14 @@ Usage: python bench/sweep_vs_sklearn.py [--sizes 1000000 10000000]
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import numpy as np
 from sklearn import metrics as skm
-
-from core.curves.pr import average_precision, precision_recall_points
-from core.curves.roc import roc_auc, roc_points
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-
-
-def timed(fn: Callable[[], object], repeat: int = 3) -> float:
-    """Best of ``repeat`` wall-clock runs (large allocations make single runs noisy)."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+from threshold_lab.core.curves.pr import average_precision, precision_recall_points
+from threshold_lab.core.curves.roc import roc_auc, roc_points
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from timing import timed
 
 
 def ours(data) -> None:  # type: ignore[no-untyped-def]

@@ -9,18 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from core.calibration.gains import KS, Gains, gains, ks_statistic
-from core.calibration.reliability import BINS, Calibration, calibration
-from core.curves.pr import average_precision, pr_trapezoid_area
-from core.curves.roc import roc_auc
-from core.curves.sweep import Sweep, build_sweep
-from core.data.dataset import Dataset
-from core.intervals.closed import delong_se
-from core.metrics.confusion import Counts
-from core.metrics.metric import Metric
-from core.metrics.probability import brier_score, log_loss
-from core.metrics.threshold_metrics import threshold_metrics
-from core.threshold import Threshold, check_threshold
+from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_statistic
+from threshold_lab.core.calibration.reliability import BINS, Calibration, calibration
+from threshold_lab.core.curves.pr import average_precision, pr_trapezoid_area
+from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.curves.sweep import Sweep, build_sweep
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.intervals.closed import delong_se
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.metrics.probability import brier_score, log_loss
+from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
+from threshold_lab.core.threshold import Threshold, check_threshold
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def curves_for(data: Dataset) -> Curves:
 class Analysis:
     """One operating point of a dataset: counts and every metric at ``threshold``.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> a = analyse(preset("canonical").data, 0.5)
     >>> a.counts, a.point, a.metrics["recall"].value_text()
     (Counts(tp=2, fp=1, tn=1, fn=1), 2, '2/3 ≈ 0.6667')

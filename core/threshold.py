@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from core.errors import InputError
+from threshold_lab.core.errors import InputError
 
 Threshold = float | None
 ABOVE_ALL: Threshold = None
@@ -23,7 +23,7 @@ def parse_threshold(text: str) -> Threshold:
     >>> parse_threshold("nan")
     Traceback (most recent call last):
     ...
-    core.errors.InputError: threshold 'nan' is not a finite number: use a number ...
+    threshold_lab.core.errors.InputError: threshold 'nan' is not a finite number: use a number ...
     """
     cleaned = text.strip()
     if cleaned.lower() in ABOVE_ALL_WORDS:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tui.cli import main
+from threshold_lab.tui.cli import main
 
 DOCS = Path(__file__).parent.parent / "docs"
 

@@ -76,7 +76,7 @@ KINDS = ("json", "text")
 def run_report(args: list[str]) -> tuple[int, str]:
     """``threshold-lab report ARGS`` in this process, from the repository's root: the
     exit status and what it wrote on stdout."""
-    from tui.cli import main
+    from threshold_lab.tui.cli import main
 
     out = io.StringIO()
     here = Path.cwd()

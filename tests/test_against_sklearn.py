@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.curves.pr import average_precision, pr_trapezoid_area
+from threshold_lab.core.curves.roc import roc_auc, roc_points
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.metrics.probability import brier_score, log_loss
 
-from core.analysis import analyse
-from core.curves.pr import average_precision, pr_trapezoid_area
-from core.curves.roc import roc_auc, roc_points
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.metrics.probability import brier_score, log_loss
 from tests.strategies import examples, tied_scores
 
 weights_st = st.lists(st.floats(0.05, 10.0), min_size=40, max_size=40)

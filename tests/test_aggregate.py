@@ -18,10 +18,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from core.engines import spark as spark_engine
-from core.engines.quantise import bin_of, round_scores
-from tui.cli import main
+from threshold_lab.core.engines import spark as spark_engine
+from threshold_lab.core.engines.quantise import bin_of, round_scores
+from threshold_lab.tui.cli import main
 
 ENGINES = ("duckdb", "spark")
 Row = tuple[str, float, float, float, bool]
@@ -424,8 +423,9 @@ def test_spark_without_java_says_so(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME", "SPARK_HOME")}
     env["PATH"] = str(Path(sys.executable).parent)
     proc = subprocess.run(
-        [sys.executable, "-m", "tui", "aggregate", str(rows), "-o", str(tmp_path / "o.csv"),
-         "--engine", "spark"], capture_output=True, text=True, env=env, timeout=120,
+        [sys.executable, "-m", "threshold_lab", "aggregate", str(rows),
+         "-o", str(tmp_path / "o.csv"), "--engine", "spark"],
+        capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 2
     assert "the spark engine needs Java 17 or later" in proc.stderr
@@ -467,8 +467,8 @@ def test_spark_keeps_its_jvm_quiet(tmp_path: Path) -> None:
     rows = tmp_path / "rows.csv"
     rows.write_text("score,label\n0.5,1\n0.2,0\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "tui", "aggregate", str(rows), "-o", str(tmp_path / "o.csv"),
-         "--engine", "spark", "--spark-master", "local[1]"],
+        [sys.executable, "-m", "threshold_lab", "aggregate", str(rows),
+         "-o", str(tmp_path / "o.csv"), "--engine", "spark", "--spark-master", "local[1]"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -569,7 +569,7 @@ def test_out_of_memory_says_how_to_give_more(
 def test_an_interrupt_is_one_line_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from core.engines import duck
+    from threshold_lab.core.engines import duck
 
     def stopped(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt

@@ -14,19 +14,18 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from core.analysis import analyse
-from core.curves.sweep import build_sweep
-from core.data.aggregated import Counts, dataset_of
-from core.data.dataset import make_dataset
-from core.data.loaders import load_counts, load_file
-from core.data.sources import open_source
-from core.engines.quantise import bin_of, bound, round_scores
-from core.errors import InputError
-from core.intervals.closed import delong_se
-from core.session.session import Session
-from tui.cli import main
-from tui.plain import run_plain
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.aggregated import Counts, dataset_of
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.loaders import load_counts, load_file
+from threshold_lab.core.data.sources import open_source
+from threshold_lab.core.engines.quantise import bin_of, bound, round_scores
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.closed import delong_se
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.cli import main
+from threshold_lab.tui.plain import run_plain
 
 GROUPED = """score,positives,negatives,model
 0.9,3,0,a
@@ -278,11 +277,12 @@ def test_the_engine_writes_the_bound_the_true_auc_keeps(  # type: ignore[no-unty
 
 
 async def test_the_explorer_shows_groups_and_the_bound(tmp_path: Path) -> None:
+    from threshold_lab.tui.app import ThresholdLab
+    from threshold_lab.tui.widgets.charts import CurveChart
+    from threshold_lab.tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.text import ItemLines
+
     from tests.tui_helpers import SIZE
-    from tui.app import ThresholdLab
-    from tui.widgets.charts import CurveChart
-    from tui.widgets.row_table import RowTable
-    from tui.widgets.text import ItemLines
 
     p = tmp_path / "gq.csv"
     p.write_text(

@@ -7,12 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from core.analysis import analyse
-from core.data.loaders import load_file
-from core.data.presets import preset
-from core.errors import InputError
-from tui.cli import main
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.errors import InputError
+from threshold_lab.tui.cli import main
 
 CANONICAL = "score,positives,negatives\n0.9,1,0\n0.8,1,1\n0.4,0,1\n0.1,1,0\n"
 

@@ -9,12 +9,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from core.data import progress
-from core.data.loaders import load_file
-from core.session.session import Session
-from tui.app import ThresholdLab
-from tui.screens.loading import LoadingScreen
+from threshold_lab.core.data import progress
+from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.app import ThresholdLab
+from threshold_lab.tui.screens.loading import LoadingScreen
 
 
 def test_tracked_reads_count_bytes_and_stop_on_cancel(tmp_path: Path) -> None:
@@ -74,7 +73,7 @@ async def test_help_and_cancel_while_loading() -> None:
 
 async def test_the_explorer_opens_when_the_rows_are_in() -> None:
     rng = np.random.default_rng(2)
-    from core.data.dataset import make_dataset
+    from threshold_lab.core.data.dataset import make_dataset
 
     data = make_dataset(rng.random(1000), rng.random(1000) < 0.5)
     app = ThresholdLab(loader=("rows", lambda: Session(data, 0.5, source="generated")))
@@ -91,8 +90,8 @@ async def test_the_explorer_opens_when_the_rows_are_in() -> None:
 def test_a_large_csv_without_pyarrow_says_it_is_slower(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from core.data import fast_csv, loaders
-    from tui.cli import main
+    from threshold_lab.core.data import fast_csv, loaders
+    from threshold_lab.tui.cli import main
 
     p = tmp_path / "preds.csv"
     p.write_text("score,label\n0.9,1\n0.2,0\n")

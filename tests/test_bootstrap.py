@@ -11,22 +11,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import threshold_lab.core.intervals.bootstrap as bs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.curves.pr import average_precision, pr_trapezoid_area
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.decide.goal import parse_goal
+from threshold_lab.core.decide.solve import Setting
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.closed import NOT_WHOLE, delong_se, wilson
+from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import run_plain
 
-import core.intervals.bootstrap as bs
-from core.curves.pr import average_precision, pr_trapezoid_area
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.data.presets import preset
-from core.decide.goal import parse_goal
-from core.decide.solve import Setting
-from core.errors import InputError
-from core.intervals.closed import NOT_WHOLE, delong_se, wilson
-from core.metrics.threshold_metrics import threshold_metrics
-from core.session.session import Session
 from tests.strategies import examples
-from tui.plain import run_plain
 
 ROOT = Path(__file__).parent.parent
 
@@ -248,7 +248,7 @@ def test_a_threshold_move_counts_the_same_replicates_at_the_new_point() -> None:
 
 
 def test_narrow_intervals_get_the_decimals_that_tell_their_ends_apart() -> None:
-    from core.intervals.closed import Interval
+    from threshold_lab.core.intervals.closed import Interval
 
     assert Interval(0.2, 0.9, "wilson", 0.95, 3).text() == "95% CI 0.20 to 0.90, Wilson, n = 3"
     narrow = Interval(0.7612, 0.7672, "delong", 0.95)
@@ -303,7 +303,7 @@ def test_delong_matches_procs_published_asah_intervals() -> None:
     0.501244999271703, 0.611957994579946, 0.722670989888189 in pROC's test suite
     (tests/testthat/test-ci.auc.R), and its documentation prints s100b's as
     "Area under the curve: 0.7314, 95% CI: 0.6301-0.8326 (DeLong)"."""
-    from core.intervals.closed import delong
+    from threshold_lab.core.intervals.closed import delong
 
     scores, labels = _asah("ndka")
     interval, se, _ = delong(_sweep(scores, labels))
@@ -347,7 +347,7 @@ def test_hanley_and_mcneil_1982_rating_data() -> None:
 
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "report", *args],
+        [sys.executable, "-m", "threshold_lab", "report", *args],
         capture_output=True, text=True, cwd=ROOT, timeout=120,
     )  # fmt: skip
 

@@ -11,17 +11,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.calibration.gains import gains, ks_statistic, lift
+from threshold_lab.core.calibration.reliability import calibration, parse_binning, parse_bins
+from threshold_lab.core.calibration.transform import apply, average_ranks, parse_transform
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.probability import brier_score
 
-from core.analysis import analyse
-from core.calibration.gains import gains, ks_statistic, lift
-from core.calibration.reliability import calibration, parse_binning, parse_bins
-from core.calibration.transform import apply, average_ranks, parse_transform
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.data.presets import preset
-from core.errors import InputError
-from core.metrics.confusion import Counts
-from core.metrics.probability import brier_score
 from tests.strategies import examples
 
 probabilities = st.lists(
@@ -270,7 +270,7 @@ def test_rank_is_the_average_rank_scaled_to_0_1() -> None:
 @settings(max_examples=100, deadline=None)
 @given(examples(), st.sampled_from(TRANSFORMS), st.floats(0, 1) | st.none())
 def test_a_sessions_transform_keeps_a_sweep_equal_to_a_fresh_one(ex, name, t) -> None:  # type: ignore[no-untyped-def]
-    from core.session.session import Session
+    from threshold_lab.core.session.session import Session
 
     s = Session(make_dataset(*ex), t, source="x")
     try:

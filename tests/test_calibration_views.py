@@ -10,18 +10,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import run_plain
 
-from core.data.presets import preset
-from core.session.session import Session
 from tests.tui_helpers import SIZE, SMALL, make_app, retype
-from tui.plain import run_plain
 
 ROOT = Path(__file__).parent.parent
 
 
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "report", *args],
+        [sys.executable, "-m", "threshold_lab", "report", *args],
         capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
 
@@ -144,7 +144,7 @@ async def test_the_explorer_transforms_as_one_undoable_edit() -> None:
 
 
 async def test_the_reliability_and_gains_charts() -> None:
-    from tui.widgets.charts import GainsChart, ReliabilityChart
+    from threshold_lab.tui.widgets.charts import GainsChart, ReliabilityChart
 
     app = make_app("good")
     async with app.run_test(size=SIZE) as pilot:
@@ -176,10 +176,10 @@ async def test_the_reliability_and_gains_charts() -> None:
 
 
 def test_a_transform_on_the_command_line_opens_the_rows_transformed() -> None:
-    from tui.cli.args import SourceArgs
+    from threshold_lab.tui.cli.args import SourceArgs
 
     out = subprocess.run(
-        [sys.executable, "-m", "tui", "--plain", "delivery-a", "--threshold", "0.7",
+        [sys.executable, "-m", "threshold_lab", "--plain", "delivery-a", "--threshold", "0.7",
          "--transform", "square"],
         input="status\nquit\n", capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
@@ -189,7 +189,7 @@ def test_a_transform_on_the_command_line_opens_the_rows_transformed() -> None:
     assert lines[2].startswith("Scores transformed by square: at threshold 0.7 (kept)")
     assert SourceArgs is not None
     two = subprocess.run(
-        [sys.executable, "-m", "tui", "--plain", "deliveries", "--transform", "sqrt"],
+        [sys.executable, "-m", "threshold_lab", "--plain", "deliveries", "--transform", "sqrt"],
         input="models\nquit\n", capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
     assert "B: ROC AUC 7/8" in two.stdout  # every model transformed; rankings kept

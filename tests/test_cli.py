@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.theme import BUILTIN_THEMES
-
-from tui.app import ThresholdLab
-from tui.cli import COMMANDS, explore, main
+from threshold_lab.tui.app import ThresholdLab
+from threshold_lab.tui.cli import COMMANDS, explore, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -146,7 +145,7 @@ def test_a_large_file_loads_in_the_background_and_errors_come_after(
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
     rows = tmp_path / "rows.csv"
     rows.write_text("score,label\n" + "".join(f"{i / 20000!r},{i % 2}\n" for i in range(20000)))
-    argv = [sys.executable, "-m", "tui", "report", str(rows), "--json", "--points", "all"]
+    argv = [sys.executable, "-m", "threshold_lab", "report", str(rows), "--json", "--points", "all"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     assert proc.stdout is not None and proc.stderr is not None
     assert proc.stdout.read(10) == b'{"schema":'

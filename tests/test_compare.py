@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.compare.models import compare
+from threshold_lab.core.compare.paired import binomial_two_sided, mcnemar, paired_delong
+from threshold_lab.core.data.dataset import Model, make_dataset
+from threshold_lab.core.data.presets import preset
 
-from core.analysis import analyse
-from core.compare.models import compare
-from core.compare.paired import binomial_two_sided, mcnemar, paired_delong
-from core.data.dataset import Model, make_dataset
-from core.data.presets import preset
 from tests.strategies import examples
 
 ROOT = Path(__file__).parent.parent
@@ -174,7 +174,7 @@ def test_whole_weights_are_the_expanded_rows_for_the_paired_test() -> None:
 
 def _report(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "report", *args],
+        [sys.executable, "-m", "threshold_lab", "report", *args],
         capture_output=True, text=True, cwd=cwd, timeout=120,
     )  # fmt: skip
 
@@ -263,8 +263,8 @@ def test_a_json_fixtures_models_must_be_lists_of_numbers_as_long_as_the_labels(
 def test_plain_mode_lists_switches_and_compares_models() -> None:
     import io
 
-    from core.session.session import Session
-    from tui.plain import run_plain
+    from threshold_lab.core.session.session import Session
+    from threshold_lab.tui.plain import run_plain
 
     p = preset("deliveries")
     s = Session(p.data, 0.7, source="preset deliveries", models=p.models)
@@ -288,10 +288,11 @@ def test_plain_mode_lists_switches_and_compares_models() -> None:
 
 
 async def test_the_explorer_lists_the_models_and_M_shows_the_next() -> None:
-    from core.session.session import Session
+    from threshold_lab.core.session.session import Session
+    from threshold_lab.tui.app import ThresholdLab
+    from threshold_lab.tui.widgets.model_line import ModelLine
+
     from tests.tui_helpers import SIZE
-    from tui.app import ThresholdLab
-    from tui.widgets.model_line import ModelLine
 
     p = preset("deliveries")
     app = ThresholdLab(Session(p.data, 0.7, source="preset deliveries", models=p.models),
@@ -315,8 +316,9 @@ async def test_the_explorer_lists_the_models_and_M_shows_the_next() -> None:
 
 
 async def test_one_model_has_no_model_line() -> None:
+    from threshold_lab.tui.widgets.model_line import ModelLine
+
     from tests.tui_helpers import SIZE, make_app
-    from tui.widgets.model_line import ModelLine
 
     app = make_app("canonical")
     async with app.run_test(size=SIZE) as pilot:
@@ -343,7 +345,7 @@ hard_scores = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(hard_scores, min_size=0, max_size=300))
 def test_stable_argsort_is_numpys_stable_argsort(values) -> None:  # type: ignore[no-untyped-def]
-    from core.compare.paired import _sort_order, stable_argsort
+    from threshold_lab.core.compare.paired import _sort_order, stable_argsort
 
     x = np.array(values, dtype=np.float64)
     want = np.argsort(x, kind="stable")
@@ -360,7 +362,7 @@ def test_stable_argsort_is_numpys_stable_argsort(values) -> None:  # type: ignor
 def test_stable_argsort_at_scale_with_near_neighbours() -> None:
     """Large enough that the row index takes many low bits: runs sharing their top
     bits are re-sorted, and past a share of the rows the whole falls back."""
-    from core.compare.paired import stable_argsort
+    from threshold_lab.core.compare.paired import stable_argsort
 
     rng = np.random.default_rng(15)
     n = 300_000
@@ -379,7 +381,7 @@ def test_stable_argsort_at_scale_with_near_neighbours() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(hard_scores, hard_scores, st.booleans(), st.integers(0, 3)), max_size=30))
 def test_paired_delong_on_hard_scores_matches_the_oracle(rows) -> None:  # type: ignore[no-untyped-def]
-    from core.compare.paired import placements
+    from threshold_lab.core.compare.paired import placements
 
     a = np.array([r[0] for r in rows], dtype=np.float64)
     b = np.array([r[1] for r in rows], dtype=np.float64)

@@ -14,18 +14,24 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.data.dataset import Model, make_dataset
+from threshold_lab.core.data.loaders import Columns
+from threshold_lab.core.data.models import join_models
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.data.sources import open_source
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.confusion import row_cells
+from threshold_lab.core.session.rowview import (
+    DIFFER,
+    RowOrder,
+    decided_apart,
+    make_view,
+    side_by_side,
+)
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import run_plain
 
-from core.data.dataset import Model, make_dataset
-from core.data.loaders import Columns
-from core.data.models import join_models
-from core.data.presets import preset
-from core.data.sources import open_source
-from core.errors import InputError
-from core.metrics.confusion import row_cells
-from core.session.rowview import DIFFER, RowOrder, decided_apart, make_view, side_by_side
-from core.session.session import Session
 from tests.tui_helpers import SIZE, SMALL, make_app
-from tui.plain import run_plain
 
 ROOT = Path(__file__).parent.parent
 
@@ -44,7 +50,7 @@ def _files(tmp_path: Path, a: str = A_CSV, b: str = B_CSV) -> tuple[Path, Path]:
 
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "report", *args],
+        [sys.executable, "-m", "threshold_lab", "report", *args],
         capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
 
@@ -147,7 +153,7 @@ def test_a_join_is_the_same_rows_whatever_the_second_files_order(rows, rnd) -> N
     other = make_dataset(
         [rows[i][1] for i in order], [rows[i][2] for i in order], ids=[ids[i] for i in order]
     )
-    import core.data.models as models
+    import threshold_lab.core.data.models as models
 
     real = models.load_file
     models.load_file = lambda *a, **k: other  # type: ignore[assignment]
@@ -218,7 +224,7 @@ def test_plain_mode_lists_the_rows_decided_differently() -> None:
 
 
 async def test_the_row_filter_shows_decided_differently_rows_side_by_side() -> None:
-    from tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.row_table import RowTable
 
     app = make_app("deliveries")
     async with app.run_test(size=SIZE) as pilot:
@@ -256,7 +262,7 @@ async def test_the_row_filter_shows_decided_differently_rows_side_by_side() -> N
 
 
 async def test_the_charts_draw_every_model_told_apart_by_shape() -> None:
-    from tui.widgets.charts import CurveChart
+    from threshold_lab.tui.widgets.charts import CurveChart
 
     app = make_app("deliveries")
     async with app.run_test(size=SIZE) as pilot:
@@ -283,7 +289,7 @@ async def test_the_charts_draw_every_model_told_apart_by_shape() -> None:
         assert roc.legend_to_fit(20) == "** A* ## B - base"
         drawn = str(roc.render())  # box-drawing is swapped for ASCII on output
         assert "*" in drawn and "#" in drawn and not any("\u2800" <= c <= "\u28ff" for c in drawn)
-    from tui.widgets.charts import legend_name
+    from threshold_lab.tui.widgets.charts import legend_name
 
     assert legend_name("/tmp/review15/a") == "\u2026/review15/a" and legend_name("B") == "B"
     one = make_app("canonical")
@@ -317,9 +323,9 @@ def test_a_large_models_row_waits_for_its_sweep_when_deferred() -> None:
 
 
 async def test_the_explorer_sweeps_other_large_models_in_its_worker() -> None:
-    from tui.app import ThresholdLab
-    from tui.widgets.charts import CurveChart
-    from tui.widgets.model_line import ModelLine
+    from threshold_lab.tui.app import ThresholdLab
+    from threshold_lab.tui.widgets.charts import CurveChart
+    from threshold_lab.tui.widgets.model_line import ModelLine
 
     rng = np.random.default_rng(1)
     n = 250_000
@@ -350,7 +356,7 @@ def test_the_model_lines_fit_their_four_lines_however_many_models() -> None:
     shown model and the first others, then how many more."""
     import dataclasses
 
-    from tui.widgets.model_line import fit_rows
+    from threshold_lab.tui.widgets.model_line import fit_rows
 
     s = Session(preset("deliveries").data, 0.7, source="x", models=preset("deliveries").models)
     a, b = s.model_rows()

@@ -1,21 +1,24 @@
-"""core/ is pure numpy: importing all of it must not import textual or tui."""
+"""core/ is pure numpy: importing all of it (or the package's face) must not import
+textual or the tui."""
 
 import pkgutil
 import subprocess
 import sys
 from pathlib import Path
 
-import core
+import threshold_lab.core
 
 
 def test_importing_core_never_imports_textual() -> None:
-    modules = [m.name for m in pkgutil.walk_packages(core.__path__, "core.")]
-    assert "core.curves.sweep" in modules
+    modules = [
+        m.name for m in pkgutil.walk_packages(threshold_lab.core.__path__, "threshold_lab.core.")
+    ]
+    assert "threshold_lab.core.curves.sweep" in modules
     code = (
         "import importlib, sys\n"
-        f"for m in {modules!r}: importlib.import_module(m)\n"
+        f"for m in {['threshold_lab', *modules]!r}: importlib.import_module(m)\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'textual_plotext', "
-        "'plotext', 'tui', 'rich')]\n"
+        "'plotext', 'rich') or m.startswith('threshold_lab.tui')]\n"
         "print(','.join(bad))\n"
     )
     out = subprocess.run(

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
+from threshold_lab.core.decide.solve import Setting, metrics_at_prevalence, solve
+from threshold_lab.core.decide.values import exact_value
+from threshold_lab.core.errors import InputError
 
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.data.presets import preset
-from core.decide.goal import GOAL_METRICS, parse_goal
-from core.decide.solve import Setting, metrics_at_prevalence, solve
-from core.decide.values import exact_value
-from core.errors import InputError
 from tests import oracle
 from tests.strategies import examples
 
@@ -115,7 +115,7 @@ def test_the_chosen_point_is_feasible_and_none_beats_it(ex, metric, bound) -> No
     sweep = build_sweep(make_dataset(scores, labels))
     if not d.feasible:
         return
-    from core.decide.values import Cells, exact_key
+    from threshold_lab.core.decide.values import Cells, exact_key
 
     def at(name: str, k: int) -> Fraction | None:
         c = sweep.counts_at(k)
@@ -225,7 +225,7 @@ def test_the_grammar_is_case_insensitive_with_aliases_and_exact_numbers() -> Non
 
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "report", *args],
+        [sys.executable, "-m", "threshold_lab", "report", *args],
         capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
 
@@ -287,8 +287,8 @@ def test_an_exact_second_look_never_overrides_another_failed_bound() -> None:
 
 
 def test_a_session_reads_a_cost_column_on_demand_until_rows_move(tmp_path: Path) -> None:
-    from core.data.sources import open_source
-    from core.session.session import Session
+    from threshold_lab.core.data.sources import open_source
+    from threshold_lab.core.session.session import Session
 
     f = tmp_path / "fraud.csv"
     f.write_text("score,label,amount\n0.9,1,100\n0.8,0,5\n0.8,1,2000\n0.4,0,7\n0.1,1,50\n")

@@ -3,10 +3,11 @@ and the metric-vs-threshold chart (the fourth c)."""
 
 from __future__ import annotations
 
+from threshold_lab.tui.screens.dialogs import ValueDialog
+from threshold_lab.tui.widgets.charts import MetricChart
+from threshold_lab.tui.widgets.goal_line import GoalLine
+
 from tests.tui_helpers import SIZE, keys, make_app, retype
-from tui.screens.dialogs import ValueDialog
-from tui.widgets.charts import MetricChart
-from tui.widgets.goal_line import GoalLine
 
 
 async def test_d_solves_a_goal_and_the_goal_line_says_why() -> None:
@@ -69,7 +70,8 @@ async def test_w_shows_the_metrics_at_a_deployment_prevalence() -> None:
         from textual.widgets import Static
 
         text = "\n".join(str(s.render()) for s in app.screen.query(Static))
-        assert "At deployment prevalence 1/20" in text and "precision: 3/22" in text
+        # The heading is the report's and plain mode's (one prevalence wording in core).
+        assert "At prevalence 1/20 (TPR and FPR kept" in text and "precision: 3/22" in text
         await pilot.press("escape", "w", *retype("off"), "enter")
         await pilot.pause()
         assert not app.main.query_one(GoalLine).display
@@ -113,7 +115,7 @@ async def test_goal_bounds_are_drawn_on_the_metric_chart() -> None:
 
 
 def test_keys_for_goals_are_in_help() -> None:
-    from tui.screens.help import HELP_GROUPS
+    from threshold_lab.tui.screens.help import HELP_GROUPS
 
     assert HELP_GROUPS["Deciding"] == {"goal", "prevalence"}
     assert keys("d") == ["d"]

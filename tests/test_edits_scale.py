@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from core.curves.sweep import build_sweep, sweep_with, sweep_without
-from core.data.dataset import make_dataset
-from core.data.rownames import RowNames
-from core.errors import InputError
-from core.session.session import Session
+from threshold_lab.core.curves.sweep import build_sweep, sweep_with, sweep_without
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.rownames import RowNames
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.session.session import Session
 
 scores = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])  # many ties
 operations = st.lists(

@@ -21,16 +21,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from core.analysis import analyse
-from core.curves.score_bins import ScoreBins
-from core.data.dataset import make_dataset
-from core.data.loaders import load_file
-from core.data.presets import preset
-from core.errors import InputError
-from core.metrics.confusion import Counts
-from core.metrics.threshold_metrics import threshold_metrics
-from core.text.report import report_json
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.curves.score_bins import ScoreBins
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
+from threshold_lab.core.report.as_json import report_json
 
 CANON = preset("canonical").data
 
@@ -190,7 +189,7 @@ def test_report_refuses_an_overflowing_total_in_one_line(tmp_path: Path) -> None
     p = tmp_path / "w.csv"
     p.write_text("score,label,weight\n0.9,1,1e308\n0.1,0,1e308\n")
     done = subprocess.run(
-        [sys.executable, "-m", "tui", "report", str(p), "--json"],
+        [sys.executable, "-m", "threshold_lab", "report", str(p), "--json"],
         capture_output=True,
         text=True,
         check=False,
@@ -219,7 +218,7 @@ def test_scores_a_subnormal_apart_bin_without_warnings() -> None:
 
 
 def test_adding_a_row_a_huge_total_would_drop_is_refused_and_changes_nothing() -> None:
-    from core.session.session import Session
+    from threshold_lab.core.session.session import Session
 
     data = make_dataset([0.9, 0.1], [1, 0], weights=[1e300, 1e300])
     session = Session(data, 0.5, source="huge")
@@ -238,14 +237,14 @@ def test_scores_of_1e308_run_every_front_end_without_warnings(tmp_path: Path) ->
     ]
     for args in runs:
         done = subprocess.run(
-            [sys.executable, "-W", "error", "-m", "tui", *args],
+            [sys.executable, "-W", "error", "-m", "threshold_lab", *args],
             capture_output=True,
             text=True,
             check=False,
         )
         assert done.returncode == 0 and done.stderr == "", (args, done.stderr)
     plain = subprocess.run(
-        [sys.executable, "-W", "error", "-m", "tui", str(p), "--plain"],
+        [sys.executable, "-W", "error", "-m", "threshold_lab", str(p), "--plain"],
         input="rows\nsweep\nroc\npr\nmetrics\nthreshold 0\nstep 5\nplay\nquit\n",
         capture_output=True,
         text=True,

@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from core.data import delimited, fast_csv
-from core.data.loaders import Columns, load_file
-from core.errors import InputError
+from threshold_lab.core.data import delimited, fast_csv
+from threshold_lab.core.data.loaders import Columns, load_file
+from threshold_lab.core.errors import InputError
 
 
 def exact(path: Path, cols: Columns = Columns(), monkeypatch: pytest.MonkeyPatch | None = None):  # type: ignore[no-untyped-def]
@@ -213,10 +212,12 @@ def _data_imports() -> dict[str, set[str]]:
     for f in folder.glob("*.py"):
         found: set[str] = set()
         for node in ast.walk(ast.parse(f.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module == "core.data":
+            if isinstance(node, ast.ImportFrom) and node.module == "threshold_lab.core.data":
                 found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("core.data."):
-                found.add(str(node.module).removeprefix("core.data."))
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "threshold_lab.core.data."
+            ):
+                found.add(str(node.module).removeprefix("threshold_lab.core.data."))
         graph[f.stem] = found
     return graph
 

@@ -29,12 +29,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.data import fast_csv
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.data.loaders import Columns, load_file
+from threshold_lab.core.errors import InputError
 
-from core.analysis import analyse
-from core.data import fast_csv
-from core.data.dataset import Dataset
-from core.data.loaders import Columns, load_file
-from core.errors import InputError
 from tests import oracle
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
@@ -382,7 +382,7 @@ def test_the_narrow_reference_is_not_vacuous() -> None:
 @given(data=st.data())
 def test_mutated_grouped_and_quantised_files(tmp_path: Path, data: Any) -> None:
     """What ``aggregate`` writes, mutated: a clean refusal, or groups that add up."""
-    from core.data.sources import open_source
+    from threshold_lab.core.data.sources import open_source
 
     n = data.draw(st.integers(1, 6))
     rows = [
@@ -417,7 +417,7 @@ def test_mutated_rows_through_the_duckdb_engine(
 ) -> None:
     """``aggregate`` on a mutated file: exit 0 or one clean line and exit 2, nothing
     left behind; where the loader reads the file too, both count alike."""
-    from tui.cli import main
+    from threshold_lab.tui.cli import main
 
     table = data.draw(tables())
     table.pop("id", None)

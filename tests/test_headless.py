@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Runs in a fresh interpreter: the test session itself has imported Textual.
 SCRIPT = """
 import contextlib, json, sys
-from tui.cli import main
+from threshold_lab.tui.cli import main
 
 codes = [
     main(["report", "canonical"]),

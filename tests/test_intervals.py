@@ -13,13 +13,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.intervals.closed import (
+    NOT_WHOLE,
+    delong,
+    proportion_interval,
+    wilson,
+    z_for,
+)
+from threshold_lab.core.metrics.confusion import Counts
 
-from core.analysis import analyse
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.data.presets import preset
-from core.intervals.closed import NOT_WHOLE, delong, proportion_interval, wilson, z_for
-from core.metrics.confusion import Counts
 from tests.strategies import examples
 
 ROOT = Path(__file__).parent.parent
@@ -122,7 +128,7 @@ def test_intervals_shrink_as_n_grows() -> None:
 
 def test_report_json_carries_intervals_and_the_auc_se() -> None:
     r = subprocess.run(
-        [sys.executable, "-m", "tui", "report", "good", "--json"],
+        [sys.executable, "-m", "threshold_lab", "report", "good", "--json"],
         capture_output=True, text=True, cwd=ROOT, check=True,
     )  # fmt: skip
     out = json.loads(r.stdout)
@@ -139,7 +145,7 @@ def test_report_json_carries_intervals_and_the_auc_se() -> None:
 
 def test_the_text_report_writes_the_interval_beside_the_metric() -> None:
     r = subprocess.run(
-        [sys.executable, "-m", "tui", "report", "canonical"],
+        [sys.executable, "-m", "threshold_lab", "report", "canonical"],
         capture_output=True, text=True, cwd=ROOT, check=True,
     )  # fmt: skip
     assert (

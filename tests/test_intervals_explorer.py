@@ -4,14 +4,14 @@ the bootstrap (B) in a worker with its progress, its cancel and bands on the cur
 from __future__ import annotations
 
 import numpy as np
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.app import ThresholdLab
+from threshold_lab.tui.widgets.charts import CurveChart
+from threshold_lab.tui.widgets.confusion import MetricsPanel
+from threshold_lab.tui.widgets.text import ItemLines
 
-from core.data.dataset import make_dataset
-from core.session.session import Session
 from tests.tui_helpers import SIZE, make_app
-from tui.app import ThresholdLab
-from tui.widgets.charts import CurveChart
-from tui.widgets.confusion import MetricsPanel
-from tui.widgets.text import ItemLines
 
 
 async def _settle(app: ThresholdLab, pilot) -> None:  # type: ignore[no-untyped-def]

@@ -9,11 +9,10 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from core.data import fast_csv
-from core.data.labels import LabelProblem, read_labels, truth_of
-from core.data.loaders import Columns, load_file
-from core.errors import InputError
+from threshold_lab.core.data import fast_csv
+from threshold_lab.core.data.labels import LabelProblem, read_labels, truth_of
+from threshold_lab.core.data.loaders import Columns, load_file
+from threshold_lab.core.errors import InputError
 
 
 @pytest.mark.parametrize(

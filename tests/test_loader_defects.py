@@ -9,11 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from core.data import fast_csv
-from core.data.labels import truth_of
-from core.data.loaders import Columns, load_file
-from core.errors import InputError
+from threshold_lab.core.data import fast_csv
+from threshold_lab.core.data.labels import truth_of
+from threshold_lab.core.data.loaders import Columns, load_file
+from threshold_lab.core.errors import InputError
 
 
 def _exact(path: Path, monkeypatch: pytest.MonkeyPatch, cols: Columns = Columns()):  # type: ignore[no-untyped-def]
@@ -44,7 +43,7 @@ def test_header_with_spaces_loads_like_one_without(
 
 def test_fast_path_reads_a_header_with_spaces(tmp_path: Path) -> None:
     # Not just "falls back to the exact reader": the fast path itself reads it.
-    from core.data import delimited
+    from threshold_lab.core.data import delimited
 
     p = tmp_path / "sp.csv"
     p.write_text("score, label\n0.9,1\n0.1,0\n")

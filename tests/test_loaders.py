@@ -9,10 +9,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from core.data.loaders import Columns, load_file
-from core.data.sources import open_source
-from core.errors import InputError
+from threshold_lab.core.data.loaders import Columns, load_file
+from threshold_lab.core.data.sources import open_source
+from threshold_lab.core.errors import InputError
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -142,7 +141,7 @@ def test_unknown_source_lists_presets() -> None:
 
 
 def test_validation_of_arrays() -> None:
-    from core.data.dataset import make_dataset
+    from threshold_lab.core.data.dataset import make_dataset
 
     for kwargs, message in [
         ({"scores": [], "labels": []}, "no rows"),

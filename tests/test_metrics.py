@@ -6,9 +6,8 @@ import math
 from fractions import Fraction as F
 
 import pytest
-
-from core.metrics.confusion import Counts
-from core.metrics.threshold_metrics import METRIC_NAMES, threshold_metrics
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES, threshold_metrics
 
 
 def test_every_metric_is_present_in_order() -> None:
@@ -125,7 +124,7 @@ def test_json_shape() -> None:
 def test_long_fractions_read_as_decimals_but_stay_exact_in_json() -> None:
     from fractions import Fraction
 
-    from core.metrics.metric import Metric
+    from threshold_lab.core.metrics.metric import Metric
 
     m = Metric(88266613 / 145495350, exact=Fraction(88266613, 145495350), name="AP")
     assert m.value_text() == "≈ 0.6067"

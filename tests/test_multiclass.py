@@ -17,11 +17,10 @@ from sklearn.metrics import (
     precision_recall_fscore_support,
     roc_auc_score,
 )
-
-from core.curves.pr import average_precision
-from core.curves.roc import roc_auc
-from core.curves.sweep import build_sweep
-from core.multiclass.metrics import Multiclass, decide, multiclass_report
+from threshold_lab.core.curves.pr import average_precision
+from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.multiclass.metrics import Multiclass, decide, multiclass_report
 
 
 @st.composite

@@ -10,14 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from core.data.cells import Columns
-from core.data.presets import preset
-from core.data.sources import open_source
-from core.errors import InputError
-from core.multiclass.load import load_multiclass
-from core.session.session import Session
-from tui.plain import run_plain
+from threshold_lab.core.data.cells import Columns
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.data.sources import open_source
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.multiclass.load import load_multiclass
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import run_plain
 
 ROOT = Path(__file__).parent.parent
 
@@ -29,7 +28,7 @@ PETS = (
 
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "report", *args],
+        [sys.executable, "-m", "threshold_lab", "report", *args],
         capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
 
@@ -166,9 +165,10 @@ def test_a_class_switch_is_refused_while_there_are_edits() -> None:
 
 
 async def test_the_explorer_cycles_classes_and_shows_the_summary() -> None:
+    from threshold_lab.tui.screens.help import MetricsScreen
+    from threshold_lab.tui.widgets.model_line import ModelLine
+
     from tests.tui_helpers import SIZE, make_app
-    from tui.screens.help import MetricsScreen
-    from tui.widgets.model_line import ModelLine
 
     app = make_app("triage")
     async with app.run_test(size=SIZE) as pilot:

@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from core.data.presets import preset
-from core.session.session import Session
-from tui.plain import run_plain
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import run_plain
 
 CANON_STATUS = (
     "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
@@ -226,7 +225,7 @@ def test_help_lists_every_command() -> None:
 
 def test_pipe_has_no_prompt_no_escape_codes() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tui", "--plain", "--preset", "canonical"],
+        [sys.executable, "-m", "threshold_lab", "--plain", "--preset", "canonical"],
         input="threshold 0.81\nroc\nquit\n",
         capture_output=True,
         text=True,

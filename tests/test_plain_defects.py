@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from core.data.presets import preset
-from core.errors import InputError
-from core.session.session import Session
-from tui.plain import run_plain
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import run_plain
 
 CANON_STATUS = (
     "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
@@ -165,7 +164,7 @@ def test_end_of_input_with_unsaved_edits_warns_and_fails() -> None:
 
 def test_cli_exit_status_on_unsaved_edits_at_end_of_input() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tui", "--plain", "--preset", "canonical"],
+        [sys.executable, "-m", "threshold_lab", "--plain", "--preset", "canonical"],
         input="label s2 1\n",
         capture_output=True,
         text=True,
@@ -184,7 +183,7 @@ def test_help_names_the_forcing_words() -> None:
 
 
 def test_ids_with_control_characters_are_shown_escaped_and_typed_as_shown() -> None:
-    from core.data.dataset import make_dataset
+    from threshold_lab.core.data.dataset import make_dataset
 
     ids = ["a\x1b[31mred", "b\nnew", "c\x07", "d\u202ee"]
     data = make_dataset([0.9, 0.1, 0.5, 0.2], [1, 0, 1, 0], ids=ids)
@@ -204,9 +203,14 @@ def test_ids_with_control_characters_are_shown_escaped_and_typed_as_shown() -> N
     assert err.getvalue() == ""
 
 
-def test_a_backslash_in_a_command_is_itself() -> None:
+def test_a_backslash_in_a_command_is_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On Linux the Windows path is one file name, backslashes and all: written here.
+    monkeypatch.chdir(tmp_path)
     lines, _, _ = play("save C:\\no\\such\\folder\\x.csv")
     assert len(lines) == 1 and "C:\\no\\such\\folder\\x.csv" in lines[0]
+    assert [p.name for p in tmp_path.iterdir()] == ["C:\\no\\such\\folder\\x.csv"]
 
 
 # #12 item 16: plain mode names, exit status, wording and what moved.

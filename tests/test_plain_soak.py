@@ -18,11 +18,10 @@ import random
 from pathlib import Path
 
 import pytest
-
-from core.data.dataset import Dataset, make_dataset
-from core.data.presets import PRESET_NAMES, preset
-from core.session.session import Session
-from tui.plain import PlainSession
+from threshold_lab.core.data.dataset import Dataset, make_dataset
+from threshold_lab.core.data.presets import PRESET_NAMES, preset
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import PlainSession
 
 COMMANDS = int(os.environ.get("PLAIN_SOAK_COMMANDS", "3000"))
 
@@ -107,7 +106,7 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
 
 def start(seed: int, folder: Path) -> Session:
     if seed == 6:  # #18: an aggregated file's groups, quantised
-        from core.data.sources import open_source
+        from threshold_lab.core.data.sources import open_source
 
         # A copy in the test's folder: a save goes beside the file it was opened from.
         copy = folder / "slices.csv"

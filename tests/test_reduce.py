@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from core.curves.reduce import collinear_interior, reduce_curve
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
+from threshold_lab.core.curves.reduce import collinear_interior, reduce_curve
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
 
 
 def test_small_curves_are_untouched() -> None:

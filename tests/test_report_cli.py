@@ -9,9 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from core.data.presets import PRESET_NAMES
-from tui.cli import main
+from threshold_lab.core.data.presets import PRESET_NAMES
+from threshold_lab.tui.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -168,7 +167,7 @@ def test_bad_file_through_the_real_command(tmp_path: Path) -> None:
     p = tmp_path / "bad.csv"
     p.write_text("score,label\n0.5,1\n0.4,maybe\n0.3,0\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "tui", "report", str(p), "--json"],
+        [sys.executable, "-m", "threshold_lab", "report", str(p), "--json"],
         capture_output=True,
         text=True,
         check=False,

@@ -10,19 +10,32 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core import blocks
+from threshold_lab.core.analysis import analyse, curves_for
+from threshold_lab.core.curves import pr, reduce, roc
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.metrics import probability
+from threshold_lab.core.report.as_json import (
+    MIN_POINTS,
+    listed_points,
+    report_dict,
+    report_pieces,
+    sweep_row,
+)
+from threshold_lab.core.report.options import Options
+from threshold_lab.core.report.parts import Contents, ModelPart
+from threshold_lab.tui.cli import main
 
-from core import blocks
-from core.analysis import analyse, curves_for
-from core.curves import pr, reduce, roc
-from core.data.dataset import make_dataset
-from core.metrics import probability
-from core.text.report import MIN_POINTS, json_pieces, listed_points, report_json, sweep_row
 from tests.strategies import examples
-from tui.cli import main
+
+
+def contents(a) -> Contents:  # type: ignore[no-untyped-def]
+    return Contents("s", Options(threshold=a.threshold), (ModelPart("", a, None, Sure()),))
 
 
 def streamed(a, points, chunk=3) -> str:  # type: ignore[no-untyped-def]
-    return "".join(json_pieces(a, source="s", points=points, chunk=chunk))
+    return "".join(report_pieces(contents(a), points, chunk=chunk))
 
 
 @st.composite
@@ -45,7 +58,7 @@ def datasets(draw):  # type: ignore[no-untyped-def]
 @given(datasets(), st.sampled_from([None, 0.5, 0.0]), st.sampled_from([None, 0, 10]))
 def test_streamed_json_is_the_whole_object_text(data, threshold, points) -> None:  # type: ignore[no-untyped-def]
     a = analyse(data, threshold)
-    whole = json.dumps(report_json(a, source="s", points=points), allow_nan=False)
+    whole = json.dumps(report_dict(contents(a), points), allow_nan=False)
     assert streamed(a, points) == whole
 
 

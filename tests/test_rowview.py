@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-
-from core.data.dataset import make_dataset
-from core.metrics.confusion import row_cells
-from core.session.rowview import (
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.metrics.confusion import row_cells
+from threshold_lab.core.session.rowview import (
     CELLS,
     ORDERS,
     Changed,
@@ -17,6 +16,7 @@ from core.session.rowview import (
     make_view,
     next_boundary_position,
 )
+
 from tests.strategies import examples
 
 thresholds = st.one_of(st.none(), st.floats(-2e6, 2e6))
@@ -101,8 +101,8 @@ def test_boundary_in_a_one_cell_view_is_that_cells_rows_nearest_the_threshold() 
 
 
 def test_a_flip_keeps_the_score_order_without_sorting_again() -> None:
-    from core.data.presets import preset
-    from core.session.edits import FlipLabel
+    from threshold_lab.core.data.presets import preset
+    from threshold_lab.core.session.edits import FlipLabel
 
     data = preset("canonical").data
     first = RowOrder(data)

@@ -8,13 +8,12 @@ import stat
 from pathlib import Path
 
 import pytest
-
-from core.data.dataset import make_dataset
-from core.data.presets import preset
-from core.errors import InputError
-from core.session import savefile
-from core.session.session import NeedsOverwrite, Session
-from tui.plain import run_plain
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.session import savefile
+from threshold_lab.core.session.session import NeedsOverwrite, Session
+from threshold_lab.tui.plain import run_plain
 
 
 def canonical() -> Session:

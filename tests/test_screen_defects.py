@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Label
+from threshold_lab.core.session.rowview import NOTHING_CHANGED
+from threshold_lab.tui.screens.dialogs import ValueDialog
+from threshold_lab.tui.screens.help import MetricsScreen
+from threshold_lab.tui.widgets.row_table import RowTable
 
-from core.session.rowview import NOTHING_CHANGED
 from tests.tui_helpers import SIZE, keys, make_app
-from tui.screens.dialogs import ValueDialog
-from tui.screens.help import MetricsScreen
-from tui.widgets.row_table import RowTable
 
 
 async def test_play_starts_from_above_all_and_resumes_after_a_pause() -> None:
@@ -125,7 +125,7 @@ async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> 
     # 2. The sweep table opened scrolled so the active point was its top row,
     # hiding "above all" and 0.9 on canonical; a wider column drawn late left
     # earlier rows one column out of line.
-    from tui.widgets.sweep_table import SweepTable
+    from threshold_lab.tui.widgets.sweep_table import SweepTable
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -150,7 +150,7 @@ async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> 
 async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -> None:
     # 1. At 0.5 the line was drawn against the 0.8 glyphs, and it did not move
     # while the threshold went from 0.41 to 0.80.
-    from tui.widgets.score_strip import LABEL_WIDTH, ScoreStrip
+    from threshold_lab.tui.widgets.score_strip import LABEL_WIDTH, ScoreStrip
 
     app = make_app()
     async with app.run_test(size=(120, 50)) as pilot:  # the strip is in the overview
@@ -177,8 +177,7 @@ async def test_ascii_spells_arrows_and_cuts_words_not_numbers() -> None:
     # 10. "…" became "." so "AUC (trapezoid) 7." read like a value; arrows became
     # "<" and ">", which look like keys.
     from textual.binding import Binding
-
-    from tui.ascii import AsciiFilter
+    from threshold_lab.tui.ascii import AsciiFilter
 
     app = make_app(ascii=True)
     async with app.run_test(size=(80, 24)):
@@ -196,7 +195,7 @@ async def test_ascii_spells_arrows_and_cuts_words_not_numbers() -> None:
 
 async def test_above_all_is_said_once_in_the_top_bar() -> None:
     # 18. Above all, the top bar said "above all scores" twice.
-    from tui.widgets.threshold_bar import ThresholdBar
+    from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
     app = make_app(threshold=None)
     async with app.run_test(size=SIZE) as pilot:
@@ -212,7 +211,7 @@ async def test_the_layout_does_not_jump_when_a_message_comes_or_goes(
 ) -> None:
     # 11. home wrapped the status to two lines and the chart lost a row it never
     # got back; a message appearing did the same.
-    from tui.widgets.charts import ChartPanel
+    from threshold_lab.tui.widgets.charts import ChartPanel
 
     app = make_app()
     async with app.run_test(size=size) as pilot:
@@ -226,7 +225,7 @@ async def test_the_layout_does_not_jump_when_a_message_comes_or_goes(
 
 
 async def test_the_top_bar_names_the_tie_group_whole() -> None:
-    from tui.widgets.threshold_bar import ThresholdBar
+    from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -268,8 +267,7 @@ async def test_a_move_says_what_moved() -> None:
 async def test_help_is_grouped_lists_ctrl_p_and_explains_every_mark() -> None:
     # 18. Help was one flat list, left out ctrl+p and had no legend for + o * > O.
     from textual.widgets import Static
-
-    from tui.screens.help import HELP_GROUPS, HelpScreen
+    from threshold_lab.tui.screens.help import HELP_GROUPS, HelpScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -290,7 +288,7 @@ async def test_help_is_grouped_lists_ctrl_p_and_explains_every_mark() -> None:
 
 
 async def test_a_narrow_sweep_table_still_says_where_it_is() -> None:
-    from tui.widgets.sweep_table import SweepTable
+    from threshold_lab.tui.widgets.sweep_table import SweepTable
 
     app = make_app("good")
     async with app.run_test(size=(100, 30)) as pilot:  # every pane, the sweep narrow
@@ -305,9 +303,9 @@ async def test_a_narrow_sweep_table_still_says_where_it_is() -> None:
 async def test_a_dialogs_scrollbar_thumb_stands_out_from_its_track() -> None:
     # Seen in review: help's and the preset picker's thumb was navy on black.
     from textual.containers import VerticalScroll
+    from threshold_lab.tui.screens.help import HelpScreen
 
     from tests.test_contrast import contrast
-    from tui.screens.help import HelpScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -7,15 +7,15 @@ import re
 
 import pytest
 from textual.widget import Widget
+from threshold_lab.tui.widgets.charts import CurveChart
+from threshold_lab.tui.widgets.confusion import PANEL_ORDER, MetricsPanel
+from threshold_lab.tui.widgets.row_table import RowTable
+from threshold_lab.tui.widgets.score_strip import ScoreStrip
+from threshold_lab.tui.widgets.sweep_table import SweepTable
+from threshold_lab.tui.widgets.text import ItemLines
+from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
 from tests.tui_helpers import make_app
-from tui.widgets.charts import CurveChart
-from tui.widgets.confusion import PANEL_ORDER, MetricsPanel
-from tui.widgets.row_table import RowTable
-from tui.widgets.score_strip import ScoreStrip
-from tui.widgets.sweep_table import SweepTable
-from tui.widgets.text import ItemLines
-from tui.widgets.threshold_bar import ThresholdBar
 
 PANE_WIDGETS = {
     "1": "#matrix",
@@ -127,7 +127,7 @@ async def test_the_metrics_panel_fills_its_rows() -> None:
 def test_the_panel_counts_every_metric_the_m_screen_lists() -> None:
     """The hint's N in "m: all metrics (N more)" is every metric not shown: the panel's
     order holds them all (lift was once missing, so N was one short)."""
-    from core.metrics.threshold_metrics import METRIC_NAMES
+    from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 
     assert sorted(PANEL_ORDER) == sorted(METRIC_NAMES)
     assert len(set(PANEL_ORDER)) == len(PANEL_ORDER)

@@ -5,16 +5,20 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
+from threshold_lab.core.analysis import analyse, curves_for
+from threshold_lab.core.curves.pr import average_precision, pr_trapezoid_area
+from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.metrics.confusion import Counts, confusion_counts, row_cells
+from threshold_lab.core.metrics.probability import log_loss
+from threshold_lab.core.metrics.threshold_metrics import (
+    NO_ACTUAL_POS,
+    NO_PRED_POS,
+    threshold_metrics,
+)
 
-from core.analysis import analyse, curves_for
-from core.curves.pr import average_precision, pr_trapezoid_area
-from core.curves.roc import roc_auc
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset
-from core.data.presets import preset
-from core.metrics.confusion import Counts, confusion_counts, row_cells
-from core.metrics.probability import log_loss
-from core.metrics.threshold_metrics import NO_ACTUAL_POS, NO_PRED_POS, threshold_metrics
 from tests import oracle
 
 CANON = preset("canonical").data

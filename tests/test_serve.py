@@ -24,7 +24,7 @@ def free_port() -> int:
 def start(port: int, *explorer_args: str) -> tuple[subprocess.Popen[bytes], str]:
     """Start serve on loopback; return the process and the token from its first line."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui", "serve", "--port", str(port), "--", *explorer_args],
+        [sys.executable, "-m", "threshold_lab", "serve", "--port", str(port), "--", *explorer_args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
@@ -141,7 +141,7 @@ def test_serve_refuses_requests_without_the_token_or_from_elsewhere() -> None:
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui", "serve", *args],
+        [sys.executable, "-m", "threshold_lab", "serve", *args],
         capture_output=True,
         text=True,
         timeout=30,
@@ -174,7 +174,16 @@ def test_serve_reports_a_port_in_use_in_one_line() -> None:
 
 def test_serve_refuses_a_bad_source_before_listening() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tui", "serve", "--port", str(free_port()), "--", "nosuch.csv"],
+        [
+            sys.executable,
+            "-m",
+            "threshold_lab",
+            "serve",
+            "--port",
+            str(free_port()),
+            "--",
+            "nosuch.csv",
+        ],
         capture_output=True,
         text=True,
         timeout=30,

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from core.data.presets import preset
-from core.errors import InputError
-from core.metrics.confusion import Counts
-from core.session.session import Session
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.session.session import Session
 
 
 def canonical() -> Session:
@@ -97,7 +96,7 @@ def test_save_refuses_to_overwrite_unless_told(tmp_path: Path) -> None:
 def test_tie_group_steps_admit_scores_closer_than_twelve_decimals() -> None:
     # Rounding a tie group's threshold to 12 places once lifted it above its own
     # score, so "next group" did nothing on dense real-valued scores.
-    from core.data.dataset import make_dataset
+    from threshold_lab.core.data.dataset import make_dataset
 
     scores = [0.49999812345678901, 0.49999812345678, 0.3]
     s = Session(make_dataset(scores, [1, 0, 1]), None, source="dense")

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from threshold_lab.core.data.presets import PRESET_NAMES
 
-from core.data.presets import PRESET_NAMES
 from tests.tui_helpers import LARGE, SIZE, SMALL, file_app, make_app, retype
 
 #: The test data, named as from the project's root (the screen shows the name).

@@ -44,18 +44,18 @@ from textual import events
 from textual.command import CommandPalette
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.data.presets import PRESETS, preset
+from threshold_lab.core.session.session import Session
+from threshold_lab.core.text.sentences import status_sentence
+from threshold_lab.tui.app import ThresholdLab
+from threshold_lab.tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
+from threshold_lab.tui.screens.main import MainScreen
+from threshold_lab.tui.widgets.row_table import RowTable
 
-from core.analysis import analyse
-from core.data.dataset import Dataset
-from core.data.loaders import load_file
-from core.data.presets import PRESETS, preset
-from core.session.session import Session
-from core.text.sentences import status_sentence
 from tests.tui_helpers import SIZE, SMALL, make_app, retype
-from tui.app import ThresholdLab
-from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
-from tui.screens.main import MainScreen
-from tui.widgets.row_table import RowTable
 
 #: Keys per seed: 1,500 take 25-35 s a seed on two shared cores. SOAK_KEYS=20000 in
 #: the environment soaks longer by hand.
@@ -232,7 +232,7 @@ def write_csv(path: Path, n: int = 10_000, seed: int = 0) -> Path:
 def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
     """A function building a fresh explorer on ``source`` (a preset name or "csv")."""
     if source == "slices":  # #18: an aggregated file's groups, quantised
-        from core.data.sources import open_source
+        from threshold_lab.core.data.sources import open_source
 
         # A copy in tmp_path: a save goes beside the file it was opened from.
         copy = tmp_path / "slices.csv"
@@ -630,8 +630,7 @@ async def test_two_escapes_together_close_only_help_or_the_metrics(opener: str) 
 
 async def test_a_metrics_screen_closed_before_it_mounted_is_no_crash() -> None:
     from rich.text import Text
-
-    from tui.screens.help import MetricsScreen
+    from threshold_lab.tui.screens.help import MetricsScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from core.data import loaders, progress
-from core.data.dataset import Dataset
-from core.data.loaders import load_file, slow_reader_note
-from core.errors import InputError
+from threshold_lab.core.data import loaders, progress
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.data.loaders import load_file, slow_reader_note
+from threshold_lab.core.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 CSV = b"score,label\n0.1,0\n0.9,1\n0.4,1\n0.3,0\n"
@@ -25,7 +24,7 @@ CSV = b"score,label\n0.1,0\n0.9,1\n0.4,1\n0.3,0\n"
 def cli(*argv: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """``python -m tui ARGV`` in a subprocess: a hang fails the test instead of the run."""
     return subprocess.run(
-        [sys.executable, "-m", "tui", *argv],
+        [sys.executable, "-m", "threshold_lab", *argv],
         input=stdin,
         capture_output=True,
         cwd=ROOT,
@@ -70,7 +69,7 @@ def test_process_substitution_is_read() -> None:
     os.close(write)
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "tui", "report", f"/dev/fd/{read}"],
+            [sys.executable, "-m", "threshold_lab", "report", f"/dev/fd/{read}"],
             capture_output=True,
             cwd=ROOT,
             timeout=20,
@@ -169,7 +168,7 @@ def test_slow_reader_note_never_raises(monkeypatch: pytest.MonkeyPatch, tmp_path
 def test_a_file_in_an_unsearchable_folder_is_one_input_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from tui.cli import main
+    from threshold_lab.tui.cli import main
 
     target = tmp_path / "locked" / "big.csv"
     real_stat = os.stat

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.analysis import analyse
+from threshold_lab.core.curves.pr import average_precision, pr_trapezoid_area
+from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset, weight_problem
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.confusion import confusion_counts
 
-from core.analysis import analyse
-from core.curves.pr import average_precision, pr_trapezoid_area
-from core.curves.roc import roc_auc
-from core.curves.sweep import build_sweep
-from core.data.dataset import make_dataset, weight_problem
-from core.errors import InputError
-from core.metrics.confusion import confusion_counts
 from tests import oracle
 from tests.strategies import examples, tied_scores
 

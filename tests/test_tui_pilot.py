@@ -6,13 +6,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.app import ThresholdLab
+from threshold_lab.tui.screens.dialogs import ConfirmDialog, ValueDialog
+from threshold_lab.tui.screens.help import HelpScreen
 
-from core.metrics.confusion import Counts
-from core.session.session import Session
 from tests.tui_helpers import SIZE, make_app, retype
-from tui.app import ThresholdLab
-from tui.screens.dialogs import ConfirmDialog, ValueDialog
-from tui.screens.help import HelpScreen
 
 
 async def test_opening_state() -> None:
@@ -252,8 +252,8 @@ async def test_every_key_is_a_palette_command() -> None:
 
 
 async def test_all_metrics_screen_lists_every_metric() -> None:
-    from core.metrics.threshold_metrics import METRIC_NAMES
-    from tui.screens.help import MetricsScreen
+    from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+    from threshold_lab.tui.screens.help import MetricsScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -323,8 +323,7 @@ async def test_demo_runs_to_its_end() -> None:
 
 async def test_terminal_cursor_follows_the_selected_row() -> None:
     from textual.geometry import Offset
-
-    from tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.row_table import RowTable
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -361,7 +360,7 @@ async def test_playback_speed_keys() -> None:
 def test_ascii_follows_the_locale_unless_told(
     monkeypatch: pytest.MonkeyPatch, lc_all: str, flags: list[str], expected: bool
 ) -> None:
-    from tui.cli import main
+    from threshold_lab.tui.cli import main
 
     opened: list[bool] = []
     monkeypatch.setattr(ThresholdLab, "run", lambda app: opened.append(app.ascii))
@@ -370,7 +369,7 @@ def test_ascii_follows_the_locale_unless_told(
 
 
 def test_unknown_theme_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from tui.cli import main
+    from threshold_lab.tui.cli import main
 
     assert main(["--theme", "nope"]) == 2
     err = capsys.readouterr().err
@@ -379,7 +378,7 @@ def test_unknown_theme_is_one_clear_error(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_screenshot_command_writes_an_svg(tmp_path: Path) -> None:
-    from tui.cli import main
+    from threshold_lab.tui.cli import main
 
     out = tmp_path / "shot.svg"
     assert (
@@ -393,10 +392,9 @@ def test_screenshot_command_writes_an_svg(tmp_path: Path) -> None:
 
 async def test_virtual_tables_scroll_far_and_edit_the_right_row() -> None:
     import numpy as np
-
-    from core.data.dataset import make_dataset
-    from tui.widgets.row_table import RowTable
-    from tui.widgets.sweep_table import SweepTable
+    from threshold_lab.core.data.dataset import make_dataset
+    from threshold_lab.tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.sweep_table import SweepTable
 
     n = 5000
     rng = np.random.default_rng(1)
@@ -425,7 +423,7 @@ async def test_virtual_tables_scroll_far_and_edit_the_right_row() -> None:
 
 
 async def test_rows_sort_by_score_filter_by_cell_and_jump_to_the_boundary() -> None:
-    from tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.row_table import RowTable
 
     app = make_app()  # canonical: s1 0.9 P, s2 0.8 N, s3 0.8 P, s4 0.4 N, s5 0.1 P at 0.5
     async with app.run_test(size=SIZE) as pilot:
@@ -463,7 +461,7 @@ async def test_rows_sort_by_score_filter_by_cell_and_jump_to_the_boundary() -> N
 
 
 async def test_an_empty_filtered_view_says_so_and_edits_nothing() -> None:
-    from tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.row_table import RowTable
 
     app = make_app(threshold=None)  # above all: no TP rows
     async with app.run_test(size=SIZE) as pilot:
@@ -481,13 +479,13 @@ async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
     # Past a size, an edit's curve-wide work (summaries, reduced curves, the strip's
     # bins) runs in the screen's worker while the screen answers; placeholders say
     # so, and the finished drawing follows. Lowering the limit runs that path on 5 rows.
-    from core.analysis import analyse
-    from core.curves import prepared
-    from core.session.edits import FlipLabel
-    from core.session.update import Update
-    from tui.explorer.frame import Frame
-    from tui.widgets import charts, score_strip
-    from tui.widgets.text import ItemLines
+    from threshold_lab.core.analysis import analyse
+    from threshold_lab.core.curves import prepared
+    from threshold_lab.core.session.edits import FlipLabel
+    from threshold_lab.core.session.update import Update
+    from threshold_lab.tui.explorer.frame import Frame
+    from threshold_lab.tui.widgets import charts, score_strip
+    from threshold_lab.tui.widgets.text import ItemLines
 
     monkeypatch.setattr(prepared, "BACKGROUND_ROWS", 2)
     app = make_app()
@@ -543,12 +541,12 @@ async def test_a_reset_or_a_preset_reaches_each_widget_once(
     import functools
     from collections import Counter
 
-    from tui.widgets.charts import ChartPanel, CurveChart
-    from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
-    from tui.widgets.row_table import RowTable
-    from tui.widgets.sweep_table import SweepTable
-    from tui.widgets.text import StatusLine
-    from tui.widgets.threshold_bar import ThresholdBar
+    from threshold_lab.tui.widgets.charts import ChartPanel, CurveChart
+    from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+    from threshold_lab.tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.sweep_table import SweepTable
+    from threshold_lab.tui.widgets.text import StatusLine
+    from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
     calls: Counter[object] = Counter()
     bound = (ThresholdBar, ConfusionMatrix, MetricsPanel, ChartPanel, CurveChart)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from textual.keys import _character_to_key
-
-from core.data.presets import preset
-from core.session.session import Session
-from core.threshold import Threshold
-from tui.app import ThresholdLab
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.session.session import Session
+from threshold_lab.core.threshold import Threshold
+from threshold_lab.tui.app import ThresholdLab
 
 SIZE = (120, 40)
 SMALL = (80, 24)
@@ -41,8 +40,8 @@ def make_app(
 
 def file_app(*argv: str, theme: str = "textual-dark") -> ThresholdLab:
     """The explorer as ``threshold-lab ARGV...`` opens it (a file, its options)."""
-    from tui.cli import parser
-    from tui.cli.args import SourceArgs
+    from threshold_lab.tui.cli import parser
+    from threshold_lab.tui.cli.args import SourceArgs
 
     wanted = SourceArgs.parse(parser().parse_args(list(argv)))
     src, threshold = wanted.open()

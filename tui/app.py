@@ -11,16 +11,15 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
-
-from core.data.presets import PRESETS
-from core.session.session import Session
-from tui.ascii import AsciiFilter
-from tui.explorer import flows
-from tui.screens.help import key_names as _key_names
-from tui.screens.loading import Loaded, LoadingScreen
-from tui.screens.main import MainScreen
-from tui.screens.palette import OncePalette
-from tui.widgets.row_table import RowTable
+from threshold_lab.core.data.presets import PRESETS
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.ascii import AsciiFilter
+from threshold_lab.tui.explorer import flows
+from threshold_lab.tui.screens.help import key_names as _key_names
+from threshold_lab.tui.screens.loading import Loaded, LoadingScreen
+from threshold_lab.tui.screens.main import MainScreen
+from threshold_lab.tui.screens.palette import OncePalette
+from threshold_lab.tui.widgets.row_table import RowTable
 
 #: Textual's system commands the explorer has its own, better version of.
 _TWICE = frozenset({"Quit", "Keys"})
@@ -42,8 +41,12 @@ class ThresholdLab(App[None]):
         playback_seconds: float = 1.0,
         demo: bool = False,
         loader: tuple[str, Callable[[], Session]] | None = None,
+        rows_return: bool = False,
     ) -> None:
         super().__init__()
+        #: The rows go back to a Python caller on quitting (threshold_lab.explore):
+        #: quitting with edits loses nothing, so it does not ask.
+        self.rows_return = rows_return
         self.playback_seconds = playback_seconds
         self.demo = demo
         #: Set when the app ends without exploring (a cancelled or failed load).

@@ -18,18 +18,23 @@ from typing import TextIO
 
 import numpy as np
 import numpy.typing as npt
-
-from core.analysis import Analysis
-from core.calibration.reliability import BINNINGS, BINS, parse_bins
-from core.calibration.transform import NAMES as TRANSFORMS
-from core.data.presets import PRESETS, preset
-from core.data.rownames import shown
-from core.decide.solve import decision_sentence
-from core.errors import InputError
-from core.intervals import Sure
-from core.metrics.metric import Metric
-from core.metrics.threshold_metrics import METRIC_NAMES
-from core.session.rowview import (
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
+from threshold_lab.core.calibration.transform import NAMES as TRANSFORMS
+from threshold_lab.core.data.presets import PRESETS, preset
+from threshold_lab.core.data.rownames import shown
+from threshold_lab.core.decide.solve import decision_sentence
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.report.as_text import (
+    metrics_section,
+    prevalence_section,
+    quantised_lines,
+    sweep_table,
+)
+from threshold_lab.core.session.rowview import (
     DIFFER,
     ORDER_NAMES,
     RowOrder,
@@ -38,13 +43,12 @@ from core.session.rowview import (
     row_texts,
     side_by_side,
 )
-from core.session.session import NeedsOverwrite, Session
-from core.session.update import Update
-from core.text.calibration import calibration_words, gains_words, ks_words
-from core.text.intervals import boot_summary_words, curve_interval_words
-from core.text.multiclass import classes_words, multiclass_words
-from core.text.report import intervals_sentence, metric_lines, quantised_lines, sweep_table
-from core.text.sentences import (
+from threshold_lab.core.session.session import NeedsOverwrite, Session
+from threshold_lab.core.session.update import Update
+from threshold_lab.core.text.calibration import calibration_words, gains_words, ks_words
+from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
+from threshold_lab.core.text.multiclass import classes_words, multiclass_words
+from threshold_lab.core.text.sentences import (
     SUMMARY_WORDS,
     change_words,
     curve_words,
@@ -54,7 +58,7 @@ from core.text.sentences import (
     step_sentence,
     tie_group_text,
 )
-from core.threshold import format_threshold, parse_threshold
+from threshold_lab.core.threshold import format_threshold, parse_threshold
 
 HELP = """Commands (one per line):
   threshold T | threshold above-all   set the threshold (positive if score >= T)
@@ -548,19 +552,11 @@ class PlainSession:
         self._no_args(args)
         a = self.analysis
         self.say(f"Metrics at threshold {format_threshold(a.threshold)}:")
-        sure = self._sure()
-        if sure is None:
-            self.say(*(a.metrics[name].describe() for name in METRIC_NAMES))
-        else:
-            self.say(*metric_lines(a, sure), f"({intervals_sentence(sure, 'bootstrap B')})")
+        self.say(*metrics_section(a, self._sure(), "bootstrap B"))
         at = self.session.current().at_prevalence
         prevalence = self.session.prevalence
         if at is not None and prevalence is not None:
-            p = f"{prevalence.numerator}/{prevalence.denominator}"
-            self.say(f"At prevalence {p} (TPR and FPR kept; LR+ and LR− do not change):")
-            for name in METRIC_NAMES:
-                m = at[name]
-                self.say(f"{name}: {m.value_text() if m.value is not None else m.undefined_text()}")
+            self.say(*prevalence_section(at, prevalence))
 
     def cmd_explain(self, args: list[str]) -> None:
         key = metric_key(" ".join(args)) if args else None

@@ -15,13 +15,12 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
-
-from core.curves.sweep import Sweep
-from core.metrics.metric import Metric, from_fraction, undefined
-from core.metrics.threshold_metrics import NO_ACTUAL_NEG, NO_ACTUAL_POS, lift
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.metrics.threshold_metrics import NO_ACTUAL_NEG, NO_ACTUAL_POS, lift
 
 __all__ = ["KS", "Gains", "gains", "ks_statistic", "lift"]
-from core.threshold import Threshold
+from threshold_lab.core.threshold import Threshold
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -42,8 +41,8 @@ def ks_statistic(sweep: Sweep) -> KS:
     """max over the sweep of TPR − FPR; among ties, the point with the fewest predicted
     positives (the highest threshold).
 
-    >>> from core.curves.sweep import build_sweep
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
     >>> k = ks_statistic(build_sweep(preset("delivery-a").data))
     >>> k.value.short(), k.threshold
     ('5/8', 0.55)
@@ -82,8 +81,8 @@ class Gains:
 def gains(sweep: Sweep) -> Gains | None:
     """The gains curve over the exact sweep; None without actual positives (or rows).
 
-    >>> from core.curves.sweep import build_sweep
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
     >>> g = gains(build_sweep(preset("canonical").data))
     >>> g.x.tolist(), [round(y, 4) for y in g.y.tolist()]
     ([0.0, 0.2, 0.6, 0.8, 1.0], [0.0, 0.3333, 0.6667, 0.6667, 1.0])

@@ -26,10 +26,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from core.curves.sweep import Sweep
-from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, wilson
-from core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, wilson
+from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
 #: Reliability bins by default, and the binnings there are.
 BINS = 10
@@ -109,7 +108,7 @@ class Calibration:
 
 def parse_bins(text: str) -> int:
     """``--bins N``: a whole number of bins from 1 to :data:`MAX_BINS`."""
-    from core.errors import InputError
+    from threshold_lab.core.errors import InputError
 
     try:
         n = int(text.strip())
@@ -124,7 +123,7 @@ def parse_bins(text: str) -> int:
 
 def parse_binning(text: str) -> str:
     """``--binning mass|width``."""
-    from core.errors import InputError
+    from threshold_lab.core.errors import InputError
 
     word = text.strip().lower()
     if word not in BINNINGS:
@@ -179,8 +178,8 @@ def calibration(
     """The reliability table of ``sweep``'s rows in ``bins`` bins, ECE, MCE and the
     Brier decomposition.
 
-    >>> from core.curves.sweep import build_sweep
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
     >>> c = calibration(build_sweep(preset("canonical").data), bins=2)
     >>> [(b.n, b.positive_rate.short(), b.low_score, b.high_score) for b in c.bins]
     [(4, '1/2', 0.1, 0.8), (1, '1', 0.9, 0.9)]

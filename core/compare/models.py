@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from core.analysis import Analysis
-from core.compare.paired import (
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.compare.paired import (
     McNemar,
     PairedDeLong,
     mcnemar,
@@ -19,10 +17,15 @@ from core.compare.paired import (
     paired_delong,
     unpaired_delong,
 )
-from core.data.dataset import Dataset, Model
-from core.intervals.closed import CONFIDENCE, Interval
-from core.metrics.metric import Metric, from_fraction, undefined
-from core.threshold import Threshold, format_threshold
+from threshold_lab.core.data.dataset import Dataset, Model
+from threshold_lab.core.intervals.closed import CONFIDENCE, Interval
+from threshold_lab.core.metrics.metric import (
+    Metric,
+    format_fraction,
+    from_fraction,
+    undefined,
+)
+from threshold_lab.core.threshold import Threshold, format_threshold
 
 
 def predictions(data: Dataset, threshold: Threshold) -> npt.NDArray[np.bool_]:
@@ -179,8 +182,7 @@ def _abs_short(m: Metric) -> str:
     """The size of a difference: its fraction while short (as :func:`_short`), else
     a decimal."""
     if m.exact is not None and m.exact.denominator < 1000:
-        e = abs(m.exact)
-        return f"{e.numerator}/{e.denominator}" if e.denominator != 1 else str(e.numerator)
+        return format_fraction(abs(m.exact))
     return f"≈ {abs(m.value or 0.0):.4g}"
 
 
@@ -267,10 +269,6 @@ def pairs(models: Sequence[Model]) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
 
 
-def exact_text(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
-
-
 @dataclass(frozen=True)
 class ModelRow:
     """One model at the threshold, for a table of models: its summaries (with DeLong's
@@ -323,7 +321,7 @@ def _short(m: Metric) -> str:
 
 def model_row(name: str, shown: bool, a: Analysis, confidence: float | None) -> ModelRow:
     """Model ``name``'s row at analysis ``a`` (``confidence`` None: no interval)."""
-    from core.intervals.closed import auc_interval
+    from threshold_lab.core.intervals.closed import auc_interval
 
     sm = a.curves.summaries
     interval = None

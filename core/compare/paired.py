@@ -14,11 +14,10 @@ from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
-
-from core.curves.sweep import Sweep
-from core.data.dataset import Dataset
-from core.intervals.bootstrap import Groups
-from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, delong_se, z_for
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.intervals.bootstrap import Groups
+from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, delong_se, z_for
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
@@ -378,8 +377,8 @@ def paired_ap_bootstrap(
     """A percentile interval of AP(a) − AP(b) from a paired stratified bootstrap: the
     same resampled examples (positives and negatives drawn separately) scored by both
     models in every replicate."""
-    from core.curves.sweep import build_sweep
-    from core.intervals.bootstrap import Replicate, _summaries, groups_of
+    from threshold_lab.core.curves.sweep import build_sweep
+    from threshold_lab.core.intervals.bootstrap import Replicate, _summaries, groups_of
 
     if a.weights is not None and not bool(np.all(a.weights == np.floor(a.weights))):
         return None, NOT_WHOLE

@@ -11,10 +11,9 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
-
-from core.blocks import blocks, shifted
-from core.curves.sweep import Sweep
-from core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.blocks import blocks, shifted
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
 #: Exact fractions for the PR summaries are summed term by term; beyond this
 #: many recall steps only the decimal is given (the value itself is unaffected).
@@ -53,8 +52,8 @@ def average_precision(sweep: Sweep) -> Metric:
     Not interpolated. Tied rows enter together, so a tie between a positive
     and a negative is one step at their joint precision.
 
-    >>> from core.data.presets import preset
-    >>> from core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
     >>> average_precision(build_sweep(preset("ap-vs-trapezoid").data)).value_text()
     '5/6 ≈ 0.8333'
     """
@@ -104,8 +103,8 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
     operating point with straight lines. This interpolates, so it generally
     differs from :func:`average_precision`.
 
-    >>> from core.data.presets import preset
-    >>> from core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
     >>> pr_trapezoid_area(build_sweep(preset("ap-vs-trapezoid").data)).value_text()
     '19/24 ≈ 0.7917'
     """

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
-from core.analysis import Curves, Summaries
-from core.curves.pr import precision_recall_points
-from core.curves.reduce import reduce_curve
-from core.curves.roc import roc_points
-from core.curves.score_bins import ScoreBins
+from threshold_lab.core.analysis import Curves, Summaries
+from threshold_lab.core.curves.pr import precision_recall_points
+from threshold_lab.core.curves.reduce import reduce_curve
+from threshold_lab.core.curves.roc import roc_points
+from threshold_lab.core.curves.score_bins import ScoreBins
 
 #: Rows beyond which :func:`prepare` is worth a thread: at 10^7 rows the
 #: summaries, the reductions and the binning take about a second.
@@ -149,8 +148,8 @@ def prepare(
     """Summaries, the curves named in ``kinds`` and the score-axis bins of ``curves``' rows,
     and the same curves of ``others`` ((name, index, curves) of other models).
 
-    >>> from core.analysis import curves_for
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import curves_for
+    >>> from threshold_lab.core.data.presets import preset
     >>> p = prepare(curves_for(preset("canonical").data), chart_columns=40, strip_columns=30)
     >>> p.summaries.roc_auc.value_text(), p.roc.at(2), p.pr.at(0)
     ('7/12 ≈ 0.5833', (0.5, 0.6666666666666666), None)

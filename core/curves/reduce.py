@@ -14,8 +14,7 @@ from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt
-
-from core.blocks import blocks, shifted
+from threshold_lab.core.blocks import blocks, shifted
 
 IntArray = npt.NDArray[np.intp]
 

@@ -11,10 +11,9 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
-
-from core.blocks import blocks, shifted
-from core.curves.sweep import Sweep
-from core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.blocks import blocks, shifted
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
 NO_BOTH_CLASSES = "ROC needs both actual classes: {missing}"
 
@@ -47,8 +46,8 @@ def roc_auc(sweep: Sweep) -> Metric:
 
     A tie between classes is one diagonal segment (half credit).
 
-    >>> from core.data.presets import preset
-    >>> from core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
     >>> roc_auc(build_sweep(preset("canonical").data)).value_text()
     '7/12 ≈ 0.5833'
     """

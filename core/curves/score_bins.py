@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-
-from core.analysis import Analysis
-from core.data.dataset import Dataset
-from core.metrics.confusion import predict
-from core.threshold import Threshold
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.metrics.confusion import predict
+from threshold_lab.core.threshold import Threshold
 
 IntArray = npt.NDArray[np.int64]
 
@@ -31,8 +30,8 @@ class ScoreBins:
     class ``c``'s rows in column ``b`` and ``above[c][b]`` those in columns
     ``b`` and higher.
 
-    >>> from core.analysis import analyse
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
     >>> a = analyse(preset("canonical").data, 0.5)
     >>> pos, neg, line = ScoreBins(a.data, 20).lane_counts(a)
     >>> line, pos.tolist()

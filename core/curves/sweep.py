@@ -13,12 +13,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
-
-from core.blocks import blocks
-from core.data.dataset import Dataset
-from core.metrics.confusion import Counts
-from core.metrics.metric import Metric, ratio
-from core.threshold import Threshold, check_threshold
+from threshold_lab.core.blocks import blocks
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.metric import Metric, ratio
+from threshold_lab.core.threshold import Threshold, check_threshold
 
 CountArray = npt.NDArray[np.number[Any]]
 
@@ -48,7 +47,7 @@ class Sweep:
     positives, negatives : int or float
         Actual class totals (the ROC denominators).
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> s = build_sweep(preset("canonical").data)
     >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
     ([0.9, 0.8, 0.4, 0.1], [0, 1, 2, 2, 3], [0, 0, 1, 2, 2])
@@ -90,7 +89,7 @@ class Sweep:
     def index_of(self, threshold: Threshold) -> int:
         """The operating point a threshold selects: how many distinct scores are >= it.
 
-        >>> from core.data.presets import preset
+        >>> from threshold_lab.core.data.presets import preset
         >>> s = build_sweep(preset("canonical").data)
         >>> [s.index_of(t) for t in (None, 0.95, 0.9, 0.85, 0.8, 0.5, 0.0)]
         [0, 0, 1, 1, 2, 2, 4]
@@ -111,7 +110,7 @@ class Sweep:
     def point_metrics(self, index: int) -> dict[str, Metric]:
         """TPR, FPR, precision and recall of point ``index``, undefined with reasons.
 
-        >>> from core.data.presets import preset
+        >>> from threshold_lab.core.data.presets import preset
         >>> m = build_sweep(preset("canonical").data).point_metrics(0)
         >>> m["precision"].reason, m["tpr"].short()
         ('No predicted positives (TP+FP=0)', '0')
@@ -136,7 +135,7 @@ class Sweep:
     def entering(self, index: int) -> tuple[int | float, int | float]:
         """(positives, negatives) that enter together at point ``index``; (0, 0) at 0.
 
-        >>> from core.data.presets import preset
+        >>> from threshold_lab.core.data.presets import preset
         >>> build_sweep(preset("canonical").data).entering(2)
         (1, 1)
         """
@@ -250,7 +249,7 @@ def sweep_with(
     ``reuse`` lets it change ``sweep``'s own arrays instead of copying them: only
     for a sweep made a moment ago by the same edit, which nothing else holds.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> s = sweep_with(build_sweep(preset("canonical").data), 0.5, True)
     >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
     ([0.9, 0.8, 0.5, 0.4, 0.1], [0, 1, 2, 3, 3, 4], [0, 0, 1, 1, 2, 2])
@@ -278,7 +277,7 @@ def sweep_without(
     ``keep_point`` says whether another row still has that score; if none does,
     the point goes too.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> s = sweep_without(build_sweep(preset("canonical").data), 0.9, True, keep_point=False)
     >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist()
     ([0.8, 0.4, 0.1], [0, 1, 1, 2], [0, 1, 2, 2])

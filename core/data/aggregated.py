@@ -25,11 +25,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from core.data import delimited, progress
-from core.data.cells import Where, fail, find, numbers, optional
-from core.data.dataset import Dataset, make_dataset, weight_problem
-from core.errors import InputError
+from threshold_lab.core.data import delimited, progress
+from threshold_lab.core.data.cells import Where, fail, find, numbers, optional
+from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
+from threshold_lab.core.errors import InputError
 
 AGGREGATED_COLUMNS = ("score", "positives", "negatives")
 #: Columns a quantised file adds.
@@ -89,7 +88,7 @@ class Quantised:
 
     def words(self) -> str:
         """``quantised: true AUC within ± 0.0001235``."""
-        from core.engines.quantise import bound_words
+        from threshold_lab.core.engines.quantise import bound_words
 
         if self.bound is None:
             return f"quantised ({self.rule}): no bound, AUC is undefined"
@@ -130,7 +129,7 @@ class Counts:
     def quantised(self) -> Quantised | None:
         if self.rule is None or self.merged is None:
             return None
-        from core.engines.quantise import bound
+        from threshold_lab.core.engines.quantise import bound
 
         return Quantised(self.rule, bound(self.positives, self.negatives, self.merged))
 
@@ -201,14 +200,6 @@ def dataset_of(path: Path, c: Counts, where: Where | None = None) -> Dataset:
         raise fail(path, str(exc)) from None
 
 
-def from_aggregated(path: Path, cells: dict[str, list[object]], where: Where) -> Dataset:
-    """The examples that the raw ``score``, ``positives`` and ``negatives`` cells stand for."""
-    counts = _from_cells(path, cells, where, None)
-    if counts.groups is not None:
-        raise grouped(path, counts)
-    return dataset_of(path, counts)
-
-
 def _from_cells(path: Path, cells: dict[str, list[object]], where: Where, by: str | None) -> Counts:
     """Counts from raw cells (the exact path), naming the first bad cell's place."""
     scores = numbers(path, "score", cells["score"], where)
@@ -236,7 +227,7 @@ def _from_cells(path: Path, cells: dict[str, list[object]], where: Where, by: st
 
 
 def _rule(path: Path, values: Sequence[str], where: Where) -> str:
-    from core.engines.quantise import parse_rule
+    from threshold_lab.core.engines.quantise import parse_rule
 
     distinct = list(dict.fromkeys(values))
     try:
@@ -278,7 +269,7 @@ def _from_table(path: Path, table: Any, names: dict[str, str], by: str | None) -
         if len(rules) != 1 or rules[0] is None:
             return None
         rule = str(rules[0]).strip()
-        from core.engines.quantise import parse_rule
+        from threshold_lab.core.engines.quantise import parse_rule
 
         try:
             parse_rule(rule)
@@ -317,7 +308,7 @@ def read_counts_table(
 
 def _csv_fast(path: Path, header: Sequence[str], by: str | None) -> Counts | None:
     """A clean CSV/TSV through pyarrow, or None (the exact reader then names the problem)."""
-    from core.data import fast_csv
+    from threshold_lab.core.data import fast_csv
 
     if not fast_csv.available():
         return None

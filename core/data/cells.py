@@ -2,7 +2,7 @@
 
 A reader finds its columns in a header (:func:`columns_wanted`), collects
 their raw cells, and :func:`assemble` checks them into a Dataset. Every
-problem becomes one :class:`~core.errors.InputError` whose message names the
+problem becomes one :class:`~threshold_lab.core.errors.InputError` whose message names the
 file, the place (``line 3``, ``row 3``, ``item 2``: the reader's ``where``)
 and the column, and says what is wrong.
 """
@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-from core.data.dataset import Dataset, make_dataset, weight_problem
-from core.data.labels import LabelProblem, first_missing, read_labels
-from core.errors import InputError
+from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
+from threshold_lab.core.data.labels import LabelProblem, first_missing, read_labels
+from threshold_lab.core.errors import InputError
 
 
 @dataclass(frozen=True)

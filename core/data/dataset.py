@@ -11,9 +11,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
-
-from core.data.rownames import find_in, positional_index, shown
-from core.errors import InputError
+from threshold_lab.core.data.rownames import find_in, positional_index, shown
+from threshold_lab.core.errors import InputError
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -253,7 +252,7 @@ def make_dataset(
     >>> make_dataset([0.5, float("nan")], [1, 0])
     Traceback (most recent call last):
     ...
-    core.errors.InputError: score at row 2 is nan: scores must be finite numbers
+    threshold_lab.core.errors.InputError: score at row 2 is nan: scores must be finite numbers
     """
     s = _as_scores(scores)
     y = _as_labels(labels)

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.data import fast_csv, progress
-from core.data.cells import Columns, assemble, columns_wanted, fail, names_wanted
-from core.data.dataset import Dataset
+from threshold_lab.core.data import fast_csv, progress
+from threshold_lab.core.data.cells import Columns, assemble, columns_wanted, fail, names_wanted
+from threshold_lab.core.data.dataset import Dataset
 
 
 def delimiter_of(path: Path, first_line: str) -> str:

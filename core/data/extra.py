@@ -13,10 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
-from core.data import progress
-from core.data.cells import fail, numbers
-from core.data.delimited import lines_of, read_rows
+from threshold_lab.core.data import progress
+from threshold_lab.core.data.cells import fail, numbers
+from threshold_lab.core.data.delimited import lines_of, read_rows
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -14,11 +14,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 import numpy as np
-
-from core.data import progress
-from core.data.dataset import Dataset, make_dataset
-from core.data.labels import LabelProblem, label_key, truth_of
-from core.errors import InputError
+from threshold_lab.core.data import progress
+from threshold_lab.core.data.dataset import Dataset, make_dataset
+from threshold_lab.core.data.labels import LabelProblem, label_key, truth_of
+from threshold_lab.core.errors import InputError
 
 
 def available() -> bool:

@@ -6,9 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from core.data import progress
-from core.data.cells import Columns, assemble, fail
-from core.data.dataset import Dataset
+from threshold_lab.core.data import progress
+from threshold_lab.core.data.cells import Columns, assemble, fail
+from threshold_lab.core.data.dataset import Dataset
 
 #: Fixture key to the key :func:`~core.data.cells.assemble` takes the cells by.
 _KEYS = (("scores", "score"), ("labels", "label"), ("weights", "weight"), ("ids", "id"))

@@ -3,7 +3,7 @@
 Each format has its module: :mod:`~core.data.delimited` (CSV/TSV),
 :mod:`~core.data.aggregated` (score, positives, negatives),
 :mod:`~core.data.json_file` and :mod:`~core.data.parquet`. Every problem in a
-file becomes one :class:`~core.errors.InputError` whose message names the
+file becomes one :class:`~threshold_lab.core.errors.InputError` whose message names the
 file, the line (or row, or item) and the column, and what is wrong.
 """
 
@@ -13,14 +13,19 @@ import stat
 import sys
 from pathlib import Path
 
-from core.data import fast_csv, progress
-from core.data.aggregated import Counts, is_aggregated, load_aggregated, load_delimited_counts
-from core.data.cells import Columns
-from core.data.dataset import Dataset
-from core.data.delimited import header_of, load_delimited
-from core.data.json_file import load_json
-from core.data.parquet import load_parquet, read_aggregated
-from core.errors import InputError
+from threshold_lab.core.data import fast_csv, progress
+from threshold_lab.core.data.aggregated import (
+    Counts,
+    is_aggregated,
+    load_aggregated,
+    load_delimited_counts,
+)
+from threshold_lab.core.data.cells import Columns
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.data.delimited import header_of, load_delimited
+from threshold_lab.core.data.json_file import load_json
+from threshold_lab.core.data.parquet import load_parquet, read_aggregated
+from threshold_lab.core.errors import InputError
 
 # Columns is defined with the code that reads by it, and offered here, where callers look.
 __all__ = [

@@ -17,13 +17,12 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
-from core.data.cells import Columns, fail, numbers
-from core.data.dataset import Dataset, Model
-from core.data.delimited import header_of
-from core.data.extra import numeric_column
-from core.data.json_file import model_lists, read_doc
-from core.data.loaders import load_file
+from threshold_lab.core.data.cells import Columns, fail, numbers
+from threshold_lab.core.data.dataset import Dataset, Model
+from threshold_lab.core.data.delimited import header_of
+from threshold_lab.core.data.extra import numeric_column
+from threshold_lab.core.data.json_file import model_lists, read_doc
+from threshold_lab.core.data.loaders import load_file
 
 #: A header's columns named ``score_<model>`` hold model ``<model>``'s scores.
 SCORE_PREFIX = "score_"

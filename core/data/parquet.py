@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.data import fast_csv, progress
-from core.data.aggregated import (
+from threshold_lab.core.data import fast_csv, progress
+from threshold_lab.core.data.aggregated import (
     Counts,
     count_columns,
     dataset_of,
@@ -18,8 +18,8 @@ from core.data.aggregated import (
     is_aggregated,
     read_counts_table,
 )
-from core.data.cells import Columns, assemble, columns_wanted, fail, names_wanted
-from core.data.dataset import Dataset
+from threshold_lab.core.data.cells import Columns, assemble, columns_wanted, fail, names_wanted
+from threshold_lab.core.data.dataset import Dataset
 
 
 def _row(r: int) -> str:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from core.data.dataset import Dataset, Model, make_dataset
-from core.errors import InputError
-from core.multiclass.metrics import Multiclass
-from core.threshold import Threshold
+from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.multiclass.metrics import Multiclass
+from threshold_lab.core.threshold import Threshold
 
 _CANON_SCORES = (0.9, 0.8, 0.8, 0.4, 0.1)
 _CANON_IDS = ("s1", "s2", "s3", "s4", "s5")

@@ -14,8 +14,7 @@ from typing import overload
 
 import numpy as np
 import numpy.typing as npt
-
-from core.errors import printable
+from threshold_lab.core.errors import printable
 
 IndexArray = npt.NDArray[np.int64]
 

@@ -9,19 +9,18 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
-from core.data.aggregated import Quantised, dataset_of, is_aggregated
-from core.data.cells import fail
-from core.data.dataset import Dataset, Model
-from core.data.delimited import header_of
-from core.data.extra import numeric_column
-from core.data.loaders import Columns, load_counts, load_file
-from core.data.models import join_models, load_models
-from core.data.presets import PRESET_NAMES, PRESETS
-from core.errors import InputError
-from core.multiclass.load import load_multiclass
-from core.multiclass.metrics import Multiclass
-from core.threshold import Threshold
+from threshold_lab.core.data.aggregated import Quantised, dataset_of, is_aggregated
+from threshold_lab.core.data.cells import fail
+from threshold_lab.core.data.dataset import Dataset, Model
+from threshold_lab.core.data.delimited import header_of
+from threshold_lab.core.data.extra import numeric_column
+from threshold_lab.core.data.loaders import Columns, load_counts, load_file
+from threshold_lab.core.data.models import join_models, load_models
+from threshold_lab.core.data.presets import PRESET_NAMES, PRESETS
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.multiclass.load import load_multiclass
+from threshold_lab.core.multiclass.metrics import Multiclass
+from threshold_lab.core.threshold import Threshold
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from core.errors import InputError
+from threshold_lab.core.errors import InputError
 
 #: The metrics a goal can name (threshold metrics core computes, plus two of its own).
 GOAL_METRICS = (
@@ -148,7 +148,7 @@ def parse_goal(text: str) -> Goal:
     'min cost fp=1 fn=@amount'
     >>> parse_goal("maximise recall")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    core.errors.InputError: goal: "maximise" should be max or min (max|min METRIC ...)
+    threshold_lab.core.errors.InputError: goal: "maximise" should be max or min (max|min METRIC ...)
     """
     words = _TOKEN.findall(text.strip())
     if not words:

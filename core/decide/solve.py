@@ -24,10 +24,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from core.curves.sweep import Sweep
-from core.decide.goal import Constraint, Goal, number_text
-from core.decide.values import (
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.decide.goal import Constraint, Goal, number_text
+from threshold_lab.core.decide.values import (
     ArrayCells,
     Cells,
     exact_key,
@@ -35,10 +34,10 @@ from core.decide.values import (
     float_values,
     separated,
 )
-from core.errors import InputError
-from core.metrics.confusion import Counts
-from core.metrics.metric import Metric, from_fraction, is_integral
-from core.metrics.threshold_metrics import threshold_metrics
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.metric import Metric, fraction_text, from_fraction, is_integral
+from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -59,7 +58,7 @@ WORDS = {
 
 def parse_prevalence(text: str) -> Fraction:
     """A deployment prevalence strictly between 0 and 1: a decimal or ``a/b``."""
-    from core.decide.goal import parse_number
+    from threshold_lab.core.decide.goal import parse_number
 
     try:
         p = parse_number(text.strip(), "the prevalence")
@@ -215,9 +214,7 @@ class Decision:
             "runner_up": None
             if self.runner_up is None or self.runner_up_objective is None
             else {"index": self.runner_up, "objective": self.runner_up_objective.as_json()},
-            "prevalence": None
-            if self.prevalence is None
-            else f"{self.prevalence.numerator}/{self.prevalence.denominator}",
+            "prevalence": None if self.prevalence is None else fraction_text(self.prevalence),
             "exact": self.exact,
         }
 
@@ -346,9 +343,9 @@ def solve(setting: Setting, goal: Goal) -> Decision:
     bisection; the other bounds and the objective take one vectorised pass over
     that run; a monotone objective with nothing else to check is read off its ends.
 
-    >>> from core.curves.sweep import build_sweep
-    >>> from core.data.presets import preset
-    >>> from core.decide.goal import parse_goal
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.decide.goal import parse_goal
     >>> s = Setting(build_sweep(preset("canonical").data), beta=2.0)
     >>> d = solve(s, parse_goal("max precision where recall >= 2/3"))
     >>> d.index, d.threshold, d.objective.value_text(), d.above, d.at_most
@@ -734,8 +731,8 @@ def metrics_at_prevalence(
     ``prevalence`` (TPR and FPR kept); undefined, with the reason, when a class is
     missing. LR+ and LR− do not change: they are ratios of the rates kept.
 
-    >>> from core.curves.sweep import build_sweep
-    >>> from core.data.dataset import make_dataset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.dataset import make_dataset
     >>> d = make_dataset([0.9] * 9 + [0.1] + [0.9] + [0.1] * 19, [1] * 10 + [0] * 20)
     >>> s = build_sweep(d)  # at 0.9: TPR 9/10, FPR 1/20
     >>> metrics_at_prevalence(s, 1, Fraction(1, 2), 2.0)["precision"].value_text()
@@ -743,8 +740,8 @@ def metrics_at_prevalence(
     >>> metrics_at_prevalence(s, 1, Fraction(1, 20), 2.0)["precision"].value_text()
     '18/37 ≈ 0.4865'
     """
-    from core.metrics.metric import undefined
-    from core.metrics.threshold_metrics import METRIC_NAMES
+    from threshold_lab.core.metrics.metric import undefined
+    from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 
     setting = Setting(sweep, beta, prevalence)
     missing = setting.missing_class

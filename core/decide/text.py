@@ -8,20 +8,16 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
-
-from core.analysis import Analysis, analyse
-from core.data.dataset import Dataset
-from core.decide.goal import Goal
-from core.decide.solve import (
+from threshold_lab.core.analysis import Analysis, analyse
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.decide.goal import Goal
+from threshold_lab.core.decide.solve import (
     WORDS,
     Decision,
     Setting,
-    decision_sentence,
     metrics_at_prevalence,
     solve,
 )
-from core.intervals.bootstrap import Estimate
-from core.metrics.threshold_metrics import METRIC_NAMES
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -77,83 +73,6 @@ def solved_at(
     setting = goal_setting(a, goal, prevalence, data, columns)
     decision = solve(setting, goal)
     return analyse(a.curves, decision.threshold, beta=a.beta), decision, setting
-
-
-def decision_lines(d: Decision, a: Analysis) -> list[str]:
-    """The report's goal section."""
-    lines = [
-        "Goal: " + d.goal.text() + (f" (at prevalence {_p(d.prevalence)})" if d.prevalence else "")
-    ]
-    lines.append("  " + decision_sentence(d, a.sweep))
-    where = "above all scores" if d.threshold is None else f"point {d.index} of {a.sweep.size - 1}"
-    lines.append(
-        f"  The same decisions: {d.same_decisions_text()} ({where}; "
-        f"{d.attaining} point{'s attain' if d.attaining != 1 else ' attains'} the optimum; "
-        f"{d.feasible_points} feasible)"
-    )
-    if not d.exact:
-        lines.append("  (a plateau too long to compare exactly was compared in floats)")
-    return lines
-
-
-def prevalence_lines(a: Analysis, prevalence: Fraction) -> list[str]:
-    """The report's section of the metrics at another prevalence."""
-    at = metrics_at_prevalence(a.sweep, a.point, prevalence, a.beta)
-    lines = [
-        f"At prevalence {_p(prevalence)} (TPR and FPR kept; LR+ and LR− do not change)",
-    ]
-    for name in METRIC_NAMES:
-        here, there = a.metrics[name], at[name]
-        lines.append(f"  {WORDS.get(name, name):<18} {_v(here):>20}  ->  {_v(there)}")
-    return lines
-
-
-def _v(m: object) -> str:
-    from core.metrics.metric import Metric
-
-    assert isinstance(m, Metric)
-    return m.value_text() if m.value is not None else m.undefined_text()
-
-
-def _p(p: Fraction | None) -> str:
-    if p is None:
-        return ""
-    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
-
-
-def with_decision(
-    text: str,
-    a: Analysis,
-    decision: Decision | None,
-    prevalence: Fraction | None,
-    beta: float,
-    threshold_estimate: Estimate | None = None,
-) -> str:
-    """The text report with the goal and prevalence sections after its status line
-    (and the chosen threshold's bootstrap interval, when one ran)."""
-    extra: list[str] = []
-    if decision is not None:
-        extra += decision_lines(decision, a)
-        if threshold_estimate is not None and decision.feasible and decision.threshold is not None:
-            e = threshold_estimate
-            extra.append(
-                "  The chosen threshold varies from sample to sample: "
-                + (
-                    f"{e.interval.text()}"
-                    if e.interval is not None
-                    else f"no interval ({e.reason})"
-                )
-            )
-        extra.append("")
-    if prevalence is not None:
-        extra += [*prevalence_lines(a, prevalence), ""]
-    if not extra:
-        return text
-    marker = "\nConfusion matrix\n"
-    at = text.find(marker)
-    if at < 0:
-        return text + "\n" + "\n".join(extra)
-    return text[: at + 1] + "\n".join(extra) + text[at:]
 
 
 #: The metrics a prevalence change is told by, in one line.

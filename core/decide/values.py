@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from core.metrics.threshold_metrics import _beta_squared
+from threshold_lab.core.metrics.threshold_metrics import _beta_squared
 
 FloatArray = npt.NDArray[np.float64]
 

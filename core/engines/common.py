@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.data.cells import Columns
-from core.data.labels import LabelProblem, truth_of
-from core.engines.plan import Plan, Scan
-from core.engines.quantise import Rule
-from core.errors import InputError
+from threshold_lab.core.data.cells import Columns
+from threshold_lab.core.data.labels import LabelProblem, truth_of
+from threshold_lab.core.engines.plan import Plan, Scan
+from threshold_lab.core.engines.quantise import Rule
+from threshold_lab.core.errors import InputError
 
 #: A delimited file at most this large is read again by the exact loader when an
 #: engine finds a problem in it, so the message names the line as opening it would.
@@ -112,7 +112,7 @@ def given(plan: Plan, file: str) -> str:
 def exact_message(file: str, plan: Plan) -> None:
     """Raise the exact loader's message for ``file`` when it is a small delimited
     file whose problem the loader finds; return quietly otherwise."""
-    from core.data.loaders import load_file
+    from threshold_lab.core.data.loaders import load_file
 
     file = given(plan, file)
     path = Path(file)
@@ -134,7 +134,7 @@ def exact_message(file: str, plan: Plan) -> None:
         if scan is not None and scan.aggregated:
             # As counts, with the shard's group column: the loader's own refusal of a
             # grouped file ("holds 2 groups") is not this file's problem.
-            from core.data.loaders import load_counts
+            from threshold_lab.core.data.loaders import load_counts
 
             load_counts(path, scan.by if scan.by in scan.header else None)
         else:

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from core.engines.common import (
+from threshold_lab.core.engines.common import (
     TEXT_TYPES,
     TOO_LARGE,
     Group,
@@ -31,9 +31,9 @@ from core.engines.common import (
     shard_scans,
     whole_or_nothing,
 )
-from core.engines.plan import Plan, Scan
-from core.engines.quantise import ROUND_LIMIT
-from core.errors import InputError
+from threshold_lab.core.engines.plan import Plan, Scan
+from threshold_lab.core.engines.quantise import ROUND_LIMIT
+from threshold_lab.core.errors import InputError
 
 
 def q(name: str) -> str:

@@ -30,8 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
-from core.errors import InputError
+from threshold_lab.core.errors import InputError
 
 #: The largest D for ``--round D``: 10^D and every score · 10^D below 2^53 stay exact.
 MAX_DIGITS = 15
@@ -73,7 +72,7 @@ def parse_rule(text: str) -> Rule:
     >>> parse_rule("round:x")
     Traceback (most recent call last):
     ...
-    core.errors.InputError: quantisation 'round:x' is not round:D or quantile_bins:N
+    threshold_lab.core.errors.InputError: quantisation 'round:x' is not round:D or quantile_bins:N
     """
     m = re.fullmatch(r"\s*(round|quantile_bins):(\d{1,10})\s*", text)
     if m is None:
@@ -118,12 +117,6 @@ def round_scores(scores: npt.NDArray[np.float64], d: int) -> npt.NDArray[np.floa
     c = float(10**d)
     out: npt.NDArray[np.float64] = np.floor(scores * c + 0.5) / c
     return out + 0.0  # -0.0 is 0.0
-
-
-def too_large(scores: npt.NDArray[np.float64], d: int) -> int | None:
-    """The index of the first score too large to round to ``d`` digits exactly, or None."""
-    bad = np.flatnonzero(np.abs(scores) * float(10**d) >= ROUND_LIMIT)
-    return int(bad[0]) if bad.shape[0] else None
 
 
 def bin_of(below: npt.NDArray[np.float64], total: float, n: int) -> npt.NDArray[np.int64]:

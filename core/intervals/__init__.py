@@ -8,15 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.curves.sweep import Sweep
-from core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
-from core.intervals.bootstrap import Bootstrap, Estimate
-from core.intervals.bootstrap import bootstrap as run_bootstrap
-from core.intervals.closed import CONFIDENCE
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
+from threshold_lab.core.intervals.bootstrap import Bootstrap, Estimate
+from threshold_lab.core.intervals.bootstrap import bootstrap as run_bootstrap
+from threshold_lab.core.intervals.closed import CONFIDENCE
 
 if TYPE_CHECKING:
-    from core.decide.goal import Goal
-    from core.decide.solve import Setting
+    from threshold_lab.core.decide.goal import Goal
+    from threshold_lab.core.decide.solve import Setting
 
 #: Why a statistic has no interval until a bootstrap runs.
 NEEDS_BOOTSTRAP = "no closed form; a bootstrap gives one"

@@ -23,13 +23,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-
-from core.curves.sweep import Sweep
-from core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, check_confidence
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, check_confidence
 
 if TYPE_CHECKING:
-    from core.decide.goal import Goal
-    from core.decide.solve import Setting
+    from threshold_lab.core.decide.goal import Goal
+    from threshold_lab.core.decide.solve import Setting
 
 #: Replicates when ``--bootstrap`` is given without a number.
 REPLICATES = 1000
@@ -505,7 +504,7 @@ _LABEL = {
 
 def _goal_threshold(sweep: Sweep, g: Groups, r: Replicate, goal: tuple[Goal, Setting]) -> float:
     """The threshold the goal chooses on a replicate (NaN: infeasible or above all)."""
-    from core.decide.solve import solve  # core.decide builds on core.intervals' peers
+    from threshold_lab.core.decide.solve import solve  # core.decide builds on core.intervals' peers
 
     wanted, setting = goal
     d = solve(replace(setting, sweep=_sweep_of(sweep, g, r)), wanted)

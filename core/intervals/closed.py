@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
-
-from core.curves.sweep import Sweep
-from core.metrics.confusion import Counts
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.metrics.confusion import Counts
 
 #: The confidence intervals are computed at unless asked otherwise.
 CONFIDENCE = 0.95

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-
-from core.data.dataset import Dataset
-from core.metrics.metric import Number, format_count
-from core.threshold import Threshold, check_threshold
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.metrics.metric import Number, format_count
+from threshold_lab.core.threshold import Threshold, check_threshold
 
 CELL_NAMES = ("TP", "FP", "TN", "FN")
 
@@ -79,7 +78,7 @@ def predict(
 def confusion_counts(data: Dataset, threshold: Threshold) -> Counts:
     """Count TP, FP, TN, FN at ``threshold`` directly from the rows.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> confusion_counts(preset("canonical").data, 0.5)
     Counts(tp=2, fp=1, tn=1, fn=1)
     >>> confusion_counts(preset("canonical").data, None)
@@ -102,7 +101,7 @@ def row_cells(
 ) -> npt.NDArray[np.str_]:
     """Each row's cell (of ``rows``) as text: ``"TP"``, ``"FP"``, ``"TN"`` or ``"FN"``.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> row_cells(preset("canonical").data, 0.5).tolist()
     ['TP', 'FP', 'TP', 'TN', 'FN']
     """

@@ -30,6 +30,11 @@ def format_fraction(f: Fraction) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
+def fraction_text(f: Fraction) -> str:
+    """``2/3``, ``1/1``: always with its denominator (the JSON's exact fields)."""
+    return f"{f.numerator}/{f.denominator}"
+
+
 def format_decimal(value: float, *, places: int = 4) -> str:
     """A decimal approximation, without trailing zeros past the point."""
     text = f"{value:.{places}f}".rstrip("0").rstrip(".")
@@ -66,7 +71,7 @@ class Metric:
         """The exact value as ``"p/q"`` (always with a denominator), or None."""
         if self.exact is None:
             return None
-        return f"{self.exact.numerator}/{self.exact.denominator}"
+        return fraction_text(self.exact)
 
     @property
     def readable_exact(self) -> Fraction | None:
@@ -104,6 +109,11 @@ class Metric:
         if self.readable_exact is not None:
             return format_fraction(self.readable_exact)
         return self.value_text()
+
+    def value_or_reason(self) -> str:
+        """``2/3 ≈ 0.6667``, or ``undefined: no predicted positives (TP+FP=0)``: the
+        one way a number that may be undefined is said in a sentence."""
+        return self.value_text() if self.value is not None else self.undefined_text()
 
     def undefined_text(self) -> str:
         """``undefined: no actual positives (TP+FN=0)``. Not "undefined (reason)": a

@@ -8,10 +8,9 @@ Nothing is clipped: a certain wrong prediction makes log loss undefined.
 from __future__ import annotations
 
 import numpy as np
-
-from core.blocks import blocks
-from core.data.dataset import Dataset
-from core.metrics.metric import Metric, undefined
+from threshold_lab.core.blocks import blocks
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.metrics.metric import Metric, undefined
 
 
 def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
@@ -31,7 +30,7 @@ def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
 def log_loss(data: Dataset) -> Metric:
     """Mean of −[y·ln p + (1−y)·ln(1−p)], weighted when weights are given.
 
-    >>> from core.data.dataset import make_dataset
+    >>> from threshold_lab.core.data.dataset import make_dataset
     >>> log_loss(make_dataset([0.1, 0.2, 0.7, 0.99], [0, 0, 1, 1])).value_text()
     '≈ 0.1738'
     >>> print(log_loss(make_dataset([0.0, 0.5], [1, 0])).reason)
@@ -76,7 +75,7 @@ def _total_weight(data: Dataset) -> float:
 def brier_score(data: Dataset) -> Metric:
     """Mean of (p − y)², weighted when weights are given.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> brier_score(preset("canonical").data).value_text()
     '≈ 0.332'
     """

@@ -11,9 +11,16 @@ import math
 import sys
 from fractions import Fraction
 
-from core.metrics.confusion import Counts
-from core.metrics.metric import Metric, Number, from_fraction, is_integral, ratio, undefined
-from core.metrics.metric import format_count as c
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.metric import (
+    Metric,
+    Number,
+    from_fraction,
+    is_integral,
+    ratio,
+    undefined,
+)
+from threshold_lab.core.metrics.metric import format_count as c
 
 NO_PRED_POS = "No predicted positives (TP+FP=0)"
 NO_PRED_NEG = "No predicted negatives (TN+FN=0)"

@@ -19,20 +19,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-
-from core.data import progress
-from core.data.cells import Columns, fail, find, numbers, optional
-from core.data.delimited import header_of, lines_of, read_rows
-from core.data.json_file import read_doc
-from core.errors import InputError
-from core.multiclass.metrics import Multiclass
+from threshold_lab.core.data import progress
+from threshold_lab.core.data.cells import Columns, fail, find, numbers, optional
+from threshold_lab.core.data.delimited import header_of, lines_of, read_rows
+from threshold_lab.core.data.json_file import read_doc
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.multiclass.metrics import Multiclass
 
 SCORE_PREFIX = "score_"
 
 
 def parse_class_scores(given: Sequence[str]) -> list[tuple[str, str]]:
     """``--class-score CLASS=COLUMN`` pairs, in order (InputError for a malformed one)."""
-    from core.errors import InputError
+    from threshold_lab.core.errors import InputError
 
     out: list[tuple[str, str]] = []
     for g in given:
@@ -72,7 +71,7 @@ def _sample_labels(path: Path, label: str) -> set[str] | None:
     import csv
     import itertools
 
-    from core.data.delimited import delimiter_of
+    from threshold_lab.core.data.delimited import delimiter_of
 
     try:
         with path.open(encoding="utf-8-sig", newline="") as fh:

@@ -27,12 +27,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from core.curves.pr import average_precision
-from core.curves.roc import roc_auc
-from core.curves.sweep import build_sweep
-from core.data.dataset import Dataset, make_dataset
-from core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.curves.pr import average_precision
+from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import Dataset, make_dataset
+from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

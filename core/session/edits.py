@@ -15,24 +15,23 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
-
-from core.curves.sweep import Sweep, sweep_with, sweep_without
-from core.data.dataset import Dataset, weight_problem
-from core.data.rownames import RowNames
-from core.errors import InputError
-from core.metrics.confusion import predict
-from core.session.rowview import NOTHING_CHANGED, Changed
-from core.threshold import Threshold
+from threshold_lab.core.curves.sweep import Sweep, sweep_with, sweep_without
+from threshold_lab.core.data.dataset import Dataset, weight_problem
+from threshold_lab.core.data.rownames import RowNames
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.confusion import predict
+from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
+from threshold_lab.core.threshold import Threshold
 
 
 def check_score(data: Dataset, text: str) -> float:
     """A typed score: a finite number, and in [0, 1] when the data are probabilities.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> check_score(preset("canonical").data, "1.5")
     Traceback (most recent call last):
     ...
-    core.errors.InputError: score 1.5 is outside [0, 1], and these scores are probabilities
+    threshold_lab.core.errors.InputError: score 1.5 is outside [0, 1], and these scores are ...
     """
     cleaned = text.strip()
     try:
@@ -265,7 +264,7 @@ def changed_between(before: Dataset, old: Threshold, after: Dataset, new: Thresh
     other changes compare predictions row by row when the rows line up (the same
     count), and report none when they do not (another dataset altogether).
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> d = preset("canonical").data
     >>> changed_between(d, 0.5, d, 0.85).among(d.scores).tolist()
     [1, 2]
@@ -289,13 +288,13 @@ def new_row(data: Dataset, score: float, label: bool) -> InsertRow:
 def parse_new_row(data: Dataset, text: str) -> tuple[float, bool]:
     """A typed new row, ``SCORE LABEL`` (a comma may separate them): its score and label.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> parse_new_row(preset("canonical").data, "0.3, 1")
     (0.3, True)
     >>> parse_new_row(preset("canonical").data, "0.3")
     Traceback (most recent call last):
     ...
-    core.errors.InputError: type a score and a label 0 or 1, such as: 0.3 1
+    threshold_lab.core.errors.InputError: type a score and a label 0 or 1, such as: 0.3 1
     """
     parts = text.replace(",", " ").split()
     if len(parts) != 2 or parts[1] not in ("0", "1"):

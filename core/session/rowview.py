@@ -18,10 +18,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from core.data.dataset import Dataset
-from core.metrics.confusion import predict, row_cells
-from core.threshold import Threshold
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.metrics.confusion import predict, row_cells
+from threshold_lab.core.threshold import Threshold
 
 IndexArray = npt.NDArray[np.intp]
 
@@ -102,7 +101,7 @@ def _cell_class(cell: str) -> tuple[bool, bool]:
 class RowView:
     """The rows a table shows: ``rows`` (None means every row in file order).
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> data = preset("canonical").data
     >>> v = make_view(data, 0.5, "score-desc", None, RowOrder(data))
     >>> v.indices(0, 5).tolist()
@@ -189,7 +188,7 @@ def boundary_scores(data: Dataset, threshold: Threshold) -> tuple[float, ...]:
     positive and the highest predicted negative (one of them when the other
     side is empty).
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> boundary_scores(preset("canonical").data, 0.5)
     (0.8, 0.4)
     >>> boundary_scores(preset("canonical").data, None)
@@ -241,7 +240,7 @@ class RowText:
 def row_texts(data: Dataset, threshold: Threshold, rows: npt.NDArray[np.intp]) -> list[RowText]:
     """The rows ``rows`` of ``data`` at ``threshold``, as text.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> row_texts(preset("canonical").data, 0.5, np.array([1]))
     [RowText(id='s2', score='0.8', actual='0', predicted='1', cell='FP')]
     """
@@ -275,7 +274,7 @@ def side_by_side(
     """Rows ``rows`` of every model of the same examples at ``threshold``: each model's
     score and cell side by side (the first model's id and actual class).
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> ms = [(m.name, m.data) for m in preset("deliveries").models]
     >>> np.flatnonzero(decided_apart([d for _, d in ms], 0.7)).tolist()
     [2, 4]

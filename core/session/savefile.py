@@ -8,7 +8,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from core.errors import InputError
+from threshold_lab.core.errors import InputError
 
 
 def check_name(path: str | Path) -> Path:

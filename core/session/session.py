@@ -18,11 +18,10 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
-from core.analysis import Analysis, Curves, analyse, curves_for
-from core.calibration.transform import apply as apply_transform
-from core.calibration.transform import kept, parse_transform
-from core.compare.models import (
+from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
+from threshold_lab.core.calibration.transform import apply as apply_transform
+from threshold_lab.core.calibration.transform import kept, parse_transform
+from threshold_lab.core.compare.models import (
     Comparison,
     ModelRow,
     compare,
@@ -30,24 +29,25 @@ from core.compare.models import (
     pairs,
     pending_row,
 )
-from core.curves.prepared import BACKGROUND_ROWS
-from core.data.aggregated import Quantised
-from core.data.dataset import Dataset, Model
-from core.data.extra import numeric_column
-from core.data.presets import preset
-from core.decide.goal import Goal, parse_goal
-from core.decide.solve import Decision, decision_sentence, parse_prevalence, solve
-from core.decide.text import goal_setting, prevalence_words, solved_at
-from core.errors import InputError
-from core.intervals import BootJob, Sure
-from core.intervals.bootstrap import SEED, Bootstrap, parse_replicates, parse_seed
-from core.intervals.closed import CONFIDENCE, parse_confidence
-from core.multiclass.metrics import Multiclass, MulticlassReport, multiclass_report
-from core.session import edits
-from core.session.rowview import NOTHING_CHANGED, Changed
-from core.session.savefile import check_name, write_atomic
-from core.session.update import Deciding, Update
-from core.threshold import Threshold, format_threshold
+from threshold_lab.core.curves.prepared import BACKGROUND_ROWS
+from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.data.dataset import Dataset, Model
+from threshold_lab.core.data.extra import numeric_column
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.decide.goal import Goal, parse_goal
+from threshold_lab.core.decide.solve import Decision, decision_sentence, parse_prevalence, solve
+from threshold_lab.core.decide.text import goal_setting, prevalence_words, solved_at
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals import BootJob, Sure
+from threshold_lab.core.intervals.bootstrap import SEED, Bootstrap, parse_replicates, parse_seed
+from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.core.multiclass.metrics import Multiclass, MulticlassReport, multiclass_report
+from threshold_lab.core.session import edits
+from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
+from threshold_lab.core.session.savefile import check_name, write_atomic
+from threshold_lab.core.session.update import Deciding, Update
+from threshold_lab.core.threshold import Threshold, format_threshold
 
 #: Threshold steps of the arrow keys (and ``step`` commands).
 STEP = 0.01
@@ -64,7 +64,7 @@ class NeedsOverwrite(InputError):
 class Session:
     """Mutable exploring state around immutable datasets.
 
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.data.presets import preset
     >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
     >>> s.flip_label(1).message
     'Row s2: actual label flipped to 1.'
@@ -399,7 +399,7 @@ class Session:
             return self._update(self.analysis, NOTHING_CHANGED, "Prevalence what-if off.")
         p = parse_prevalence(text)
         self.prevalence = p
-        said = f"Prevalence {p.numerator}/{p.denominator}: " + prevalence_words(self.analysis, p)
+        said = f"Prevalence {fraction_text(p)}: " + prevalence_words(self.analysis, p)
         if self.goal is not None:
             deciding = self._deciding()
             if deciding is not None and deciding.decision is not None:
@@ -412,7 +412,8 @@ class Session:
                 words = f"the goal chooses {where} there ({d.goal.metric} {value})"
                 if not d.feasible:
                     words = f"the goal is not feasible there: {d.reason}"
-                return dataclasses.replace(moved, message=f"Prevalence {_ratio(p)}: {words}.")
+                said = f"Prevalence {fraction_text(p)}: {words}."
+                return dataclasses.replace(moved, message=said)
         return self._update(self.analysis, NOTHING_CHANGED, said)
 
     def current(self) -> Update:
@@ -757,7 +758,3 @@ class Session:
         return self._update(
             self.analysis, NOTHING_CHANGED, f"Saved {self.data.n} rows to {written}."
         )
-
-
-def _ratio(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"

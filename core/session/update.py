@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-from core.analysis import Analysis
-from core.compare.models import ModelRow
-from core.data.aggregated import Quantised
-from core.decide.goal import Goal
-from core.decide.solve import Decision, metrics_at_prevalence
-from core.intervals import Sure
-from core.metrics.metric import Metric
-from core.session.rowview import NOTHING_CHANGED, Changed
-from core.text.sentences import status_sentence
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.compare.models import ModelRow
+from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.decide.goal import Goal
+from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
+from threshold_lab.core.text.sentences import status_sentence
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,8 +50,8 @@ class Update:
     sure : the intervals to show (None: turned off), with the bootstrap's estimates
         when one has finished for these rows
 
-    >>> from core.data.presets import preset
-    >>> from core.session.session import Session
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.session.session import Session
     >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
     >>> u = s.set_threshold(0.85)
     >>> u.changed.among(u.analysis.data.scores).tolist(), u.analysis.counts.tp

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-
-from core.analysis import Analysis
-from core.calibration.gains import KS, Gains
-from core.calibration.reliability import Calibration
-from core.metrics.metric import Metric, format_count
-from core.threshold import format_threshold
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.calibration.gains import KS, Gains
+from threshold_lab.core.calibration.reliability import Calibration
+from threshold_lab.core.metrics.metric import Metric, format_count
+from threshold_lab.core.threshold import format_threshold
 
 
 def _num(x: float) -> str:
@@ -33,10 +32,6 @@ def _brier(c: Calibration) -> str:
     return f"{r - res + u:.4g}"
 
 
-def _m(m: Metric) -> str:
-    return m.value_text() if m.value is not None else m.undefined_text()
-
-
 def calibration_lines(c: Calibration) -> list[str]:
     """The reliability table, ECE, MCE and the Brier decomposition, for the report."""
     how = "equal-mass" if c.binning == "mass" else "equal-width"
@@ -58,8 +53,8 @@ def calibration_lines(c: Calibration) -> list[str]:
     return [
         head,
         *table,
-        f"  ECE (expected calibration error) = {c.ece.formula} {_m(c.ece)}",
-        f"  MCE (maximum calibration error) = {c.mce.formula} {_m(c.mce)}",
+        f"  ECE (expected calibration error) = {c.ece.formula} {c.ece.value_or_reason()}",
+        f"  MCE (maximum calibration error) = {c.mce.formula} {c.mce.value_or_reason()}",
         f"  Brier = reliability − resolution + uncertainty (by distinct score, not by bin) "
         f"≈ {brier_terms(c)} = {_brier(c)}",
     ]
@@ -81,8 +76,8 @@ def calibration_words(c: Calibration) -> list[str]:
             f"{b.positive_rate.value_text()}{ci}."
         )
     out.append(
-        f"ECE {_m(c.ece)}, MCE {_m(c.mce)}: the share-weighted and the largest gap between "
-        "a bin's observed rate and its mean score."
+        f"ECE {c.ece.value_or_reason()}, MCE {c.mce.value_or_reason()}: the share-weighted "
+        "and the largest gap between a bin's observed rate and its mean score."
     )
     out.append(
         f"Brier score = reliability − resolution + uncertainty ≈ {brier_terms(c)} = "
@@ -128,6 +123,7 @@ def gains_words(g: Gains | None, a: Analysis) -> list[str]:
     k = a.point
     out.append(
         f"At the threshold {format_threshold(a.threshold)}: {g.x[k]:.1%} of the rows, "
-        f"{g.y[k]:.1%} of the positives; {_m(a.metrics['lift'])} times the base rate (lift)."
+        f"{g.y[k]:.1%} of the positives; {a.metrics['lift'].value_or_reason()} times the base "
+        "rate (lift)."
     )
     return out

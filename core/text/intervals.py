@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-
-from core.analysis import Analysis
-from core.intervals import Sure
-from core.intervals.bootstrap import Bands
-from core.metrics.metric import Metric
-from core.text.report import auc_interval_text
-from core.threshold import format_threshold
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals.bootstrap import Bands
+from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.report.as_text import auc_interval_text
+from threshold_lab.core.threshold import format_threshold
 
 #: Where the bands are read aloud: FPR (ROC) or recall (PR).
 SPOKEN_GRID = (0.1, 0.25, 0.5, 0.75)
-
-
-def _value(m: Metric) -> str:
-    return m.value_text() if m.value is not None else m.undefined_text()
 
 
 def band_words(bands: Bands, kind: str, confidence: float, replicates: int) -> str:
@@ -81,7 +76,7 @@ def boot_summary_words(a: Analysis, sure: Sure) -> list[str]:
         label = m.name[0].upper() + m.name[1:]
         at = where if point is not None else ""
         if m.value is None:
-            lines.append(f"{label}{at}: {_value(m)}.")
+            lines.append(f"{label}{at}: {m.value_or_reason()}.")
             continue
         e = sure.estimate(name, point)
         said = e.interval.text() if e.interval is not None else f"no interval ({e.reason})"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.metrics.metric import Metric, format_count
-from core.multiclass.metrics import Average, MulticlassReport
+from threshold_lab.core.metrics.metric import Metric, format_count
+from threshold_lab.core.multiclass.metrics import Average, MulticlassReport
 
 AVERAGED = (
     ("precision", "precision"),

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from core.analysis import Analysis
-from core.metrics.metric import format_count
-from core.threshold import format_threshold
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.metrics.metric import format_count
+from threshold_lab.core.threshold import format_threshold
 
 
 def status_sentence(a: Analysis) -> str:
     """One sentence naming the threshold, the predicted positives and the key counts.
 
-    >>> from core.analysis import analyse
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
     >>> print(status_sentence(analyse(preset("canonical").data, 0.5)))
     Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3.
     >>> status_sentence(analyse(preset("canonical").data, None)).split("; ")[-1]
@@ -35,8 +35,8 @@ def status_sentence(a: Analysis) -> str:
 def tie_group_text(a: Analysis) -> str:
     """Where the threshold sits in the sweep: ``tie group 2 of 4`` or ``above all scores``.
 
-    >>> from core.analysis import analyse
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
     >>> tie_group_text(analyse(preset("canonical").data, 0.8))
     'tie group 2 of 4 (score 0.8, 2 rows)'
     """
@@ -53,8 +53,8 @@ def tie_group_text(a: Analysis) -> str:
 def step_sentence(a: Analysis) -> str:
     """What the sweep playback says at the active point.
 
-    >>> from core.analysis import analyse
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
     >>> step_sentence(analyse(preset("canonical").data, 0.8))
     'Step 2 of 4: threshold 0.8. 2 rows enter together: 1 positive, 1 negative.'
     >>> step_sentence(analyse(preset("canonical").data, None))
@@ -131,8 +131,8 @@ def metric_key(text: str) -> str | None:
 def explain(a: Analysis, name: str) -> str:
     """A metric's formula with the counts filled in and its denominator named.
 
-    >>> from core.analysis import analyse
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
     >>> print(explain(analyse(preset("canonical").data, 0.5), "precision"))
     precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667. The denominator TP+FP = 3 counts the predicted positives.
     """  # noqa: E501
@@ -169,8 +169,8 @@ def _step_words(pos: int | float, neg: int | float) -> str:
 def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
     """The ROC (``kind="roc"``) or PR curve in words: each tie-group step, then the summaries.
 
-    >>> from core.analysis import analyse
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
     >>> lines = curve_words(analyse(preset("canonical").data, 0.5), "roc")
     >>> lines[2]
     'Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to FPR 1/2, TPR 2/3.'
@@ -227,8 +227,8 @@ def change_words(before: Analysis, after: Analysis) -> str:
     counts that changed ("" when nothing did), so a listener need not compare two
     long sentences.
 
-    >>> from core.analysis import analyse
-    >>> from core.data.presets import preset
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
     >>> d = preset("canonical").data
     >>> change_words(analyse(d, 0.5), analyse(d, 0.85))
     'precision 2/3 -> 1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1'

@@ -19,9 +19,9 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from core.errors import InputError
-from tui.cli import aggregate, explore, report, serve
-from tui.cli.args import PROG, Parser, fail
+from threshold_lab.core.errors import InputError
+from threshold_lab.tui.cli import aggregate, explore, report, serve
+from threshold_lab.tui.cli.args import PROG, Parser, fail
 
 __all__ = ["COMMANDS", "main", "parser"]
 
@@ -79,7 +79,7 @@ def parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``threshold-lab`` command (and ``python -m tui``)."""
+    """Entry point of the ``threshold-lab`` command (and ``python -m threshold_lab``)."""
     words = list(sys.argv[1:] if argv is None else argv)
     if words and words[0] in COMMANDS:
         command = COMMANDS[words[0]]

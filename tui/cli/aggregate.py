@@ -9,12 +9,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from core.data.cells import Columns
-from core.engines.common import Result
-from core.engines.plan import Plan, plan
-from core.engines.quantise import Rule, bins, bound_words, digits
-from core.errors import InputError
-from tui.cli.args import PROG, Parser
+from threshold_lab.core.data.cells import Columns
+from threshold_lab.core.engines.common import Result
+from threshold_lab.core.engines.plan import Plan, plan
+from threshold_lab.core.engines.quantise import Rule, bins, bound_words, digits
+from threshold_lab.core.errors import InputError
+from threshold_lab.tui.cli.args import PROG, Parser
 
 SUMMARY = "reduce rows (files, globs, folders of CSV/TSV/Parquet) to score,positives,negatives"
 
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                          "Spark takes its memory from its own configuration")  # fmt: skip
     if args.engine == "duckdb" and args.spark_master is not None:
         raise InputError("--spark-master is for --engine spark")
-    from core.engines.common import out_format
+    from threshold_lab.core.engines.common import out_format
 
     out_format(out)
     if out.is_dir():
@@ -115,10 +115,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, p: Plan) -> Result:
     if args.engine == "spark":
-        from core.engines import spark
+        from threshold_lab.core.engines import spark
 
         return spark.run(p, master=args.spark_master)
-    from core.engines import duck
+    from threshold_lab.core.engines import duck
 
     limit = None if args.memory_limit is None else duck.parse_memory_limit(args.memory_limit)
     temp = None if args.temp_directory is None else Path(args.temp_directory)

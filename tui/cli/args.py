@@ -15,16 +15,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from core.data.dataset import Dataset, Model
-from core.data.loaders import Columns
-from core.data.sources import Source, open_source
-from core.decide.goal import parse_goal
-from core.decide.solve import parse_prevalence
-from core.errors import InputError
-from core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
-from core.intervals.closed import CONFIDENCE, parse_confidence
-from core.session.session import Session
-from core.threshold import Threshold, parse_threshold
+from threshold_lab.core.data.dataset import Dataset, Model
+from threshold_lab.core.data.loaders import Columns
+from threshold_lab.core.data.sources import Source, open_source
+from threshold_lab.core.decide.goal import parse_goal
+from threshold_lab.core.decide.solve import parse_prevalence
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
+from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.session.session import Session
+from threshold_lab.core.threshold import Threshold, parse_threshold
 
 PROG = "threshold-lab"
 
@@ -135,8 +135,8 @@ def add_interval_options(p: argparse.ArgumentParser) -> None:
 
 def add_meaning_options(p: argparse.ArgumentParser, *, bins: bool = True) -> None:
     """--transform NAME (and, where calibration is printed, --bins N and --binning)."""
-    from core.calibration.reliability import BINS, parse_binning, parse_bins
-    from core.calibration.transform import NAMES
+    from threshold_lab.core.calibration.reliability import BINS, parse_binning, parse_bins
+    from threshold_lab.core.calibration.transform import NAMES
 
     p.add_argument(
         "--transform",
@@ -245,7 +245,7 @@ def transformed(
 ) -> tuple[Dataset, tuple[Model, ...], str]:
     """``data`` (and every model's rows) with transform ``name`` applied, and the
     sentence saying what it changed at ``threshold`` (raises InputError)."""
-    from core.calibration.transform import apply, parse_transform, transform_rows
+    from threshold_lab.core.calibration.transform import apply, parse_transform, transform_rows
 
     t = parse_transform(name)
     new, said, _ = transform_rows(t, data, threshold)

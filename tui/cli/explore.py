@@ -13,13 +13,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.data import progress
-from core.data.loaders import slow_reader_note
-from core.data.presets import PRESET_NAMES
-from core.errors import InputError
-from core.session.savefile import write_atomic
-from core.session.session import Session
-from tui.cli.args import (
+from threshold_lab.core.data import progress
+from threshold_lab.core.data.loaders import slow_reader_note
+from threshold_lab.core.data.presets import PRESET_NAMES
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.session.savefile import write_atomic
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.cli.args import (
     PROG,
     Parser,
     SourceArgs,
@@ -29,7 +29,7 @@ from tui.cli.args import (
 )
 
 if TYPE_CHECKING:
-    from tui.app import ThresholdLab
+    from threshold_lab.tui.app import ThresholdLab
 
 #: Files at least this large load in the background, with progress and cancel.
 BACKGROUND_BYTES = 8 * 2**20
@@ -158,8 +158,8 @@ def _app(
     *,
     loader: tuple[str, Callable[[], Session]] | None = None,
 ) -> ThresholdLab:
-    from tui.app import ThresholdLab
-    from tui.ascii import locale_wants_ascii
+    from threshold_lab.tui.app import ThresholdLab
+    from threshold_lab.tui.ascii import locale_wants_ascii
 
     return ThresholdLab(
         session,
@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     file, which loads in the background and reports on exit."""
     wanted = SourceArgs.parse(args)
     if args.plain:
-        from tui.plain import main_plain
+        from threshold_lab.tui.plain import main_plain
 
         return main_plain(wanted.session(*wanted.open()))
     check_theme(args.theme)
@@ -257,7 +257,7 @@ def run_screenshot(args: argparse.Namespace) -> int:
     wanted = SourceArgs.parse(args)
     check_theme(args.theme)
     app = _app(args, wanted.session(*wanted.open()))
-    from tui.explorer.keys import known_key
+    from threshold_lab.tui.explorer.keys import known_key
 
     keys = [k.strip() for k in args.press.split(",") if k.strip()]
     unknown = [k for k in keys if not known_key(k)]

@@ -7,9 +7,9 @@ import shlex
 import socket
 import sys
 
-from core.errors import InputError
-from tui.cli import explore
-from tui.cli.args import PROG, Parser
+from threshold_lab.core.errors import InputError
+from threshold_lab.tui.cli import explore
+from threshold_lab.tui.cli.args import PROG, Parser
 
 SUMMARY = "serve the explorer in a web browser (textual-serve)"
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= port <= 65535:
         raise InputError(f"port {port} is not between 1 and 65535")
 
-    from tui.cli import serving  # imports textual-serve: only for this command
+    from threshold_lab.tui.cli import serving  # imports textual-serve: only for this command
 
     host: str = args.host
     if not serving.is_loopback(host):
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
-    command = shlex.join([sys.executable, "-m", "tui", *extra])
+    command = shlex.join([sys.executable, "-m", "threshold_lab", *extra])
     server = serving.GuardedServer(command, host=host, port=port, title="threshold-lab")
     sys.stdout.write(f"Serving threshold-lab on {server.url} (Ctrl+C stops)\n")
     sys.stdout.flush()

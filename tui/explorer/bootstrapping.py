@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING
 
 from textual.timer import Timer
 from textual.worker import Worker, get_current_worker
-
-from core.intervals import BootJob
-from core.intervals.bootstrap import REPLICATES, Bootstrap, Cancelled
+from threshold_lab.core.intervals import BootJob
+from threshold_lab.core.intervals.bootstrap import REPLICATES, Bootstrap, Cancelled
 
 if TYPE_CHECKING:
-    from tui.screens.main import MainScreen
+    from threshold_lab.tui.screens.main import MainScreen
 
 #: Seconds after the last change before a bootstrap for the new state starts.
 SETTLE = 0.3

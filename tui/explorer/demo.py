@@ -7,12 +7,11 @@ from typing import TYPE_CHECKING
 
 from textual.events import Key
 from textual.timer import Timer
-
-from core.session.session import Session
-from core.session.update import Update
+from threshold_lab.core.session.session import Session
+from threshold_lab.core.session.update import Update
 
 if TYPE_CHECKING:
-    from tui.screens.main import MainScreen
+    from threshold_lab.tui.screens.main import MainScreen
 
 #: The tour: (caption, what to do), one step at a time.
 DEMO: tuple[tuple[str, Callable[[Session], Update]], ...] = (

@@ -11,26 +11,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-
-from core.decide.goal import GOAL_METRICS, parse_goal
-from core.decide.solve import parse_prevalence
-from core.errors import InputError
-from core.metrics.metric import Metric
-from core.metrics.threshold_metrics import METRIC_NAMES
-from core.session import edits
-from core.session.session import NeedsOverwrite
-from core.text.calibration import calibration_words, ks_words
-from core.text.intervals import curve_interval_words
-from core.text.report import intervals_sentence, metric_lines
-from core.threshold import format_threshold, parse_threshold
-from tui.ascii import to_ascii
-from tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
-from tui.screens.help import MetricsScreen
-from tui.widgets.confusion import metric_text
-from tui.widgets.row_table import RowTable
+from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
+from threshold_lab.core.decide.solve import parse_prevalence
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.report.as_text import metrics_section, prevalence_section
+from threshold_lab.core.session import edits
+from threshold_lab.core.session.session import NeedsOverwrite
+from threshold_lab.core.text.calibration import calibration_words, ks_words
+from threshold_lab.core.text.intervals import curve_interval_words
+from threshold_lab.core.threshold import format_threshold, parse_threshold
+from threshold_lab.tui.ascii import to_ascii
+from threshold_lab.tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
+from threshold_lab.tui.screens.help import MetricsScreen
+from threshold_lab.tui.widgets.confusion import metric_text
+from threshold_lab.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
-    from tui.screens.main import MainScreen
+    from threshold_lab.tui.screens.main import MainScreen
 
 #: The threshold dialog's answer for "above all scores" (None means cancelled).
 _ABOVE_ALL = "above-all"
@@ -164,8 +163,9 @@ def save(screen: MainScreen) -> None:
 
 
 def quit_app(screen: MainScreen) -> None:
-    """Quit; with unsaved edits, only after asking."""
-    if not screen.session.dirty:
+    """Quit; with unsaved edits, only after asking (unless the rows go back to a
+    Python caller, as ``threshold_lab.explore`` hands them back)."""
+    if not screen.session.dirty or getattr(screen.app, "rows_return", False):
         screen.app.exit()
         return
 
@@ -187,22 +187,16 @@ def all_metrics(screen: MainScreen) -> None:
     else:
         # With their intervals, named (Wilson's, the bootstrap's), as the report says.
         body = Text()
-        for i, (name, line) in enumerate(zip(METRIC_NAMES, metric_lines(a, sure), strict=True)):
-            style = "bold" if a.metrics[name].value is None else ""
+        lines = metrics_section(a, sure, "B")
+        for i, line in enumerate(lines):
+            name = METRIC_NAMES[i] if i < len(METRIC_NAMES) else None
+            style = "bold" if name is not None and a.metrics[name].value is None else ""
             body.append(("\n" if i else "") + (to_ascii(line) if screen.ascii else line), style)
-        note = f"({intervals_sentence(sure, 'B')})"
-        body.append("\n" + (to_ascii(note) if screen.ascii else note))
     at, p = update.at_prevalence, screen.session.prevalence
     if at is not None and p is not None:
-        body.append(
-            f"\n\nAt deployment prevalence {p.numerator}/{p.denominator} (TPR and FPR kept; "
-            "LR+ and LR− do not change)",
-            style="bold",
-        )
-        for name in METRIC_NAMES:
-            m = at[name]
-            value = m.value_text() if m.value is not None else m.undefined_text()
-            line = f"{a.metrics[name].name or name}: {value}"
+        heading, *rest = prevalence_section(at, p)
+        body.append("\n\n" + heading, style="bold")
+        for line in rest:
             body.append("\n" + (to_ascii(line) if screen.ascii else line))
     body.append("\n\nRanking summaries (every threshold at once)", style="bold")
     if a.curves.summaries_ready:
@@ -287,7 +281,7 @@ def set_prevalence(screen: MainScreen) -> None:
 
 def set_transform(screen: MainScreen) -> None:
     """Ask for a monotone score transform; it applies as one undoable edit."""
-    from core.calibration.transform import NAMES, parse_transform
+    from threshold_lab.core.calibration.transform import NAMES, parse_transform
 
     def check(text: str) -> object:
         parse_transform(text)  # an unknown name keeps the dialog open, saying why
@@ -309,7 +303,7 @@ def set_transform(screen: MainScreen) -> None:
 
 def multiclass_summary(screen: MainScreen) -> None:
     """The multiclass summary on a screen of its own (the matrix, per class, averages)."""
-    from core.text.multiclass import multiclass_lines
+    from threshold_lab.core.text.multiclass import multiclass_lines
 
     r = screen.session.multiclass_summary()
     if r is None:

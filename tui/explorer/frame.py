@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.analysis import Analysis
-from core.curves.prepared import Prepared
-from core.session.update import Update
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.prepared import Prepared
+from threshold_lab.core.session.update import Update
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.timer import Timer
-
-from core.text.sentences import step_sentence
+from threshold_lab.core.text.sentences import step_sentence
 
 if TYPE_CHECKING:
-    from tui.screens.main import MainScreen
+    from threshold_lab.tui.screens.main import MainScreen
 
 #: Playback speeds offered by + and - (seconds per tie group).
 PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)

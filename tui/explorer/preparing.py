@@ -13,16 +13,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
-
-from core.analysis import Curves
-from core.curves.prepared import Prepared, needs_background, prepare
-from core.session.update import Update
-from tui.explorer.frame import Frame
-from tui.widgets.charts import ChartPanel, chart_columns
-from tui.widgets.score_strip import ScoreStrip, strip_columns
+from threshold_lab.core.analysis import Curves
+from threshold_lab.core.curves.prepared import Prepared, needs_background, prepare
+from threshold_lab.core.session.update import Update
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.charts import ChartPanel, chart_columns
+from threshold_lab.tui.widgets.score_strip import ScoreStrip, strip_columns
 
 if TYPE_CHECKING:
-    from tui.screens.main import MainScreen
+    from threshold_lab.tui.screens.main import MainScreen
 
 
 def prepare_for(

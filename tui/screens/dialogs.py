@@ -14,9 +14,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
-
-from core.data.presets import PRESETS
-from core.errors import InputError
+from threshold_lab.core.data.presets import PRESETS
+from threshold_lab.core.errors import InputError
 
 ResultType = TypeVar("ResultType")
 

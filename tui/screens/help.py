@@ -9,8 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
-
-from tui.screens.dialogs import Dialog
+from threshold_lab.tui.screens.dialogs import Dialog
 
 
 class HelpScreen(Dialog[None]):

@@ -17,11 +17,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 from textual.worker import Worker, WorkerState
-
-from core.data import progress as progress_mod
-from core.data.progress import Cancelled, Progress
-from core.errors import InputError
-from core.session.session import Session
+from threshold_lab.core.data import progress as progress_mod
+from threshold_lab.core.data.progress import Cancelled, Progress
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.session.session import Session
 
 
 class LoadingScreen(Screen[None]):
@@ -92,7 +91,7 @@ class LoadingScreen(Screen[None]):
         self.query_one("#load-phase", Static).update("Cancelling...")
 
     def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
+        from threshold_lab.tui.screens.help import HelpScreen
 
         self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
 

@@ -17,32 +17,31 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer
-
-from core.analysis import Analysis
-from core.errors import InputError
-from core.session.session import Session
-from core.session.update import Update
-from core.text.sentences import change_words, tie_group_text
-from tui.explorer import flows
-from tui.explorer.bootstrapping import Bootstrapper
-from tui.explorer.demo import DemoTour
-from tui.explorer.frame import Frame
-from tui.explorer.keys import KeyLine, every_key
-from tui.explorer.playback import Playback
-from tui.explorer.preparing import Preparer
-from tui.screens.dialogs import Dialog
-from tui.screens.help import HelpScreen
-from tui.screens.palette import OncePalette
-from tui.widgets.charts import CHART_MODES, ChartPanel
-from tui.widgets.confusion import ConfusionMatrix, MetricsPanel
-from tui.widgets.goal_line import GoalLine
-from tui.widgets.model_line import ModelLine
-from tui.widgets.panes import PANE_WORDS, PANES, PaneBar, WholeFooter
-from tui.widgets.row_table import RowTable
-from tui.widgets.score_strip import ScoreStrip
-from tui.widgets.sweep_table import SweepTable
-from tui.widgets.text import MessageLine, StatusLine
-from tui.widgets.threshold_bar import ThresholdBar
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.session.session import Session
+from threshold_lab.core.session.update import Update
+from threshold_lab.core.text.sentences import change_words, tie_group_text
+from threshold_lab.tui.explorer import flows
+from threshold_lab.tui.explorer.bootstrapping import Bootstrapper
+from threshold_lab.tui.explorer.demo import DemoTour
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.explorer.keys import KeyLine, every_key
+from threshold_lab.tui.explorer.playback import Playback
+from threshold_lab.tui.explorer.preparing import Preparer
+from threshold_lab.tui.screens.dialogs import Dialog
+from threshold_lab.tui.screens.help import HelpScreen
+from threshold_lab.tui.screens.palette import OncePalette
+from threshold_lab.tui.widgets.charts import CHART_MODES, ChartPanel
+from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+from threshold_lab.tui.widgets.goal_line import GoalLine
+from threshold_lab.tui.widgets.model_line import ModelLine
+from threshold_lab.tui.widgets.panes import PANE_WORDS, PANES, PaneBar, WholeFooter
+from threshold_lab.tui.widgets.row_table import RowTable
+from threshold_lab.tui.widgets.score_strip import ScoreStrip
+from threshold_lab.tui.widgets.sweep_table import SweepTable
+from threshold_lab.tui.widgets.text import MessageLine, StatusLine
+from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
 B = Binding
 

@@ -20,16 +20,15 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
-
-from core.curves.prepared import CurveLine, Prepared
-from core.intervals import Sure
-from core.intervals.bootstrap import Bands
-from core.intervals.closed import auc_interval
-from core.metrics.metric import format_count, lower_first
-from core.text.calibration import brier_terms
-from core.threshold import format_threshold
-from tui.explorer.frame import Frame
-from tui.widgets.text import ItemLines, TextLines, tail_name
+from threshold_lab.core.curves.prepared import CurveLine, Prepared
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals.bootstrap import Bands
+from threshold_lab.core.intervals.closed import auc_interval
+from threshold_lab.core.metrics.metric import format_count, lower_first
+from threshold_lab.core.text.calibration import brier_terms
+from threshold_lab.core.threshold import format_threshold
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.text import ItemLines, TextLines, tail_name
 
 CHART_MODES = ("roc", "pr", "both", "metrics", "reliability", "gains")
 
@@ -662,7 +661,7 @@ class MetricChart(CurveChart):
                     plt.plot([0, 1], [y, y], marker=BOUND_MARK)
         if ts.size:
             xs, ks = _steps(ts, lo, hi, cols)
-            from core.decide.values import ArrayCells, float_values
+            from threshold_lab.core.decide.values import ArrayCells, float_values
 
             cells = ArrayCells(sweep.tp[ks], sweep.fp[ks], sweep.positives, sweep.negatives)
             totals = (float(sweep.positives), float(sweep.negatives))
@@ -717,7 +716,7 @@ def _gains_items(frame: Frame) -> list[str]:
             f"KS = max (TPR − FPR) {ks.value.value_text()} at {format_threshold(ks.threshold)}"
         )
     lift = a.metrics["lift"]
-    items.append(f"lift here {lift.value_text() if lift.value is not None else 'undefined'}")
+    items.append(f"lift here {lift.value_text()}")
     return items
 
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-
-from core.analysis import Analysis
-from core.metrics.metric import format_count
-from core.text.report import metric_interval
-from tui.ascii import to_ascii
-from tui.explorer.frame import Frame
-from tui.widgets.text import ItemLines, TextLines, wrap_items
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.metrics.metric import format_count
+from threshold_lab.core.report.as_text import metric_interval
+from threshold_lab.tui.ascii import to_ascii
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.text import ItemLines, TextLines, wrap_items
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 #: The panel's metrics in the order they are shown while rows last: the headline six,

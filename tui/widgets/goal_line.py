@@ -3,15 +3,13 @@ metrics at the deployment prevalence. Shown only while a goal or a prevalence is
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from rich.text import Text
 from textual.reactive import reactive
-
-from core.decide.solve import WORDS, slack_text
-from core.decide.text import PREVALENCE_WORDS
-from tui.explorer.frame import Frame
-from tui.widgets.text import ItemLines
+from threshold_lab.core.decide.solve import WORDS, slack_text
+from threshold_lab.core.decide.text import PREVALENCE_WORDS
+from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.text import ItemLines
 
 
 class GoalLine(ItemLines):
@@ -32,7 +30,7 @@ class GoalLine(ItemLines):
             at_p = (
                 ""
                 if deciding.prevalence is None
-                else f" at prevalence {_fraction(deciding.prevalence)}"
+                else f" at prevalence {fraction_text(deciding.prevalence)}"
             )
             items.append(Text(f"Goal {deciding.goal.text()}{at_p}", style="bold"))
             d = deciding.decision
@@ -56,7 +54,7 @@ class GoalLine(ItemLines):
         at, p = frame.update.at_prevalence, deciding.prevalence
         if at is not None and p is not None:
             shown = ", ".join(f"{WORDS[n]} {at[n].short()}" for n in PREVALENCE_WORDS)
-            head = Text(f"At prevalence {_fraction(p)} (TPR, FPR, LR± kept): ", style="bold")
+            head = Text(f"At prevalence {fraction_text(p)} (TPR, FPR, LR± kept): ", style="bold")
             items.append(head + Text(shown))
         # Shorter forms for a narrow screen (two lines at 80 columns): the bounds and the
         # prevalence's headline metrics stay longest; the whole story is in the message
@@ -71,8 +69,3 @@ class GoalLine(ItemLines):
 
     def lines_wanted(self, width: int) -> int:
         return 2 if width < 98 else 3
-
-
-def _fraction(p: Fraction) -> str:
-    """A prevalence as it is typed and said elsewhere: ``1/20``."""
-    return f"{p.numerator}/{p.denominator}"

@@ -7,10 +7,9 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.reactive import reactive
-
-from core.compare.models import ModelRow
-from tui.explorer.frame import Frame
-from tui.widgets.text import TextLines, wrap_items
+from threshold_lab.core.compare.models import ModelRow
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.text import TextLines, wrap_items
 
 
 class ModelLine(TextLines):

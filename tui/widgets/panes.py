@@ -14,8 +14,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
-
-from tui.widgets.text import TextLines
+from threshold_lab.tui.widgets.text import TextLines
 
 #: The panes, in key order: (key, name, label).
 PANES = (

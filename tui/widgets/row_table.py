@@ -18,10 +18,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
-
-from core.analysis import Analysis
-from core.data.dataset import Dataset
-from core.session.rowview import (
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.session.rowview import (
     CELLS,
     DIFFER,
     NOTHING_CHANGED,
@@ -35,8 +34,8 @@ from core.session.rowview import (
     row_texts,
     side_by_side,
 )
-from tui.explorer.frame import Frame
-from tui.widgets.text import blank, fitted, tail_name
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.text import blank, fitted, tail_name
 
 #: Lines above the rows: the view's summary and the column names.
 HEADER = 2

@@ -9,10 +9,9 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-
-from core.curves.score_bins import ScoreBins, axis_ticks
-from core.threshold import format_threshold
-from tui.explorer.frame import Frame
+from threshold_lab.core.curves.score_bins import ScoreBins, axis_ticks
+from threshold_lab.core.threshold import format_threshold
+from threshold_lab.tui.explorer.frame import Frame
 
 LANE_HEIGHT = 3
 POS_GLYPH, NEG_GLYPH, LINE_GLYPH = "+", "o", "|"

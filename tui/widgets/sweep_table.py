@@ -14,12 +14,11 @@ from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
-
-from core.analysis import Analysis
-from core.metrics.metric import Metric, format_count
-from core.threshold import format_threshold
-from tui.explorer.frame import Frame
-from tui.widgets.text import blank, fitted
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.metrics.metric import Metric, format_count
+from threshold_lab.core.threshold import format_threshold
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.text import blank, fitted
 
 COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")
 #: Columns left out, in this order, when the table is too narrow for all of them

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-
-from core.text.sentences import tie_group_text
-from core.threshold import format_threshold
-from tui.explorer.frame import Frame
-from tui.widgets.text import ItemLines
+from threshold_lab.core.text.sentences import tie_group_text
+from threshold_lab.core.threshold import format_threshold
+from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.widgets.text import ItemLines
 
 
 class ThresholdBar(ItemLines):

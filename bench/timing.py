@@ -1,0 +1,63 @@
+"""The one timing helper of the benchmarks: figures are compared side by side in
+one run (the machine is shared and noisy), never against a fixed time.
+
+- :func:`timed`: best of ``repeat`` runs of a function, in this process;
+- :func:`in_turns`: several functions run in turns, the median of each;
+- :func:`child`: a piece of code in a fresh Python, with its peak memory.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+
+def once(fn: Callable[[], object]) -> float:
+    """Seconds one call of ``fn`` takes."""
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def timed(fn: Callable[[], object], repeat: int = 3) -> float:
+    """The best of ``repeat`` runs of ``fn``, in seconds (the least disturbed one)."""
+    return min(once(fn) for _ in range(repeat))
+
+
+def in_turns(repeats: int, *fns: Callable[[], object]) -> list[float]:
+    """Median seconds of each function, run in turns ``repeats`` times: each run of
+    one is beside a run of the others, so a busy spell hits them alike."""
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, slot in zip(fns, times, strict=True):
+            slot.append(once(fn))
+    return [statistics.median(t) for t in times]
+
+
+def child(code: str, *args: str) -> tuple[float, float, str]:
+    """Run ``code`` in a fresh Python (``sys.argv[1:]`` is ``args``): its seconds (to
+    the end, or to where it sets ``done = time.perf_counter()``), its peak resident
+    MiB (its own or a child's), and its stdout."""
+    wrapper = (
+        "import resource, sys, time\n"
+        "start = time.perf_counter()\n"
+        f"{code}\n"
+        "took = globals().get('done', time.perf_counter()) - start\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+        "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+        "print(f'@@ {took} {max(peak, kids)}')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench step failed ({' '.join(args)}):\n{proc.stderr}")
+    out = proc.stdout
+    tail = [line for line in out.splitlines() if line.startswith("@@ ")][-1].split()
+    return float(tail[1]), float(tail[2]), out
+
+
+def ratio(a: float, b: float) -> str:
+    """``2.31x`` (a over b)."""
+    return f"{a / b:.2f}x" if b > 0 else "inf"

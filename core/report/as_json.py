@@ -1,0 +1,300 @@
+"""The report as one JSON object (schema 1): a contract that other programs read.
+
+No NaN or infinity anywhere; every number that can be undefined is ``M =
+{"value": number|null, "reason": string|null, "exact": "p/q"|null}``. The sweep
+comes last, so :func:`report_pieces` can write a 10^7-point one in blocks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.calibration.reliability import BINS
+from threshold_lab.core.curves.reduce import reduce_curve
+from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.report.parts import (
+    Contents,
+    ModelPart,
+    auc_measure,
+    boot_measure,
+    metric_measures,
+)
+from threshold_lab.core.text.sentences import status_sentence
+
+SCHEMA = 1
+
+#: How many sweep points the JSON report lists unless asked for more (``--points``).
+JSON_POINTS = 10_000
+#: The smallest reduced listing: the endpoints, the active point and the curve's corners.
+MIN_POINTS = 10
+
+
+def listed_points(a: Analysis, points: int | None) -> npt.NDArray[np.intp]:
+    """Indices of the sweep points a report lists, ascending.
+
+    ``None`` lists every point; ``0`` none. Otherwise, when the sweep is longer
+    than ``points``, at most ``points`` of them: the ends, the active point, and
+    the corners that keep the ROC curve's shape (collinear points dropped, then a
+    few per bucket of FPR). Every listed point is exact; only gaps are added.
+
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
+    >>> listed_points(analyse(preset("canonical").data, 0.5), None).tolist()
+    [0, 1, 2, 3, 4]
+    """
+    m = a.sweep.size
+    if points is None or m <= points:
+        return np.arange(m, dtype=np.intp)
+    if points == 0:
+        return np.arange(0, dtype=np.intp)
+    if points < MIN_POINTS:
+        raise ValueError(f"points must be 0 or at least {MIN_POINTS}, got {points}")
+    s = a.sweep
+    return reduce_curve(s.fp, s.tp, columns=(points - 3) // 4, keep=[a.point])
+
+
+def sweep_row(a: Analysis, k: int) -> dict[str, Any]:
+    """Operating point ``k`` (0 is above all) with its counts and rates."""
+    s = a.sweep
+    row: dict[str, Any] = {"index": k, "threshold": s.threshold_at(k), **s.counts_at(k).as_json()}
+    row.update({name: m.as_json() for name, m in s.point_metrics(k).items()})
+    return row
+
+
+def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
+    total = a.sweep.size
+    if listed == total:
+        how = "every operating point"
+    elif listed == 0:
+        how = "none (--points 0)"
+    else:
+        how = (
+            f"at most {points} of the {total} points: both ends, the active point and the "
+            "corners of the ROC curve; each listed point is exact (--points all lists every one)"
+        )
+    return {"total": total, "listed": listed, "selection": how}
+
+
+def report_json(
+    a: Analysis,
+    *,
+    source: str,
+    points: int | None = JSON_POINTS,
+    sure: Sure | None = None,
+    bins: tuple[int, str] = (BINS, "mass"),
+    quantised: Quantised | None = None,
+) -> dict[str, Any]:
+    """One model's report as a JSON-ready dict: the counts and metrics at ``a``'s
+    point, the summaries, calibration and the listed sweep (:func:`listed_points`);
+    ``sure`` the intervals' confidence and a bootstrap's estimates."""
+    sure = sure or Sure()
+    s = a.curves.summaries
+    listed = listed_points(a, points)
+    auc, se = auc_measure(a, sure)
+    ap = boot_measure(s.average_precision, sure, "average_precision")
+    roc: dict[str, Any] = {"auc": auc.as_json(), "auc_se": se}
+    if quantised is not None:
+        roc["quantisation_bound"] = quantised.bound
+    out: dict[str, Any] = {
+        "schema": SCHEMA,
+        "source": source,
+        "n": a.data.n,
+        "weighted": a.data.weighted,
+        "positives": a.data.positives,
+        "negatives": a.data.negatives,
+        "threshold": a.threshold,
+        "rule": "predicted positive iff score >= threshold; null threshold = above all scores",
+        "beta": a.beta,
+        "counts": a.counts.as_json(),
+        "metrics": {name: m.as_json() for name, m in metric_measures(a, sure).items()},
+        "formulas": {name: a.metrics[name].describe() for name in METRIC_NAMES},
+        "status": status_sentence(a),
+        "roc": roc,
+        "pr": {
+            "average_precision": ap.as_json(),
+            "trapezoid_area": boot_measure(
+                s.pr_trapezoid_area, sure, "pr_trapezoid_area"
+            ).as_json(),
+        },
+        "probability": {"log_loss": s.log_loss.as_json(), "brier": s.brier.as_json()},
+        "calibration": a.curves.calibration(*bins).as_json(),
+        "ks": a.curves.ks.as_json(),
+        "intervals": intervals_json(sure),
+        "quantisation": None if quantised is None else quantised.as_json(),
+    }
+    if sure.boot is not None and sure.boot.bands is not None:
+        out["bands"] = sure.boot.bands.as_json()
+    out["sweep_points"] = _listing(a, int(listed.shape[0]), points)
+    out["sweep"] = [sweep_row(a, int(k)) for k in listed]
+    return out
+
+
+def intervals_json(sure: Sure) -> dict[str, Any]:
+    """How the intervals were made: ``{"confidence", "bootstrap": {replicates, seed}|null}``."""
+    b = sure.boot
+    return {
+        "confidence": sure.confidence,
+        "bootstrap": None if b is None else {"replicates": b.replicates, "seed": b.seed},
+    }
+
+
+def _goal_json(part: ModelPart, booted: bool) -> dict[str, Any]:
+    d = part.decision
+    assert d is not None
+    out = d.as_json()
+    if booted and d.feasible and d.threshold is not None:
+        fields = part.sure.estimate("goal_threshold").as_json_fields()
+        out.update({"threshold_" + k: v for k, v in fields.items()})
+    return out
+
+
+def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, Any]:
+    """One model's fields (as the top level has them for the first model)."""
+    o = c.options
+    fields = report_json(
+        part.analysis, source=c.source, points=points, sure=part.sure,
+        bins=(o.bins, o.binning), quantised=part.quantised,
+    )  # fmt: skip
+    out: dict[str, Any] = {"name": part.name, **fields}
+    if part.decision is not None:
+        out["goal"] = _goal_json(part, o.replicates is not None)
+    return out
+
+
+def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
+    """The fields after the first model's: groups, transform, classes, the goal, the
+    prevalence, and with several models each model's report and every comparison."""
+    o, first = c.options, c.first
+    extra: dict[str, Any] = {}
+    if c.group_by is not None:
+        extra["groups"] = {"by": c.group_by, "names": [p.name for p in c.parts],
+                           "shown": first.name}  # fmt: skip
+    if first.kept is not None:
+        extra["transform"] = first.kept.as_json()
+    if c.multiclass is not None:
+        extra["class"] = c.klass
+        extra["multiclass"] = c.multiclass.as_json()
+    if first.decision is not None:
+        extra["goal"] = _goal_json(first, o.replicates is not None)
+    at = c.at_prevalence()
+    if at is not None and o.prevalence is not None:
+        p = o.prevalence
+        extra["at_prevalence"] = {
+            "prevalence": fraction_text(p),
+            "metrics": {name: m.as_json() for name, m in at.items()},
+        }
+    if c.several:
+        extra["models"] = [_part_json(c, part, points) for part in c.parts]
+        extra["comparison"] = [x.as_json() for x in c.comparisons]
+    return extra
+
+
+def report_dict(c: Contents, points: int | None = JSON_POINTS) -> dict[str, Any]:
+    """The whole report as one JSON-ready dict: ``json.loads`` of what
+    :func:`report_pieces` writes."""
+    first = c.first
+    head = report_json(
+        first.analysis, source=c.source, points=points, sure=first.sure,
+        bins=(c.options.bins, c.options.binning), quantised=first.quantised,
+    )  # fmt: skip
+    sweep = head.pop("sweep")
+    head.update(extra_json(c, points))
+    head["sweep"] = sweep
+    return head
+
+
+def report_pieces(
+    c: Contents, points: int | None = JSON_POINTS, *, chunk: int = 4096
+) -> Iterator[str]:
+    """The JSON report as text pieces that join to one object, equal to
+    ``json.dumps(report_dict(c, points))``; the sweep is written ``chunk`` points at a
+    time, so listing every point of a 10^7-row sweep needs little memory."""
+    first = c.first
+    a = first.analysis
+    listed = listed_points(a, points)
+    head = report_json(
+        a, source=c.source, points=0, sure=first.sure,
+        bins=(c.options.bins, c.options.binning), quantised=first.quantised,
+    )  # fmt: skip
+    head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
+    del head["sweep"]
+    head.update(extra_json(c, points))
+    yield json.dumps(head, allow_nan=False)[:-1] + ', "sweep": ['
+    for start in range(0, listed.shape[0], chunk):
+        rows = _rows_json(a, listed[start : start + chunk])
+        yield ("" if start == 0 else ", ") + ", ".join(rows)
+    yield "]}"
+
+
+def _integral(x: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    """Elementwise :func:`threshold_lab.core.metrics.metric.is_integral`."""
+    if x.dtype.kind in "iu":
+        return np.ones(x.shape, dtype=bool)
+    out: npt.NDArray[np.bool_] = np.isfinite(x) & (x == np.floor(x)) & (np.abs(x) <= 2**53)
+    return out
+
+
+def _rates_json(num: npt.NDArray[Any], den: npt.NDArray[Any], reason: str) -> list[str]:
+    """``Metric.as_json()`` text of ``ratio(num, den)`` for many points at once."""
+    den = np.broadcast_to(den, num.shape)
+    defined = den != 0
+    value = np.divide(num, den, out=np.zeros(num.shape), where=defined)
+    exactable = defined & _integral(num) & _integral(den)
+    whole_num = np.where(exactable, num, 0).astype(np.int64)
+    whole_den = np.where(exactable, den, 1).astype(np.int64)
+    g = np.gcd(whole_num, whole_den)
+    missing = json.dumps({"value": None, "reason": reason, "exact": None})
+    out = []
+    for v, d, e, p, q in zip(
+        value.tolist(),
+        defined.tolist(),
+        exactable.tolist(),
+        (whole_num // g).tolist(),
+        (whole_den // g).tolist(),
+        strict=True,
+    ):
+        if not d:
+            out.append(missing)
+        elif e:
+            out.append(f'{{"value": {v!r}, "reason": null, "exact": "{p}/{q}"}}')
+        else:
+            out.append(f'{{"value": {v!r}, "reason": null, "exact": null}}')
+    return out
+
+
+def _rows_json(a: Analysis, indices: npt.NDArray[np.intp]) -> list[str]:
+    """``json.dumps(sweep_row(a, k))`` for each of ``indices``, a block at a time:
+    listing every point of a 10^7-point sweep takes about a minute, not ten."""
+    s = a.sweep
+    tp, fp = s.tp[indices], s.fp[indices]
+    tn, fn = s.negatives - fp, s.positives - tp
+    rates = {
+        name: _rates_json(num, np.asarray(den), reason)
+        for name, (num, den, reason) in s.rate_parts(tp, fp).items()
+    }
+    thresholds = ["null" if k == 0 else repr(float(s.thresholds[k - 1])) for k in indices.tolist()]
+    return [
+        f'{{"index": {k}, "threshold": {t}, "tp": {tp_!r}, "fp": {fp_!r}, "tn": {tn_!r}, '
+        f'"fn": {fn_!r}, "tpr": {r1}, "fpr": {r2}, "precision": {r3}, "recall": {r4}}}'
+        for k, t, tp_, fp_, tn_, fn_, r1, r2, r3, r4 in zip(
+            indices.tolist(),
+            thresholds,
+            tp.tolist(),
+            fp.tolist(),
+            tn.tolist(),
+            fn.tolist(),
+            rates["tpr"],
+            rates["fpr"],
+            rates["precision"],
+            rates["recall"],
+            strict=True,
+        )
+    ]

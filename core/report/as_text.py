@@ -1,0 +1,337 @@
+"""The report as readable text, and the sections that plain mode and the explorer's
+metrics screen say too: counts, each metric's formula with its interval, the sweep,
+the summaries, the goal, the prevalence, the models compared, the classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.calibration.reliability import BINS
+from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
+from threshold_lab.core.engines.quantise import parse_rule
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals.bootstrap import Estimate
+from threshold_lab.core.metrics.metric import Metric, format_count, format_fraction
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.report.parts import (
+    Contents,
+    Measure,
+    auc_measure,
+    boot_measure,
+    metric_measure,
+)
+from threshold_lab.core.text.calibration import calibration_lines, ks_words
+from threshold_lab.core.text.multiclass import multiclass_lines
+from threshold_lab.core.text.sentences import status_sentence
+from threshold_lab.core.threshold import format_threshold
+
+#: How many sweep rows the text report shows unless asked for more (``--points``).
+TEXT_POINTS = 40
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    fmt = "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
+    return [fmt.format(*header).rstrip(), *(fmt.format(*r).rstrip() for r in rows)]
+
+
+def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
+    """The sweep as text rows, the active point marked with ``>``; long sweeps elided
+    to the first and last ``limit // 2`` rows (``None``: every row)."""
+    c = format_count
+    s = a.sweep
+    indices: list[int] | range = range(s.size)
+    half = s.size
+    if limit is not None and s.size > limit:
+        half = limit // 2
+        indices = [*range(half), -1, *range(s.size - half, s.size)]
+    rows: list[list[str]] = []
+    for i in indices:
+        if i == -1:
+            hidden = s.size - 2 * half
+            more = "more points" if half else "points, not listed"
+            rows.append([f"... {hidden} {more} ...", *[""] * 8])
+            continue
+        pk = s.counts_at(i)
+        pm = a.sweep.point_metrics(i)
+        label = "above all" if i == 0 else format_threshold(s.threshold_at(i))
+        if i == a.point:
+            label = "> " + label
+        rows.append(
+            [
+                label,
+                c(pk.tp),
+                c(pk.fp),
+                c(pk.tn),
+                c(pk.fn),
+                *(pm[n].value_text() for n in ("tpr", "fpr", "precision", "recall")),
+            ]
+        )
+    return _table(
+        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall"],
+        [["  " + r[0], *r[1:]] for r in rows],
+    )
+
+
+def intervals_sentence(sure: Sure, ask: str = "--bootstrap B") -> str:
+    """How the intervals were made, in words (``ask``: how to ask for a bootstrap)."""
+    pct = f"{sure.confidence * 100:g}%"
+    text = f"{pct} intervals: Wilson's for proportions, n = the denominator"
+    b = sure.boot
+    if b is None:
+        return text + f"; F1, F-beta, MCC and the rest need a bootstrap ({ask})"
+    return (
+        text + f"; the rest by a stratified bootstrap over tie groups, B = {b.replicates}, "
+        f"seed {b.seed}, percentile"
+    )
+
+
+def measure_line(m: Measure, sure: Sure) -> str:
+    """A number's formula line with its interval where it has one:
+    ``precision = ... = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)``; a
+    bootstrap that ran and gave none says why."""
+    line = m.formula
+    if m.value is None:
+        return line
+    if m.interval is not None:
+        return f"{line} ({m.interval.text()})"
+    if m.interval_from == "bootstrap" and sure.boot is not None:
+        return f"{line} (no interval: {m.interval_reason})"
+    return line
+
+
+def metric_lines(a: Analysis, sure: Sure | None = None) -> list[str]:
+    """Each threshold metric's formula line, with its interval where it has one."""
+    sure = sure or Sure()
+    return [measure_line(metric_measure(name, a, sure), sure) for name in METRIC_NAMES]
+
+
+def metrics_section(a: Analysis, sure: Sure | None, ask: str = "--bootstrap B") -> list[str]:
+    """Every threshold metric's line, in :data:`METRIC_NAMES` order (with intervals on,
+    their intervals and a last line saying how they were made)."""
+    if sure is None:
+        return [a.metrics[name].describe() for name in METRIC_NAMES]
+    return [*metric_lines(a, sure), f"({intervals_sentence(sure, ask)})"]
+
+
+def prevalence_section(at: dict[str, Metric], p: Fraction) -> list[str]:
+    """Every threshold metric at a deployment prevalence, a line each, under its heading."""
+    lines = [prevalence_heading(p)]
+    for name in METRIC_NAMES:
+        m = at[name]
+        lines.append(f"{m.name or name}: {m.value_or_reason()}")
+    return lines
+
+
+def metric_interval(a: Analysis, name: str, sure: Sure, *, short: bool = False) -> str | None:
+    """Metric ``name``'s interval at ``a`` as text (``95% CI 0.21 to 0.94, Wilson,
+    n = 3``; ``short``: without the method's name), or None when it has none."""
+    m = metric_measure(name, a, sure)
+    if m.value is None or m.interval is None:
+        return None
+    return m.interval.short() if short else m.interval.text()
+
+
+def auc_interval_text(a: Analysis, sure: Sure) -> str | None:
+    """``95% CI 0.62 to 0.84, DeLong; SE 0.0558``, or None."""
+    m, se = auc_measure(a, sure)
+    if m.interval is None or se is None:
+        return None
+    return f"{m.interval.text()}; SE {se:.4f}"
+
+
+def quantised_rule_words(q: Quantised) -> str:
+    """``rounded to 3 decimal digits`` (the rule recorded in the file)."""
+    try:
+        return parse_rule(q.rule).words()
+    except InputError:
+        return q.rule
+
+
+def quantised_lines(a: Analysis, quantised: Quantised | None) -> list[str]:
+    """``  AUC 0.9132 (quantised: true AUC within ± 0.0003)``, or nothing."""
+    if quantised is None:
+        return []
+    auc = a.curves.summaries.roc_auc.value
+    shown = "undefined" if auc is None else f"{auc:.4f}"
+    return [
+        f"  AUC {shown} ({quantised.words()}); the scores were {quantised_rule_words(quantised)},"
+        " so the AUC of these counts differs from the rows' by at most that."
+    ]
+
+
+def _summary_line(m: Measure, sure: Sure) -> str:
+    """A summary's value (or ``undefined: reason``) and its bootstrap interval."""
+    text = m.metric.value_or_reason()
+    if m.value is None or sure.boot is None:
+        return text
+    if m.interval is None:
+        return f"{text} (no interval: {m.interval_reason})"
+    return f"{text} ({m.interval.text()})"
+
+
+def model_lines(
+    a: Analysis,
+    *,
+    source: str,
+    sweep_limit: int | None = TEXT_POINTS,
+    sure: Sure | None = None,
+    bins: tuple[int, str] = (BINS, "mass"),
+    quantised: Quantised | None = None,
+) -> list[str]:
+    """One model's text report: counts, metrics with formulas, sweep, summaries."""
+    sure = sure or Sure()
+    k, d = a.counts, a.data
+    c = format_count
+    sm = a.curves.summaries
+    auc_text = auc_interval_text(a, sure)
+    out = [
+        f"threshold-lab report: {source}",
+        f"{c(d.n)} rows{' (weighted)' if d.weighted else ''}: "
+        f"{c(d.positives)} actual positive, {c(d.negatives)} actual negative",
+        f"Rule: predicted positive if score >= threshold. Threshold: "
+        f"{format_threshold(a.threshold)}",
+        "",
+        status_sentence(a),
+        "",
+        "Confusion matrix",
+        *_table(
+            ["", "predicted 1", "predicted 0", "total"],
+            [
+                ["actual 1", f"TP {c(k.tp)}", f"FN {c(k.fn)}", c(k.actual_positive)],
+                ["actual 0", f"FP {c(k.fp)}", f"TN {c(k.tn)}", c(k.actual_negative)],
+                ["total", c(k.predicted_positive), c(k.predicted_negative), c(k.total)],
+            ],
+        ),
+        "",
+        "Metrics (exact fraction, then a decimal; ≈ marks an approximation)",
+        *(f"  {line}" for line in metric_lines(a, sure)),
+        f"  ({intervals_sentence(sure)})",
+        "",
+        "Sweep: one operating point per distinct score, tied scores enter together",
+        *sweep_table(a, limit=sweep_limit),
+        "  (> marks the active operating point)",
+        "",
+        "Ranking summaries (do not depend on the threshold)",
+        f"  ROC AUC, trapezoid over the exact sweep: {sm.roc_auc.value_or_reason()}"
+        + ("" if auc_text is None else f" ({auc_text})"),
+        *quantised_lines(a, quantised),
+        "  Average precision, step-weighted (not interpolated): "
+        + _summary_line(boot_measure(sm.average_precision, sure, "average_precision"), sure),
+        "  PR area by the trapezoid rule, from recall 0 / precision 1: "
+        + _summary_line(boot_measure(sm.pr_trapezoid_area, sure, "pr_trapezoid_area"), sure),
+        "",
+        f"  {ks_words(a.curves.ks)}",
+        "",
+        "Probability metrics (scores read as probabilities of the positive class)",
+        f"  {sm.log_loss.describe()}",
+        f"  {sm.brier.describe()}",
+        "",
+        *calibration_lines(a.curves.calibration(*bins)),
+    ]
+    return out
+
+
+def decision_lines(d: Decision, a: Analysis) -> list[str]:
+    """The goal section: the goal, its threshold, and the thresholds deciding the same."""
+    at = f" (at prevalence {format_fraction(d.prevalence)})" if d.prevalence else ""
+    lines = ["Goal: " + d.goal.text() + at, "  " + decision_sentence(d, a.sweep)]
+    where = "above all scores" if d.threshold is None else f"point {d.index} of {a.sweep.size - 1}"
+    lines.append(
+        f"  The same decisions: {d.same_decisions_text()} ({where}; "
+        f"{d.attaining} point{'s attain' if d.attaining != 1 else ' attains'} the optimum; "
+        f"{d.feasible_points} feasible)"
+    )
+    if not d.exact:
+        lines.append("  (a plateau too long to compare exactly was compared in floats)")
+    return lines
+
+
+def threshold_spread_line(d: Decision, e: Estimate) -> str | None:
+    """How the goal's threshold varies over the bootstrap samples (None: no threshold)."""
+    if not d.feasible or d.threshold is None:
+        return None
+    said = e.interval.text() if e.interval is not None else f"no interval ({e.reason})"
+    return "  The chosen threshold varies from sample to sample: " + said
+
+
+def prevalence_heading(p: Fraction) -> str:
+    """``At prevalence 1/20 (TPR and FPR kept; LR+ and LR− do not change)``."""
+    return f"At prevalence {format_fraction(p)} (TPR and FPR kept; LR+ and LR− do not change)"
+
+
+def prevalence_lines(a: Analysis, at: dict[str, Metric], p: Fraction) -> list[str]:
+    """The report's section of the metrics at another prevalence."""
+    lines = [prevalence_heading(p)]
+    for name in METRIC_NAMES:
+        here, there = a.metrics[name], at[name]
+        lines.append(
+            f"  {WORDS.get(name, name):<18} {here.value_or_reason():>20}  ->  "
+            f"{there.value_or_reason()}"
+        )
+    return lines
+
+
+def models_lines(c: Contents) -> list[str]:
+    """The section comparing the models (or an aggregated file's groups)."""
+    first = c.first
+    if c.group_by is not None:
+        names = ", ".join(p.name for p in c.parts)
+        lines = [f"Groups by {c.group_by} ({len(c.parts)}: {names}; each is different examples, "
+                 f"compared as independent samples; the report above is group "
+                 f"{first.name}'s, --group NAME for another)"]  # fmt: skip
+    else:
+        lines = [f"Models ({len(c.parts)}, the same {first.analysis.data.n} examples; the report "
+                 f"above is model {first.name}'s)"]  # fmt: skip
+    for x in c.comparisons:
+        lines += x.detail_lines()
+    return lines
+
+
+def comparison_lines(comparisons: Sequence[Comparison]) -> list[str]:
+    """Each pair's numbers, one a line, unindented (plain mode)."""
+    return [line.strip() for x in comparisons for line in x.detail_lines()]
+
+
+def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
+    """The whole text report (what ``threshold-lab report`` prints)."""
+    o, first = c.options, c.first
+    a, sure = first.analysis, first.sure
+    body = model_lines(
+        a, source=c.source, sweep_limit=points, sure=sure, bins=(o.bins, o.binning),
+        quantised=first.quantised,
+    )  # fmt: skip
+    said: list[str] = []
+    if c.multiclass is not None:
+        said.append(f"Class {c.klass} against the rest (--class C for another; the multiclass "
+                    "summary is at the end)")  # fmt: skip
+    if c.group_by is not None:
+        said.append(f"Group {first.name} ({c.group_by} = {first.name}; {len(c.parts)} groups, "
+                    "--group NAME for another; they are compared at the end)")  # fmt: skip
+    if first.kept is not None:
+        said.append(first.kept.sentence())
+    deciding: list[str] = []
+    d = first.decision
+    if d is not None:
+        deciding += decision_lines(d, a)
+        if o.replicates is not None:
+            spread = threshold_spread_line(d, sure.estimate("goal_threshold"))
+            if spread is not None:
+                deciding.append(spread)
+        deciding.append("")
+    at = c.at_prevalence()
+    if at is not None and o.prevalence is not None:
+        deciding += [*prevalence_lines(a, at, o.prevalence), ""]
+    matrix = body.index("Confusion matrix")
+    lines = [body[0], *said, *body[1:matrix], *deciding, *body[matrix:]]
+    if c.several:
+        lines += ["", *models_lines(c)]
+    if c.multiclass is not None:
+        lines += ["", *multiclass_lines(c.multiclass)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,130 @@
+"""What a report is asked for: the threshold, the goal, the intervals, the bins.
+
+The command line and the Python API both turn what a user gave into one
+:class:`Options`, through the same parsers, so a bad value gets the same message
+from either.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeVar
+
+from threshold_lab.core.calibration.reliability import BINS, parse_binning, parse_bins
+from threshold_lab.core.calibration.transform import Transform, parse_transform
+from threshold_lab.core.decide.goal import Goal, parse_goal
+from threshold_lab.core.decide.solve import parse_prevalence
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
+from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.core.threshold import Threshold, check_threshold, parse_threshold
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything a report depends on besides the rows.
+
+    ``follow_goal`` False keeps the operating point at ``threshold`` even with a goal
+    (:meth:`threshold_lab.core.report.report.Report.at`); the goal is still solved
+    and reported.
+    """
+
+    threshold: Threshold = 0.5
+    beta: float = 2.0
+    goal: Goal | None = None
+    prevalence: Fraction | None = None
+    confidence: float = CONFIDENCE
+    #: Bootstrap replicates (None: no bootstrap) and the seed of its resampling.
+    replicates: int | None = None
+    seed: int = SEED
+    bins: int = BINS
+    binning: str = "mass"
+    transform: Transform | None = None
+    follow_goal: bool = True
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def make_options(
+    *,
+    threshold: object = 0.5,
+    beta: object = 2.0,
+    goal: object = None,
+    prevalence: object = None,
+    confidence: object = CONFIDENCE,
+    bootstrap: object = None,
+    seed: object = None,
+    bins: object = BINS,
+    binning: object = "mass",
+    transform: object = None,
+) -> Options:
+    """Options from what a Python caller passed, each checked by the parser the
+    command line uses (raises InputError naming the option).
+
+    ``threshold`` is a number, ``None`` or ``"above-all"`` (above all scores);
+    ``prevalence`` a number, a Fraction or text such as ``"1/20"``; ``bootstrap``
+    the replicates (``True``: the default number).
+
+    >>> make_options(threshold="0.7", prevalence="1/20").prevalence
+    Fraction(1, 20)
+    >>> make_options(confidence=1.5)
+    Traceback (most recent call last):
+    ...
+    threshold_lab.core.errors.InputError: confidence 1.5 is not strictly between 0 and 1
+    """
+    t: Threshold
+    if threshold is None or isinstance(threshold, str):
+        t = None if threshold is None else parse_threshold(threshold)
+    elif isinstance(threshold, numbers.Real) and not isinstance(threshold, bool):
+        t = check_threshold(float(threshold))
+    else:
+        raise InputError(f"threshold {threshold!r} is not a number (or None for above all)")
+    b = _checked("beta", beta, _beta)
+    g = None if goal is None else parse_goal(_text(goal))
+    p: Fraction | None = None
+    if prevalence is not None:
+        p = parse_prevalence(_prevalence_text(prevalence))
+    c = _checked("confidence", confidence, lambda x: parse_confidence(_text(x)))
+    replicates = None
+    if bootstrap is not None and bootstrap is not False:
+        n = REPLICATES if bootstrap is True else bootstrap
+        replicates = _checked("bootstrap", n, lambda x: parse_replicates(_text(x)))
+    s = SEED if seed is None else _checked("seed", seed, lambda x: parse_seed(_text(x)))
+    nb = _checked("bins", bins, lambda x: parse_bins(_text(x)))
+    how = _checked("binning", binning, lambda x: parse_binning(_text(x)))
+    tf = None if transform is None else parse_transform(_text(transform))
+    return Options(t, b, g, p, c, replicates, s, nb, how, tf)
+
+
+def _prevalence_text(p: object) -> str:
+    if isinstance(p, Fraction):
+        return fraction_text(p)
+    if isinstance(p, float):
+        return repr(p)
+    return _text(p)
+
+
+def _beta(x: object) -> float:
+    value = float(_text(x))
+    if not (value > 0 and value != float("inf")):
+        raise ValueError(f"beta {x!r} must be a positive finite number")
+    return value
+
+
+def _checked(name: str, value: object, parse: Callable[[object], T]) -> T:
+    """``parse(value)``, its ValueError said as an InputError naming the option."""
+    try:
+        return parse(value)
+    except InputError:
+        raise
+    except (TypeError, ValueError) as exc:
+        said = str(exc)
+        raise InputError(said if said.startswith(name) else f"{name}: {said}") from None

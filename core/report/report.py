@@ -1,0 +1,485 @@
+"""One Report, built once: every section computed in core from the rows and the
+options, then rendered by whichever front end asked (JSON, text, plain mode, the
+explorer's metrics screen, a notebook).
+
+:func:`build` runs what the report needs in order: each model's sweep (once),
+its transform, its goal, its bootstrap (synchronously), then every pair of
+models compared and, with several classes, the multiclass summary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
+from threshold_lab.core.calibration.reliability import BINS
+from threshold_lab.core.calibration.transform import Applied, apply, kept
+from threshold_lab.core.compare.models import Comparison, compare, pairs
+from threshold_lab.core.data.arrays import ARRAYS, arrays_source
+from threshold_lab.core.data.dataset import Dataset, Model
+from threshold_lab.core.data.frames import frame_columns
+from threshold_lab.core.data.sources import Source
+from threshold_lab.core.decide.solve import Decision
+from threshold_lab.core.decide.text import solved_at
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals.bootstrap import bootstrap
+from threshold_lab.core.intervals.closed import CONFIDENCE
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
+from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
+from threshold_lab.core.report.as_text import TEXT_POINTS, report_text
+from threshold_lab.core.report.options import Options, make_options
+from threshold_lab.core.report.parts import (
+    Contents,
+    Measure,
+    ModelPart,
+    auc_measure,
+    boot_measure,
+)
+from threshold_lab.core.threshold import Threshold, check_threshold, format_threshold
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class _Prepared:
+    """One model's rows as the report reads them, swept once: the rows as given,
+    and with a transform what it did (the rows before it, and the map applied)."""
+
+    name: str
+    model: Model
+    curves: Curves
+    before: Curves | None = None
+    applied: Applied | None = None
+
+
+def _prepare(name: str, data: Dataset, options: Options) -> _Prepared:
+    model = Model(name, data)
+    if options.transform is None:
+        return _Prepared(name, model, curves_for(data))
+    applied = apply(options.transform, data)
+    after = curves_for(data.with_scores(applied.scores))
+    return _Prepared(name, model, after, curves_for(data), applied)
+
+
+def _part(
+    p: _Prepared,
+    source: Source,
+    options: Options,
+    quantised: Any,
+    previous: ModelPart | None = None,
+) -> ModelPart:
+    """One model at its operating point, its goal solved and its bootstrap run."""
+    o = options
+    a = analyse(p.curves, o.threshold, beta=o.beta)
+    said = None
+    if p.applied is not None and p.before is not None:
+        said = kept(p.applied, o.threshold, analyse(p.before, o.threshold, beta=o.beta), a)
+    decision: Decision | None = None
+    setting = None
+    if o.goal is not None:
+        at_goal, decision, setting = solved_at(a, o.goal, o.prevalence, a.data, source.columns)
+        if o.follow_goal:
+            a = at_goal
+    sure = Sure(o.confidence)
+    if o.replicates is not None:
+        # The same rows at another point (Report.at): the draws counted there only.
+        base = None if previous is None else previous.sure.boot
+        if base is not None and base.point == a.point:
+            boot = base
+        else:
+            boot = bootstrap(
+                a.sweep, a.point, beta=o.beta, replicates=o.replicates, seed=o.seed,
+                confidence=o.confidence, bands=True,
+                goal=None if o.goal is None or setting is None else (o.goal, setting),
+                base=base,
+            )  # fmt: skip
+        sure = Sure(o.confidence, boot)
+    return ModelPart(p.name, a, decision, sure, quantised, said)
+
+
+def _contents(
+    source: Source,
+    options: Options,
+    prepared: Sequence[_Prepared],
+    previous: Contents | None = None,
+) -> Contents:
+    parts = tuple(
+        _part(p, source, options, source.quantised.get(p.name),
+              None if previous is None else previous.parts[i])
+        for i, p in enumerate(prepared)
+    )  # fmt: skip
+    comparisons: tuple[Comparison, ...] = ()
+    if len(parts) >= 2:
+        boot = None if options.replicates is None else (options.replicates, options.seed)
+        models = [p.model for p in prepared]
+        if previous is not None and all(
+            x.thresholds == (parts[i].analysis.threshold, parts[j].analysis.threshold)
+            for x, (i, j) in zip(previous.comparisons, pairs(models), strict=True)
+        ):
+            comparisons = previous.comparisons
+        else:
+            comparisons = tuple(
+                compare(models[i], parts[i].analysis, models[j], parts[j].analysis,
+                        options.confidence, boot, paired=source.paired)
+                for i, j in pairs(models)
+            )  # fmt: skip
+    mc = source.multiclass
+    summary: MulticlassReport | None = None
+    if mc is not None:
+        summary = previous.multiclass if previous is not None else multiclass_report(mc)
+    return Contents(
+        source=source.label,
+        options=options,
+        parts=parts,
+        comparisons=comparisons,
+        group_by=source.group_by,
+        multiclass=summary,
+        klass=None if mc is None else mc.classes[source.klass],
+    )
+
+
+def build(source: Source, options: Options) -> Report:
+    """The report of ``source`` (its rows, models or classes) as ``options`` ask,
+    every section computed now (the bootstrap too, when asked for).
+
+    >>> from threshold_lab.core.data.sources import open_source
+    >>> r = build(open_source("canonical"), Options(threshold=0.5))
+    >>> r.counts, r.metrics["recall"].exact
+    (Counts(tp=2, fp=1, tn=1, fn=1), Fraction(2, 3))
+    """
+    if source.models:
+        prepared = [_prepare(m.name, m.data, options) for m in source.models]
+    else:
+        prepared = [_prepare("", source.data, options)]
+    return Report(_contents(source, options, prepared), source, tuple(prepared))
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Every operating point of the exact sweep, read-only: ``threshold`` descending
+    with ``inf`` first for the "above all scores" point (nothing predicted
+    positive), and the confusion counts there (weighted sums when weighted)."""
+
+    threshold: FloatArray
+    tp: npt.NDArray[Any]
+    fp: npt.NDArray[Any]
+    tn: npt.NDArray[Any]
+    fn: npt.NDArray[Any]
+
+    def __len__(self) -> int:
+        return int(self.tp.shape[0])
+
+
+def _readonly(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Report:
+    """A classifier's scores at one threshold, with everything that follows: counts,
+    every metric with its formula and interval, the sweep, the summaries, the goal,
+    the prevalence, models compared, several classes. Immutable; :meth:`at` gives
+    the same rows at another threshold without sweeping again.
+    """
+
+    contents: Contents
+    _source: Source
+    _prepared: tuple[_Prepared, ...]
+
+    # --- making one ----------------------------------------------------------------
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        threshold: object = 0.5,
+        sample_weight: Any = None,
+        ids: Any = None,
+        positive: object = None,
+        classes: Sequence[object] | None = None,
+        goal: object = None,
+        prevalence: object = None,
+        confidence: object = CONFIDENCE,
+        bootstrap: object = None,
+        seed: object = None,
+        bins: object = BINS,
+        binning: object = "mass",
+        beta: object = 2.0,
+        transform: object = None,
+        source: str = ARRAYS,
+    ) -> Report:
+        """The report of labels and scores given as arrays (see
+        :func:`threshold_lab.report`, which this is)."""
+        options = make_options(
+            threshold=threshold, beta=beta, goal=goal, prevalence=prevalence,
+            confidence=confidence, bootstrap=bootstrap, seed=seed, bins=bins, binning=binning,
+            transform=transform,
+        )  # fmt: skip
+        src = arrays_source(
+            y_true, y_score, sample_weight=sample_weight, ids=ids,
+            positive=None if classes is not None else positive, classes=classes, source=source,
+        )  # fmt: skip
+        if classes is not None and positive is not None and src.multiclass is not None:
+            names = src.multiclass.classes
+            if str(positive) not in names:
+                raise InputError(f"positive {positive!r} is not one of the classes "
+                                 f"({', '.join(names)})")  # fmt: skip
+            c = names.index(str(positive))
+            src = dataclasses.replace(src, data=src.multiclass.one_vs_rest(c), klass=c)
+        if options.goal is not None and options.goal.columns():
+            raise InputError(
+                f"goal {options.goal.text()!r} names a cost column (@{options.goal.columns()[0]}); "
+                "from arrays, give the costs as numbers (min cost fp=1 fn=5)"
+            )
+        return build(src, options)
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: Any,
+        *,
+        score: str | Sequence[str] = "score",
+        label: str = "label",
+        weight: str | None = None,
+        id: str | None = None,
+        **options: Any,
+    ) -> Report:
+        """The report of a data frame's columns (see :func:`threshold_lab.from_frame`)."""
+        names = [score] if isinstance(score, str) else list(score)
+        if not names:
+            raise InputError("score: name at least one score column")
+        y, scores, w, ids = frame_columns(frame, scores=names, label=label, weight=weight, id=id)
+        y_score: Any = (
+            scores[0] if isinstance(score, str) else dict(zip(names, scores, strict=True))
+        )
+        return cls.from_predictions(y, y_score, sample_weight=w, ids=ids, **options)
+
+    @classmethod
+    def from_estimator(cls, estimator: Any, X: Any, y: Any, **options: Any) -> Report:
+        """The report of a fitted classifier on ``X`` and ``y``: the scores are
+        ``predict_proba(X)[:, 1]`` (every column, with several classes), else
+        ``decision_function(X)``; the positive class is ``estimator.classes_[1]``."""
+        classes = list(getattr(estimator, "classes_", []))
+        scores = None
+        proba = getattr(estimator, "predict_proba", None)
+        if callable(proba):
+            try:
+                scores = np.asarray(proba(X), dtype=np.float64)
+            except AttributeError:  # an SVC fitted without probability=True, say
+                scores = None
+        if scores is None:
+            decide = getattr(estimator, "decision_function", None)
+            if not callable(decide):
+                raise InputError(f"{type(estimator).__name__} has neither predict_proba nor "
+                                 "decision_function: give its scores to report()")  # fmt: skip
+            scores = np.asarray(decide(X), dtype=np.float64)
+        if scores.ndim == 2 and scores.shape[1] > 2:
+            options.setdefault("classes", classes or list(range(scores.shape[1])))
+            return cls.from_predictions(y, scores, **options)
+        if scores.ndim == 2:
+            scores = scores[:, -1]
+        if len(classes) == 2:
+            options.setdefault("positive", classes[1])
+        return cls.from_predictions(y, scores, **options)
+
+    # --- the numbers -------------------------------------------------------------
+
+    @property
+    def _first(self) -> ModelPart:
+        return self.contents.first
+
+    @property
+    def analysis(self) -> Analysis:
+        """The first model's rows at the operating point (core's own object)."""
+        return self._first.analysis
+
+    @property
+    def source(self) -> str:
+        return self.contents.source
+
+    @property
+    def threshold(self) -> Threshold:
+        """The operating point's threshold (None: above all scores)."""
+        return self._first.analysis.threshold
+
+    @property
+    def n(self) -> int:
+        return self._first.analysis.data.n
+
+    @property
+    def positives(self) -> int | float:
+        return self._first.analysis.data.positives
+
+    @property
+    def negatives(self) -> int | float:
+        return self._first.analysis.data.negatives
+
+    @property
+    def counts(self) -> Counts:
+        """TP, FP, TN and FN at the threshold."""
+        return self._first.analysis.counts
+
+    @property
+    def metrics(self) -> Mapping[str, Measure]:
+        """Every threshold metric by name (``precision``, ``recall``, ``f1``, ...),
+        each with its value, exact fraction or reason, formula and interval."""
+        return MappingProxyType(self._first.metrics())
+
+    @property
+    def roc_auc(self) -> Measure:
+        """ROC AUC (trapezoid over the exact sweep) with DeLong's interval."""
+        return auc_measure(self._first.analysis, self._first.sure)[0]
+
+    @property
+    def average_precision(self) -> Measure:
+        """Average precision, step-weighted (not interpolated)."""
+        s = self._first.analysis.curves.summaries
+        return boot_measure(s.average_precision, self._first.sure, "average_precision")
+
+    @property
+    def pr_trapezoid_area(self) -> Measure:
+        """The PR curve's area by the trapezoid rule: not the same number as AP."""
+        s = self._first.analysis.curves.summaries
+        return boot_measure(s.pr_trapezoid_area, self._first.sure, "pr_trapezoid_area")
+
+    @property
+    def log_loss(self) -> Measure:
+        return Measure(self._first.analysis.curves.summaries.log_loss)
+
+    @property
+    def brier(self) -> Measure:
+        return Measure(self._first.analysis.curves.summaries.brier)
+
+    @property
+    def goal(self) -> Decision | None:
+        """The goal solved (None without one)."""
+        return self._first.decision
+
+    @property
+    def sweep(self) -> Sweep:
+        """The exact sweep as read-only numpy arrays, the above-all point first."""
+        s = self._first.analysis.sweep
+        threshold = np.concatenate([[np.inf], s.thresholds])
+        tp, fp = s.tp.copy(), s.fp.copy()
+        return Sweep(
+            _readonly(threshold), _readonly(tp), _readonly(fp),
+            _readonly(s.negatives - fp), _readonly(s.positives - tp),
+        )  # fmt: skip
+
+    @property
+    def models(self) -> Mapping[str, Report]:
+        """Several models (or an aggregated file's groups): each one's own report,
+        by name, in order (empty with one model)."""
+        if not self.contents.several:
+            return MappingProxyType({})
+        out = {}
+        for part, prepared in zip(self.contents.parts, self._prepared, strict=True):
+            one = dataclasses.replace(self.contents, parts=(part,), comparisons=(),
+                                      group_by=None)  # fmt: skip
+            out[part.name] = Report(one, self._source, (prepared,))
+        return MappingProxyType(out)
+
+    @property
+    def comparisons(self) -> tuple[Comparison, ...]:
+        """Every pair of models compared (empty with one model)."""
+        return self.contents.comparisons
+
+    @property
+    def multiclass(self) -> MulticlassReport | None:
+        """Several classes: the matrix, each class, the averages (None with two)."""
+        return self.contents.multiclass
+
+    # --- another threshold ---------------------------------------------------------
+
+    def at(self, threshold: object) -> Report:
+        """The same rows at ``threshold`` (a number, or None for above all scores),
+        swept once already; a goal is still reported, but the point is ``threshold``.
+
+        >>> from threshold_lab.core.data.sources import open_source
+        >>> build(open_source("canonical"), Options()).at(0.85).counts
+        Counts(tp=1, fp=0, tn=2, fn=2)
+        """
+        t = (
+            check_threshold(threshold)
+            if not isinstance(threshold, np.floating)
+            else float(threshold)
+        )
+        options = dataclasses.replace(self.contents.options, threshold=t, follow_goal=False)
+        contents = _contents(self._source, options, self._prepared, self.contents)
+        return Report(contents, self._source, self._prepared)
+
+    # --- renderings ----------------------------------------------------------------
+
+    def to_dict(self, *, points: int | None = JSON_POINTS) -> dict[str, Any]:
+        """The report as ``threshold-lab report --json`` gives it (``points``: how many
+        sweep points to list; None lists every one)."""
+        return report_dict(self.contents, points)
+
+    def to_json(self, *, points: int | None = JSON_POINTS, indent: int | None = None) -> str:
+        """:meth:`to_dict` as JSON text (no NaN or infinity)."""
+        if indent is None:
+            return "".join(report_pieces(self.contents, points))
+        return json.dumps(self.to_dict(points=points), indent=indent, allow_nan=False)
+
+    def text(self, *, points: int | None = TEXT_POINTS) -> str:
+        """The report as ``threshold-lab report`` prints it."""
+        return report_text(self.contents, points)
+
+    def __repr__(self) -> str:
+        k = self.counts
+        a = self._first.analysis
+        d = a.data
+        metrics = a.metrics
+        s = a.curves.summaries
+        prevalence = metrics["prevalence"].short()
+        return (
+            f"<Report of {self.source}: {d.n} rows, prevalence {prevalence}; at threshold "
+            f"{format_threshold(self.threshold)}: TP {k.tp}, FP {k.fp}, TN {k.tn}, FN {k.fn}; "
+            f"precision {metrics['precision'].short()}, recall {metrics['recall'].short()}; "
+            f"ROC AUC {s.roc_auc.short()}, AP {s.average_precision.short()}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The confusion matrix and the headline metrics, for a notebook."""
+        k = self.counts
+        a = self._first.analysis
+        m = a.metrics
+        s = a.curves.summaries
+        e = html.escape
+
+        def row(*cells: str, head: bool = False) -> str:
+            tag = "th" if head else "td"
+            return "<tr>" + "".join(f"<{tag}>{e(c)}</{tag}>" for c in cells) + "</tr>"
+
+        matrix = "".join(
+            [
+                row("", "predicted 1", "predicted 0", head=True),
+                row("actual 1", f"TP {k.tp}", f"FN {k.fn}"),
+                row("actual 0", f"FP {k.fp}", f"TN {k.tn}"),
+            ]
+        )
+        names = ("precision", "recall", "f1", "accuracy", "fpr")
+        headline = [(m[n].name or n, m[n].value_or_reason()) for n in names]
+        headline += [
+            ("ROC AUC", s.roc_auc.value_or_reason()),
+            ("average precision", s.average_precision.value_or_reason()),
+        ]
+        metrics = "".join(row(name, value) for name, value in headline)
+        return (
+            f"<div><p>{e(self.source)}: {a.data.n} rows, threshold "
+            f"{e(format_threshold(self.threshold))} (positive if score &gt;= threshold)</p>"
+            f"<table>{matrix}</table><table>{metrics}</table></div>"
+        )
