@@ -1,0 +1,103 @@
+"""The Python API and the command line give one report: ``to_dict()`` equals the
+``--json`` object field for field (the source's name aside) and ``text()`` the text
+report, on every preset and on the golden cases whose rows arrays can hold."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+from threshold_lab.core.data.sources import Source
+from threshold_lab.tui.cli import report as report_cli
+from threshold_lab.tui.cli.args import SourceArgs
+
+import threshold_lab as tl
+from tests.golden_cases import CASES, run_report
+
+#: Cases arrays cannot hold: a goal's cost column (per row costs by name) and an
+#: aggregated file's groups (different examples, not models of the same rows).
+NOT_ARRAYS = {"goal-cost-column", "groups", "groups-second"}
+
+
+def _call(case: str) -> tuple[Source, dict[str, Any]]:
+    """The case's rows as the command line opens them, and the API's arguments for them."""
+    args = report_cli.parser().parse_args(CASES[case])
+    wanted = SourceArgs.parse(args)
+    src, threshold = wanted.open()
+    options: dict[str, Any] = {
+        "threshold": threshold,
+        "beta": args.beta,
+        "goal": args.goal,
+        "prevalence": args.prevalence,
+        "confidence": args.confidence,
+        "bootstrap": args.bootstrap,
+        "seed": args.seed,
+        "bins": args.bins,
+        "binning": args.binning,
+        "transform": args.transform,
+        "source": src.label,
+    }
+    return src, options
+
+
+def api_report(case: str) -> tl.Report:
+    src, options = _call(case)
+    d = src.data
+    common = {"sample_weight": d.weights, "ids": d.ids, **options}
+    mc = src.multiclass
+    if mc is not None:
+        names = list(mc.classes)
+        y = [names[i] for i in mc.labels.tolist()]
+        return tl.report(y, mc.scores, classes=names, positive=names[src.klass],
+                         sample_weight=mc.weights, ids=mc.ids, **options)  # fmt: skip
+    if src.models:
+        return tl.report(d.labels, {m.name: m.data.scores for m in src.models}, **common)
+    return tl.report(d.labels, d.scores, **common)
+
+
+def _points(case: str, default: int | None) -> int | None:
+    args = report_cli.parser().parse_args(CASES[case])
+    return default if args.points == -1 else args.points
+
+
+ARRAY_CASES = sorted(set(CASES) - NOT_ARRAYS)
+
+
+@pytest.mark.parametrize("case", ARRAY_CASES)
+def test_to_dict_is_the_report_json(case: str) -> None:
+    code, out = run_report([*CASES[case], "--json"])
+    assert code == 0
+    cli = json.loads(out)
+    r = api_report(case)
+    mine = r.to_dict(points=_points(case, 10_000))
+    assert mine == cli
+    assert json.loads(r.to_json(points=_points(case, 10_000))) == cli
+
+
+@pytest.mark.parametrize("case", ARRAY_CASES)
+def test_text_is_the_text_report(case: str) -> None:
+    code, out = run_report(CASES[case])
+    assert code == 0
+    assert api_report(case).text(points=_points(case, 40)) == out
+
+
+def test_the_source_is_named_arrays_unless_told() -> None:
+    r = tl.report([1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1])
+    assert r.to_dict()["source"] == "arrays"
+    assert r.text().splitlines()[0] == "threshold-lab report: arrays"
+    cli = json.loads(run_report(["canonical", "--json"])[1])
+    mine = r.to_dict()
+    assert {k: v for k, v in mine.items() if k != "source"} == {
+        k: v for k, v in cli.items() if k != "source"
+    }
+
+
+def test_a_preset_through_numpy_arrays_of_each_kind() -> None:
+    # float32 scores and int8 labels read as the doubles and booleans they hold.
+    y = np.array([1, 0, 1, 0, 1], dtype=np.int8)
+    s = np.array([0.9, 0.8, 0.8, 0.4, 0.1], dtype=np.float32)
+    r = tl.report(y, s.astype(np.float64))
+    assert r.to_dict()["counts"] == {"tp": 2, "fp": 1, "tn": 1, "fn": 1}
+    assert tl.report(y.astype(bool), s).counts == r.counts

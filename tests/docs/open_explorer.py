@@ -1,0 +1,35 @@
+"""``python -m tests.docs.open_explorer ARGS``: what ``threshold-lab ARGS`` opens, run
+headless: the explorer is built from the same arguments, drawn once at 120x40 and
+quit. Exit status 0, or the command line's own (2 for a refused argument)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from threshold_lab.core.errors import InputError
+from threshold_lab.tui.cli import explore, parser
+from threshold_lab.tui.cli.args import SourceArgs, fail
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        explore.check_theme(args.theme)
+        wanted = SourceArgs.parse(args)
+        app = explore._app(args, wanted.session(*wanted.open()))
+    except InputError as exc:
+        return fail(str(exc))
+
+    async def draw() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+    asyncio.run(draw())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
