@@ -47,12 +47,12 @@ test: lint
 SEED ?= 20261130
 fuzz: $(STAMP_TEST)
 	FUZZ_EXAMPLES=5000 PLAIN_SOAK_COMMANDS=50000 $(BIN)/python -m pytest -q \
-		tests/test_fuzz_loaders.py tests/test_plain_soak.py --hypothesis-seed=$(SEED)
+		tests/core/data/test_fuzz_loaders.py tests/tui/test_plain_soak.py --hypothesis-seed=$(SEED)
 
 # The README's images, drawn by the current code (tests/test_docs_images.py holds
 # the committed ones equal to these): look at each before committing it.
 docs: $(STAMP_TEST)
-	$(BIN)/python -m tests.docs_images
+	$(BIN)/python -m tests.docs.images
 
 snapshots-update: $(STAMP_TEST)
 	$(BIN)/python -m pytest tests --snapshot-update

@@ -5,7 +5,7 @@
 Starts ``threshold-lab --preset imbalanced`` in a detached tmux session of
 120x40 (its working directory a fresh temporary folder, so a save lands there,
 never in the repository), sends seeded random keys from the same key set as
-``tests/test_soak.py`` (every key bound on the main screen and the row table,
+``tests/tui/test_soak.py`` (every key bound on the main screen and the row table,
 dialog text, Enter, Esc, the command palette, help, the preset picker, save)
 through ``tmux send-keys`` in small batches with tiny sleeps, so keys often
 arrive together, as they do from a fast typist or a paste.
@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from textual.keys import REPLACED_KEYS, _get_unicode_name_from_key  # noqa: E402
 
-from tests.test_soak import plan  # noqa: E402  (the soak test's key set and mix)
+from tests.tui.test_soak import plan  # noqa: E402  (the soak test's key set and mix)
 
 SESSION = "keymash"
 ERR = Path("/tmp/keymash.err")

@@ -6,17 +6,19 @@ from pathlib import Path
 
 import pytest_textual_snapshot
 from pytest_textual_snapshot import SVGImageExtension
+from syrupy.location import PyTestLocation
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
 
 
-class TopLevelSVGExtension(SVGImageExtension):
+# pytest-textual-snapshot ships no type information, so its base class is Any.
+class TopLevelSVGExtension(SVGImageExtension):  # type: ignore[misc]
     """pytest-textual-snapshot's SVG extension, writing to snapshots/<test file>/."""
 
     @classmethod
-    def dirname(cls, *, test_location):  # type: ignore[no-untyped-def, override]
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
         return str(SNAPSHOTS / Path(test_location.filepath).stem)
 
 
 # snap_compare looks the extension up by this module-level name at call time.
-pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension  # type: ignore[misc]
+pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension

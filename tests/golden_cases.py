@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
+
 GOLDEN = ROOT / "tests" / "data" / "golden"
 DATA = "tests/data"
 

@@ -8,17 +8,16 @@ import dataclasses
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import threshold_lab as tl
+from tests.paths import ROOT
 
 Y = [1, 0, 1, 0, 1]
 S = [0.9, 0.8, 0.8, 0.4, 0.1]
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_canonical_fixture_in_exact_fractions() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
-import pandas as pd
+import pandas as pd  # type: ignore[import-untyped]  # no pandas-stubs installed
 import polars as pl
 import pyarrow as pa
 import pytest

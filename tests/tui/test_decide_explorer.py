@@ -1,0 +1,121 @@
+"""#13 in the explorer: the goal dialog (d), the goal line, the prevalence what-if (w)
+and the metric-vs-threshold chart (the fourth c)."""
+
+from __future__ import annotations
+
+from threshold_lab.tui.screens.dialogs import ValueDialog
+from threshold_lab.tui.widgets.charts import MetricChart
+from threshold_lab.tui.widgets.goal_line import GoalLine
+
+from tests.tui.helpers import SIZE, keys, make_app, retype
+
+
+async def test_d_solves_a_goal_and_the_goal_line_says_why() -> None:
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, ValueDialog)
+        await pilot.press(*retype("max precision where recall >= 0.9"), "enter")
+        await pilot.pause()
+        m = app.main
+        assert m.session.threshold == 0.42
+        assert m.message.startswith("Goal max precision where recall >= 0.9: threshold 0.42")
+        line = m.query_one(GoalLine)
+        assert line.display
+        assert "-> threshold 0.42 (here)" in line.plain
+        assert "recall 9/10 (>= 0.9, slack 0)" in line.plain
+        assert "same decisions for t with 0.38 < t <= 0.42" in line.plain
+        await pilot.press("right")  # moved off the goal's point: the line says so
+        await pilot.pause()
+        assert "(d re-applies it)" in line.plain
+
+
+async def test_a_malformed_goal_keeps_the_dialog_open_with_the_reason() -> None:
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d", *retype("max precison"), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ValueDialog)
+        error = str(app.screen.query_one("#dialog-error").render())
+        assert '"precison" is not a metric' in error
+        await pilot.press("escape")
+        assert app.main.session.threshold == 0.5 and app.main.message == "Goal unchanged."
+
+
+async def test_an_infeasible_goal_is_said_and_the_closest_point_shown() -> None:
+    app = make_app("imbalanced")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(
+            "d", *retype("min fpr where recall >= 0.95 and precision >= 0.5"), "enter"
+        )
+        await pilot.pause()
+        line = app.main.query_one(GoalLine).plain
+        assert "not feasible: no operating point meets" in line
+        assert app.main.session.threshold == 0.4
+
+
+async def test_w_shows_the_metrics_at_a_deployment_prevalence() -> None:
+    app = make_app("good", threshold=0.42)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w", *retype("1/20"), "enter")
+        await pilot.pause()
+        line = app.main.query_one(GoalLine).plain
+        assert "At prevalence 1/20 (TPR, FPR, LR± kept): precision 3/22" in line
+        assert app.main.message.startswith(
+            "Prevalence 1/20: at threshold 0.42, precision 3/4 -> 3/22"
+        )
+        await pilot.press("m")
+        await pilot.pause()
+        from textual.widgets import Static
+
+        text = "\n".join(str(s.render()) for s in app.screen.query(Static))
+        # The heading is the report's and plain mode's (one prevalence wording in core).
+        assert "At prevalence 1/20 (TPR and FPR kept" in text and "precision: 3/22" in text
+        await pilot.press("escape", "w", *retype("off"), "enter")
+        await pilot.pause()
+        assert not app.main.query_one(GoalLine).display
+
+
+async def test_a_bad_prevalence_is_refused_in_the_dialog() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w", *retype("1.5"), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ValueDialog)
+        assert "not strictly between 0 and 1" in str(app.screen.query_one("#dialog-error").render())
+
+
+async def test_the_fourth_chart_draws_metrics_against_the_threshold() -> None:
+    app = make_app()  # canonical at 0.5: scores .9 .8 .8 .4 .1
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c", "c", "c")
+        await pilot.pause()
+        chart = app.main.query_one(MetricChart)
+        assert chart.display and app.main.chart_mode == "metrics"
+        text = chart.render().plain  # type: ignore[union-attr]
+        for mark in ("p", "r", "f", "q", "|"):
+            assert mark in text
+        assert chart.legend.startswith("p precision · r recall · f F2 · q queue rate")
+        assert str(chart.border_subtitle).startswith("p precision")
+        # The x axis runs over the scores, lowest to highest.
+        axis = [line for line in text.split("\n") if "0.1" in line and "0.9" in line]
+        assert axis, text
+        await pilot.press("c", "c", "c")  # then the reliability and gains charts (#16)
+        assert app.main.chart_mode == "roc"
+
+
+async def test_goal_bounds_are_drawn_on_the_metric_chart() -> None:
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d", *retype("max precision where recall >= 0.9"), "enter", "c", "c", "c")
+        await pilot.pause()
+        text = app.main.query_one(MetricChart).render().plain  # type: ignore[union-attr]
+        assert "=====" in text
+
+
+def test_keys_for_goals_are_in_help() -> None:
+    from threshold_lab.tui.screens.help import HELP_GROUPS
+
+    assert HELP_GROUPS["Deciding"] == {"goal", "prevalence"}
+    assert keys("d") == ["d"]

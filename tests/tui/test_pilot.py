@@ -1,0 +1,629 @@
+"""Pilot tests: the state behind each behaviour of the explorer."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.app import ThresholdLab
+from threshold_lab.tui.screens.dialogs import ConfirmDialog, ValueDialog
+from threshold_lab.tui.screens.help import HelpScreen
+
+from tests.tui.helpers import SIZE, active_screen, as_bindings, make_app, retype, system_commands
+
+
+async def test_opening_state() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = app.main
+        assert m.session.threshold == 0.5
+        assert m.analysis is not None and m.analysis.counts == Counts(2, 1, 1, 1)
+        assert m.status_text == (
+            "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; "
+            "precision 2/3, recall 2/3."
+        )
+
+
+async def test_threshold_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("right")
+        assert m.session.threshold == 0.51
+        await pilot.press("shift+right", "shift+right", "shift+right")
+        assert m.session.threshold == pytest.approx(0.81)
+        assert m.analysis is not None and m.analysis.counts == Counts(1, 0, 2, 2)
+        await pilot.press("left", "shift+left")
+        assert m.session.threshold == pytest.approx(0.7)
+        await pilot.press("home")
+        assert m.session.threshold is None
+        assert m.analysis.metrics["precision"].value is None
+        await pilot.press("end")
+        assert m.session.threshold == 0.1
+        assert m.analysis.counts == Counts(3, 2, 0, 0)
+
+
+async def test_tie_group_jumps() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("home", "right_square_bracket")
+        assert m.session.threshold == 0.9
+        await pilot.press("right_square_bracket")
+        assert m.session.threshold == 0.8 and m.analysis is not None
+        assert m.analysis.counts == Counts(2, 1, 1, 1)  # both 0.8 rows entered together
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        assert m.session.threshold is None
+
+
+async def test_typed_threshold_valid_and_invalid() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("t", *retype("0.85"), "enter")
+        assert m.session.threshold == 0.85
+        await pilot.press("t")
+        await pilot.press(*retype("abc"), "enter")
+        assert isinstance(app.screen, ValueDialog)
+        assert m.session.threshold == 0.85
+        await pilot.press("escape")
+        assert m.session.threshold == 0.85 and active_screen(app) is m
+        await pilot.press("t", *retype("above-all"), "enter")
+        assert m.session.threshold is None
+
+
+async def test_edit_flip_add_delete_undo_redo_reset() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("down", "enter", *retype("0.3"), "enter")
+        assert m.session.data is not None and m.session.data.scores.tolist() == [
+            0.9,
+            0.3,
+            0.8,
+            0.4,
+            0.1,
+        ]
+        assert m.analysis is not None and m.analysis.counts == Counts(2, 0, 2, 1)
+        assert m.frame is not None
+        assert m.frame.update.changed.among(m.session.data.scores).tolist() == [1]
+        assert m.message == "Row s2: score 0.8 -> 0.3."
+        await pilot.press("space")
+        assert m.session.data.labels.tolist() == [True, True, True, False, True]
+        await pilot.press("a", *retype("0.6 0"), "enter")
+        assert m.session.data.n == 6 and m.session.data.row_id(5) == "new6"
+        await pilot.press("delete")
+        assert m.session.data.n == 5
+        await pilot.press("ctrl+z")
+        assert m.session.data.n == 6
+        await pilot.press("ctrl+y")
+        assert m.session.data.n == 5
+        await pilot.press("r")
+        assert m.session.data.scores.tolist() == [0.9, 0.8, 0.8, 0.4, 0.1]
+        assert not m.session.dirty
+
+
+async def test_rejected_score_edit_loses_nothing() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        before = m.session.data
+        await pilot.press("enter", *retype("1.5"), "enter")
+        assert isinstance(app.screen, ValueDialog)
+        assert "outside [0, 1]" in str(app.screen.query_one("#dialog-error").render())
+        await pilot.press("escape")
+        assert m.session.data is before
+
+
+async def test_last_row_cannot_be_removed() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press(*(["delete"] * 5))
+        assert m.session.data is not None and m.session.data.n == 1
+        assert "cannot remove the only row" in m.message
+
+
+async def test_playback_steps_through_tie_groups() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("home")
+        seen = []
+        for _ in range(4):
+            await pilot.press("n")
+            assert m.analysis is not None
+            seen.append((m.session.threshold, m.analysis.counts.cells()))
+        assert seen == [
+            (0.9, (1, 0, 2, 2)),
+            (0.8, (2, 1, 1, 1)),
+            (0.4, (2, 2, 0, 1)),
+            (0.1, (3, 2, 0, 0)),
+        ]
+        assert "2 rows enter together: 1 positive, 1 negative" not in m.message
+        await pilot.press("N", "N")
+        assert m.session.threshold == 0.8
+        # s4 (0.4) left the positive side
+        assert m.frame is not None
+        assert m.frame.update.changed.among(m.session.data.scores).tolist() == [3]
+        assert "2 rows enter together: 1 positive, 1 negative" in m.message
+        await pilot.press("p")
+        assert m.playback.playing
+        await pilot.press("p")
+        assert not m.playback.playing
+        assert (
+            m.session.data is not None and m.session.data.n == 5
+        )  # playback never changes the data
+
+
+async def test_presets_and_chart_cycle() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        m.load_preset("no-actual-positives")
+        await pilot.pause()
+        assert m.analysis is not None and m.analysis.curves.summaries.roc_auc.value is None
+        assert m.chart_mode == "roc"
+        await pilot.press("c")
+        assert m.chart_mode == "pr"
+        await pilot.press("c")
+        assert m.chart_mode == "both"
+        await pilot.press("P")
+        await pilot.press("enter")
+        assert m.session.source == "preset canonical"
+
+
+async def test_save_writes_csv_and_asks_before_overwrite(tmp_path: Path) -> None:
+    app = make_app()
+    target = tmp_path / "rows.csv"
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("space", "s", *retype(str(target)), "enter")
+        assert target.read_text().splitlines()[:2] == ["id,score,label", "s1,0.9,0"]
+        await pilot.press("s", *retype(str(target)), "enter")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert "Not saved" in m.message
+
+
+async def test_quit_asks_when_there_are_unsaved_edits() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "q")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert active_screen(app) is app.main
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("Static").render())
+        assert "  [                        Previous tie group" in help_text
+        assert "  ]                        Next tie group" in help_text
+        await pilot.press("escape")
+        await pilot.press("q", "y")
+    assert app.return_code == 0
+
+
+async def test_no_crash_on_a_storm_of_keys() -> None:
+    keys = [
+        "left",
+        "right",
+        "home",
+        "end",
+        "left_square_bracket",
+        "right_square_bracket",
+        "space",
+        "delete",
+        "ctrl+z",
+        "ctrl+y",
+        "c",
+        "m",
+        "n",
+        "N",
+        "r",
+        "shift+left",
+        "down",
+        "up",
+    ]
+    app = make_app("all-tied")
+    async with app.run_test(size=SIZE) as pilot:
+        for i in range(120):
+            await pilot.press(keys[(i * 7) % len(keys)])
+        assert app.main.analysis is not None
+
+
+async def test_every_key_is_a_palette_command() -> None:
+    from threshold_lab.tui.widgets.row_table import RowTable
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        titles = [c.title for c in system_commands(app)]
+        for b in app.main.all_bindings():
+            assert any((b.tooltip or b.description) in t for t in titles), b.description
+        flip = next(c for c in system_commands(app) if "actual label" in c.title)
+        flip.callback()
+        await pilot.pause()
+        assert app.main.session.data is not None
+        assert app.main.session.data.labels.tolist() == [False, False, True, False, True]
+        # The row table's keys run on the row table.
+        order = next(c for c in system_commands(app) if "Row order" in c.title)
+        order.callback()
+        await pilot.pause()
+        assert app.main.query_one("#rows", RowTable).order == "score-desc"
+
+
+async def test_all_metrics_screen_lists_every_metric() -> None:
+    from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+    from threshold_lab.tui.screens.help import MetricsScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        assert isinstance(app.screen, MetricsScreen)
+        lines = app.screen.body.plain.splitlines()
+        # Every metric, one a line, then how the intervals were made (#14), then the
+        # summaries (#12 item 12).
+        assert lines[len(METRIC_NAMES) - 2] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
+        assert lines[len(METRIC_NAMES) - 1].startswith("lift = precision/prevalence")
+        assert lines[0].endswith("(95% CI 0.21 to 0.94, Wilson, n = 3)")
+        assert lines[len(METRIC_NAMES)].startswith("(95% intervals: Wilson's for proportions")
+        assert "Ranking summaries (every threshold at once)" in lines
+        await pilot.press("m")
+        assert active_screen(app) is app.main
+
+
+async def test_every_key_is_on_screen_where_there_is_room() -> None:
+    # From 50 rows the key line under the status lists what the footer has no room
+    # for (below that, the rows go to the chart, and ? lists every key).
+    from textual.widgets import Footer
+
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause()
+        footer_actions = {b.action for b in as_bindings(app.main.BINDINGS) if b.show}
+        more = str(app.main.query_one("#more-keys").render())
+        for b in app.main.all_bindings():
+            moves = b.action.startswith("move(") or (b.id or "").startswith("sweep-")
+            if b.action not in footer_actions and not moves:
+                assert b.description in more, b.description
+        assert "b Boundary" in more and "o Order" in more and "f Filter" in more
+        assert "[ Prev group" in more and "] Next group" in more
+        assert app.main.query_one(Footer).display
+
+
+async def test_demo_captions_and_any_key_stops_it() -> None:
+    app = make_app(demo=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = app.main
+        assert m.demo.running
+        assert m.message.startswith("Demo 1/9: five hand-authored rows at threshold 0.5")
+        m.demo.advance()
+        await pilot.pause()
+        assert m.session.threshold == 0.81 and m.message.startswith("Demo 2/9")
+        await pilot.press("right")  # stops the tour and does nothing else
+        assert not m.demo.running
+        assert m.session.threshold == 0.81
+        assert m.message == "Demo stopped. Explore freely; ? lists every key."
+        await pilot.press("right")
+        assert m.session.threshold == 0.82
+
+
+async def test_demo_runs_to_its_end() -> None:
+    app = make_app(demo=True)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        for _ in range(9):
+            m.demo.advance()
+        await pilot.pause()
+        assert m.session.source == "preset delivery-b"
+        assert m.message.startswith("Demo 9/9")
+        m.demo.advance()
+        assert not m.demo.running
+
+
+async def test_terminal_cursor_follows_the_selected_row() -> None:
+    from textual.geometry import Offset
+    from threshold_lab.tui.widgets.row_table import RowTable
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.main.query_one(RowTable)
+        first = app.cursor_position
+        # below the summary line and the column names
+        assert first == Offset(table.content_region.x, table.region.y + 2)
+        await pilot.press("down", "down")
+        assert app.cursor_position == Offset(first.x, first.y + 2)
+
+
+async def test_playback_speed_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        m.playback.seconds = 1.0
+        await pilot.press("plus")
+        assert m.playback.seconds == 0.5
+        await pilot.press("minus", "minus")
+        assert m.playback.seconds == 2.0
+        assert m.message == "Playback: 2 s per tie group (+ faster, - slower)."
+
+
+@pytest.mark.parametrize(
+    ("lc_all", "flags", "expected"),
+    [
+        ("C", [], True),
+        ("en_GB.UTF-8", [], False),
+        ("C", ["--no-ascii"], False),
+        ("en_GB.UTF-8", ["--ascii"], True),
+    ],
+)
+def test_ascii_follows_the_locale_unless_told(
+    monkeypatch: pytest.MonkeyPatch, lc_all: str, flags: list[str], expected: bool
+) -> None:
+    from threshold_lab.tui.cli import main
+
+    opened: list[bool] = []
+    monkeypatch.setattr(ThresholdLab, "run", lambda app: opened.append(app.ascii))
+    monkeypatch.setenv("LC_ALL", lc_all)
+    assert main(flags) == 0 and opened == [expected]
+
+
+def test_unknown_theme_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from threshold_lab.tui.cli import main
+
+    assert main(["--theme", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("threshold-lab: error: no theme named 'nope'; themes are: ")
+    assert "ansi-dark" in err and "Traceback" not in err
+
+
+def test_screenshot_command_writes_an_svg(tmp_path: Path) -> None:
+    from threshold_lab.tui.cli import main
+
+    out = tmp_path / "shot.svg"
+    assert (
+        main(["screenshot", str(out), "--preset", "good", "--press", "home,n", "--size", "100x30"])
+        == 0
+    )
+    svg = out.read_text()
+    assert svg.startswith("<svg") and "Threshold&#160;0.95" in svg
+    assert main(["screenshot", str(tmp_path / "no" / "x.svg")]) == 2
+
+
+async def test_virtual_tables_scroll_far_and_edit_the_right_row() -> None:
+    import numpy as np
+    from threshold_lab.core.data.dataset import make_dataset
+    from threshold_lab.tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.sweep_table import SweepTable
+
+    n = 5000
+    rng = np.random.default_rng(1)
+    data = make_dataset(np.round(rng.random(n), 3), rng.random(n) < 0.4)
+    app = ThresholdLab(Session(data, 0.5, source="generated"))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one(RowTable)
+        for _ in range(40):  # 40 pages of 20 rows
+            await pilot.press("pagedown")
+        assert table.selected_row == 800
+        assert table.top <= 800 < table.top + table._body_height()
+        assert table.summary.startswith("rows ") and "of 5,000; file order" in table.summary
+        before = bool(data.labels[800])
+        await pilot.press("space")
+        assert app.main.session.data.labels[800] == (not before)
+        assert "Row 801: actual label flipped to" in app.main.message
+        await pilot.press("G")
+        assert table.selected_row == n - 1
+        await pilot.press("g")
+        assert table.selected_row == 0 and table.top == 0
+        sweep = app.main.query_one(SweepTable)
+        await pilot.press("end")
+        last = app.main.session.analysis.sweep.size - 1
+        assert app.main.session.analysis.point == last
+        assert sweep.top <= last < sweep.top + sweep._body_height()
+
+
+async def test_rows_sort_by_score_filter_by_cell_and_jump_to_the_boundary() -> None:
+    from threshold_lab.tui.widgets.row_table import RowTable
+
+    app = make_app()  # canonical: s1 0.9 P, s2 0.8 N, s3 0.8 P, s4 0.4 N, s5 0.1 P at 0.5
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one(RowTable)
+        m = app.main
+
+        def shown() -> list[str]:
+            return [m.session.data.row_id(int(i)) for i in table.view.indices(0, len(table.view))]
+
+        await pilot.press("o")
+        assert table.order == "score-desc" and shown() == ["s1", "s2", "s3", "s4", "s5"]
+        assert m.message == "Rows in score, high to low."
+        await pilot.press("o")
+        assert shown() == ["s5", "s4", "s3", "s2", "s1"]  # high to low, read backwards
+        await pilot.press("o")
+        assert table.order == "file"
+        await pilot.press("f")
+        assert table.cell == "TP" and shown() == ["s1", "s3"]
+        assert m.message.startswith("Showing only TP rows: 2 at this threshold")
+        await pilot.press("f")
+        assert shown() == ["s2"]  # FP
+        await pilot.press("right_square_bracket")  # 0.4 enters: s4 becomes FP too
+        assert shown() == ["s2", "s4"]
+        await pilot.press("f", "f")
+        assert table.cell == "FN" and shown() == ["s5"]
+        await pilot.press("f")
+        assert table.cell is None and len(table.view) == 5
+        # At 0.4 the boundary scores are 0.4 (lowest admitted) and 0.1 (highest left out).
+        await pilot.press("b")
+        assert table.selected_row == 3 and "Row s4, score 0.4" in m.message
+        await pilot.press("b")
+        assert table.selected_row == 4 and "below the threshold" in m.message
+        await pilot.press("b")
+        assert table.selected_row == 3  # round again
+
+
+async def test_an_empty_filtered_view_says_so_and_edits_nothing() -> None:
+    from threshold_lab.tui.widgets.row_table import RowTable
+
+    app = make_app(threshold=None)  # above all: no TP rows
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one(RowTable)
+        await pilot.press("f")
+        assert len(table.view) == 0 and table.selected_row is None
+        assert table.summary.startswith("no TP rows at this threshold")
+        await pilot.press("space", "delete")
+        assert not app.main.session.dirty
+
+
+async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Past a size, an edit's curve-wide work (summaries, reduced curves, the strip's
+    # bins) runs in the screen's worker while the screen answers; placeholders say
+    # so, and the finished drawing follows. Lowering the limit runs that path on 5 rows.
+    from threshold_lab.core.analysis import analyse
+    from threshold_lab.core.curves import prepared
+    from threshold_lab.core.session.edits import FlipLabel
+    from threshold_lab.core.session.update import Update
+    from threshold_lab.tui.explorer.frame import Frame
+    from threshold_lab.tui.widgets import charts, score_strip
+    from threshold_lab.tui.widgets.text import ItemLines
+
+    monkeypatch.setattr(prepared, "BACKGROUND_ROWS", 2)
+    app = make_app()
+    async with app.run_test(size=(120, 50)) as pilot:  # tall enough for the strip
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        roc = app.screen.query_one("#roc-chart", charts.CurveChart)
+        strip = app.screen.query_one(score_strip.ScoreStrip)
+        summary = app.screen.query_one("#chart-summary", ItemLines)
+        assert "ROC AUC (trapezoid) 7/12" in summary.plain
+        await pilot.press("space")  # s1 (0.9, actual 1) becomes a negative
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        m = app.main
+        assert m.frame is not None and m.frame.ready is not None
+        assert "ROC AUC (trapezoid) 1/4" in summary.plain  # the oracle's value below
+        assert "Drawing" not in str(roc.render()) and "O" in str(roc.render())
+        assert "actual 1" in str(strip.render())
+        # Before the worker is done, a chart and the strip say what they are doing.
+        fresh = analyse(FlipLabel(0).apply(m.session.data), 0.5)  # new rows, not prepared
+        roc.frame = strip.frame = Frame(Update(fresh), None)
+        assert str(roc.render()) == "Drawing the ROC curve of these rows…"
+        assert str(strip.render()) == "Placing 5 rows on the score axis…"
+
+
+def test_the_flipped_fixture_auc_is_one_quarter() -> None:
+    # The oracle for the test above: scores .9 .8 .8 .4 .1, labels 0 0 1 0 1.
+    from tests import oracle
+
+    assert oracle.pairwise_auc([0.9, 0.8, 0.8, 0.4, 0.1], [0, 0, 1, 0, 1]) == Fraction(1, 4)
+
+
+async def test_no_color_draws_every_widget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Regression: the Line-API tables' blank lines had no style, and Textual's
+    # NO_COLOR filter failed on them, so the explorer crashed on start under NO_COLOR.
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "G")
+        await pilot.pause()
+        shot = app.export_screenshot()
+    assert app.return_code in (None, 0)
+    assert "Threshold 0.51" in shot.replace("&#160;", " ")
+
+
+async def test_a_reset_or_a_preset_reaches_each_widget_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One change, one result: a reset moves the rows and the threshold together, and
+    # each widget must be handed the new state once, not once per moved part.
+    import functools
+    from collections import Counter
+    from collections.abc import Callable
+
+    from threshold_lab.tui.widgets.charts import ChartPanel, CurveChart
+    from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
+    from threshold_lab.tui.widgets.row_table import RowTable
+    from threshold_lab.tui.widgets.sweep_table import SweepTable
+    from threshold_lab.tui.widgets.text import StatusLine
+    from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
+
+    calls: Counter[object] = Counter()
+    bound = (ThresholdBar, ConfusionMatrix, MetricsPanel, ChartPanel, CurveChart)
+    for cls in (*bound, RowTable, SweepTable, StatusLine):
+
+        def counted(watch: Callable[..., object], *args: object) -> Callable[..., object]:
+            @functools.wraps(watch)  # the same parameters, so Textual passes the same values
+            def spy(self: object, *args: object) -> object:
+                calls[self] += 1
+                return watch(self, *args)
+
+            return spy
+
+        monkeypatch.setattr(cls, "watch_frame", counted(cls.watch_frame))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("right", "space", "down", "enter", *retype("0.2"), "enter")
+        await pilot.pause()
+        widgets = [w for cls in (*bound, RowTable, SweepTable, StatusLine) for w in m.query(cls)]
+        # The metric-vs-threshold, reliability and gains charts are CurveCharts too.
+        assert len(widgets) == 12
+        for change in ("r", "preset"):
+            calls.clear()
+            if change == "r":
+                await pilot.press("r")
+            else:
+                m.load_preset("good")
+            await pilot.pause()
+            assert {calls[w] for w in widgets} == {1}, change
+        assert m.session.data.n == 20 and m.status_text.startswith("Threshold 0.5: ")
+
+
+async def test_ctrl_q_and_the_palette_quit_ask_before_losing_edits() -> None:
+    # Textual's own quit (ctrl+q, and Quit in the palette) exited at once over
+    # unsaved edits.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert active_screen(app) is app.main and app.return_code is None
+        await app.action_quit()  # what the palette's Quit runs
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_quits_at_once_without_edits() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+q")
+    assert app.return_code == 0
+
+
+async def test_a_preset_over_unsaved_edits_asks_first() -> None:
+    # P (and the palette's presets) loaded over unsaved edits and cleared the history.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("space")
+        m.load_preset("good")  # what the palette's "Preset: good" runs
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert m.session.data.n == 5 and m.session.dirty
+        assert m.message == "Preset not loaded; the edits are kept."
+        await pilot.press("ctrl+z")  # the history is intact
+        assert not m.session.dirty
+        await pilot.press("space", "P", "down", "enter")  # the picker asks too
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        assert m.session.data.n != 5 or m.session.source != "preset canonical"
+        assert not m.session.dirty
