@@ -15,7 +15,8 @@ import argparse
 
 import numpy as np
 from threshold_lab.core.analysis import analyse
-from threshold_lab.core.multiclass.metrics import Multiclass, multiclass_report
+from threshold_lab.core.data.classes import Multiclass
+from threshold_lab.core.multiclass.metrics import multiclass_report
 from threshold_lab.core.report.as_json import report_json
 from timing import timed
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.report.parts import Measure
+from threshold_lab.core.measures import Measure
 from threshold_lab.core.report.report import Report, Sweep
 
 if TYPE_CHECKING:

@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
-from threshold_lab.core.calibration.transform import NAMES as TRANSFORMS
 from threshold_lab.core.data.presets import PRESETS, preset
 from threshold_lab.core.data.rownames import shown
 from threshold_lab.core.decide.solve import decision_sentence
@@ -59,6 +58,7 @@ from threshold_lab.core.text.sentences import (
     tie_group_text,
 )
 from threshold_lab.core.threshold import format_threshold, parse_threshold
+from threshold_lab.core.transform import NAMES as TRANSFORMS
 
 HELP = """Commands (one per line):
   threshold T | threshold above-all   set the threshold (positive if score >= T)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, wilson
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
@@ -108,7 +109,6 @@ class Calibration:
 
 def parse_bins(text: str) -> int:
     """``--bins N``: a whole number of bins from 1 to :data:`MAX_BINS`."""
-    from threshold_lab.core.errors import InputError
 
     try:
         n = int(text.strip())
@@ -123,7 +123,6 @@ def parse_bins(text: str) -> int:
 
 def parse_binning(text: str) -> str:
     """``--binning mass|width``."""
-    from threshold_lab.core.errors import InputError
 
     word = text.strip().lower()
     if word not in BINNINGS:

@@ -18,7 +18,7 @@ from threshold_lab.core.compare.paired import (
     unpaired_delong,
 )
 from threshold_lab.core.data.dataset import Dataset, Model
-from threshold_lab.core.intervals.closed import CONFIDENCE, Interval
+from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, auc_interval
 from threshold_lab.core.metrics.metric import (
     Metric,
     format_fraction,
@@ -321,7 +321,6 @@ def _short(m: Metric) -> str:
 
 def model_row(name: str, shown: bool, a: Analysis, confidence: float | None) -> ModelRow:
     """Model ``name``'s row at analysis ``a`` (``confidence`` None: no interval)."""
-    from threshold_lab.core.intervals.closed import auc_interval
 
     sm = a.curves.summaries
     interval = None

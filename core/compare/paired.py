@@ -14,9 +14,9 @@ from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.intervals.bootstrap import Groups
+from threshold_lab.core.intervals.bootstrap import Groups, Replicate, groups_of, replicate_summaries
 from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, delong_se, z_for
 
 FloatArray = npt.NDArray[np.float64]
@@ -377,8 +377,6 @@ def paired_ap_bootstrap(
     """A percentile interval of AP(a) − AP(b) from a paired stratified bootstrap: the
     same resampled examples (positives and negatives drawn separately) scored by both
     models in every replicate."""
-    from threshold_lab.core.curves.sweep import build_sweep
-    from threshold_lab.core.intervals.bootstrap import Replicate, _summaries, groups_of
 
     if a.weights is not None and not bool(np.all(a.weights == np.floor(a.weights))):
         return None, NOT_WHOLE
@@ -415,7 +413,7 @@ def paired_ap_bootstrap(
                 np.bincount(pos_group[drawn_pos], minlength=g.pos.size).astype(np.int64),
                 np.bincount(neg_group[drawn_neg], minlength=g.neg.size).astype(np.int64),
             )
-            aps.append(_summaries(g, r)[0])
+            aps.append(replicate_summaries(g, r)[0])
         diffs[i] = aps[0] - aps[1]
     lo, hi = np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2])
     return (

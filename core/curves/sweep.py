@@ -9,6 +9,7 @@ Row order never changes any result.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
@@ -16,14 +17,13 @@ import numpy.typing as npt
 from threshold_lab.core.blocks import blocks
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.formulas import RATES, Cells
 from threshold_lab.core.metrics.metric import Metric, ratio
 from threshold_lab.core.threshold import Threshold, check_threshold
 
 CountArray = npt.NDArray[np.number[Any]]
 
-NO_POSITIVES = "No actual positives (TP+FN=0)"
-NO_NEGATIVES = "No actual negatives (FP+TN=0)"
-NO_PREDICTED = "No predicted positives (TP+FP=0)"
+_ONE = Fraction(1)
 
 
 _A = TypeVar("_A", bound="np.ndarray[Any, Any]")
@@ -123,14 +123,15 @@ class Sweep:
 
     def rate_parts(self, tp: Any, fp: Any) -> dict[str, tuple[Any, Any, str]]:
         """Numerator, denominator and the reason a zero denominator gives, of each
-        point rate; ``tp`` and ``fp`` are counts of one point, or arrays of many."""
-        recall = (tp, self.positives, NO_POSITIVES)
-        return {
-            "tpr": recall,
-            "fpr": (fp, self.negatives, NO_NEGATIVES),
-            "precision": (tp, tp + fp, NO_PREDICTED),
-            "recall": recall,
-        }
+        point rate (the formula table's); ``tp`` and ``fp`` are counts of one point,
+        or arrays of many."""
+        cells = Cells(tp, fp, pos=self.positives, neg=self.negatives)
+        out = {}
+        for name in ("tpr", "fpr", "precision", "recall"):
+            rate = RATES["recall" if name == "tpr" else name]
+            num, den = rate.parts(cells, _ONE)
+            out[name] = (num, den, rate.why(cells))
+        return out
 
     def entering(self, index: int) -> tuple[int | float, int | float]:
         """(positives, negatives) that enter together at point ``index``; (0, 0) at 0.

@@ -3,7 +3,7 @@
 It is a sufficient statistic for every ranking metric: each row becomes a
 positive and a negative example at that score, weighted by its counts (a count
 of 0 adds no example). CSV/TSV files are read by pyarrow when they are clean,
-else by the exact reader's row loop (:func:`core.data.delimited.read_rows`),
+else by the exact reader's row loop (:func:`threshold_lab.core.data.delimited.read_rows`),
 so their messages match those of ordinary files line for line.
 
 Files written by ``threshold-lab aggregate`` may also have
@@ -13,7 +13,7 @@ Files written by ``threshold-lab aggregate`` may also have
   there are more.
 - ``merged`` and ``quantisation`` columns, when scores were quantised: which
   rows merged several distinct scores, and by what rule. The AUC computed from
-  the file is then within :func:`core.engines.quantise.bound` of the true AUC.
+  the file is then within :func:`threshold_lab.core.data.quantise.bound` of the true AUC.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.data import delimited, progress
+from threshold_lab.core.data import delimited, fast_csv, progress
 from threshold_lab.core.data.cells import Where, fail, find, numbers, optional
 from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
+from threshold_lab.core.data.quantise import bound, bound_words, parse_rule
 from threshold_lab.core.errors import InputError
 
 AGGREGATED_COLUMNS = ("score", "positives", "negatives")
@@ -88,7 +89,6 @@ class Quantised:
 
     def words(self) -> str:
         """``quantised: true AUC within ± 0.0001235``."""
-        from threshold_lab.core.engines.quantise import bound_words
 
         if self.bound is None:
             return f"quantised ({self.rule}): no bound, AUC is undefined"
@@ -129,7 +129,6 @@ class Counts:
     def quantised(self) -> Quantised | None:
         if self.rule is None or self.merged is None:
             return None
-        from threshold_lab.core.engines.quantise import bound
 
         return Quantised(self.rule, bound(self.positives, self.negatives, self.merged))
 
@@ -227,7 +226,6 @@ def _from_cells(path: Path, cells: dict[str, list[object]], where: Where, by: st
 
 
 def _rule(path: Path, values: Sequence[str], where: Where) -> str:
-    from threshold_lab.core.engines.quantise import parse_rule
 
     distinct = list(dict.fromkeys(values))
     try:
@@ -269,7 +267,6 @@ def _from_table(path: Path, table: Any, names: dict[str, str], by: str | None) -
         if len(rules) != 1 or rules[0] is None:
             return None
         rule = str(rules[0]).strip()
-        from threshold_lab.core.engines.quantise import parse_rule
 
         try:
             parse_rule(rule)
@@ -308,7 +305,6 @@ def read_counts_table(
 
 def _csv_fast(path: Path, header: Sequence[str], by: str | None) -> Counts | None:
     """A clean CSV/TSV through pyarrow, or None (the exact reader then names the problem)."""
-    from threshold_lab.core.data import fast_csv
 
     if not fast_csv.available():
         return None
@@ -377,7 +373,8 @@ def _csv_table(
 
 def load_delimited_counts(path: Path, by: str | None = None) -> Counts:
     """Read an aggregated CSV/TSV file's columns (see the module's notes; Parquet:
-    :func:`core.data.parquet.read_aggregated`, both by :func:`core.data.loaders.load_counts`)."""
+    :func:`threshold_lab.core.data.parquet.read_aggregated`, both by
+    :func:`threshold_lab.core.data.loaders.load_counts`)."""
     header = delimited.header_of(path)
     if header:
         fast = _csv_fast(path, header, by)

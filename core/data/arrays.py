@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
 from threshold_lab.core.data.labels import LabelProblem, label_key, truth_of
 from threshold_lab.core.data.sources import Source
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.multiclass.metrics import Multiclass
 
 #: The source a report of arrays names (the ``source`` field of its JSON).
 ARRAYS = "arrays"

@@ -144,7 +144,7 @@ def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> 
 def _labels(
     path: Path, column: str, values: Sequence[object], where: Where, positive: str | None
 ) -> np.ndarray:
-    """The label rules of :mod:`core.data.labels`, a broken one named by place."""
+    """The label rules of :mod:`threshold_lab.core.data.labels`, a broken one named by place."""
     try:
         return read_labels(values, positive)
     except LabelProblem as problem:

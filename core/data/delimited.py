@@ -1,9 +1,9 @@
 """CSV and TSV files with a header row.
 
-A clean file goes through the pyarrow fast path (:mod:`core.data.fast_csv`);
+A clean file goes through the pyarrow fast path (:mod:`threshold_lab.core.data.fast_csv`);
 any other file, or any file without pyarrow, goes through the exact reader
 here, whose messages name the line. :func:`read_rows` is the exact reader's
-row loop, shared with aggregated files (:mod:`core.data.aggregated`).
+row loop, shared with aggregated files (:mod:`threshold_lab.core.data.aggregated`).
 """
 
 from __future__ import annotations

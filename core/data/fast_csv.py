@@ -1,9 +1,9 @@
 """A fast path for clean CSV/TSV files, through pyarrow when it is installed.
 
 It returns a Dataset only when the file is clean: numeric finite scores, labels
-that keep the rules of :mod:`core.data.labels`, no empty cells. Anything else
-returns None, and the exact reader (:mod:`core.data.delimited`, or the Parquet
-one in :mod:`core.data.parquet`) then reads the file and names the first
+that keep the rules of :mod:`threshold_lab.core.data.labels`, no empty cells. Anything else
+returns None, and the exact reader (:mod:`threshold_lab.core.data.delimited`, or the Parquet
+one in :mod:`threshold_lab.core.data.parquet`) then reads the file and names the first
 problem by line and column. So speed never costs a worse message.
 """
 

@@ -10,7 +10,7 @@ from threshold_lab.core.data import progress
 from threshold_lab.core.data.cells import Columns, assemble, fail
 from threshold_lab.core.data.dataset import Dataset
 
-#: Fixture key to the key :func:`~core.data.cells.assemble` takes the cells by.
+#: Fixture key to the key :func:`~threshold_lab.core.data.cells.assemble` takes the cells by.
 _KEYS = (("scores", "score"), ("labels", "label"), ("weights", "weight"), ("ids", "id"))
 
 

@@ -1,10 +1,10 @@
 """Read scored examples from a file: :func:`load_file` picks the reader by extension.
 
-Each format has its module: :mod:`~core.data.delimited` (CSV/TSV),
-:mod:`~core.data.aggregated` (score, positives, negatives),
-:mod:`~core.data.json_file` and :mod:`~core.data.parquet`. Every problem in a
-file becomes one :class:`~threshold_lab.core.errors.InputError` whose message names the
-file, the line (or row, or item) and the column, and what is wrong.
+Each format has its module: :mod:`~threshold_lab.core.data.delimited` (CSV/TSV),
+:mod:`~threshold_lab.core.data.aggregated` (score, positives, negatives),
+:mod:`~threshold_lab.core.data.json_file` and :mod:`~threshold_lab.core.data.parquet`.
+Every problem in a file becomes one :class:`~threshold_lab.core.errors.InputError` whose
+message names the file, the line (or row, or item) and the column, and what is wrong.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Parquet files (the ``[parquet]`` extra, pyarrow), of rows or aggregated.
 
-Clean columns go straight to numpy (:func:`core.data.fast_csv.from_table`);
+Clean columns go straight to numpy (:func:`threshold_lab.core.data.fast_csv.from_table`);
 anything irregular takes the exact path, whose messages name the row.
 """
 
@@ -95,7 +95,7 @@ def load_parquet(path: Path, cols: Columns, *, aggregated: bool | None = None) -
 
 
 def read_aggregated(path: Path, by: str | None = None) -> Counts:
-    """An aggregated Parquet file's columns (see :mod:`core.data.aggregated`)."""
+    """An aggregated Parquet file's columns (see :mod:`threshold_lab.core.data.aggregated`)."""
     table, names, _aggregated = _read(path, Columns(), True, by)
     progress.step("checking rows")
     return read_counts_table(path, table, list(table.column_names), by, names)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.multiclass.metrics import Multiclass
 from threshold_lab.core.threshold import Threshold
 
 _CANON_SCORES = (0.9, 0.8, 0.8, 0.4, 0.1)

@@ -11,6 +11,8 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.aggregated import Quantised, dataset_of, is_aggregated
 from threshold_lab.core.data.cells import fail
+from threshold_lab.core.data.class_files import load_multiclass
+from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.delimited import header_of
 from threshold_lab.core.data.extra import numeric_column
@@ -18,8 +20,6 @@ from threshold_lab.core.data.loaders import Columns, load_counts, load_file
 from threshold_lab.core.data.models import join_models, load_models
 from threshold_lab.core.data.presets import PRESET_NAMES, PRESETS
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.multiclass.load import load_multiclass
-from threshold_lab.core.multiclass.metrics import Multiclass
 from threshold_lab.core.threshold import Threshold
 
 

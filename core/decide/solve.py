@@ -18,26 +18,32 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.decide.goal import Constraint, Goal, number_text
+from threshold_lab.core.decide.goal import Constraint, Goal, number_text, parse_number
 from threshold_lab.core.decide.values import (
-    ArrayCells,
-    Cells,
     exact_key,
     exact_value,
     float_values,
     separated,
 )
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.bootstrap import SweepStatistic
 from threshold_lab.core.metrics.confusion import Counts
-from threshold_lab.core.metrics.metric import Metric, fraction_text, from_fraction, is_integral
-from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
+from threshold_lab.core.metrics.formulas import Cells
+from threshold_lab.core.metrics.metric import (
+    Metric,
+    fraction_text,
+    from_fraction,
+    is_integral,
+    undefined,
+)
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES, threshold_metrics
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -58,7 +64,6 @@ WORDS = {
 
 def parse_prevalence(text: str) -> Fraction:
     """A deployment prevalence strictly between 0 and 1: a decimal or ``a/b``."""
-    from threshold_lab.core.decide.goal import parse_number
 
     try:
         p = parse_number(text.strip(), "the prevalence")
@@ -104,15 +109,16 @@ class Setting:
             return p.numerator * int(neg), (p.denominator - p.numerator) * int(pos)
         return Fraction(p) / Fraction(pos), (1 - Fraction(p)) / Fraction(neg)
 
-    def cells(self, lo: int = 0, hi: int | None = None) -> ArrayCells:
-        """The four counts at points ``lo`` to ``hi`` (exclusive), as floats."""
+    def cells(self, lo: int = 0, hi: int | None = None) -> Cells:
+        """The four counts at points ``lo`` to ``hi`` (exclusive), as floats, with the
+        class totals (TN and FN worked out only where a metric needs them)."""
         s = self.sweep
         a, b = (float(x) for x in self._factors())
         tp, fp = s.tp[lo:hi], s.fp[lo:hi]
         if a != 1 or b != 1:
             tp, fp = tp * a, fp * b
         pos, neg = self.totals()
-        return ArrayCells(tp, fp, pos, neg)
+        return Cells(tp, fp, pos=np.float64(pos), neg=np.float64(neg))
 
     def cells_at(self, k: int) -> Cells:
         """The four counts at point ``k``, exactly."""
@@ -239,7 +245,7 @@ def _values(
 ) -> FloatArray:
     if name == "cost":
         return _cost_values(setting, goal, lo, hi)
-    values = float_values(name, setting.cells(lo, hi), setting.beta, setting.totals())
+    values = float_values(name, setting.cells(lo, hi), setting.beta)
     if name == "predicted_positives" and setting.prevalence is not None:
         values = values / float(setting.scale)  # per example at a prevalence
     return values
@@ -740,11 +746,23 @@ def metrics_at_prevalence(
     >>> metrics_at_prevalence(s, 1, Fraction(1, 20), 2.0)["precision"].value_text()
     '18/37 ≈ 0.4865'
     """
-    from threshold_lab.core.metrics.metric import undefined
-    from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 
     setting = Setting(sweep, beta, prevalence)
     missing = setting.missing_class
     if missing is not None:
         return {name: undefined(missing[:1].upper() + missing[1:]) for name in METRIC_NAMES}
     return threshold_metrics(setting.counts_at(k), beta=beta)
+
+
+def threshold_statistic(goal: Goal, setting: Setting) -> SweepStatistic:
+    """The threshold ``goal`` chooses, read off a bootstrap replicate's sweep (NaN where
+    the replicate makes it infeasible or it chooses above all scores); a goal with
+    per-row cost columns is not resampled (a replicate has no rows to sum them over)."""
+    if goal.columns():
+        return SweepStatistic(None, "a goal with per-row cost columns is not resampled")
+
+    def read(sweep: Sweep) -> float:
+        d = solve(replace(setting, sweep=sweep), goal)
+        return math.nan if not d.feasible or d.threshold is None else float(d.threshold)
+
+    return SweepStatistic(read)

@@ -3,9 +3,9 @@
 ``threshold-lab aggregate`` reduces rows (or shards already aggregated) to one
 row per distinct score, ``score, positives, negatives``, on an engine that
 works out of core (DuckDB, embedded) or on a cluster (Spark). Every engine runs
-the same plan (:mod:`core.engines.plan`): the label rules of the loaders,
+the same plan (:mod:`threshold_lab.core.engines.plan`): the label rules of the loaders,
 scores grouped exactly as stored, and, when asked, bounded quantisation
-(:mod:`core.engines.quantise`) whose effect on AUC is recorded in the file.
+(:mod:`threshold_lab.core.data.quantise`) whose effect on AUC is recorded in the file.
 
 The engines are optional (the ``[engines]`` and ``[spark]`` extras) and imported
 only when asked for.

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from threshold_lab.core.data.cells import Columns
 from threshold_lab.core.data.labels import LabelProblem, truth_of
+from threshold_lab.core.data.loaders import load_counts, load_file
+from threshold_lab.core.data.quantise import Rule
 from threshold_lab.core.engines.plan import Plan, Scan
-from threshold_lab.core.engines.quantise import Rule
 from threshold_lab.core.errors import InputError
 
 #: A delimited file at most this large is read again by the exact loader when an
@@ -112,7 +113,6 @@ def given(plan: Plan, file: str) -> str:
 def exact_message(file: str, plan: Plan) -> None:
     """Raise the exact loader's message for ``file`` when it is a small delimited
     file whose problem the loader finds; return quietly otherwise."""
-    from threshold_lab.core.data.loaders import load_file
 
     file = given(plan, file)
     path = Path(file)
@@ -134,7 +134,6 @@ def exact_message(file: str, plan: Plan) -> None:
         if scan is not None and scan.aggregated:
             # As counts, with the shard's group column: the loader's own refusal of a
             # grouped file ("holds 2 groups") is not this file's problem.
-            from threshold_lab.core.data.loaders import load_counts
 
             load_counts(path, scan.by if scan.by in scan.header else None)
         else:

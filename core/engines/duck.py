@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from threshold_lab.core.data.quantise import ROUND_LIMIT
 from threshold_lab.core.engines.common import (
     TEXT_TYPES,
     TOO_LARGE,
@@ -32,7 +33,6 @@ from threshold_lab.core.engines.common import (
     whole_or_nothing,
 )
 from threshold_lab.core.engines.plan import Plan, Scan
-from threshold_lab.core.engines.quantise import ROUND_LIMIT
 from threshold_lab.core.errors import InputError
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from threshold_lab.core.data.aggregated import aggregated_columns, is_aggregated
 from threshold_lab.core.data.cells import Columns, fail, find, names_wanted, optional
 from threshold_lab.core.data.delimited import delimiter_of, header_of
-from threshold_lab.core.engines.quantise import Rule, parse_rule
+from threshold_lab.core.data.quantise import Rule, parse_rule
 from threshold_lab.core.errors import InputError
 
 #: File name endings read as Parquet; every other file is delimited text.

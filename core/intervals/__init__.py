@@ -6,17 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
-from threshold_lab.core.intervals.bootstrap import Bootstrap, Estimate
+from threshold_lab.core.intervals.bootstrap import Bootstrap, Estimate, SweepStatistic
 from threshold_lab.core.intervals.bootstrap import bootstrap as run_bootstrap
 from threshold_lab.core.intervals.closed import CONFIDENCE
-
-if TYPE_CHECKING:
-    from threshold_lab.core.decide.goal import Goal
-    from threshold_lab.core.decide.solve import Setting
 
 #: Why a statistic has no interval until a bootstrap runs.
 NEEDS_BOOTSTRAP = "no closed form; a bootstrap gives one"
@@ -55,13 +50,13 @@ class BootJob:
     replicates: int
     seed: int
     confidence: float
-    goal: tuple[Goal, Setting] | None = None
+    goal: SweepStatistic | None = None
     #: A finished run of the same state at another point: only the point is counted.
     base: Bootstrap | None = None
 
     def run(self, progress: Callable[[int, int], bool | None] | None = None) -> Bootstrap:
-        """Run it (raises :class:`core.intervals.bootstrap.Cancelled` when ``progress``
-        returns False)."""
+        """Run it (raises :class:`threshold_lab.core.intervals.bootstrap.Cancelled` when
+        ``progress`` returns False)."""
         return run_bootstrap(
             self.sweep,
             self.point,

@@ -19,16 +19,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, check_confidence
-
-if TYPE_CHECKING:
-    from threshold_lab.core.decide.goal import Goal
-    from threshold_lab.core.decide.solve import Setting
+from threshold_lab.core.metrics.formulas import FORMULAS, Cells
+from threshold_lab.core.metrics.threshold_metrics import beta_squared
 
 #: Replicates when ``--bootstrap`` is given without a number.
 REPLICATES = 1000
@@ -190,7 +188,7 @@ class RowMaps:
         return np.add.reduceat(counts, starts).astype(np.int64)
 
     def summaries(self, pos: IntArray, drawn_neg: IntArray) -> tuple[float, float]:
-        """Average precision and the PR trapezoid area, as :func:`_summaries` gives
+        """Average precision and the PR trapezoid area, as :func:`replicate_summaries` gives
         them, from per-group positives and the drawn negative rows."""
         g = self.groups
         k = g.pos.size
@@ -209,7 +207,7 @@ class Replicate:
     neg: IntArray
 
 
-def _summaries(g: Groups, r: Replicate) -> tuple[float, float]:
+def replicate_summaries(g: Groups, r: Replicate) -> tuple[float, float]:
     """Average precision and the PR trapezoid area of a replicate."""
     tp = np.cumsum(r.pos)  # TP at each positive group's point
     cum_neg = np.concatenate(([0], np.cumsum(r.neg)))
@@ -237,30 +235,24 @@ def _ap_area(
 
 
 def at_counts(tp: float, fp: float, pos: float, neg: float, beta: float) -> dict[str, float]:
-    """The non-proportion threshold metrics of one confusion matrix, as floats
-    (NaN where undefined, as core's metrics are)."""
-    fn, tn = pos - tp, neg - fp
-    nan = math.nan
-    b2 = beta * beta
-    f1 = 2 * tp / (2 * tp + fp + fn) if 2 * tp + fp + fn else nan
-    fb = (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp) if (1 + b2) * tp + b2 * fn + fp else nan
-    margins = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
-    if margins:
-        mcc = (tp * tn - fp * fn) / math.sqrt(margins) if tp * tn != fp * fn else 0.0
-    else:
-        mcc = nan
-    tpr = tp / pos if pos else nan
-    fpr = fp / neg if neg else nan
-    tnr = tn / neg if neg else nan
-    fnr = fn / pos if pos else nan
-    return {
-        "f1": f1,
-        "fbeta": fb,
-        "mcc": mcc,
-        "balanced_accuracy": (tpr + tnr) / 2,
-        "lr_plus": tpr / fpr if fpr else nan,
-        "lr_minus": fnr / tnr if tnr else nan,
-    }
+    """The non-proportion threshold metrics of one confusion matrix, as floats (NaN
+    where undefined, as core's metrics are), from the one formula table."""
+    cells = Cells(tp, fp, pos=pos, neg=neg)
+    b2 = beta_squared(beta)
+    out = {}
+    for name in AT_THRESHOLD:
+        f = FORMULAS[name]
+        num, den = f.parts(cells, b2 if name == "fbeta" else _ONE)
+        if den == 0:
+            out[name] = math.nan
+        elif f.root:
+            out[name] = 0.0 if num == 0 else num / math.sqrt(den)
+        else:
+            out[name] = num / den
+    return out
+
+
+_ONE = Fraction(1)
 
 
 def _curves(g: Groups, r: Replicate) -> tuple[FloatArray, FloatArray]:
@@ -394,16 +386,16 @@ def bootstrap(
     seed: int = SEED,
     confidence: float = CONFIDENCE,
     bands: bool = False,
-    goal: tuple[Goal, Setting] | None = None,
+    goal: SweepStatistic | None = None,
     progress: Callable[[int, int], bool | None] | None = None,
     base: Bootstrap | None = None,
 ) -> Bootstrap:
     """A stratified bootstrap of ``sweep`` (see the module's note).
 
     ``point`` is the active operating point (its threshold metrics get intervals);
-    ``goal`` a goal and the setting it was solved in (its chosen threshold gets
-    one); ``progress(done, total)`` is called as replicates finish, and returning
-    False stops the run (:class:`Cancelled`).
+    ``goal`` reads a goal's chosen threshold off each replicate's sweep (it gets an
+    interval, ``goal_threshold``); ``progress(done, total)`` is called as replicates
+    finish, and returning False stops the run (:class:`Cancelled`).
 
     ``base``: a finished run of the same rows, seed and replicates at another point.
     The same replicates are drawn again (the seed fixes them) but only counted at
@@ -424,10 +416,8 @@ def bootstrap(
     values: dict[str, FloatArray] = {
         name: np.empty(replicates) for name in (*SUMMARIES, *AT_THRESHOLD)
     }
-    goal_values = np.empty(replicates) if goal else None
-    goal_reason = None
-    if goal is not None and goal[0].columns():
-        goal_values, goal_reason = None, "a goal with per-row cost columns is not resampled"
+    goal_values = np.empty(replicates) if goal is not None and goal.read is not None else None
+    goal_reason = None if goal is None else goal.unavailable
     roc = np.empty((replicates, GRID.shape[0])) if bands else None
     prc = np.empty((replicates, PR_GRID.shape[0])) if bands else None
     # The active point covers groups 0 .. point - 1: so many positive and negative groups.
@@ -452,7 +442,7 @@ def bootstrap(
                 r = Replicate(pos, rows.neg_counts(drawn_neg) if groups_wanted else pos[:0])
         else:
             r = Replicate(draw(rng, g.pos, g.positives), draw(rng, g.neg, g.negatives))
-            ap_area = (math.nan, math.nan) if only_point else _summaries(g, r)
+            ap_area = (math.nan, math.nan) if only_point else replicate_summaries(g, r)
             tp = float(r.pos[:pos_cut].sum())
             fp = float(r.neg[:neg_cut].sum())
         values["average_precision"][i], values["pr_trapezoid_area"][i] = ap_area
@@ -460,8 +450,8 @@ def bootstrap(
             values[name][i] = v
         if roc is not None and prc is not None:
             roc[i], prc[i] = _curves(g, r)
-        if goal_values is not None and goal is not None:
-            goal_values[i] = _goal_threshold(sweep, g, r, goal)
+        if goal_values is not None and goal is not None and goal.read is not None:
+            goal_values[i] = goal.read(_sweep_of(sweep, g, r))
         report = progress is not None and (i % every == every - 1 or i == replicates - 1)
         if report and progress is not None and progress(i + 1, replicates) is False:
             raise Cancelled
@@ -478,9 +468,8 @@ def bootstrap(
             estimates["goal_threshold"] = Estimate(None, goal_reason)
         else:
             estimates["goal_threshold"] = _percentile(
-                goal_values, confidence, replicates, seed,
-                "the goal was infeasible or chose above all scores",
-            )  # fmt: skip
+                goal_values, confidence, replicates, seed, goal.undefined
+            )
     out_bands = None
     if roc is not None and prc is not None:
         q = [(1 - confidence) / 2, (1 + confidence) / 2]
@@ -502,12 +491,13 @@ _LABEL = {
 }
 
 
-def _goal_threshold(sweep: Sweep, g: Groups, r: Replicate, goal: tuple[Goal, Setting]) -> float:
-    """The threshold the goal chooses on a replicate (NaN: infeasible or above all)."""
-    from threshold_lab.core.decide.solve import solve  # core.decide builds on core.intervals' peers
+@dataclass(frozen=True)
+class SweepStatistic:
+    """A number read off each replicate's own sweep (a goal's chosen threshold, which
+    :mod:`threshold_lab.core.decide` reads): ``read`` gives it, NaN when a replicate
+    has none (``undefined`` says why, for the interval's reason); or ``read`` is None
+    and ``unavailable`` says why it is not resampled at all."""
 
-    wanted, setting = goal
-    d = solve(replace(setting, sweep=_sweep_of(sweep, g, r)), wanted)
-    if not d.feasible or d.threshold is None:
-        return math.nan
-    return float(d.threshold)
+    read: Callable[[Sweep], float] | None
+    unavailable: str | None = None
+    undefined: str = "the goal was infeasible or chose above all scores"

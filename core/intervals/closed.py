@@ -10,29 +10,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.formulas import RATES, Cells
 
 #: The confidence intervals are computed at unless asked otherwise.
 CONFIDENCE = 0.95
 
 NOT_WHOLE = "the weights are not whole numbers, so they are not counts of examples"
-
-#: Each proportion's (numerator, denominator) from the counts.
-PROPORTIONS = {
-    "precision": lambda k: (k.tp, k.tp + k.fp),
-    "recall": lambda k: (k.tp, k.tp + k.fn),
-    "specificity": lambda k: (k.tn, k.tn + k.fp),
-    "fpr": lambda k: (k.fp, k.fp + k.tn),
-    "fnr": lambda k: (k.fn, k.fn + k.tp),
-    "npv": lambda k: (k.tn, k.tn + k.fn),
-    "accuracy": lambda k: (k.tp + k.tn, k.total),
-    "prevalence": lambda k: (k.tp + k.fn, k.total),
-    "queue_rate": lambda k: (k.tp + k.fp, k.total),
-}
 
 
 @dataclass(frozen=True)
@@ -147,10 +136,10 @@ def proportion_interval(
             return None, why or "the metric is undefined (the prevalence is 0)"
         return Interval(p_interval.low / prevalence, p_interval.high / prevalence, "wilson",
                         confidence, p_interval.n), None  # fmt: skip
-    parts = PROPORTIONS.get(name)
-    if parts is None:
+    rate = RATES.get(name)
+    if rate is None:
         return None, None
-    k, n = parts(counts)
+    k, n = rate.parts(Cells(*counts.cells()), Fraction(1))
     if n == 0:
         return None, "the metric is undefined (its denominator is 0)"
     if not whole:

@@ -1,6 +1,6 @@
 """Every single-threshold metric, computed from the four counts.
 
-Each is a :class:`~core.metrics.metric.Metric`: value, exact fraction when the counts
+Each is a :class:`~threshold_lab.core.metrics.metric.Metric`: value, exact fraction when the counts
 are whole, the formula with the counts filled in, or undefined with the
 reason naming the empty denominator.
 """
@@ -12,9 +12,17 @@ import sys
 from fractions import Fraction
 
 from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.formulas import (
+    FORMULAS,
+    NO_ACTUAL_NEG,
+    NO_ACTUAL_POS,
+    NO_PRED_NEG,
+    NO_PRED_POS,
+    RATES,
+    Cells,
+)
 from threshold_lab.core.metrics.metric import (
     Metric,
-    Number,
     from_fraction,
     is_integral,
     ratio,
@@ -22,10 +30,8 @@ from threshold_lab.core.metrics.metric import (
 )
 from threshold_lab.core.metrics.metric import format_count as c
 
-NO_PRED_POS = "No predicted positives (TP+FP=0)"
-NO_PRED_NEG = "No predicted negatives (TN+FN=0)"
-NO_ACTUAL_POS = "No actual positives (TP+FN=0)"
-NO_ACTUAL_NEG = "No actual negatives (FP+TN=0)"
+__all__ = ["METRIC_NAMES", "NO_ACTUAL_NEG", "NO_ACTUAL_POS", "NO_PRED_NEG", "NO_PRED_POS",
+           "beta_squared", "f_beta", "lift", "threshold_metrics"]  # fmt: skip
 
 #: The order in which metrics are listed everywhere (report, TUI, JSON).
 METRIC_NAMES = (
@@ -48,7 +54,7 @@ METRIC_NAMES = (
 )
 
 
-def _beta_squared(beta: float) -> Fraction:
+def beta_squared(beta: float) -> Fraction:
     # The decimal the user wrote (0.5, 2, 0.3), not its binary approximation.
     return Fraction(repr(float(beta))) ** 2
 
@@ -63,7 +69,7 @@ def f_beta(counts: Counts, *, beta: float = 1.0) -> Metric:
     """
     if not (math.isfinite(beta) and beta > 0):
         raise ValueError(f"beta must be a positive finite number, got {beta}")
-    b2 = _beta_squared(beta)
+    b2 = beta_squared(beta)
     name = "F1" if b2 == 1 else f"F{repr(float(beta)).removesuffix('.0')}"
     tp, fp, fn = counts.tp, counts.fp, counts.fn
     if b2 == 1:
@@ -73,18 +79,13 @@ def f_beta(counts: Counts, *, beta: float = 1.0) -> Metric:
         k, b = 1 + b2, b2
         formula = "(1+β²)TP/((1+β²)TP+β²FN+FP)"
         filled = f"{k}·{c(tp)}/({k}·{c(tp)}+{b}·{c(fn)}+{c(fp)})"
-    denom_zero = tp + fp + fn == 0
-    if denom_zero:
-        return undefined(
-            f"No actual or predicted positives ({'2TP+FP+FN' if b2 == 1 else 'TP+FP+FN'}=0)",
-            name=name,
-            formula=formula,
-            filled=filled,
-        )
+    table = FORMULAS["f1" if b2 == 1 else "fbeta"]
     # Weighted sums are exact as fractions too: float products could overflow.
-    tp_, fp_, fn_ = (_fraction(v) for v in (tp, fp, fn))
-    num = (1 + b2) * tp_
-    value = num / (num + b2 * fn_ + fp_)
+    exact_cells = _exact_cells(counts)
+    num, den = table.parts(exact_cells, b2)
+    if den == 0:
+        return undefined(table.why(exact_cells), name=name, formula=formula, filled=filled)
+    value = Fraction(num) / den
     if _whole(counts):
         return from_fraction(value, 0.0, name=name, formula=formula, filled=filled)
     return Metric(float(value), None, None, name, formula, filled)
@@ -93,6 +94,11 @@ def f_beta(counts: Counts, *, beta: float = 1.0) -> Metric:
 def _fraction(x: float) -> Fraction:
     """A count as an exact fraction: a float's own binary value, never rounded."""
     return Fraction(int(x)) if isinstance(x, int) else Fraction(float(x))
+
+
+def _exact_cells(counts: Counts) -> Cells:
+    """The four counts as exact fractions, for the table's formulas."""
+    return Cells(*(_fraction(v) for v in counts.cells()))
 
 
 def _whole(counts: Counts) -> bool:
@@ -118,34 +124,17 @@ def _root_ratio(num: Fraction, square: Fraction) -> float:
 
 
 def _mcc(k: Counts) -> Metric:
-    formula = "(TP·TN−FP·FN)/√((TP+FP)(TP+FN)(TN+FP)(TN+FN))"
+    table = FORMULAS["mcc"]
+    formula = table.text
     tp, fp, tn, fn = k.cells()
     filled = (
         f"({c(tp)}·{c(tn)}−{c(fp)}·{c(fn)})/"
         f"√(({c(tp)}+{c(fp)})({c(tp)}+{c(fn)})({c(tn)}+{c(fp)})({c(tn)}+{c(fn)}))"
     )
-    empty = [
-        label
-        for label, v in (
-            ("TP+FP", tp + fp),
-            ("TP+FN", tp + fn),
-            ("TN+FP", tn + fp),
-            ("TN+FN", tn + fn),
-        )
-        if v == 0
-    ]
-    if empty:
-        return undefined(
-            "A margin of the confusion matrix is empty ("
-            + ", ".join(f"{e}=0" for e in empty)
-            + ")",
-            name="MCC",
-            formula=formula,
-            filled=filled,
-        )
-    tp_, fp_, tn_, fn_ = (_fraction(v) for v in (tp, fp, tn, fn))
-    num = tp_ * tn_ - fp_ * fn_
-    prod = (tp_ + fp_) * (tp_ + fn_) * (tn_ + fp_) * (tn_ + fn_)
+    cells = _exact_cells(k)
+    num, prod = table.parts(cells, Fraction(1))
+    if prod == 0:
+        return undefined(table.why(cells), name="MCC", formula=formula, filled=filled)
     if num == 0:  # exactly 0, whatever the root: never "≈ 0"
         return from_fraction(Fraction(0), 0.0, name="MCC", formula=formula, filled=filled)
     if _whole(k) and prod.denominator == 1:
@@ -155,31 +144,17 @@ def _mcc(k: Counts) -> Metric:
     return Metric(_root_ratio(num, prod), None, None, "MCC", formula, filled)
 
 
-def _rate_ratio(
-    name: str,
-    top: Metric,
-    bottom: Metric,
-    rates: tuple[tuple[Number, Number], tuple[Number, Number]],
-    formula: str,
-    filled: str,
-) -> Metric:
-    """A ratio of two rates (LR+ and LR−), undefined if either rate is or the bottom is 0.
-
-    ``rates`` are the two rates' (numerator, denominator) counts: the ratio is
-    taken from them exactly, since a tiny weighted rate may round to 0 as a float.
-    """
-    if top.value is None or bottom.value is None:
-        reason = top.reason if top.value is None else bottom.reason
-        return undefined(str(reason), name=name, formula=formula, filled=filled)
-    (a, b), (c, d) = rates
-    if c == 0:
-        return undefined(
-            f"{bottom.name} is 0, so the ratio has a zero denominator",
-            name=name,
-            formula=formula,
-            filled=filled,
-        )
-    value = (_fraction(a) * _fraction(d)) / (_fraction(b) * _fraction(c))
+def _rate_ratio(key: str, counts: Counts, filled: str) -> Metric:
+    """A ratio of two rates (LR+, LR−), undefined if either rate is or the bottom is 0.
+    Taken from the counts exactly (the table's (TP·N)/(FP·P)), since a tiny weighted
+    rate may round to 0 as a float."""
+    table = FORMULAS[key]
+    cells = _exact_cells(counts)
+    num, den = table.parts(cells, Fraction(1))
+    name, formula = table.name, table.text
+    if den == 0:
+        return undefined(table.why(cells), name=name, formula=formula, filled=filled)
+    value = Fraction(num) / den
     if value > _LARGEST:
         return undefined(
             f"{name} is about {_scientific(value)}, past the largest float (about 1.8e+308)",
@@ -187,7 +162,7 @@ def _rate_ratio(
             formula=formula,
             filled=filled,
         )
-    if top.exact is not None and bottom.exact is not None:
+    if _whole(counts):
         return from_fraction(value, 0.0, name=name, formula=formula, filled=filled)
     return Metric(float(value), None, None, name, formula, filled)
 
@@ -215,21 +190,42 @@ def lift(counts: Counts) -> Metric:
     >>> lift(Counts(tp=2, fp=1, tn=1, fn=1)).describe()
     'lift = precision/prevalence = (2/(2+1))/((2+1)/5) = 10/9 ≈ 1.1111'
     """
-    tp, fp, tn, fn = counts.tp, counts.fp, counts.tn, counts.fn
-    n = tp + fp + tn + fn
-    name, formula = "lift", "precision/prevalence"
-    filled = f"({c(tp)}/({c(tp)}+{c(fp)}))/(({c(tp)}+{c(fn)})/{c(n)})"
-    if tp + fp == 0:
-        return undefined(f"{NO_PRED_POS}: precision is undefined", name=name, formula=formula)
-    if tp + fn == 0:
-        return undefined(
-            f"{NO_ACTUAL_POS}: the prevalence is 0", name=name, formula=formula, filled=filled
-        )
+    table = FORMULAS["lift"]
+    tp, fp, fn = counts.tp, counts.fp, counts.fn
+    name, formula = table.name, table.text
+    filled = f"({c(tp)}/({c(tp)}+{c(fp)}))/(({c(tp)}+{c(fn)})/{c(counts.total)})"
+    cells = _exact_cells(counts)
+    num, den = table.parts(cells, Fraction(1))
+    if den == 0:
+        # With no predicted positives the counts say nothing more than that.
+        shown = filled if tp + fp != 0 else ""
+        return undefined(table.why(cells), name=name, formula=formula, filled=shown)
+    exact = Fraction(num) / den
     if _whole(counts):
-        exact = Fraction(int(tp), int(tp + fp)) / Fraction(int(tp + fn), int(n))
         return from_fraction(exact, float(exact), name=name, formula=formula, filled=filled)
-    value = (float(tp) / float(tp + fp)) / (float(tp + fn) / float(n))
-    return Metric(value, None, None, name, formula, filled)
+    return Metric(float(exact), None, None, name, formula, filled)
+
+
+def _rate(key: str, cells: Cells, whole: bool) -> Metric:
+    """A proportion of the table (precision, recall, ...) at these counts."""
+    r = RATES[key]
+    num, den = r.parts(cells, Fraction(1))
+    return ratio(num, den, exact_ok=whole, reason=r.why(cells), name=r.name, formula=r.text,
+                 filled=r.filled(cells))  # fmt: skip
+
+
+def _balanced(counts: Counts, recall: Metric, specificity: Metric) -> Metric:
+    """(TPR+TNR)/2, from the table's one division of the counts."""
+    table = FORMULAS["balanced_accuracy"]
+    name, formula = table.name, table.text
+    if recall.value is None or specificity.value is None:
+        return undefined(str(recall.reason if recall.value is None else specificity.reason),
+                         name=name, formula=formula)  # fmt: skip
+    if recall.exact is not None and specificity.exact is not None:
+        num, den = table.parts(_exact_cells(counts), Fraction(1))
+        return from_fraction(Fraction(num) / den, 0.0, name=name, formula=formula,
+                             filled=f"({recall.short()}+{specificity.short()})/2")  # fmt: skip
+    return Metric((recall.value + specificity.value) / 2, None, None, name, formula)
 
 
 def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]:
@@ -243,133 +239,28 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
     >>> threshold_metrics(Counts(tp=0, fp=0, tn=2, fn=3))["precision"].reason
     'No predicted positives (TP+FP=0)'
     """
-    tp, fp, tn, fn = counts.cells()
-    n = counts.total
+    cells = Cells(*counts.cells())
     whole = _whole(counts)
-    recall = ratio(
-        tp,
-        tp + fn,
-        exact_ok=whole,
-        reason=NO_ACTUAL_POS,
-        name="recall",
-        formula="TP/(TP+FN)",
-        filled=f"{c(tp)}/({c(tp)}+{c(fn)})",
-    )
-    specificity = ratio(
-        tn,
-        tn + fp,
-        exact_ok=whole,
-        reason=NO_ACTUAL_NEG,
-        name="specificity",
-        formula="TN/(TN+FP)",
-        filled=f"{c(tn)}/({c(tn)}+{c(fp)})",
-    )
-    fpr = ratio(
-        fp,
-        fp + tn,
-        exact_ok=whole,
-        reason=NO_ACTUAL_NEG,
-        name="FPR",
-        formula="FP/(FP+TN)",
-        filled=f"{c(fp)}/({c(fp)}+{c(tn)})",
-    )
-    fnr = ratio(
-        fn,
-        fn + tp,
-        exact_ok=whole,
-        reason=NO_ACTUAL_POS,
-        name="FNR",
-        formula="FN/(FN+TP)",
-        filled=f"{c(fn)}/({c(fn)}+{c(tp)})",
-    )
-    if recall.value is None or specificity.value is None:
-        balanced = undefined(
-            str(recall.reason if recall.value is None else specificity.reason),
-            name="balanced accuracy",
-            formula="(TPR+TNR)/2",
-        )
-    elif recall.exact is not None and specificity.exact is not None:
-        balanced = from_fraction(
-            (recall.exact + specificity.exact) / 2,
-            0.0,
-            name="balanced accuracy",
-            formula="(TPR+TNR)/2",
-            filled=f"({recall.short()}+{specificity.short()})/2",
-        )
-    else:
-        balanced = Metric(
-            (recall.value + specificity.value) / 2, None, None, "balanced accuracy", "(TPR+TNR)/2"
-        )
+    recall = _rate("recall", cells, whole)
+    specificity = _rate("specificity", cells, whole)
+    fpr = _rate("fpr", cells, whole)
+    fnr = _rate("fnr", cells, whole)
     out = {
-        "precision": ratio(
-            tp,
-            tp + fp,
-            exact_ok=whole,
-            reason=NO_PRED_POS,
-            name="precision",
-            formula="TP/(TP+FP)",
-            filled=f"{c(tp)}/({c(tp)}+{c(fp)})",
-        ),
+        "precision": _rate("precision", cells, whole),
         "recall": recall,
         "f1": f_beta(counts, beta=1.0),
         "fbeta": f_beta(counts, beta=beta),
-        "accuracy": ratio(
-            tp + tn,
-            n,
-            exact_ok=whole,
-            reason="No rows (n=0)",
-            name="accuracy",
-            formula="(TP+TN)/n",
-            filled=f"({c(tp)}+{c(tn)})/{c(n)}",
-        ),
+        "accuracy": _rate("accuracy", cells, whole),
         "specificity": specificity,
         "fpr": fpr,
         "fnr": fnr,
-        "npv": ratio(
-            tn,
-            tn + fn,
-            exact_ok=whole,
-            reason=NO_PRED_NEG,
-            name="NPV",
-            formula="TN/(TN+FN)",
-            filled=f"{c(tn)}/({c(tn)}+{c(fn)})",
-        ),
-        "balanced_accuracy": balanced,
+        "npv": _rate("npv", cells, whole),
+        "balanced_accuracy": _balanced(counts, recall, specificity),
         "mcc": _mcc(counts),
-        "prevalence": ratio(
-            tp + fn,
-            n,
-            exact_ok=whole,
-            reason="No rows (n=0)",
-            name="prevalence",
-            formula="(TP+FN)/n",
-            filled=f"({c(tp)}+{c(fn)})/{c(n)}",
-        ),
-        "queue_rate": ratio(
-            tp + fp,
-            n,
-            exact_ok=whole,
-            reason="No rows (n=0)",
-            name="queue rate",
-            formula="(TP+FP)/n",
-            filled=f"({c(tp)}+{c(fp)})/{c(n)}",
-        ),
-        "lr_plus": _rate_ratio(
-            "LR+",
-            recall,
-            fpr,
-            ((tp, tp + fn), (fp, fp + tn)),
-            "TPR/FPR",
-            f"({recall.short()})/({fpr.short()})",
-        ),
-        "lr_minus": _rate_ratio(
-            "LR−",
-            fnr,
-            specificity,
-            ((fn, fn + tp), (tn, tn + fp)),
-            "FNR/TNR",
-            f"({fnr.short()})/({specificity.short()})",
-        ),
+        "prevalence": _rate("prevalence", cells, whole),
+        "queue_rate": _rate("queue_rate", cells, whole),
+        "lr_plus": _rate_ratio("lr_plus", counts, f"({recall.short()})/({fpr.short()})"),
+        "lr_minus": _rate_ratio("lr_minus", counts, f"({fnr.short()})/({specificity.short()})"),
         "lift": lift(counts),
     }
     return out

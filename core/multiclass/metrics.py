@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -30,7 +30,9 @@ import numpy.typing as npt
 from threshold_lab.core.curves.pr import average_precision
 from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import build_sweep
-from threshold_lab.core.data.dataset import Dataset, make_dataset
+from threshold_lab.core.data.classes import Multiclass
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.metrics.formulas import FORMULAS, Cells
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
 FloatArray = npt.NDArray[np.float64]
@@ -38,45 +40,6 @@ IntArray = npt.NDArray[np.int64]
 
 #: How far a row's scores may sum from 1 and still be probabilities.
 SUM_TOLERANCE = 1e-9
-
-
-@dataclass(frozen=True, eq=False)
-class Multiclass:
-    """Rows scored for several classes.
-
-    classes : the class names, in order (the order of the score columns)
-    scores : (n, k) float64, row i's score for each class
-    labels : (n,) int64, each row's actual class as an index into ``classes``
-    weights : (n,) float64 or None
-    ids : row ids or None
-    """
-
-    classes: tuple[str, ...]
-    scores: FloatArray
-    labels: IntArray
-    weights: FloatArray | None = None
-    ids: Sequence[str] | None = field(default=None, repr=False)
-
-    @property
-    def n(self) -> int:
-        return int(self.labels.shape[0])
-
-    @property
-    def k(self) -> int:
-        return len(self.classes)
-
-    def weight(self) -> FloatArray:
-        return np.ones(self.n) if self.weights is None else self.weights
-
-    @property
-    def whole(self) -> bool:
-        """Counts are whole (no weights, or whole weights): fractions are exact."""
-        w = self.weights
-        return w is None or bool(np.all(w == np.floor(w)) and w.sum() < 2**53)
-
-    def one_vs_rest(self, c: int) -> Dataset:
-        """Class ``c`` against the rest: its scores, and "label == c"."""
-        return make_dataset(self.scores[:, c], self.labels == c, weights=self.weights, ids=self.ids)
 
 
 def decide(mc: Multiclass) -> tuple[IntArray, int]:
@@ -105,10 +68,18 @@ def _ratio(num: float, den: float, whole: bool, reason: str, name: str) -> Metri
     return Metric(num / den, None, None, name)
 
 
+def _rate(key: str, cells: Cells, whole: bool, reason: str, name: str) -> Metric:
+    """The formula table's ``key`` (precision, recall, F1) at one class's counts."""
+    num, den = FORMULAS[key].parts(cells, _ONE)
+    return _ratio(num, den, whole, reason, name)
+
+
+_ONE = Fraction(1)
+
+
 def _f1(tp: float, fp: float, fn: float, whole: bool) -> Metric:
-    den = 2 * tp + fp + fn
-    return _ratio(2 * tp, den, whole, "No actual or predicted rows of the class (2TP+FP+FN=0)",
-                  "F1")  # fmt: skip
+    return _rate("f1", Cells(tp, fp, fn=fn), whole,
+                 "No actual or predicted rows of the class (2TP+FP+FN=0)", "F1")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -297,9 +268,10 @@ def multiclass_report(mc: Multiclass) -> MulticlassReport:
     for c, name in enumerate(names):
         per.append(PerClass(
             name, float(tp[c]), float(fp[c]), float(fn[c]), float(support[c]),
-            _ratio(tp[c], tp[c] + fp[c], whole,
-                   f"No rows predicted {name} (TP+FP=0)", "precision"),
-            _ratio(tp[c], tp[c] + fn[c], whole, f"No rows labelled {name} (TP+FN=0)", "recall"),
+            _rate("precision", Cells(tp[c], fp[c], fn=fn[c]), whole,
+                  f"No rows predicted {name} (TP+FP=0)", "precision"),
+            _rate("recall", Cells(tp[c], fp[c], fn=fn[c]), whole,
+                  f"No rows labelled {name} (TP+FN=0)", "recall"),
             _f1(tp[c], fp[c], fn[c], whole),
             _named(aucs[c], name), _named(aps[c], name),
         ))  # fmt: skip
@@ -313,10 +285,12 @@ def multiclass_report(mc: Multiclass) -> MulticlassReport:
     all_names = tuple(names)
     averages["micro"] = {
         "precision": Average(
-            _ratio(stp, stp + sfp, whole, "No rows (ΣTP+ΣFP=0)", "precision"), all_names
+            _rate("precision", Cells(stp, sfp, fn=sfn), whole, "No rows (ΣTP+ΣFP=0)", "precision"),
+            all_names,
         ),
         "recall": Average(
-            _ratio(stp, stp + sfn, whole, "No rows (ΣTP+ΣFN=0)", "recall"), all_names
+            _rate("recall", Cells(stp, sfp, fn=sfn), whole, "No rows (ΣTP+ΣFN=0)", "recall"),
+            all_names,
         ),
         "f1": Average(_f1(stp, sfp, sfn, whole), all_names),
         "roc_auc": Average(micro_auc, all_names),

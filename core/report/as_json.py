@@ -18,15 +18,10 @@ from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.intervals import Sure
+from threshold_lab.core.measures import auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
-from threshold_lab.core.report.parts import (
-    Contents,
-    ModelPart,
-    auc_measure,
-    boot_measure,
-    metric_measures,
-)
+from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.text.sentences import status_sentence
 
 SCHEMA = 1

@@ -12,20 +12,20 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison
 from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.data.quantise import parse_rule
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
-from threshold_lab.core.engines.quantise import parse_rule
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import Estimate
-from threshold_lab.core.metrics.metric import Metric, format_count, format_fraction
-from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
-from threshold_lab.core.report.parts import (
-    Contents,
+from threshold_lab.core.measures import (
     Measure,
-    auc_measure,
+    auc_interval_text,
     boot_measure,
     metric_measure,
 )
+from threshold_lab.core.metrics.metric import Metric, format_count, format_fraction
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.sentences import status_sentence
@@ -136,14 +136,6 @@ def metric_interval(a: Analysis, name: str, sure: Sure, *, short: bool = False) 
     if m.value is None or m.interval is None:
         return None
     return m.interval.short() if short else m.interval.text()
-
-
-def auc_interval_text(a: Analysis, sure: Sure) -> str | None:
-    """``95% CI 0.62 to 0.84, DeLong; SE 0.0558``, or None."""
-    m, se = auc_measure(a, sure)
-    if m.interval is None or se is None:
-        return None
-    return f"{m.interval.text()}; SE {se:.4f}"
 
 
 def quantised_rule_words(q: Quantised) -> str:

@@ -14,7 +14,6 @@ from fractions import Fraction
 from typing import TypeVar
 
 from threshold_lab.core.calibration.reliability import BINS, parse_binning, parse_bins
-from threshold_lab.core.calibration.transform import Transform, parse_transform
 from threshold_lab.core.decide.goal import Goal, parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
@@ -22,6 +21,7 @@ from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_repli
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.threshold import Threshold, check_threshold, parse_threshold
+from threshold_lab.core.transform import Transform, parse_transform
 
 T = TypeVar("T")
 

@@ -21,31 +21,26 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
 from threshold_lab.core.calibration.reliability import BINS
-from threshold_lab.core.calibration.transform import Applied, apply, kept
 from threshold_lab.core.compare.models import Comparison, compare, pairs
 from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns
 from threshold_lab.core.data.sources import Source
-from threshold_lab.core.decide.solve import Decision
+from threshold_lab.core.decide.solve import Decision, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import bootstrap
 from threshold_lab.core.intervals.closed import CONFIDENCE
+from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
 from threshold_lab.core.report.as_text import TEXT_POINTS, report_text
 from threshold_lab.core.report.options import Options, make_options
-from threshold_lab.core.report.parts import (
-    Contents,
-    Measure,
-    ModelPart,
-    auc_measure,
-    boot_measure,
-)
+from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.threshold import Threshold, check_threshold, format_threshold
+from threshold_lab.core.transform import Applied, apply, kept
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -100,7 +95,8 @@ def _part(
             boot = bootstrap(
                 a.sweep, a.point, beta=o.beta, replicates=o.replicates, seed=o.seed,
                 confidence=o.confidence, bands=True,
-                goal=None if o.goal is None or setting is None else (o.goal, setting),
+                goal=None if o.goal is None or setting is None
+                else threshold_statistic(o.goal, setting),
                 base=base,
             )  # fmt: skip
         sure = Sure(o.confidence, boot)

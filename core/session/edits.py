@@ -3,7 +3,7 @@
 An :class:`Edit` makes a new Dataset from the old one, changing only what it
 must: the one array it touches is copied (a memory copy, milliseconds at 10^7
 rows) and the rest are shared, read-only. It also updates the old sweep in
-O(m) instead of sorting again (:mod:`core.curves.sweep`), and it knows its inverse,
+O(m) instead of sorting again (:mod:`threshold_lab.core.curves.sweep`), and it knows its inverse,
 so the history keeps small edits rather than whole datasets.
 """
 

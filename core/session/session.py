@@ -19,8 +19,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
-from threshold_lab.core.calibration.transform import apply as apply_transform
-from threshold_lab.core.calibration.transform import kept, parse_transform
 from threshold_lab.core.compare.models import (
     Comparison,
     ModelRow,
@@ -29,25 +27,34 @@ from threshold_lab.core.compare.models import (
     pairs,
     pending_row,
 )
-from threshold_lab.core.curves.prepared import BACKGROUND_ROWS
 from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.extra import numeric_column
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.decide.goal import Goal, parse_goal
-from threshold_lab.core.decide.solve import Decision, decision_sentence, parse_prevalence, solve
+from threshold_lab.core.decide.solve import (
+    Decision,
+    decision_sentence,
+    parse_prevalence,
+    solve,
+    threshold_statistic,
+)
 from threshold_lab.core.decide.text import goal_setting, prevalence_words, solved_at
+from threshold_lab.core.drawing.prepared import BACKGROUND_ROWS
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import BootJob, Sure
 from threshold_lab.core.intervals.bootstrap import SEED, Bootstrap, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
 from threshold_lab.core.metrics.metric import fraction_text
-from threshold_lab.core.multiclass.metrics import Multiclass, MulticlassReport, multiclass_report
+from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.session import edits
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.session.savefile import check_name, write_atomic
 from threshold_lab.core.session.update import Deciding, Update
 from threshold_lab.core.threshold import Threshold, format_threshold
+from threshold_lab.core.transform import apply as apply_transform
+from threshold_lab.core.transform import kept, parse_transform
 
 #: Threshold steps of the arrow keys (and ``step`` commands).
 STEP = 0.01
@@ -265,7 +272,8 @@ class Session:
         deciding = self._deciding()
         if self.goal is not None and deciding is not None and deciding.decision is not None:
             columns = self.columns if self._aligned else {}
-            goal = (self.goal, goal_setting(a, self.goal, self.prevalence, self.data, columns))
+            setting = goal_setting(a, self.goal, self.prevalence, self.data, columns)
+            goal = threshold_statistic(self.goal, setting)
         base = None
         if self._boot is not None and self._boot[0][:-1] == key[:-1]:
             base = self._boot[1]  # the same rows at another point: count the new one only
@@ -553,7 +561,7 @@ class Session:
         return self.insert_row(score, label_text.strip() == "1")
 
     def insert_row(self, score: float, label: bool) -> Update:
-        """Add a row at the end (see :func:`core.session.edits.parse_new_row`)."""
+        """Add a row at the end (see :func:`threshold_lab.core.session.edits.parse_new_row`)."""
         edit = edits.new_row(self.data, score, label)
         self._aligned = False  # a cost column has no value for the new row
         return self._apply(edit, f"Added row {edit.name}: score {score!r}, label {int(label)}.")

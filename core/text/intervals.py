@@ -6,8 +6,8 @@ import numpy as np
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import Bands
+from threshold_lab.core.measures import auc_interval_text
 from threshold_lab.core.metrics.metric import Metric
-from threshold_lab.core.report.as_text import auc_interval_text
 from threshold_lab.core.threshold import format_threshold
 
 #: Where the bands are read aloud: FPR (ROC) or recall (PR).

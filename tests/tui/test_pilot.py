@@ -484,7 +484,7 @@ async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
     # bins) runs in the screen's worker while the screen answers; placeholders say
     # so, and the finished drawing follows. Lowering the limit runs that path on 5 rows.
     from threshold_lab.core.analysis import analyse
-    from threshold_lab.core.curves import prepared
+    from threshold_lab.core.drawing import prepared
     from threshold_lab.core.session.edits import FlipLabel
     from threshold_lab.core.session.update import Update
     from threshold_lab.tui.explorer.frame import Frame

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 from threshold_lab.core.data.cells import Columns
+from threshold_lab.core.data.quantise import Rule, bins, bound_words, digits
 from threshold_lab.core.engines.common import Result
 from threshold_lab.core.engines.plan import Plan, plan
-from threshold_lab.core.engines.quantise import Rule, bins, bound_words, digits
 from threshold_lab.core.errors import InputError
 from threshold_lab.tui.cli.args import PROG, Parser
 

@@ -136,7 +136,7 @@ def add_interval_options(p: argparse.ArgumentParser) -> None:
 def add_meaning_options(p: argparse.ArgumentParser, *, bins: bool = True) -> None:
     """--transform NAME (and, where calibration is printed, --bins N and --binning)."""
     from threshold_lab.core.calibration.reliability import BINS, parse_binning, parse_bins
-    from threshold_lab.core.calibration.transform import NAMES
+    from threshold_lab.core.transform import NAMES
 
     p.add_argument(
         "--transform",
@@ -245,7 +245,7 @@ def transformed(
 ) -> tuple[Dataset, tuple[Model, ...], str]:
     """``data`` (and every model's rows) with transform ``name`` applied, and the
     sentence saying what it changed at ``threshold`` (raises InputError)."""
-    from threshold_lab.core.calibration.transform import apply, parse_transform, transform_rows
+    from threshold_lab.core.transform import apply, parse_transform, transform_rows
 
     t = parse_transform(name)
     new, said, _ = transform_rows(t, data, threshold)

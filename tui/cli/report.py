@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from threshold_lab.core.calibration.transform import parse_transform
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.decide.goal import parse_goal
@@ -20,6 +19,7 @@ from threshold_lab.core.report.as_json import JSON_POINTS, MIN_POINTS, report_pi
 from threshold_lab.core.report.as_text import TEXT_POINTS
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.report import build
+from threshold_lab.core.transform import parse_transform
 from threshold_lab.tui.cli.args import (
     PROG,
     Parser,

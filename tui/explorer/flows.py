@@ -281,7 +281,7 @@ def set_prevalence(screen: MainScreen) -> None:
 
 def set_transform(screen: MainScreen) -> None:
     """Ask for a monotone score transform; it applies as one undoable edit."""
-    from threshold_lab.core.calibration.transform import NAMES, parse_transform
+    from threshold_lab.core.transform import NAMES, parse_transform
 
     def check(text: str) -> object:
         parse_transform(text)  # an unknown name keeps the dialog open, saying why

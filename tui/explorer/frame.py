@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.curves.prepared import Prepared
+from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.session.update import Update
 
 

@@ -1,7 +1,7 @@
 """The main screen's one worker: prepares each set of rows for drawing.
 
 Small data are prepared at once, so the frame that shows them is complete;
-large data (:func:`core.curves.prepared.needs_background`) are prepared in a
+large data (:func:`threshold_lab.core.drawing.prepared.needs_background`) are prepared in a
 thread while the widgets say what is being done, and the frame is handed
 down again when the drawing is ready.
 """
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 from threshold_lab.core.analysis import Curves
-from threshold_lab.core.curves.prepared import Prepared, needs_background, prepare
+from threshold_lab.core.drawing.prepared import Prepared, needs_background, prepare
 from threshold_lab.core.session.update import Update
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.charts import ChartPanel, chart_columns

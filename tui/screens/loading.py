@@ -1,6 +1,6 @@
 """Loading a large file in a background thread, with progress, help and cancel.
 
-The file is read by a thread worker inside :func:`core.data.progress.tracking`,
+The file is read by a thread worker inside :func:`threshold_lab.core.data.progress.tracking`,
 so the screen can show how many bytes are in and stop the read on Esc.
 Help and quit work throughout; when the rows are in, the explorer opens.
 """

@@ -3,7 +3,7 @@
 Every Session operation returns one Update; the screen makes it a Frame (with
 its prepared drawing), holds it in its one ``frame`` reactive and hands it
 down with ``data_bind``. Widgets report intent with messages; the dialog
-flows, playback and the demo tour live in :mod:`tui.explorer`."""
+flows, playback and the demo tour live in :mod:`threshold_lab.tui.explorer`."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Each follows textual-plotext's pattern: ``replot()`` clears, plots and refreshes,
 called when the frame changes. The points come prepared from core
-(:mod:`core.curves.prepared`), from the exact sweep, never a grid; the charts
+(:mod:`threshold_lab.core.drawing.prepared`), from the exact sweep, never a grid; the charts
 only draw them.
 """
 
@@ -20,7 +20,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
-from threshold_lab.core.curves.prepared import CurveLine, Prepared
+from threshold_lab.core.drawing.prepared import CurveLine, Prepared
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import Bands
 from threshold_lab.core.intervals.closed import auc_interval
@@ -661,12 +661,13 @@ class MetricChart(CurveChart):
                     plt.plot([0, 1], [y, y], marker=BOUND_MARK)
         if ts.size:
             xs, ks = _steps(ts, lo, hi, cols)
-            from threshold_lab.core.decide.values import ArrayCells, float_values
+            from threshold_lab.core.decide.values import float_values
+            from threshold_lab.core.metrics.formulas import Cells
 
-            cells = ArrayCells(sweep.tp[ks], sweep.fp[ks], sweep.positives, sweep.negatives)
-            totals = (float(sweep.positives), float(sweep.negatives))
+            cells = Cells(sweep.tp[ks], sweep.fp[ks], pos=np.float64(float(sweep.positives)),
+                          neg=np.float64(float(sweep.negatives)))  # fmt: skip
             for name, mark, _ in SERIES:
-                ys = float_values(name, cells, a.beta, totals)
+                ys = float_values(name, cells, a.beta)
                 keep = ~np.isnan(ys)
                 if keep.any():
                     plt.plot(xs[keep].tolist(), ys[keep].tolist(), marker=mark)

@@ -1,7 +1,7 @@
 """The row table: id, score, actual, predicted, cell, and what just changed.
 
 It is virtual: only the lines on screen are ever formatted, read straight
-from the dataset's arrays through a :class:`core.session.rowview.RowView`, so ten
+from the dataset's arrays through a :class:`threshold_lab.core.session.rowview.RowView`, so ten
 million rows scroll as easily as five. Rows can be shown in file order or by
 score, filtered to one cell of the matrix, and the cursor can jump to the
 rows either side of the threshold.

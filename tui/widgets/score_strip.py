@@ -9,7 +9,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from threshold_lab.core.curves.score_bins import ScoreBins, axis_ticks
+from threshold_lab.core.drawing.score_bins import ScoreBins, axis_ticks
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.explorer.frame import Frame
 
@@ -30,7 +30,7 @@ class ScoreStrip(Widget):
     axis below (round values written where they fall); the rows that share
     that column are split around it, so every glyph left of the line is
     predicted negative and every glyph right of it predicted positive. The
-    rows come binned (:class:`core.curves.score_bins.ScoreBins`, in the frame's
+    rows come binned (:class:`threshold_lab.core.drawing.score_bins.ScoreBins`, in the frame's
     prepared data); the strip only draws them.
     """
 

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from threshold_lab.core.analysis import analyse
 from threshold_lab.core.calibration.gains import gains, ks_statistic, lift
 from threshold_lab.core.calibration.reliability import calibration, parse_binning, parse_bins
-from threshold_lab.core.calibration.transform import apply, average_ranks, parse_transform
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.probability import brier_score
+from threshold_lab.core.transform import apply, average_ranks, parse_transform
 
 from tests.strategies import examples
 

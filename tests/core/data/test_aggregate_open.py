@@ -21,8 +21,8 @@ from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.aggregated import Counts, dataset_of
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.loaders import load_counts, load_file
+from threshold_lab.core.data.quantise import bin_of, bound, round_scores
 from threshold_lab.core.data.sources import open_source
-from threshold_lab.core.engines.quantise import bin_of, bound, round_scores
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import delong_se
 from threshold_lab.core.session.session import Session

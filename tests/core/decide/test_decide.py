@@ -132,7 +132,8 @@ def test_the_chosen_point_is_feasible_and_none_beats_it(ex, metric, bound) -> No
     sweep = build_sweep(make_dataset(scores, labels))
     if not d.feasible:
         return
-    from threshold_lab.core.decide.values import Cells, exact_key
+    from threshold_lab.core.decide.values import exact_key
+    from threshold_lab.core.metrics.formulas import Cells
 
     def at(name: str, k: int) -> Fraction | None:
         c = sweep.counts_at(k)

@@ -20,7 +20,7 @@ from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.decide.goal import parse_goal
-from threshold_lab.core.decide.solve import Setting
+from threshold_lab.core.decide.solve import Setting, threshold_statistic
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import NOT_WHOLE, delong_se, wilson
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
@@ -56,7 +56,7 @@ def test_a_replicates_statistics_are_cores_on_its_counts(ex, seed) -> None:  # t
         return
     g, r, rs = _replicate(sweep, np.random.default_rng(seed))
     assert rs.tp[-1] == sweep.positives and rs.fp[-1] == sweep.negatives  # totals kept
-    ap, area = bs._summaries(g, r)
+    ap, area = bs.replicate_summaries(g, r)
     assert ap == pytest.approx(average_precision(rs).value, abs=1e-12)
     assert area == pytest.approx(pr_trapezoid_area(rs).value, abs=1e-12)
     point = int(np.random.default_rng(seed).integers(0, sweep.size))
@@ -87,7 +87,9 @@ def test_the_row_draw_path_reads_the_same_replicate(ex, seed) -> None:  # type: 
     drawn_pos = rng.integers(0, g.positives, g.positives)
     drawn_neg = rng.integers(0, g.negatives, g.negatives)
     r = bs.Replicate(rows.pos_counts(drawn_pos), rows.neg_counts(drawn_neg))
-    assert rows.summaries(r.pos, drawn_neg) == pytest.approx(bs._summaries(g, r), abs=1e-12)
+    assert rows.summaries(r.pos, drawn_neg) == pytest.approx(
+        bs.replicate_summaries(g, r), abs=1e-12
+    )
     rs = bs._sweep_of(sweep, g, r)
     assert np.count_nonzero(drawn_pos < rows.pos_cut) == rs.tp[point]
     assert np.count_nonzero(drawn_neg < rows.neg_cut) == rs.fp[point]
@@ -141,7 +143,7 @@ def _ap_by_groups(sweep, b: int, seed: int) -> np.ndarray:  # type: ignore[no-un
     out = np.empty(b)
     for i in range(b):
         r = bs.Replicate(bs.draw(rng, g.pos, g.positives), bs.draw(rng, g.neg, g.negatives))
-        out[i] = bs._summaries(g, r)[0]
+        out[i] = bs.replicate_summaries(g, r)[0]
     return out
 
 
@@ -270,7 +272,7 @@ def test_narrow_intervals_get_the_decimals_that_tell_their_ends_apart() -> None:
 def test_a_goals_threshold_gets_an_interval_among_the_scores() -> None:
     s = build_sweep(preset("good").data)
     goal = parse_goal("max f1")
-    b = bs.bootstrap(s, 1, replicates=200, goal=(goal, Setting(s, 2.0)))
+    b = bs.bootstrap(s, 1, replicates=200, goal=threshold_statistic(goal, Setting(s, 2.0)))
     e = b.estimates["goal_threshold"]
     assert e.interval is not None
     assert set((e.interval.low, e.interval.high)) <= set(s.thresholds.tolist()) or (

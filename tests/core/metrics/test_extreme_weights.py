@@ -22,10 +22,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from threshold_lab.core.analysis import analyse
-from threshold_lab.core.curves.score_bins import ScoreBins
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.loaders import load_file
 from threshold_lab.core.data.presets import preset
+from threshold_lab.core.drawing.score_bins import ScoreBins
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics

@@ -20,7 +20,8 @@ from sklearn.metrics import (
 from threshold_lab.core.curves.pr import average_precision
 from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import build_sweep
-from threshold_lab.core.multiclass.metrics import Multiclass, decide, multiclass_report
+from threshold_lab.core.data.classes import Multiclass
+from threshold_lab.core.multiclass.metrics import decide, multiclass_report
 
 
 @st.composite

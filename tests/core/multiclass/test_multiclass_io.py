@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from threshold_lab.core.data.cells import Columns
+from threshold_lab.core.data.class_files import load_multiclass
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.data.sources import open_source
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.multiclass.load import load_multiclass
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain import run_plain
 

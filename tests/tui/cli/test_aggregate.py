@@ -18,8 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from threshold_lab.core.data.quantise import bin_of, round_scores
 from threshold_lab.core.engines import spark as spark_engine
-from threshold_lab.core.engines.quantise import bin_of, round_scores
 from threshold_lab.tui.cli import main
 
 ENGINES = ("duckdb", "spark")

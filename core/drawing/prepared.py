@@ -19,7 +19,7 @@ from threshold_lab.core.analysis import Curves, Summaries
 from threshold_lab.core.curves.pr import precision_recall_points
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.curves.roc import roc_points
-from threshold_lab.core.curves.score_bins import ScoreBins
+from threshold_lab.core.drawing.score_bins import ScoreBins
 
 #: Rows beyond which :func:`prepare` is worth a thread: at 10^7 rows the
 #: summaries, the reductions and the binning take about a second.

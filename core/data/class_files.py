@@ -4,7 +4,7 @@ A file is multiclass when ``--class-score CLASS=COLUMN`` is given (repeatable), 
 when its header has ``score_<class>`` columns (and no ``score`` column) and its labels
 are class names from those columns or take three or more values (or ``--multiclass``
 says so). Otherwise, with two-valued labels (0/1, true/false), such a header is read as
-several models of one binary problem (see :mod:`core.data.models`). A JSON
+several models of one binary problem (see :mod:`threshold_lab.core.data.models`). A JSON
 fixture is multiclass when it has ``"classes"``: ``{"classes": [...], "scores": [[...],
 ...], "labels": [...]}``. Parquet is read like CSV.
 
@@ -21,17 +21,16 @@ from pathlib import Path
 import numpy as np
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.cells import Columns, fail, find, numbers, optional
-from threshold_lab.core.data.delimited import header_of, lines_of, read_rows
+from threshold_lab.core.data.classes import Multiclass
+from threshold_lab.core.data.delimited import delimiter_of, header_of, lines_of, read_rows
 from threshold_lab.core.data.json_file import read_doc
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.multiclass.metrics import Multiclass
 
 SCORE_PREFIX = "score_"
 
 
 def parse_class_scores(given: Sequence[str]) -> list[tuple[str, str]]:
     """``--class-score CLASS=COLUMN`` pairs, in order (InputError for a malformed one)."""
-    from threshold_lab.core.errors import InputError
 
     out: list[tuple[str, str]] = []
     for g in given:
@@ -70,8 +69,6 @@ def _sample_labels(path: Path, label: str) -> set[str] | None:
     cannot be read cheaply (the full read then says what is wrong)."""
     import csv
     import itertools
-
-    from threshold_lab.core.data.delimited import delimiter_of
 
     try:
         with path.open(encoding="utf-8-sig", newline="") as fh:

@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 from threshold_lab.core.analysis import analyse
-from threshold_lab.core.curves.score_bins import ScoreBins, row_columns
 from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.drawing.score_bins import ScoreBins, row_columns
 from threshold_lab.core.metrics.confusion import predict
 
 from tests.strategies import Example, FloatArray, examples

@@ -19,16 +19,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.analysis import Analysis, analyse
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.threshold import Threshold
-
-if TYPE_CHECKING:
-    from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.threshold import Threshold, format_threshold
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -233,7 +231,6 @@ class Kept:
     decisions_changed: int
 
     def as_json(self) -> dict[str, object]:
-        from threshold_lab.core.metrics.metric import Metric
 
         def js(m: object) -> object:
             return m.as_json() if isinstance(m, Metric) else None
@@ -253,8 +250,6 @@ class Kept:
         """``square: ROC AUC 13/16 and AP 7/10 are unchanged (the ranking is); at
         threshold 0.7, 1 row's decision changed; threshold 0.49 = f(0.7) makes the old
         decisions again.``"""
-        from threshold_lab.core.metrics.metric import Metric
-        from threshold_lab.core.threshold import format_threshold
 
         def short(m: object) -> str:
             return m.short() if isinstance(m, Metric) else "undefined"
@@ -300,7 +295,6 @@ def transform_rows(
     """``data`` with ``transform`` applied (raises InputError naming a row), what that
     did with ``threshold`` kept, and the analysis of the new rows there (its sweep made
     once, for the caller to keep)."""
-    from threshold_lab.core.analysis import analyse
 
     applied = apply(transform, data)
     new = data.with_scores(applied.scores)
