@@ -97,7 +97,7 @@ def explore(
         replicates=o.replicates,
         seed=o.seed,
     )
-    session = wanted.session(src, o.threshold)
+    session = wanted.session(src, o.threshold).session
     app = ThresholdLab(session, theme=theme, ascii=ascii, rows_return=True)
     app.run()
     data = session.data

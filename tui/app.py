@@ -15,6 +15,7 @@ from threshold_lab.core.data.presets import PRESETS
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.ascii import AsciiFilter
 from threshold_lab.tui.explorer import flows
+from threshold_lab.tui.opening import Opened
 from threshold_lab.tui.screens.help import key_names as _key_names
 from threshold_lab.tui.screens.loading import Loaded, LoadingScreen
 from threshold_lab.tui.screens.main import MainScreen
@@ -40,8 +41,9 @@ class ThresholdLab(App[None]):
         ascii: bool = False,
         playback_seconds: float = 1.0,
         demo: bool = False,
-        loader: tuple[str, Callable[[], Session]] | None = None,
+        loader: tuple[str, Callable[[], Opened]] | None = None,
         rows_return: bool = False,
+        opening: str = "",
     ) -> None:
         super().__init__()
         #: The rows go back to a Python caller on quitting (threshold_lab.explore):
@@ -54,9 +56,8 @@ class ThresholdLab(App[None]):
         self._loader = loader
         self._main: MainScreen | None = None
         if session is not None:
-            self._main = MainScreen(
-                session, playback_seconds=playback_seconds, demo=demo, ascii=ascii
-            )
+            self._main = MainScreen(session, playback_seconds=playback_seconds, demo=demo,
+                                    ascii=ascii, opening=opening)  # fmt: skip
         elif loader is None:
             raise ValueError("give a session or a loader")
         self.theme = theme
@@ -76,10 +77,11 @@ class ThresholdLab(App[None]):
 
     def on_loaded(self, message: Loaded) -> None:
         outcome = message.screen.outcome
-        if isinstance(outcome, Session):
+        if isinstance(outcome, Opened):
             self._main = MainScreen(
-                outcome, playback_seconds=self.playback_seconds, demo=self.demo, ascii=self.ascii
-            )
+                outcome.session, playback_seconds=self.playback_seconds, demo=self.demo,
+                ascii=self.ascii, opening=outcome.opening,
+            )  # fmt: skip
             self.switch_screen(self._main)
         else:
             self.exit_note = outcome

@@ -603,6 +603,7 @@ def run_plain(
     prompt: bool,
     err: TextIO | None = None,
     script: bool | None = None,
+    opening: str = "",
 ) -> int:
     """Read commands until quit or end of input. The exit status is 0, or 1 when
     input ended with unsaved edits (a warning says so on ``err``, stderr by default)
@@ -615,8 +616,8 @@ def run_plain(
         "Type help for the commands, quit to leave."
     )
     plain.say(plain.status())
-    if session.opening:
-        plain.say(session.opening)
+    if opening:  # what the command line's --transform did
+        plain.say(opening)
     if prompt:
         out.write("> ")
         out.flush()
@@ -651,12 +652,13 @@ def _typed_lines() -> Iterator[str]:
             return
 
 
-def main_plain(session: Session) -> int:
+def main_plain(session: Session, opening: str = "") -> int:
     """Plain mode on the process's stdin/stdout; on a terminal, a prompt with line
     editing and history."""
     if sys.stdin.isatty():
-        return run_plain(session, _typed_lines(), sys.stdout, prompt=False, script=False)
-    return run_plain(session, sys.stdin, sys.stdout, prompt=False)
+        return run_plain(session, _typed_lines(), sys.stdout, prompt=False, script=False,
+                         opening=opening)  # fmt: skip
+    return run_plain(session, sys.stdin, sys.stdout, prompt=False, opening=opening)
 
 
 def _v(m: Metric) -> str:

@@ -22,6 +22,8 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import predict
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.threshold import Threshold
+from threshold_lab.core.transform import Applied, parse_transform
+from threshold_lab.core.transform import apply as apply_transform
 
 
 def check_score(data: Dataset, text: str) -> float:
@@ -326,3 +328,39 @@ def _quote(text: str) -> str:
     if any(c in text for c in ',"\n\r'):
         return '"' + text.replace('"', '""') + '"'
     return text
+
+
+def score_edit(data: Dataset, index: int, text: str) -> tuple[Edit, str]:
+    """Row ``index``'s score as typed (raises InputError), and the sentence saying so."""
+    value = check_score(data, text)
+    old = float(data.scores[index])
+    return SetScore(index, value), f"Row {data.shown_id(index)}: score {old!r} -> {value!r}."
+
+
+def flip_edit(data: Dataset, index: int) -> tuple[Edit, str]:
+    """Row ``index``'s actual label flipped, and the sentence saying so."""
+    now = int(not data.labels[index])
+    return FlipLabel(index), f"Row {data.shown_id(index)}: actual label flipped to {now}."
+
+
+def insert_edit(data: Dataset, score: float, label: bool) -> tuple[Edit, str]:
+    """A row added at the end (see :func:`parse_new_row`), and the sentence."""
+    edit = new_row(data, score, label)
+    return edit, f"Added row {edit.name}: score {score!r}, label {int(label)}."
+
+
+def delete_edit(data: Dataset, index: int) -> tuple[Edit, str]:
+    """Row ``index`` removed, and the sentence (undo brings it back)."""
+    return DeleteRow(index), f"Removed row {data.shown_id(index)}."
+
+
+def rescore(text: str, data: Dataset, sweep: Sweep) -> tuple[Applied, Edit]:
+    """Transform ``text`` (``square``, ``log``, ``rank``, ...) applied to every score:
+    what it did, and the edit (which maps the sweep's thresholds, keeping its counts;
+    ranks come from the whole column, so their rows are swept again)."""
+    applied = apply_transform(parse_transform(text), data)
+    thresholds = None
+    if applied.transform.name != "rank":
+        with np.errstate(all="ignore"):
+            thresholds = applied.transform.f(sweep.thresholds.copy())
+    return applied, Rescore(data.with_scores(applied.scores), thresholds)

@@ -54,7 +54,9 @@ def file_app(*argv: str, theme: str = "textual-dark") -> ThresholdLab:
 
     wanted = SourceArgs.parse(parser().parse_args(list(argv)))
     src, threshold = wanted.open()
-    return ThresholdLab(wanted.session(src, threshold), theme=theme, playback_seconds=60.0)
+    opened = wanted.session(src, threshold)
+    return ThresholdLab(opened.session, opening=opened.opening, theme=theme,
+                        playback_seconds=60.0)  # fmt: skip
 
 
 def keys(text: str) -> list[str]:

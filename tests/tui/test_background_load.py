@@ -13,6 +13,7 @@ from threshold_lab.core.data import progress
 from threshold_lab.core.data.loaders import load_file
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.app import ThresholdLab
+from threshold_lab.tui.opening import Opened
 from threshold_lab.tui.screens.loading import LoadingScreen
 
 
@@ -50,7 +51,7 @@ def test_parquet_clean_columns_and_aggregated_tables(tmp_path: Path) -> None:
 async def test_help_and_cancel_while_loading() -> None:
     release = threading.Event()
 
-    def slow() -> Session:
+    def slow() -> Opened:
         while not release.wait(0.01):
             progress.step("reading")  # a cancel lands here
         raise AssertionError("not reached")
@@ -76,7 +77,7 @@ async def test_the_explorer_opens_when_the_rows_are_in() -> None:
     from threshold_lab.core.data.dataset import make_dataset
 
     data = make_dataset(rng.random(1000), rng.random(1000) < 0.5)
-    app = ThresholdLab(loader=("rows", lambda: Session(data, 0.5, source="generated")))
+    app = ThresholdLab(loader=("rows", lambda: Opened(Session(data, 0.5, source="generated"))))
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(100):
             await pilot.pause(0.02)
@@ -109,7 +110,7 @@ def test_a_large_csv_without_pyarrow_says_it_is_slower(
 async def test_the_loading_screen_shows_a_note() -> None:
     release = threading.Event()
 
-    def slow() -> Session:
+    def slow() -> Opened:
         progress.tell("read without pyarrow: several times slower")
         while not release.wait(0.01):
             progress.step("reading")

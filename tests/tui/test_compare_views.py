@@ -305,13 +305,12 @@ def test_a_large_models_row_waits_for_its_sweep_when_deferred() -> None:
     a = make_dataset(rng.random(n), labels)
     b = a.with_scores(rng.random(n))
     s = Session(a, 0.5, source="big", models=(Model("A", a), Model("B", b)))
-    s.defer_models = True
-    rows = s.model_rows()
+    rows = s.model_rows(wait=False)  # what the explorer's frame asks: not held for sweeps
     assert [r.pending for r in rows] == [True, True]
     assert rows[1].items() == ["B AUC, AP and metrics: being computed…"]
     assert s.model_waits(1)
     s.model_curves(0), s.model_curves(1)  # what the explorer's worker does
-    rows = s.model_rows()
+    rows = s.model_rows(wait=False)
     assert not any(r.pending for r in rows) and not s.model_waits(1)
     assert rows[1].auc.value is not None
     s.set_model("B")  # the sweep is kept: shown again, not swept again
@@ -344,7 +343,7 @@ async def test_the_explorer_sweeps_other_large_models_in_its_worker() -> None:
         assert "being computed" not in text and "B AUC ≈ 0.49" in text, (text, errors)
         roc = app.main.query_one("#roc-chart", CurveChart)
         assert roc.border_title == "ROC curves of 2 models"
-        assert s.model_curves(1) is s._model_curves[1]  # swept once, by the worker
+        assert s.shown.kept_curves(b) is s.model_curves(1)  # swept once, by the worker
 
 
 def test_the_model_lines_fit_their_four_lines_however_many_models() -> None:

@@ -25,6 +25,7 @@ from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_repli
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.threshold import Threshold, parse_threshold
+from threshold_lab.tui.opening import Opened
 
 PROG = "threshold-lab"
 
@@ -345,8 +346,9 @@ class SourceArgs:
         )  # fmt: skip
         return src, self.threshold(src.threshold)
 
-    def session(self, src: Source, threshold: Threshold) -> Session:
-        """A new exploring session of an opened source (see :meth:`open`)."""
+    def session(self, src: Source, threshold: Threshold) -> Opened:
+        """A new exploring session of an opened source (see :meth:`open`), and what a
+        front end says first (what ``--transform`` did, or "")."""
         data, models, opening = src.data, src.models, ""
         if self.transform is not None:  # part of loading: the rows open transformed
             data, models, opening = transformed(self.transform, data, models, threshold)
@@ -359,11 +361,9 @@ class SourceArgs:
             session.set_prevalence(self.prevalence_text)
         if self.goal_text:
             session.set_goal(self.goal_text)  # the threshold opens at the goal's point
-        session.confidence = self.confidence
+        session.sureness.confidence = self.confidence
         if self.seed is not None:
-            session.seed = self.seed  # for a bootstrap B starts later
+            session.sureness.seed = self.seed  # for a bootstrap B starts later
         if self.replicates is not None:
             session.set_bootstrap(str(self.replicates))
-        if opening:
-            session.opening = opening
-        return session
+        return Opened(session, opening)

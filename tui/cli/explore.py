@@ -18,7 +18,6 @@ from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.savefile import write_atomic
-from threshold_lab.core.session.session import Session
 from threshold_lab.tui.cli.args import (
     PROG,
     Parser,
@@ -27,6 +26,7 @@ from threshold_lab.tui.cli.args import (
     add_meaning_options,
     add_source_options,
 )
+from threshold_lab.tui.opening import Opened
 
 if TYPE_CHECKING:
     from threshold_lab.tui.app import ThresholdLab
@@ -154,15 +154,16 @@ def check(argv: Sequence[str]) -> None:
 
 def _app(
     args: argparse.Namespace,
-    session: Session | None = None,
+    opened: Opened | None = None,
     *,
-    loader: tuple[str, Callable[[], Session]] | None = None,
+    loader: tuple[str, Callable[[], Opened]] | None = None,
 ) -> ThresholdLab:
     from threshold_lab.tui.app import ThresholdLab
     from threshold_lab.tui.ascii import locale_wants_ascii
 
     return ThresholdLab(
-        session,
+        None if opened is None else opened.session,
+        opening="" if opened is None else opened.opening,
         theme=args.theme,
         ascii=locale_wants_ascii() if args.ascii is None else args.ascii,
         playback_seconds=args.playback_seconds,
@@ -183,18 +184,18 @@ def _large_file(wanted: SourceArgs) -> tuple[Path, int] | None:
     return (path, size) if size >= BACKGROUND_BYTES else None
 
 
-def _loader(wanted: SourceArgs, path: Path) -> Callable[[], Session]:
+def _loader(wanted: SourceArgs, path: Path) -> Callable[[], Opened]:
     """Load, sweep and summarise off the UI thread, telling the loading screen."""
     slow = slow_reader_note(path)
 
-    def load() -> Session:
+    def load() -> Opened:
         if slow:
             progress.tell(slow)
         src, threshold = wanted.open()
         progress.step("sweeping")
-        session = wanted.session(src, threshold)
-        session.analysis.curves.summaries  # noqa: B018  (sweep and summaries, off the UI thread)
-        return session
+        opened = wanted.session(src, threshold)
+        opened.session.curves.summaries  # noqa: B018  (sweep and summaries, off the UI thread)
+        return opened
 
     return load
 
@@ -207,7 +208,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plain:
         from threshold_lab.tui.plain import main_plain
 
-        return main_plain(wanted.session(*wanted.open()))
+        opened = wanted.session(*wanted.open())
+        return main_plain(opened.session, opened.opening)
     check_theme(args.theme)
     large = _large_file(wanted)
     if large is None:

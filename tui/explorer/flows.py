@@ -288,16 +288,16 @@ def set_transform(screen: MainScreen) -> None:
         return text
 
     def done(value: object) -> None:
-        if isinstance(value, str):
-            screen.run(lambda: screen.session.transform(value))
-        else:
+        if not isinstance(value, str):
             screen.say("Scores unchanged.")
+        elif screen.run(lambda: screen.session.transform(value)):
+            screen.last_transform = parse_transform(value).name
 
     hint = (
         f"A strictly increasing map of every score: {', '.join(NAMES)}. The ranking "
         "(AUC, AP) stays; decisions at the threshold may move. Undo with ctrl+z."
     )
-    current = screen.session.last_transform or "square"
+    current = screen.last_transform or "square"
     screen.app.push_screen(ValueDialog("Transform the scores", current, check, hint=hint), done)
 
 

@@ -72,9 +72,7 @@ class Preparer:
     def _waiting(self) -> bool:
         """Whether another model's sweep is large and not done yet."""
         session = self.screen.session
-        return session.defer_models and any(
-            session.model_waits(i) for i in range(len(session.models)) if i != session.model
-        )
+        return any(session.model_waits(i) for i in range(len(session.models)) if i != session.model)
 
     def _prepare(self, curves: Curves) -> Prepared:
         return prepare_for(curves, self.chart_columns, self.strip_columns, self.kinds, self._others)

@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from threshold_lab.core.data import progress as progress_mod
 from threshold_lab.core.data.progress import Cancelled, Progress
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.session.session import Session
+from threshold_lab.tui.opening import Opened
 
 
 class LoadingScreen(Screen[None]):
@@ -32,13 +32,13 @@ class LoadingScreen(Screen[None]):
         Binding("q", "quit_app", "Quit", id="load-quit"),
     ]
 
-    def __init__(self, name: str, load: Callable[[], Session]) -> None:
+    def __init__(self, name: str, load: Callable[[], Opened]) -> None:
         super().__init__()
         self.what = name
         self.load = load
         self.progress = Progress()
         self.started = time.perf_counter()
-        self.outcome: Session | str | None = None
+        self.outcome: Opened | str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="loading"):
@@ -52,7 +52,7 @@ class LoadingScreen(Screen[None]):
         self.run_worker(self._work, thread=True, exclusive=True, name="load", exit_on_error=False)
         self.set_interval(0.1, self._show)
 
-    def _work(self) -> Session:
+    def _work(self) -> Opened:
         with progress_mod.tracking(self.progress):
             return self.load()
 
@@ -101,7 +101,7 @@ class LoadingScreen(Screen[None]):
 
 
 class Loaded(Message):
-    """A background load ended: ``screen.outcome`` is a Session or a sentence."""
+    """A background load ended: ``screen.outcome`` is the opened session or a sentence."""
 
     def __init__(self, screen: LoadingScreen) -> None:
         super().__init__()

@@ -135,11 +135,14 @@ class MainScreen(Screen[None]):
 
     def __init__(
         self, session: Session, *, playback_seconds: float = 1.0, demo: bool = False,
-        ascii: bool = False
+        ascii: bool = False, opening: str = "",
     ) -> None:  # fmt: skip
         super().__init__()
         self.session = session
-        session.defer_models = True  # other models' large sweeps: in the preparing worker
+        #: What the screen says first (what the command line's --transform did).
+        self.opening = opening
+        #: The last transform applied (the transform dialog offers it again).
+        self.last_transform: str | None = None
         self.playback = Playback(self, playback_seconds)
         self.demo = DemoTour(self, playback_seconds)
         self._start_demo = demo
@@ -171,8 +174,8 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         first = self.session.current()
-        if self.session.opening:  # what --transform did
-            first = dataclasses.replace(first, message=self.session.opening)
+        if self.opening:  # what --transform did
+            first = dataclasses.replace(first, message=self.opening)
         self.show(first)
         self.query_one(RowTable).focus()
         if self._start_demo:

@@ -1,0 +1,125 @@
+"""What a Session reads: its four parts, and what they derive (the rows' sweep, the
+operating point, the goal solved, the intervals to show, a row per model)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
+from threshold_lab.core.compare.models import Comparison, ModelRow
+from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.data.classes import Multiclass
+from threshold_lab.core.data.dataset import Dataset, Model
+from threshold_lab.core.decide.goal import Goal
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.multiclass.metrics import MulticlassReport
+from threshold_lab.core.session.history import History
+from threshold_lab.core.session.part import Part
+from threshold_lab.core.session.policy import Policy
+from threshold_lab.core.session.shown import Shown
+from threshold_lab.core.session.sureness import Sureness
+from threshold_lab.core.session.update import Deciding
+from threshold_lab.core.threshold import Threshold
+
+
+class Reading:
+    """The state of a session in four parts, each with one job: :class:`History`
+    (the rows, their edits and file), :class:`Shown` (which model or class is shown),
+    :class:`Policy` (threshold, goal, prevalence) and :class:`Sureness` (intervals and
+    the bootstrap); their attributes read here as the session's own."""
+
+    def __init__(self, data: Dataset, threshold: Threshold, *, source: str,
+                 path: Path | None = None, beta: float = 2.0,
+                 columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
+                 models: Sequence[Model] = (), multiclass: Multiclass | None = None,
+                 klass: int = 0, quantised: Mapping[str, Quantised] | None = None,
+                 group_by: str | None = None) -> None:  # fmt: skip
+        self.history = History(data, threshold, source=source, path=path, columns=columns)
+        self.shown = Shown(models, multiclass, klass, quantised, group_by)
+        self.policy = Policy(threshold, beta)
+        self.sureness = Sureness()
+
+    data: Part[Dataset] = Part("history", "data", "The rows shown, as edited.")
+    source: Part[str] = Part("history", "source")
+    path: Part[Path | None] = Part("history", "path")
+    loaded: Part[tuple[Dataset, Threshold]] = Part("history", "loaded", "The rows as loaded.")
+    columns: Part[Mapping[str, npt.NDArray[np.float64]]] = Part("history", "columns")
+    dirty: Part[bool] = Part("history", "dirty", "Whether there is unsaved work.")
+    threshold: Part[Threshold] = Part("policy", "threshold")
+    beta: Part[float] = Part("policy", "beta")
+    goal: Part[Goal | None] = Part("policy", "goal")
+    prevalence: Part[Fraction | None] = Part("policy", "prevalence")
+    models: Part[tuple[Model, ...]] = Part("shown", "models")
+    model: Part[int] = Part("shown", "model", "Which model is shown.")
+    multiclass: Part[Multiclass | None] = Part("shown", "multiclass")
+    klass: Part[int] = Part("shown", "klass", "Which class is shown.")
+    quantised: Part[Mapping[str, Quantised]] = Part("shown", "quantised")
+    group_by: Part[str | None] = Part("shown", "group_by")
+    paired: Part[bool] = Part("shown", "paired")
+    intervals: Part[bool] = Part("sureness", "intervals")
+    confidence: Part[float] = Part("sureness", "confidence")
+    replicates: Part[int | None] = Part("sureness", "replicates")
+    seed: Part[int] = Part("sureness", "seed")
+
+    @property
+    def curves(self) -> Curves:
+        """The rows' sweep and summaries: built when the rows change (a model shown
+        again is not swept again)."""
+        h = self.history
+        if h.curves is None or h.curves.data is not h.data:
+            h.curves = self.shown.kept_curves(h.data) or curves_for(h.data)
+        return h.curves
+
+    @property
+    def analysis(self) -> Analysis:
+        """The current operating point."""
+        return analyse(self.curves, self.policy.threshold, beta=self.policy.beta)
+
+    @property
+    def quantisation(self) -> Quantised | None:
+        return self.shown.quantisation(self.history.edited)
+
+    @property
+    def sure(self) -> Sure | None:
+        """The intervals to show, or None when they are turned off."""
+        return self.sureness.sure(self._state())
+
+    def _state(self) -> tuple[object, ...]:
+        """What a bootstrap's threshold-free results depend on (the point aside)."""
+        p = self.policy
+        return (self.curves, p.goal, p.prevalence, self.history.aligned, p.beta)
+
+    def _deciding(self) -> Deciding | None:
+        h = self.history
+        return self.policy.deciding(self.analysis, h.data, h.columns, h.aligned)
+
+    def model_rows(self, *, wait: bool = True) -> tuple[ModelRow, ...]:
+        """Every model at the threshold, or (); without ``wait`` a large model whose
+        sweep is not done yet has a pending row (a front end sweeps it in a worker)."""
+        s = self.sure
+        return self.shown.rows(self.curves, self.threshold, self.beta,
+                               None if s is None else s.confidence, wait=wait)  # fmt: skip
+
+    def model_waits(self, i: int) -> bool:
+        return self.shown.waits(i, self.curves)
+
+    def model_curves(self, i: int) -> Curves:
+        return self.shown.curves(i, self.curves)
+
+    def comparisons(self) -> list[Comparison]:
+        p = self.policy
+        return self.shown.comparisons(self.curves, p.threshold, p.beta, self.confidence,
+                                      p.goal, p.prevalence)  # fmt: skip
+
+    def multiclass_summary(self) -> MulticlassReport | None:
+        return self.shown.summary()
+
+    def row_index(self, row_id: str) -> int:
+        return self.history.row_index(row_id)
+
+    def default_save_path(self) -> Path:
+        return self.history.default_save_path()
