@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from threshold_lab.core.compare.paired import (
     unpaired_delong,
 )
 from threshold_lab.core.data.dataset import Dataset, Model
-from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, auc_interval
+from threshold_lab.core.intervals.closed import CONFIDENCE, Interval
 from threshold_lab.core.metrics.metric import (
     Metric,
     format_fraction,
@@ -112,7 +112,7 @@ class Comparison:
         diff = self.auc_difference
         if d is not None:
             lines.append(
-                f"  ROC AUC {self.a} − {self.b} = {_short(diff)}: "
+                f"  ROC AUC {self.a} − {self.b} = {diff.brief()}: "
                 f"{'paired' if d.paired else 'unpaired'} DeLong SE {d.se:.4g}, "
                 f"{d.interval.text()}, {p_words(d.p_value)}"
             )
@@ -150,19 +150,19 @@ class Comparison:
         p = "" if self.delong is None else f", {p_words(self.delong.p_value)}"
         diff = self.auc_difference
         if auc_a.value == auc_b.value:
-            by_auc = f"{self.a} and {self.b} tie by AUC ({_short(auc_a)})"
+            by_auc = f"{self.a} and {self.b} tie by AUC ({auc_a.brief()})"
         else:
             hi = self.a if auc_a.value > auc_b.value else self.b
             x, y = (auc_a, auc_b) if hi == self.a else (auc_b, auc_a)
             size = _abs_short(diff)
-            by_auc = f"{hi} ranks better by AUC ({_short(x)} vs {_short(y)}, difference {size}{p})"
+            by_auc = f"{hi} ranks better by AUC ({x.brief()} vs {y.brief()}, difference {size}{p})"
         if ap_a.value is None or ap_b.value is None:
             return by_auc + "; average precision is undefined."
         if ap_a.value == ap_b.value:
-            return by_auc + f"; they tie by average precision ({_short(ap_a)})."
+            return by_auc + f"; they tie by average precision ({ap_a.brief()})."
         hi = self.a if ap_a.value > ap_b.value else self.b
         x, y = (ap_a, ap_b) if hi == self.a else (ap_b, ap_a)
-        by_ap = f"average precision ({_short(x)} vs {_short(y)})"
+        by_ap = f"average precision ({x.brief()} vs {y.brief()})"
         if self.summaries_disagree:
             return f"{by_auc}, {hi} by {by_ap}: the two summaries disagree."
         if auc_a.value == auc_b.value:
@@ -171,7 +171,7 @@ class Comparison:
 
 
 def _signed(m: Metric) -> str:
-    return _short(m) if m.value is not None else m.undefined_text()
+    return m.brief() if m.value is not None else m.undefined_text()
 
 
 def _threshold_words(t: Threshold) -> str:
@@ -267,71 +267,3 @@ def _examples(n: int) -> str:
 def pairs(models: Sequence[Model]) -> list[tuple[int, int]]:
     """Every pair, in order: (0, 1), (0, 2), ..., (1, 2), ..."""
     return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
-
-
-@dataclass(frozen=True)
-class ModelRow:
-    """One model at the threshold, for a table of models: its summaries (with DeLong's
-    interval on AUC) and its headline metrics there. ``pending``: its sweep is still
-    being computed elsewhere (a front end's worker), so only its name and rows are
-    known yet."""
-
-    name: str
-    shown: bool
-    auc: Metric
-    auc_interval: Interval | None
-    ap: Metric
-    metrics: dict[str, Metric]
-    #: The model's rows (the shown one's as edited), for a view of them side by side.
-    data: Dataset | None = field(default=None, compare=False, repr=False)
-    pending: bool = False
-
-    def items(self) -> list[str]:
-        """``A* AUC 13/16 (95% CI 0.40 to 1.00)``, ``AP 7/10``, ``P 1/3 R 1/2 F1 2/5``."""
-        mark = "*" if self.shown else ""
-        if self.pending:
-            return [f"{self.name}{mark} AUC, AP and metrics: being computed…"]
-        ci = "" if self.auc_interval is None else f" ({self.auc_interval.short()})"
-        k = self.metrics
-        return [
-            f"{self.name}{mark} AUC {_short(self.auc)}{ci}",
-            f"AP {_short(self.ap)}",
-            f"P {_short(k['precision'])} R {_short(k['recall'])} F1 {_short(k['f1'])}",
-        ]
-
-    def compact_items(self) -> list[str]:
-        """The items without the interval, and F1 alone at the threshold, for when
-        every model must fit a line: ``A* AUC 13/16``, ``AP 7/10``, ``F1 2/5``."""
-        mark = "*" if self.shown else ""
-        if self.pending:
-            return [f"{self.name}{mark} being computed…"]
-        return [f"{self.name}{mark} AUC {_short(self.auc)}", f"AP {_short(self.ap)}",
-                f"F1 {_short(self.metrics['f1'])}"]  # fmt: skip
-
-
-def _short(m: Metric) -> str:
-    """A model line's number: the exact fraction while it is short (a denominator of
-    at most three digits: one line per model must stay readable), else the decimal."""
-    if m.value is None:
-        return "undefined"
-    if m.exact is not None and m.exact.denominator >= 1000:
-        return f"≈ {m.value:.4f}"
-    return m.short()
-
-
-def model_row(name: str, shown: bool, a: Analysis, confidence: float | None) -> ModelRow:
-    """Model ``name``'s row at analysis ``a`` (``confidence`` None: no interval)."""
-
-    sm = a.curves.summaries
-    interval = None
-    value, se, _ = a.curves.auc_se
-    if confidence is not None and value is not None and se is not None:
-        interval = auc_interval(value, se, confidence)
-    metrics = {n: a.metrics[n] for n in ("precision", "recall", "f1")}
-    return ModelRow(name, shown, sm.roc_auc, interval, sm.average_precision, metrics, a.data)
-
-
-def pending_row(name: str, shown: bool, data: Dataset) -> ModelRow:
-    """Model ``name``'s row while its sweep is computed elsewhere."""
-    waiting = undefined("being computed")
-    return ModelRow(name, shown, waiting, None, waiting, {}, data, pending=True)

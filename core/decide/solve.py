@@ -766,3 +766,14 @@ def threshold_statistic(goal: Goal, setting: Setting) -> SweepStatistic:
         return math.nan if not d.feasible or d.threshold is None else float(d.threshold)
 
     return SweepStatistic(read)
+
+
+@dataclass(frozen=True, eq=False)
+class Deciding:
+    """The goal and deployment prevalence in force, and the goal solved for these rows
+    (``problem`` says why it could not be, e.g. a class an edit removed)."""
+
+    goal: Goal | None
+    prevalence: Fraction | None
+    decision: Decision | None
+    problem: str | None

@@ -115,6 +115,15 @@ class Metric:
         one way a number that may be undefined is said in a sentence."""
         return self.value_text() if self.value is not None else self.undefined_text()
 
+    def brief(self) -> str:
+        """A number for a line of several: the exact fraction while it is short (a
+        denominator of at most three digits), else a four-place decimal."""
+        if self.value is None:
+            return "undefined"
+        if self.exact is not None and self.exact.denominator >= 1000:
+            return f"≈ {self.value:.4f}"
+        return self.short()
+
     def undefined_text(self) -> str:
         """``undefined: no actual positives (TP+FN=0)``. Not "undefined (reason)": a
         reason carries its own parenthesised denominator, and nested parentheses

@@ -129,15 +129,6 @@ def prevalence_section(at: dict[str, Metric], p: Fraction) -> list[str]:
     return lines
 
 
-def metric_interval(a: Analysis, name: str, sure: Sure, *, short: bool = False) -> str | None:
-    """Metric ``name``'s interval at ``a`` as text (``95% CI 0.21 to 0.94, Wilson,
-    n = 3``; ``short``: without the method's name), or None when it has none."""
-    m = metric_measure(name, a, sure)
-    if m.value is None or m.interval is None:
-        return None
-    return m.interval.short() if short else m.interval.text()
-
-
 def quantised_rule_words(q: Quantised) -> str:
     """``rounded to 3 decimal digits`` (the rule recorded in the file)."""
     try:

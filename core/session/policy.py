@@ -14,6 +14,7 @@ from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.extra import numeric_column
 from threshold_lab.core.decide.goal import Goal, parse_goal
 from threshold_lab.core.decide.solve import (
+    Deciding,
     Decision,
     parse_prevalence,
     solve,
@@ -24,7 +25,6 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.bootstrap import SweepStatistic
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.session.history import History
-from threshold_lab.core.session.update import Deciding
 from threshold_lab.core.threshold import Threshold, format_threshold
 
 #: Threshold steps of the arrow keys (and ``step`` commands).

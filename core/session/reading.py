@@ -10,11 +10,13 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
-from threshold_lab.core.compare.models import Comparison, ModelRow
+from threshold_lab.core.compare.models import Comparison
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.decide.goal import Goal
+from threshold_lab.core.decide.solve import Deciding
+from threshold_lab.core.drawing.model_rows import ModelRow
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.multiclass.metrics import MulticlassReport
 from threshold_lab.core.session.history import History
@@ -22,7 +24,6 @@ from threshold_lab.core.session.part import Part
 from threshold_lab.core.session.policy import Policy
 from threshold_lab.core.session.shown import Shown
 from threshold_lab.core.session.sureness import Sureness
-from threshold_lab.core.session.update import Deciding
 from threshold_lab.core.threshold import Threshold
 
 

@@ -8,19 +8,13 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from threshold_lab.core.analysis import Curves, analyse, curves_for
-from threshold_lab.core.compare.models import (
-    Comparison,
-    ModelRow,
-    compare,
-    model_row,
-    pairs,
-    pending_row,
-)
+from threshold_lab.core.compare.models import Comparison, compare, pairs
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.text import solved_at
+from threshold_lab.core.drawing.model_rows import ModelRow, model_row, pending_row
 from threshold_lab.core.drawing.prepared import BACKGROUND_ROWS
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report

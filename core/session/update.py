@@ -10,29 +10,21 @@ itself rather than found again by comparing predictions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property
 
+import numpy as np
+import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.compare.models import ModelRow
 from threshold_lab.core.data.aggregated import Quantised
-from threshold_lab.core.decide.goal import Goal
-from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
+from threshold_lab.core.decide.solve import Deciding, metrics_at_prevalence
+from threshold_lab.core.drawing.bands import DrawnBands, drawn_bands
+from threshold_lab.core.drawing.model_rows import ModelRow
+from threshold_lab.core.drawing.series import metric_series
 from threshold_lab.core.intervals import Sure
+from threshold_lab.core.measures import Measure, auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.text.sentences import status_sentence
-
-
-@dataclass(frozen=True, eq=False)
-class Deciding:
-    """The goal and deployment prevalence in force, and the goal solved for these rows
-    (``problem`` says why it could not be, e.g. a class an edit removed)."""
-
-    goal: Goal | None
-    prevalence: Fraction | None
-    decision: Decision | None
-    problem: str | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,3 +78,36 @@ class Update:
     def status(self) -> str:
         """The plain sentence describing the active policy."""
         return status_sentence(self.analysis)
+
+    @cached_property
+    def measures(self) -> dict[str, Measure]:
+        """Every threshold metric with its interval (none while intervals are off)."""
+        return metric_measures(self.analysis, self.sure or Sure())
+
+    @cached_property
+    def ranking(self) -> tuple[Measure, Measure, Measure]:
+        """ROC AUC (with DeLong's interval), AP and the PR trapezoid area (with the
+        bootstrap's): read only once the summaries are computed (a worker's, for large
+        rows)."""
+        sure = self.sure or Sure()
+        s = self.analysis.curves.summaries
+        auc = auc_measure(self.analysis, sure)[0] if self.sure is not None else Measure(s.roc_auc)
+        return (auc, boot_measure(s.average_precision, sure, "average_precision"),
+                boot_measure(s.pr_trapezoid_area, sure, "pr_trapezoid_area"))  # fmt: skip
+
+    @cached_property
+    def bands(self) -> DrawnBands | None:
+        """The bootstrap's bands around the curves, when there are any to draw."""
+        return drawn_bands(self.sure)
+
+    def metric_series(
+        self, names: tuple[str, ...], cols: int
+    ) -> tuple[npt.NDArray[np.float64], dict[str, npt.NDArray[np.float64]]]:
+        """``names`` against the threshold, sampled for a chart of ``cols`` columns (see
+        :func:`threshold_lab.core.drawing.series.metric_series`)."""
+        key = (names, cols)
+        kept = self.__dict__.setdefault("_series", {})
+        if key not in kept:
+            a = self.analysis
+            kept[key] = metric_series(a.sweep, a.beta, names, cols)
+        return kept[key]  # type: ignore[no-any-return]

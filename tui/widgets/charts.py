@@ -12,7 +12,6 @@ import math
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal, Vertical
@@ -20,10 +19,9 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
+from threshold_lab.core.drawing.bands import DrawnBands
 from threshold_lab.core.drawing.prepared import CurveLine, Prepared
-from threshold_lab.core.intervals import Sure
-from threshold_lab.core.intervals.bootstrap import Bands
-from threshold_lab.core.intervals.closed import auc_interval
+from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import format_count, lower_first
 from threshold_lab.core.text.calibration import brier_terms
 from threshold_lab.core.threshold import format_threshold
@@ -163,7 +161,7 @@ class CurveChart(PlotextPlot):
         c, o = CHANCE_MARK, ACTIVE_MARK
         band = self._bands()
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
-        pct = "" if band is None else f"{band[1] * 100:g}%"
+        pct = "" if band is None else f"{band.confidence * 100:g}%"
         models = self._models()
         if models:
             return self._models_legend(width, models, band is not None, pct)
@@ -225,13 +223,9 @@ class CurveChart(PlotextPlot):
         )
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 
-    def _bands(self) -> tuple[Bands, float] | None:
+    def _bands(self) -> DrawnBands | None:
         """The bootstrap's bands and their confidence, when there are any to draw."""
-        frame = self.frame
-        sure = None if frame is None else frame.update.sure
-        if sure is None or sure.boot is None or sure.boot.bands is None:
-            return None
-        return sure.boot.bands, sure.confidence
+        return None if self.frame is None else self.frame.update.bands
 
     def replot(self) -> None:
         """Follow the frame: the title and legend, and the chart is drawn again."""
@@ -281,7 +275,7 @@ class CurveChart(PlotextPlot):
         line = self._line(prepared)
         band = self._bands()
         others = prepared.others
-        key = (self.kind, width, height, self.app.theme, self.ascii, band and band[0], others)
+        key = (self.kind, width, height, self.app.theme, self.ascii, band and band.source, others)
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
@@ -332,15 +326,10 @@ class CurveChart(PlotextPlot):
         plt = self._bare(cols, rows)
         band = self._bands()
         if band is not None and line is not None:
-            b = band[0]
+            b = band.of(self.kind)
             mark = BAND_MARK_ASCII if self.ascii else BAND_MARK
-            xs, lo, hi = (
-                (b.fpr, b.tpr_low, b.tpr_high)
-                if self.kind == "roc"
-                else (b.recall, b.precision_low, b.precision_high)
-            )
-            plt.plot(xs.tolist(), lo.tolist(), marker=mark)
-            plt.plot(xs.tolist(), hi.tolist(), marker=mark)
+            plt.plot(b.x.tolist(), b.low.tolist(), marker=mark)
+            plt.plot(b.x.tolist(), b.high.tolist(), marker=mark)
         if self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
         else:
@@ -514,22 +503,19 @@ class ChartPanel(Vertical):
             summary.show_items(["ROC AUC, AP and PR trapezoid area of these rows: being computed…"])
             note.display = False
             return
-        s = prepared.summaries
         # One item per summary: a narrow panel breaks the line between them, never
-        # inside "143/180 ≈ 0.7944" (#12 item 8).
-        sure = frame.update.sure
-        # Each interval is an item of its own after its number, so a line breaks
-        # between them rather than inside either.
-        auc = [f"ROC AUC (trapezoid) {s.roc_auc.value_text()}"]
-        value, se, _ = prepared.curves.auc_se
-        if sure is not None and value is not None and se is not None:
-            auc.append(f"{auc_interval(value, se, sure.confidence).short()}, DeLong")
+        # inside "143/180 ≈ 0.7944" (#12 item 8). Each interval is an item of its own
+        # after its number, so a line breaks between them rather than inside either.
+        roc_auc, average_precision, area_pr = frame.update.ranking
+        auc = [f"ROC AUC (trapezoid) {roc_auc.metric.value_text()}"]
+        if roc_auc.interval is not None:
+            auc.append(f"{roc_auc.interval.short()}, DeLong")
         if frame.update.quantised is not None:
             auc.append(frame.update.quantised.words())
-        ap = [f"AP (step-weighted) {s.average_precision.value_text()}"]
-        ap += _boot_short(sure, "average_precision", s.average_precision.value)
-        area = [f"PR trapezoid area {s.pr_trapezoid_area.value_text()}"]
-        area += _boot_short(sure, "pr_trapezoid_area", s.pr_trapezoid_area.value)
+        ap = [f"AP (step-weighted) {average_precision.metric.value_text()}"]
+        ap += _boot_short(average_precision)
+        area = [f"PR trapezoid area {area_pr.metric.value_text()}"]
+        area += _boot_short(area_pr)
         # The summaries of the curves shown (AP and the PR area always side by side);
         # m lists them all.
         items = {"roc": auc, "pr": ap + area, "gains": _gains_items(frame),
@@ -542,12 +528,10 @@ class ChartPanel(Vertical):
             reason = prepared.curves.calibration().reason
             notes.append(f"No reliability diagram: {reason}.")
         if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
-            notes.append(
-                f"No ROC curve: {lower_first(str(s.roc_auc.reason))}. ROC AUC is undefined."
-            )
+            notes.append(f"No ROC curve: {lower_first(str(roc_auc.reason))}. ROC AUC is undefined.")
         if self.mode in ("pr", "both") and not _drawable(prepared, "pr"):
             notes.append(
-                f"No PR curve: {lower_first(str(s.average_precision.reason))}. AP is undefined."
+                f"No PR curve: {lower_first(str(average_precision.reason))}. AP is undefined."
             )
         note.display = bool(notes)
         note.show("\n".join(notes))
@@ -660,14 +644,9 @@ class MetricChart(CurveChart):
                     y = float(c.bound)
                     plt.plot([0, 1], [y, y], marker=BOUND_MARK)
         if ts.size:
-            xs, ks = _steps(ts, lo, hi, cols)
-            from threshold_lab.core.decide.values import float_values
-            from threshold_lab.core.metrics.formulas import Cells
-
-            cells = Cells(sweep.tp[ks], sweep.fp[ks], pos=np.float64(float(sweep.positives)),
-                          neg=np.float64(float(sweep.negatives)))  # fmt: skip
+            xs, series = frame.update.metric_series(tuple(n for n, _, _ in SERIES), cols)
             for name, mark, _ in SERIES:
-                ys = float_values(name, cells, a.beta)
+                ys = series[name]
                 keep = ~np.isnan(ys)
                 if keep.any():
                     plt.plot(xs[keep].tolist(), ys[keep].tolist(), marker=mark)
@@ -675,36 +654,9 @@ class MetricChart(CurveChart):
         return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
 
 
-def _steps(
-    ts: npt.NDArray[np.float64], lo: float, hi: float, cols: int
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
-    """Where to draw the step functions: (x in 0..1, sweep point) pairs. Each point k
-    holds for thresholds from the next lower score up to its own; with few points
-    both ends of each step are drawn, so every riser stands at its own score; with
-    more than the canvas can tell apart, the exact step function is read at each
-    half column."""
-    m = ts.size
-    span = (hi - lo) or 1.0
-    if m <= 2 * cols:
-        k = np.arange(1, m + 1)
-        right = (ts - lo) / span  # point k's own score
-        left = np.append((ts[1:] - lo) / span, 0.0)  # the next lower score
-        xs = np.empty(2 * m)
-        xs[0::2], xs[1::2] = right, left
-        ks = np.repeat(k, 2)
-        return xs[::-1].copy(), ks[::-1].copy()
-    xs = np.linspace(0.0, 1.0, 4 * cols)
-    ascending = ts[::-1]
-    ks = m - np.searchsorted(ascending, lo + xs * span, side="left")
-    return xs, np.maximum(ks, 1).astype(np.intp)
-
-
-def _boot_short(sure: Sure | None, name: str, value: float | None) -> list[str]:
-    """``["95% CI 0.61 to 0.93, bootstrap"]``, or nothing."""
-    if value is None or sure is None or sure.boot is None:
-        return []
-    e = sure.estimate(name)
-    return [] if e.interval is None else [e.interval.short()]
+def _boot_short(m: Measure) -> list[str]:
+    """``["95% CI 0.61 to 0.93, bootstrap"]``, or nothing (no bootstrap ran)."""
+    return [] if m.value is None or m.interval is None else [m.interval.short()]
 
 
 def _gains_items(frame: Frame) -> list[str]:

@@ -6,7 +6,6 @@ from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import format_count
-from threshold_lab.core.report.as_text import metric_interval
 from threshold_lab.tui.ascii import to_ascii
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, wrap_items
@@ -127,7 +126,8 @@ class MetricsPanel(ItemLines):
         for name in PANEL_ORDER:
             m = a.metrics[name]
             text = to_ascii(m.describe()) if self.ascii else m.describe()
-            interval = None if sure is None else metric_interval(a, name, sure, short=True)
+            measured = None if sure is None else frame.update.measures[name].interval
+            interval = None if measured is None else measured.short()
             wrapped = formula_lines(text, width, None if interval is None else f"({interval})")
             if len(lines) + len(wrapped) > room:
                 break

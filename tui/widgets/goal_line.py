@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-from threshold_lab.core.decide.solve import WORDS, slack_text
-from threshold_lab.core.decide.text import PREVALENCE_WORDS
-from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.core.text.deciding import goal_words, prevalence_headline
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines
 
@@ -24,38 +22,15 @@ class GoalLine(ItemLines):
         self.display = deciding is not None
         if frame is None or deciding is None:
             return
-        a = frame.analysis
         items: list[Text | str] = []
-        if deciding.goal is not None:
-            at_p = (
-                ""
-                if deciding.prevalence is None
-                else f" at prevalence {fraction_text(deciding.prevalence)}"
-            )
-            items.append(Text(f"Goal {deciding.goal.text()}{at_p}", style="bold"))
-            d = deciding.decision
-            if d is None:
-                items.append(f"cannot be solved: {deciding.problem}")
-            else:
-                where = "above all scores" if d.threshold is None else f"threshold {d.threshold!r}"
-                if not d.feasible:
-                    items.append(f"not feasible: {d.reason}; closest {where}")
-                else:
-                    here = "here" if a.point == d.index else "d re-applies it"
-                    value = d.objective.short() if d.objective.value is not None else "undefined"
-                    items.append(f"-> {where} ({here})")
-                    items.append(f"{WORDS[d.goal.metric]} {value}")
-                items += [slack_text(s) for s in d.slacks]
-                if d.attaining > 1:
-                    items.append(f"{d.attaining} points attain it")
-                items.append(
-                    f"same decisions for {d.same_decisions_text().removeprefix('every threshold ')}"
-                )
+        head, said = goal_words(deciding, frame.analysis.point)
+        if head:
+            items.append(Text(head, style="bold"))
+            items += said
         at, p = frame.update.at_prevalence, deciding.prevalence
         if at is not None and p is not None:
-            shown = ", ".join(f"{WORDS[n]} {at[n].short()}" for n in PREVALENCE_WORDS)
-            head = Text(f"At prevalence {fraction_text(p)} (TPR, FPR, LR± kept): ", style="bold")
-            items.append(head + Text(shown))
+            heading, shown = prevalence_headline(at, p)
+            items.append(Text(heading, style="bold") + Text(shown))
         # Shorter forms for a narrow screen (two lines at 80 columns): the bounds and the
         # prevalence's headline metrics stay longest; the whole story is in the message
         # the goal said when it was set.
