@@ -15,28 +15,55 @@ the sentence of the change that started it stays where it is.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
+from textual.message import Message
 from textual.timer import Timer
-from textual.worker import Worker, get_current_worker
+from textual.worker import get_current_worker
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import REPLICATES, Bootstrap, Cancelled
-
-if TYPE_CHECKING:
-    from threshold_lab.tui.screens.main import MainScreen
+from threshold_lab.tui.explorer.host import Host
 
 #: Seconds after the last change before a bootstrap for the new state starts.
 SETTLE = 0.3
 #: At most this often the progress is shown (seconds).
 PROGRESS_EVERY = 0.2
 
+#: Starts ``work`` in a thread worker of the screen's (cancelling the one before) and
+#: gives a way to cancel it.
+Start = Callable[[Callable[[], None]], Callable[[], object]]
+
 
 class Bootstrapper:
-    """Runs the session's bootstrap in a worker thread and shows how far it is."""
+    """Runs the session's bootstrap in a worker thread; the worker posts
+    :class:`Progress` and :class:`Finished`, which the screen hands back here."""
 
-    def __init__(self, screen: MainScreen) -> None:
-        self.screen = screen
-        self.worker: Worker[None] | None = None
+    class Progress(Message):
+        """How far the run under way is (``bootstrap 450/1000``, or "" when none runs)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Counted(Message):
+        """``done`` of ``total`` replicates of ``job`` are drawn."""
+
+        def __init__(self, job: BootJob, done: int, total: int) -> None:
+            super().__init__()
+            self.job, self.done, self.total = job, done, total
+
+    class Finished(Message):
+        """``job`` finished with ``result``."""
+
+        def __init__(self, job: BootJob, result: Bootstrap) -> None:
+            super().__init__()
+            self.job, self.result = job, result
+
+    def __init__(self, host: Host, start: Start, post: Callable[[Message], object]) -> None:
+        self.host = host
+        self._start_worker = start
+        self._post = post
+        self._cancel: Callable[[], object] | None = None
         self.timer: Timer | None = None
         #: The run under way (progress from any other is stale and ignored).
         self.job: BootJob | None = None
@@ -49,61 +76,60 @@ class Bootstrapper:
 
     def toggle(self) -> None:
         """B: start a bootstrap (intervals on), or cancel the one running, or stop."""
-        s = self.screen.session
+        s = self.host.session
         if self.running:
             self.stop()
-            self.screen.show(s.set_bootstrap("off"))
+            self.host.run(lambda: s.set_bootstrap("off"))
             done, total = self.done
-            self.screen.say(
+            self.host.say(
                 f"Bootstrap cancelled after {done} of {total} replicates; B starts it again."
             )
             return
         if s.replicates is not None:
             self.stop()
-            self.screen.show(s.set_bootstrap("off"))
+            self.host.run(lambda: s.set_bootstrap("off"))
             return
-        update = s.set_bootstrap(str(REPLICATES))
-        self.screen.show(update)
+        self.host.run(lambda: s.set_bootstrap(str(REPLICATES)))
         self._start(announce=True)
 
     def stop(self) -> None:
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker = None
+        if self._cancel is not None:
+            self._cancel()
+            self._cancel = None
         self.job = None
-        self._show_progress("")
+        self._post(self.Progress(""))
 
     def follow(self) -> None:
         """After a change: start (soon) the bootstrap the new state wants, if any."""
-        if self.screen.session.replicates is None:
+        if self.host.session.replicates is None:
             if self.job is not None or self.timer is not None:
                 self.stop()
             return
-        if self.screen.session.boot_job() is None:
+        if self.host.session.boot_job() is None:
             return
         if self.timer is not None:
             self.timer.stop()
-        self.timer = self.screen.set_timer(SETTLE, self._start)
+        self.timer = self.host.later(SETTLE, self._start)
 
     def _start(self, announce: bool = False) -> None:
         """Run the bootstrap the state wants; ``announce``: asked for by B."""
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
-        job = self.screen.session.boot_job()
+        job = self.host.session.boot_job()
         if job is None:
             return
-        if self.worker is not None:
-            self.worker.cancel()
+        if self._cancel is not None:
+            self._cancel()
         self.job, self.done, self.announce = job, (0, job.replicates), announce
         kind = "counted again at this threshold" if job.base is not None else "starting"
         if announce:
-            self.screen.say(f"Bootstrap: {job.replicates} replicates {kind} (B cancels).")
-        self._show_progress(f"bootstrap 0/{job.replicates}")
-        app = self.screen.app
+            self.host.say(f"Bootstrap: {job.replicates} replicates {kind} (B cancels).")
+        self._post(self.Progress(f"bootstrap 0/{job.replicates}"))
+        post = self._post
 
         def work() -> None:
             worker = get_current_worker()
@@ -115,7 +141,7 @@ class Bootstrapper:
                 now = time.monotonic()
                 if now - last[0] >= PROGRESS_EVERY and done < total:
                     last[0] = now
-                    app.call_from_thread(self._progress, job, done, total)
+                    post(self.Counted(job, done, total))  # thread-safe
                 return True
 
             try:
@@ -123,36 +149,34 @@ class Bootstrapper:
             except Cancelled:
                 return
             if not worker.is_cancelled:
-                app.call_from_thread(self._arrived, job, result)
+                post(self.Finished(job, result))
 
-        self.worker = self.screen.run_worker(
-            work, thread=True, group="bootstrap", exclusive=True, exit_on_error=False
-        )
+        self._cancel = self._start_worker(work)
 
-    def _show_progress(self, text: str) -> None:
-        self.screen.boot_progress = text
-
-    def _progress(self, job: BootJob, done: int, total: int) -> None:
+    def counted(self, job: BootJob, done: int, total: int) -> None:
+        """The worker's progress (from the screen's handler of :class:`Counted`)."""
         if job is not self.job:
             return  # a run since replaced: its count would go backwards
         self.done = (done, total)
-        self._show_progress(f"bootstrap {done}/{total}")
+        self._post(self.Progress(f"bootstrap {done}/{total}"))
         if self.announce:
-            self.screen.say(f"Bootstrap: {done} of {total} replicates (B cancels).")
+            self.host.say(f"Bootstrap: {done} of {total} replicates (B cancels).")
 
-    def _arrived(self, job: BootJob, result: Bootstrap) -> None:
+    def finished(self, job: BootJob, result: Bootstrap, said: str) -> None:
+        """The worker's result (from the screen's handler of :class:`Finished`): kept
+        when it still belongs to these rows, and shown; ``said`` is the message line's
+        sentence, which stays unless the run was asked for by B."""
         if job is not self.job:
             return
-        self.worker, self.job = None, None
-        self._show_progress("")
-        s = self.screen.session
+        self._cancel, self.job = None, None
+        self._post(self.Progress(""))
+        s = self.host.session
         if not s.boot_done(job, result):
             self.follow()  # the rows changed meanwhile: their own run follows
             return
-        said = self.screen.message
-        self.screen.show(s.current())
+        self.host.run(s.current)
         # The run's news when it was asked for; else the last action's sentence stays.
-        self.screen.say(finished_words(result) if self.announce else said)
+        self.host.say(finished_words(result) if self.announce else said)
 
 
 def finished_words(b: Bootstrap) -> str:

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from textual.events import Key
 from textual.timer import Timer
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
-
-if TYPE_CHECKING:
-    from threshold_lab.tui.screens.main import MainScreen
+from threshold_lab.tui.explorer.host import Host
 
 #: The tour: (caption, what to do), one step at a time.
 DEMO: tuple[tuple[str, Callable[[Session], Update]], ...] = (
@@ -64,8 +61,8 @@ DEMO: tuple[tuple[str, Callable[[Session], Update]], ...] = (
 class DemoTour:
     """Steps through :data:`DEMO` every ``3 × seconds``; after the last step it ends."""
 
-    def __init__(self, screen: MainScreen, seconds: float) -> None:
-        self.screen = screen
+    def __init__(self, host: Host, seconds: float) -> None:
+        self.host = host
         self.seconds = seconds
         self._step: int | None = None
         self._timer: Timer | None = None
@@ -77,7 +74,7 @@ class DemoTour:
     def start(self) -> None:
         self._step = 0
         self.advance()
-        self._timer = self.screen.set_interval(3 * self.seconds, self.advance)
+        self._timer = self.host.every(3 * self.seconds, self.advance)
 
     def advance(self) -> None:
         """Show the next step of the tour."""
@@ -85,9 +82,9 @@ class DemoTour:
             self.stop()
             return
         caption, act = DEMO[self._step]
-        session = self.screen.session
-        self.screen.run(lambda: act(session))
-        self.screen.say(caption)
+        session = self.host.session
+        self.host.run(lambda: act(session))
+        self.host.say(caption)
         self._step += 1
 
     def interrupt(self, key: Key) -> None:
@@ -95,7 +92,7 @@ class DemoTour:
         key.stop()
         key.prevent_default()
         self.stop()
-        self.screen.say("Demo stopped. Explore freely; ? lists every key.")
+        self.host.say("Demo stopped. Explore freely; ? lists every key.")
 
     def stop(self) -> None:
         if self._timer is not None:

@@ -8,7 +8,6 @@ hands the result to the screen as one Session operation.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
@@ -23,21 +22,18 @@ from threshold_lab.core.text.calibration import calibration_words, ks_words
 from threshold_lab.core.text.intervals import curve_interval_words
 from threshold_lab.core.threshold import format_threshold, parse_threshold
 from threshold_lab.tui.ascii import to_ascii
+from threshold_lab.tui.explorer.host import Host
 from threshold_lab.tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
 from threshold_lab.tui.screens.help import MetricsScreen
 from threshold_lab.tui.widgets.confusion import metric_text
-from threshold_lab.tui.widgets.row_table import RowTable
-
-if TYPE_CHECKING:
-    from threshold_lab.tui.screens.main import MainScreen
 
 #: The threshold dialog's answer for "above all scores" (None means cancelled).
 _ABOVE_ALL = "above-all"
 
 
-def type_threshold(screen: MainScreen) -> None:
+def type_threshold(host: Host) -> None:
     """Ask for a threshold: a number, or above-all."""
-    t = screen.session.threshold
+    t = host.session.threshold
     current = _ABOVE_ALL if t is None else format_threshold(t)
 
     def check(text: str) -> object:
@@ -46,19 +42,19 @@ def type_threshold(screen: MainScreen) -> None:
 
     def done(value: object) -> None:
         if isinstance(value, float):
-            screen.run(lambda: screen.session.set_threshold(value))
+            host.run(lambda: host.session.set_threshold(value))
         elif value == _ABOVE_ALL:
-            screen.run(lambda: screen.session.set_threshold(None))
+            host.run(lambda: host.session.set_threshold(None))
         else:
-            screen.say("Threshold unchanged.")
+            host.say("Threshold unchanged.")
 
     hint = "A number such as 0.5, or above-all. Positive if score >= t."
-    screen.app.push_screen(ValueDialog("Threshold", current, check, hint=hint), done)
+    host.ask(ValueDialog("Threshold", current, check, hint=hint), done)
 
 
-def edit_score(screen: MainScreen, row: int) -> None:
+def edit_score(host: Host, row: int) -> None:
     """Ask for a new score of data row ``row``."""
-    data = screen.session.data
+    data = host.session.data
     rid = data.shown_id(row)
 
     def check(text: str) -> object:
@@ -67,24 +63,24 @@ def edit_score(screen: MainScreen, row: int) -> None:
 
     def done(value: object) -> None:
         if value is None:
-            screen.say(f"Edit of row {rid} cancelled; nothing changed.")
+            host.say(f"Edit of row {rid} cancelled; nothing changed.")
         else:
-            screen.run(lambda: screen.session.set_score(row, str(value)))
+            host.run(lambda: host.session.set_score(row, str(value)))
 
     hint = "A finite number" + (" in [0, 1]" if data.are_probabilities else "")
     dialog = ValueDialog(f"Score of row {rid}", repr(float(data.scores[row])), check, hint=hint)
-    screen.app.push_screen(dialog, done)
+    host.ask(dialog, done)
 
 
-def add_row(screen: MainScreen) -> None:
+def add_row(host: Host) -> None:
     """Ask for a new row's score and label; the new row is selected."""
-    data = screen.session.data
+    data = host.session.data
 
     def done(value: object) -> None:
         if isinstance(value, tuple):
             score, label = value
-            if screen.run(lambda: screen.session.insert_row(float(score), bool(label))):
-                screen.query_one(RowTable).select(screen.session.data.n - 1)
+            if host.run(lambda: host.session.insert_row(float(score), bool(label))):
+                host.select_row(host.session.data.n - 1)
 
     dialog = ValueDialog(
         "Add a row: score and label",
@@ -92,40 +88,40 @@ def add_row(screen: MainScreen) -> None:
         lambda text: edits.parse_new_row(data, text),
         hint="For example: 0.3 1",
     )
-    screen.app.push_screen(dialog, done)
+    host.ask(dialog, done)
 
 
-def load_preset(screen: MainScreen, name: str) -> None:
+def load_preset(host: Host, name: str) -> None:
     """Load a built-in fixture; over unsaved edits, only after asking (a preset starts
     a new history, so the edits could not be undone)."""
 
     def load() -> None:
-        screen.playback.stop()
-        screen.run(lambda: screen.session.load_preset(name))
+        host.stop_playback()
+        host.run(lambda: host.session.load_preset(name))
 
-    if not screen.session.dirty:
+    if not host.session.dirty:
         load()
         return
     question = f"There are unsaved edits. Load preset {name} and lose them?"
-    screen.app.push_screen(
+    host.ask(
         ConfirmDialog(question),
-        lambda yes: load() if yes else screen.say("Preset not loaded; the edits are kept."),
+        lambda yes: load() if yes else host.say("Preset not loaded; the edits are kept."),
     )
 
 
-def pick_preset(screen: MainScreen) -> None:
+def pick_preset(host: Host) -> None:
     """Choose a built-in fixture."""
 
     def done(name: str | None) -> None:
         if name:
-            load_preset(screen, name)
+            load_preset(host, name)
 
-    screen.app.push_screen(PresetPicker(), done)
+    host.ask(PresetPicker(), done)
 
 
-def save(screen: MainScreen) -> None:
+def save(host: Host) -> None:
     """Ask for a file name and write the rows; asks before replacing a file."""
-    session = screen.session
+    session = host.session
 
     def check(text: str) -> object:
         if not text.strip():
@@ -134,23 +130,23 @@ def save(screen: MainScreen) -> None:
 
     def write(target: Path, overwrite: bool) -> None:
         try:
-            screen.say(session.save(target, overwrite=overwrite).message)
+            host.say(session.save(target, overwrite=overwrite).message)
         except NeedsOverwrite as question:
-            screen.app.push_screen(
+            host.ask(
                 ConfirmDialog(question.question),
-                lambda yes: write(target, overwrite=True) if yes else screen.say("Not saved."),
+                lambda yes: write(target, overwrite=True) if yes else host.say("Not saved."),
             )
         except InputError as exc:
-            screen.say(f"Not saved: {exc}.")
+            host.say(f"Not saved: {exc}.")
 
     def done(value: object) -> None:
         if isinstance(value, Path):
             write(value, overwrite=False)
         else:
-            screen.say("Save cancelled; nothing written.")
+            host.say("Save cancelled; nothing written.")
 
     default = str(session.default_save_path())
-    screen.app.push_screen(
+    host.ask(
         ValueDialog(
             "Save rows as CSV",
             default,
@@ -162,28 +158,28 @@ def save(screen: MainScreen) -> None:
     )
 
 
-def quit_app(screen: MainScreen) -> None:
+def quit_app(host: Host) -> None:
     """Quit; with unsaved edits, only after asking (unless the rows go back to a
     Python caller, as ``threshold_lab.explore`` hands them back)."""
-    if not screen.session.dirty or getattr(screen.app, "rows_return", False):
-        screen.app.exit()
+    if not host.session.dirty or host.rows_return:
+        host.quit()
         return
 
     def done(yes: bool | None) -> None:
         if yes:
-            screen.app.exit()
+            host.quit()
 
-    screen.app.push_screen(ConfirmDialog("There are unsaved edits. Quit and lose them?"), done)
+    host.ask(ConfirmDialog("There are unsaved edits. Quit and lose them?"), done)
 
 
-def all_metrics(screen: MainScreen) -> None:
+def all_metrics(host: Host) -> None:
     """Every metric of the current threshold, with its formula, on a screen of its own."""
-    a = screen.session.analysis
+    a = host.session.analysis
     title = f"All metrics at threshold {format_threshold(a.threshold)}"
-    update = screen.session.current()
+    update = host.session.current()
     sure = update.sure
     if sure is None:
-        body = metric_text(a, METRIC_NAMES, ascii=screen.ascii)
+        body = metric_text(a, METRIC_NAMES, ascii=host.ascii)
     else:
         # With their intervals, named (Wilson's, the bootstrap's), as the report says.
         body = Text()
@@ -191,33 +187,33 @@ def all_metrics(screen: MainScreen) -> None:
         for i, line in enumerate(lines):
             name = METRIC_NAMES[i] if i < len(METRIC_NAMES) else None
             style = "bold" if name is not None and a.metrics[name].value is None else ""
-            body.append(("\n" if i else "") + (to_ascii(line) if screen.ascii else line), style)
-    at, p = update.at_prevalence, screen.session.prevalence
+            body.append(("\n" if i else "") + (to_ascii(line) if host.ascii else line), style)
+    at, p = update.at_prevalence, host.session.prevalence
     if at is not None and p is not None:
         heading, *rest = prevalence_section(at, p)
         body.append("\n\n" + heading, style="bold")
         for line in rest:
-            body.append("\n" + (to_ascii(line) if screen.ascii else line))
+            body.append("\n" + (to_ascii(line) if host.ascii else line))
     body.append("\n\nRanking summaries (every threshold at once)", style="bold")
     if a.curves.summaries_ready:
         s = a.curves.summaries
         for m in (s.roc_auc, s.average_precision, s.pr_trapezoid_area):
-            body.append("\n" + _line(m, screen.ascii), style="bold" if m.value is None else "")
+            body.append("\n" + _line(m, host.ascii), style="bold" if m.value is None else "")
         if sure is not None:
             for line in curve_interval_words(a, "roc", sure) + curve_interval_words(a, "pr", sure):
                 if "band" not in line:
-                    body.append("\n" + (to_ascii(line) if screen.ascii else line))
+                    body.append("\n" + (to_ascii(line) if host.ascii else line))
         ks = ks_words(a.curves.ks)
-        body.append("\n" + (to_ascii(ks) if screen.ascii else ks))
+        body.append("\n" + (to_ascii(ks) if host.ascii else ks))
         body.append("\n\nProbability metrics (scores read as probabilities)", style="bold")
         for m in (s.log_loss, s.brier):
-            body.append("\n" + _line(m, screen.ascii), style="bold" if m.value is None else "")
+            body.append("\n" + _line(m, host.ascii), style="bold" if m.value is None else "")
         body.append("\n\nCalibration (c shows the reliability diagram)", style="bold")
         for line in calibration_words(a.curves.calibration()):
-            body.append("\n" + (to_ascii(line) if screen.ascii else line))
+            body.append("\n" + (to_ascii(line) if host.ascii else line))
     else:
         body.append("\nstill being computed; m again shows them")
-    screen.app.push_screen(MetricsScreen(title, body))
+    host.ask(MetricsScreen(title, body))
 
 
 def _line(m: Metric, ascii: bool) -> str:
@@ -236,9 +232,9 @@ GOAL_HINT = (
 )
 
 
-def set_goal(screen: MainScreen) -> None:
+def set_goal(host: Host) -> None:
     """Ask for a goal; the threshold moves to its point (``off`` drops it)."""
-    goal = screen.session.goal
+    goal = host.session.goal
     current = goal.text() if goal is not None else GOAL_EXAMPLE
 
     def check(text: str) -> object:
@@ -248,17 +244,17 @@ def set_goal(screen: MainScreen) -> None:
 
     def done(value: object) -> None:
         if isinstance(value, str):
-            screen.run(lambda: screen.session.set_goal(value))
+            host.run(lambda: host.session.set_goal(value))
         else:
-            screen.say("Goal unchanged.")
+            host.say("Goal unchanged.")
 
     dialog = ValueDialog("Goal: which threshold?", current, check, hint=GOAL_HINT, enter="solves")
-    screen.app.push_screen(dialog, done)
+    host.ask(dialog, done)
 
 
-def set_prevalence(screen: MainScreen) -> None:
+def set_prevalence(host: Host) -> None:
     """Ask for a deployment prevalence (``off`` to stop showing one)."""
-    p = screen.session.prevalence
+    p = host.session.prevalence
     current = "1/20" if p is None else f"{p.numerator}/{p.denominator}"
 
     def check(text: str) -> object:
@@ -268,18 +264,18 @@ def set_prevalence(screen: MainScreen) -> None:
 
     def done(value: object) -> None:
         if isinstance(value, str):
-            screen.run(lambda: screen.session.set_prevalence(value))
+            host.run(lambda: host.session.set_prevalence(value))
         else:
-            screen.say("Prevalence unchanged.")
+            host.say("Prevalence unchanged.")
 
     hint = (
         "The share of positives where the model will be used, 0 < P < 1 (0.05 or 1/20): "
         "every metric is shown there too, keeping TPR and FPR. off stops it."
     )
-    screen.app.push_screen(ValueDialog("Deployment prevalence", current, check, hint=hint), done)
+    host.ask(ValueDialog("Deployment prevalence", current, check, hint=hint), done)
 
 
-def set_transform(screen: MainScreen) -> None:
+def set_transform(host: Host) -> None:
     """Ask for a monotone score transform; it applies as one undoable edit."""
     from threshold_lab.core.transform import NAMES, parse_transform
 
@@ -289,34 +285,34 @@ def set_transform(screen: MainScreen) -> None:
 
     def done(value: object) -> None:
         if not isinstance(value, str):
-            screen.say("Scores unchanged.")
-        elif screen.run(lambda: screen.session.transform(value)):
-            screen.last_transform = parse_transform(value).name
+            host.say("Scores unchanged.")
+        elif host.run(lambda: host.session.transform(value)):
+            host.last_transform = parse_transform(value).name
 
     hint = (
         f"A strictly increasing map of every score: {', '.join(NAMES)}. The ranking "
         "(AUC, AP) stays; decisions at the threshold may move. Undo with ctrl+z."
     )
-    current = screen.last_transform or "square"
-    screen.app.push_screen(ValueDialog("Transform the scores", current, check, hint=hint), done)
+    current = host.last_transform or "square"
+    host.ask(ValueDialog("Transform the scores", current, check, hint=hint), done)
 
 
-def multiclass_summary(screen: MainScreen) -> None:
+def multiclass_summary(host: Host) -> None:
     """The multiclass summary on a screen of its own (the matrix, per class, averages)."""
     from threshold_lab.core.text.multiclass import multiclass_lines
 
-    r = screen.session.multiclass_summary()
+    r = host.session.multiclass_summary()
     if r is None:
-        screen.say(
+        host.say(
             "Refused: these rows have two classes; open a file with a label column of class "
             "names and score_<class> columns for several."
         )
         return
-    shown = r.classes[screen.session.klass]
+    shown = r.classes[host.session.klass]
     title = (
         f"{len(r.classes)} classes, the rows as loaded (the main screen: {shown} against the "
         "rest; C: the next)"
     )
     body = "\n".join(multiclass_lines(r))
-    text = Text(to_ascii(body) if screen.ascii else body)
-    screen.app.push_screen(MetricsScreen(title, text))
+    text = Text(to_ascii(body) if host.ascii else body)
+    host.ask(MetricsScreen(title, text))

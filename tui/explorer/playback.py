@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual.timer import Timer
 from threshold_lab.core.text.sentences import step_sentence
-
-if TYPE_CHECKING:
-    from threshold_lab.tui.screens.main import MainScreen
+from threshold_lab.tui.explorer.host import Host
 
 #: Playback speeds offered by + and - (seconds per tie group).
 PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -17,8 +13,8 @@ PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 class Playback:
     """Plays the sweep from above all scores down, one tie group per tick."""
 
-    def __init__(self, screen: MainScreen, seconds: float) -> None:
-        self.screen = screen
+    def __init__(self, host: Host, seconds: float) -> None:
+        self.host = host
         #: Seconds per tie group.
         self.seconds = seconds
         self._timer: Timer | None = None
@@ -34,14 +30,14 @@ class Playback:
         if self._timer is not None:
             self.stop()
             self._paused = True
-            self.screen.say("Playback paused. n / N step; p resumes.")
+            self.host.say("Playback paused. n / N step; p resumes.")
             return
-        session = self.screen.session
+        session = self.host.session
         resuming = self._paused and session.analysis.point < session.analysis.sweep.size - 1
         if not resuming:
-            self.screen.run(lambda: session.set_threshold(None))
-        self._timer = self.screen.set_interval(self.seconds, self._tick)
-        self.screen.say(
+            self.host.run(lambda: session.set_threshold(None))
+        self._timer = self.host.every(self.seconds, self._tick)
+        self.host.say(
             "Playback resumed; p pauses."
             if resuming
             else "Playing the sweep from above all scores down; p pauses."
@@ -64,19 +60,19 @@ class Playback:
             self.seconds = faster[-1]
         if self._timer is not None:  # apply it now, keeping the place in the sweep
             self._timer.stop()
-            self._timer = self.screen.set_interval(self.seconds, self._tick)
-        self.screen.say(f"Playback: {self.seconds:g} s per tie group (+ faster, - slower).")
+            self._timer = self.host.every(self.seconds, self._tick)
+        self.host.say(f"Playback: {self.seconds:g} s per tie group (+ faster, - slower).")
 
     def step(self, delta: int) -> None:
         """One tie group down (1) or up (-1), described in a sentence."""
-        update = self.screen.run(lambda: self.screen.session.group(delta))
+        update = self.host.run(lambda: self.host.session.group(delta))
         if update is not None:
-            self.screen.say(step_sentence(update.analysis))
+            self.host.say(step_sentence(update.analysis))
 
     def _tick(self) -> None:
-        a = self.screen.session.analysis
+        a = self.host.session.analysis
         if a.point >= a.sweep.size - 1:
             self.stop()
-            self.screen.say("Playback finished at the lowest score.")
+            self.host.say("Playback finished at the lowest score.")
             return
         self.step(1)

@@ -1,27 +1,28 @@
-"""The main screen's one worker: prepares each set of rows for drawing.
+"""The main screen's one drawing worker: prepares each set of rows for drawing.
 
-Small data are prepared at once, so the frame that shows them is complete;
-large data (:func:`threshold_lab.core.drawing.prepared.needs_background`) are prepared in a
-thread while the widgets say what is being done, and the frame is handed
-down again when the drawing is ready.
+Small data are prepared at once, so the frame that shows them is complete; large
+data (:func:`threshold_lab.core.drawing.prepared.needs_background`) are prepared in a
+thread while the widgets say what is being done, and the worker posts
+:class:`Preparer.Ready` when the drawing is done: the screen hands the frame down
+again (it is the frame's one writer; the preparer only prepares).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+from textual.message import Message
 from textual.worker import get_current_worker
 from threshold_lab.core.analysis import Curves
 from threshold_lab.core.drawing.prepared import Prepared, needs_background, prepare
+from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
-from threshold_lab.tui.explorer.frame import Frame
-from threshold_lab.tui.widgets.charts import ChartPanel, chart_columns
-from threshold_lab.tui.widgets.score_strip import ScoreStrip, strip_columns
+from threshold_lab.tui.widgets.charts import chart_columns
+from threshold_lab.tui.widgets.score_strip import strip_columns
 
-if TYPE_CHECKING:
-    from threshold_lab.tui.screens.main import MainScreen
+#: Starts ``work`` in a thread worker of the screen's, cancelling the one before.
+Start = Callable[[Callable[[], None]], object]
 
 
 def prepare_for(
@@ -40,10 +41,20 @@ def prepare_for(
 
 
 class Preparer:
-    """Keeps the screen's frame supplied with prepared data at the widgets' widths."""
+    """Keeps the screen supplied with prepared drawings at the widgets' widths."""
 
-    def __init__(self, screen: MainScreen) -> None:
-        self.screen = screen
+    class Ready(Message):
+        """The worker prepared a drawing (of the rows it was asked for: the screen
+        checks they are still the ones shown)."""
+
+        def __init__(self, prepared: Prepared) -> None:
+            super().__init__()
+            self.prepared = prepared
+
+    def __init__(self, session: Session, start: Start, post: Callable[[Message], object]) -> None:
+        self.session = session
+        self._start_worker = start
+        self._post = post
         # Until the widgets report their widths, assume an ordinary terminal.
         self.chart_columns = chart_columns(60)
         self.strip_columns = strip_columns(120)
@@ -62,28 +73,23 @@ class Preparer:
 
     def _others(self) -> list[tuple[str, int, Curves]]:
         """The other models' curves (each swept once, by the session)."""
-        session = self.screen.session
-        return [
-            (m.name, i, session.model_curves(i))
-            for i, m in enumerate(session.models)
-            if i != session.model
-        ]
+        s = self.session
+        return [(m.name, i, s.model_curves(i)) for i, m in enumerate(s.models) if i != s.model]
 
     def _waiting(self) -> bool:
         """Whether another model's sweep is large and not done yet."""
-        session = self.screen.session
-        return any(session.model_waits(i) for i in range(len(session.models)) if i != session.model)
-
-    def _prepare(self, curves: Curves) -> Prepared:
-        return prepare_for(curves, self.chart_columns, self.strip_columns, self.kinds, self._others)
+        s = self.session
+        return any(s.model_waits(i) for i in range(len(s.models)) if i != s.model)
 
     def prepared_for(self, curves: Curves) -> Prepared | None:
         """``curves`` prepared at the current widths: at once when they are small or
-        already done, else None now and a new frame when the worker is done."""
+        already done, else None now and :class:`Ready` when the worker is done."""
         if self._fits(self._last, curves):
             return self._last
         if not needs_background(curves) and not self._waiting():
-            self._last = self._prepare(curves)
+            self._last = prepare_for(
+                curves, self.chart_columns, self.strip_columns, self.kinds, self._others
+            )
             return self._last
         self._start(curves)
         # Meanwhile the last drawing of the same rows (another width) still serves.
@@ -102,51 +108,31 @@ class Preparer:
             # The widths and kinds as they were asked for: they may change meanwhile.
             done = prepare_for(*key, self._others)
             if not get_current_worker().is_cancelled:
-                self.screen.app.call_from_thread(self._arrived, done)
+                self._post(self.Ready(done))  # thread-safe
 
-        self.screen.run_worker(
-            work, thread=True, group="prepare", exclusive=True, exit_on_error=False
-        )
+        self._start_worker(work)
 
-    def _arrived(self, prepared: Prepared) -> None:
+    def arrived(self, prepared: Prepared) -> None:
+        """The worker's drawing is in: kept for the next frame that asks."""
         self._pending = None
         self._last = prepared
-        frame = self.screen.frame
-        if frame is not None and frame.analysis.curves is prepared.curves:
-            self.screen.frame = Frame(self._models_in(frame.update), prepared)
-        elif frame is not None:
-            # The rows changed meanwhile; that change's own work follows.
-            self.prepared_again()
 
-    def resized(self, event: ChartPanel.Needs | ScoreStrip.Resized) -> None:
-        """A widget's width or curves changed: prepare again when that changes what is
-        drawn."""
-        if isinstance(event, ChartPanel.Needs):
-            if (event.columns, event.kinds) == (self.chart_columns, self.kinds):
-                return
-            self.chart_columns, self.kinds = event.columns, event.kinds
-        else:
-            if event.columns == self.strip_columns:
-                return
-            self.strip_columns = event.columns
-        self.prepared_again()
+    def wanted(self, columns: int | None, kinds: frozenset[str] | None, strip: int | None) -> bool:
+        """A widget's width or curves changed (the charts' ``columns`` and ``kinds``, or
+        the strip's columns): whether that changes what is drawn."""
+        before = (self.chart_columns, self.kinds, self.strip_columns)
+        if columns is not None and kinds is not None:
+            self.chart_columns, self.kinds = columns, kinds
+        if strip is not None:
+            self.strip_columns = strip
+        return before != (self.chart_columns, self.kinds, self.strip_columns)
 
-    def prepared_again(self) -> None:
-        """Hand the current frame down again, prepared at the current widths."""
-        frame = self.screen.frame
-        if frame is None:
-            return
-        prepared = self.prepared_for(frame.analysis.curves)
-        update = self._models_in(frame.update)
-        if prepared is not frame.prepared or update is not frame.update:
-            self.screen.frame = Frame(update, prepared)
-
-    def _models_in(self, update: Update) -> Update:
+    def models_in(self, update: Update) -> Update:
         """``update`` with its waiting model rows filled in where their sweeps are done
         (a worker's, whichever one did them)."""
         if not any(row.pending for row in update.models):
             return update
-        rows = self.screen.session.model_rows()
+        rows = self.session.model_rows(wait=False)
         if [r.pending for r in rows] == [r.pending for r in update.models]:
             return update
         return dataclasses.replace(update, models=rows)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -16,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.errors import InputError
@@ -146,8 +148,8 @@ class MainScreen(Screen[None]):
         self.playback = Playback(self, playback_seconds)
         self.demo = DemoTour(self, playback_seconds)
         self._start_demo = demo
-        self.preparer = Preparer(self)
-        self.bootstrapper = Bootstrapper(self)
+        self.preparer = Preparer(session, self._thread("prepare"), self.post_message)
+        self.bootstrapper = Bootstrapper(self, self._thread("bootstrap"), self.post_message)
         self.set_reactive(MainScreen.ascii, ascii)
 
     def compose(self) -> ComposeResult:
@@ -243,6 +245,43 @@ class MainScreen(Screen[None]):
         if self.demo.running:
             self.demo.interrupt(event)
 
+    def _thread(self, group: str) -> Callable[[Callable[[], None]], Callable[[], object]]:
+        """How a helper starts its work in a thread worker of this screen's (one at a
+        time per ``group``): it gets a way to cancel it."""
+
+        def start(work: Callable[[], None]) -> Callable[[], object]:
+            worker = self.run_worker(work, thread=True, group=group, exclusive=True,
+                                     exit_on_error=False)  # fmt: skip
+            return worker.cancel
+
+        return start
+
+    # --- the host: what the helpers may ask (see tui.explorer.host) ---------------------
+
+    @property
+    def rows_return(self) -> bool:
+        return bool(getattr(self.app, "rows_return", False))
+
+    def ask(self, dialog: Screen[Any], done: Callable[[Any], None] | None = None) -> None:
+        self.app.push_screen(dialog, done)
+
+    def select_row(self, index: int) -> None:
+        self.query_one(RowTable).select(index)
+
+    def stop_playback(self) -> None:
+        self.playback.stop()
+
+    def quit(self) -> None:
+        self.app.exit()
+
+    def every(self, seconds: float, tick: Callable[[], None]) -> Timer:
+        return self.set_interval(seconds, tick)
+
+    def later(self, seconds: float, tick: Callable[[], None]) -> Timer:
+        return self.set_timer(seconds, tick)
+
+    # --- the one flow of state --------------------------------------------------------
+
     def show(self, update: Update) -> None:
         """Hand ``update`` down: the frame changes once, and its message is said."""
         before = None if self.frame is None else self.frame.analysis
@@ -280,14 +319,51 @@ class MainScreen(Screen[None]):
     def say(self, text: str) -> None:
         self.message = text
 
+    def _reframe(self) -> None:
+        """Hand the current frame down again, prepared at the current widths, with the
+        model rows whose sweeps are done since."""
+        frame = self.frame
+        if frame is None:
+            return
+        prepared = self.preparer.prepared_for(frame.analysis.curves)
+        update = self.preparer.models_in(frame.update)
+        if prepared is not frame.prepared or update is not frame.update:
+            self.frame = Frame(update, prepared)
+
     @on(RowTable.Say)
+    def _row_said(self, event: RowTable.Say) -> None:
+        self.say(event.text)
+
     @on(ChartPanel.Needs)
+    def _charts_need(self, event: ChartPanel.Needs) -> None:
+        if self.preparer.wanted(event.columns, event.kinds, None):
+            self._reframe()
+
     @on(ScoreStrip.Resized)
-    def _heard(self, event: RowTable.Say | ChartPanel.Needs | ScoreStrip.Resized) -> None:
-        if isinstance(event, RowTable.Say):
-            self.say(event.text)
+    def _strip_resized(self, event: ScoreStrip.Resized) -> None:
+        if self.preparer.wanted(None, None, event.columns):
+            self._reframe()
+
+    @on(Preparer.Ready)
+    def _prepared(self, event: Preparer.Ready) -> None:
+        self.preparer.arrived(event.prepared)
+        frame = self.frame
+        if frame is not None and frame.analysis.curves is event.prepared.curves:
+            self.frame = Frame(self.preparer.models_in(frame.update), event.prepared)
         else:
-            self.preparer.resized(event)
+            self._reframe()  # the rows changed meanwhile; that change's own work follows
+
+    @on(Bootstrapper.Progress)
+    def _boot_progress(self, event: Bootstrapper.Progress) -> None:
+        self.boot_progress = event.text
+
+    @on(Bootstrapper.Counted)
+    def _boot_counted(self, event: Bootstrapper.Counted) -> None:
+        self.bootstrapper.counted(event.job, event.done, event.total)
+
+    @on(Bootstrapper.Finished)
+    def _boot_finished(self, event: Bootstrapper.Finished) -> None:
+        self.bootstrapper.finished(event.job, event.result, self.message)
 
     @property
     def analysis(self) -> Analysis | None:

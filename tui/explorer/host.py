@@ -1,0 +1,71 @@
+"""What the explorer's helpers (dialog flows, playback, the tour, the workers) may ask of
+the screen they run on: the session, a way to run an operation on it, a way to speak,
+to ask with a dialog, and the clock. The main screen is the one host; the helpers never
+name it, and never set its state: an operation's Update reaches the widgets only
+through the screen (:meth:`Host.run`), and a worker's result as a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from textual.screen import Screen
+from textual.timer import Timer
+from threshold_lab.core.session.session import Session
+from threshold_lab.core.session.update import Update
+
+
+class Host(Protocol):
+    """The screen, as the helpers see it."""
+
+    @property
+    def session(self) -> Session:
+        """The session every operation runs on."""
+        ...
+
+    @property
+    def ascii(self) -> bool:
+        """ASCII only: what a helper writes is rewritten without signs."""
+        ...
+
+    @property
+    def rows_return(self) -> bool:
+        """The rows go back to a Python caller when the explorer closes (nothing is
+        lost by quitting with edits)."""
+        ...
+
+    #: The transform last applied (the transform dialog offers it again).
+    last_transform: str | None
+
+    def run(self, change: Callable[[], Update]) -> Update | None:
+        """Apply one session operation and show it; a refusal is said, nothing changes."""
+        ...
+
+    def say(self, text: str) -> None:
+        """Say one sentence on the message line."""
+        ...
+
+    def ask(self, dialog: Screen[Any], done: Callable[[Any], None] | None = None) -> None:
+        """Open ``dialog``; ``done`` gets its answer (None: cancelled)."""
+        ...
+
+    def select_row(self, index: int) -> None:
+        """Select data row ``index`` in the row table."""
+        ...
+
+    def stop_playback(self) -> None:
+        """Stop sweep playback, if it runs."""
+        ...
+
+    def quit(self) -> None:
+        """Close the explorer."""
+        ...
+
+    def every(self, seconds: float, tick: Callable[[], None]) -> Timer:
+        """Call ``tick`` every ``seconds`` until the timer is stopped."""
+        ...
+
+    def later(self, seconds: float, tick: Callable[[], None]) -> Timer:
+        """Call ``tick`` once, ``seconds`` from now."""
+        ...
