@@ -159,11 +159,9 @@ class ThresholdLab(App[None]):
         # Every key of the explorer is also a command, named with its key.
         rows = self._main.query_one(RowTable)
         for b in self._main.all_bindings():
-            if b.action != "help":
-                target = rows if b in RowTable.BINDINGS else self._main
-                yield SystemCommand(
-                    f"{b.tooltip or b.description} ({_key_names(b.key)})",
-                    f"Key {_key_names(b.key)}",
-                    partial(self.call_later, target.run_action, b.action),
-                )
-        yield SystemCommand("Help: keys", "Every key of the explorer", self._main.action_help)
+            target = rows if b in RowTable.BINDINGS else self._main
+            yield SystemCommand(
+                f"{b.tooltip or b.description} ({_key_names(b.key)})",
+                f"Key {_key_names(b.key)}",
+                partial(self.call_later, target.run_action, b.action),
+            )

@@ -12,6 +12,7 @@ import contextlib
 import re
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
@@ -25,7 +26,7 @@ from threshold_lab.core.data.rownames import shown
 from threshold_lab.core.decide.solve import decision_sentence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
-from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.metrics.metric import Metric, lower_first
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.as_text import (
     metrics_section,
@@ -59,47 +60,27 @@ from threshold_lab.core.text.sentences import (
 )
 from threshold_lab.core.threshold import format_threshold, parse_threshold
 from threshold_lab.core.transform import NAMES as TRANSFORMS
+from threshold_lab.tui import commands as cmd
+from threshold_lab.tui.commands import GROUPS, Command, plain_commands, plain_words
 
-HELP = """Commands (one per line):
-  threshold T | threshold above-all   set the threshold (positive if score >= T)
-  next | prev                         move to the next (lower) or previous tie group
-  lowest                              the lowest score: everything predicted positive
-  step N                              move the threshold by N x 0.01 (negative goes down)
-  play                                replay the sweep from above all, one tie group a line
-  status                              the active policy in one sentence
-  rows [TP|FP|TN|FN|differ] [file|high|low] [N]
-                                      rows: one cell only (or, with several models, the
-                                      rows they decide differently), in file order or by
-                                      score (high to low, low to high), at most N (100)
-  boundary                            the rows with the scores either side of the threshold
-  set ID score S | label ID 0|1       edit a row's score or actual label
-  add SCORE LABEL | delete ID         add a row, or remove one
-  undo | redo | reset                 step through edits, or go back to the data as loaded
-  preset NAME [force] | presets       load a built-in fixture (force: even over
-                                      unsaved edits, losing them), or list them
-  metrics                             every metric with its formula and counts
-  explain METRIC                      one metric, its formula and its denominator named
-  sweep | roc | pr                    the sweep table, or a curve described in words
-  goal GOAL | goal | goal off         choose the threshold for a goal (max precision where
-                                      recall >= 0.9; min cost fp=1 fn=5), say it, or drop it
-  prevalence P | prevalence off       the metrics also where positives are a share P (1/20)
-  classes | class C | multiclass      several classes: each class's ranking, one class against
-                                      the rest, the multiclass summary (matrix, averages)
-  calibration [N] [mass|width]        reliability bins, ECE, MCE and the Brier decomposition
-  gains | ks                          cumulative gains at each tenth of the rows; the KS statistic
-  transform NAME                      square, sqrt, log, logit, expit, rank or affine:A,B of
-                                      every score (one edit: undo goes back)
-  models | model NAME | compare       several models of the same rows: each one's summaries,
-                                      show another, or compare every pair (paired DeLong,
-                                      McNemar at the threshold); an aggregated file's groups
-                                      (--by) are listed and shown the same way
-  intervals on|off | intervals C      show confidence intervals (C: a confidence such as 0.9)
-  bootstrap B [seed S] | bootstrap off
-                                      bootstrap intervals (B replicates) for AP, the PR
-                                      area, F1, MCC, a goal's threshold, and curve bands
-  save PATH [overwrite]               write the rows as CSV (never over a file unless told)
-  help | quit | exit                  quit refuses while edits are unsaved;
-  quit! | exit!                       quit anyway, losing unsaved edits"""
+#: What runs one plain command: its arguments in, True to quit.
+Handler = Callable[[list[str]], bool | None]
+
+
+def help_text(width: int = 96) -> str:
+    """Every command plain mode takes, from the commands' declarations: its usage,
+    then what it does, wrapped under itself."""
+    lines = ["Commands (one per line):"]
+    ordered = sorted(plain_commands(), key=lambda c: GROUPS.index(c.GROUP))
+    for c in ordered:
+        usage, said = c.PLAIN or "", textwrap.wrap(lower_first(c.plain_help()), width - 38)
+        if len(usage) <= 35:
+            lines.append(f"  {usage:<36}{said[0]}")
+            said = said[1:]
+        else:
+            lines.append(f"  {usage}")
+        lines += [" " * 38 + more for more in said]
+    return "\n".join(lines)
 
 
 #: Rows listed at most by ``rows`` and ``boundary`` unless a count is given.
@@ -165,53 +146,56 @@ class PlainSession:
         self.session = session
         self.out = out
         self._orders: RowOrder | None = None
-        self.commands: dict[str, Callable[[list[str]], bool | None]] = {
-            "threshold": self.cmd_threshold,
-            "next": lambda args: self._move(args, lambda: self.session.group(1)),
-            "prev": lambda args: self._move(args, lambda: self.session.group(-1)),
-            "lowest": lambda args: self._move(args, self.session.lowest),
-            "step": self.cmd_step,
-            "play": self.cmd_play,
-            "status": lambda args: self._tell(args, lambda: [self.status()]),
-            "rows": self.cmd_rows,
-            "boundary": self.cmd_boundary,
-            "set": self.cmd_set,
-            "label": self.cmd_label,
-            "add": self.cmd_add,
-            "delete": self.cmd_delete,
-            "undo": lambda args: self._change(args, self.session.undo),
-            "redo": lambda args: self._change(args, self.session.redo),
-            "reset": lambda args: self._change(args, self.session.reset),
-            "preset": self.cmd_preset,
-            "presets": self.cmd_presets,
-            "metrics": self.cmd_metrics,
-            "explain": self.cmd_explain,
-            "sweep": lambda args: self._tell(args, lambda: sweep_table(self.analysis)),
-            "roc": lambda args: self._tell(args, lambda: self._curve("roc")),
-            "pr": lambda args: self._tell(args, lambda: self._curve("pr")),
-            "intervals": self.cmd_intervals,
-            "models": lambda args: self._tell(args, self._models),
-            "model": self.cmd_model,
-            "compare": lambda args: self._tell(args, self._compare),
-            "bootstrap": self.cmd_bootstrap,
-            "calibration": self.cmd_calibration,
-            "gains": lambda args: self._tell(
+        #: Each command plain mode takes (tui/commands.py), and what runs it.
+        self.handlers: dict[type[Command], Handler] = {
+            cmd.TypeThreshold: self.cmd_threshold,
+            cmd.GroupNext: lambda args: self._move(args, lambda: self.session.group(1)),
+            cmd.GroupPrev: lambda args: self._move(args, lambda: self.session.group(-1)),
+            cmd.Lowest: lambda args: self._move(args, self.session.lowest),
+            cmd.Step: self.cmd_step,
+            cmd.Play: self.cmd_play,
+            cmd.Status: lambda args: self._tell(args, lambda: [self.status()]),
+            cmd.Rows: self.cmd_rows,
+            cmd.Boundary: self.cmd_boundary,
+            cmd.EditScore: self.cmd_set,
+            cmd.SetLabel: self.cmd_label,
+            cmd.AddRow: self.cmd_add,
+            cmd.DeleteRow: self.cmd_delete,
+            cmd.Undo: lambda args: self._change(args, self.session.undo),
+            cmd.Redo: lambda args: self._change(args, self.session.redo),
+            cmd.Reset: lambda args: self._change(args, self.session.reset),
+            cmd.Presets: lambda args: (
+                self.cmd_preset(args) if self._word == "preset" else self.cmd_presets(args)
+            ),
+            cmd.MoreMetrics: self.cmd_metrics,
+            cmd.Explain: self.cmd_explain,
+            cmd.Sweep: lambda args: self._tell(args, lambda: sweep_table(self.analysis)),
+            cmd.Roc: lambda args: self._tell(args, lambda: self._curve("roc")),
+            cmd.Pr: lambda args: self._tell(args, lambda: self._curve("pr")),
+            cmd.Intervals: self.cmd_intervals,
+            cmd.Models: lambda args: self._tell(args, self._models),
+            cmd.Model: self.cmd_model,
+            cmd.Compare: lambda args: self._tell(args, self._compare),
+            cmd.Bootstrap: self.cmd_bootstrap,
+            cmd.Calibration: self.cmd_calibration,
+            cmd.Gains: lambda args: self._tell(
                 args, lambda: gains_words(self.analysis.curves.gains, self.analysis)
             ),
-            "ks": lambda args: self._tell(args, lambda: [ks_words(self.analysis.curves.ks)]),
-            "transform": self.cmd_transform,
-            "classes": lambda args: self._tell(args, self._classes),
-            "class": self.cmd_class,
-            "multiclass": lambda args: self._tell(args, self._multiclass),
-            "goal": self.cmd_goal,
-            "prevalence": self.cmd_prevalence,
-            "save": self.cmd_save,
-            "help": lambda args: self.say(HELP),
-            "quit": lambda args: self.cmd_quit(args, "quit", force=False),
-            "exit": lambda args: self.cmd_quit(args, "exit", force=False),
-            "quit!": lambda args: self.cmd_quit(args, "quit", force=True),
-            "exit!": lambda args: self.cmd_quit(args, "exit", force=True),
+            cmd.Ks: lambda args: self._tell(args, lambda: [ks_words(self.analysis.curves.ks)]),
+            cmd.Transform: self.cmd_transform,
+            cmd.ClassList: lambda args: self._tell(args, self._classes),
+            cmd.ShowClass: self.cmd_class,
+            cmd.Classes: lambda args: self._tell(args, self._multiclass),
+            cmd.Goal: self.cmd_goal,
+            cmd.Prevalence: self.cmd_prevalence,
+            cmd.Save: self.cmd_save,
+            cmd.Help: lambda args: self.say(help_text()),
+            cmd.Quit: lambda args: self.cmd_quit(args, self._word, force=False),
+            cmd.QuitAnyway: lambda args: self.cmd_quit(args, self._word.rstrip("!"), force=True),
         }
+        self.commands = {word: self.handlers[c] for word, c in plain_words().items()}
+        #: The word of the command running (quit and exit, preset and presets share one).
+        self._word = ""
 
     @property
     def analysis(self) -> Analysis:
@@ -239,6 +223,7 @@ class PlainSession:
             return False
         name, args = words[0].lower(), words[1:]
         command = self.commands.get(name)
+        self._word = name
         if command is None:
             self.refused += 1
             self.say(f"error: unknown command {words[0]!r}; type help for the commands")

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
+from threshold_lab.tui.bindings import help_groups
 from threshold_lab.tui.screens.dialogs import Dialog
 
 
@@ -66,24 +67,8 @@ class HelpScreen(Dialog[None]):
         self.answer(None)  # closes only itself, once (two Esc together)
 
 
-#: Help's sections, by binding id, in the order people learn them.
-HELP_GROUPS: dict[str, set[str]] = {
-    "Threshold": {"threshold-down", "threshold-up", "threshold-down-big", "threshold-up-big",
-                  "group-prev", "group-next", "above-all", "lowest", "type-threshold"},
-    "Rows": {"row-up", "row-down", "row-page-up", "row-page-down", "row-first", "row-last",
-             "row-boundary", "row-order", "row-filter"},
-    "Edits": {"edit-score", "flip-label", "add-row", "delete-row", "undo", "redo", "reset",
-              "transform"},
-    "Deciding": {"goal", "prevalence"},
-    "Models": {"next-model"},
-    "Classes": {"next-class", "classes"},
-    "How sure": {"intervals", "bootstrap"},
-    "Panes": {"pane-matrix", "pane-chart", "pane-rows", "pane-sweep", "pane-all",
-              "sweep-up", "sweep-down", "sweep-page-up", "sweep-page-down"},
-    "Views and playback": {"cycle-chart", "more-metrics", "play", "step-forward", "step-back",
-                           "play-faster", "play-slower"},
-    "Data and the app": {"presets", "save", "help", "quit"},
-}  # fmt: skip
+#: Help's sections, by binding id, in the order people learn them (the commands' groups).
+HELP_GROUPS: dict[str, set[str]] = help_groups()
 
 #: Every mark the explorer draws, and what it means (nothing is told by colour alone).
 LEGEND = (

@@ -24,6 +24,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.sentences import change_words, tie_group_text
+from threshold_lab.tui.bindings import bindings
 from threshold_lab.tui.explorer import flows
 from threshold_lab.tui.explorer.bootstrapping import Bootstrapper
 from threshold_lab.tui.explorer.demo import DemoTour
@@ -45,8 +46,6 @@ from threshold_lab.tui.widgets.sweep_table import SweepTable
 from threshold_lab.tui.widgets.text import MessageLine, StatusLine
 from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
-B = Binding
-
 #: Below either size only one pane is shown at a time (an 80x24 SSH session).
 COMPACT_WIDTH, COMPACT_HEIGHT = 100, 30
 #: From this height the score strip and the key line join the other panes.
@@ -56,68 +55,8 @@ TALL_HEIGHT = 50
 class MainScreen(Screen[None]):
     """Threshold, rows, matrix, metrics, charts, strip and sweep on one screen."""
 
-    BINDINGS = [
-        B("left", "step(-1)", "-0.01", id="threshold-down"),
-        B("right", "step(1)", "+0.01", id="threshold-up"),
-        B("shift+left", "step(-10)", "-0.1", show=False, id="threshold-down-big"),
-        B("shift+right", "step(10)", "+0.1", show=False, id="threshold-up-big"),
-        B("left_square_bracket", "group(-1)", "Prev group", show=False, id="group-prev",
-          tooltip="Previous tie group (threshold up to the next distinct score)"),
-        B("right_square_bracket", "group(1)", "Next group", show=False, id="group-next",
-          tooltip="Next tie group (the next distinct score enters, ties together)"),
-        B("home", "above_all", "Above all", show=False, id="above-all",
-          tooltip="Above all scores: nothing predicted positive"),
-        B("end", "lowest", "Lowest", show=False, id="lowest",
-          tooltip="The lowest score: everything predicted positive"),
-        B("t", "type_threshold", "Threshold", id="type-threshold",
-          tooltip="Type a threshold (a number, or above-all)"),
-        # Help and Quit early: at 80 columns the footer's end is cut off (#12 item 7).
-        B("question_mark", "help", "Help", id="help"),
-        B("q", "quit_app", "Quit", id="quit"),
-        B("a", "add_row", "Add", show=False, id="add-row", tooltip="Add a row"),
-        B("ctrl+z", "undo", "Undo", show=False, id="undo", tooltip="Undo the last edit"),
-        B("ctrl+y", "redo", "Redo", show=False, id="redo", tooltip="Redo an undone edit"),
-        B("1", "pane('matrix')", "Panes", key_display="1-4", id="pane-matrix",
-          tooltip="Pane 1: the confusion matrix and the metrics"),
-        B("2", "pane('chart')", "Chart pane", show=False, id="pane-chart",
-          tooltip="Pane 2: the chart (c cycles ROC, PR, ... reliability, gains)"),
-        B("3", "pane('rows')", "Rows pane", show=False, id="pane-rows",
-          tooltip="Pane 3: the rows and the score strip"),
-        B("4", "pane('sweep')", "Sweep pane", show=False, id="pane-sweep",
-          tooltip="Pane 4: the sweep table (up and down step through it)"),
-        B("0", "pane('all')", "All panes", show=False, id="pane-all",
-          tooltip="Every pane at once, where the screen has room"),
-        B("d", "goal", "Goal", id="goal",
-          tooltip="Decide: the threshold a goal chooses"),
-        B("w", "prevalence", "What-if", show=False, id="prevalence",
-          tooltip="Every metric also at a deployment prevalence"),
-        B("T", "transform", "Transform", show=False, id="transform",
-          tooltip="Transform the scores (square, log, rank ...): one undoable edit"),
-        B("C", "next_class", "Class", show=False, id="next-class",
-          tooltip="Several classes: show the next class against the rest"),
-        B("K", "classes", "Classes", show=False, id="classes",
-          tooltip="Several classes: the k×k matrix, per-class metrics and averages"),
-        B("M", "next_model", "Model", show=False, id="next-model",
-          tooltip="Show the next model's scores of the same rows"),
-        B("r", "reset", "Reset", id="reset"),
-        B("c", "cycle_chart", "Chart", id="cycle-chart",
-          tooltip="Chart: ROC, PR, both, metrics by threshold, reliability, gains"),
-        B("m", "more_metrics", "Metrics", show=False, id="more-metrics",
-          tooltip="Every metric with its formula and counts"),
-        B("i", "intervals", "Intervals", show=False, id="intervals",
-          tooltip="Show or hide the confidence intervals"),
-        B("B", "bootstrap", "Bootstrap", show=False, id="bootstrap",
-          tooltip="Bootstrap AP, F1, MCC and curve bands (again: stop)"),
-        B("p", "play", "Play", id="play"),
-        B("n", "playback(1)", "Step", show=False, id="step-forward",
-          tooltip="Playback: step to the next tie group"),
-        B("N", "playback(-1)", "Back", show=False, id="step-back",
-          tooltip="Playback: step back one tie group"),
-        B("plus", "speed(-1)", "Faster", show=False, id="play-faster", tooltip="Playback faster"),
-        B("minus", "speed(1)", "Slower", show=False, id="play-slower", tooltip="Playback slower"),
-        B("P", "pick_preset", "Presets", id="presets"),
-        B("s", "save", "Save", id="save"),
-    ]  # fmt: skip
+    #: The explorer's keys, from the commands' declarations (tui/commands.py).
+    BINDINGS = bindings("screen")
 
     # repaint=False: the widgets bound to these repaint themselves; repainting the
     # whole screen on every key would cost a full frame.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Offset
 from textual.message import Message
 from textual.reactive import reactive
@@ -34,6 +34,7 @@ from threshold_lab.core.session.rowview import (
     row_texts,
     side_by_side,
 )
+from threshold_lab.tui.bindings import bindings
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import blank, fitted, tail_name
 
@@ -83,49 +84,13 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     class DeleteRow(RowRequest):
         """Remove ``row`` (Delete)."""
 
-    #: The keys that act on the selected row: (key, request, label, id, tooltip).
-    ROW_KEYS: tuple[tuple[str, type[RowRequest], str, str, str], ...] = (
-        ("enter", EditScore, "Edit", "edit-score", "Edit the selected row's score"),
-        ("space", FlipLabel, "Flip", "flip-label", "Flip the selected row's actual label"),
-        ("delete", DeleteRow, "Delete", "delete-row", "Remove the selected row"),
-    )
+    #: What each key that acts on the selected row asks for, by its binding's id.
+    REQUESTS: ClassVar[dict[str, type[RowRequest]]] = {
+        "edit-score": EditScore, "flip-label": FlipLabel, "delete-row": DeleteRow,
+    }  # fmt: skip
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *(
-            Binding(key, f"request('{rid}')", label, show=False, id=rid, tooltip=tip)
-            for key, _, label, rid, tip in ROW_KEYS
-        ),
-        Binding("up", "move(-1)", "Row up", show=False, id="row-up"),
-        Binding("down", "move(1)", "Row down", show=False, id="row-down"),
-        Binding("pageup", "move(-20)", "Page up", show=False, id="row-page-up"),
-        Binding("pagedown", "move(20)", "Page down", show=False, id="row-page-down"),
-        Binding("g", "first", "First row", show=False, id="row-first"),
-        Binding("G", "last", "Last row", show=False, id="row-last"),
-        Binding(
-            "b",
-            "boundary",
-            "Boundary",
-            show=False,
-            id="row-boundary",
-            tooltip="Jump to the next row either side of the threshold",
-        ),
-        Binding(
-            "o",
-            "cycle_order",
-            "Order",
-            show=False,
-            id="row-order",
-            tooltip="Row order: file, score high to low, score low to high",
-        ),
-        Binding(
-            "f",
-            "cycle_filter",
-            "Filter",
-            show=False,
-            id="row-filter",
-            tooltip="Show all rows, one cell, or rows models decide differently",
-        ),
-    ]
+    #: The table's own keys, from the commands' declarations (tui/commands.py).
+    BINDINGS: ClassVar[list[BindingType]] = bindings("rows")
 
     COMPONENT_CLASSES = {"row-table--header", "row-table--cursor", "row-table--summary"}
 
@@ -318,8 +283,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         """Ask the screen to act on the selected row (nothing when no row is shown)."""
         row, a = self.selected_row, self.analysis
         if row is not None and a is not None:
-            request = next(r for _, r, _, i, _ in self.ROW_KEYS if i == rid)
-            self.post_message(request(row, a.data))
+            self.post_message(self.REQUESTS[rid](row, a.data))
 
     def action_boundary(self) -> None:
         a = self.analysis

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -17,6 +17,7 @@ from textual.widget import Widget
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import Metric, format_count
 from threshold_lab.core.threshold import format_threshold
+from threshold_lab.tui.bindings import bindings
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import blank, fitted
 
@@ -44,16 +45,8 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
     operating points, so the active point is its cursor; a click picks a point.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "screen.group(-1)", "Point up", show=False, id="sweep-up",
-                tooltip="Sweep table: the operating point above (a higher threshold)"),
-        Binding("down", "screen.group(1)", "Point down", show=False, id="sweep-down",
-                tooltip="Sweep table: the operating point below (a lower threshold)"),
-        Binding("pageup", "page(-1)", "Page up", show=False, id="sweep-page-up",
-                tooltip="Sweep table: a page of operating points up"),
-        Binding("pagedown", "page(1)", "Page down", show=False, id="sweep-page-down",
-                tooltip="Sweep table: a page of operating points down"),
-    ]  # fmt: skip
+    #: The table's own keys, from the commands' declarations (tui/commands.py).
+    BINDINGS: ClassVar[list[BindingType]] = bindings("sweep")
 
     COMPONENT_CLASSES = {"sweep-table--header", "sweep-table--active", "sweep-table--summary"}
 

@@ -1,0 +1,835 @@
+"""Every command of the explorer and of plain mode, declared once.
+
+A command is a small class whose docstring is its label (help, the command palette,
+a binding's tooltip). On it live its explorer key (``KEY``, Textual's names), the
+binding's ``ID``, its footer text (``FOOTER``) and whether the footer shows it
+(``SHOW``), the action it runs (``ACTION``, on the main screen, the row table or the
+sweep table: ``ON``), its help section (``GROUP``), and plain mode's word
+(``PLAIN``: its usage, the first word being the word typed) with a sentence of help
+for plain mode where the label alone would not do (``PLAIN_HELP``). The explorer's
+bindings, the command palette and help, and plain mode's words and help are all
+made from :data:`COMMANDS`. Nothing here imports Textual: plain mode runs without it.
+
+>>> [c.__name__ for c in COMMANDS if c.KEY == "ctrl+z"], Undo.label(), Undo.word()
+(['Undo'], 'Undo the last edit', 'undo')
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import ClassVar
+
+#: Help's sections, in the order people learn them.
+GROUPS = ("Threshold", "Rows", "Edits", "Deciding", "Models", "Classes", "How sure",
+          "Panes", "Views and playback", "Data and the app", "Describe", "Other keys")  # fmt: skip
+
+
+class Command:
+    """A command (the base class: its subclasses are the commands)."""
+
+    KEY: ClassVar[str | None] = None
+    ID: ClassVar[str] = ""
+    FOOTER: ClassVar[str] = ""
+    SHOW: ClassVar[bool] = False
+    KEY_DISPLAY: ClassVar[str | None] = None
+    ACTION: ClassVar[str] = ""
+    #: Where the key is bound: the main ``screen``, the ``rows`` table or the ``sweep``.
+    ON: ClassVar[str] = "screen"
+    GROUP: ClassVar[str] = "Other keys"
+    PLAIN: ClassVar[str | None] = None
+    PLAIN_HELP: ClassVar[str | None] = None
+
+    @classmethod
+    def label(cls) -> str:
+        """What it does, in a few words: the docstring's first paragraph."""
+        doc = inspect.getdoc(cls) or ""
+        return " ".join(doc.split("\n\n")[0].split())
+
+    @classmethod
+    def word(cls) -> str | None:
+        """The word plain mode knows it by (None: the explorer's only)."""
+        return None if cls.PLAIN is None else cls.PLAIN.split()[0]
+
+    @classmethod
+    def plain_help(cls) -> str:
+        return cls.PLAIN_HELP or cls.label()
+
+
+# --- the threshold ------------------------------------------------------------------
+
+
+class StepDown(Command):
+    """Threshold down by 0.01"""
+
+    KEY = "left"
+    ID = "threshold-down"
+    FOOTER = "-0.01"
+    SHOW = True
+    ACTION = "step(-1)"
+    GROUP = "Threshold"
+
+
+class StepUp(Command):
+    """Threshold up by 0.01"""
+
+    KEY = "right"
+    ID = "threshold-up"
+    FOOTER = "+0.01"
+    SHOW = True
+    ACTION = "step(1)"
+    GROUP = "Threshold"
+
+
+class StepDownBig(Command):
+    """Threshold down by 0.1"""
+
+    KEY = "shift+left"
+    ID = "threshold-down-big"
+    FOOTER = "-0.1"
+    ACTION = "step(-10)"
+    GROUP = "Threshold"
+
+
+class StepUpBig(Command):
+    """Threshold up by 0.1"""
+
+    KEY = "shift+right"
+    ID = "threshold-up-big"
+    FOOTER = "+0.1"
+    ACTION = "step(10)"
+    GROUP = "Threshold"
+
+
+class GroupPrev(Command):
+    """Previous tie group (threshold up to the next distinct score)"""
+
+    KEY = "left_square_bracket"
+    ID = "group-prev"
+    FOOTER = "Prev group"
+    ACTION = "group(-1)"
+    GROUP = "Threshold"
+    PLAIN = "prev"
+    PLAIN_HELP = "move to the previous tie group (a higher threshold)"
+
+
+class GroupNext(Command):
+    """Next tie group (the next distinct score enters, ties together)"""
+
+    KEY = "right_square_bracket"
+    ID = "group-next"
+    FOOTER = "Next group"
+    ACTION = "group(1)"
+    GROUP = "Threshold"
+    PLAIN = "next"
+    PLAIN_HELP = "move to the next tie group (a lower threshold; tied rows enter together)"
+
+
+class AboveAll(Command):
+    """Above all scores: nothing predicted positive"""
+
+    KEY = "home"
+    ID = "above-all"
+    FOOTER = "Above all"
+    ACTION = "above_all"
+    GROUP = "Threshold"
+
+
+class Lowest(Command):
+    """The lowest score: everything predicted positive"""
+
+    KEY = "end"
+    ID = "lowest"
+    FOOTER = "Lowest"
+    ACTION = "lowest"
+    GROUP = "Threshold"
+    PLAIN = "lowest"
+
+
+class TypeThreshold(Command):
+    """Type a threshold (a number, or above-all)"""
+
+    KEY = "t"
+    ID = "type-threshold"
+    FOOTER = "Threshold"
+    SHOW = True
+    ACTION = "type_threshold"
+    GROUP = "Threshold"
+    PLAIN = "threshold T | threshold above-all"
+    PLAIN_HELP = "set the threshold (positive if score >= T), or above all scores"
+
+
+class Step(Command):
+    """Move the threshold by N × 0.01 (negative goes down)"""
+
+    PLAIN = "step N"
+    GROUP = "Threshold"
+
+
+class EditScore(Command):
+    """Edit the selected row's score"""
+
+    KEY = "enter"
+    ID = "edit-score"
+    FOOTER = "Edit"
+    ACTION = "request('edit-score')"
+    ON = "rows"
+    GROUP = "Edits"
+    PLAIN = "set ID score S"
+    PLAIN_HELP = "set a row's score (ID: its id, or its number from 1)"
+
+
+class FlipLabel(Command):
+    """Flip the selected row's actual label"""
+
+    KEY = "space"
+    ID = "flip-label"
+    FOOTER = "Flip"
+    ACTION = "request('flip-label')"
+    ON = "rows"
+    GROUP = "Edits"
+
+
+class SetLabel(Command):
+    """Set a row's actual label"""
+
+    PLAIN = "label ID 0|1"
+    GROUP = "Edits"
+
+
+# --- the app (early in the footer: at 80 columns its end is cut off) ------------------
+
+
+class Help(Command):
+    """Every key, grouped, and what the marks mean"""
+
+    KEY = "question_mark"
+    ID = "help"
+    FOOTER = "Help"
+    SHOW = True
+    ACTION = "help"
+    GROUP = "Data and the app"
+    PLAIN = "help"
+    PLAIN_HELP = "these commands"
+
+
+class Quit(Command):
+    """Quit"""
+
+    KEY = "q"
+    ID = "quit"
+    FOOTER = "Quit"
+    SHOW = True
+    ACTION = "quit_app"
+    GROUP = "Data and the app"
+    PLAIN = "quit | exit"
+    PLAIN_HELP = "leave (refused while edits are unsaved); quit! or exit! leaves anyway"
+
+
+# --- rows and edits -------------------------------------------------------------------
+
+
+class AddRow(Command):
+    """Add a row"""
+
+    KEY = "a"
+    ID = "add-row"
+    FOOTER = "Add"
+    ACTION = "add_row"
+    GROUP = "Edits"
+    PLAIN = "add SCORE LABEL"
+    PLAIN_HELP = "add a row at the end, such as add 0.3 1"
+
+
+class DeleteRow(Command):
+    """Remove the selected row"""
+
+    KEY = "delete"
+    ID = "delete-row"
+    FOOTER = "Delete"
+    ACTION = "request('delete-row')"
+    ON = "rows"
+    GROUP = "Edits"
+    PLAIN = "delete ID"
+    PLAIN_HELP = "remove a row (undo brings it back)"
+
+
+class Undo(Command):
+    """Undo the last edit"""
+
+    KEY = "ctrl+z"
+    ID = "undo"
+    FOOTER = "Undo"
+    ACTION = "undo"
+    GROUP = "Edits"
+    PLAIN = "undo"
+
+
+class Redo(Command):
+    """Redo an undone edit"""
+
+    KEY = "ctrl+y"
+    ID = "redo"
+    FOOTER = "Redo"
+    ACTION = "redo"
+    GROUP = "Edits"
+    PLAIN = "redo"
+
+
+# --- panes ------------------------------------------------------------------------------
+
+
+class PaneMatrix(Command):
+    """Pane 1: the confusion matrix and the metrics"""
+
+    KEY = "1"
+    ID = "pane-matrix"
+    FOOTER = "Panes"
+    SHOW = True
+    ACTION = "pane('matrix')"
+    GROUP = "Panes"
+    KEY_DISPLAY = "1-4"
+
+
+class PaneChart(Command):
+    """Pane 2: the chart (c cycles ROC, PR, ... reliability, gains)"""
+
+    KEY = "2"
+    ID = "pane-chart"
+    FOOTER = "Chart pane"
+    ACTION = "pane('chart')"
+    GROUP = "Panes"
+
+
+class PaneRows(Command):
+    """Pane 3: the rows and the score strip"""
+
+    KEY = "3"
+    ID = "pane-rows"
+    FOOTER = "Rows pane"
+    ACTION = "pane('rows')"
+    GROUP = "Panes"
+
+
+class PaneSweep(Command):
+    """Pane 4: the sweep table (up and down step through it)"""
+
+    KEY = "4"
+    ID = "pane-sweep"
+    FOOTER = "Sweep pane"
+    ACTION = "pane('sweep')"
+    GROUP = "Panes"
+
+
+class PaneAll(Command):
+    """Every pane at once, where the screen has room"""
+
+    KEY = "0"
+    ID = "pane-all"
+    FOOTER = "All panes"
+    ACTION = "pane('all')"
+    GROUP = "Panes"
+
+
+# --- deciding, models, classes, how sure -------------------------------------------------
+
+
+class Goal(Command):
+    """Decide: the threshold a goal chooses"""
+
+    KEY = "d"
+    ID = "goal"
+    FOOTER = "Goal"
+    SHOW = True
+    ACTION = "goal"
+    GROUP = "Deciding"
+    PLAIN = "goal GOAL | goal | goal off"
+    PLAIN_HELP = ("choose the threshold for a goal (max precision where recall >= 0.9; "
+                  "min cost fp=1 fn=5), say it, or drop it")  # fmt: skip
+
+
+class Prevalence(Command):
+    """Every metric also at a deployment prevalence"""
+
+    KEY = "w"
+    ID = "prevalence"
+    FOOTER = "What-if"
+    ACTION = "prevalence"
+    GROUP = "Deciding"
+    PLAIN = "prevalence P | prevalence off"
+    PLAIN_HELP = "the metrics also where positives are a share P (1/20)"
+
+
+class Transform(Command):
+    """Transform the scores (square, log, rank ...): one undoable edit"""
+
+    KEY = "T"
+    ID = "transform"
+    FOOTER = "Transform"
+    ACTION = "transform"
+    GROUP = "Edits"
+    PLAIN = "transform NAME"
+    PLAIN_HELP = ("square, sqrt, log, logit, expit, rank or affine:A,B of every score (one "
+                  "edit: undo goes back)")  # fmt: skip
+
+
+class NextClass(Command):
+    """Several classes: show the next class against the rest"""
+
+    KEY = "C"
+    ID = "next-class"
+    FOOTER = "Class"
+    ACTION = "next_class"
+    GROUP = "Classes"
+
+
+class Classes(Command):
+    """Several classes: the k×k matrix, per-class metrics and averages"""
+
+    KEY = "K"
+    ID = "classes"
+    FOOTER = "Classes"
+    ACTION = "classes"
+    GROUP = "Classes"
+    PLAIN = "multiclass"
+    PLAIN_HELP = "several classes: the summary (the matrix, per class, the averages)"
+
+
+class NextModel(Command):
+    """Show the next model's scores of the same rows"""
+
+    KEY = "M"
+    ID = "next-model"
+    FOOTER = "Model"
+    ACTION = "next_model"
+    GROUP = "Models"
+
+
+class Reset(Command):
+    """Reset to the rows and threshold as loaded (itself undoable)"""
+
+    KEY = "r"
+    ID = "reset"
+    FOOTER = "Reset"
+    SHOW = True
+    ACTION = "reset"
+    GROUP = "Edits"
+    PLAIN = "reset"
+
+
+class CycleChart(Command):
+    """Chart: ROC, PR, both, metrics by threshold, reliability, gains"""
+
+    KEY = "c"
+    ID = "cycle-chart"
+    FOOTER = "Chart"
+    SHOW = True
+    ACTION = "cycle_chart"
+    GROUP = "Views and playback"
+
+
+class MoreMetrics(Command):
+    """Every metric with its formula and counts"""
+
+    KEY = "m"
+    ID = "more-metrics"
+    FOOTER = "Metrics"
+    ACTION = "more_metrics"
+    GROUP = "Views and playback"
+    PLAIN = "metrics"
+
+
+class Intervals(Command):
+    """Show or hide the confidence intervals"""
+
+    KEY = "i"
+    ID = "intervals"
+    FOOTER = "Intervals"
+    ACTION = "intervals"
+    GROUP = "How sure"
+    PLAIN = "intervals on|off | intervals C"
+    PLAIN_HELP = "show confidence intervals, or not (C: a confidence such as 0.9)"
+
+
+class Bootstrap(Command):
+    """Bootstrap AP, F1, MCC and curve bands (again: stop)"""
+
+    KEY = "B"
+    ID = "bootstrap"
+    FOOTER = "Bootstrap"
+    ACTION = "bootstrap"
+    GROUP = "How sure"
+    PLAIN = "bootstrap B [seed S] | bootstrap off"
+    PLAIN_HELP = ("bootstrap intervals (B replicates) for AP, the PR area, F1, MCC, a goal's "
+                  "threshold, and curve bands")  # fmt: skip
+
+
+class Play(Command):
+    """Play the sweep from above all scores down (again: pause)"""
+
+    KEY = "p"
+    ID = "play"
+    FOOTER = "Play"
+    SHOW = True
+    ACTION = "play"
+    GROUP = "Views and playback"
+    PLAIN = "play"
+    PLAIN_HELP = "replay the sweep from above all, one tie group a line"
+
+
+class StepForward(Command):
+    """Playback: step to the next tie group"""
+
+    KEY = "n"
+    ID = "step-forward"
+    FOOTER = "Step"
+    ACTION = "playback(1)"
+    GROUP = "Views and playback"
+
+
+class StepBack(Command):
+    """Playback: step back one tie group"""
+
+    KEY = "N"
+    ID = "step-back"
+    FOOTER = "Back"
+    ACTION = "playback(-1)"
+    GROUP = "Views and playback"
+
+
+class PlayFaster(Command):
+    """Playback faster"""
+
+    KEY = "plus"
+    ID = "play-faster"
+    FOOTER = "Faster"
+    ACTION = "speed(-1)"
+    GROUP = "Views and playback"
+
+
+class PlaySlower(Command):
+    """Playback slower"""
+
+    KEY = "minus"
+    ID = "play-slower"
+    FOOTER = "Slower"
+    ACTION = "speed(1)"
+    GROUP = "Views and playback"
+
+
+class Presets(Command):
+    """Load a built-in fixture (the preset picker)"""
+
+    KEY = "P"
+    ID = "presets"
+    FOOTER = "Presets"
+    SHOW = True
+    ACTION = "pick_preset"
+    GROUP = "Data and the app"
+    PLAIN = "preset NAME [force] | presets"
+    PLAIN_HELP = ("load a built-in fixture (force: even over unsaved edits, losing them), or "
+                  "list them")  # fmt: skip
+
+
+class Save(Command):
+    """Save the rows as CSV (asks before replacing a file)"""
+
+    KEY = "s"
+    ID = "save"
+    FOOTER = "Save"
+    SHOW = True
+    ACTION = "save"
+    GROUP = "Data and the app"
+    PLAIN = "save PATH [overwrite]"
+    PLAIN_HELP = "write the rows as CSV (never over a file unless told)"
+
+
+# --- the row table's own keys -------------------------------------------------------------
+
+
+class RowUp(Command):
+    """Row up"""
+
+    KEY = "up"
+    ID = "row-up"
+    FOOTER = "Row up"
+    ACTION = "move(-1)"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class RowDown(Command):
+    """Row down"""
+
+    KEY = "down"
+    ID = "row-down"
+    FOOTER = "Row down"
+    ACTION = "move(1)"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class RowPageUp(Command):
+    """A page of rows up"""
+
+    KEY = "pageup"
+    ID = "row-page-up"
+    FOOTER = "Page up"
+    ACTION = "move(-20)"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class RowPageDown(Command):
+    """A page of rows down"""
+
+    KEY = "pagedown"
+    ID = "row-page-down"
+    FOOTER = "Page down"
+    ACTION = "move(20)"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class FirstRow(Command):
+    """The first row"""
+
+    KEY = "g"
+    ID = "row-first"
+    FOOTER = "First row"
+    ACTION = "first"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class LastRow(Command):
+    """The last row"""
+
+    KEY = "G"
+    ID = "row-last"
+    FOOTER = "Last row"
+    ACTION = "last"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class Boundary(Command):
+    """Jump to the next row either side of the threshold"""
+
+    KEY = "b"
+    ID = "row-boundary"
+    FOOTER = "Boundary"
+    ACTION = "boundary"
+    ON = "rows"
+    GROUP = "Rows"
+    PLAIN = "boundary"
+    PLAIN_HELP = "the rows with the scores either side of the threshold"
+
+
+class RowOrder(Command):
+    """Row order: file, score high to low, score low to high"""
+
+    KEY = "o"
+    ID = "row-order"
+    FOOTER = "Order"
+    ACTION = "cycle_order"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class RowFilter(Command):
+    """Show all rows, one cell, or rows models decide differently"""
+
+    KEY = "f"
+    ID = "row-filter"
+    FOOTER = "Filter"
+    ACTION = "cycle_filter"
+    ON = "rows"
+    GROUP = "Rows"
+
+
+class Rows(Command):
+    """List the rows"""
+
+    PLAIN = "rows [TP|FP|TN|FN|differ] [file|high|low] [N]"
+    GROUP = "Rows"
+    PLAIN_HELP = ("rows: one cell only (or, with several models, the rows they decide "
+                  "differently), in file order or by score (high to low, low to high), at most "
+                  "N (100)")  # fmt: skip
+
+
+# --- the sweep table's own keys -------------------------------------------------------------
+
+
+class SweepUp(Command):
+    """Sweep table: the operating point above (a higher threshold)"""
+
+    KEY = "up"
+    ID = "sweep-up"
+    FOOTER = "Point up"
+    ACTION = "screen.group(-1)"
+    ON = "sweep"
+    GROUP = "Panes"
+
+
+class SweepDown(Command):
+    """Sweep table: the operating point below (a lower threshold)"""
+
+    KEY = "down"
+    ID = "sweep-down"
+    FOOTER = "Point down"
+    ACTION = "screen.group(1)"
+    ON = "sweep"
+    GROUP = "Panes"
+
+
+class SweepPageUp(Command):
+    """Sweep table: a page of operating points up"""
+
+    KEY = "pageup"
+    ID = "sweep-page-up"
+    FOOTER = "Page up"
+    ACTION = "page(-1)"
+    ON = "sweep"
+    GROUP = "Panes"
+
+
+class SweepPageDown(Command):
+    """Sweep table: a page of operating points down"""
+
+    KEY = "pagedown"
+    ID = "sweep-page-down"
+    FOOTER = "Page down"
+    ACTION = "page(1)"
+    ON = "sweep"
+    GROUP = "Panes"
+
+
+# --- plain mode's own words -------------------------------------------------------------------
+
+
+class Status(Command):
+    """The active policy in one sentence"""
+
+    PLAIN = "status"
+    GROUP = "Describe"
+
+
+class Explain(Command):
+    """One metric, its formula and its denominator named"""
+
+    PLAIN = "explain METRIC"
+    GROUP = "Describe"
+
+
+class Sweep(Command):
+    """The sweep table"""
+
+    PLAIN = "sweep"
+    GROUP = "Describe"
+
+
+class Roc(Command):
+    """The ROC curve in words"""
+
+    PLAIN = "roc"
+    GROUP = "Describe"
+
+
+class Pr(Command):
+    """The precision-recall curve in words"""
+
+    PLAIN = "pr"
+    GROUP = "Describe"
+
+
+class Calibration(Command):
+    """Reliability bins, ECE, MCE and the Brier decomposition"""
+
+    PLAIN = "calibration [N] [mass|width]"
+    GROUP = "Describe"
+
+
+class Gains(Command):
+    """Cumulative gains at each tenth of the rows"""
+
+    PLAIN = "gains"
+    GROUP = "Describe"
+
+
+class Ks(Command):
+    """The KS statistic and its threshold"""
+
+    PLAIN = "ks"
+    GROUP = "Describe"
+
+
+class Models(Command):
+    """Several models of the same rows: each one's summaries at the threshold"""
+
+    PLAIN = "models"
+    GROUP = "Models"
+    PLAIN_HELP = ("several models of the same rows (or an aggregated file's groups): each "
+                  "one's summaries")  # fmt: skip
+
+
+class Model(Command):
+    """Show another model's scores of the same rows"""
+
+    PLAIN = "model NAME"
+    GROUP = "Models"
+
+
+class Compare(Command):
+    """Compare every pair of models (paired DeLong, McNemar at the threshold)"""
+
+    PLAIN = "compare"
+    GROUP = "Models"
+
+
+class ClassList(Command):
+    """Several classes: each class's ranking"""
+
+    PLAIN = "classes"
+    GROUP = "Classes"
+
+
+class ShowClass(Command):
+    """Several classes: one class against the rest"""
+
+    PLAIN = "class C"
+    GROUP = "Classes"
+
+
+class QuitAnyway(Command):
+    """Quit, losing unsaved edits"""
+
+    PLAIN = "quit! | exit!"
+    GROUP = "Data and the app"
+
+
+#: Every command, in the order keys are listed (help, the key line, the palette).
+COMMANDS: tuple[type[Command], ...] = tuple(
+    c
+    for c in list(globals().values())
+    if isinstance(c, type) and issubclass(c, Command) and c is not Command
+)
+
+
+def keyed(on: str) -> list[type[Command]]:
+    """The commands with a key on the ``screen``, the ``rows`` table or the ``sweep``."""
+    return [c for c in COMMANDS if c.KEY is not None and on == c.ON]
+
+
+def plain_commands() -> list[type[Command]]:
+    """The commands plain mode knows, in the order its help lists them."""
+    return [c for c in COMMANDS if c.PLAIN is not None]
+
+
+def plain_words() -> dict[str, type[Command]]:
+    """Every word plain mode takes (``quit`` and ``exit``, ``quit!`` ...) to its command."""
+    words: dict[str, type[Command]] = {}
+    for c in plain_commands():
+        assert c.PLAIN is not None
+        for usage in c.PLAIN.split(" | "):
+            words.setdefault(usage.split()[0], c)
+    return words
