@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +25,9 @@ from threshold_lab.core.threshold import Threshold
 IndexArray = npt.NDArray[np.intp]
 
 #: Row orders, in the order a key cycles through them.
-ORDERS = ("file", "score-desc", "score-asc")
+#: A row order: as in the file, by score high to low, or low to high.
+Order = Literal["file", "score-desc", "score-asc"]
+ORDERS: tuple[Order, ...] = get_args(Order)
 ORDER_NAMES = {
     "file": "file order",
     "score-desc": "score, high to low",

@@ -102,7 +102,7 @@ async def test_the_fourth_chart_draws_metrics_against_the_threshold() -> None:
         axis = [line for line in text.split("\n") if "0.1" in line and "0.9" in line]
         assert axis, text
         await pilot.press("c", "c", "c")  # then the reliability and gains charts (#16)
-        assert app.main.chart_mode == "roc"
+        assert str(app.main.chart_mode) == "roc"
 
 
 async def test_goal_bounds_are_drawn_on_the_metric_chart() -> None:

@@ -35,11 +35,11 @@ from threshold_lab.tui.explorer.preparing import Preparer
 from threshold_lab.tui.screens.dialogs import Dialog
 from threshold_lab.tui.screens.help import HelpScreen
 from threshold_lab.tui.screens.palette import OncePalette
-from threshold_lab.tui.widgets.charts import CHART_MODES, ChartPanel
+from threshold_lab.tui.widgets.charts import CHART_MODES, ChartMode, ChartPanel, chart_mode
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from threshold_lab.tui.widgets.goal_line import GoalLine
 from threshold_lab.tui.widgets.model_line import ModelLine
-from threshold_lab.tui.widgets.panes import PANE_WORDS, PANES, PaneBar, WholeFooter
+from threshold_lab.tui.widgets.panes import PANE_WORDS, PANES, Pane, PaneBar, WholeFooter, pane
 from threshold_lab.tui.widgets.row_table import RowTable
 from threshold_lab.tui.widgets.score_strip import ScoreStrip
 from threshold_lab.tui.widgets.sweep_table import SweepTable
@@ -62,17 +62,24 @@ class MainScreen(Screen[None]):
     # whole screen on every key would cost a full frame.
     frame: reactive[Frame | None] = reactive(None, init=False, repaint=False)
     """The one state every widget draws: the last Update and its prepared drawing."""
-    chart_mode: reactive[str] = reactive("roc", repaint=False)
-    """Which curves the chart panel shows: ``roc``, ``pr`` or ``both``."""
+    chart_mode: reactive[ChartMode] = reactive("roc", repaint=False)
+    """Which chart the chart panel shows: ``roc``, ``pr``, ``both`` (side by side),
+    ``metrics`` (against the threshold), ``reliability`` or ``gains``; ``c`` cycles."""
     message: reactive[str] = reactive("", repaint=False)
     """The sentence the last action said."""
     ascii: reactive[bool] = reactive(False, repaint=False)
     """ASCII only: formulas and chart marks without signs or braille."""
     boot_progress: reactive[str] = reactive("", repaint=False)
     """How far a bootstrap under way is (``bootstrap 450/1000``), or ""."""
-    pane: reactive[str] = reactive("all", repaint=False)
+    pane: reactive[Pane] = reactive("all", repaint=False)
     """The pane asked for (1-4, or 0 for all): ``matrix``, ``chart``, ``rows``,
     ``sweep`` or ``all``. Where only one fits, ``all`` shows the matrix."""
+
+    def validate_chart_mode(self, mode: str) -> ChartMode:
+        return chart_mode(mode)
+
+    def validate_pane(self, name: str) -> Pane:
+        return pane(name)
 
     def __init__(
         self, session: Session, *, playback_seconds: float = 1.0, demo: bool = False,
@@ -134,7 +141,7 @@ class MainScreen(Screen[None]):
         return self.size.width < COMPACT_WIDTH or self.size.height < COMPACT_HEIGHT
 
     @property
-    def view(self) -> str:
+    def view(self) -> Pane:
         """The pane shown: the one asked for, or the matrix where all do not fit."""
         return "matrix" if self.pane == "all" and self.compact else self.pane
 
@@ -175,7 +182,7 @@ class MainScreen(Screen[None]):
             self.say(f"All panes need at least {COMPACT_WIDTH}x{COMPACT_HEIGHT}; this "
                      f"screen is {w}x{h}, so 1-4 show one pane each.")  # fmt: skip
             return
-        self.pane = name
+        self.pane = pane(name)
         key = next((k for k, n, _ in PANES if n == name), "0")
         self.say(f"Pane {key}: {PANE_WORDS[name]}.")
 

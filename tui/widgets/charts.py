@@ -9,7 +9,7 @@ only draw them.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
 from rich.text import Text
@@ -28,7 +28,9 @@ from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, tail_name
 
-CHART_MODES = ("roc", "pr", "both", "metrics", "reliability", "gains")
+#: What the chart panel can show, in the order ``c`` cycles through them.
+ChartMode = Literal["roc", "pr", "both", "metrics", "reliability", "gains"]
+CHART_MODES: tuple[ChartMode, ...] = get_args(ChartMode)
 
 #: The marks, told apart by shape (not colour alone): the baseline is dashes ``-``,
 #: the sweep a braille line (``*`` in ASCII), the active point ``O``, a bootstrap's
@@ -79,6 +81,13 @@ def _drawable(prepared: Prepared | None, kind: str) -> bool:
     return {"roc": prepared.roc, "pr": prepared.pr, "gains": prepared.gains}[kind] is not None
 
 
+def chart_mode(mode: str) -> ChartMode:
+    """``mode`` when it is a chart the panel can show (a programmer's error otherwise)."""
+    if mode not in CHART_MODES:
+        raise ValueError(f"no chart mode {mode!r}; the modes are {', '.join(CHART_MODES)}")
+    return mode
+
+
 def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
     """Equal keys: the same values, and the very same objects where they are objects
     (a band's arrays are not compared element by element)."""
@@ -116,10 +125,20 @@ class CurveChart(PlotextPlot):
     values fall on, so a tick's label and a point of that value share a row.
     """
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "curve-chart--axis", "curve-chart--sweep", "curve-chart--chance", "curve-chart--active",
         "curve-chart--band", "curve-chart--other",
     }  # fmt: skip
+    """
+    | Class | Description |
+    | :- | :- |
+    | `curve-chart--axis` | The axes, their ticks and names. |
+    | `curve-chart--sweep` | The shown model's curve (the exact sweep). |
+    | `curve-chart--other` | Every other model's curve. |
+    | `curve-chart--chance` | The baseline: chance on ROC, the prevalence on PR (dashes). |
+    | `curve-chart--band` | The bootstrap's band around a curve (dots). |
+    | `curve-chart--active` | The active operating point `O` (and the threshold's line). |
+    """
 
     DEFAULT_CSS = """
     CurveChart > .curve-chart--axis { color: $text; }
@@ -436,10 +455,14 @@ class ChartPanel(Vertical):
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the screen)."""
-    mode: reactive[str] = reactive("roc")
-    """Which curves: ``roc``, ``pr`` or ``both``."""
+    mode: reactive[ChartMode] = reactive("roc")
+    """Which chart: ``roc``, ``pr``, ``both`` (side by side), ``metrics`` (against the
+    threshold), ``reliability`` or ``gains`` (:data:`CHART_MODES`)."""
     ascii: reactive[bool] = reactive(False)
     """Draw with ASCII characters only."""
+
+    def validate_mode(self, mode: str) -> ChartMode:
+        return chart_mode(mode)
 
     def compose(self) -> ComposeResult:
         yield ItemLines(id="chart-summary")

@@ -7,6 +7,8 @@ is shown and a number key zooms one to the whole body (0 shows them all again).
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,6 +19,18 @@ from textual.widgets._footer import FooterKey
 from threshold_lab.tui.widgets.text import TextLines
 
 #: The panes, in key order: (key, name, label).
+#: A pane of the explorer, or ``all`` of them.
+Pane = Literal["matrix", "chart", "rows", "sweep", "all"]
+
+
+def pane(name: str) -> Pane:
+    """``name`` when it names a pane (a programmer's error otherwise)."""
+    names: tuple[Pane, ...] = get_args(Pane)
+    if name not in names:
+        raise ValueError(f"no pane {name!r}; the panes are {', '.join(names)}")
+    return name
+
+
 PANES = (
     ("1", "matrix", "Matrix"),
     ("2", "chart", "Chart"),
@@ -37,8 +51,12 @@ class PaneBar(TextLines):
     """``1 Matrix  [2 Chart]  3 Rows  4 Sweep  0 All``: the shown pane is bracketed and
     reversed (not told by colour alone). ``0 All`` is offered only where it fits."""
 
-    view: reactive[str] = reactive("all")
+    view: reactive[Pane] = reactive("all")
     """The pane shown: ``matrix``, ``chart``, ``rows``, ``sweep`` or ``all``."""
+
+    def validate_view(self, view: str) -> Pane:
+        return pane(view)
+
     compact: reactive[bool] = reactive(False)
     """Only one pane fits: ``0 All`` is not offered."""
 

@@ -27,6 +27,7 @@ from threshold_lab.core.session.rowview import (
     ORDER_NAMES,
     ORDERS,
     Changed,
+    Order,
     RowOrder,
     RowView,
     make_view,
@@ -92,7 +93,16 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
     #: The table's own keys, from the commands' declarations (tui/commands.py).
     BINDINGS: ClassVar[list[BindingType]] = bindings("rows")
 
-    COMPONENT_CLASSES = {"row-table--header", "row-table--cursor", "row-table--summary"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "row-table--header", "row-table--cursor", "row-table--summary",
+    }  # fmt: skip
+    """
+    | Class | Description |
+    | :- | :- |
+    | `row-table--header` | The column names (id, score, actual, predicted, cell). |
+    | `row-table--cursor` | The selected row (a bright cursor when the table has the keys). |
+    | `row-table--summary` | The first line: which rows, in which order, what `*` marks. |
+    """
 
     DEFAULT_CSS = """
     RowTable { background: $surface; }
@@ -110,10 +120,21 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the screen)."""
-    order: reactive[str] = reactive("file")
-    """Row order: ``file``, ``score-desc`` or ``score-asc``."""
+    order: reactive[Order] = reactive("file")
+    """Row order: ``file``, ``score-desc`` or ``score-asc`` (``o`` cycles)."""
     cell: reactive[str | None] = reactive(None)
-    """Show only the rows of this cell of the matrix (``TP`` ...), or every row."""
+    """Show only the rows of this cell of the matrix (``TP``, ``FP``, ``TN``, ``FN``),
+    the rows several models decide differently (``differ``), or every row (None)."""
+
+    def validate_order(self, order: str) -> Order:
+        if order not in ORDERS:
+            raise ValueError(f"no row order {order!r}; the orders are {', '.join(ORDERS)}")
+        return order
+
+    def validate_cell(self, cell: str | None) -> str | None:
+        if cell not in (*CELLS, DIFFER):
+            raise ValueError(f"no cell {cell!r}; the cells are TP, FP, TN, FN and {DIFFER}")
+        return cell
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

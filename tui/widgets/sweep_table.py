@@ -48,7 +48,16 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
     #: The table's own keys, from the commands' declarations (tui/commands.py).
     BINDINGS: ClassVar[list[BindingType]] = bindings("sweep")
 
-    COMPONENT_CLASSES = {"sweep-table--header", "sweep-table--active", "sweep-table--summary"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "sweep-table--header", "sweep-table--active", "sweep-table--summary",
+    }  # fmt: skip
+    """
+    | Class | Description |
+    | :- | :- |
+    | `sweep-table--header` | The column names (threshold, TP, FP, TN, FN, the rates). |
+    | `sweep-table--active` | The active operating point (the cursor, when focused). |
+    | `sweep-table--summary` | The first line: which points are shown of how many. |
+    """
 
     DEFAULT_CSS = """
     SweepTable { background: $surface; }
