@@ -70,19 +70,19 @@ class Comparison:
         if self.delong is not None:
             d = self.delong
             auc.update(
-                {"se": d.se, "interval": d.interval.as_json(), "z": d.z, "p_value": d.p_value,
+                {"se": d.se, "interval": d.interval.as_json(), "z": d.z, **d.p.as_json(),
                  "method": "paired DeLong" if d.paired else "unpaired DeLong (independent "
                  "groups)"}
             )  # fmt: skip
         elif self.auc_difference.value is not None:
-            auc.update({"se": None, "interval": None, "p_value": None,
+            auc.update({"se": None, "interval": None, "p_value": None, "p_value_log10": None,
                         "interval_reason": self.delong_reason})  # fmt: skip
         at: dict[str, Any] = {
             "thresholds": {self.a: self.thresholds[0], self.b: self.thresholds[1]}
         }
         if self.mcnemar is not None:
             m = self.mcnemar
-            at["mcnemar"] = {"b": m.b, "c": m.c, "p_value": m.p_value}
+            at["mcnemar"] = {"b": m.b, "c": m.c, **m.p.as_json()}
             at["decided_differently"] = m.decided_differently
         else:
             at["mcnemar"], at["mcnemar_reason"] = None, self.mcnemar_reason
@@ -114,7 +114,7 @@ class Comparison:
             lines.append(
                 f"  ROC AUC {self.a} − {self.b} = {diff.brief()}: "
                 f"{'paired' if d.paired else 'unpaired'} DeLong SE {d.se:.4g}, "
-                f"{d.interval.text()}, {p_words(d.p_value)}"
+                f"{d.interval.text()}, {d.p.text()}"
             )
         elif diff.value is not None:
             lines.append(
@@ -135,7 +135,7 @@ class Comparison:
             lines.append(
                 f"  Decisions {where}: {_examples(m.decided_differently)} decided differently; "
                 f"{m.b} only {self.a} gets right, {m.c} only {self.b} gets right "
-                f"(McNemar's exact test, p = {m.p_value:.4g})"
+                f"(McNemar's exact test, {m.p.text(4)})"
             )
         else:
             lines.append(f"  Decisions {where}: {self.mcnemar_reason}")
@@ -147,7 +147,7 @@ class Comparison:
         (auc_a, auc_b), (ap_a, ap_b) = self.auc, self.ap
         if auc_a.value is None or auc_b.value is None:
             return f"{self.a} and {self.b}: ROC AUC is undefined ({auc_a.reason or auc_b.reason})."
-        p = "" if self.delong is None else f", {p_words(self.delong.p_value)}"
+        p = "" if self.delong is None else f", {self.delong.p.text()}"
         diff = self.auc_difference
         if auc_a.value == auc_b.value:
             by_auc = f"{self.a} and {self.b} tie by AUC ({auc_a.brief()})"
@@ -184,15 +184,6 @@ def _abs_short(m: Metric) -> str:
     if m.exact is not None and m.exact.denominator < 1000:
         return format_fraction(abs(m.exact))
     return f"≈ {abs(m.value or 0.0):.4g}"
-
-
-def p_words(p: float) -> str:
-    """``p = 0.0312``; below what a double holds, ``p < 1e-300``.
-
-    >>> p_words(0.03123), p_words(0.0)
-    ('p = 0.0312', 'p < 1e-300')
-    """
-    return "p < 1e-300" if p < 1e-300 else f"p = {p:.3g}"
 
 
 def compare(

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
-from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +16,13 @@ from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.bootstrap import Groups, Replicate, groups_of, replicate_summaries
 from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, delong_se, z_for
+from threshold_lab.core.intervals.pvalues import (
+    ONE,
+    ZERO,
+    PValue,
+    binomial_two_sided,
+    normal_two_sided,
+)
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
@@ -234,9 +239,13 @@ class PairedDeLong:
     se: float
     interval: Interval
     z: float | None
-    p_value: float
+    p: PValue
     #: False for two independent samples (groups of different examples).
     paired: bool = True
+
+    @property
+    def p_value(self) -> float:
+        return self.p.value
 
 
 def unpaired_delong(
@@ -255,10 +264,10 @@ def unpaired_delong(
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
     if se == 0:
         return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
-                            1.0 if diff == 0 else 0.0, paired=False), None  # fmt: skip
+                            ONE if diff == 0 else ZERO, paired=False), None  # fmt: skip
     z = diff / se
-    p = 2 * NormalDist().cdf(-abs(z))  # the tail itself: no 1 − x to cancel
-    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, min(1.0, p), paired=False), None
+    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, normal_two_sided(z),
+                        paired=False), None  # fmt: skip
 
 
 def paired_delong(
@@ -314,28 +323,10 @@ def paired_delong(
     zc = z_for(confidence)
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
     if se == 0:  # the models place every example alike: no spread to test against
-        p0 = 1.0 if diff == 0 else 0.0
-        return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None, p0), None
+        return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
+                            ONE if diff == 0 else ZERO), None  # fmt: skip
     z = diff / se
-    p = 2 * NormalDist().cdf(-abs(z))  # the tail itself: no 1 − x to cancel
-    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, min(1.0, p)), None
-
-
-def binomial_two_sided(b: int, c: int) -> float:
-    """McNemar's exact p-value: twice the smaller tail of Binomial(b + c, 1/2), at most 1."""
-    n, k = b + c, min(b, c)
-    if n == 0:
-        return 1.0
-    if n <= 2000:  # exactly, in integers
-        tail = sum(math.comb(n, i) for i in range(k + 1))
-        return min(1.0, float(Fraction(2 * tail, 2**n)))
-    # Larger: the tail's terms in logs, log C(n, i) built up by the ratios
-    # C(n, i) / C(n, i - 1) = (n - i + 1) / i, and summed from the largest.
-    i = np.arange(1, k + 1, dtype=np.float64)
-    log_comb = np.concatenate(([0.0], np.cumsum(np.log((n - i + 1) / i))))
-    log_terms = log_comb - n * math.log(2)
-    top = float(log_terms.max())
-    return min(1.0, 2 * math.exp(top) * float(np.exp(log_terms - top).sum()))
+    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, normal_two_sided(z)), None
 
 
 @dataclass(frozen=True)
@@ -345,8 +336,12 @@ class McNemar:
 
     b: int
     c: int
-    p_value: float
+    p: PValue
     decided_differently: int
+
+    @property
+    def p_value(self) -> float:
+        return self.p.value
 
 
 def mcnemar(

@@ -18,9 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from threshold_lab.core.analysis import analyse
 from threshold_lab.core.compare.models import Comparison, compare
-from threshold_lab.core.compare.paired import binomial_two_sided, mcnemar, paired_delong
+from threshold_lab.core.compare.paired import mcnemar, paired_delong
 from threshold_lab.core.data.dataset import Model, make_dataset
 from threshold_lab.core.data.presets import preset
+from threshold_lab.core.intervals.pvalues import binomial_two_sided
 
 from tests.paths import ROOT
 from tests.strategies import examples
@@ -125,14 +126,14 @@ def test_paired_delong_matches_procs_published_roc_tests() -> None:
 
 def test_mcnemar_exact_by_hand() -> None:
     # b = 1, c = 5: twice P(X <= 1) for X ~ Binomial(6, 1/2) = 2 · (1 + 6)/64 = 7/32.
-    assert binomial_two_sided(1, 5) == 7 / 32
-    assert binomial_two_sided(3, 3) == 1.0 and binomial_two_sided(0, 0) == 1.0
-    assert binomial_two_sided(0, 10) == 2 / 1024
+    assert binomial_two_sided(1, 5).value == 7 / 32
+    assert binomial_two_sided(3, 3).value == 1.0 and binomial_two_sided(0, 0).value == 1.0
+    assert binomial_two_sided(0, 10).value == 2 / 1024
     from scipy.stats import binomtest
 
     for b, c in [(900, 1100), (1500, 1600), (40_000, 41_000)]:
         want = binomtest(min(b, c), b + c, 0.5).pvalue
-        assert binomial_two_sided(b, c) == pytest.approx(want, rel=1e-6)
+        assert binomial_two_sided(b, c).value == pytest.approx(want, rel=1e-6)
     labels = np.array([1, 1, 0, 0, 1], dtype=bool)
     pa = np.array([1, 0, 0, 1, 1], dtype=bool)  # right on 0, 2, 4
     pb = np.array([1, 1, 1, 0, 0], dtype=bool)  # right on 0, 1, 3
@@ -203,7 +204,12 @@ def test_the_report_of_two_models_keeps_the_first_at_the_top(tmp_path: Path) -> 
     assert c["auc_difference"]["exact"] == "-1/16" and 0 < c["auc_difference"]["p_value"] < 1
     assert set(c["auc_difference"]) >= {"se", "interval", "p_value"}
     assert c["ap_difference"]["exact"] == "7/60"
-    assert c["at_threshold"]["mcnemar"] == {"b": 0, "c": 2, "p_value": 0.5}
+    assert c["at_threshold"]["mcnemar"] == {
+        "b": 0,
+        "c": 2,
+        "p_value": 0.5,
+        "p_value_log10": pytest.approx(-0.30103, abs=1e-5),
+    }
     assert c["at_threshold"]["decided_differently"] == 2
     # The same from the preset, from --score-column twice, and from a JSON fixture.
     same = json.loads(_report("deliveries", "--json").stdout)["comparison"]
