@@ -33,6 +33,15 @@ STEP = 0.01
 OFF_WORDS = ("off", "none", "clear")
 
 
+def misaligned(goal: Goal) -> str:
+    """Why ``goal`` cannot be solved once rows were added or deleted: its cost column
+    has one value per row as the file had them."""
+    return (
+        f'goal: the cost column "{goal.columns()[0]}" no longer lines up with the '
+        "rows (rows were added or deleted); reset (r) puts them back"
+    )
+
+
 class Policy:
     """What decides: ``threshold`` (None: above all scores), ``beta``, ``goal`` and
     ``prevalence`` (None: none)."""
@@ -59,12 +68,14 @@ class Policy:
             return Deciding(None, self.prevalence, None, None)
         key = (a.curves, self.goal, self.prevalence, aligned, len(columns))
         if self._solved is None or self._solved[0] != key:
-            usable = columns if aligned else {}
-            setting = goal_setting(a, self.goal, self.prevalence, data, usable)
-            try:
-                self._solved = (key, solve(setting, self.goal))
-            except InputError as exc:  # a class gone by an edit: said on the goal line
-                self._solved = (key, str(exc))
+            if self.goal.columns() and not aligned:
+                self._solved = (key, misaligned(self.goal))
+            else:
+                setting = goal_setting(a, self.goal, self.prevalence, data, columns)
+                try:
+                    self._solved = (key, solve(setting, self.goal))
+                except InputError as exc:  # a class gone by an edit: on the goal line
+                    self._solved = (key, str(exc))
         solved = self._solved[1]
         decision = solved if isinstance(solved, Decision) else None
         problem = solved if isinstance(solved, str) else None
@@ -118,10 +129,7 @@ class Policy:
                 "(open the file with the goal: threshold-lab FILE --goal ...)"
             )
         if goal.columns() and not history.aligned:
-            raise InputError(
-                f'goal: the cost column "{goal.columns()[0]}" no longer lines up with the '
-                "rows (rows were added or deleted); r resets them"
-            )
+            raise InputError(misaligned(goal))
         return goal
 
     def set_prevalence(self, text: str, a: Analysis) -> str:

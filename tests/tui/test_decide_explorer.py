@@ -7,7 +7,8 @@ from threshold_lab.tui.screens.dialogs import ValueDialog
 from threshold_lab.tui.widgets.charts import MetricChart
 from threshold_lab.tui.widgets.goal_line import GoalLine
 
-from tests.tui.helpers import SIZE, keys, make_app, retype
+from tests.paths import DATA
+from tests.tui.helpers import SIZE, file_app, keys, make_app, retype
 
 
 async def test_d_solves_a_goal_and_the_goal_line_says_why() -> None:
@@ -119,3 +120,20 @@ def test_keys_for_goals_are_in_help() -> None:
 
     assert HELP_GROUPS["Deciding"] == {"goal", "prevalence"}
     assert keys("d") == ["d"]
+
+
+async def test_a_cost_goal_then_a_delete_says_the_column_no_longer_lines_up() -> None:
+    # Before: the goal line summed a 59-value column over 58 rows and crashed
+    # ("operands could not be broadcast").
+    app = file_app(str(DATA / "costs.csv"), "--goal", "min cost fp=1 fn=@amount")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = app.main.query_one(GoalLine)
+        assert "cost" in line.plain and "no longer lines up" not in line.plain
+        await pilot.press("space", "delete")
+        await pilot.pause()
+        assert app.main.session.data.n == 59, app.main.message
+        assert 'the cost column "amount" no longer lines up with the rows' in line.plain
+        await pilot.press("r")  # reset: the file's rows, and the goal solved again
+        await pilot.pause()
+        assert "no longer lines up" not in line.plain and app.main.session.data.n == 60

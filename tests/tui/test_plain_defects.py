@@ -13,6 +13,8 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain import run_plain
 
+from tests.paths import DATA
+
 CANON_STATUS = (
     "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
 )
@@ -22,6 +24,16 @@ HUGE = 1.7976931348623157e308
 def session() -> Session:
     p = preset("canonical")
     return Session(p.data, p.threshold, source="preset canonical")
+
+
+def opened(*argv: str) -> Session:
+    """The session ``threshold-lab --plain ARGV...`` opens (a file, its options)."""
+    from threshold_lab.tui.cli import parser
+    from threshold_lab.tui.cli.args import SourceArgs
+
+    wanted = SourceArgs.parse(parser().parse_args(list(argv)))
+    src, threshold = wanted.open()
+    return wanted.session(src, threshold).session
 
 
 def play(*commands: str) -> tuple[list[str], str, int]:
@@ -259,3 +271,18 @@ def test_each_change_says_what_moved() -> None:
         "Moved: recall 1/3 -> 2/3; TP +1, FN -1.",
         "Moved: recall 2/3 -> 1/3; TP -1, FN +1.",
     ]
+
+
+def test_a_cost_goal_then_a_delete_says_the_column_no_longer_lines_up() -> None:
+    # Before: "operands could not be broadcast (4,) (5,)" from the goal line.
+    s = opened(str(DATA / "costs.csv"))
+    out = io.StringIO()
+    commands = ["goal min cost fp=1 fn=@amount", "delete r0", "goal", "reset", "goal"]
+    code = run_plain(s, [c + "\n" for c in commands], out, prompt=False, err=io.StringIO())
+    goals = [ln for ln in out.getvalue().splitlines() if ln.startswith("Goal ")]
+    assert "threshold 0.24, cost ≈ 38" in goals[0]
+    assert goals[1].endswith(
+        'goal: the cost column "amount" no longer lines up with the rows (rows were added '
+        "or deleted); reset (r) puts them back."
+    )
+    assert "threshold 0.24, cost ≈ 38" in goals[2] and code == 0
