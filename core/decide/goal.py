@@ -10,6 +10,7 @@ refused with one line naming the word that is wrong and what is allowed.
 
 from __future__ import annotations
 
+import decimal
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,7 +40,8 @@ GRAMMAR = (
     "max|min METRIC [where METRIC >= x [and METRIC <= y ...]], or min cost fp=A fn=B [tp=C] [tn=D]"
 )
 
-_TOKEN = re.compile(r">=|<=|=>|=<|==|=|>|<|[^\s<>=]+")
+#: A run of comparison characters is one word (so ">>=" is refused as itself).
+_TOKEN = re.compile(r"[<>=!]+|[^\s<>=!]+")
 
 
 @dataclass(frozen=True)
@@ -96,36 +98,68 @@ class Goal:
 
 
 def number_text(x: Fraction) -> str:
-    """A bound as the user would write it: ``0.9``, ``1/3``, ``500``."""
-    if x.denominator == 1:
-        return str(x.numerator)
+    """A bound as the user would write it: ``0.9``, ``1/3``, ``500``, ``1e-300``.
+
+    >>> [number_text(Fraction(v)) for v in ("0.9", "1/3", "500", "1e-300", "2.5e40")]
+    ['0.9', '1/3', '500', '1e-300', '2.5e40']
+    """
     d = x.denominator
     while d % 2 == 0:
         d //= 2
     while d % 5 == 0:
         d //= 5
-    if d == 1:  # a terminating decimal
-        digits = 0
-        while (x * 10**digits).denominator != 1:
-            digits += 1
-        return f"{float(x):.{digits}f}" if digits <= 17 else f"{x.numerator}/{x.denominator}"
-    return f"{x.numerator}/{x.denominator}"
+    if d != 1:
+        return f"{x.numerator}/{x.denominator}"
+    # A terminating decimal, written out exactly: plainly where that is short, with
+    # an exponent where it is very large or very small.
+    with decimal.localcontext(decimal.Context(prec=1000)):
+        exact = (decimal.Decimal(x.numerator) / decimal.Decimal(x.denominator)).normalize()
+    if -7 < exact.adjusted() < 18:
+        return format(exact, "f")
+    return format(exact, "e").replace("e+", "e")
+
+
+#: A goal's number: a decimal with an optional exponent, nothing else (no ``_``, no
+#: ``inf`` or ``nan``, no digits of other scripts).
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?", re.ASCII)
+
+#: The magnitudes a goal's number may have: a double holds it as a normal number (or
+#: it is 0), so every comparison and sum made in doubles stays finite and keeps its
+#: digits.
+LARGEST = Fraction(10) ** 300
+SMALLEST = Fraction(1, 10**300)
 
 
 def parse_number(word: str, what: str) -> Fraction:
-    """A decimal (``0.9``, ``-2``, ``1e-3``) or a fraction (``9/10``), exactly."""
-    try:
-        if "/" in word:
-            top, bottom = word.split("/", 1)
-            value = Fraction(Fraction(top.strip()), Fraction(bottom.strip()))
-        else:
-            value = Fraction(word)
-    except (ValueError, ZeroDivisionError):
+    """A decimal (``0.9``, ``-2``, ``1e-3``) or one fraction of two (``9/10``),
+    exactly; 0 or from 1e-300 to 1e300 in size.
+
+    >>> parse_number("9/10", "recall's bound"), parse_number("1e-3", "x")
+    (Fraction(9, 10), Fraction(1, 1000))
+    >>> parse_number("9/10/2", "recall's bound")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    threshold_lab.core.errors.InputError: goal: "9/10/2" is not a number for recall's bound ...
+    """
+    parts = word.split("/")
+    if len(parts) > 2 or not all(_DECIMAL.fullmatch(part.strip()) for part in parts):
         raise InputError(
             f'goal: "{word}" is not a number for {what} '
-            "(write a decimal like 0.9 or a fraction like 9/10)"
-        ) from None
+            "(write a decimal like 0.9 or 1e-3, or one fraction like 9/10)"
+        )
+    top = Fraction(parts[0].strip())
+    bottom = Fraction(parts[1].strip()) if len(parts) == 2 else Fraction(1)
+    if bottom == 0:
+        raise InputError(f'goal: "{word}" is not a number for {what} (it divides by zero)')
+    if (top and not SMALLEST <= abs(top) <= LARGEST) or not SMALLEST <= abs(bottom) <= LARGEST:
+        raise InputError(f'goal: "{word}" is out of range for {what}: {RANGE}')
+    value = top / bottom
+    if value and not SMALLEST <= abs(value) <= LARGEST:
+        raise InputError(f'goal: "{word}" is out of range for {what}: {RANGE}')
     return value
+
+
+#: The range, in the words the refusals use.
+RANGE = "a number is 0 or from 1e-300 to 1e300 in size"
 
 
 def metric_name(word: str) -> str:

@@ -25,7 +25,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.decide.goal import Constraint, Goal, number_text, parse_number
+from threshold_lab.core.decide.goal import (
+    SMALLEST,
+    Constraint,
+    Goal,
+    number_text,
+    parse_number,
+)
 from threshold_lab.core.decide.values import (
     exact_key,
     exact_value,
@@ -63,17 +69,28 @@ WORDS = {
 
 
 def parse_prevalence(text: str) -> Fraction:
-    """A deployment prevalence strictly between 0 and 1: a decimal or ``a/b``."""
+    """A deployment prevalence strictly between 0 and 1: a decimal or ``a/b``, from
+    1e-300 to 1 − 1e-300 (the counts it scales stay within a double's range).
 
+    >>> parse_prevalence("1/20"), parse_prevalence("0.001")
+    (Fraction(1, 20), Fraction(1, 1000))
+    """
+    word = text.strip()
     try:
-        p = parse_number(text.strip(), "the prevalence")
-    except InputError:
-        raise InputError(
-            f'prevalence: "{text.strip()}" is not a number (write 0.05 or 1/20)'
-        ) from None
+        p = parse_number(word, "the prevalence")
+    except InputError as exc:
+        if "out of range" in str(exc):
+            raise InputError(f"prevalence: {word} is out of range: {PREVALENCE_RANGE}") from None
+        raise InputError(f'prevalence: "{word}" is not a number (write 0.05 or 1/20)') from None
     if not 0 < p < 1:
-        raise InputError(f"prevalence: {text.strip()} is not strictly between 0 and 1")
+        raise InputError(f"prevalence: {word} is not strictly between 0 and 1")
+    if min(p, 1 - p) < SMALLEST:
+        raise InputError(f"prevalence: {word} is out of range: {PREVALENCE_RANGE}")
     return p
+
+
+#: The prevalences a what-if takes, in the words its refusals use.
+PREVALENCE_RANGE = "give one from 1e-300 to 1 − 1e-300"
 
 
 @dataclass(frozen=True)
@@ -268,22 +285,50 @@ def _cost_values(setting: Setting, goal: Goal, lo: int = 0, hi: int | None = Non
     """The total cost at every point times a positive constant (the order is all a
     solve needs): constant costs are scaled to whole numbers, so with whole counts
     every total is a whole number held exactly and two totals compare exactly."""
+    scale = _cost_scale(goal)
+    total = np.zeros(setting.cells(lo, hi).tp.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):  # past 1e308: refused below
+        _add_costs(total, setting, goal, scale, lo, hi)
+    if not np.isfinite(total).all():
+        raise InputError(
+            "goal: these costs times these counts exceed the largest double (about "
+            "1.8e308); give the costs in a larger unit"
+        )
+    return total
+
+
+def _add_costs(
+    total: FloatArray, setting: Setting, goal: Goal, scale: int, lo: int, hi: int | None
+) -> None:
+    """Add each cell's cost times its count (or column sum) at points lo to hi."""
     cells = setting.cells(lo, hi)
     a, b = (float(x) for x in setting._factors())
-    scale = _cost_scale(goal)
-    total = np.zeros(cells.tp.shape[0])
     for cell, value, column in _cost_terms(setting, goal):
         if column is None:
             total += float((value or 0) * scale) * getattr(cells, cell)
         else:
             factor = a if cell in ("tp", "fn") else b
             total += float(scale) * factor * setting.column_cells[column][cell][lo:hi]
-    return total
 
 
 def _cost_scale(goal: Goal) -> int:
+    """What the constant costs are multiplied by to make them whole numbers (so whole
+    counts give whole totals, compared exactly), or 1 where that would take them
+    past 2^53 (fp=1e-300 fn=1e300): then near-equal totals are compared exactly."""
     dens = [c.value.denominator for _, c in goal.costs if c.value is not None]
-    return math.lcm(*dens) if dens else 1
+    scale = math.lcm(*dens) if dens else 1
+    biggest = max((abs(c.value) for _, c in goal.costs if c.value is not None), default=0)
+    return scale if biggest * scale < 2**53 else 1
+
+
+def _check_costs(setting: Setting) -> None:
+    """Refuse a cost column whose sums a double cannot hold (one line, the way out)."""
+    for name, cells in setting.column_cells.items():
+        if not all(bool(np.isfinite(v).all()) for v in cells.values()):
+            raise InputError(
+                f'goal: the cost column "{name}" adds up to more than the largest double '
+                "(about 1.8e308); give it in a larger unit"
+            )
 
 
 def _cost_exact(setting: Setting, goal: Goal, k: int) -> Fraction | None:
@@ -363,6 +408,7 @@ def solve(setting: Setting, goal: Goal) -> Decision:
     for column in goal.columns():
         if column not in setting.column_cells:
             raise InputError(f'goal: no numeric column "{column}" in these rows')
+    _check_costs(setting)
     m = setting.sweep.size
     exact = True
     lo, hi = 0, m

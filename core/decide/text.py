@@ -35,8 +35,9 @@ def column_cells(
     m = thresholds.shape[0] + 1
     pos = np.bincount(entry, weights=np.where(data.labels, w, 0.0), minlength=m)
     neg = np.bincount(entry, weights=np.where(data.labels, 0.0, w), minlength=m)
-    tp, fp = np.cumsum(pos), np.cumsum(neg)
-    return {"tp": tp, "fp": fp, "fn": tp[-1] - tp, "tn": fp[-1] - fp}
+    with np.errstate(over="ignore", invalid="ignore"):  # past 1e308: the solver refuses
+        tp, fp = np.cumsum(pos), np.cumsum(neg)
+        return {"tp": tp, "fp": fp, "fn": tp[-1] - tp, "tn": fp[-1] - fp}
 
 
 def goal_setting(

@@ -8,6 +8,7 @@ interval is None and the reason says why.
 
 from __future__ import annotations
 
+import decimal
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -62,7 +63,7 @@ class Interval:
         """``95% CI 0.21 to 0.94, Wilson, n = 3``; a bootstrap says ``bootstrap, B = 1000``;
         a narrow interval gets more decimals (:meth:`digits`)."""
         spec = spec or f".{self.digits()}f"
-        pct = f"{self.confidence * 100:g}%"
+        pct = percent(self.confidence)
         name = {"wilson": "Wilson", "delong": "DeLong"}.get(self.method, self.method)
         if self.replicates is not None:
             name += f", B = {self.replicates}"
@@ -71,7 +72,7 @@ class Interval:
 
     def short(self) -> str:
         """For a narrow screen: ``95% CI 0.21 to 0.94, n = 3`` (a bootstrap's says so)."""
-        pct = f"{self.confidence * 100:g}%"
+        pct = percent(self.confidence)
         n = "" if self.n is None else f", n = {_count(self.n)}"
         how = ", bootstrap" if self.method == "bootstrap" else ""
         d = self.digits()
@@ -99,10 +100,37 @@ def parse_confidence(text: str) -> float:
     return check_confidence(c)
 
 
+#: The highest confidence a double's normal quantile tells from 1: 1 − 2⁻⁵²; above
+#: it 1 − (1 − c)/2 rounds to 1 and the quantile is infinite. (The lowest taken is
+#: 0.5: an interval less likely than not to cover is no statement of sureness.)
+HIGHEST_CONFIDENCE = 1 - 2**-52
+
+
 def check_confidence(c: float) -> float:
+    """``c`` if it is a confidence the intervals can be computed at (raises ValueError).
+
+    >>> check_confidence(0.9999999999999999)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: confidence 0.9999999999999999 is out of range: give one from 0.5 to ...
+    """
     if not (math.isfinite(c) and 0 < c < 1):
         raise ValueError(f"confidence {c} is not strictly between 0 and 1")
+    if not 0.5 <= c <= HIGHEST_CONFIDENCE:
+        raise ValueError(
+            f"confidence {c!r} is out of range: give one from 0.5 to "
+            f"{HIGHEST_CONFIDENCE!r} (closer to 1 its normal quantile is infinite)"
+        )
     return c
+
+
+def percent(c: float) -> str:
+    """A confidence as a percentage, every digit kept: ``95%``, ``99.99999999999998%``.
+
+    >>> percent(0.95), percent(0.999), percent(0.9999999999999998)
+    ('95%', '99.9%', '99.99999999999998%')
+    """
+    exact = (decimal.Decimal(repr(c)) * 100).normalize()
+    return format(exact, "f") + "%"
 
 
 def wilson(k: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, float]:

@@ -36,9 +36,24 @@ def fraction_text(f: Fraction) -> str:
 
 
 def format_decimal(value: float, *, places: int = 4) -> str:
-    """A decimal approximation, without trailing zeros past the point."""
+    """A decimal approximation, without trailing zeros past the point; a value too
+    small for ``places`` keeps that many significant digits (never a silent 0).
+
+    >>> format_decimal(0.25), format_decimal(2 / 3), format_decimal(3.8e-299), format_decimal(1e300)
+    ('0.25', '0.6667', '3.8e-299', '1e300')
+    """
+    if math.isfinite(value) and abs(value) >= 1e15:  # not 300 digits of float noise
+        return _scientific(value, places)
     text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    if text in ("-0", "0", "") and value != 0 and math.isfinite(value):
+        return _scientific(value, places)
     return "0" if text in ("-0", "") else text
+
+
+def _scientific(value: float, digits: int) -> str:
+    """``3.8e-299``, ``1e300``: ``digits`` significant digits, no trailing zeros."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,25 @@ def beta_squared(beta: float) -> Fraction:
     return Fraction(repr(float(beta))) ** 2
 
 
+#: The betas F-beta takes: β² from 1e-6 to 1e6 keeps (1+β²)·TP a whole number held
+#: exactly in a double for whole counts up to a billion, and its formula short.
+BETA_RANGE = (0.001, 1000.0)
+
+
+def check_beta(beta: float) -> float:
+    """``beta`` if F-beta can be computed with it (raises ValueError naming the range).
+
+    >>> check_beta(1e200)
+    Traceback (most recent call last):
+    ValueError: beta 1e+200 is out of range: give one from 0.001 to 1000
+    """
+    if not (math.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta {beta!r} must be a positive finite number")
+    if not BETA_RANGE[0] <= beta <= BETA_RANGE[1]:
+        raise ValueError(f"beta {beta!r} is out of range: give one from 0.001 to 1000")
+    return beta
+
+
 def f_beta(counts: Counts, *, beta: float = 1.0) -> Metric:
     """F-beta in count form: (1+β²)TP / ((1+β²)TP + β²FN + FP).
 
@@ -67,8 +86,7 @@ def f_beta(counts: Counts, *, beta: float = 1.0) -> Metric:
     >>> f_beta(Counts(1, 0, 2, 1), beta=2).value_text()
     '5/9 ≈ 0.5556'
     """
-    if not (math.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a positive finite number, got {beta}")
+    check_beta(beta)
     b2 = beta_squared(beta)
     name = "F1" if b2 == 1 else f"F{repr(float(beta)).removesuffix('.0')}"
     tp, fp, fn = counts.tp, counts.fp, counts.fn

@@ -17,6 +17,7 @@ from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import Estimate
+from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import (
     Measure,
     auc_interval_text,
@@ -81,7 +82,7 @@ def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
 
 def intervals_sentence(sure: Sure, ask: str = "--bootstrap B") -> str:
     """How the intervals were made, in words (``ask``: how to ask for a bootstrap)."""
-    pct = f"{sure.confidence * 100:g}%"
+    pct = percent(sure.confidence)
     text = f"{pct} intervals: Wilson's for proportions, n = the denominator"
     b = sure.boot
     if b is None:

@@ -20,6 +20,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
 from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.core.metrics.threshold_metrics import check_beta
 from threshold_lab.core.threshold import Threshold, check_threshold, parse_threshold
 from threshold_lab.core.transform import Transform, parse_transform
 
@@ -113,10 +114,7 @@ def _prevalence_text(p: object) -> str:
 
 
 def _beta(x: object) -> float:
-    value = float(_text(x))
-    if not (value > 0 and value != float("inf")):
-        raise ValueError(f"beta {x!r} must be a positive finite number")
-    return value
+    return check_beta(float(_text(x)))
 
 
 def _checked(name: str, value: object, parse: Callable[[object], T]) -> T:

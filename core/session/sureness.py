@@ -20,7 +20,7 @@ from threshold_lab.core.intervals.bootstrap import (
     parse_replicates,
     parse_seed,
 )
-from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence, percent
 
 #: What a bootstrap's threshold-free results depend on besides these settings: the
 #: rows' curves, the goal and prevalence, whether cost columns line up, beta.
@@ -96,7 +96,7 @@ class Sureness:
             return "Intervals off."
         boot = "" if self.replicates is None else f"; bootstrap for the rest, B = {self.replicates}"
         return (
-            f"Intervals on: {self.confidence * 100:g}%, Wilson's for proportions, "
+            f"Intervals on: {percent(self.confidence)}, Wilson's for proportions, "
             f"DeLong's for ROC AUC{boot}."
         )
 

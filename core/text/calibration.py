@@ -6,6 +6,7 @@ import numpy as np
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.gains import KS, Gains
 from threshold_lab.core.calibration.reliability import Calibration
+from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.metrics.metric import Metric, format_count
 from threshold_lab.core.threshold import format_threshold
 
@@ -46,7 +47,7 @@ def calibration_lines(c: Calibration) -> list[str]:
         rows.append([str(i), format_count(b.n), _num(b.mean_score), b.positive_rate.short(),
                      ci, f"{b.low_score!r} to {b.high_score!r}"])  # fmt: skip
     if c.bins and c.bins[0].interval is not None:
-        rows[0][4] = f"{c.bins[0].interval.confidence * 100:g}% CI"
+        rows[0][4] = f"{percent(c.bins[0].interval.confidence)} CI"
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     table = ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
              for r in rows]  # fmt: skip

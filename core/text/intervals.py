@@ -6,6 +6,7 @@ import numpy as np
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import Bands
+from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import auc_interval_text
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.threshold import format_threshold
@@ -16,7 +17,7 @@ SPOKEN_GRID = (0.1, 0.25, 0.5, 0.75)
 
 def band_words(bands: Bands, kind: str, confidence: float, replicates: int) -> str:
     """``95% band (bootstrap, B = 1000): TPR at FPR 0.1 is 0.31 to 0.52; ...``."""
-    pct = f"{confidence * 100:g}%"
+    pct = percent(confidence)
     parts = []
     for at in SPOKEN_GRID:
         if kind == "roc":
@@ -62,7 +63,7 @@ def boot_summary_words(a: Analysis, sure: Sure) -> list[str]:
     sm = a.curves.summaries
     lines = [
         f"Bootstrap: {b.replicates} replicates, seed {b.seed}, positives and negatives "
-        f"resampled separately; {b.confidence * 100:g}% percentile intervals."
+        f"resampled separately; {percent(b.confidence)} percentile intervals."
     ]
     rows: list[tuple[str, Metric, int | None]] = [
         ("average_precision", sm.average_precision, None),

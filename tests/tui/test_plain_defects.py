@@ -286,3 +286,37 @@ def test_a_cost_goal_then_a_delete_says_the_column_no_longer_lines_up() -> None:
         "or deleted); reset (r) puts them back."
     )
     assert "threshold 0.24, cost ≈ 38" in goals[2] and code == 0
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("goal min cost fp=1e309 fn=1", 'error: goal: "1e309" is out of range for the cost'),
+        ("goal max precision where recall >= 1e999", 'error: goal: "1e999" is out of range'),
+        ("goal min cost fp=1/3 fn=1e-320", 'error: goal: "1e-320" is out of range'),
+        ("goal max precision where recall >= 1_0", 'error: goal: "1_0" is not a number'),
+        ("prevalence 1e-320", "error: prevalence: 1e-320 is out of range"),
+        ("prevalence 5e-324", "error: prevalence: 5e-324 is out of range"),
+        (
+            "intervals 0.9999999999999999",
+            "error: intervals: confidence 0.9999999999999999 is out of range",
+        ),
+    ],
+)
+def test_numbers_past_a_doubles_range_are_refused_and_change_nothing(
+    command: str, message: str
+) -> None:
+    # These were OverflowError and StatisticsError tracebacks that ended the session
+    # (the intervals one at the next metrics).
+    lines, err, code = play(command, "metrics", "status")
+    assert lines[0].startswith(message) and lines[0].endswith("; nothing changed"), lines[0]
+    assert lines[1] == "Metrics at threshold 0.5:" and lines[-1] == CANON_STATUS
+    assert (err, code) == ("", 1)
+
+
+def test_costs_far_apart_are_solved_and_their_tiny_total_is_not_a_silent_zero() -> None:
+    lines, _, _ = play("goal min cost fp=1e-300 fn=1e300")
+    assert lines[0] == (
+        "Goal min cost fp=1e-300 fn=1e300: threshold 0.1, cost ≈ 2e-300; runner-up threshold "
+        "0.8 with cost ≈ 1e300."
+    )

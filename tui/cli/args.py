@@ -7,7 +7,6 @@ Only core is imported here: the report and plain mode run without Textual.
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import sys
 import textwrap
@@ -23,6 +22,7 @@ from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.metrics.threshold_metrics import check_beta
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.threshold import Threshold, parse_threshold
 from threshold_lab.tui.opening import Opened
@@ -76,9 +76,10 @@ def beta(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"beta {text!r} is not a number") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"beta {text!r} must be a positive finite number")
-    return value
+    try:
+        return check_beta(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _typed(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -335,9 +336,9 @@ class SourceArgs:
     def open(self, keep: Sequence[str] = ()) -> tuple[Source, Threshold]:
         """Load the source (with the numeric columns named in ``keep``, for a goal's
         costs) and resolve the opening threshold (raises InputError)."""
-        if not keep and self.goal_text:
+        if not keep and self.goal_text is not None:
             keep = parse_goal(self.goal_text).columns()  # a malformed goal: refused first
-        if self.prevalence_text:
+        if self.prevalence_text is not None:
             parse_prevalence(self.prevalence_text)
         src = open_source(
             self.name, self.columns, aggregated=self.aggregated, keep=keep,
@@ -357,9 +358,9 @@ class SourceArgs:
             columns=src.columns, models=models, multiclass=src.multiclass, klass=src.klass,
             quantised=src.quantised, group_by=src.group_by,
         )  # fmt: skip
-        if self.prevalence_text:
+        if self.prevalence_text is not None:
             session.set_prevalence(self.prevalence_text)
-        if self.goal_text:
+        if self.goal_text is not None:
             session.set_goal(self.goal_text)  # the threshold opens at the goal's point
         session.sureness.confidence = self.confidence
         if self.seed is not None:

@@ -103,12 +103,12 @@ def run(args: argparse.Namespace) -> int:
     slow = slow_reader_note(wanted.name)
     if slow:
         note(slow)
-    if args.check and not args.goal:
+    if args.check and args.goal is None:
         raise InputError("--check needs --goal (it fails the run when the goal is infeasible)")
     if args.seed is not None and args.bootstrap is None:
         raise InputError("--seed needs --bootstrap (it seeds the bootstrap's resampling)")
-    goal = parse_goal(args.goal) if args.goal else None
-    prevalence = parse_prevalence(args.prevalence) if args.prevalence else None
+    goal = parse_goal(args.goal) if args.goal is not None else None
+    prevalence = parse_prevalence(args.prevalence) if args.prevalence is not None else None
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
     options = Options(
         threshold=threshold,

@@ -21,6 +21,7 @@ from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 from threshold_lab.core.drawing.bands import DrawnBands
 from threshold_lab.core.drawing.prepared import CurveLine, Prepared
+from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import format_count, lower_first
 from threshold_lab.core.text.calibration import brier_terms
@@ -180,7 +181,7 @@ class CurveChart(PlotextPlot):
         c, o = CHANCE_MARK, ACTIVE_MARK
         band = self._bands()
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
-        pct = "" if band is None else f"{band.confidence * 100:g}%"
+        pct = "" if band is None else percent(band.confidence)
         models = self._models()
         if models:
             return self._models_legend(width, models, band is not None, pct)

@@ -3,6 +3,7 @@ threshold with exact fractions; the prevalence what-if; the goal grammar's refus
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -16,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from threshold_lab.core.curves.sweep import build_sweep
-from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.dataset import Dataset, make_dataset
 from threshold_lab.core.data.presets import preset
-from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
+from threshold_lab.core.decide.goal import GOAL_METRICS, Goal, parse_goal
 from threshold_lab.core.decide.solve import Decision, Setting, metrics_at_prevalence, solve
+from threshold_lab.core.decide.text import column_cells
 from threshold_lab.core.decide.values import exact_value
 from threshold_lab.core.errors import InputError
 
@@ -225,6 +227,23 @@ def test_a_prevalence_needs_both_classes() -> None:
         ("min cost", "min cost needs what each cell costs"),
         ("", "goal: empty"),
         ("max precision where recall >= 1/0", '"1/0" is not a number'),
+        # Python's own number syntax does not leak through (it read 9/10/2 as 1.8).
+        ("max precision where recall >= 9/10/2", '"9/10/2" is not a number'),
+        ("max precision where recall >= 1_0", '"1_0" is not a number'),
+        ("max precision where recall >= inf", '"inf" is not a number'),
+        ("max precision where recall >= nan", '"nan" is not a number'),
+        ("max precision where recall >= \u0663", '"\u0663" is not a number'),
+        ("max precision where recall >>= 0.5", '">>=" after "recall" should be >= or <='),
+        ("max precision where recall =>= 0.5", '"=>=" after "recall"'),
+        # Beyond what a double holds (these crashed with OverflowError).
+        (
+            "min cost fp=1e309 fn=1",
+            '"1e309" is out of range for the cost of FP: a number is 0 '
+            "or from 1e-300 to 1e300 in size",
+        ),
+        ("max precision where recall >= 1e999", '"1e999" is out of range'),
+        ("min cost fp=1/3 fn=1e-320", '"1e-320" is out of range for the cost of FN'),
+        ("max precision where recall >= 1e300/1e-300", '"1e300/1e-300" is out of range'),
     ],
 )
 def test_a_malformed_goal_is_one_line_naming_the_word(text: str, words: str) -> None:
@@ -322,3 +341,52 @@ def test_a_session_reads_a_cost_column_on_demand_until_rows_move(tmp_path: Path)
     assert "amount" in str(deciding.problem)  # the goal line says why
     s.reset()
     assert s.set_goal("min cost fp=10 fn=@amount").analysis.threshold == 0.1
+
+
+@pytest.mark.parametrize(
+    ("costs", "threshold"),
+    [
+        ("fp=1e-300 fn=1e300", 0.33),  # every FN dearer than all FPs: recall 1
+        ("fp=1e300 fn=1e-300", 0.64),  # the other way round: no FP at all
+        ("fp=1/3 fn=1e-300", 0.64),
+        ("fp=1e300 fn=1e300", 0.64),  # as fp=1 fn=1
+    ],
+)
+def test_costs_far_apart_are_solved_exactly(costs: str, threshold: float | None) -> None:
+    # Scaled to whole numbers these totals passed 1e308 (OverflowError before).
+    s = Setting(build_sweep(preset("good").data), beta=2.0)
+    d = solve(s, parse_goal(f"min cost {costs}"))
+    brute = brute_min_cost(preset("good").data, parse_goal(f"min cost {costs}"))
+    assert (d.threshold, d.threshold) == (brute, threshold)
+
+
+def brute_min_cost(data: Dataset, goal: Goal) -> float | None:
+    """The threshold of least exact cost, the highest among equals (brute force)."""
+    costs = {cell: c.value or Fraction(0) for cell, c in goal.costs}
+    best: tuple[Fraction, float | None] | None = None
+    for t in [None, *sorted(set(data.scores.tolist()), reverse=True)]:
+        pred = np.zeros(data.n, bool) if t is None else data.scores >= t
+        y = data.labels
+        cells = {"tp": pred & y, "fp": pred & ~y, "tn": ~pred & ~y, "fn": ~pred & y}
+        total = sum((costs.get(k, Fraction(0)) * int(v.sum()) for k, v in cells.items()),
+                    Fraction(0))  # fmt: skip
+        if best is None or total < best[0]:
+            best = (total, t)
+    assert best is not None
+    return best[1]
+
+
+def test_a_cost_column_past_the_largest_double_is_refused() -> None:
+    p = preset("canonical")
+    s = Setting(build_sweep(p.data), beta=2.0)
+    cells = column_cells(p.data, s.sweep.thresholds, np.full(p.data.n, 1e308))
+    with pytest.raises(InputError, match='cost column "big" adds up to more than the largest'):
+        solve(dataclasses.replace(s, column_cells={"big": cells}),
+              parse_goal("min cost fp=@big fn=1"))  # fmt: skip
+
+
+def test_constant_costs_times_counts_past_the_largest_double_are_refused() -> None:
+    data = make_dataset([0.9, 0.1], [1, 0], weights=[1e10, 1e10])
+    s = Setting(build_sweep(data), beta=2.0)
+    with pytest.raises(InputError, match="these costs times these counts exceed the largest"):
+        solve(s, parse_goal("min cost fp=1e300 fn=1e300"))

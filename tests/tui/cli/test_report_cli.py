@@ -150,6 +150,26 @@ def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
         (["report", "canonical", "--threshold", "abc"], "threshold 'abc' is not a number"),
         (["report", "canonical", "--threshold", "nan"], "threshold 'nan' is not a finite number"),
         (["report", "canonical", "--threshold", "inf"], None),  # inf means above all
+        # Numbers past a double's range (OverflowError or StatisticsError, exit 1, before).
+        (["report", "canonical", "--goal", "min cost fp=1e309 fn=1"], '"1e309" is out of range'),
+        (
+            ["report", "canonical", "--goal", "max precision where recall >= 1e999"],
+            '"1e999" is out of range for recall\'s bound',
+        ),
+        (["report", "canonical", "--goal", "min cost fp=1/3 fn=1e-320"], '"1e-320" is out of'),
+        (["report", "canonical", "--prevalence", "1e-320"], "prevalence: 1e-320 is out of range"),
+        (["report", "canonical", "--prevalence", "5e-324"], "prevalence: 5e-324 is out of range"),
+        # An explicitly empty goal is a malformed goal, not "no goal".
+        (["report", "canonical", "--goal", ""], "goal: empty"),
+        (["report", "canonical", "--goal", "  "], "goal: empty"),
+        (
+            ["report", "canonical", "--goal", "max precision where recall >>= 0.5"],
+            'goal: ">>=" after "recall" should be >= or <=',
+        ),
+        (
+            ["report", "canonical", "--goal", "max precision where recall >= 9/10/2"],
+            '"9/10/2" is not a number',
+        ),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(
@@ -176,6 +196,28 @@ def test_bad_file_through_the_real_command(tmp_path: Path) -> None:
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
     assert f"{p}: line 3, column 'label'" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--confidence", "0.9999999999999999"],
+            "confidence 0.9999999999999999 is out of range: give one from 0.5 to "
+            "0.9999999999999998",
+        ),
+        (["--beta", "1e200"], "beta 1e+200 is out of range: give one from 0.001 to 1000"),
+        (["--beta", "5e-324"], "beta 5e-324 is out of range"),
+    ],
+)
+def test_numbers_out_of_range_are_refused_as_arguments(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    # 0.9999999999999999 was taken as "100%" and the intervals crashed (StatisticsError).
+    with pytest.raises(SystemExit) as info:
+        main(["report", "canonical", *argv])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and message in err and err.count("\n") == 1
 
 
 def test_argparse_errors_exit_2_without_traceback(capsys: pytest.CaptureFixture[str]) -> None:
