@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
+from threshold_lab.core.data.doubles import read_double
 from threshold_lab.core.data.labels import LabelProblem, first_missing, read_labels
 from threshold_lab.core.errors import InputError
 
@@ -131,10 +132,19 @@ def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> 
         text = raw.strip() if isinstance(raw, str) else raw
         if text == "":
             raise fail(path, f"{where(i)}, column {column!r}: the cell is empty")
-        try:
-            value = float(text) if isinstance(text, str | int | float) else float(str(text))
-        except (TypeError, ValueError):
-            raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number") from None
+        if isinstance(text, int | float):
+            try:
+                value = float(text)
+            except OverflowError:
+                raise fail(
+                    path, f"{where(i)}, column {column!r}: {raw!r} is not a number"
+                ) from None
+        else:
+            written = text if isinstance(text, str) else str(text)
+            try:
+                value = read_double(written)
+            except ValueError as exc:
+                raise fail(path, f"{where(i)}, column {column!r}: {exc}") from None
         if not math.isfinite(value):
             raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a finite number")
         out[i] = value

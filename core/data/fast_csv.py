@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, overload
 
 import numpy as np
@@ -207,6 +208,7 @@ def load_clean(
     if not available():
         return None
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as pv
 
     types = {names[k]: pa.float64() for k in ("score", "weight") if k in names}
@@ -216,22 +218,39 @@ def load_clean(
     # Labels are read as text: one read serves 0/1, true/false and named classes.
     # 0/1 are then read from the bytes; other words by their distinct values.
     types[names["label"]] = pa.string()
-    if isinstance(source, bytes):
-        source = pa.BufferReader(source)
-    try:
-        table = pv.read_csv(
-            source,
+    start = source.tell() if hasattr(source, "seekable") and source.seekable() else None
+
+    def read(columns: list[str], kinds: dict[str, Any]) -> Any:
+        return pv.read_csv(
+            pa.BufferReader(source) if isinstance(source, bytes) else source,
             parse_options=pv.ParseOptions(delimiter=delimiter),
             convert_options=pv.ConvertOptions(
-                include_columns=list(names.values()),
-                column_types=types,
-                strings_can_be_null=False,
+                include_columns=columns, column_types=kinds, strings_can_be_null=False
             ),
         )
+
+    try:
+        table = read(list(names.values()), types)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowKeyError, UnicodeDecodeError, OSError):
         return None
     progress.step("checking rows")
-    return from_table(table, names, positive)
+    data = from_table(table, names, positive)
+    if data is None:
+        return None
+    # A zero may be a number too small for a double (1e-400), which arrow reads as 0
+    # without a word: such a column is read again as text and its zeros looked at.
+    for role in ("score", "weight"):
+        if role not in names or not bool((table.column(names[role]).to_numpy() == 0).any()):
+            continue
+        if not isinstance(source, bytes | str | Path):
+            if start is None:
+                return None  # a stream cannot be read again: the exact reader looks
+            source.seek(start)
+        text = read([names[role]], {names[role]: pa.string()}).column(0)
+        zeros = pa.array(table.column(names[role]).to_numpy() == 0)
+        if bool(pc.any(pc.match_substring_regex(text.filter(zeros), r"^[^eE]*[1-9]")).as_py()):
+            return None  # the exact reader names the row
+    return data
 
 
 def from_table(table: Any, names: dict[str, str], positive: str | None) -> Dataset | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.cells import Columns, assemble, fail
 from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.data.doubles import underflows
 
 #: Fixture key to the key :func:`~threshold_lab.core.data.cells.assemble` takes the cells by.
 _KEYS = (("scores", "score"), ("labels", "label"), ("weights", "weight"), ("ids", "id"))
@@ -28,6 +29,12 @@ class _LongInteger:
         return f"{self.text[:8]}...{self.text[-4:]} ({self.digits()} digits)"
 
     __str__ = __repr__
+
+
+def _float(text: str) -> float | str:
+    """A JSON number with a point or exponent; its text where a double would make a
+    non-zero number 0 (``1e-400``), so the cell's check refuses it naming the row."""
+    return text if underflows(text) else float(text)
 
 
 def _integer(text: str) -> int | _LongInteger:
@@ -99,7 +106,7 @@ def read_doc(path: Path) -> object:
     except UnicodeDecodeError:
         raise fail(path, "not UTF-8 text") from None
     try:
-        return json.loads(text, parse_int=_integer)
+        return json.loads(text, parse_int=_integer, parse_float=_float)
     except json.JSONDecodeError as exc:
         raise fail(
             path, f"line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})"

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep, sweep_with, sweep_without
 from threshold_lab.core.data.dataset import Dataset, weight_problem
+from threshold_lab.core.data.doubles import read_double
 from threshold_lab.core.data.rownames import RowNames
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import predict
@@ -37,11 +38,9 @@ def check_score(data: Dataset, text: str) -> float:
     """
     cleaned = text.strip()
     try:
-        value = float(cleaned)
-    except ValueError:
-        raise InputError(f"score {cleaned!r} is not a number") from None
-    if not np.isfinite(value):
-        raise InputError(f"score {cleaned!r} is not a finite number")
+        value = read_double(cleaned)
+    except ValueError as exc:
+        raise InputError(f"score {exc}") from None
     if data.are_probabilities and not 0.0 <= value <= 1.0:
         raise InputError(f"score {cleaned} is outside [0, 1], and these scores are probabilities")
     return value

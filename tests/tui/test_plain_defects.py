@@ -320,3 +320,17 @@ def test_costs_far_apart_are_solved_and_their_tiny_total_is_not_a_silent_zero() 
         "Goal min cost fp=1e-300 fn=1e300: threshold 0.1, cost ≈ 2e-300; runner-up threshold "
         "0.8 with cost ≈ 1e300."
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("add 1e-400 1", "error: score '1e-400' is too small for a double: it would read as 0"),
+        ("add 1_0 1", "error: score '1_0' is not a number"),
+        ("set s1 score 1e-400", "error: score '1e-400' is too small for a double"),
+    ],
+)
+def test_a_typed_score_a_double_cannot_keep_is_refused(command: str, message: str) -> None:
+    lines, _, code = play(command, "status")
+    assert lines[0].startswith(message) and lines[0].endswith("; nothing changed"), lines
+    assert lines[1] == CANON_STATUS and code == 1

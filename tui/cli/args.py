@@ -70,6 +70,25 @@ def note(message: str) -> None:
     sys.stderr.write(f"{PROG}: note: {message}\n")
 
 
+class Once(argparse.Action):
+    """An option that may be given once: a second is refused, not silently kept in
+    place of the first (``--compare B --compare C`` compared only C)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        before = getattr(namespace, self.dest, None)
+        if before is not None:
+            raise argparse.ArgumentError(
+                self, f"given twice ({before} and {values}); it takes one other file"
+            )
+        setattr(namespace, self.dest, values)
+
+
 def beta(text: str) -> float:
     """An argparse type: the F-beta's beta, a positive finite number."""
     try:
@@ -204,6 +223,7 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--compare",
         default=None,
+        action=Once,
         metavar="OTHER_FILE",
         help="a second file of the same examples, scored by another model: the two are "
         "joined on id and compared (each named after its file)",

@@ -12,6 +12,8 @@ import pytest
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.tui.cli import main
 
+from tests.paths import DATA
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
@@ -218,6 +220,17 @@ def test_numbers_out_of_range_are_refused_as_arguments(
         main(["report", "canonical", *argv])
     err = capsys.readouterr().err
     assert info.value.code == 2 and message in err and err.count("\n") == 1
+
+
+def test_a_repeated_compare_is_refused_not_silently_dropped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    a, b = str(DATA / "model-a.csv"), str(DATA / "model-b.csv")
+    with pytest.raises(SystemExit) as info:
+        main(["report", a, "--compare", b, "--compare", a])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.count("\n") == 1
+    assert f"argument --compare: given twice ({b} and {a}); it takes one other file" in err
 
 
 def test_argparse_errors_exit_2_without_traceback(capsys: pytest.CaptureFixture[str]) -> None:
