@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 import socket
 import sys
 
@@ -62,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
-    command = shlex.join([sys.executable, "-m", "threshold_lab", *extra])
-    server = serving.GuardedServer(command, host=host, port=port, title="threshold-lab")
+    argv = [sys.executable, "-m", "threshold_lab", *extra]
+    server = serving.GuardedServer(argv, host=host, port=port, title="threshold-lab")
     sys.stdout.write(f"Serving threshold-lab on {server.url} (Ctrl+C stops)\n")
     sys.stdout.flush()
     server.serve_on(sockets)

@@ -10,25 +10,51 @@ page and the websocket must carry the random token printed with the URL.
 The token travels in the page's query (``/?token=...``) and in the websocket's path
 (``/ws/<token>``): textual-serve's script appends ``?width=..&height=..`` to the
 websocket URL the page gives it, so a query there would be mangled.
+
+Each websocket drives one explorer process, and nothing the browser sends may make
+that process outlive the socket or eat the machine: the terminal size it asks for is
+clamped (Textual lays out in buckets of cells, so a 100000x100000 screen grows by
+about 100 MB/s while its event loop is too busy to act on SIGTERM), and when the
+socket closes, however it closes, its explorer is sent SIGTERM, then SIGKILL after a
+grace, and reaped. textual-serve only asks it to quit and waits for it forever.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import secrets
+import shlex
 import signal
 import socket
+from asyncio.subprocess import PIPE, Process
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
 from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 from aiohttp.typedefs import Handler
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
 from textual_serve.server import Server, to_int
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 WILDCARDS = ("", "0.0.0.0", "::")
+
+#: The largest width or height, in cells, an explorer is given: more than any screen
+#: shows, far less than what exhausts memory.
+MAX_CELLS = 1000
+#: textual-serve's size when the browser names none (or not a number).
+DEFAULT_SIZE = (80, 24)
+#: Seconds an explorer has to exit on SIGTERM before SIGKILL.
+GRACE_SECONDS = 2.0
+#: Seconds a closing websocket waits for the browser's reply.
+CLOSE_SECONDS = 2.0
+
+log = logging.getLogger("textual-serve")
 
 
 def is_loopback(host: str) -> bool:
@@ -44,6 +70,127 @@ def is_loopback(host: str) -> bool:
 def url_host(host: str) -> str:
     """The host as it is written in a URL: an IPv6 address in brackets."""
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def cells(value: object, default: int) -> int:
+    """One side of the terminal as the browser gives it (query text or a JSON value),
+    clamped to 1..MAX_CELLS; default when it is not a number."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return default
+    try:
+        number = int(value)
+    except (ValueError, OverflowError):  # "abc", "12.5", nan, inf, too many digits
+        return default
+    return min(max(number, 1), MAX_CELLS)
+
+
+def terminal_size(width: object, height: object) -> tuple[int, int]:
+    """The explorer's width and height for what the browser asked."""
+    return cells(width, DEFAULT_SIZE[0]), cells(height, DEFAULT_SIZE[1])
+
+
+def _signal(process: Process, signum: int) -> None:
+    """Send signum unless the process is already gone."""
+    with suppress(ProcessLookupError):
+        process.send_signal(signum)
+
+
+async def stop_process(process: Process, grace: float = GRACE_SECONDS) -> None:
+    """SIGTERM, SIGKILL if still alive after grace seconds, and wait (reap). Cancelled
+    meanwhile (the server's loop going away), SIGKILL at once: no grace is left."""
+    try:
+        if process.returncode is None:
+            _signal(process, signal.SIGTERM)
+            with suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), grace)
+        if process.returncode is None:
+            _signal(process, signal.SIGKILL)
+            await process.wait()
+    except asyncio.CancelledError:
+        _signal(process, signal.SIGKILL)
+        raise
+
+
+class ExplorerService(AppService):
+    """textual-serve's AppService for one websocket, with the explorer started without
+    a shell, every resize clamped, and an ending that does end it.
+
+    Through ``sh -c`` (textual-serve's way) the process held is dash, which does not
+    exec a lone command: signalling it would kill the shell and orphan the explorer.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        write_bytes: Callable[[bytes], Awaitable[None]],
+        write_str: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]],
+        download_manager: DownloadManager,
+        debug: bool = False,
+    ) -> None:
+        super().__init__(
+            shlex.join(argv),
+            write_bytes=write_bytes,
+            write_str=write_str,
+            close=close,
+            download_manager=download_manager,
+            debug=debug,
+        )
+        self.argv = tuple(argv)
+        self._ending: asyncio.Task[None] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The explorer's process id, once started."""
+        return None if self._process is None else self._process.pid
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+        """textual-serve's, with the explorer exec'd directly (see the class)."""
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=PIPE,
+            stdout=PIPE,
+            stderr=PIPE,
+            env=self._build_environment(width=width, height=height),
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        """The browser's resize, clamped like the size it connected with: it comes
+        from JSON and may be anything."""
+        await super().set_terminal_size(*terminal_size(width, height))
+
+    async def stop(self) -> None:
+        """textual-serve's stop only asks the explorer to quit and waits forever."""
+        await self.end()
+
+    async def end(self) -> None:
+        """End the explorer and its output reader; the same ending for every caller
+        (the socket's handler, the server's shutdown), which a cancelled caller does
+        not interrupt."""
+        if self._ending is None:
+            self._ending = asyncio.create_task(self._end())
+        await asyncio.shield(self._ending)
+
+    async def _end(self) -> None:
+        """The process first, so that nothing else can delay its end."""
+        if self._process is not None:
+            await stop_process(self._process)
+        await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+        if self._task is not None:
+            # The reader ends at the explorer's end of output; anything else it
+            # raises is no longer of use to anyone.
+            with suppress(Exception):
+                await asyncio.wait_for(self._task, GRACE_SECONDS)
+            self._task = None
+
+    def kill_now(self) -> None:
+        """SIGKILL, for the server's last moment, with no loop left to wait in."""
+        if self._process is not None and self._process.returncode is None:
+            _signal(self._process, signal.SIGKILL)
 
 
 def bind(host: str, port: int) -> list[socket.socket]:
@@ -68,13 +215,16 @@ def bind(host: str, port: int) -> list[socket.socket]:
 
 
 class GuardedServer(Server):
-    """textual-serve's Server with a token, Host and Origin checks, and sockets
-    bound by the caller (see :func:`bind`)."""
+    """textual-serve's Server with a token, Host and Origin checks, sockets bound by
+    the caller (see :func:`bind`), and explorers that end with their socket or with
+    the server (see :class:`ExplorerService`)."""
 
-    def __init__(self, command: str, host: str, port: int, title: str) -> None:
-        super().__init__(command, host=host, port=port, title=title)
+    def __init__(self, argv: Sequence[str], host: str, port: int, title: str) -> None:
+        super().__init__(shlex.join(argv), host=host, port=port, title=title)
+        self.argv = tuple(argv)
         self.token = secrets.token_urlsafe(16)
         self.allowed_hosts = self._allowed_hosts(host, port)
+        self.sessions: dict[ExplorerService, web.WebSocketResponse] = {}
 
     @staticmethod
     def _allowed_hosts(host: str, port: int) -> frozenset[str] | None:
@@ -128,7 +278,48 @@ class GuardedServer(Server):
                 web.static("/static", self.statics_path, name="static"),
             ]
         )
+        app.on_shutdown.append(self.end_sessions)
         return app
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """One explorer for this socket, at the size asked (clamped), ended when the
+        socket closes, normally, by error or by the server's shutdown."""
+        websocket = web.WebSocketResponse(heartbeat=15, timeout=CLOSE_SECONDS)
+        width, height = terminal_size(request.query.get("width"), request.query.get("height"))
+        await websocket.prepare(request)
+
+        async def close() -> None:  # the explorer's own exit (its "exit" message)
+            await websocket.close()
+
+        service = ExplorerService(
+            self.argv,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
+        self.sessions[service] = websocket
+        try:
+            await service.start(width, height)
+            await self._process_messages(websocket, service)
+        except Exception:
+            log.exception("explorer session failed")
+        finally:
+            await service.end()
+            # left in sessions if that was cancelled, for serve_on's last kill
+            self.sessions.pop(service, None)
+        return websocket
+
+    async def end_sessions(self, app: web.Application) -> None:
+        """On shutdown, before aiohttp waits for the handlers: end every explorer, then
+        close its socket (which ends its handler instead of a 60 s wait)."""
+        sessions = list(self.sessions.items())
+        await asyncio.gather(*(service.end() for service, _ in sessions))
+        await asyncio.gather(
+            *(ws.close(code=WSCloseCode.GOING_AWAY) for _, ws in sessions),
+            return_exceptions=True,
+        )
 
     async def page(self, request: web.Request) -> web.Response:
         """textual-serve's page, its websocket URL on the host the browser used
@@ -142,16 +333,23 @@ class GuardedServer(Server):
         return aiohttp_jinja2.render_template("app_index.html", request, context)
 
     def serve_on(self, sockets: list[socket.socket]) -> None:
-        """Serve on already bound sockets until SIGINT or SIGTERM."""
+        """Serve on already bound sockets until SIGINT, SIGTERM or SIGHUP (its terminal
+        closed); the explorers end first (see :meth:`end_sessions`), and any left by
+        an error are killed on the way out."""
         self.initialize_logging()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(signum, self.request_exit)
-        web.run_app(
-            self._make_app(),
-            sock=sockets,
-            handle_signals=False,
-            loop=loop,
-            print=lambda *args: None,
-        )
+        try:
+            web.run_app(
+                self._make_app(),
+                sock=sockets,
+                handle_signals=False,
+                loop=loop,
+                print=lambda *args: None,
+                shutdown_timeout=GRACE_SECONDS + CLOSE_SECONDS,
+            )
+        finally:
+            for service in self.sessions:
+                service.kill_now()
