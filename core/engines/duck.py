@@ -20,12 +20,16 @@ from threshold_lab.core.data.quantise import ROUND_LIMIT
 from threshold_lab.core.engines.common import (
     TEXT_TYPES,
     TOO_LARGE,
+    CannotWrite,
     Group,
     Result,
     bad_cell,
+    check_sums,
     check_total,
     exact_message,
+    full_disk,
     label_columns,
+    no_space,
     out_format,
     positive_keys,
     row_scans,
@@ -172,10 +176,14 @@ class Duck:
         if self._own_temp:
             shutil.rmtree(self.temp, ignore_errors=True)
 
-    def sql(self, text: str) -> Any:
+    def sql(self, text: str, *, writing: Path | None = None) -> Any:
+        """Run ``text``; ``writing`` is the temporary OUT a COPY writes, so that a
+        full disk there is said as such."""
         try:
             return self.con.sql(text)
         except self.duckdb.Error as exc:
+            if writing is not None and full_disk(str(exc), writing):
+                raise CannotWrite(no_space(self.plan.out)) from None
             raise self._explain(exc) from None
         except RuntimeError as exc:  # Ctrl-C: DuckDB stops the query and says so
             if "interrupted" in str(exc).lower():
@@ -242,7 +250,10 @@ class Duck:
                 "bool_or(merged) OR (count(*) > 1 AND bool_or(approx)) AS merged "
                 f"FROM ({' UNION ALL '.join(parts)}) GROUP BY score, grp"
             )
-        check_total(self.plan, float(self.fetch("SELECT coalesce(sum(p + n), 0) FROM exact")[0][0]))
+        sums = self.fetch("SELECT grp, coalesce(sum(p + n), 0) FROM exact GROUP BY grp")
+        totals = sorted((g, float(t)) for g, t in sums)
+        check_sums(self.plan, totals)  # doubles overflow to inf without an error
+        check_total(self.plan, sum(t for _, t in totals))
         final = self._quantise()
         groups = self._write(final, fmt, delim)
         return Result(plan.out, len(plan.files), n_rows, n_shards, groups, plan.rule, "duckdb")
@@ -299,9 +310,13 @@ class Duck:
         return int(count)
 
     def _first_bad(self, view: str, where: str, raw: str, role: str) -> None:
-        found = self.fetch(f"SELECT file, rn, {raw} FROM {view} WHERE {where} LIMIT 1")
-        if found:
-            file, rn, value = found[0]
+        """Raise the message for the first cell (by file, then row) that ``where``
+        finds. An aggregate's FILTER, not a WHERE: DuckDB pushes a WHERE into its
+        Parquet reader, which skips row groups by their statistics, and those leave
+        NaN out, so ``WHERE NOT isfinite(w)`` missed a NaN that the counts found."""
+        found = self.fetch(f"SELECT min((file, rn, {raw})) FILTER (WHERE {where}) FROM {view}")
+        if found and found[0][0] is not None:
+            file, rn, value = found[0][0]
             raise bad_cell(self.plan, file, "" if rn is None else f"row {int(rn) + 1}", role, value)
 
     def _quantise(self) -> str:
@@ -346,8 +361,8 @@ class Duck:
             cols.append(f"merged, {lit(plan.rule.text)} AS quantisation")
         query = f"SELECT {', '.join(cols)} FROM {table} ORDER BY grp, score DESC"
         options = "FORMAT parquet" if fmt == "parquet" else f"HEADER, DELIMITER {lit(delim)}"
-        with whole_or_nothing(plan.out) as tmp:
-            self.sql(f"COPY ({query}) TO {lit(str(tmp))} ({options})")
+        with whole_or_nothing(plan.out, overwrite=plan.overwrite) as tmp:
+            self.sql(f"COPY ({query}) TO {lit(str(tmp))} ({options})", writing=tmp)
         stats = self.fetch(
             f"SELECT grp, count(*), sum(p), sum(n), coalesce(sum(p * n) FILTER (WHERE merged), 0) "
             f"FROM {table} GROUP BY grp ORDER BY grp"
@@ -373,7 +388,8 @@ def _first_line(exc: BaseException) -> str:
 def run(
     plan: Plan, *, memory_limit: str | None = None, temp_directory: Path | None = None
 ) -> Result:
-    """Aggregate ``plan`` with DuckDB; OUT is written whole or not at all."""
+    """Aggregate ``plan`` with DuckDB; OUT is written whole or not at all, and
+    replaces nothing without ``plan.overwrite``."""
     engine = Duck(plan, memory_limit or default_memory_limit(), temp_directory)
     try:
         return engine.run()

@@ -72,6 +72,9 @@ class Plan:
     rule_from: str = ""
     weighted: bool = False
     notes: tuple[str, ...] = field(default=())
+    #: Replace OUT if it exists (``--overwrite``); without, OUT is never replaced, not
+    #: even when it appears while the run works.
+    overwrite: bool = False
 
     @property
     def quantised(self) -> bool:
@@ -216,8 +219,10 @@ def plan(
     *,
     by: str | None = None,
     rule: Rule | None = None,
+    overwrite: bool = False,
 ) -> Plan:
-    """Read every input's header and decide how each is read.
+    """Read every input's header and decide how each is read (``overwrite``: OUT may
+    be replaced).
 
     Raises
     ------
@@ -293,7 +298,7 @@ def plan(
             )
     scans = list(groups.values())
     rule, why = _merged_rule(rules, exact, rule, len(found))
-    return Plan(tuple(scans), out, cols, by, rule, why, weighted)
+    return Plan(tuple(scans), out, cols, by, rule, why, weighted, overwrite=overwrite)
 
 
 def _group_column(path: Path, header: list[str], by: str) -> str:

@@ -3,7 +3,8 @@
 ``--spark-master`` picks the cluster (default ``local[*]``, this machine's
 cores); under ``spark-submit`` the session that exists is used as it is. The
 output is sorted, gathered into one partition and written by Spark beside OUT,
-then moved onto OUT, so a run that fails leaves nothing behind.
+then published as OUT (:func:`~threshold_lab.core.engines.common.publish`), so a
+run that fails leaves nothing behind and, without ``--overwrite``, replaces nothing.
 """
 
 from __future__ import annotations
@@ -23,13 +24,17 @@ from threshold_lab.core.data.quantise import ROUND_LIMIT
 from threshold_lab.core.engines.common import (
     TEXT_TYPES,
     TOO_LARGE,
+    CannotWrite,
     Group,
     Result,
     bad_cell,
+    check_sums,
     check_total,
     exact_message,
+    full_disk,
     given,
     label_columns,
+    no_space,
     out_format,
     positive_keys,
     row_scans,
@@ -51,6 +56,7 @@ def session(master: str | None = None) -> Any:
         raise InputError(
             "the spark engine needs pyspark: pip install 'threshold-lab[spark]'"
         ) from None
+    _quiet_python_loggers()
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
@@ -69,10 +75,6 @@ def session(master: str | None = None) -> Any:
     )
     if master is not None and master.startswith("local"):
         builder = builder.config("spark.sql.shuffle.partitions", "8")
-    # py4j (and pyspark's Ctrl-C handler) log a traceback for each call an interrupt
-    # cuts short: not for a user to read. This process is the command's own.
-    for name in ("py4j", "pyspark", ""):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     # The JVM writes its own notes and, when a task fails, Java stack traces to its
     # stderr: that is a log file, so a user error stays one line (the log is named
     # in Spark's errors). The JVM keeps the file it started with; ours comes back.
@@ -101,6 +103,25 @@ def session(master: str | None = None) -> Any:
 
 #: Where the JVM this process started writes its stderr (None: none started here).
 LOG: Path | None = None
+
+#: PySpark's own loggers for an error with a query context: each has a handler of its
+#: own, writing a JSON record of the error to stderr, above the error's one line.
+CONTEXT_LOGGERS = ("DataFrameQueryContextLogger", "SQLQueryContextLogger")
+
+
+def _quiet_python_loggers() -> None:
+    """Silence the Python side's logs: py4j (and pyspark's Ctrl-C handler) log a
+    traceback for each call an interrupt cuts short, and PySpark logs each error
+    with a query context as a JSON record on stderr. Not for a user to read: the
+    error itself is the message. This process is the command's own."""
+    for name in ("py4j", "pyspark", ""):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    try:
+        from pyspark.logger import PySparkLogger
+    except ImportError:  # older PySpark: no such loggers
+        return
+    for name in CONTEXT_LOGGERS:  # as PySparkLogger makes them, so that it keeps them
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _path(p: Path) -> str:
@@ -232,8 +253,11 @@ class SparkRun:
                 merged = F.col("m0") | ((F.col("k") > 1) & F.col("a0"))
                 exact = exact.select("score", "grp", "p", "n", merged.alias("merged"))
             exact = exact.cache()
-            total = exact.agg(F.sum(F.col("p") + F.col("n")).alias("t")).collect()[0]["t"]
-            check_total(plan, float(total or 0.0))
+            sums = exact.groupBy("grp").agg(F.sum(F.col("p") + F.col("n")).alias("t")).collect()
+            totals = sorted((r["grp"], float(r["t"] or 0.0)) for r in sums)
+            # Doubles overflow to inf without an error (and floor(inf) fails later).
+            check_sums(plan, totals)
+            check_total(plan, sum(t for _, t in totals))
             final = self._quantise(exact)
             return self._write(final, fmt, delim, n_rows, n_shards)
         except InputError:
@@ -364,22 +388,13 @@ class SparkRun:
             if plan.rule is not None:
                 cols += [F.col("merged"), F.lit(plan.rule.text).alias("quantisation")]
             ordered = final.orderBy(F.col("grp"), F.col("score").desc()).select(*cols)
-            with whole_or_nothing(plan.out) as tmp:
-                folder = str(tmp) + ".spark"
-                writer = ordered.coalesce(1).write.mode("overwrite")
-                if fmt == "parquet":
-                    # Row groups of 32 MiB: a reader reads them in parallel.
-                    writer.option("parquet.block.size", 32 * 2**20).parquet(folder)
-                    pattern = "part-*.parquet"
-                else:
-                    writer.option("header", True).option("sep", delim).option("quote", '"').option(
-                        "escape", '"'
-                    ).option("emptyValue", '""').csv(folder)
-                    pattern = "part-*.csv"
-                parts = sorted(glob.glob(os.path.join(folder, pattern)))
-                if len(parts) != 1:
-                    raise InputError(f"spark wrote {len(parts)} parts, not one")
-                os.replace(parts[0], tmp)
+            with whole_or_nothing(plan.out, overwrite=plan.overwrite) as tmp:
+                try:
+                    _save(ordered, fmt, delim, tmp)
+                except Exception as exc:
+                    if full_disk(error_text(exc), tmp):
+                        raise CannotWrite(no_space(plan.out)) from None
+                    raise
         finally:
             final.unpersist()
         groups = []
@@ -395,13 +410,58 @@ class SparkRun:
                       "spark")  # fmt: skip
 
 
+def _save(ordered: Any, fmt: str, delim: str, tmp: Path) -> None:
+    """Write ``ordered`` (one partition) as the file ``tmp``: Spark writes a folder
+    beside it, whose one part becomes ``tmp``."""
+    folder = str(tmp) + ".spark"
+    writer = ordered.coalesce(1).write.mode("overwrite")
+    if fmt == "parquet":
+        # Row groups of 32 MiB: a reader reads them in parallel.
+        writer.option("parquet.block.size", 32 * 2**20).parquet(folder)
+        pattern = "part-*.parquet"
+    else:
+        writer.option("header", True).option("sep", delim).option("quote", '"').option(
+            "escape", '"'
+        ).option("emptyValue", '""').csv(folder)
+        pattern = "part-*.csv"
+    parts = sorted(glob.glob(os.path.join(folder, pattern)))
+    if len(parts) != 1:
+        raise InputError(f"spark wrote {len(parts)} parts, not one")
+    os.replace(parts[0], tmp)
+
+
+def error_text(exc: BaseException) -> str:
+    """All that an error from Spark says, its Java causes included: a Py4J error's
+    text holds the Java stack trace ("Caused by: java.io.IOException: No space left
+    on device" under "An error occurred while calling o331.parquet."), and its Java
+    exception (``java_exception``; ``_origin`` for PySpark's own errors) is walked
+    too, in case that text is cut short. Talking to the JVM may fail: what was read
+    by then is returned."""
+    parts: list[str] = []
+    with contextlib.suppress(Exception):
+        parts.append(str(exc))
+    java = getattr(exc, "java_exception", None) or getattr(exc, "_origin", None)
+    with contextlib.suppress(Exception):
+        for _ in range(32):  # a cause chain is short; a cycle must not hang here
+            if java is None:
+                break
+            parts.append(f"{java.getClass().getName()}: {java.getMessage()}")
+            java = java.getCause()
+    return "\n".join(parts)
+
+
 def run(plan: Plan, *, master: str | None = None) -> Result:
-    """Aggregate ``plan`` with Spark; OUT is written whole or not at all. The JVM's log
-    is kept only when a run fails (its message names it)."""
+    """Aggregate ``plan`` with Spark; OUT is written whole or not at all, and
+    replaces nothing without ``plan.overwrite``. The JVM's log is kept only when a
+    run fails with a message that names it."""
     try:
         result = SparkRun(plan, master).run()
     except KeyboardInterrupt:
         _drop_log()
+        raise
+    except InputError as exc:
+        if LOG is None or str(LOG) not in str(exc):
+            _drop_log()
         raise
     _drop_log()
     return result

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from threshold_lab.core.data.cells import Columns
 from threshold_lab.core.data.quantise import Rule, bins, bound_words, digits
-from threshold_lab.core.engines.common import Result
+from threshold_lab.core.engines.common import CannotWrite, Result
 from threshold_lab.core.engines.plan import Plan, plan
 from threshold_lab.core.errors import InputError
 from threshold_lab.tui.cli.args import PROG, Parser
@@ -47,7 +47,8 @@ def parser() -> Parser:
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="the aggregated file to write: .parquet, .csv or .tsv")  # fmt: skip
     p.add_argument("--overwrite", action="store_true",
-                   help="replace OUT if it exists (a failed run leaves it as it was)")  # fmt: skip
+                   help="replace OUT if it exists (a failed run leaves it as it was); "
+                   "without it, an OUT that appears during the run is left too")  # fmt: skip
     p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
                    help="duckdb (embedded, the default) or spark")  # fmt: skip
     p.add_argument("--score-column", default="score", metavar="NAME",
@@ -88,6 +89,9 @@ def rule_of(args: argparse.Namespace) -> Rule | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Aggregate as ``args`` ask: bad input raises InputError (status 2); a place
+    OUT cannot be written (a read-only folder, a full disk) is one line and status
+    1; Ctrl-C is one line and status 130."""
     out = Path(args.output)
     cols = Columns(score=args.score_column, label=args.label_column, weight=args.weight_column,
                    positive=args.positive)  # fmt: skip
@@ -96,21 +100,31 @@ def run(args: argparse.Namespace) -> int:
                          "Spark takes its memory from its own configuration")  # fmt: skip
     if args.engine == "duckdb" and args.spark_master is not None:
         raise InputError("--spark-master is for --engine spark")
-    from threshold_lab.core.engines.common import out_format
+    from threshold_lab.core.engines.common import check_writable, out_format
 
     out_format(out)
     if out.is_dir():
         raise InputError(f"-o {out}: is a folder; name the file to write")
-    p = plan(args.inputs, out, cols, by=args.by, rule=rule_of(args))
-    if out.exists() and not args.overwrite:
+    p = plan(args.inputs, out, cols, by=args.by, rule=rule_of(args), overwrite=args.overwrite)
+    if (out.exists() or out.is_symlink()) and not args.overwrite:
         raise InputError(f"-o {out}: already exists; give --overwrite to replace it")
     try:
+        check_writable(out)  # now, not after the work
         result = _run(args, p)
     except KeyboardInterrupt:
         sys.stderr.write(f"{PROG}: interrupted; {out} was not written\n")
         return 130
+    except CannotWrite as exc:
+        return cannot_write(str(exc))
     print("\n".join(summary_lines(result, p.rule_from)))
     return 0
+
+
+def cannot_write(message: str) -> int:
+    """The end of a run whose OUT this machine cannot take (not the input's fault):
+    one line on stderr, like a user error, but status 1."""
+    sys.stderr.write(f"{PROG}: error: {message}\n")
+    return 1
 
 
 def _run(args: argparse.Namespace, p: Plan) -> Result:

@@ -7,6 +7,7 @@ tests fail, with the reason, when Java is missing: they are never skipped).
 from __future__ import annotations
 
 import csv
+import logging
 import os
 import subprocess
 import sys
@@ -593,3 +594,274 @@ def test_a_grouped_shard_is_not_refused_for_its_groups(
     code, _, err = run([str(shard), "-o", str(tmp_path / "o.csv"), "--by", "model",
                         "--memory-limit", "1MB"], capsys)  # fmt: skip
     assert code == 2 and "raise it with --memory-limit" in err and "groups" not in err
+
+
+# --- publishing OUT, places that cannot take it, totals past the largest float ------------
+
+
+def _someone_else_writes(monkeypatch: pytest.MonkeyPatch, module: Any, out: Path) -> None:
+    """Make ``module.run`` (an engine) create OUT as another program would, after the
+    command's start checks and before the engine publishes its result."""
+    real = module.run
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        out.write_text("someone else's\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "run", run)
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def test_an_out_that_appears_during_the_run_is_left_as_it_is(
+    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """OUT was checked only at the start and the result moved in with os.replace, so a
+    file written to OUT during the run was replaced, and the run said "Wrote"."""
+    from threshold_lab.core.engines import duck
+
+    rows = tmp_path / "rows.csv"
+    rows.write_text("score,label\n0.5,1\n0.2,0\n")
+    out = tmp_path / "o.csv"
+    _someone_else_writes(monkeypatch, spark_engine if engine == "spark" else duck, out)
+    code, said, err = run([str(rows), "-o", str(out), "--engine", engine], capsys)
+    assert (code, said) == (2, "")
+    assert err == (f"threshold-lab: error: -o {out}: appeared during the run and was left as "
+                   "it is; give --overwrite to replace it\n")  # fmt: skip
+    assert out.read_text() == "someone else's\n"
+    assert _leftovers(tmp_path) == []  # the finished temporary file is removed
+
+
+def test_overwrite_replaces_a_file_that_appears_during_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from threshold_lab.core.engines import duck
+
+    rows = tmp_path / "rows.csv"
+    rows.write_text("score,label\n0.5,1\n0.2,0\n")
+    out = tmp_path / "o.csv"
+    _someone_else_writes(monkeypatch, duck, out)
+    code, said, err = run([str(rows), "-o", str(out), "--overwrite"], capsys)
+    assert code == 0, err
+    assert said.startswith(f"Wrote {out}: 2 distinct scores")
+    assert out.read_text() == "score,positives,negatives\n0.5,1,0\n0.2,0,1\n"
+    assert _leftovers(tmp_path) == []
+
+
+#: A run of the command whose engine waits, once past the command's start checks, until
+#: every run of the test has got that far: runs that race to one OUT, every time.
+GATED = """
+import os, sys, time
+from pathlib import Path
+from threshold_lab.core.engines import duck
+from threshold_lab.tui.cli import main
+
+gate, runs = Path(sys.argv[1]), int(sys.argv[2])
+real = duck.run
+
+def run(*args, **kwargs):
+    (gate / str(os.getpid())).touch()
+    deadline = time.monotonic() + 120
+    while len(list(gate.iterdir())) < runs and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return real(*args, **kwargs)
+
+duck.run = run
+raise SystemExit(main(["aggregate", *sys.argv[3:]]))
+"""
+
+
+def test_concurrent_runs_to_one_out_write_it_once(tmp_path: Path) -> None:
+    """Three runs to one absent OUT all said "Wrote", each replacing the one before:
+    exactly one writes it, whole, and the others refuse, leaving it as it is."""
+    d = dataset(50, n=3000)
+    (rows,) = spread(tmp_path, d, ["rows.csv"], seed=50)
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    out = tmp_path / "o.parquet"
+    args = [rows, "-o", str(out), "--positive", "spam", "--by", "group"]
+    command = [sys.executable, "-c", GATED, str(gate), "3", *args]
+    pipes: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+    procs = [subprocess.Popen(command, **pipes) for _ in range(3)]
+    done = [(p.wait(timeout=300), *p.communicate()) for p in procs]
+    wrote = [said for code, said, _ in done if code == 0]
+    refused = [err for code, _, err in done if code != 0]
+    assert len(wrote) == 1 and wrote[0].startswith(f"Wrote {out}: "), done
+    assert [code for code, _, _ in done].count(2) == 2, done
+    assert refused == [f"threshold-lab: error: -o {out}: appeared during the run and was left "
+                       "as it is; give --overwrite to replace it\n"] * 2  # fmt: skip
+    assert read_out(out) == oracle(d)  # intact and complete
+    assert _leftovers(tmp_path) == []
+
+
+def _unwritable_folder(tmp_path: Path, place: str) -> tuple[Path, str]:
+    """A folder this process cannot make files in, and why the OS says it cannot: a
+    folder of mode 0o555, except for root, whom permission bits do not stop (then
+    /sys, which refuses root too); or /proc, which makes no new entries at all."""
+    if place == "/proc":
+        return Path("/proc"), "it takes no new files"
+    if os.geteuid() == 0:
+        return Path("/sys"), "Operation not permitted"
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder, "Permission denied"
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+@pytest.mark.parametrize("place", ["read-only", "/proc"])
+def test_an_unwritable_folder_is_one_line_and_status_1(
+    tmp_path: Path, place: str, engine_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tempfile.mkdtemp traceback (DuckDB) or a line blaming the input (Spark), after
+    all the work: now one line naming the folder, before any, exit status 1."""
+    rows = tmp_path / "rows.csv"
+    rows.write_text("score,label\n0.5,1\n0.2,0\n")
+    folder, why = _unwritable_folder(tmp_path, place)
+    out = folder / "o.csv"
+    code, said, err = run([str(rows), "-o", str(out), "--engine", engine_name], capsys)
+    if folder.is_relative_to(tmp_path):
+        assert list(folder.iterdir()) == []
+        folder.chmod(0o755)
+    assert (code, said) == (1, "")
+    assert err == (f"threshold-lab: error: cannot write beside {out}: folder {folder} is not "
+                   f"writable ({why})\n")  # fmt: skip
+
+
+def test_a_folder_that_stops_taking_files_is_the_same_line(
+    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """Past the check at the start (the folder changed during the run), each engine
+    says the same one line when it comes to write OUT."""
+    from threshold_lab.core.engines import common
+
+    monkeypatch.setattr(common, "check_writable", lambda out: None, raising=False)
+    rows = tmp_path / "rows.csv"
+    rows.write_text("score,label\n0.5,1\n0.2,0\n")
+    code, said, err = run([str(rows), "-o", "/proc/o.csv", "--engine", engine], capsys)
+    assert (code, said) == (1, "")
+    assert err == ("threshold-lab: error: cannot write beside /proc/o.csv: folder /proc is not "
+                   "writable (it takes no new files)\n")  # fmt: skip
+
+
+def _heavy(path: Path) -> None:
+    """Three weights of 1e308: each a double, their total not."""
+    rows = {"score": [0.5, 0.4, 0.3, 0.2], "label": [1, 1, 1, 0], "weight": [1e308] * 3 + [1.0]}
+    if path.suffix == ".parquet":
+        pq.write_table(pa.table(rows), path)
+        return
+    lines = [",".join(map(str, r)) for r in zip(*rows.values(), strict=True)]
+    path.write_text("score,label,weight\n" + "\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("engine", "name"),
+    [("duckdb", "heavy.parquet"), ("spark", "heavy.parquet"), ("duckdb", "heavy.csv")],
+    indirect=["engine"],
+)
+def test_weights_past_the_largest_float_are_refused(
+    tmp_path: Path, engine: str, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB wrote "inf positives" (a file every loader refuses), exit 0; Spark wrote
+    a JSON log record, then its overflow. Now the loaders' words, in one line: on a
+    small CSV the loader's own message, naming the line (as Spark gave it already)."""
+    src = tmp_path / name
+    _heavy(src)
+    out = tmp_path / "o.csv"
+    code, said, err = run([str(src), "-o", str(out), "--engine", engine], capsys)
+    assert (code, said) == (2, "")
+    if name.endswith(".csv"):
+        assert err == (f"threshold-lab: error: {src}: line 3, column 'weight': weight takes the "
+                       "total weight past the largest float (about 1.8e308): scale the weights "
+                       "down\n")  # fmt: skip
+    else:
+        assert err == (f"threshold-lab: error: {src}, column 'weight': the weights take the "
+                       "total weight past the largest float (about 1.8e308): scale the weights "
+                       "down\n")  # fmt: skip
+    assert not out.exists() and _leftovers(tmp_path) == []
+
+
+def test_a_group_past_the_largest_float_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "g.parquet"
+    pq.write_table(pa.table({"score": [0.5, 0.4, 0.5, 0.4], "label": [1, 0, 1, 0],
+                             "weight": [1e308, 1e308, 1.0, 1.0],
+                             "model": ["a", "a", "b", "b"]}), src)  # fmt: skip
+    code, _, err = run([str(src), "-o", str(tmp_path / "o.csv"), "--by", "model"], capsys)
+    assert code == 2
+    assert err == (f"threshold-lab: error: {src}, column 'weight': the weights of group 'a' "
+                   "take the total weight past the largest float (about 1.8e308): scale the "
+                   "weights down\n")  # fmt: skip
+
+
+def test_a_nan_weight_is_named_with_its_row(
+    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB said "every weight is zero" for weights [nan, 1]: its Parquet reader
+    skipped the row group by statistics that leave NaN out. Named now, in the loader's
+    words (Spark keeps no row numbers)."""
+    src = tmp_path / "nan.parquet"
+    pq.write_table(pa.table({"score": [0.5, 0.4], "label": [1, 0],
+                             "weight": [float("nan"), 1.0]}), src)  # fmt: skip
+    code, _, err = run([str(src), "-o", str(tmp_path / "o.csv"), "--engine", engine], capsys)
+    assert code == 2
+    where, value = (f"{src}, row 1", "'nan'") if engine == "duckdb" else (f"{src}", "'NaN'")
+    assert (
+        err == f"threshold-lab: error: {where}, column 'weight': {value} is not a finite number\n"
+    )
+
+
+def test_spark_logs_no_json_record_of_an_error(
+    spark: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PySpark logs each error that has a query context as a JSON record on stderr,
+    through loggers with handlers of their own: a second line above the error's one.
+    The session silences them."""
+    from pyspark.logger import PySparkLogger
+    from pyspark.sql import functions as F
+
+    with pytest.raises(Exception, match="ARITHMETIC_OVERFLOW"):
+        spark.range(1).select(F.floor(F.lit(float("inf")))).collect()
+    assert capsys.readouterr().err == ""
+    for name in spark_engine.CONTEXT_LOGGERS:
+        assert not PySparkLogger.getLogger(name).isEnabledFor(logging.ERROR)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a 64 KiB tmpfs, to fill up: needs root and a mount that works."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("a full disk needs a small tmpfs, which only root can mount")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+                             capture_output=True, text=True)  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(folder)], capture_output=True)  # still busy
+
+
+def test_a_full_disk_is_one_line_and_status_1(
+    tmp_path: Path, engine: str, small_disk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB blamed the input ("many.parquet: IO Error: Async write failed ..."),
+    Spark said "An error occurred while calling o331.csv.": now both say the disk is
+    full, in one line, exit status 1, and leave nothing on it."""
+    rng = np.random.default_rng(60)
+    src = tmp_path / "many.parquet"
+    pq.write_table(pa.table({"score": rng.random(20000), "label": rng.integers(0, 2, 20000)}),
+                   src)  # fmt: skip
+    out = small_disk / "o.csv"  # some 500 KB of distinct scores
+    code, said, err = run([str(src), "-o", str(out), "--engine", engine], capsys)
+    assert (code, said) == (1, "")
+    assert err == f"threshold-lab: error: cannot write {out}: no space left on device\n"
+    assert list(small_disk.iterdir()) == []
