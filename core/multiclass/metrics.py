@@ -14,14 +14,19 @@
 - **One-vs-rest ranking**: per-class ROC AUC and AP of class c's score against
   "label == c", their macro and support-weighted averages, and the micro averages over
   all k·n (score, is-this-class) pairs pooled.
-- **Probability metrics** when every row's scores are in [0, 1] and sum to 1 within
-  1e-9: log loss = −mean ln p(true class), Brier = mean Σ_c (p_c − [y = c])².
+- **Probability metrics** when every row's scores are in [0, 1] and sum to 1: log
+  loss = −mean ln p(true class), Brier = mean Σ_c (p_c − [y = c])². A row within 1e-9
+  of 1 (float rounding) is used as it is; one further off but within 1e-6 a class (k ×
+  10^-6 for k classes: what scores written to six decimals allow) is divided by its
+  sum, and the report says how many were; past that the row is named with its sum as
+  its written digits add up (#28 item 17).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -38,8 +43,13 @@ from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-#: How far a row's scores may sum from 1 and still be probabilities.
+#: Float rounding: a row whose scores sum this close to 1 is used as it is.
 SUM_TOLERANCE = 1e-9
+#: Written rounding, a class: six-decimal scores are each within 0.5e-6 of what they
+#: round, so a row of k sums within k × 0.5e-6 of 1. A row off by more than
+#: :data:`SUM_TOLERANCE` and at most k × this is normalised; past that it is refused.
+PER_CLASS_TEXT = "1e-6"
+PER_CLASS = Decimal(PER_CLASS_TEXT)
 
 
 def decide(mc: Multiclass) -> tuple[IntArray, int]:
@@ -167,6 +177,19 @@ class MulticlassReport:
     log_loss: Metric
     brier: Metric
     n: float
+    normalised_rows: int = 0
+
+    @property
+    def probability_note(self) -> str | None:
+        """Said once, where log loss and Brier are: how many rows were normalised."""
+        n = self.normalised_rows
+        if n == 0:
+            return None
+        rows = "1 row's probabilities" if n == 1 else f"{n} rows' probabilities"
+        return (
+            f"{rows} summed to within {PER_CLASS_TEXT} a class of 1 and were normalised "
+            "(divided by their sum) for log loss and Brier"
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -182,41 +205,96 @@ class MulticlassReport:
             "balanced_accuracy": self.balanced_accuracy.as_json(),
             "log_loss": self.log_loss.as_json(),
             "brier": self.brier.as_json(),
+            "normalised_rows": self.normalised_rows,
         }
+
+
+@dataclass(frozen=True)
+class Probabilities:
+    """The scores log loss and Brier use: each row as it is, or divided by its sum
+    where written rounding left it off 1 (``normalised`` rows); or why there are none."""
+
+    scores: FloatArray | None
+    normalised: int = 0
+    problem: str | None = None
+
+
+def probabilities(mc: Multiclass) -> Probabilities:
+    """``mc``'s scores as probabilities (see the module), or the first row that is not."""
+    s = mc.scores
+    bad = np.flatnonzero(~np.all((s >= 0) & (s <= 1), axis=1))
+    if bad.size:
+        i = int(bad[0])
+        return Probabilities(None, 0, f"row {_row_name(mc, i)} has a score outside [0, 1]")
+    sums = s.sum(axis=1)
+    far = np.flatnonzero(_too_far(s, sums))
+    if far.size:
+        i = int(far[0])
+        allowed = format((mc.k * PER_CLASS).normalize(), "e")
+        return Probabilities(None, 0, (
+            f"row {_row_name(mc, i)}'s scores sum to {_sum_text(s[i])}, not 1 (within "
+            f"{PER_CLASS_TEXT} a class: {allowed} for {mc.k} classes): they are not "
+            "probabilities"
+        ))  # fmt: skip
+    off = np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE)
+    if not off.size:
+        return Probabilities(s)
+    scores = s.copy()
+    scores[off] /= sums[off, None]
+    return Probabilities(scores, int(off.size))
+
+
+def _too_far(s: FloatArray, sums: FloatArray) -> npt.NDArray[np.bool_]:
+    """Rows whose scores sum further from 1 than k × :data:`PER_CLASS`. The float sums
+    decide, except within float error of the bound, where the written digits do: a
+    row of 0.999999 and 0.000003 is exactly 2e-6 off, and allowed for two classes."""
+    k = s.shape[1]
+    bound = k * float(PER_CLASS)
+    off = np.abs(sums - 1.0)
+    far: npt.NDArray[np.bool_] = ~(off <= bound) | ~(sums > 0)  # NaN too
+    for i in np.flatnonzero(np.abs(off - bound) <= k * 1e-12).tolist():
+        far[i] = abs(_written_sum(s[i]) - 1) > k * PER_CLASS
+    return far
+
+
+def _written_sum(row: FloatArray) -> Decimal:
+    """The exact sum of a row's scores as written (each float's shortest repr, which is
+    the file's text for up to 15 significant digits), not the float sum's noise."""
+    with localcontext() as ctx:
+        ctx.prec = 400  # enough for any k floats in [0, 1] to add exactly
+        return sum((Decimal(repr(float(x))) for x in row), Decimal(0))
+
+
+def _sum_text(row: FloatArray) -> str:
+    """``0.9``, not ``0.9000000000000001``: the written sum, without trailing zeros."""
+    with localcontext() as ctx:
+        ctx.prec = 400
+        return format(_written_sum(row).normalize(), "f")
 
 
 def probability_problem(mc: Multiclass) -> str | None:
     """Why the scores are not probabilities (naming the row), or None."""
-    s = mc.scores
-    bad = np.flatnonzero(np.any((s < 0) | (s > 1), axis=1))
-    if bad.size:
-        i = int(bad[0])
-        return f"row {_row_name(mc, i)} has a score outside [0, 1]"
-    sums = s.sum(axis=1)
-    off = np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE)
-    if off.size:
-        i = int(off[0])
-        return (
-            f"row {_row_name(mc, i)}'s scores sum to {float(sums[i])!r}, not 1 "
-            f"(within {SUM_TOLERANCE:g}): they are not probabilities"
-        )
-    return None
+    return probabilities(mc).problem
 
 
 def _row_name(mc: Multiclass, i: int) -> str:
     return str(mc.ids[i]) if mc.ids is not None else str(i + 1)
 
 
-def _probability(mc: Multiclass) -> tuple[Metric, Metric]:
-    why = probability_problem(mc)
-    if why is not None:
+def _probability(mc: Multiclass) -> tuple[Metric, Metric, int]:
+    """Log loss, Brier, and how many rows were normalised for them."""
+    probs = probabilities(mc)
+    if probs.scores is None:
+        why = str(probs.problem)
         return (
             undefined(why, name="log loss", formula="−mean ln p(true class)"),
             undefined(why, name="Brier score", formula="mean Σ_c (p_c − [y = c])²"),
+            0,
         )
+    scores = probs.scores
     w = mc.weight()
     total = float(w.sum())
-    p_true = mc.scores[np.arange(mc.n), mc.labels]
+    p_true = scores[np.arange(mc.n), mc.labels]
     if np.any((p_true == 0) & (w > 0)):
         i = int(np.flatnonzero((p_true == 0) & (w > 0))[0])
         loss = undefined(
@@ -228,12 +306,12 @@ def _probability(mc: Multiclass) -> tuple[Metric, Metric]:
             logs = np.where(w > 0, np.log(np.where(p_true > 0, p_true, 1.0)), 0.0)
         loss = Metric(float(-(w @ logs) / total), None, None, "log loss",
                       "−mean ln p(true class)")  # fmt: skip
-    onehot = np.zeros_like(mc.scores)
+    onehot = np.zeros_like(scores)
     onehot[np.arange(mc.n), mc.labels] = 1.0
-    per_row = ((mc.scores - onehot) ** 2).sum(axis=1)
+    per_row = ((scores - onehot) ** 2).sum(axis=1)
     brier = Metric(float(w @ per_row / total), None, None, "Brier score",
                    "mean Σ_c (p_c − [y = c])²")  # fmt: skip
-    return loss, brier
+    return loss, brier, probs.normalised
 
 
 def _ranking(mc: Multiclass) -> tuple[list[Metric], list[Metric], Metric, Metric]:
@@ -300,10 +378,9 @@ def multiclass_report(mc: Multiclass) -> MulticlassReport:
     accuracy = _ratio(stp, n, whole, "No rows (n=0)", "accuracy")
     recalls = [p.recall for p in per]
     balanced = _mean(recalls, names, None, whole)
-    loss, brier = _probability(mc)
-    return MulticlassReport(
-        tuple(names), cm, ties, tuple(per), averages, accuracy, balanced, loss, brier, n
-    )
+    loss, brier, normalised = _probability(mc)
+    return MulticlassReport(tuple(names), cm, ties, tuple(per), averages, accuracy, balanced,
+                            loss, brier, n, normalised)  # fmt: skip
 
 
 def _named(m: Metric, name: str) -> Metric:

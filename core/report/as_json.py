@@ -1,8 +1,11 @@
 """The report as one JSON object (schema 1): a contract that other programs read.
 
 No NaN or infinity anywhere; every number that can be undefined is ``M =
-{"value": number|null, "reason": string|null, "exact": "p/q"|null}``. The sweep
-comes last, so :func:`report_pieces` can write a 10^7-point one in blocks.
+{"value": number|null, "reason": string|null, "exact": "p/q"|null}``. An exact
+fraction past 30 digits (numerator or denominator) is null, with ``"exact_reason"``
+added saying so; the decimal stands for it (:meth:`Metric.as_json
+<threshold_lab.core.metrics.metric.Metric.as_json>`, which writes every such field).
+The sweep comes last, so :func:`report_pieces` can write a 10^7-point one in blocks.
 """
 
 from __future__ import annotations
@@ -238,7 +241,9 @@ def _integral(x: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
 
 
 def _rates_json(num: npt.NDArray[Any], den: npt.NDArray[Any], reason: str) -> list[str]:
-    """``Metric.as_json()`` text of ``ratio(num, den)`` for many points at once."""
+    """``Metric.as_json()`` text of ``ratio(num, den)`` for many points at once. Its
+    fractions are of int64 counts, at most 19 digits: never past the 30 after which
+    ``Metric.as_json`` leaves the exact fraction out."""
     den = np.broadcast_to(den, num.shape)
     defined = den != 0
     value = np.divide(num, den, out=np.zeros(num.shape), where=defined)

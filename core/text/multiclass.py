@@ -87,6 +87,8 @@ def multiclass_lines(r: MulticlassReport) -> list[str]:
                f"level 1/{k}")  # fmt: skip
     for m in (r.log_loss, r.brier):
         out.append(f"  {m.describe()}")
+    if r.probability_note:
+        out.append(f"  {r.probability_note}")
     return out
 
 
@@ -132,4 +134,6 @@ def multiclass_words(r: MulticlassReport) -> list[str]:
         "equally, weighted by support: neither is safe for every question."
     )
     out.append(f"{r.log_loss.describe()}. {r.brier.describe()}.")
+    if r.probability_note:
+        out.append(f"{r.probability_note}.")
     return out
