@@ -12,12 +12,20 @@ accuracy, the likelihood ratios), optionally a goal's chosen threshold, and
 optionally the ROC and PR curves on fixed grids (pointwise bands). Intervals are
 percentile intervals: the (1-c)/2 and (1+c)/2 quantiles of the replicates' values
 (numpy's linear interpolation between order statistics).
+
+A run asks its caller whether to go on by the clock, not by the count: between two
+pieces of work (a replicate, a million rows of a class, ten points of a band) it calls
+``progress`` once :data:`REPORT_EVERY` seconds have passed, so at 10^6 rows a cancel
+lands within a fraction of a second whatever B is. The pieces never change the draws:
+a class's rows are drawn piece after piece from the one generator, the same numbers
+as drawn at once, so a seed gives the same replicates whatever the pieces or the clock.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -39,6 +47,14 @@ MIN_REPLICATES = 100
 #: Above this many rows of a class, a replicate's counts come from a multinomial draw
 #: over the class's groups; up to it, from drawing row positions (faster, same law).
 ROW_DRAW_LIMIT = 1 << 25
+#: The longest a run goes between asking ``progress`` whether to go on (seconds): a
+#: cancel lands within this and one piece of work.
+REPORT_EVERY = 0.1
+#: Rows of a class drawn at a time on the row-draw path: one piece costs tens of
+#: milliseconds, so even a replicate of 10^7 rows is asked about between pieces.
+ROW_PIECE = 1 << 20
+#: Grid points of a band read at a time (a cancel is heard between them).
+BAND_COLUMNS = 10
 #: The grids the curve bands are read at: FPR for ROC, recall for PR.
 GRID = np.linspace(0.0, 1.0, 101)
 PR_GRID = GRID[1:]  # recall 0 has no operating point of its own
@@ -52,8 +68,47 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 
+#: ``progress(done, total)``: told how many replicates are done; False stops the run.
+Progress = Callable[[int, int], bool | None]
+
+
 class Cancelled(Exception):
     """The progress callback asked the bootstrap to stop."""
+
+
+class Pace:
+    """When a run tells its progress: by the clock, at least :data:`REPORT_EVERY`
+    seconds apart, at a piece's end (never inside numpy's work), and once at the end.
+    A count-based pace would go quiet for as long as its slowest block (45 s at 10^6
+    rows); the clock keeps both the count and a cancel within a fraction of a second."""
+
+    def __init__(
+        self, progress: Progress | None, total: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.progress, self.total, self.clock = progress, total, clock
+        #: Replicates finished so far (what :meth:`tick` tells).
+        self.done = 0
+        self.last = clock() if progress is not None else 0.0
+
+    def tick(self) -> None:
+        """Between two pieces of work: tell the count if it is time (raises
+        :class:`Cancelled` when told to stop)."""
+        if self.progress is None:
+            return
+        now = self.clock()
+        if now - self.last >= REPORT_EVERY:
+            self.last = now
+            self._tell(self.done)
+
+    def end(self) -> None:
+        """Every replicate is drawn: say so (the last chance to stop)."""
+        if self.progress is not None:
+            self._tell(self.total)
+
+    def _tell(self, done: int) -> None:
+        told = self.progress
+        if told is not None and told(done, self.total) is False:
+            raise Cancelled
 
 
 def parse_replicates(text: str) -> int:
@@ -142,6 +197,14 @@ def draw(rng: np.random.Generator, counts: IntArray, total: int) -> IntArray:
     return rng.multinomial(total, counts / float(total)).astype(np.int64)
 
 
+def pieces(total: int) -> Iterator[int]:
+    """The sizes a class's ``total`` rows are drawn in, :data:`ROW_PIECE` at a time
+    (numpy's generator gives the same numbers drawn in pieces as at once)."""
+    piece = max(1, ROW_PIECE)
+    for start in range(0, total, piece):
+        yield min(piece, total - start)
+
+
 @dataclass(frozen=True)
 class RowMaps:
     """For drawing rows (each class's rows laid out group after group, highest score
@@ -180,19 +243,34 @@ class RowMaps:
 
     def neg_counts(self, drawn: IntArray) -> IntArray:
         """Drawn negative rows counted per negative group."""
+        return self.neg_groups(self.neg_rows(drawn))
+
+    def neg_rows(self, drawn: IntArray) -> IntArray:
+        """Drawn negative rows counted per row (pieces of a draw add up)."""
+        return np.bincount(drawn, minlength=self.groups.negatives).astype(np.int64, copy=False)
+
+    def neg_groups(self, rows: IntArray) -> IntArray:
+        """Per-row counts of drawn negatives summed per negative group."""
         g = self.groups
-        counts = np.bincount(drawn, minlength=g.negatives)
         if g.neg.size == g.negatives:
-            return counts.astype(np.int64)
+            return rows
         starts = np.concatenate(([0], np.cumsum(g.neg[:-1])))
-        return np.add.reduceat(counts, starts).astype(np.int64)
+        return np.add.reduceat(rows, starts).astype(np.int64)
+
+    def neg_bins(self, drawn: IntArray) -> IntArray:
+        """Drawn negative rows counted per bin among the positive groups (pieces of a
+        draw add up)."""
+        return np.bincount(self.neg_bin[drawn], minlength=2 * self.groups.pos.size + 2)
 
     def summaries(self, pos: IntArray, drawn_neg: IntArray) -> tuple[float, float]:
         """Average precision and the PR trapezoid area, as :func:`replicate_summaries` gives
         them, from per-group positives and the drawn negative rows."""
+        return self.summaries_of(pos, self.neg_bins(drawn_neg))
+
+    def summaries_of(self, pos: IntArray, binned: IntArray) -> tuple[float, float]:
+        """:meth:`summaries` from the negatives' bins (:meth:`neg_bins`)."""
         g = self.groups
         k = g.pos.size
-        binned = np.bincount(self.neg_bin[drawn_neg], minlength=2 * k + 2)
         tp = np.cumsum(pos)
         fp = np.cumsum(binned)[1 : 2 * k : 2]  # negatives at or above each positive group
         entering_neg = binned[1 : 2 * k : 2]
@@ -205,6 +283,59 @@ class Replicate:
 
     pos: IntArray
     neg: IntArray
+
+
+@dataclass(frozen=True)
+class RowDraw:
+    """One replicate drawn as rows: the counts at the active point and, when asked for,
+    the per-group positives, the negatives' bins (:meth:`RowMaps.neg_bins`) and the
+    per-group negatives."""
+
+    tp: int
+    fp: int
+    pos: IntArray | None = None
+    binned: IntArray | None = None
+    neg: IntArray | None = None
+
+
+def draw_rows(
+    rng: np.random.Generator,
+    rows: RowMaps,
+    *,
+    summaries: bool,
+    groups: bool,
+    tick: Callable[[], None],
+) -> RowDraw:
+    """A replicate's rows drawn piece by piece (:func:`pieces`), ``tick`` after each:
+    each class's positions are counted at the active point and, for ``summaries``,
+    binned (for ``groups``, per negative group too). Pieces of a draw add up to the
+    draw, so the replicate is the one drawn at once."""
+    g = rows.groups
+    tp, pos = 0, None
+    for size in pieces(g.positives):
+        drawn = rng.integers(0, g.positives, size)
+        tp += int(np.count_nonzero(drawn < rows.pos_cut))
+        if summaries:
+            pos = _add(pos, rows.pos_counts(drawn))
+        tick()
+    fp, binned, neg = 0, None, None
+    for size in pieces(g.negatives):
+        drawn = rng.integers(0, g.negatives, size)
+        fp += int(np.count_nonzero(drawn < rows.neg_cut))
+        if summaries:
+            binned = _add(binned, rows.neg_bins(drawn))
+            if groups:
+                neg = _add(neg, rows.neg_rows(drawn))
+        tick()
+    return RowDraw(tp, fp, pos, binned, None if neg is None else rows.neg_groups(neg))
+
+
+def _add(total: IntArray | None, part: IntArray) -> IntArray:
+    """``part`` added to the counts so far (a fresh array, so added in place)."""
+    if total is None:
+        return part
+    total += part
+    return total
 
 
 def replicate_summaries(g: Groups, r: Replicate) -> tuple[float, float]:
@@ -387,15 +518,17 @@ def bootstrap(
     confidence: float = CONFIDENCE,
     bands: bool = False,
     goal: SweepStatistic | None = None,
-    progress: Callable[[int, int], bool | None] | None = None,
+    progress: Progress | None = None,
     base: Bootstrap | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Bootstrap:
     """A stratified bootstrap of ``sweep`` (see the module's note).
 
     ``point`` is the active operating point (its threshold metrics get intervals);
     ``goal`` reads a goal's chosen threshold off each replicate's sweep (it gets an
-    interval, ``goal_threshold``); ``progress(done, total)`` is called as replicates
-    finish, and returning False stops the run (:class:`Cancelled`).
+    interval, ``goal_threshold``); ``progress(done, total)`` is called by ``clock``
+    (:class:`Pace`: at most :data:`REPORT_EVERY` seconds apart between pieces of work,
+    and at the end), and returning False stops the run (:class:`Cancelled`).
 
     ``base``: a finished run of the same rows, seed and replicates at another point.
     The same replicates are drawn again (the seed fixes them) but only counted at
@@ -408,7 +541,9 @@ def bootstrap(
         names = [*SUMMARIES, *AT_THRESHOLD, *(["goal_threshold"] if goal else [])]
         unknown = {n: Estimate(None, why) for n in names}
         return Bootstrap(replicates, seed, confidence, point, unknown)
-    g = groups_of(sweep)
+    pace = Pace(progress, replicates, clock)
+    g = groups_of(sweep)  # a tenth of a second at 10^6 scores, more beside the screen's work
+    pace.tick()
     rng = np.random.default_rng(seed)
     only_point = base is not None
     if only_point:
@@ -423,25 +558,26 @@ def bootstrap(
     # The active point covers groups 0 .. point - 1: so many positive and negative groups.
     pos_cut = int(np.searchsorted(g.pos_at, point, side="left"))
     neg_cut = int(np.searchsorted(g.neg_at, point, side="left"))
-    every = max(1, replicates // 200)
     rows = RowMaps.of(g, point) if max(g.positives, g.negatives) <= ROW_DRAW_LIMIT else None
+    pace.tick()
     groups_wanted = roc is not None or goal_values is not None
     for i in range(replicates):
+        pace.done = i
         if rows is not None:
             # The same draws as :func:`draw`'s, read without per-group negatives unless a
             # band or a goal needs them: the same replicates, faster.
-            drawn_pos = rng.integers(0, g.positives, g.positives)
-            drawn_neg = rng.integers(0, g.negatives, g.negatives)
-            tp = float(np.count_nonzero(drawn_pos < rows.pos_cut))
-            fp = float(np.count_nonzero(drawn_neg < rows.neg_cut))
-            if only_point:
+            d = draw_rows(rng, rows, summaries=not only_point, groups=groups_wanted,
+                          tick=pace.tick)  # fmt: skip
+            tp, fp = float(d.tp), float(d.fp)
+            if d.pos is None or d.binned is None:
                 ap_area = (math.nan, math.nan)
             else:
-                pos = rows.pos_counts(drawn_pos)
-                ap_area = rows.summaries(pos, drawn_neg)
-                r = Replicate(pos, rows.neg_counts(drawn_neg) if groups_wanted else pos[:0])
+                ap_area = rows.summaries_of(d.pos, d.binned)
+                r = Replicate(d.pos, d.pos[:0] if d.neg is None else d.neg)
         else:
-            r = Replicate(draw(rng, g.pos, g.positives), draw(rng, g.neg, g.negatives))
+            drawn = draw(rng, g.pos, g.positives)
+            pace.tick()
+            r = Replicate(drawn, draw(rng, g.neg, g.negatives))
             ap_area = (math.nan, math.nan) if only_point else replicate_summaries(g, r)
             tp = float(r.pos[:pos_cut].sum())
             fp = float(r.neg[:neg_cut].sum())
@@ -451,10 +587,11 @@ def bootstrap(
         if roc is not None and prc is not None:
             roc[i], prc[i] = _curves(g, r)
         if goal_values is not None and goal is not None and goal.read is not None:
+            pace.tick()
             goal_values[i] = goal.read(_sweep_of(sweep, g, r))
-        report = progress is not None and (i % every == every - 1 or i == replicates - 1)
-        if report and progress is not None and progress(i + 1, replicates) is False:
-            raise Cancelled
+        pace.done = i + 1
+        pace.tick()
+    pace.end()
     estimates = {
         name: _percentile(v, confidence, replicates, seed, f"{_LABEL[name]} was undefined")
         for name, v in values.items()
@@ -472,11 +609,25 @@ def bootstrap(
             )
     out_bands = None
     if roc is not None and prc is not None:
-        q = [(1 - confidence) / 2, (1 + confidence) / 2]
-        r_lo, r_hi = np.quantile(roc, q, axis=0)
-        p_lo, p_hi = np.quantile(prc, q, axis=0)
+        r_lo, r_hi = _band(roc, confidence, pace.tick)
+        p_lo, p_hi = _band(prc, confidence, pace.tick)
         out_bands = Bands(GRID.copy(), r_lo, r_hi, PR_GRID.copy(), p_lo, p_hi)
     return Bootstrap(replicates, seed, confidence, point, estimates, out_bands)
+
+
+def _band(
+    curves: FloatArray, confidence: float, tick: Callable[[], None]
+) -> tuple[FloatArray, FloatArray]:
+    """The percentile band of replicates' curves (a row each), read
+    :data:`BAND_COLUMNS` grid points at a time with ``tick`` between: at B = 100,000
+    one grid at once is half a second a cancel could not stop."""
+    q = [(1 - confidence) / 2, (1 + confidence) / 2]
+    parts = []
+    for start in range(0, curves.shape[1], BAND_COLUMNS):
+        parts.append(np.quantile(curves[:, start : start + BAND_COLUMNS], q, axis=0))
+        tick()
+    low, high = np.concatenate(parts, axis=1)
+    return low, high
 
 
 _LABEL = {

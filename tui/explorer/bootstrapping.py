@@ -10,10 +10,18 @@ after the keys stop, so holding an arrow key does not start a run per step.
 A run asked for with B says its progress and its end on the message line; a run
 that only follows a change shows its progress in the metrics panel's key hint, so
 the sentence of the change that started it stays where it is.
+
+Textual cannot stop a thread: a cancelled worker's thread runs on until its work
+returns, and at quit the process waits for it (asyncio's default executor is joined on
+the way out). So the run asks the worker whether it is cancelled at every report of
+the core's (:class:`~threshold_lab.core.intervals.bootstrap.Pace`: by the clock, a
+tenth of a second apart between small pieces of work) and returns at once when it is:
+B's cancel and q's quit both land within a fraction of a second, whatever B is.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -69,6 +77,10 @@ class Bootstrapper:
         self.job: BootJob | None = None
         self.done = (0, 0)
         self.announce = False
+        #: Set once the last run's thread has returned (finished, cancelled or failed):
+        #: what a quit or a test can wait on.
+        self.ended = threading.Event()
+        self.ended.set()
 
     @property
     def running(self) -> bool:
@@ -129,29 +141,39 @@ class Bootstrapper:
         if announce:
             self.host.say(f"Bootstrap: {job.replicates} replicates {kind} (B cancels).")
         self._post(self.Progress(f"bootstrap 0/{job.replicates}"))
+        self.ended = ended = threading.Event()
+        self._cancel = self._start_worker(self._work(job, ended))
+
+    def _work(self, job: BootJob, ended: threading.Event) -> Callable[[], None]:
+        """The worker's body: run ``job``, posting its count at most every
+        :data:`PROGRESS_EVERY` seconds, and stop at the first report after a cancel
+        (no result is posted then); ``ended`` is set when it returns."""
         post = self._post
 
         def work() -> None:
             worker = get_current_worker()
-            last = [time.monotonic()]
+            last = time.monotonic()
 
             def progress(done: int, total: int) -> bool:
+                nonlocal last
                 if worker.is_cancelled:
                     return False
                 now = time.monotonic()
-                if now - last[0] >= PROGRESS_EVERY and done < total:
-                    last[0] = now
+                if now - last >= PROGRESS_EVERY and done < total:
+                    last = now
                     post(self.Counted(job, done, total))  # thread-safe
                 return True
 
             try:
                 result = job.run(progress)
+                if not worker.is_cancelled:
+                    post(self.Finished(job, result))
             except Cancelled:
                 return
-            if not worker.is_cancelled:
-                post(self.Finished(job, result))
+            finally:
+                ended.set()
 
-        self._cancel = self._start_worker(work)
+        return work
 
     def counted(self, job: BootJob, done: int, total: int) -> None:
         """The worker's progress (from the screen's handler of :class:`Counted`)."""

@@ -235,6 +235,8 @@ def test_no_bootstrap_without_whole_counts_or_both_classes() -> None:
 
 
 def test_progress_is_told_and_false_cancels() -> None:
+    """Told by the clock (tests/core/intervals/test_bootstrap_pace.py): here a clock
+    a second on at every reading reports after every piece of work."""
     s = build_sweep(preset("good").data)
     seen: list[tuple[int, int]] = []
 
@@ -242,10 +244,12 @@ def test_progress_is_told_and_false_cancels() -> None:
         seen.append((done, total))
         return True
 
-    bs.bootstrap(s, 1, replicates=400, progress=progress)
-    assert seen[-1] == (400, 400) and len(seen) >= 100
+    ticks = iter(range(10**9))
+    bs.bootstrap(s, 1, replicates=400, progress=progress, clock=lambda: float(next(ticks)))
+    assert seen[-1] == (400, 400) and len(seen) >= 400
     with pytest.raises(bs.Cancelled):
-        bs.bootstrap(s, 1, replicates=400, progress=lambda d, t: d < 50)
+        bs.bootstrap(s, 1, replicates=400, progress=lambda d, t: d < 50,
+                     clock=lambda: float(next(ticks)))  # fmt: skip
 
 
 def test_a_threshold_move_counts_the_same_replicates_at_the_new_point() -> None:
