@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -12,6 +14,7 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 from threshold_lab.core.data.presets import PRESETS
+from threshold_lab.core.session import recovery
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.ascii import AsciiFilter
 from threshold_lab.tui.explorer import flows
@@ -53,6 +56,7 @@ class ThresholdLab(App[None]):
         self.demo = demo
         #: Set when the app ends without exploring (a cancelled or failed load).
         self.exit_note: str | None = None
+        self._hung = False  # a hang-up is being handled
         self._loader = loader
         self._main: MainScreen | None = None
         if session is not None:
@@ -70,6 +74,10 @@ class ThresholdLab(App[None]):
 
     def on_mount(self) -> None:
         self.set_class(self.ascii, "-ascii")
+        if not self.is_headless:  # a real terminal (or serve's browser tab) can hang up
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, self._hang_up, sig)
         if self._main is not None:
             self.push_screen(self._main)
         elif self._loader is not None:
@@ -86,6 +94,17 @@ class ThresholdLab(App[None]):
         else:
             self.exit_note = outcome
             self.exit(return_code=1 if message.screen.progress.cancelled else 2)
+
+    def _hang_up(self, signum: int) -> None:
+        """SIGHUP (the terminal or SSH link went) or SIGTERM: keep unsaved edits in a
+        recovery file, then end, giving the terminal back; the note goes to stderr."""
+        if self._hung:
+            return
+        self._hung = True
+        main = self._main
+        said = "" if main is None else recovery.kept(main.session.recover, signum)
+        self.exit_note = said or None
+        self.exit(return_code=128 + signum)
 
     @property
     def main(self) -> MainScreen:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import shlex
+import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator
@@ -34,6 +35,7 @@ from threshold_lab.core.report.as_text import (
     quantised_lines,
     sweep_table,
 )
+from threshold_lab.core.session import recovery
 from threshold_lab.core.session.rowview import (
     DIFFER,
     ORDER_NAMES,
@@ -212,7 +214,17 @@ class PlainSession:
         return status_sentence(self.analysis)
 
     def run_line(self, line: str) -> bool:
-        """Run one command line; True means quit. Errors are one line, nothing changes."""
+        """Run one command line; True means quit. Errors are one line, nothing changes;
+        Ctrl-C stops the command, not the session."""
+        try:
+            return self._run_line(line)
+        except KeyboardInterrupt:
+            self.out.write("\n")
+            self.say(f"Stopped {self._word or 'that'} (Ctrl-C). {self.status()}")
+            return False
+
+    def _run_line(self, line: str) -> bool:
+        self._word = ""
         try:
             words = _words(line)
         except ValueError as exc:
@@ -520,6 +532,15 @@ class PlainSession:
         self._said(self.session.set_intervals(args[0]))
 
     def cmd_bootstrap(self, args: list[str]) -> None:
+        sure = self.session.sureness
+        before = (sure.replicates, sure.seed, sure.intervals)
+        try:
+            self._bootstrap(args)
+        except KeyboardInterrupt:  # stopped before it finished: as it was before
+            sure.replicates, sure.seed, sure.intervals = before
+            raise
+
+    def _bootstrap(self, args: list[str]) -> None:
         usage = "bootstrap B (replicates, such as 1000), bootstrap B seed S, or bootstrap off"
         if len(args) == 3 and args[1].lower() == "seed":
             self._said(self.session.set_bootstrap(args[0], args[2]))
@@ -595,33 +616,103 @@ def run_plain(
     or when ``script`` (by default: without a prompt) and any command was refused,
     so a script can tell."""
     script = not prompt if script is None else script
-    plain = PlainSession(session, out)
+    stream = sys.stderr if err is None else err
+    try:
+        return _read(PlainSession(session, out), lines, prompt, stream, script, opening)
+    except HangUp as hang:
+        return hang.recover(session, stream)
+
+
+def _read(
+    plain: PlainSession,
+    typed: Iterable[str],
+    prompt: bool,
+    stream: TextIO,
+    script: bool,
+    opening: str,
+) -> int:
+    """:func:`run_plain`'s loop: greet, then run each line (Ctrl-C at the prompt
+    leaves, after asking when there are unsaved edits)."""
+    session, out = plain.session, plain.out
     plain.say(
         f"threshold-lab plain mode: {session.source}, {session.data.n} rows. "
         "Type help for the commands, quit to leave."
     )
     plain.say(plain.status())
-    if opening:  # what the command line's --transform did
+    if opening:  # what the command line's --transform did, a recovery file found
         plain.say(opening)
     if prompt:
         out.write("> ")
         out.flush()
-    for line in lines:
-        if plain.run_line(line.rstrip("\n")):
+    lines = iter(typed)
+    interrupted = False  # the last thing typed was Ctrl-C at the prompt
+    while True:
+        try:
+            line = next(lines)
+        except StopIteration:
             break
+        except KeyboardInterrupt:
+            line = INTERRUPT
+        if line == INTERRUPT:
+            out.write("\n")
+            if not session.dirty or interrupted:
+                _lost(session, stream)
+                return 130
+            interrupted = True
+            plain.say(
+                "There are unsaved edits: Ctrl-C again or quit! to leave and lose "
+                "them, save PATH to keep them."
+            )
+        else:
+            interrupted = False
+            if plain.run_line(line.rstrip("\n")):
+                return 1 if script and plain.refused else 0
         if prompt:
             out.write("> ")
             out.flush()
-    else:
-        if session.dirty:
-            if prompt:
-                out.write("\n")
-                out.flush()
-            stream = sys.stderr if err is None else err
-            stream.write(UNSAVED_WARNING + "\n")
-            stream.flush()
-            return 1
+    if session.dirty:
+        if prompt:
+            out.write("\n")
+            out.flush()
+        stream.write(UNSAVED_WARNING + "\n")
+        stream.flush()
+        return 1
     return 1 if script and plain.refused else 0
+
+
+#: The line the typed-lines reader gives for Ctrl-C at the prompt.
+INTERRUPT = "\x03"
+
+
+def _lost(session: Session, stream: TextIO) -> None:
+    """Leaving on Ctrl-C: say so when edits go with it."""
+    if session.dirty:
+        stream.write("threshold-lab: interrupted; the unsaved edits were not saved\n")
+        stream.flush()
+
+
+class HangUp(BaseException):
+    """SIGHUP or SIGTERM arrived: unwind to :func:`run_plain`, which keeps the edits.
+
+    A BaseException, so no ``except Exception`` on the way swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    def recover(self, session: Session, stream: TextIO) -> int:
+        """Write unsaved edits to a recovery file, say so (if stderr is still there)
+        and give the exit status a signal's end has (128 + its number)."""
+        said = recovery.kept(session.recover, self.signum)
+        if said:
+            with contextlib.suppress(OSError, ValueError):
+                stream.write(f"threshold-lab: {said}\n")
+                stream.flush()
+        return 128 + self.signum
+
+
+def _hang_up(signum: int, frame: object) -> None:
+    raise HangUp(signum)
 
 
 def _typed_lines() -> Iterator[str]:
@@ -635,11 +726,16 @@ def _typed_lines() -> Iterator[str]:
         except EOFError:
             sys.stdout.write("\n")
             return
+        except KeyboardInterrupt:
+            yield INTERRUPT
 
 
 def main_plain(session: Session, opening: str = "") -> int:
     """Plain mode on the process's stdin/stdout; on a terminal, a prompt with line
-    editing and history."""
+    editing and history. A hang-up (SIGHUP, SIGTERM) keeps unsaved edits in a
+    recovery file."""
+    for sig in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, _hang_up)
     if sys.stdin.isatty():
         return run_plain(session, _typed_lines(), sys.stdout, prompt=False, script=False,
                          opening=opening)  # fmt: skip

@@ -146,16 +146,25 @@ def parse_number(word: str, what: str) -> Fraction:
             f'goal: "{word}" is not a number for {what} '
             "(write a decimal like 0.9 or 1e-3, or one fraction like 9/10)"
         )
-    top = Fraction(parts[0].strip())
-    bottom = Fraction(parts[1].strip()) if len(parts) == 2 else Fraction(1)
+    try:
+        top = Fraction(parts[0].strip())
+        bottom = Fraction(parts[1].strip()) if len(parts) == 2 else Fraction(1)
+    except ValueError:  # thousands of digits: past what Python turns into an integer
+        said = short_word(word)
+        raise InputError(f'goal: "{said}" is out of range for {what}: {RANGE}') from None
     if bottom == 0:
         raise InputError(f'goal: "{word}" is not a number for {what} (it divides by zero)')
     if (top and not SMALLEST <= abs(top) <= LARGEST) or not SMALLEST <= abs(bottom) <= LARGEST:
-        raise InputError(f'goal: "{word}" is out of range for {what}: {RANGE}')
+        raise InputError(f'goal: "{short_word(word)}" is out of range for {what}: {RANGE}')
     value = top / bottom
     if value and not SMALLEST <= abs(value) <= LARGEST:
-        raise InputError(f'goal: "{word}" is out of range for {what}: {RANGE}')
+        raise InputError(f'goal: "{short_word(word)}" is out of range for {what}: {RANGE}')
     return value
+
+
+def short_word(word: str) -> str:
+    """A long word cut for a message: its first and last digits."""
+    return word if len(word) <= 40 else f"{word[:20]}...{word[-8:]} ({len(word)} characters)"
 
 
 #: The range, in the words the refusals use.

@@ -31,6 +31,7 @@ from threshold_lab.core.decide.goal import (
     Goal,
     number_text,
     parse_number,
+    short_word,
 )
 from threshold_lab.core.decide.values import (
     exact_key,
@@ -75,9 +76,9 @@ def parse_prevalence(text: str) -> Fraction:
     >>> parse_prevalence("1/20"), parse_prevalence("0.001")
     (Fraction(1, 20), Fraction(1, 1000))
     """
-    word = text.strip()
+    word = short_word(text.strip())
     try:
-        p = parse_number(word, "the prevalence")
+        p = parse_number(text.strip(), "the prevalence")
     except InputError as exc:
         if "out of range" in str(exc):
             raise InputError(f"prevalence: {word} is out of range: {PREVALENCE_RANGE}") from None

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Curves
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.session import edits
+from threshold_lab.core.session import edits, recovery
 from threshold_lab.core.session.savefile import check_name, write_atomic
 from threshold_lab.core.threshold import Threshold
 
@@ -141,6 +141,18 @@ class History:
         if self.path is not None:
             return self.path.with_name(self.path.stem + "-edited.csv")
         return Path(self.source.removeprefix("preset ") + ".csv")
+
+    def recover(self) -> Path | None:
+        """Write unsaved edits to a new recovery file (see
+        :mod:`threshold_lab.core.session.recovery`) and return where; None when there
+        are none. Raises OSError when no folder will take the file."""
+        if not self.dirty:
+            return None
+        return recovery.write(edits.to_csv(self.data), self.path, self.source)
+
+    def recovery_notice(self) -> str:
+        """What to say at a start when earlier recovery files of this source exist."""
+        return recovery.notice(self.path, self.source)
 
     def save(self, target: Path, *, overwrite: bool = False) -> Path:
         """Write the rows as CSV, atomically, and return where. An existing file is

@@ -189,6 +189,14 @@ class Session(Reading):
         return self._update(changed, f"Reset to {self.source} as loaded, threshold "
                             f"{format_threshold(threshold)}.")  # fmt: skip
 
+    def recover(self) -> Path | None:
+        """Unsaved edits written to a new recovery file (on a hang-up), or None."""
+        return self.history.recover()
+
+    def recovery_notice(self) -> str:
+        """The sentence to start with when an earlier session left recovery files."""
+        return self.history.recovery_notice()
+
     def save(self, target: Path, *, overwrite: bool = False) -> Update:
         written = self.history.save(target, overwrite=overwrite)
         return self._update(message=f"Saved {self.data.n} rows to {written}.")

@@ -7,6 +7,12 @@ refusal is one line starting ``error:``; no output line carries a control
 character; and undoing every edit gives back exactly the rows that were
 loaded (the file's, or the last preset's).
 
+Each kind of start is soaked with commands drawn from its number and the run's
+``--hypothesis-seed``, so a new seed soaks new commands. The commands include
+goals and prevalences with numbers past a double's range, deletes after a goal
+on a cost column, and Ctrl-C arriving while a command writes; at the end a
+hang-up writes the recovery file, which must hold the rows as they are.
+
 ``PLAIN_SOAK_COMMANDS`` sets the commands per seed (CI: 3,000).
 """
 
@@ -20,6 +26,7 @@ from pathlib import Path
 import pytest
 from threshold_lab.core.data.dataset import Dataset, make_dataset
 from threshold_lab.core.data.presets import PRESET_NAMES, preset
+from threshold_lab.core.session.edits import to_csv
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain import PlainSession
 
@@ -39,7 +46,13 @@ WORDS = [
     "set", "label", "add", "delete", "undo", "redo", "reset", "preset", "presets", "metrics",
     "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
     "intervals", "bootstrap", "models", "model", "compare", "calibration", "gains", "ks",
-    "transform", "classes", "class", "multiclass",
+    "transform", "classes", "class", "multiclass", "goal", "prevalence",
+]  # fmt: skip
+
+#: Numbers at and past the edges of a double, for goals and prevalences.
+EXTREME = [
+    "1e309", "1e999", "1e-320", "5e-324", "1e-300", "1e300", "1/3", "9/10/2", "1_0",
+    "0.9999999999999999", "1e-400", "2.2250738585072014e-308", "-0", "0",
 ]  # fmt: skip
 
 METRICS = ["precision", "recall", "f1", "mcc", "auc", "ap", "fpr", "lr+", "nonsense"]
@@ -101,12 +114,27 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         )
     if word == "play":
         return "play" if data.n < 50 else "status"
+    if word == "goal":
+        a, b = rng.choice(EXTREME), rng.choice([*EXTREME, "@amount", "5"])
+        return rng.choice([
+            f"goal min cost fp={a} fn={b}", f"goal max precision where recall >= {a}",
+            "goal min cost fp=1 fn=@amount", "goal off", f"goal {rng.choice(WEIRD)}",
+        ])  # fmt: skip
+    if word == "prevalence":
+        return f"prevalence {rng.choice([*EXTREME, '1/20', 'off', rng.choice(WEIRD)])}"
     if rng.random() < 0.1:
         return f"{word} {rng.choice(WEIRD)} {rng.choice(WEIRD)}"
     return word
 
 
 def start(seed: int, folder: Path) -> Session:
+    if seed == 8:  # a cost column: goals on it, then deletes that misalign it
+        from threshold_lab.core.data.sources import open_source
+
+        copy = folder / "costs.csv"
+        copy.write_bytes((DATA / "costs.csv").read_bytes())
+        src = open_source(str(copy), keep=["amount"])
+        return Session(src.data, 0.5, source=src.label, path=src.path, columns=src.columns)
     if seed == 6:  # #18: an aggregated file's groups, quantised
         from threshold_lab.core.data.sources import open_source
 
@@ -131,17 +159,36 @@ def start(seed: int, folder: Path) -> Session:
     return Session(data, 0.5, source="soak")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 6, 11, 25])
+class Interrupting(io.StringIO):
+    """Output that now and then raises KeyboardInterrupt as a line is written: Ctrl-C
+    arriving mid-command (once per command, as a person presses it)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.rng = rng
+        self.armed = False
+
+    def write(self, text: str) -> int:
+        if self.armed and self.rng.random() < 0.3:
+            self.armed = False
+            raise KeyboardInterrupt
+        return super().write(text)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 6, 8, 11, 25])
 def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
-    tmp_path: Path, seed: int
+    tmp_path: Path, seed: int, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rng = random.Random(seed)
+    monkeypatch.chdir(tmp_path)  # a preset's recovery file goes to the working folder
+    run_seed = request.config.getoption("hypothesis_seed", default=None)
+    rng = random.Random(f"{seed}:{run_seed}")
     session = start(seed, tmp_path)
     base = rows_of(session.data)
-    out = io.StringIO()
+    out = Interrupting(rng)
     plain = PlainSession(session, out)
     for step in range(COMMANDS):
         line = command(rng, session, tmp_path)
+        out.armed = rng.random() < 0.02
         said_before = len(out.getvalue())
         try:
             quitting = plain.run_line(line)
@@ -161,6 +208,11 @@ def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
             base = rows_of(session.data)  # another class against the rest, as loaded
         if quitting:
             break
+    out.armed = False
+    # A hang-up now keeps the rows as they are (or writes nothing without edits).
+    kept = session.recover()
+    if kept is not None:
+        assert kept.read_text(encoding="utf-8") == to_csv(session.data)
     for _ in range(COMMANDS + 1):
         if session.undo().message == "Nothing to undo.":
             break

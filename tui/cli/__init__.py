@@ -92,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except InputError as exc:
         return fail(str(exc))
+    except KeyboardInterrupt:  # Ctrl-C during a report: one line, as aggregate says it
+        sys.stderr.write(f"{PROG}: interrupted; nothing was written\n")
+        return 130
     except BrokenPipeError:
         # The reader left early (| head): stop quietly, with no traceback at exit.
         with contextlib.suppress(OSError, ValueError):

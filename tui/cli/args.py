@@ -387,4 +387,5 @@ class SourceArgs:
             session.sureness.seed = self.seed  # for a bootstrap B starts later
         if self.replicates is not None:
             session.set_bootstrap(str(self.replicates))
-        return Opened(session, opening)
+        recovered = session.recovery_notice()  # an earlier session hung up with edits
+        return Opened(session, " ".join(s for s in (opening, recovered) if s))

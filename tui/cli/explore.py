@@ -7,6 +7,7 @@ level: plain mode, like the report, runs without it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -215,16 +216,25 @@ def run(args: argparse.Namespace) -> int:
     if large is None:
         explorer = _app(args, wanted.session(*wanted.open()))
         explorer.run()
+        _say_exit_note(explorer.exit_note)
         # Textual sets 1 when the app ended on an exception: never report that as success.
         return int(explorer.return_code or 0)
     path, size = large
     wanted.threshold(None)  # a bad threshold is refused before any screen
     app = _app(args, loader=(f"{path} ({size / 2**20:,.0f} MiB)", _loader(wanted, path)))
     app.run()
-    if app.exit_note:
-        note = app.exit_note
-        sys.stderr.write(f"{PROG}: {note}\n" if note.startswith("error") else f"{note}\n")
+    _say_exit_note(app.exit_note)
     return int(app.return_code or 0)
+
+
+def _say_exit_note(note: str | None) -> None:
+    """What the explorer said as it ended (a failed load, edits kept on a hang-up),
+    on stderr; after a hang-up stderr may be gone, and that is no error."""
+    if not note:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"{PROG}: {note}\n" if not note.startswith("Loading") else f"{note}\n")
+        sys.stderr.flush()
 
 
 def screenshot_parser() -> Parser:

@@ -1,0 +1,262 @@
+"""Ctrl-C and hang-ups lose nothing (issue 28 items 2 and 3).
+
+Before: Ctrl-C in plain mode printed a KeyboardInterrupt traceback and dropped the
+edits, at the prompt and during a long command; SIGHUP (a dropped SSH link) and
+SIGTERM ended plain mode and the explorer silently, edits lost, the explorer's
+terminal left in its screen mode. Each test here runs the real command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from threshold_lab.core.session import recovery
+
+from tests.paths import DATA
+
+COMMAND = [sys.executable, "-m", "threshold_lab"]
+
+
+class Plain:
+    """Plain mode in a child process, fed through a pipe, its output read as it
+    comes (so a signal can be sent at a known moment)."""
+
+    def __init__(self, *argv: str, cwd: Path) -> None:
+        self.proc = subprocess.Popen(
+            [*COMMAND, "--plain", *argv], cwd=cwd, text=True, bufsize=1,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        #: Cleared to stop reading: the child then blocks once the pipe is full.
+        self.reading = threading.Event()
+        self.reading.set()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+            self.reading.wait()
+
+    def send(self, *commands: str) -> None:
+        assert self.proc.stdin is not None
+        for c in commands:
+            self.proc.stdin.write(c + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, text: str, seconds: float = 30) -> None:
+        end = time.monotonic() + seconds
+        while not any(text in line for line in self.lines):
+            assert time.monotonic() < end, f"{text!r} never came; got {self.lines[-5:]}"
+            assert self.proc.poll() is None, f"ended early: {self.lines[-5:]}"
+            time.sleep(0.02)
+
+    def signal(self, sig: int) -> None:
+        self.proc.send_signal(sig)
+
+    def end(self, seconds: float = 30) -> tuple[int, str]:
+        """Close the input; the exit status and stderr."""
+        assert self.proc.stdin is not None
+        if not self.proc.stdin.closed:
+            with contextlib.suppress(BrokenPipeError):
+                self.proc.stdin.close()
+        code = self.proc.wait(timeout=seconds)
+        self._reader.join(timeout=5)
+        assert self.proc.stderr is not None
+        return code, self.proc.stderr.read()
+
+
+@pytest.fixture
+def rows(tmp_path: Path) -> Path:
+    """A 5,000-row file of a noisy model (play prints one line per tie group)."""
+    rng = np.random.default_rng(5)
+    y = rng.random(5000) < 0.3
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=5000) + 1.5 * y))), 6)
+    p = tmp_path / "noisy.csv"
+    body = "".join(f"{a!r},{int(b)}\n" for a, b in zip(s.tolist(), y.tolist(), strict=True))
+    p.write_text("score,label\n" + body)
+    return p
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_hang_up_with_edits_keeps_them_beside_the_source(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    src = tmp_path / "costs.csv"
+    src.write_bytes((DATA / "costs.csv").read_bytes())
+    plain = Plain(str(src), cwd=tmp_path)
+    plain.send("label r0 1")
+    plain.wait_for("Row r0: actual label flipped to 1.")
+    plain.signal(sig)
+    code, err = plain.end()
+    kept = sorted(tmp_path.glob("costs.recovered-*.csv"))
+    assert code == 128 + sig and len(kept) == 1
+    assert err == f"threshold-lab: {sig.name}: the unsaved edits were written to {kept[0]}\n"
+    assert kept[0].read_text().splitlines()[:2] == ["id,score,label", "r0,0.44,1"]
+    assert src.read_bytes() == (DATA / "costs.csv").read_bytes()  # never over the source
+    # The next start on the same source says the file is there.
+    again = Plain(str(src), cwd=tmp_path)
+    again.send("quit")
+    code, _ = again.end()
+    assert code == 0
+    assert again.lines[2] == (
+        f"An earlier session's unsaved edits are in {kept[0]}: open it to get them back."
+    )
+
+
+def test_a_hang_up_of_a_preset_keeps_the_edits_in_the_working_folder(tmp_path: Path) -> None:
+    plain = Plain("canonical", cwd=tmp_path)
+    plain.send("delete s1")
+    plain.wait_for("Removed row s1")
+    plain.signal(signal.SIGTERM)
+    code, err = plain.end()
+    kept = list(tmp_path.glob("canonical.recovered-*.csv"))
+    assert code == 143 and len(kept) == 1 and "unsaved edits were written to" in err
+    assert kept[0].read_text().count("\n") == 5  # the header and the four rows left
+
+
+def test_a_hang_up_without_edits_writes_nothing(tmp_path: Path) -> None:
+    plain = Plain("canonical", cwd=tmp_path)
+    plain.send("status")
+    plain.wait_for("Threshold 0.5")
+    plain.wait_for("Threshold 0.5: 3 of 5")
+    plain.signal(signal.SIGTERM)
+    code, err = plain.end()
+    assert (code, err, list(tmp_path.iterdir())) == (143, "", [])
+
+
+def test_recovery_never_replaces_a_file_and_falls_back_to_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = tmp_path / "src" / "rows.csv"
+    src.parent.mkdir()
+    src.write_text("x")
+    monkeypatch.chdir(tmp_path)
+    taken = src.parent / "rows.recovered-20261201-120000.csv"
+    taken.write_text("an earlier one")
+    now = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))
+    first = recovery.write("a\n", src, "rows.csv", now=now)
+    assert first == src.parent / "rows.recovered-20261201-120000-2.csv"
+    assert taken.read_text() == "an earlier one" and first.read_text() == "a\n"
+    # A source folder that cannot be written: the working folder takes it.
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != src.parent)
+    second = recovery.write("b\n", src, "rows.csv", now=now)
+    assert second == tmp_path / "rows.recovered-20261201-120000.csv"
+    assert recovery.found(src, "rows.csv")[0] in (second.resolve(), first.resolve())
+
+
+def test_ctrl_c_stops_play_and_the_session_goes_on(rows: Path, tmp_path: Path) -> None:
+    plain = Plain(str(rows), cwd=tmp_path)
+    plain.send("label 1 1", "play")
+    plain.wait_for("Step 1 of 4983")
+    plain.reading.clear()  # play now blocks writing into a full pipe: mid-play for sure
+    time.sleep(1)
+    plain.signal(signal.SIGINT)
+    plain.reading.set()
+    plain.wait_for("Stopped play (Ctrl-C). Threshold")
+    assert not any(line.startswith("Step 4983 of 4983") for line in plain.lines)
+    plain.send("status", "quit!")
+    code, err = plain.end()
+    assert code == 0 and err == "" and "Traceback" not in "\n".join(plain.lines)
+    assert plain.lines[-1].startswith("Threshold ")  # status ran after the stop
+
+
+def test_ctrl_c_stops_a_bootstrap_and_leaves_it_as_it_was(rows: Path, tmp_path: Path) -> None:
+    plain = Plain(str(rows), cwd=tmp_path)
+    plain.send("bootstrap 100000")
+    plain.wait_for("Bootstrapping 100000 replicates...")
+    plain.signal(signal.SIGINT)
+    plain.wait_for("Stopped bootstrap (Ctrl-C).")
+    plain.send("intervals on", "quit")
+    code, err = plain.end()
+    assert (code, err) == (0, ""), plain.lines[-3:]
+    said = next(line for line in plain.lines if line.startswith("Intervals on"))
+    assert "bootstrap for the rest" not in said  # no bootstrap set: as it was
+
+
+def test_ctrl_c_at_the_prompt_with_edits_asks_then_leaves(rows: Path, tmp_path: Path) -> None:
+    plain = Plain(str(rows), cwd=tmp_path)
+    plain.send("label 1 1")
+    plain.wait_for("Moved:")
+    plain.signal(signal.SIGINT)
+    plain.wait_for("There are unsaved edits: Ctrl-C again or quit! to leave")
+    assert plain.proc.poll() is None  # still there: it asked
+    plain.signal(signal.SIGINT)
+    code, err = plain.end()
+    assert code == 130 and err == "threshold-lab: interrupted; the unsaved edits were not saved\n"
+
+
+def test_ctrl_c_at_the_prompt_without_edits_leaves(tmp_path: Path) -> None:
+    plain = Plain("canonical", cwd=tmp_path)
+    plain.wait_for("Threshold 0.5: 3 of 5")
+    plain.signal(signal.SIGINT)
+    code, err = plain.end()
+    assert (code, err) == (130, "")
+
+
+def test_ctrl_c_during_a_report_bootstrap_is_one_line_and_status_130(rows: Path) -> None:
+    proc = subprocess.Popen([*COMMAND, "report", str(rows), "--bootstrap", "100000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    time.sleep(4)  # well into the resampling
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and out == ""
+    assert err == "threshold-lab: interrupted; nothing was written\n"
+
+
+def _read(fd: int, seconds: float, until: bytes = b"") -> bytes:
+    out = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not (until and until in out):
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:  # the child closed the terminal
+                break
+    return out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_the_explorer_keeps_edits_and_gives_the_terminal_back_on_a_hang_up(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    src = tmp_path / "costs.csv"
+    src.write_bytes((DATA / "costs.csv").read_bytes())
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen([*COMMAND, str(src)], stdin=slave, stdout=slave, stderr=slave,
+                            cwd=tmp_path, env={**os.environ, "TERM": "xterm-256color"})  # fmt: skip
+    os.close(slave)
+    try:
+        out = _read(master, 30, until=b"predicted positive")
+        out += _read(master, 1.5)
+        os.write(master, b" ")  # space: flip the selected row's label
+        out += _read(master, 10, until=b"actual label flipped")
+        proc.send_signal(sig)
+        out += _read(master, 15, until=b"unsaved edits were written")
+        out += _read(master, 1)
+        assert proc.wait(timeout=15) == 128 + sig
+    finally:
+        proc.kill()
+        os.close(master)
+    kept = list(tmp_path.glob("costs.recovered-*.csv"))
+    assert len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
+    text = out.decode(errors="replace")
+    # The alternate screen is left before the note, which names the file.
+    assert text.rindex("\x1b[?1049l") < text.index(f"{sig.name}: the unsaved edits were written")
