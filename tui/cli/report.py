@@ -7,7 +7,15 @@ Headless: core only, never Textual.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
+import io
+import itertools
+import os
+import stat
 import sys
+from collections.abc import Iterable
+from typing import TextIO
 
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
@@ -125,15 +133,60 @@ def run(args: argparse.Namespace) -> int:
     report = build(src, options)
     points: int | None = args.points
     if args.json:
-        for piece in report_pieces(
+        pieces: Iterable[str] = report_pieces(
             report.contents, JSON_POINTS if points == _DEFAULT_POINTS else points
-        ):
-            sys.stdout.write(piece)
-        sys.stdout.write("\n")
+        )
+        pieces = itertools.chain(pieces, ["\n"])
     else:
-        sys.stdout.write(report.text(points=TEXT_POINTS if points == _DEFAULT_POINTS else points))
+        pieces = [report.text(points=TEXT_POINTS if points == _DEFAULT_POINTS else points)]
+    problem = write_whole(pieces)
+    if problem:  # a full disk, say: not the input's fault, so status 1
+        sys.stderr.write(f"{PROG}: error: {problem}\n")
+        return 1
     decision = report.goal
     if args.check and decision is not None and not decision.feasible:
         note(f"goal not met: {decision.reason}")
         return 1
     return 0
+
+
+def write_whole(pieces: Iterable[str]) -> str:
+    """Write the report to stdout, or nothing of it: on a full disk (or any write
+    error) a file stdout was redirected to is cut back to where it stood. Returns
+    what went wrong, or ""."""
+    out = sys.stdout
+    start = _offset(out)
+    try:
+        for piece in pieces:
+            out.write(piece)
+        out.flush()
+    except BrokenPipeError:
+        raise  # the reader left early (| head): main stops quietly
+    except OSError as exc:
+        _discard(out, start)
+        return f"cannot write the report: {exc.strerror or exc}"
+    return ""
+
+
+def _offset(out: TextIO) -> int | None:
+    """Where a regular file stdout writes to stands now (None: not a regular file)."""
+    try:
+        fd = out.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        out.flush()
+        if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND:  # >>: writes go to the end
+            return os.fstat(fd).st_size
+        return os.lseek(fd, 0, os.SEEK_CUR)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def _discard(out: TextIO, start: int | None) -> None:
+    """Drop what could not be written: in a regular file the part that was (cut back
+    to ``start``), and the buffer, so the exit does not try to write it again."""
+    with contextlib.suppress(OSError, ValueError):
+        fd = out.fileno()
+        if start is not None:
+            os.ftruncate(fd, start)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), fd)

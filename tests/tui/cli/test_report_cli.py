@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.tui.cli import main
 
 from tests.paths import DATA
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -238,3 +244,51 @@ def test_argparse_errors_exit_2_without_traceback(capsys: pytest.CaptureFixture[
         main(["report", "canonical", "--beta", "-1"])
     assert info.value.code == 2
     assert "must be a positive finite number" in capsys.readouterr().err
+
+
+def test_a_full_device_is_one_line_and_status_1() -> None:
+    # Before: an ENOSPC traceback.
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "threshold_lab", "report", "canonical",
+                               "--json"], stdout=full, stderr=subprocess.PIPE, text=True,
+                              check=False)  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr == "threshold-lab: error: cannot write the report: No space left on device\n"
+
+
+class FullAfter(io.FileIO):
+    """A file whose disk fills after ``room`` more bytes (ENOSPC, as a full disk)."""
+
+    def __init__(self, path: Path, room: int) -> None:
+        super().__init__(path, "a")
+        self.room = room
+
+    def write(self, b: Buffer) -> int:
+        data = bytes(b)
+        if len(data) > self.room:
+            written = super().write(data[: self.room])
+            self.room = 0
+            if written:
+                return written
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.room -= len(data)
+        return super().write(data)
+
+
+@pytest.mark.parametrize("json_out", [True, False])
+def test_a_disk_that_fills_midway_leaves_the_file_as_it_was(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    json_out: bool,
+) -> None:
+    # Before: a truncated JSON file (the part written before the disk filled).
+    target = tmp_path / "out.json"
+    target.write_text("earlier lines\n")
+    stream = io.TextIOWrapper(io.BufferedWriter(FullAfter(target, 3000), 1024), "utf-8")
+    monkeypatch.setattr(sys, "stdout", stream)
+    code = main(["report", "good", "--points", "all", *(["--json"] if json_out else [])])
+    assert code == 1 and target.read_text() == "earlier lines\n"
+    assert capsys.readouterr().err == (
+        "threshold-lab: error: cannot write the report: No space left on device\n"
+    )
