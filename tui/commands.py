@@ -208,8 +208,8 @@ class Help(Command):
     SHOW = True
     ACTION = "help"
     GROUP = "Data and the app"
-    PLAIN = "help"
-    PLAIN_HELP = "these commands"
+    PLAIN = "help | help TOPIC | help COMMAND | help all"
+    PLAIN_HELP = "the topics; a topic's commands; one command; every command"
 
 
 class Quit(Command):

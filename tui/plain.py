@@ -24,6 +24,7 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
 from threshold_lab.core.data.presets import PRESETS, preset
 from threshold_lab.core.data.rownames import shown
+from threshold_lab.core.decide.goal import GOAL_METRICS, GRAMMAR
 from threshold_lab.core.decide.solve import decision_sentence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
@@ -69,12 +70,16 @@ from threshold_lab.tui.commands import GROUPS, Command, plain_commands, plain_wo
 Handler = Callable[[list[str]], bool | None]
 
 
-def help_text(width: int = 96) -> str:
-    """Every command plain mode takes, from the commands' declarations: its usage,
-    then what it does, wrapped under itself."""
-    lines = ["Commands (one per line):"]
-    ordered = sorted(plain_commands(), key=lambda c: GROUPS.index(c.GROUP))
-    for c in ordered:
+def help_text(
+    width: int = 96,
+    commands: Iterable[type[Command]] | None = None,
+    heading: str = "Commands (one per line):",
+) -> str:
+    """The commands plain mode takes (all of them by default), from the commands'
+    declarations: each one's usage, then what it does, wrapped under itself."""
+    lines = [heading] if heading else []
+    chosen = plain_commands() if commands is None else list(commands)
+    for c in sorted(chosen, key=lambda c: GROUPS.index(c.GROUP)):
         usage, said = c.PLAIN or "", textwrap.wrap(lower_first(c.plain_help()), width - 38)
         if len(usage) <= 35:
             lines.append(f"  {usage:<36}{said[0]}")
@@ -83,6 +88,70 @@ def help_text(width: int = 96) -> str:
             lines.append(f"  {usage}")
         lines += [" " * 38 + more for more in said]
     return "\n".join(lines)
+
+
+def topics() -> dict[str, list[type[Command]]]:
+    """``help TOPIC``'s topics: each group of commands in help's order, by its first
+    word in lower case (``how-sure`` for How sure)."""
+    found: dict[str, list[type[Command]]] = {}
+    for c in sorted(plain_commands(), key=lambda c: GROUPS.index(c.GROUP)):
+        found.setdefault(_topic_word(c.GROUP), []).append(c)
+    return found
+
+
+def _topic_word(group: str) -> str:
+    return "how-sure" if group == "How sure" else group.split()[0].lower()
+
+
+def topic_list() -> str:
+    """What ``help`` alone says: the topics and the commands, each a word to ask for."""
+    words = [w for w in plain_words() if not w.endswith("!")]
+    return "\n".join([
+        "Help: help TOPIC for a group of commands, help COMMAND for one, help all for every "
+        "command.",
+        *textwrap.wrap(f"Topics: {', '.join(topics())}.", 96),
+        *textwrap.wrap(f"Commands: {', '.join(words)}.", 96),
+    ])  # fmt: skip
+
+
+def help_on(word: str) -> str:
+    """``help WORD``: a topic's commands, or one command with what it takes (a goal's
+    grammar and metrics, a transform's names); InputError for a word that is neither."""
+    key = word.lower()
+    if key == "all":
+        return help_text()
+    if key in topics():
+        group = topics()[key][0].GROUP
+        return help_text(commands=topics()[key], heading=f"{group}:")
+    command = plain_words().get(key.rstrip("!"))
+    if command is None:
+        raise InputError(
+            f"help: no topic or command {word!r}; topics: {', '.join(topics())} "
+            "(help alone lists the commands too)"
+        )
+    more = [line for text in DETAILS.get(command, []) for line in textwrap.wrap(text, 96)]
+    return "\n".join([help_text(commands=[command], heading=""), *more])
+
+
+#: What ``help COMMAND`` adds for the commands that take a small language.
+DETAILS: dict[type[Command], list[str]] = {
+    cmd.Goal: [
+        f"A goal: {GRAMMAR}.",
+        "Metrics: " + ", ".join(GOAL_METRICS) + ", and cost (min cost).",
+        "Numbers are decimals (0.9, 1e-3) or one fraction (9/10), 0 or from 1e-300 to 1e300 "
+        "in size; a cost is a number or @column (each row's own value in that column).",
+        "Examples: goal max precision where recall >= 0.9; goal min cost fp=1 fn=5; "
+        "goal max f1; goal off.",
+    ],
+    cmd.Prevalence: [
+        "The prevalence is a decimal or a fraction from 1e-300 to 1 − 1e-300 (prevalence "
+        "1/20); prevalence off drops it.",
+    ],
+    cmd.Intervals: [
+        "A confidence is from 0.5 to 0.9999999999999998 (intervals 0.9); on and off "
+        "show or hide the intervals.",
+    ],
+}
 
 
 #: Rows listed at most by ``rows`` and ``boundary`` unless a count is given.
@@ -191,7 +260,7 @@ class PlainSession:
             cmd.Goal: self.cmd_goal,
             cmd.Prevalence: self.cmd_prevalence,
             cmd.Save: self.cmd_save,
-            cmd.Help: lambda args: self.say(help_text()),
+            cmd.Help: self.cmd_help,
             cmd.Quit: lambda args: self.cmd_quit(args, self._word, force=False),
             cmd.QuitAnyway: lambda args: self.cmd_quit(args, self._word.rstrip("!"), force=True),
         }
@@ -457,6 +526,11 @@ class PlainSession:
                 "to load it and lose them"
             )
         self._said(self.session.load_preset(args[0]))
+
+    def cmd_help(self, args: list[str]) -> None:
+        if len(args) > 1:
+            raise InputError("help takes one topic or command, such as help goal")
+        self.say(help_on(args[0]) if args else topic_list())
 
     def cmd_quit(self, args: list[str], word: str, *, force: bool) -> bool:
         self._no_args(args)

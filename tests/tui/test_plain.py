@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.session.session import Session
+from threshold_lab.tui.commands import plain_words
 from threshold_lab.tui.plain import run_plain
 
 CANON_STATUS = (
@@ -196,7 +197,7 @@ def test_quit_stops_reading() -> None:
 
 
 def test_help_lists_every_command() -> None:
-    text = "\n".join(run("help"))
+    text = "\n".join(run("help all"))
     for word in (
         "threshold",
         "next",
@@ -259,3 +260,27 @@ def test_rows_by_cell_and_score_and_the_boundary() -> None:
         "error: rows takes a cell (TP, FP, TN, FN), an order (file, high, low) and a count, "
         "not 'XP'; nothing changed"
     ]
+
+
+def test_help_alone_lists_topics_and_commands_and_help_topic_shows_one() -> None:
+    # Before: help goal printed all 40 lines of help.
+    listed = run("help")
+    assert listed[0].startswith("Help: help TOPIC for a group of commands, help COMMAND")
+    assert "Topics: threshold, rows, edits, deciding, models, classes, how-sure, views" in (
+        "\n".join(listed)
+    )
+    goal = run("help goal")
+    assert goal[0].startswith("  goal GOAL | goal | goal off") and len(goal) < 15
+    assert any(line.startswith("A goal: max|min METRIC [where") for line in goal)
+    assert any("predicted_positives" in line for line in goal)
+    edits = run("help edits")
+    assert edits[0] == "Edits:" and any(line.startswith("  delete ID") for line in edits)
+    assert not any(line.startswith("  goal") for line in edits)
+    assert run("help QUIT!")[0].startswith("  quit | exit")
+    assert run("help nonsense")[0].startswith("error: help: no topic or command 'nonsense'")
+
+
+@pytest.mark.parametrize("word", sorted(plain_words()))
+def test_every_command_word_has_its_help(word: str) -> None:
+    lines = run(f"help {word}")
+    assert lines and not lines[0].startswith("error"), lines

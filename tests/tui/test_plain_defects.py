@@ -189,7 +189,7 @@ def test_cli_exit_status_on_unsaved_edits_at_end_of_input() -> None:
 
 
 def test_help_names_the_forcing_words() -> None:
-    lines, _, _ = play("help")
+    lines, _, _ = play("help all")
     text = "\n".join(lines)
     assert "quit!" in text and "exit!" in text and "preset NAME [force]" in text
 
