@@ -179,8 +179,9 @@ class ThresholdLab(App[None]):
         rows = self._main.query_one(RowTable)
         for b in self._main.all_bindings():
             target = rows if b in RowTable.BINDINGS else self._main
+            keys = _key_names(b.key, ascii=self.ascii)  # --ascii: "right", not ">"
             yield SystemCommand(
-                f"{b.tooltip or b.description} ({_key_names(b.key)})",
-                f"Key {_key_names(b.key)}",
+                f"{b.tooltip or b.description} ({keys})",
+                f"Key {keys}",
                 partial(self.call_later, target.run_action, b.action),
             )

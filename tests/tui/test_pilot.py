@@ -255,6 +255,18 @@ async def test_every_key_is_a_palette_command() -> None:
         assert app.main.query_one("#rows", RowTable).order == "score-desc"
 
 
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_the_palette_names_the_arrow_keys_as_keys(ascii: bool) -> None:
+    # Before: --ascii wrote "+0.01 (>)", and > is not the key.
+    app = make_app(ascii=ascii)
+    async with app.run_test(size=SIZE):
+        titles = [c.title for c in system_commands(app)]
+        right, left = ("right", "left") if ascii else ("→", "←")
+        assert any(t.endswith(f"({right})") and "up by 0.01" in t for t in titles), titles
+        assert any(t.endswith(f"({left})") and "down by 0.01" in t for t in titles)
+        assert not any(t.endswith(("(>)", "(<)")) for t in titles)
+
+
 async def test_all_metrics_screen_lists_every_metric() -> None:
     from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
     from threshold_lab.tui.screens.help import MetricsScreen
