@@ -51,6 +51,7 @@ from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.calibration import calibration_words, gains_words, ks_words
 from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
 from threshold_lab.core.text.multiclass import classes_words, multiclass_words
+from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.text.sentences import (
     SUMMARY_WORDS,
     change_words,
@@ -421,7 +422,7 @@ class PlainSession:
         what = {None: _rows(n), DIFFER: f"{_rows(n)} decided differently"}.get(
             cell, f"{n} {cell} {_noun(n)}"
         )
-        t = format_threshold(a.threshold)
+        t = threshold_words(a.threshold, a.sweep.thresholds)
         self.say(f"{what} at threshold {t}, {ORDER_NAMES[order]}:")
         if cell == DIFFER:
             for side in side_by_side(models, a.threshold, view.indices(0, limit)):
@@ -439,7 +440,7 @@ class PlainSession:
         a = self.analysis
         scores = boundary_scores(a.data, a.threshold)
         rows = np.flatnonzero(np.isin(a.data.scores, np.asarray(scores)))
-        t = format_threshold(a.threshold)
+        t = threshold_words(a.threshold, a.sweep.thresholds)
         self.say(f"{_rows(rows.shape[0])} either side of threshold {t}:")
         self._say_rows(rows[:ROWS_SHOWN])
         if rows.shape[0] > ROWS_SHOWN:
@@ -447,7 +448,7 @@ class PlainSession:
 
     def _say_rows(self, rows: npt.NDArray[np.intp]) -> None:
         a = self.analysis
-        for row in row_texts(a.data, a.threshold, rows):
+        for row in row_texts(a.data, a.threshold, rows, a.sweep.thresholds):
             self.say(
                 f"{row.id}: score {row.score}, actual {row.actual}, "
                 f"predicted {row.predicted}, {row.cell}"
@@ -631,7 +632,7 @@ class PlainSession:
     def cmd_metrics(self, args: list[str]) -> None:
         self._no_args(args)
         a = self.analysis
-        self.say(f"Metrics at threshold {format_threshold(a.threshold)}:")
+        self.say(f"Metrics at threshold {threshold_words(a.threshold, a.sweep.thresholds)}:")
         self.say(*metrics_section(a, self._sure(), "bootstrap B"))
         at = self.session.current().at_prevalence
         prevalence = self.session.prevalence

@@ -29,6 +29,7 @@ from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.multiclass import multiclass_lines
+from threshold_lab.core.text.scores import shown_score
 from threshold_lab.core.text.sentences import status_sentence
 from threshold_lab.core.threshold import format_threshold
 
@@ -61,7 +62,7 @@ def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
             continue
         pk = s.counts_at(i)
         pm = a.sweep.point_metrics(i)
-        label = "above all" if i == 0 else format_threshold(s.threshold_at(i))
+        label = "above all" if i == 0 else shown_score(float(s.thresholds[i - 1]), s.thresholds)
         if i == a.point:
             label = "> " + label
         rows.append(

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.metrics.confusion import predict, row_cells
+from threshold_lab.core.text.scores import shown_score
 from threshold_lab.core.threshold import Threshold
 
 IndexArray = npt.NDArray[np.intp]
@@ -239,8 +240,15 @@ class RowText:
     cell: str
 
 
-def row_texts(data: Dataset, threshold: Threshold, rows: npt.NDArray[np.intp]) -> list[RowText]:
-    """The rows ``rows`` of ``data`` at ``threshold``, as text.
+def row_texts(
+    data: Dataset,
+    threshold: Threshold,
+    rows: npt.NDArray[np.intp],
+    thresholds: npt.NDArray[np.float64] | None = None,
+) -> list[RowText]:
+    """The rows ``rows`` of ``data`` at ``threshold``, as text (scores as
+    :func:`~threshold_lab.core.text.scores.shown_score` shows them among
+    ``thresholds``, the distinct scores, when given).
 
     >>> from threshold_lab.core.data.presets import preset
     >>> row_texts(preset("canonical").data, 0.5, np.array([1]))
@@ -251,7 +259,7 @@ def row_texts(data: Dataset, threshold: Threshold, rows: npt.NDArray[np.intp]) -
     return [
         RowText(
             id=data.shown_id(i),
-            score=repr(float(data.scores[i])),
+            score=shown_score(float(data.scores[i]), thresholds),
             actual="1" if data.labels[i] else "0",
             predicted="1" if pred[j] else "0",
             cell=str(cells[j]),

@@ -8,6 +8,7 @@ from threshold_lab.core.calibration.gains import KS, Gains
 from threshold_lab.core.calibration.reliability import Calibration
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.metrics.metric import Metric, format_count
+from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
 
 
@@ -116,14 +117,15 @@ def gains_words(g: Gains | None, a: Analysis) -> list[str]:
         if k in seen:
             continue
         seen.add(k)
-        t = format_threshold(a.sweep.threshold_at(k))
+        t = threshold_words(a.sweep.threshold_at(k), a.sweep.thresholds)
         out.append(
             f"up to {q:.0%} of the rows: threshold {t} predicts {g.x[k]:.1%} of the rows "
             f"positive and captures {g.y[k]:.1%} of the positives"
         )
     k = a.point
     out.append(
-        f"At the threshold {format_threshold(a.threshold)}: {g.x[k]:.1%} of the rows, "
+        f"At the threshold {threshold_words(a.threshold, a.sweep.thresholds)}: "
+        f"{g.x[k]:.1%} of the rows, "
         f"{g.y[k]:.1%} of the positives; {a.metrics['lift'].value_or_reason()} times the base "
         "rate (lift)."
     )

@@ -9,7 +9,7 @@ from threshold_lab.core.intervals.bootstrap import Bands
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import auc_interval_text
 from threshold_lab.core.metrics.metric import Metric
-from threshold_lab.core.threshold import format_threshold
+from threshold_lab.core.text.scores import threshold_words
 
 #: Where the bands are read aloud: FPR (ROC) or recall (PR).
 SPOKEN_GRID = (0.1, 0.25, 0.5, 0.75)
@@ -72,7 +72,7 @@ def boot_summary_words(a: Analysis, sure: Sure) -> list[str]:
         ("fbeta", a.metrics["fbeta"], a.point),
         ("mcc", a.metrics["mcc"], a.point),
     ]
-    where = f" at threshold {format_threshold(a.threshold)}"
+    where = f" at threshold {threshold_words(a.threshold, a.sweep.thresholds)}"
     for name, m, point in rows:
         label = m.name[0].upper() + m.name[1:]
         at = where if point is not None else ""

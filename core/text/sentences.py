@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import format_count
-from threshold_lab.core.threshold import format_threshold
+from threshold_lab.core.text.scores import threshold_words
 
 
 def status_sentence(a: Analysis) -> str:
@@ -18,7 +18,7 @@ def status_sentence(a: Analysis) -> str:
     'precision undefined (no predicted positives), recall 0.'
     """
     k = a.counts
-    where = "Threshold " + format_threshold(a.threshold)
+    where = "Threshold " + threshold_words(a.threshold, a.sweep.thresholds)
     precision, recall = a.metrics["precision"], a.metrics["recall"]
     p_text = precision.short()
     if precision.value is None:
@@ -45,7 +45,7 @@ def tie_group_text(a: Analysis) -> str:
         return f"above all scores (before tie group 1 of {m})"
     i = a.point
     rows_here = sum(a.sweep.entering(i))
-    score = format_threshold(a.sweep.threshold_at(i))
+    score = threshold_words(a.sweep.threshold_at(i), a.sweep.thresholds)
     rows = "row" if rows_here == 1 else "rows"
     return f"tie group {i} of {m} (score {score}, {format_count(rows_here)} {rows})"
 
@@ -60,7 +60,10 @@ def step_sentence(a: Analysis) -> str:
     >>> step_sentence(analyse(preset("canonical").data, None))
     'Step 0 of 4: threshold above all scores. Nothing is predicted positive.'
     """
-    head = f"Step {a.point} of {a.sweep.size - 1}: threshold {format_threshold(a.threshold)}."
+    head = (
+        f"Step {a.point} of {a.sweep.size - 1}: threshold "
+        f"{threshold_words(a.threshold, a.sweep.thresholds)}."
+    )
     if a.point == 0:
         return f"{head} Nothing is predicted positive."
     pos, neg = a.sweep.entering(a.point)
@@ -199,7 +202,9 @@ def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
         previous = k
         pos, neg = s.entering(k)
         m = s.point_metrics(k)
-        where = f"Threshold {format_threshold(s.threshold_at(k))}: {_step_words(pos, neg)}"
+        where = (
+            f"Threshold {threshold_words(s.threshold_at(k), s.thresholds)}: {_step_words(pos, neg)}"
+        )
         if kind == "roc":
             shape = "a diagonal step" if pos and neg else "up" if pos else "right"
             lines.append(f"{where}, {shape} to FPR {m['fpr'].short()}, TPR {m['tpr'].short()}.")

@@ -639,3 +639,23 @@ async def test_a_preset_over_unsaved_edits_asks_first() -> None:
         await pilot.press("y")
         assert m.session.data.n != 5 or m.session.source != "preset canonical"
         assert not m.session.dirty
+
+
+async def test_the_score_column_narrows_again_after_an_undone_transform() -> None:
+    # Before: "0.0010627599999999998" widened the column for good.
+    from threshold_lab.tui.widgets.row_table import RowTable
+
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one(RowTable)
+        await pilot.pause()
+        before = table._widths["score"]
+        await pilot.press("T", *retype("square"), "enter")
+        await pilot.pause()
+        lines = [table.render_line(y).text for y in range(table.size.height)]
+        assert any("0.7396" in line for line in lines)
+        assert not any("99999" in line for line in lines), lines
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        lines = [table.render_line(y).text for y in range(table.size.height)]
+        assert table._widths["score"] == before, lines

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.errors import InputError
@@ -334,3 +335,36 @@ def test_a_typed_score_a_double_cannot_keep_is_refused(command: str, message: st
     lines, _, code = play(command, "status")
     assert lines[0].startswith(message) and lines[0].endswith("; nothing changed"), lines
     assert lines[1] == CANON_STATUS and code == 1
+
+
+def test_transformed_scores_read_without_float_noise_and_undo_reads_as_before() -> None:
+    # Before: "score 0.7395999999999999", "0.48999999999999994" in rows and sweep.
+    out = io.StringIO()
+    p = preset("good")
+    s = Session(p.data, p.threshold, source="preset good")
+    run_plain(s, ["transform square\n", "rows 3\n", "sweep\n", "next\n", "undo\n", "rows 3\n"],
+              out, prompt=False, err=io.StringIO())  # fmt: skip
+    text = out.getvalue()
+    assert "p3: score 0.7396, actual 1" in text and "0.7395999999999999" not in text
+    assert "\n  0.49        6   0  10   4" in text and "0.48999999999999994" not in text
+    assert "Threshold ≈0.49: 6 of 20 predicted positive" in text  # not the exact double: ≈
+    assert "Now at tie group 6 of 20 (score ≈0.49, 1 row)." in text
+    assert text.endswith(
+        "p3: score 0.86, actual 1, predicted 1, TP\n... and 17 more rows: rows 20 shows them all.\n"
+    )
+
+
+def test_shown_scores_keep_neighbours_apart_and_typing_them_keeps_the_decisions() -> None:
+    from threshold_lab.core.text.scores import shown_score
+
+    rng = np.random.default_rng(3)
+    scores = np.unique(rng.random(2000) ** 2)[::-1]  # distinct, descending, noisy
+    texts = [shown_score(float(x), scores) for x in scores]
+    assert len(set(texts)) == len(texts)  # neighbours apart
+    values = np.array([float(t) for t in texts])
+    assert bool(np.all(np.diff(values) < 0))  # and in the same order
+    assert all(len(t.lstrip("0.")) <= 17 for t in texts)
+    # A threshold between two scores reads as one that decides every row the same.
+    between = float((scores[10] + scores[11]) / 2)
+    t = float(shown_score(between, scores))
+    assert int((scores >= t).sum()) == int((scores >= between).sum())

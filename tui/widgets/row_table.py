@@ -182,6 +182,8 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         if self.cell not in self.filters:  # one model again (a preset): every row
             self.set_reactive(RowTable.cell, None)
         models = [d for _, d in self.models]
+        if self._orders is not None and self._orders.data is not a.data:
+            self._widths["score"] = 5  # other scores (an undone transform): narrow again
         cache = self._order_cache(a)
         self.view = make_view(a.data, a.threshold, self.order, self.cell, cache, models)
         position = None if keep_row is None else self.view.position_of(keep_row)
@@ -317,7 +319,9 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         self._move_to(position)
         row = self.view.row_at(position)
         if row is not None:
-            shown = row_texts(a.data, a.threshold, self.view.indices(position, position + 1))[0]
+            shown = row_texts(
+                a.data, a.threshold, self.view.indices(position, position + 1), a.sweep.thresholds
+            )[0]
             side = "at or above" if shown.predicted == "1" else "below"
             self._say(
                 f"Row {shown.id}, score {shown.score}, is the "
@@ -435,7 +439,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             # Each model's score column as wide as its name's heading.
             values = tuple(v.ljust(len(columns[k])) if k >= 2 else v for k, v in enumerate(values))
         else:
-            row = row_texts(data, a.threshold, rows)[0]
+            row = row_texts(data, a.threshold, rows, a.sweep.thresholds)[0]
             values = (row.id, row.score, row.actual, row.predicted, row.cell)
             scores = [row.score]
         grown = False

@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from threshold_lab.core.drawing.score_bins import ScoreBins, axis_ticks
+from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.explorer.frame import Frame
 
@@ -82,7 +83,7 @@ class ScoreStrip(Widget):
         out.append(axis_line(bins, line, usable) + "\n")
         lo, hi = format_threshold(bins.lo), format_threshold(bins.hi)
         span = f"scores {lo} to {hi}" if lo != hi else f"every score is {lo}"
-        t = format_threshold(a.threshold)
+        t = threshold_words(a.threshold, a.sweep.thresholds)
         # The longest wording that fits whole (#12 item 9: the span was cut at 80).
         room = LABEL_WIDTH + usable
         for caption in (

@@ -16,7 +16,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import Metric, format_count
-from threshold_lab.core.threshold import format_threshold
+from threshold_lab.core.text.scores import shown_score
 from threshold_lab.tui.bindings import bindings
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import blank, fitted
@@ -180,7 +180,9 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
         s = a.sweep
         m = s.point_metrics(point)
         return (
-            "above all" if point == 0 else format_threshold(s.threshold_at(point)),
+            "above all"
+            if point == 0
+            else shown_score(float(s.thresholds[point - 1]), s.thresholds),
             *(format_count(v) for v in s.counts_at(point).cells()),
             *(_rate(m[n]) for n in ("tpr", "fpr", "precision")),
         )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
+from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.text.sentences import tie_group_text
-from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines
 
@@ -24,7 +24,7 @@ class ThresholdBar(ItemLines):
         if frame is None:
             return
         a = frame.analysis
-        t = format_threshold(a.threshold)
+        t = threshold_words(a.threshold, a.sweep.thresholds)
         value = Text(f"Threshold {t}", style="bold")
         rule = (
             "nothing is predicted positive" if a.threshold is None else f"positive if score >= {t}"
