@@ -438,6 +438,16 @@ class MoreMetrics(Command):
     PLAIN = "metrics"
 
 
+class MessageLog(Command):
+    """The last 50 messages, in full"""
+
+    KEY = "L"
+    ID = "message-log"
+    FOOTER = "Messages"
+    ACTION = "message_log"
+    GROUP = "Views and playback"
+
+
 class Intervals(Command):
     """Show or hide the confidence intervals"""
 

@@ -659,3 +659,39 @@ async def test_the_score_column_narrows_again_after_an_undone_transform() -> Non
         await pilot.pause()
         lines = [table.render_line(y).text for y in range(table.size.height)]
         assert table._widths["score"] == before, lines
+
+
+async def test_a_message_too_long_for_its_line_says_so_and_the_log_has_it_whole() -> None:
+    # Before: "...runner-up threshold 0.9793 with recall" and the rest was lost.
+    from threshold_lab.tui.screens.help import MessageLogScreen
+    from threshold_lab.tui.widgets.text import MessageLine
+
+    app = make_app("good")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d", *retype("max precision where recall >= 0.5"), "enter")
+        await pilot.pause()
+        full = app.main.message
+        assert full.endswith("runner-up threshold 0.55 with precision 8/9.")
+        shown = str(app.main.query_one(MessageLine).render())
+        assert shown.endswith("… (L: the whole message)") and shown != full
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageLogScreen)
+        text = str(app.screen.query_one("Static").render())
+        assert f"1. {full}" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        for _ in range(60):  # the log keeps the last 50
+            await pilot.press("right")
+        await pilot.pause()
+        assert len(app.main.said) == 50
+
+
+async def test_a_message_that_fits_is_shown_as_said() -> None:
+    from threshold_lab.tui.widgets.text import MessageLine
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right")
+        await pilot.pause()
+        assert str(app.main.query_one(MessageLine).render()) == app.main.message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -119,6 +120,28 @@ def _key_name(key: str, ascii: bool = False) -> str:
         "shift+p": "P",
     }
     return names.get(key, key)
+
+
+class MessageLogScreen(Dialog[None]):
+    """The explorer's last messages in full, oldest first, one paragraph each: what
+    a cut message line said, in plain lines a screen reader reads in order."""
+
+    AUTO_FOCUS = "#message-log"
+    BINDINGS = [Binding("escape,L,q", "dismiss", "Close", id="log-close")]
+
+    def __init__(self, messages: Sequence[str]) -> None:
+        super().__init__()
+        self.messages = list(messages)
+
+    def compose(self) -> ComposeResult:
+        lines = [f"{i}. {m}" for i, m in enumerate(self.messages, 1)] or ["Nothing said yet."]
+        lines += ["", "Esc, L or q closes; up/down scroll."]
+        with VerticalScroll(classes="dialog full", id="message-log"):
+            yield Static(titled(f"Messages (the last {len(self.messages)}, newest last)",
+                                lines))  # fmt: skip
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.answer(None)  # closes only itself, once (two Esc together)
 
 
 class MetricsScreen(Dialog[None]):

@@ -7,6 +7,7 @@ flows, playback and the demo tour live in :mod:`threshold_lab.tui.explorer`."""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +34,7 @@ from threshold_lab.tui.explorer.keys import KeyLine, every_key
 from threshold_lab.tui.explorer.playback import Playback
 from threshold_lab.tui.explorer.preparing import Preparer
 from threshold_lab.tui.screens.dialogs import Dialog
-from threshold_lab.tui.screens.help import HelpScreen
+from threshold_lab.tui.screens.help import HelpScreen, MessageLogScreen
 from threshold_lab.tui.screens.palette import OncePalette
 from threshold_lab.tui.widgets.charts import CHART_MODES, ChartMode, ChartPanel, chart_mode
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
@@ -50,6 +51,10 @@ from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 COMPACT_WIDTH, COMPACT_HEIGHT = 100, 30
 #: From this height the score strip and the key line join the other panes.
 TALL_HEIGHT = 50
+
+
+#: How many messages the log keeps.
+LOG_SIZE = 50
 
 
 class MainScreen(Screen[None]):
@@ -91,6 +96,8 @@ class MainScreen(Screen[None]):
         self.opening = opening
         #: The last transform applied (the transform dialog offers it again).
         self.last_transform: str | None = None
+        #: Everything said, the last :data:`LOG_SIZE` messages (``L`` shows them).
+        self.said: collections.deque[str] = collections.deque(maxlen=LOG_SIZE)
         self.playback = Playback(self, playback_seconds)
         self.demo = DemoTour(self, playback_seconds)
         self._start_demo = demo
@@ -263,7 +270,13 @@ class MainScreen(Screen[None]):
         return update
 
     def say(self, text: str) -> None:
+        """Say ``text`` on the message line, and keep it in the log (``L``) in full."""
+        if text:
+            self.said.append(text)
         self.message = text
+
+    def action_message_log(self) -> None:
+        self.app.push_screen(MessageLogScreen(list(self.said)))
 
     def _reframe(self) -> None:
         """Hand the current frame down again, prepared at the current widths, with the

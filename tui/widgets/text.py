@@ -10,6 +10,7 @@ number of lines it needs has changed.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -17,6 +18,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.app import RenderResult
+from textual.css.scalar import Unit
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -80,13 +82,40 @@ class StatusLine(TextLines):
 
 
 class MessageLine(TextLines):
-    """The sentence the last action said (a change made, a refusal and why)."""
+    """The sentence the last action said (a change made, a refusal and why). A
+    sentence longer than the line's room is cut at a word and says so: the message
+    log (``L``) has it whole."""
 
     message: reactive[str] = reactive("")
     """The text to show (handed down by the screen)."""
 
+    #: What a cut message ends with.
+    CUT = " … (L: the whole message)"
+
     def watch_message(self, text: str) -> None:
-        self.show(text)
+        self.show(self.fit(text))
+
+    def on_resize(self) -> None:
+        self.show(self.fit(self.message))
+
+    def fit(self, text: str) -> str:
+        """``text`` as it fits the line's room (its width and most lines), cut at a
+        word with :data:`CUT` when it does not."""
+        width = self.content_region.width if self.is_mounted else 0
+        most = self.styles.max_height
+        rows = int(most.value) if most is not None and most.unit == Unit.CELLS else 2
+        if width <= len(self.CUT) + 8 or not text:
+            return text
+        lines = textwrap.wrap(text, width)
+        if len(lines) <= rows:
+            return text
+        room = width * rows - len(self.CUT)
+        while True:  # the longest cut whose wrapped lines, with the note, still fit
+            head = text[:room].rsplit(" ", 1)[0] if " " in text[:room] else text[:room]
+            shown = head.rstrip(" ,;:") + self.CUT
+            if len(textwrap.wrap(shown, width)) <= rows or room <= width:
+                return shown
+            room -= max(1, width // 8)
 
 
 def wrap_items(items: Sequence[Text], width: int, sep: str = " · ") -> list[Text]:
