@@ -112,16 +112,16 @@ class Comparison:
         diff = self.auc_difference
         if d is not None:
             lines.append(
-                f"  ROC AUC {self.a} − {self.b} = {diff.brief()}: "
+                f"  ROC AUC {self.a} − {self.b} {_equals(diff.brief())}: "
                 f"{'paired' if d.paired else 'unpaired'} DeLong SE {d.se:.4g}, "
                 f"{d.interval.text()}, {d.p.text()}"
             )
         elif diff.value is not None:
             lines.append(
-                f"  ROC AUC {self.a} − {self.b} = {_signed(diff)}: no DeLong test "
+                f"  ROC AUC {self.a} − {self.b} {_equals(_signed(diff))}: no DeLong test "
                 f"({self.delong_reason})"
             )
-        ap_line = f"  AP {self.a} − {self.b} = {_signed(self.ap_difference)}"
+        ap_line = f"  AP {self.a} − {self.b} {_equals(_signed(self.ap_difference))}"
         interval, reason = self.ap_interval
         if interval is not None:
             ap_line += f": paired bootstrap {interval.text()}"
@@ -168,6 +168,11 @@ class Comparison:
         if auc_a.value == auc_b.value:
             return f"{by_auc}; {hi} ranks better by {by_ap}."
         return f"{by_auc} and by {by_ap}: the two summaries agree."
+
+
+def _equals(value: str) -> str:
+    """``= 1/16`` for an exact value, ``≈ 0.0737`` for a decimal (not ``= ≈ 0.0737``)."""
+    return value if value.startswith("≈") else f"= {value}"
 
 
 def _signed(m: Metric) -> str:

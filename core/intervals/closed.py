@@ -18,6 +18,7 @@ import numpy as np
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import RATES, Cells
+from threshold_lab.core.metrics.metric import format_count
 
 #: The confidence intervals are computed at unless asked otherwise.
 CONFIDENCE = 0.95
@@ -80,8 +81,9 @@ class Interval:
 
 
 def _count(x: float) -> str:
-    """``3``, ``193,391``."""
-    return f"{int(x):,}" if float(x).is_integer() else repr(float(x))
+    """``3``, ``193391``: written as the counts beside it are (``1178 of 5000``, ``TP
+    791``), one number style in a line."""
+    return format_count(x)
 
 
 def z_for(confidence: float) -> float:

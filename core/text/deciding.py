@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
 from threshold_lab.core.decide.solve import WORDS, Deciding, slack_text
 from threshold_lab.core.decide.text import PREVALENCE_WORDS
 from threshold_lab.core.metrics.metric import Metric, fraction_text
+from threshold_lab.core.text.scores import threshold_words
 
 
-def goal_words(deciding: Deciding, point: int) -> tuple[str, list[str]]:
+def goal_words(
+    deciding: Deciding, point: int, thresholds: npt.NDArray[np.float64] | None = None
+) -> tuple[str, list[str]]:
     """``("Goal max f1 at prevalence 1/20", ["-> threshold 0.42 (here)", "F1 3/4",
     ...])``: the goal, then what it chose (``point``: the operating point shown), its
     bounds' slack and the thresholds that decide the same; empty without a goal."""
@@ -26,7 +31,11 @@ def goal_words(deciding: Deciding, point: int) -> tuple[str, list[str]]:
     if d is None:
         return head, [f"cannot be solved: {deciding.problem}"]
     items = []
-    where = "above all scores" if d.threshold is None else f"threshold {d.threshold!r}"
+    where = (
+        "above all scores"
+        if d.threshold is None
+        else (f"threshold {threshold_words(d.threshold, thresholds)}")
+    )
     if not d.feasible:
         items.append(f"not feasible: {d.reason}; closest {where}")
     else:
@@ -41,7 +50,10 @@ def goal_words(deciding: Deciding, point: int) -> tuple[str, list[str]]:
     return head, items
 
 
-def prevalence_headline(at: dict[str, Metric], p: Fraction) -> tuple[str, str]:
-    """``("At prevalence 1/20 (TPR, FPR, LR± kept): ", "precision 3/22, NPV ...")``."""
+def prevalence_headline(at: dict[str, Metric], p: Fraction, where: str = "") -> tuple[str, str]:
+    """``("At prevalence 1/20, threshold 0.42 (TPR, FPR, LR± kept): ", "precision 3/22,
+    NPV ...")``: ``where`` names the threshold the metrics are at (the one shown, which
+    after a move or a transform is not the goal's)."""
     shown = ", ".join(f"{WORDS[n]} {at[n].short()}" for n in PREVALENCE_WORDS)
-    return f"At prevalence {fraction_text(p)} (TPR, FPR, LR± kept): ", shown
+    at_where = f", {where}" if where else ""
+    return f"At prevalence {fraction_text(p)}{at_where} (TPR, FPR, LR± kept): ", shown

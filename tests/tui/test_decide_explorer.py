@@ -62,7 +62,7 @@ async def test_w_shows_the_metrics_at_a_deployment_prevalence() -> None:
         await pilot.press("w", *retype("1/20"), "enter")
         await pilot.pause()
         line = app.main.query_one(GoalLine).plain
-        assert "At prevalence 1/20 (TPR, FPR, LR± kept): precision 3/22" in line
+        assert "At prevalence 1/20, threshold 0.42 (TPR, FPR, LR± kept): precision 3/22" in line
         assert app.main.message.startswith(
             "Prevalence 1/20: at threshold 0.42, precision 3/4 -> 3/22"
         )
@@ -137,3 +137,16 @@ async def test_a_cost_goal_then_a_delete_says_the_column_no_longer_lines_up() ->
         await pilot.press("r")  # reset: the file's rows, and the goal solved again
         await pilot.pause()
         assert "no longer lines up" not in line.plain and app.main.session.data.n == 60
+
+
+async def test_the_prevalence_line_says_at_which_threshold_once_moved_off_the_goal() -> None:
+    # Before: the goal line spoke at the goal's threshold, the prevalence line under
+    # it at the current one, without saying which.
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d", *retype("max precision where recall >= 0.9"), "enter")
+        await pilot.press("w", *retype("1/20"), "enter", "right")
+        await pilot.pause()
+        line = app.main.query_one(GoalLine).plain
+        assert "-> threshold 0.42 (d re-applies it)" in line
+        assert "At prevalence 1/20, threshold 0.43 (TPR, FPR, LR± kept)" in line

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.text.deciding import goal_words, prevalence_headline
+from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines
 
@@ -23,13 +24,15 @@ class GoalLine(ItemLines):
         if frame is None or deciding is None:
             return
         items: list[Text | str] = []
-        head, said = goal_words(deciding, frame.analysis.point)
+        a = frame.analysis
+        head, said = goal_words(deciding, a.point, a.sweep.thresholds)
         if head:
             items.append(Text(head, style="bold"))
             items += said
         at, p = frame.update.at_prevalence, deciding.prevalence
         if at is not None and p is not None:
-            heading, shown = prevalence_headline(at, p)
+            t = threshold_words(a.threshold, a.sweep.thresholds)
+            heading, shown = prevalence_headline(at, p, f"threshold {t}")
             items.append(Text(heading, style="bold") + Text(shown))
         # Shorter forms for a narrow screen (two lines at 80 columns): the bounds and the
         # prevalence's headline metrics stay longest; the whole story is in the message
