@@ -38,6 +38,9 @@ class Command:
     GROUP: ClassVar[str] = "Other keys"
     PLAIN: ClassVar[str | None] = None
     PLAIN_HELP: ClassVar[str | None] = None
+    #: Whether the line of keys the footer has no room for lists it: not a key the
+    #: footer already shows as part of a range (2, 3 and 4 are its "1-4 Panes").
+    ON_KEY_LINE: ClassVar[bool] = True
 
     @classmethod
     def label(cls) -> str:
@@ -295,6 +298,7 @@ class PaneChart(Command):
 
     KEY = "2"
     ID = "pane-chart"
+    ON_KEY_LINE = False  # the footer's "1-4 Panes"
     FOOTER = "Chart pane"
     ACTION = "pane('chart')"
     GROUP = "Panes"
@@ -305,6 +309,7 @@ class PaneRows(Command):
 
     KEY = "3"
     ID = "pane-rows"
+    ON_KEY_LINE = False  # the footer's "1-4 Panes"
     FOOTER = "Rows pane"
     ACTION = "pane('rows')"
     GROUP = "Panes"
@@ -315,6 +320,7 @@ class PaneSweep(Command):
 
     KEY = "4"
     ID = "pane-sweep"
+    ON_KEY_LINE = False  # the footer's "1-4 Panes"
     FOOTER = "Sweep pane"
     ACTION = "pane('sweep')"
     GROUP = "Panes"

@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
 from textual.widgets import Static
+from threshold_lab.tui.commands import COMMANDS
 from threshold_lab.tui.screens.help import key_names
 
 #: Where the row table's own keys (edit, flip, delete) go among the screen's, so
@@ -58,10 +59,14 @@ def key_line(bindings: Iterable[Binding], width: int = 118) -> Text:
     """The keys the footer has no room for, from the bindings (plain, not markup),
     wrapped at ``width`` between keys, never inside one. The row table's arrows
     and pages (and the sweep table's) go without saying; its view keys do not."""
+    quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
     hidden = [
         b
         for b in bindings
-        if not b.show and b.action.split("(")[0] != "move" and not (b.id or "").startswith("sweep-")
+        if not b.show
+        and b.action.split("(")[0] != "move"
+        and not (b.id or "").startswith("sweep-")
+        and b.id not in quiet
     ]
     lines: list[str] = []
     for entry in (f"{key_names(b.key)} {b.description}" for b in hidden):
@@ -80,4 +85,5 @@ class KeyLine(Static):
         self.bindings = bindings
 
     def on_resize(self, event: Resize) -> None:
-        self.update(key_line(self.bindings, max(event.size.width, 20)))
+        # The text's own width (the line's padding taken off), or a full line wraps.
+        self.update(key_line(self.bindings, max(self.content_size.width, 20)))

@@ -270,7 +270,8 @@ def test_narrow_intervals_get_the_decimals_that_tell_their_ends_apart() -> None:
     narrow = Interval(0.7612, 0.7672, "delong", 0.95)
     assert narrow.short() == "95% CI 0.7612 to 0.7672"
     assert Interval(0.5, 0.5, "delong", 0.95).short() == "95% CI 0.50 to 0.50"
-    assert Interval(0.1, 0.2, "wilson", 0.95, 193391).short().endswith("n = 193391")  # as the counts beside it
+    # n is written as the counts beside it are (1178 of 5000), not 193,391
+    assert Interval(0.1, 0.2, "wilson", 0.95, 193391).short().endswith("n = 193391")
 
 
 def test_a_goals_threshold_gets_an_interval_among_the_scores() -> None:
