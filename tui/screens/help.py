@@ -75,6 +75,12 @@ HELP_GROUPS: dict[str, set[str]] = help_groups()
 LEGEND = (
     ("+  o", "an actual positive, an actual negative (the score strip's two lanes)"),
     ("|  ^", "the threshold's line in the strip, and its place on the score axis"),
+    (
+        "1-9  #",
+        "in the strip, a column's rows: a count on a stack too tall for its lane; past 9 "
+        "rows in a column, its rows in tenths of the lane's busiest column (# the busiest, "
+        "#=N beside the lane says how many rows that is)",
+    ),
     ("*", "a row whose prediction the last change moved"),
     (">", "the selected row; in the sweep table, the active operating point"),
     ("O", "the active operating point on a chart"),

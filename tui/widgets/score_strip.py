@@ -4,6 +4,7 @@ threshold drawn as a vertical line. Different glyphs, not colour alone."""
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from rich.text import Text
 from textual.events import Resize
 from textual.message import Message
@@ -68,15 +69,14 @@ class ScoreStrip(Widget):
             ("actual 1", pos_counts, POS_GLYPH),
             ("actual 0", neg_counts, NEG_GLYPH),
         ):
-            for level in range(lane_height, 0, -1):
-                row = [" "] * usable
-                for c in np.flatnonzero(counts >= level):
-                    row[c] = glyph
-                    if level == lane_height and counts[c] > lane_height:
-                        row[c] = str(int(counts[c])) if counts[c] < 10 else "#"
+            rows, busiest = lane_rows(counts, lane_height, glyph)
+            for level, row in enumerate(rows):
                 row[line] = LINE_GLYPH
+                label = lane if level == len(rows) - 1 else ""
+                if level == 0 and busiest:
+                    label = f"#={busiest:,}" if len(f"#={busiest:,}") < LABEL_WIDTH else "#=max"
                 # A column of margin, as every other pane has.
-                out.append(f" {lane if level == 1 else '':<{LABEL_WIDTH - 1}}", style="dim")
+                out.append(f" {label:<{LABEL_WIDTH - 1}}", style="dim")
                 out.append("".join(row) + "\n")
         bins = prepared.bins
         out.append(" score".ljust(LABEL_WIDTH), style="dim")
@@ -86,12 +86,19 @@ class ScoreStrip(Widget):
         t = threshold_words(a.threshold, a.sweep.thresholds)
         # The longest wording that fits whole (#12 item 9: the span was cut at 80).
         room = LABEL_WIDTH + usable
-        for caption in (
+        scaled = int(max(pos_counts.max(initial=0), neg_counts.max(initial=0))) >= 10
+        notes = (
+            ("; digits: a column's rows in tenths of its lane's busiest (#)",
+             "; digits: tenths of the busiest (#)", "")
+            if scaled else ("",)
+        )  # fmt: skip
+        bases = (
             f"{' ' * LABEL_WIDTH}^ threshold {t}; right of the line is predicted positive; {span}",
             f" ^ threshold {t}; right of the line is predicted positive; {span}",
             f" ^ threshold {t}; right of it: predicted positive; {span}",
             f" ^ {t}; right: predicted positive; {span}",
-        ):
+        )
+        for caption in (base + note for note in notes for base in bases):
             if len(caption) <= room:
                 break
         out.append(caption[:room], style="dim")
@@ -116,3 +123,41 @@ def axis_line(bins: ScoreBins, line: int, usable: int) -> str:
         axis[start : start + len(label)] = label
         taken |= cells
     return "".join(axis)
+
+
+def lane_rows(
+    counts: npt.NDArray[np.int64], height: int, glyph: str
+) -> tuple[list[list[str]], int]:
+    """One lane's rows of cells, top first, and the count its busiest column stands
+    for (0 while every column's rows are drawn one a cell).
+
+    A column of up to ``height`` rows is that many glyphs; up to 9 a stack with its
+    count on top. Past that (5,000 rows in 80 columns) the lane is scaled to its
+    busiest column: a column's stack is its share of that column's rows, and its top
+    cell a digit, its rows in tenths of the busiest (``#`` the busiest itself), so
+    density shows however many rows there are.
+
+    >>> rows, busiest = lane_rows(np.array([0, 1, 5, 40, 400]), 3, "+")
+    >>> ["".join(r) for r in rows], busiest
+    (['    #', '    +', ' 111+'], 400)
+    >>> ["".join(r) for r in lane_rows(np.array([0, 1, 2, 5]), 3, "o")[0]]
+    ['   5', '  oo', ' ooo']
+    """
+    columns = counts.shape[0]
+    rows = [[" "] * columns for _ in range(height)]
+    top = int(counts.max(initial=0))
+    if top < 10:  # every row drawn, a count on top of a stack too tall for the lane
+        for level in range(height, 0, -1):
+            row = rows[height - level]
+            for c in np.flatnonzero(counts >= level):
+                row[c] = glyph
+                if level == height and counts[c] > height:
+                    row[c] = str(int(counts[c]))
+        return rows, 0
+    tenths = np.ceil(counts * 10 / top).astype(np.int64)  # 1..10 for any row at all
+    tall = np.ceil(counts * height / top).astype(np.int64)
+    for c in np.flatnonzero(counts > 0):
+        for level in range(int(tall[c])):
+            rows[height - 1 - level][c] = glyph
+        rows[height - int(tall[c])][c] = "#" if tenths[c] >= 10 else str(int(tenths[c]))
+    return rows, top

@@ -4,7 +4,9 @@ axes, and which table has the keys. Each was seen in tmux or a rendered snapshot
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
@@ -16,7 +18,7 @@ from threshold_lab.tui.widgets.sweep_table import SweepTable
 from threshold_lab.tui.widgets.text import ItemLines
 from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
-from tests.tui.helpers import make_app, rendered
+from tests.tui.helpers import file_app, make_app, rendered
 
 PANE_WIDGETS = {
     "1": "#matrix",
@@ -300,3 +302,27 @@ async def test_the_footer_holds_only_whole_keys(size: tuple[int, int], ascii: bo
         for key in keys:  # each drawn whole: its key and its description
             text = rendered(key)
             assert str(key.description) in text
+
+
+async def test_the_strip_shows_density_at_5000_rows_and_says_what_its_digits_mean(
+    tmp_path: Path,
+) -> None:
+    # Before: nearly every column read "#" at 5,000 rows, explained nowhere.
+    rng = np.random.default_rng(5)
+    y = rng.random(5000) < 0.3
+    s = 1 / (1 + np.exp(-(rng.normal(size=5000) + 1.5 * y)))
+    p = tmp_path / "noisy.csv"
+    body = "".join(f"{a:.6f},{int(b)}\n" for a, b in zip(s.tolist(), y.tolist(), strict=True))
+    p.write_text("score,label\n" + body)
+    app = file_app(str(p))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("3")
+        await pilot.pause(0.5)
+        text = str(app.main.query_one(ScoreStrip).render())
+        lines = text.split("\n")
+        lanes = [line for line in lines if line.startswith((" #=", " actual", "    "))]
+        marks = "".join(line[10:] for line in lanes)
+        assert marks.count("#") <= 4  # the busiest columns only (one or two a lane)
+        assert len({c for c in marks if c.isdigit()}) >= 5  # density in tenths
+        assert sum(line.startswith(" #=") for line in lines) == 2  # each lane's busiest
+        assert "digits: " in text and "tenths of " in text and "busiest (#)" in text
