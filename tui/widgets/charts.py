@@ -12,6 +12,7 @@ import math
 from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
+import numpy.typing as npt
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal, Vertical
@@ -19,7 +20,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
-from threshold_lab.core.drawing.bands import DrawnBands
+from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.prepared import CurveLine, Prepared
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
@@ -96,6 +97,22 @@ def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
         return False
     plain = str | int | float | bool
     return all(x is y or (isinstance(x, plain) and x == y) for x, y in zip(a, b, strict=True))
+
+
+def _beside(band: Band, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64]) -> Band:
+    """``band`` with each side only where it leaves the curve (NaN where the side is
+    the curve's own value, a band of no width there): what may be moved clear of it."""
+    order = np.argsort(xs, kind="stable")
+    curve = np.interp(band.x, xs[order], ys[order])
+    tol = 1e-9
+    high = np.where(band.high > curve + tol, band.high, np.nan)
+    low = np.where(band.low < curve - tol, band.low, np.nan)
+    return Band(band.x, low, high)
+
+
+def _is_curve(ch: str, ascii: bool) -> bool:
+    """Whether a canvas cell holds the shown curve's mark (braille, or ``*``)."""
+    return ch == "*" if ascii else _is_braille(ch)
 
 
 def model_mark(index: int, ascii: bool) -> str:
@@ -365,7 +382,39 @@ class CurveChart(PlotextPlot):
             xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
             plt.plot(xs, ys, marker=self._shown_mark(frame))
         canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        drawn = [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        if band is not None and line is not None:
+            b = band.of(self.kind)
+            beside = _beside(b, line.x[line.drawn], line.y[line.drawn])
+            drawn = self._band_clear_of_the_curve(drawn, b, cols, rows, beside)
+        return drawn
+
+    def _band_clear_of_the_curve(
+        self, drawn: list[str], band: Band, cols: int, rows: int, beside: Band | None = None
+    ) -> list[str]:
+        """A band narrower than a cell sits in the cells the curve takes (braille fills
+        a whole cell), so one side vanished: each side's dot the curve covers is moved
+        outward, above the upper side and below the lower, to the first free cell
+        within two, so both sides show wherever the canvas has room. ``beside`` (NaN
+        where a side is the curve's own value) keeps a band of no width on the curve."""
+        mark = BAND_MARK_ASCII if self.ascii else BAND_MARK
+        grid = [list(row) for row in drawn]
+        at = np.linspace(0.0, 1.0, cols)  # each column's x on the unit square
+        where = band if beside is None else beside
+        for ys, apart, step in ((band.high, where.high, -1), (band.low, where.low, 1)):
+            leaves = ~np.isnan(np.interp(at, band.x, apart))
+            plt = self._bare(cols, rows)
+            plt.plot(band.x.tolist(), ys.tolist(), marker=mark)
+            side = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+            for r, row in enumerate(side):
+                for c, ch in enumerate(row[:cols]):
+                    if ch != mark or not leaves[c] or not _is_curve(grid[r][c], self.ascii):
+                        continue  # moved only off the curve's own cells
+                    for k in (r + step, r + 2 * step):
+                        if 0 <= k < rows and grid[k][c] == " ":
+                            grid[k][c] = mark
+                            break
+        return ["".join(row) for row in grid]
 
     def _shown_mark(self, frame: Frame) -> str:
         """The shown model's mark: its place among the models' (the first's with one)."""
