@@ -101,13 +101,13 @@ class Update:
         return drawn_bands(self.sure)
 
     def metric_series(
-        self, names: tuple[str, ...], cols: int
+        self, names: tuple[str, ...], cols: int, span: tuple[float, float] | None = None
     ) -> tuple[npt.NDArray[np.float64], dict[str, npt.NDArray[np.float64]]]:
-        """``names`` against the threshold, sampled for a chart of ``cols`` columns (see
-        :func:`threshold_lab.core.drawing.series.metric_series`)."""
-        key = (names, cols)
+        """``names`` against the threshold, sampled for a chart of ``cols`` columns over
+        the axis ``span`` (see :func:`threshold_lab.core.drawing.series.metric_series`)."""
+        key = (names, cols, span)
         kept = self.__dict__.setdefault("_series", {})
         if key not in kept:
             a = self.analysis
-            kept[key] = metric_series(a.sweep, a.beta, names, cols)
+            kept[key] = metric_series(a.sweep, a.beta, names, cols, span)
         return kept[key]  # type: ignore[no-any-return]

@@ -97,11 +97,11 @@ async def test_the_fourth_chart_draws_metrics_against_the_threshold() -> None:
         text = chart.render().plain  # type: ignore[union-attr]
         for mark in ("p", "r", "f", "q", "|"):
             assert mark in text
-        assert chart.legend.startswith("p precision · r recall · f F2 · q queue rate")
+        assert chart.legend.startswith("p precision · r recall · f F1 · q queue rate")
         assert str(chart.border_subtitle).startswith("p precision")
-        # The x axis runs over the scores, lowest to highest.
-        axis = [line for line in text.split("\n") if "0.1" in line and "0.9" in line]
-        assert axis, text
+        # The x axis runs over the scores (0.1 to 0.9) in round steps (#28 item 10).
+        axis = [line.split() for line in text.split("\n") if "0.50" in line and "┤" not in line]
+        assert axis == [["0.00", "0.25", "0.50", "0.75", "1.00"]], text
         await pilot.press("c", "c", "c")  # then the reliability and gains charts (#16)
         assert str(app.main.chart_mode) == "roc"
 

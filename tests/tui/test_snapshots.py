@@ -180,7 +180,8 @@ def test_prevalence_view(snap_compare: Compare, size: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_metric_threshold_chart(snap_compare: Compare, size: tuple[int, int]) -> None:
-    """The fourth c: precision, recall, F-beta and queue rate against the threshold."""
+    """The fourth c: precision, recall, F1 and queue rate against the threshold,
+    each in its own letter and colour, F1's largest value marked ^ (#28 item 10)."""
     keys = ["d", *retype(GOAL), "enter", "2", "c", "c", "c"]
     assert snap_compare(make_app("good"), press=keys, terminal_size=size)
 

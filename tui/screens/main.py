@@ -378,7 +378,7 @@ class MainScreen(Screen[None]):
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % len(CHART_MODES)]
         shown = {"roc": "the ROC curve", "pr": "the precision-recall curve",
                  "both": "ROC and precision-recall side by side",
-                 "metrics": "precision, recall, F-beta and queue rate against the threshold",
+                 "metrics": "precision, recall, F1 and queue rate against the threshold",
                  "reliability": "the reliability diagram (observed rate by mean score per bin)",
                  "gains": "cumulative gains (share of positives captured by share of rows)",
                  }[self.chart_mode]  # fmt: skip

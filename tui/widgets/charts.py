@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal, Vertical
@@ -22,10 +23,12 @@ from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.prepared import CurveLine, Prepared
+from threshold_lab.core.drawing.series import ScoreAxis, f1_peak, score_axis
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import format_count, lower_first
 from threshold_lab.core.text.calibration import brier_terms
+from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, tail_name
@@ -63,14 +66,25 @@ def chart_columns(panel_width: int) -> int:
 
 def plot_cells(available: int) -> int:
     """How many cells of ``available`` the plot uses along one axis: one more than a
-    multiple of four when that loses at most one, so 0, 0.25, 0.5, 0.75 and 1 each
-    fall exactly on a cell, evenly spaced; else all of them, each tick on the cell
-    its value falls in (spaced a cell unevenly at most)."""
-    if available >= 9 and (available - 1) % 4 <= 1:
-        return available - (available - 1) % 4
-    if available >= 9:  # losing two or three rows costs more than evenly spaced ticks
-        return available
+    multiple of four (so 0, 0.25, 0.5, 0.75 and 1 each fall exactly on a cell, and a
+    tick's row is its value's row) when that loses at most a sixth of them; else an odd
+    number, so 0, 0.5 and 1 do. A tick between two cells put a value of 0.8 on the
+    0.75 tick's row (#28 item 13); the rows given up go above the plot."""
+    quarters = available - (available - 1) % 4
+    if available >= 9 and available - quarters <= max(1, available // 6):
+        return quarters
     return available - (available - 1) % 2 if available >= 3 else max(available, 1)
+
+
+def unit_ticks(cells: int, least_apart: int) -> tuple[float, ...]:
+    """The tick values on an axis of ``cells`` cells over 0..1: quarters, halves or
+    the ends, the finest whose every value falls exactly on a cell with at least
+    ``least_apart`` cells between neighbours."""
+    for ticks in (TICKS, (0.0, 0.5, 1.0)):
+        parts = len(ticks) - 1
+        if (cells - 1) % parts == 0 and (cells - 1) // parts >= least_apart:
+            return ticks
+    return (0.0, 1.0)
 
 
 def _drawable(prepared: Prepared | None, kind: str) -> bool:
@@ -337,8 +351,15 @@ class CurveChart(PlotextPlot):
         """The x axis's label at ``v`` of the unit square."""
         return _tick_text(v)
 
-    def _xticks(self, cols: int, ticks: tuple[float, ...]) -> tuple[float, ...]:
-        return ticks
+    def _x_axis(self, frame: Frame, available: int) -> tuple[int, tuple[float, ...]]:
+        """The columns the plot takes of ``available``, and where on 0..1 its x ticks
+        are (each on a column; labels of four characters, a space apart at least)."""
+        cols = plot_cells(available)
+        return cols, unit_ticks(cols, 5)
+
+    def _mark_style(self, ch: str) -> Style | None:
+        """A mark with a colour of its own (the metric chart's series), else None."""
+        return None
 
     def _bare(self, cols: int, rows: int) -> Any:
         """plotext, cleared for a bare ``cols`` x ``rows`` canvas of the unit square:
@@ -430,20 +451,15 @@ class CurveChart(PlotextPlot):
         xname, yname = self._axes()
         margin = max(4, len(yname)) + 1
         # Two columns on the right for the last tick's label, centred on x = 1.
-        cols = plot_cells(width - margin - 2)
+        cols, xticks = self._x_axis(frame, width - margin - 2)
         rows = plot_cells(height - 3)  # the axis, its labels and its name below
-        yticks = TICKS if rows >= 9 else (0.0, 0.5, 1.0)
-        # Labels are four characters: at least one space between neighbours.
-        xticks: tuple[float, ...] = (
-            TICKS if cols >= 21 else (0.0, 0.5, 1.0) if cols >= 11 else (0.0, 1.0)
-        )
+        yticks = unit_ticks(rows, 2)
         axis = self.get_component_rich_style("curve-chart--axis")
         sweep = self.get_component_rich_style("curve-chart--sweep")
         chance = self.get_component_rich_style("curve-chart--chance")
         band_style = self.get_component_rich_style("curve-chart--band")
         other = self.get_component_rich_style("curve-chart--other")
         shown_mark = self._shown_mark(frame)
-        xticks = self._xticks(cols, xticks)
         labels = {rows - 1 - _cell(v, rows): _tick_text(v) for v in yticks}
         out: list[Text] = []
         for r, row in enumerate(self._canvas(frame, line, cols, rows)):
@@ -454,8 +470,11 @@ class CurveChart(PlotextPlot):
             else:
                 text = Text(" " * (margin - 1) + "│", style=axis)
             for ch in row:
+                own = self._mark_style(ch)
                 if ch == " ":
                     text.append(" ")
+                elif own is not None:
+                    text.append(ch, style=own)
                 elif ch in (BAND_MARK, BAND_MARK_ASCII):
                     text.append(ch, style=band_style)
                 elif ch in self.faint_marks:
@@ -472,7 +491,8 @@ class CurveChart(PlotextPlot):
             c = _cell(v, cols)
             rule[c] = "┬"
             label = self._xtick(v)
-            start = margin + c - len(label) // 2
+            # Centred under its tick, kept inside the chart (a long score at x = 1).
+            start = min(max(margin + c - len(label) // 2, 0), len(names) - len(label))
             names[start : start + len(label)] = label
         out.append(Text(" " * (margin - 1) + "└" + "".join(rule), style=axis))
         out.append(Text("".join(names).rstrip(), style=axis))
@@ -592,7 +612,8 @@ class ChartPanel(Vertical):
         # The summaries of the curves shown (AP and the PR area always side by side);
         # m lists them all.
         items = {"roc": auc, "pr": ap + area, "gains": _gains_items(frame),
-                 "reliability": _reliability_items(frame)}  # fmt: skip
+                 "reliability": _reliability_items(frame),
+                 "metrics": _metric_items(frame) + ap + area}  # fmt: skip
         summary.show_items(items.get(self.mode, auc + ap + area))
         notes = []
         if self.mode == "gains" and not _drawable(prepared, "gains"):
@@ -610,40 +631,64 @@ class ChartPanel(Vertical):
         note.show("\n".join(notes))
 
 
-#: The metric-vs-threshold chart's series: (metric, mark, word).
-SERIES = (("precision", "p", "precision"), ("recall", "r", "recall"),
-          ("fbeta", "f", "F-beta"), ("queue_rate", "q", "queue rate"))  # fmt: skip
-BOUND_MARK, THRESHOLD_MARK, GOAL_MARK = "=", "|", ":"
+#: The metric-vs-threshold chart's series: (metric, mark, word, component class):
+#: yellowbrick's set, each with a letter and a colour of its own.
+SERIES = (("precision", "p", "precision", "metric-chart--precision"),
+          ("recall", "r", "recall", "metric-chart--recall"),
+          ("f1", "f", "F1", "metric-chart--f1"),
+          ("queue_rate", "q", "queue rate", "metric-chart--queue"))  # fmt: skip
+BOUND_MARK, THRESHOLD_MARK, GOAL_MARK, PEAK_MARK = "=", "|", ":", "^"
 
 
 class MetricChart(CurveChart):
-    """Precision, recall, F-beta and queue rate against the threshold: step functions
-    of the exact sweep (each step at its own score), the goal's bounds as ``=``
-    lines, the active threshold as a ``|`` line. Each series has its own letter."""
+    """Precision, recall, F1 and queue rate against the threshold: step functions of
+    the exact sweep (each step at its own score) on a round score axis, the goal's
+    bounds as ``=`` lines, the active threshold as a ``|`` line and F1's largest
+    value as ``^``. Each series has its own letter and colour; where two run
+    through one cell their letters take turns, so every series stays in sight."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = CurveChart.COMPONENT_CLASSES | {c for *_, c in SERIES}
+    """
+    | Class | Description |
+    | :- | :- |
+    | `metric-chart--precision` | The precision series `p`. |
+    | `metric-chart--recall` | The recall series `r`. |
+    | `metric-chart--f1` | The F1 series `f` and its largest value `^`. |
+    | `metric-chart--queue` | The queue rate series `q`. |
+    """
+
+    # Four hues at 4.5:1 or more on the background; a light theme's green and orange
+    # are paler than that (textual-light's 3.8:1 and 3.3:1), so app.tcss gives it others.
+    DEFAULT_CSS = """
+    MetricChart > .metric-chart--precision { color: $text-primary; }
+    MetricChart > .metric-chart--recall { color: $text-success; }
+    MetricChart > .metric-chart--f1 { color: $text-accent; }
+    MetricChart > .metric-chart--queue { color: $text-error; }
+    """
 
     faint_marks = frozenset({CHANCE_MARK, BOUND_MARK})
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("metrics", id=id)
         self._span = (0.0, 1.0)
+        self._axis: ScoreAxis | None = None
 
     @property
     def legend(self) -> str:
         return self.legend_to_fit(1000)
 
     def legend_to_fit(self, width: int) -> str:
-        beta = 2.0 if self.frame is None else self.frame.analysis.beta
-        fbeta = f"F{repr(float(beta)).removesuffix('.0')}"  # F2, as the metrics say
-        marks = " · ".join(f"{m} {w.replace('F-beta', fbeta)}" for _, m, w in SERIES)
+        marks = " · ".join(f"{m} {w}" for _, m, w, _ in SERIES)
+        short = " ".join(f"{m} {w.split()[0]}" for _, m, w, _ in SERIES)
+        t, g, b, k = THRESHOLD_MARK, GOAL_MARK, BOUND_MARK, PEAK_MARK
         wordings = (
-            f"{marks} · {THRESHOLD_MARK} threshold · {GOAL_MARK} goal's threshold · "
-            f"{BOUND_MARK} goal's bound",
-            f"{marks} · {THRESHOLD_MARK} threshold · {GOAL_MARK} goal · {BOUND_MARK} bound",
-            f"{' '.join(f'{m} {w.split()[0]}' for _, m, w in SERIES)} {THRESHOLD_MARK} now "
-            f"{GOAL_MARK} goal {BOUND_MARK} bound",
-            f"{marks} · {THRESHOLD_MARK} threshold",
-            " ".join(f"{m} {w.split()[0]}" for _, m, w in SERIES),
-            " ".join(m for _, m, _ in SERIES),
+            f"{marks} · {k} F1's largest · {t} threshold · {g} goal's threshold · {b} goal's bound",
+            f"{marks} · {k} F1's largest · {t} threshold · {g} goal · {b} bound",
+            f"{marks} · {k} max F1 · {t} threshold",
+            f"{short} {k} max {t} now {g} goal {b} bound",
+            f"{short} {k} max {t} now",
+            short,
+            " ".join(m for _, m, _, _ in SERIES),
         )
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 
@@ -660,12 +705,34 @@ class MetricChart(CurveChart):
     def _axes(self) -> tuple[str, str]:
         return ("score", "value")
 
-    def _xtick(self, v: float) -> str:
-        lo, hi = self._span
-        return f"{lo + v * (hi - lo):.3g}"
+    def _x_axis(self, frame: Frame, available: int) -> tuple[int, tuple[float, ...]]:
+        """A round score axis over the sweep's scores: as many steps as labels of up
+        to eight characters leave room for (at most four), the columns one more than
+        a multiple of them, so each tick's column is its score's."""
+        ts = frame.analysis.sweep.thresholds
+        lo, hi = (float(ts[-1]), float(ts[0])) if ts.size else (0.0, 1.0)
+        axis = score_axis(lo, hi, max(1, min(4, (available - 1) // 9)))
+        if not math.isfinite(axis.hi - axis.lo):  # scores near the largest double
+            axis = ScoreAxis(lo, hi, 1, hi - lo, 0)
+        self._axis = axis
+        self._span = (axis.lo, axis.hi)
+        cols = available - (available - 1) % axis.parts
+        return cols, tuple(i / axis.parts for i in range(axis.parts + 1))
 
-    def _xticks(self, cols: int, ticks: tuple[float, ...]) -> tuple[float, ...]:
-        return TICKS if cols >= 41 else (0.0, 0.5, 1.0) if cols >= 21 else (0.0, 1.0)
+    def _xtick(self, v: float) -> str:
+        axis = self._axis
+        if axis is None or not math.isfinite(axis.step):
+            lo, hi = self._span
+            return f"{lo + v * (hi - lo):.3g}"
+        return axis.label(round(v * axis.parts))
+
+    def _mark_style(self, ch: str) -> Style | None:
+        for _, mark, _, component in SERIES:
+            if ch == mark:
+                return self.get_component_rich_style(component)
+        if ch == PEAK_MARK:
+            return self.get_component_rich_style("metric-chart--f1") + Style(bold=True)
+        return None
 
     def render(self) -> RenderResult:
         frame = self.frame
@@ -687,27 +754,45 @@ class MetricChart(CurveChart):
             marks.append((decision.threshold, GOAL_MARK, "curve-chart--chance"))
         if a.threshold is not None:
             marks.append((a.threshold, THRESHOLD_MARK, "curve-chart--active"))
+        series = {m for _, m, _, _ in SERIES}
         for t, mark, component in marks:  # the goal's threshold, then the active one
             x = 0.0 if hi == lo else min(max((t - lo) / (hi - lo), 0.0), 1.0)
             col = left + _cell(x, cols)
             style = self.get_component_rich_style(component)
             for r in range(top, top + rows):
                 line = lines[r]
-                if col < len(line) and line.plain[col] in (" ", GOAL_MARK):
+                plain = line.plain
+                if col >= len(plain):
+                    continue
+                # A series' riser at this very score (blank either side) gives way to
+                # the line, or a threshold at a score would hide behind its risers; a
+                # value running through the column stays.
+                beside = plain[col - 1 : col] + plain[col + 1 : col + 2]
+                riser = plain[col] in series and not beside.strip(" |:")
+                if plain[col] in (" ", GOAL_MARK) or riser:
                     marked = line[:col]
                     marked.append(mark, style=style)
                     marked.append_text(line[col + 1 :])
                     lines[r] = marked
         return Text("\n").join(lines)
 
+    def _cells(
+        self, xs: list[float], ys: list[float], mark: str, cols: int, rows: int
+    ) -> set[tuple[int, int]]:
+        """The (row, column) cells plotext draws a line through ``xs``, ``ys`` in."""
+        plt = self._bare(cols, rows)
+        plt.plot(xs, ys, marker=mark)
+        canvas = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+        return {(r, c) for r, row in enumerate(canvas) for c, ch in enumerate(row[:cols])
+                if ch == mark}  # fmt: skip
+
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
         """Each series as a step function of the threshold, on the unit square (the
-        scores from the lowest to the highest mapped to 0..1)."""
+        axis's scores mapped to 0..1). Each series is drawn on a canvas of its own;
+        a cell two or more pass through shows each of their letters in turn (by the
+        cell's row and column), so none hides another along a shared stretch."""
         a = frame.analysis
-        sweep = a.sweep
-        ts = sweep.thresholds
-        lo, hi = (float(ts[-1]), float(ts[0])) if ts.size else (0.0, 1.0)
-        self._span = (lo, hi)
+        ts = a.sweep.thresholds
         plt = self._bare(cols, rows)
         deciding = frame.update.deciding
         goal = None if deciding is None else deciding.goal
@@ -716,15 +801,39 @@ class MetricChart(CurveChart):
                 if 0 <= c.bound <= 1 and c.metric not in ("predicted_positives",):
                     y = float(c.bound)
                     plt.plot([0, 1], [y, y], marker=BOUND_MARK)
-        if ts.size:
-            xs, series = frame.update.metric_series(tuple(n for n, _, _ in SERIES), cols)
-            for name, mark, _ in SERIES:
-                ys = series[name]
-                keep = ~np.isnan(ys)
-                if keep.any():
-                    plt.plot(xs[keep].tolist(), ys[keep].tolist(), marker=mark)
         canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        grid = [list((row + " " * cols)[:cols]) for row in (canvas + [""] * rows)[:rows]]
+        if not ts.size:
+            return ["".join(row) for row in grid]
+        names = tuple(n for n, _, _, _ in SERIES)
+        xs, series = frame.update.metric_series(names, cols, self._span)
+        claims: dict[tuple[int, int], list[str]] = {}
+        for name, mark, _, _ in SERIES:
+            ys = series[name]
+            keep = ~np.isnan(ys)
+            if keep.any():
+                for cell in self._cells(xs[keep].tolist(), ys[keep].tolist(), mark, cols, rows):
+                    claims.setdefault(cell, []).append(mark)
+        for (row, col), marks in claims.items():
+            grid[row][col] = marks[(row + col) % len(marks)]
+        peak = f1_peak(a.sweep)
+        lo, hi = self._span
+        if peak is not None and peak[1].value is not None and hi > lo:
+            x = (float(ts[peak[0] - 1]) - lo) / (hi - lo)
+            grid[rows - 1 - _cell(peak[1].value, rows)][_cell(x, cols)] = PEAK_MARK
+        return ["".join(row) for row in grid]
+
+
+def _metric_items(frame: Frame) -> list[str]:
+    """The metric chart's line: F1's largest value and where, then AP and the PR area
+    (the ranking summaries of the same precision and recall)."""
+    peak = f1_peak(frame.analysis.sweep)
+    if peak is None:
+        return ["largest F1: none (no actual positives, TP+FN=0)"]
+    k, f1 = peak
+    ts = frame.analysis.sweep.thresholds
+    at = threshold_words(float(ts[k - 1]), ts)
+    return [f"largest F1 (^) {f1.value_text()} at threshold {at}"]
 
 
 def _boot_short(m: Measure) -> list[str]:

@@ -87,7 +87,9 @@ async def test_at_80x24_the_chart_has_thirteen_rows_and_its_legend() -> None:
                 if not chart.display:
                     continue
                 lines = chart_lines(chart)
-                assert len(canvas_rows(lines)) >= 12, (mode, chart.kind)
+                # 13 rows, or 11 of the 12 the side-by-side pair has: an odd count, so
+                # the 0.5 tick falls on a row (#28 item 13).
+                assert len(canvas_rows(lines)) >= 11, (mode, chart.kind)
                 # No border here: the legend shares the axis name's line.
                 assert "- " in lines[-1] and " sweep" in lines[-1], lines[-1]
                 assert "FPR" in lines[-1] or "recall" in lines[-1] or mode == "both"

@@ -1,0 +1,108 @@
+"""Every chart puts each tick on the row (and column) of its value, at every terminal
+size (issue 28 item 13): ``--preset good`` at 120x40 drew 19 plot rows with the y
+ticks on rows 0, 4, 9, 13 and 18, so a TPR of 0.8 sat on the 0.75 tick's row; the
+reliability diagram at 80x24 and the zoomed ROC at 120x40 were uneven too.
+
+A tick is on its value's row when the row's centre is exactly that value: the plot
+spans (cells - 1) steps and the value is a whole number of them. plotext itself is
+asked where it draws a line at the tick's value, so the check does not lean on the
+chart's own arithmetic."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import cache
+
+import pytest
+from rich.text import Text
+from threshold_lab.tui.widgets.charts import CHART_MODES, ChartPanel, CurveChart, MetricChart
+
+from tests.tui.helpers import make_app, rendered
+
+#: Every height from 24 to 60 in steps of three, each at a width stepping through 80
+#: to 200, and the corners and the sizes the issue names.
+SIZES = sorted(
+    {(80 + 20 * (i % 7), h) for i, h in enumerate(range(24, 61, 3))}
+    | {(80, 24), (80, 60), (200, 24), (200, 60), (120, 40)}
+)
+Y_LABEL = re.compile(r"^\s*(\d\.\d\d)┤")
+
+
+@cache
+def _plotext_row(cols: int, rows: int, value: float) -> int:
+    """The canvas row plotext draws a horizontal line at ``value`` on."""
+    plt = CurveChart("roc")._bare(cols, rows)
+    plt.plot([0.0, 1.0], [value, value], marker="x")
+    canvas = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+    found = {r for r, line in enumerate(canvas) if "x" in line}
+    assert len(found) == 1, (value, found)
+    return found.pop()
+
+
+@cache
+def _plotext_column(cols: int, rows: int, value: float) -> int:
+    """The canvas column plotext draws a vertical line at ``value`` on."""
+    plt = CurveChart("roc")._bare(cols, rows)
+    plt.plot([value, value], [0.0, 1.0], marker="x")
+    canvas = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+    found = {c for line in canvas for c, ch in enumerate(line) if ch == "x"}
+    assert len(found) == 1, (value, found)
+    return found.pop()
+
+
+def _on_their_values(chart: CurveChart, where: str) -> None:
+    lines = rendered(chart).split("\n")
+    assert chart._base is not None, where
+    left, top, cols, rows = chart._base[3]
+    ticks = {float(m.group(1)): i for i, line in enumerate(lines) if (m := Y_LABEL.match(line))}
+    assert len(ticks) >= 3 and {0.0, 0.5, 1.0} <= set(ticks), (where, ticks)
+    for value, line in ticks.items():
+        steps = Fraction(value).limit_denominator(100) * (rows - 1)
+        assert steps.denominator == 1, f"{where}: y tick {value} falls between rows ({rows} rows)"
+        assert line == top + rows - 1 - int(steps), (where, value)
+        assert line - top == _plotext_row(cols, rows, value), (where, value)
+    gaps = {ticks[a] - ticks[b] for a, b in zip(sorted(ticks), sorted(ticks)[1:], strict=False)}
+    assert len(gaps) == 1, f"{where}: y ticks unevenly spaced {ticks}"
+    rule = lines[top + rows]
+    at = [c - left for c, ch in enumerate(rule) if ch == "┬"]
+    assert len(at) >= 2, (where, rule)
+    if isinstance(chart, MetricChart):  # its x axis is the score, in round steps
+        labels = [float(x) for x in lines[top + rows + 1].split()]
+        lo, hi = chart._span
+        assert (labels[0], labels[-1]) == (lo, hi) and len(labels) == len(at), where
+        for value, col in zip(labels, at, strict=True):
+            steps = Fraction(value - lo).limit_denominator(10**6) / Fraction(hi - lo)
+            assert (steps * (cols - 1)).denominator == 1, f"{where}: x tick {value}"
+            assert col == int(steps * (cols - 1)), (where, value)
+        return
+    xs = [i / (len(at) - 1) for i in range(len(at))]
+    for value, col in zip(xs, at, strict=True):
+        steps = Fraction(value).limit_denominator(100) * (cols - 1)
+        assert steps.denominator == 1, f"{where}: x tick {value} falls between columns"
+        assert col == int(steps) == _plotext_column(cols, rows, value), (where, value)
+        label = f"{value:.2f}"
+        start = left + col - len(label) // 2
+        assert lines[top + rows + 1][start : start + len(label)] == label, (where, value)
+
+
+@pytest.mark.parametrize("zoomed", [False, True])
+async def test_every_chart_puts_each_tick_on_the_row_of_its_value(zoomed: bool) -> None:
+    app = make_app("good")
+    async with app.run_test(size=(80, 24)) as pilot:
+        checked = 0
+        for width, height in SIZES:
+            await pilot.resize_terminal(width, height)
+            await pilot.press("2" if zoomed else "0")
+            await pilot.pause()
+            for _ in CHART_MODES:
+                await pilot.press("c")
+                await pilot.pause()
+                mode = app.main.query_one(ChartPanel).mode
+                for chart in app.main.query(CurveChart):
+                    if chart.display and chart.region.area and chart.content_region.height >= 6:
+                        _on_their_values(chart, f"{width}x{height} {mode} {chart.kind}")
+                        checked += 1
+        # Every mode at every size (80 columns show one pane at a time: zoomed only).
+        wide = [s for s in SIZES if zoomed or s[0] > 80]
+        assert checked >= len(wide) * len(CHART_MODES)
