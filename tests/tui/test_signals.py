@@ -9,15 +9,10 @@ terminal left in its screen mode. Each test here runs the real command.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-import pty
-import select
 import signal
-import struct
 import subprocess
 import sys
-import termios
 import threading
 import time
 from pathlib import Path
@@ -27,6 +22,7 @@ import pytest
 from threshold_lab.core.session import recovery
 
 from tests.paths import DATA
+from tests.terminal import read_terminal, spawn_in_terminal
 
 COMMAND = [sys.executable, "-m", "threshold_lab"]
 
@@ -219,38 +215,21 @@ def test_ctrl_c_during_a_report_bootstrap_is_one_line_and_status_130(rows: Path)
     assert err == "threshold-lab: interrupted; nothing was written\n"
 
 
-def _read(fd: int, seconds: float, until: bytes = b"") -> bytes:
-    out = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end and not (until and until in out):
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready:
-            try:
-                out += os.read(fd, 65536)
-            except OSError:  # the child closed the terminal
-                break
-    return out
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_the_explorer_keeps_edits_and_gives_the_terminal_back_on_a_hang_up(
     tmp_path: Path, sig: signal.Signals
 ) -> None:
     src = tmp_path / "costs.csv"
     src.write_bytes((DATA / "costs.csv").read_bytes())
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    proc = subprocess.Popen([*COMMAND, str(src)], stdin=slave, stdout=slave, stderr=slave,
-                            cwd=tmp_path, env={**os.environ, "TERM": "xterm-256color"})  # fmt: skip
-    os.close(slave)
+    proc, master = spawn_in_terminal([*COMMAND, str(src)], tmp_path)
     try:
-        out = _read(master, 30, until=b"predicted positive")
-        out += _read(master, 1.5)
+        out = read_terminal(master, 30, until=b"predicted positive")
+        out += read_terminal(master, 1.5)
         os.write(master, b" ")  # space: flip the selected row's label
-        out += _read(master, 10, until=b"actual label flipped")
+        out += read_terminal(master, 10, until=b"actual label flipped")
         proc.send_signal(sig)
-        out += _read(master, 15, until=b"unsaved edits were written")
-        out += _read(master, 1)
+        out += read_terminal(master, 15, until=b"unsaved edits were written")
+        out += read_terminal(master, 1)
         assert proc.wait(timeout=15) == 128 + sig
     finally:
         proc.kill()
