@@ -21,8 +21,10 @@ from __future__ import annotations
 import math
 import re
 
-#: A decimal number: digits with an optional point, an optional exponent.
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+#: A decimal number: ASCII digits with an optional point, an optional exponent (no
+#: ``_``, no ``inf`` or ``nan``, no digits of other scripts). The goal grammar reads
+#: its numbers with it too.
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 #: The words for the non-finite values, which are numbers but not finite ones.
 _NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 #: A non-zero digit before any exponent: the number is not 0.
@@ -35,7 +37,7 @@ def read_double(text: str) -> float:
     word = text.strip()
     if _NON_FINITE.fullmatch(word):
         raise ValueError(f"{text!r} is not a finite number")
-    if not _DECIMAL.fullmatch(word):
+    if not DECIMAL.fullmatch(word):
         raise ValueError(f"{text!r} is not a number")
     value = float(word)
     if not math.isfinite(value):

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from threshold_lab.core.data.doubles import DECIMAL
 from threshold_lab.core.errors import InputError
 
 #: The metrics a goal can name (threshold metrics core computes, plus two of its own).
@@ -119,9 +120,16 @@ def number_text(x: Fraction) -> str:
     return format(exact, "e").replace("e+", "e")
 
 
-#: A goal's number: a decimal with an optional exponent, nothing else (no ``_``, no
-#: ``inf`` or ``nan``, no digits of other scripts).
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?", re.ASCII)
+#: A goal's exponent has at most four digits: ``Fraction("1e999999999")`` would build
+#: a billion-digit integer before the range check could refuse it.
+_LONG_EXPONENT = re.compile(r"[eE][+-]?[0-9]{5}")
+
+
+def _decimal(part: str) -> bool:
+    """Whether ``part`` is a goal's decimal: the loaders' (:data:`DECIMAL`), with an
+    exponent of four digits at most."""
+    return bool(DECIMAL.fullmatch(part)) and not _LONG_EXPONENT.search(part)
+
 
 #: The magnitudes a goal's number may have: a double holds it as a normal number (or
 #: it is 0), so every comparison and sum made in doubles stays finite and keeps its
@@ -141,7 +149,7 @@ def parse_number(word: str, what: str) -> Fraction:
     threshold_lab.core.errors.InputError: goal: "9/10/2" is not a number for recall's bound ...
     """
     parts = word.split("/")
-    if len(parts) > 2 or not all(_DECIMAL.fullmatch(part.strip()) for part in parts):
+    if len(parts) > 2 or not all(_decimal(part.strip()) for part in parts):
         raise InputError(
             f'goal: "{word}" is not a number for {what} '
             "(write a decimal like 0.9 or 1e-3, or one fraction like 9/10)"
