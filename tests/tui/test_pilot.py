@@ -696,3 +696,21 @@ async def test_a_message_that_fits_is_shown_as_said() -> None:
         await pilot.press("right")
         await pilot.pause()
         assert str(app.main.query_one(MessageLine).render()) == app.main.message
+
+
+async def test_a_message_of_double_width_characters_is_measured_by_its_cells() -> None:
+    # MessageLine.fit measured with textwrap, by characters: a sentence naming a file in
+    # Chinese characters took twice the cells it counted and ran past its two lines.
+    from rich.text import Text
+    from threshold_lab.tui.widgets.text import MessageLine
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        line = app.main.query_one(MessageLine)
+        width = line.content_region.width
+        said = "Saved the rows of " + "数据 " * 36 + "and nothing was lost."
+        assert len(said) < 2 * width < Text(said).cell_len  # fits by characters, not cells
+        shown = line.fit(said)
+        assert shown.endswith(MessageLine.CUT)
+        assert len(Text(shown).wrap(app.console, width)) <= 2

@@ -10,7 +10,6 @@ number of lines it needs has changed.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -106,16 +105,21 @@ class MessageLine(TextLines):
         rows = int(most.value) if most is not None and most.unit == Unit.CELLS else 2
         if width <= len(self.CUT) + 8 or not text:
             return text
-        lines = textwrap.wrap(text, width)
-        if len(lines) <= rows:
+        if self._lines(text, width) <= rows:
             return text
         room = width * rows - len(self.CUT)
         while True:  # the longest cut whose wrapped lines, with the note, still fit
             head = text[:room].rsplit(" ", 1)[0] if " " in text[:room] else text[:room]
             shown = head.rstrip(" ,;:") + self.CUT
-            if len(textwrap.wrap(shown, width)) <= rows or room <= width:
+            if self._lines(shown, width) <= rows or room <= width // 2:
                 return shown
             room -= max(1, width // 8)
+
+    def _lines(self, text: str, width: int) -> int:
+        """How many lines ``text`` takes at ``width`` cells, wrapped as the screen wraps
+        it: by cells, so a file name in a script of double-width characters (数据.csv)
+        is measured at its width on screen, not its length in characters."""
+        return len(Text(text).wrap(self.app.console, width))
 
 
 def wrap_items(items: Sequence[Text], width: int, sep: str = " · ") -> list[Text]:
