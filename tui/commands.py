@@ -444,6 +444,16 @@ class MoreMetrics(Command):
     PLAIN = "metrics"
 
 
+class Decimals(Command):
+    """Sweep table: rates as decimals, or as their counts while they fit"""
+
+    KEY = "x"
+    ID = "decimals"
+    FOOTER = "Decimals"
+    ACTION = "decimals"
+    GROUP = "Views and playback"
+
+
 class MessageLog(Command):
     """The last 50 messages, in full"""
 

@@ -21,7 +21,6 @@ the lowest or highest score.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -29,7 +28,7 @@ import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, wilson
-from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.metrics.metric import Metric, ratio, undefined
 
 #: Reliability bins by default, and the binnings there are.
 BINS = 10
@@ -181,7 +180,7 @@ def calibration(
     >>> from threshold_lab.core.data.presets import preset
     >>> c = calibration(build_sweep(preset("canonical").data), bins=2)
     >>> [(b.n, b.positive_rate.short(), b.low_score, b.high_score) for b in c.bins]
-    [(4, '1/2', 0.1, 0.8), (1, '1', 0.9, 0.9)]
+    [(4, '2/4', 0.1, 0.8), (1, '1/1', 0.9, 0.9)]
     """
     why = not_probabilities(sweep)
     total = sweep.positives + sweep.negatives
@@ -206,7 +205,7 @@ def calibration(
         n, p = n_b[k], pos_b[k]
         if whole:
             n, p = int(n), int(p)
-            rate = from_fraction(Fraction(p, n), p / n)
+            rate = ratio(p, n, reason="an empty bin")  # bins are never empty
             lo, hi = wilson(float(p), float(n), confidence)
             interval: Interval | None = Interval(lo, hi, "wilson", confidence, float(n))
             reason = None

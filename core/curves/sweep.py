@@ -113,7 +113,7 @@ class Sweep:
         >>> from threshold_lab.core.data.presets import preset
         >>> m = build_sweep(preset("canonical").data).point_metrics(0)
         >>> m["precision"].reason, m["tpr"].short()
-        ('No predicted positives (TP+FP=0)', '0')
+        ('No predicted positives (TP+FP=0)', '0/3')
         """
         tp, fp = self.tp[index].item(), self.fp[index].item()
         return {

@@ -169,10 +169,13 @@ class Setting:
         return float(self.scale) < 2**53
 
     def counts_at(self, k: int) -> Counts:
-        """Core's counts at point ``k``: whole when exact, so core's metrics are."""
+        """Core's counts at point ``k``: whole when exact, so core's metrics are. The
+        rows' own counts without a prevalence; at one, scaled counts made small."""
         c = self.cells_at(k)
         cells = (c.tp, c.fp, c.tn, c.fn)
         if all(isinstance(x, int) for x in cells) and sum(cells) < 2**53:
+            if self.prevalence is None:
+                return Counts(*(int(x) for x in cells))
             g = math.gcd(*cells) or 1
             return Counts(*(int(x) // g for x in cells))
         return Counts(*(float(x) for x in cells))
@@ -726,7 +729,7 @@ def _decision(
 def metric_at(setting: Setting, name: str, goal: Goal, k: int) -> Metric:
     """``name`` at point ``k`` as core's Metric (its formula and reason when it has one)."""
     if name not in ("youden", "predicted_positives", "cost"):
-        return threshold_metrics(setting.counts_at(k), beta=setting.beta)[name]
+        return _threshold_metrics(setting, k)[name]
     value = _exact_at(setting, name, goal, k)
     word = WORDS[name]
     if value is None:
@@ -798,7 +801,16 @@ def metrics_at_prevalence(
     missing = setting.missing_class
     if missing is not None:
         return {name: undefined(missing[:1].upper() + missing[1:]) for name in METRIC_NAMES}
-    return threshold_metrics(setting.counts_at(k), beta=beta)
+    return _threshold_metrics(setting, k)
+
+
+def _threshold_metrics(setting: Setting, k: int) -> dict[str, Metric]:
+    """Core's metrics at point ``k`` of ``setting``. At a prevalence the counts are
+    scaled, no rows' counts, so each metric is shown as its reduced fraction."""
+    metrics = threshold_metrics(setting.counts_at(k), beta=setting.beta)
+    if setting.prevalence is None:
+        return metrics
+    return {name: m.reduced() for name, m in metrics.items()}
 
 
 def threshold_statistic(goal: Goal, setting: Setting) -> SweepStatistic:

@@ -81,7 +81,7 @@ PREVALENCE_WORDS = ("precision", "npv", "accuracy", "f1")
 
 
 def prevalence_words(a: Analysis, prevalence: Fraction) -> str:
-    """``at threshold 0.42, precision 3/4 -> 3/22, NPV 7/8 -> 133/134, ...; TPR and FPR
+    """``at threshold 0.42, precision 9/12 -> 3/22, NPV 7/8 -> 133/134, ...; TPR and FPR
     are kept, LR+ and LR− do not change.``"""
     at = metrics_at_prevalence(a.sweep, a.point, prevalence, a.beta)
     where = "above all scores" if a.threshold is None else f"threshold {a.threshold!r}"

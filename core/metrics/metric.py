@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -62,11 +63,16 @@ class Metric:
 
     ``value`` is ``None`` exactly when the metric is undefined, and then
     ``reason`` says why (which denominator is empty). ``exact`` is the reduced
-    fraction when the inputs are whole counts, else ``None``.
+    fraction when the inputs are whole counts, else ``None``. ``counts`` is the
+    unreduced (numerator, denominator) when the metric is one whole count over
+    another: it is what is shown, so a reader sees the denominator (791/1393, not
+    113/199); ``exact`` stays reduced (the JSON's).
 
-    >>> m = ratio(2, 3, reason="never", name="precision", formula="TP/(TP+FP)", filled="2/(2+1)")
+    >>> m = ratio(8, 14, reason="never", name="recall", formula="TP/(TP+FN)", filled="8/(8+6)")
     >>> m.describe()
-    'precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667'
+    'recall = TP/(TP+FN) = 8/(8+6) = 8/14 = 4/7 ≈ 0.5714'
+    >>> m.short(), m.exact
+    ('8/14', Fraction(4, 7))
     >>> ratio(0, 0, reason="No predicted positives (TP+FP=0)").value is None
     True
     """
@@ -77,10 +83,20 @@ class Metric:
     name: str = ""
     formula: str = ""
     filled: str = ""
+    counts: tuple[int, int] | None = None
 
     @property
     def defined(self) -> bool:
         return self.value is not None
+
+    def reduced(self) -> Metric:
+        """This metric shown as its reduced fraction, without its counts: what the
+        JSON's text fields have always said, and the rates inside a ratio of rates.
+
+        >>> ratio(8, 14, reason="never").reduced().short()
+        '4/7'
+        """
+        return self if self.counts is None else dataclasses.replace(self, counts=None)
 
     def exact_text(self) -> str | None:
         """The exact value as ``"p/q"`` (always with a denominator), or None."""
@@ -89,28 +105,52 @@ class Metric:
         return fraction_text(self.exact)
 
     @property
+    def denominator(self) -> int | None:
+        """The denominator a reader sees: the counts' when the metric has them, else
+        the reduced fraction's; None without an exact value."""
+        if self.counts is not None:
+            return self.counts[1]
+        return None if self.exact is None else self.exact.denominator
+
+    @property
     def readable_exact(self) -> Fraction | None:
-        """The exact fraction while a person can read it (denominator of at most
-        :data:`READABLE_DIGITS` digits); None past that, where the decimal says more.
+        """The exact fraction while a person can read it (the denominator shown has
+        at most :data:`READABLE_DIGITS` digits); None past that, where the decimal says more.
 
         >>> Metric(0.6067, exact=Fraction(88266613, 145495350)).value_text()
         '≈ 0.6067'
         """
-        if self.exact is None or self.exact.denominator >= 10**READABLE_DIGITS:
+        denominator = self.denominator
+        if self.exact is None or denominator is None or denominator >= 10**READABLE_DIGITS:
             return None
         return self.exact
 
-    def value_text(self, *, places: int = 4) -> str:
-        """``2/3 ≈ 0.6667``, ``1/2 = 0.5``, ``1``, ``≈ 0.1738`` or ``undefined``.
+    def fraction_shown(self) -> str | None:
+        """The exact value as it is written while readable: the counts (``8/14``,
+        ``0/3153``) when the metric has them, else the reduced fraction (``2/3``,
+        ``1``); None when there is no readable exact value."""
+        exact = self.readable_exact
+        if exact is None:
+            return None
+        if self.counts is not None:
+            return f"{self.counts[0]}/{self.counts[1]}"
+        return format_fraction(exact)
 
-        The exact fraction is shown while it is readable; JSON always carries it.
+    def value_text(self, *, places: int = 4) -> str:
+        """``8/14 ≈ 0.5714``, ``0/3153 = 0``, ``2/3 ≈ 0.6667``, ``1``, ``≈ 0.1738`` or
+        ``undefined``.
+
+        The exact value is shown while it is readable (as its counts where it has
+        them: a whole value keeps its denominator); JSON always carries it.
+
+        >>> ratio(0, 3153, reason="never").value_text(), ratio(11, 11, reason="never").value_text()
+        ('0/3153 = 0', '11/11 = 1')
         """
         if self.value is None:
             return "undefined"
-        exact = self.readable_exact
-        if exact is not None:
-            frac = format_fraction(exact)
-            if exact.denominator == 1:
+        exact, frac = self.readable_exact, self.fraction_shown()
+        if exact is not None and frac is not None:
+            if exact.denominator == 1 and self.counts is None:
                 return frac
             decimal = format_decimal(self.value, places=places)
             sign = "=" if Fraction(decimal) == exact else "≈"
@@ -118,12 +158,12 @@ class Metric:
         return f"≈ {format_decimal(self.value, places=places)}"
 
     def short(self) -> str:
-        """``2/3``, ``0``, ``≈ 0.1738`` or ``undefined``: the readable exact fraction if any."""
+        """``8/14``, ``2/3``, ``0``, ``≈ 0.1738`` or ``undefined``: the readable exact
+        value (its counts where it has them) if any."""
         if self.value is None:
             return "undefined"
-        if self.readable_exact is not None:
-            return format_fraction(self.readable_exact)
-        return self.value_text()
+        frac = self.fraction_shown()
+        return frac if frac is not None else self.value_text()
 
     def value_or_reason(self) -> str:
         """``2/3 ≈ 0.6667``, or ``undefined: no predicted positives (TP+FP=0)``: the
@@ -131,11 +171,12 @@ class Metric:
         return self.value_text() if self.value is not None else self.undefined_text()
 
     def brief(self) -> str:
-        """A number for a line of several: the exact fraction while it is short (a
-        denominator of at most three digits), else a four-place decimal."""
+        """A number for a line of several: the exact value while it is short (a
+        denominator shown of at most three digits), else a four-place decimal."""
         if self.value is None:
             return "undefined"
-        if self.exact is not None and self.exact.denominator >= 1000:
+        denominator = self.denominator
+        if denominator is not None and denominator >= 1000:
             return f"≈ {self.value:.4f}"
         return self.short()
 
@@ -148,15 +189,31 @@ class Metric:
         return f"undefined: {reason}"
 
     def describe(self, *, places: int = 4) -> str:
-        """One line: name, formula, the counts filled in, and the value or the reason."""
+        """One line: name, formula, the counts filled in, and the value or the reason.
+        Where the counts reduce, the reduced fraction follows them: ``= 8/14 = 4/7 ≈
+        0.5714``."""
         parts = [p for p in (self.name, self.formula, self.filled) if p]
         head = " = ".join(parts)
         if self.value is None:
             return f"{head} is {self.undefined_text()}" if head else self.undefined_text()
         body = self.value_text(places=places)
+        reduced = self._reduced_after_counts()
+        if reduced is not None:
+            frac, rest = body.split(" ", 1)
+            body = f"{frac} = {reduced} {rest}"
         if body.startswith("≈"):
             return f"{head} {body}" if head else body
         return f"{head} = {body}" if head else body
+
+    def _reduced_after_counts(self) -> str | None:
+        """The reduced fraction the shown counts equal, where it is another fraction
+        (``4/7`` after ``8/14``); None for a whole value, which the decimal says."""
+        exact = self.readable_exact
+        if self.counts is None or exact is None or exact.denominator == 1:
+            return None
+        if (exact.numerator, exact.denominator) == self.counts:
+            return None
+        return format_fraction(exact)
 
     def as_json(self) -> dict[str, object]:
         """``{"value": number|null, "reason": string|null, "exact": "p/q"|null}``.
@@ -220,16 +277,15 @@ def ratio(
 
     A zero denominator is never turned into 0 or 1. ``exact_ok`` False says the
     counts may have been rounded (whole weights past 2**53), so no exact fraction.
+    Whole counts are kept unreduced in ``counts`` beside the reduced ``exact``.
     """
     if denominator == 0:
         return Metric(None, reason, None, name, formula, filled)
-    exact = None
     if exact_ok and is_integral(numerator) and is_integral(denominator):
-        exact = Fraction(int(numerator), int(denominator))
-        value = float(exact)
-    else:
-        value = float(numerator) / float(denominator)
-    return Metric(value, None, exact, name, formula, filled)
+        top, bottom = int(numerator), int(denominator)
+        exact = Fraction(top, bottom)
+        return Metric(float(exact), None, exact, name, formula, filled, (top, bottom))
+    return Metric(float(numerator) / float(denominator), None, None, name, formula, filled)
 
 
 def from_fraction(

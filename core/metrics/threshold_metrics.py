@@ -104,6 +104,9 @@ def f_beta(counts: Counts, *, beta: float = 1.0) -> Metric:
     if den == 0:
         return undefined(table.why(exact_cells), name=name, formula=formula, filled=filled)
     value = Fraction(num) / den
+    if _whole(counts) and b2.denominator == 1:
+        # β² whole: the formula's numerator and denominator are whole counts, shown.
+        return ratio(int(num), int(den), reason="", name=name, formula=formula, filled=filled)
     if _whole(counts):
         return from_fraction(value, 0.0, name=name, formula=formula, filled=filled)
     return Metric(float(value), None, None, name, formula, filled)
@@ -241,9 +244,16 @@ def _balanced(counts: Counts, recall: Metric, specificity: Metric) -> Metric:
                          name=name, formula=formula)  # fmt: skip
     if recall.exact is not None and specificity.exact is not None:
         num, den = table.parts(_exact_cells(counts), Fraction(1))
-        return from_fraction(Fraction(num) / den, 0.0, name=name, formula=formula,
-                             filled=f"({recall.short()}+{specificity.short()})/2")  # fmt: skip
+        filled = f"({recall.short()}+{specificity.short()})/2"
+        return from_fraction(Fraction(num) / den, 0.0, name=name, formula=formula, filled=filled)
     return Metric((recall.value + specificity.value) / 2, None, None, name, formula)
+
+
+def _of_rates(top: Metric, bottom: Metric) -> str:
+    """``(8/10)/(2/10)``: a ratio of two rates filled in with each rate's counts, so
+    each names its denominator (the ratio itself is no count over a count: its value
+    is the reduced fraction)."""
+    return f"({top.short()})/({bottom.short()})"
 
 
 def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]:
@@ -252,8 +262,8 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
     >>> m = threshold_metrics(Counts(tp=2, fp=1, tn=1, fn=1))
     >>> m["precision"].describe()
     'precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667'
-    >>> m["f1"].value_text()
-    '2/3 ≈ 0.6667'
+    >>> m["f1"].value_text()  # 2TP/(2TP+FP+FN) as counted
+    '4/6 ≈ 0.6667'
     >>> threshold_metrics(Counts(tp=0, fp=0, tn=2, fn=3))["precision"].reason
     'No predicted positives (TP+FP=0)'
     """
@@ -277,8 +287,8 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
         "mcc": _mcc(counts),
         "prevalence": _rate("prevalence", cells, whole),
         "queue_rate": _rate("queue_rate", cells, whole),
-        "lr_plus": _rate_ratio("lr_plus", counts, f"({recall.short()})/({fpr.short()})"),
-        "lr_minus": _rate_ratio("lr_minus", counts, f"({fnr.short()})/({specificity.short()})"),
+        "lr_plus": _rate_ratio("lr_plus", counts, _of_rates(recall, fpr)),
+        "lr_minus": _rate_ratio("lr_minus", counts, _of_rates(fnr, specificity)),
         "lift": lift(counts),
     }
     return out

@@ -38,7 +38,7 @@ from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.metrics.formulas import FORMULAS, Cells
-from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.metrics.metric import Metric, from_fraction, ratio, undefined
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -70,11 +70,11 @@ def confusion(mc: Multiclass, pred: IntArray) -> FloatArray:
 
 
 def _ratio(num: float, den: float, whole: bool, reason: str, name: str) -> Metric:
+    """``num / den``: with whole counts exact, the counts kept (567/791, not 81/113)."""
     if den == 0:
         return undefined(reason, name=name)
     if whole:
-        f = Fraction(round(num), round(den))
-        return from_fraction(f, float(f), name=name)
+        return ratio(round(num), round(den), reason=reason, name=name)
     return Metric(num / den, None, None, name)
 
 

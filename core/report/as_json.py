@@ -113,6 +113,7 @@ def report_json(
         "beta": a.beta,
         "counts": a.counts.as_json(),
         "metrics": {name: m.as_json() for name, m in metric_measures(a, sure).items()},
+        # Text fields of schema 1, unchanged: reduced fractions, as the exact fields.
         "formulas": {name: a.metrics[name].describe() for name in METRIC_NAMES},
         "status": status_sentence(a),
         "roc": roc,

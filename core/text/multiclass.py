@@ -15,19 +15,16 @@ AVERAGED = (
 
 
 def _v(m: Metric) -> str:
-    """A fraction while it is short (a denominator under 1000), else the decimal."""
-    if m.value is None:
-        return "undefined"
-    if m.exact is not None and m.exact.denominator >= 1000:
-        return f"≈ {m.value:.4f}"
-    return m.short()
+    """A fraction (the counts, where it has them) while it is short (a denominator
+    under 1000), else the decimal."""
+    return m.brief()
 
 
 def _a(m: Metric) -> str:
     """An average: its fraction (while short) and its decimal, so averages compare."""
     if m.value is None:
         return "undefined"
-    if m.exact is not None and m.exact.denominator < 1000:
+    if m.denominator is not None and m.denominator < 1000:
         return m.value_text()
     return _v(m)
 

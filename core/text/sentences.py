@@ -9,13 +9,14 @@ from threshold_lab.core.text.scores import threshold_words
 
 def status_sentence(a: Analysis) -> str:
     """One sentence naming the threshold, the predicted positives and the key counts.
+    Precision and recall are their counts (964/1655), so each names its denominator.
 
     >>> from threshold_lab.core.analysis import analyse
     >>> from threshold_lab.core.data.presets import preset
     >>> print(status_sentence(analyse(preset("canonical").data, 0.5)))
     Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3.
     >>> status_sentence(analyse(preset("canonical").data, None)).split("; ")[-1]
-    'precision undefined (no predicted positives), recall 0.'
+    'precision undefined (no predicted positives), recall 0/3.'
     """
     k = a.counts
     where = "Threshold " + threshold_words(a.threshold, a.sweep.thresholds)
@@ -236,14 +237,16 @@ def change_words(before: Analysis, after: Analysis) -> str:
     >>> from threshold_lab.core.data.presets import preset
     >>> d = preset("canonical").data
     >>> change_words(analyse(d, 0.5), analyse(d, 0.85))
-    'precision 2/3 -> 1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1'
+    'precision 2/3 -> 1/1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1'
     >>> change_words(analyse(d, 0.5), analyse(d, 0.5))
     ''
     """
     rates = []
     for name in ("precision", "recall"):
-        old, new = before.metrics[name].short(), after.metrics[name].short()
-        if old != new:
+        was, now = before.metrics[name], after.metrics[name]
+        old, new = was.short(), now.short()
+        # 1/1 -> 2/2 is new counts, not a move: the rate has to change too.
+        if old != new and was.value != now.value:
             rates.append(f"{name} {old} -> {new}")
     counts = []
     for cell, old_n, new_n in zip(

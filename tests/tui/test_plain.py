@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.commands import plain_words
@@ -43,11 +44,11 @@ def test_greeting_and_opening_status() -> None:
 def test_threshold_commands() -> None:
     assert run("threshold 0.81") == [
         "Threshold 0.81: 1 of 5 predicted positive; TP 1, FP 0, TN 2, FN 2; "
-        "precision 1, recall 1/3.",
+        "precision 1/1, recall 1/3.",
         "Now at tie group 1 of 4 (score 0.9, 1 row).",
     ]
     assert run("threshold above-all")[0].endswith(
-        "precision undefined (no predicted positives), recall 0."
+        "precision undefined (no predicted positives), recall 0/3."
     )
     assert run("lowest")[0].startswith("Threshold 0.1: 5 of 5 predicted positive")
     assert run("next")[1] == "Now at tie group 3 of 4 (score 0.4, 1 row)."
@@ -236,7 +237,7 @@ def test_pipe_has_no_prompt_no_escape_codes() -> None:
     assert "\x1b" not in proc.stdout
     assert not any(line.startswith("> ") for line in proc.stdout.splitlines())
     assert proc.stdout.splitlines()[1] == CANON_STATUS
-    assert "precision 1, recall 1/3." in proc.stdout
+    assert "precision 1/1, recall 1/3." in proc.stdout
 
 
 def test_rows_by_cell_and_score_and_the_boundary() -> None:
@@ -284,3 +285,14 @@ def test_help_alone_lists_topics_and_commands_and_help_topic_shows_one() -> None
 def test_every_command_word_has_its_help(word: str) -> None:
     lines = run(f"help {word}")
     assert lines and not lines[0].startswith("error"), lines
+
+
+def test_roc_and_status_name_each_rate_by_its_counts() -> None:
+    # TP 8 of 14 positives at 0.9: TPR 8/14, not the 4/7 it reduces to (#28 item 8).
+    data = make_dataset([0.9] * 8 + [0.2] * 6 + [0.8] * 2 + [0.1] * 8, [1] * 14 + [0] * 10)
+    out = io.StringIO()
+    run_plain(Session(data, 0.5, source="arrays"), ["roc\n", "status\n"], out, prompt=False)
+    lines = out.getvalue().splitlines()
+    assert "Threshold 0.9: 8 positives enter, up to FPR 0/10, TPR 8/14." in lines
+    assert "Threshold 0.2: 6 positives enter, up to FPR 2/10, TPR 14/14." in lines
+    assert lines[-1].endswith("; precision 8/10, recall 8/14.")

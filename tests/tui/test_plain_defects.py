@@ -268,7 +268,7 @@ def test_each_change_says_what_moved() -> None:
     run_plain(session(), [c + "\n" for c in commands], out, prompt=False)
     moved = [ln for ln in out.getvalue().splitlines() if ln.startswith("Moved: ")]
     assert moved == [
-        "Moved: precision 2/3 -> 1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1.",
+        "Moved: precision 2/3 -> 1/1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1.",
         "Moved: recall 1/3 -> 2/3; TP +1, FN -1.",
         "Moved: recall 2/3 -> 1/3; TP -1, FN +1.",
     ]

@@ -76,6 +76,9 @@ class MainScreen(Screen[None]):
     """ASCII only: formulas and chart marks without signs or braille."""
     boot_progress: reactive[str] = reactive("", repaint=False)
     """How far a bootstrap under way is (``bootstrap 450/1000``), or ""."""
+    decimals: reactive[bool] = reactive(False, repaint=False)
+    """Whether the sweep table shows its rates as decimals (``x``); off, each rate is
+    its counts while they fit the column, as ``8/14``."""
     pane: reactive[Pane] = reactive("all", repaint=False)
     """The pane asked for (1-4, or 0 for all): ``matrix``, ``chart``, ``rows``,
     ``sweep`` or ``all``. Where only one fits, ``all`` shows the matrix."""
@@ -121,7 +124,7 @@ class MainScreen(Screen[None]):
         yield ScoreStrip(id="strip").data_bind(frame)
         with Horizontal(id="bottom"):
             yield RowTable(id="rows").data_bind(frame)
-            yield SweepTable(id="sweep").data_bind(frame)
+            yield SweepTable(id="sweep").data_bind(frame, MainScreen.decimals)
         yield MessageLine(id="message").data_bind(MainScreen.message)
         yield StatusLine(id="status").data_bind(frame)
         yield KeyLine(self.all_bindings(), id="more-keys")
@@ -383,6 +386,14 @@ class MainScreen(Screen[None]):
                  "gains": "cumulative gains (share of positives captured by share of rows)",
                  }[self.chart_mode]  # fmt: skip
         self.say(f"Chart: {shown} (c for the next).")
+
+    def action_decimals(self) -> None:
+        self.decimals = not self.decimals
+        if self.decimals:
+            self.say("Sweep table: rates as decimals (x: as counts again).")
+        else:
+            self.say("Sweep table: rates as their counts, such as 8/14, while they fit "
+                     "(x: decimals).")  # fmt: skip
 
     def action_goal(self) -> None:
         flows.set_goal(self)

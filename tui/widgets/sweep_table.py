@@ -6,6 +6,7 @@ only the lines on screen are computed (counts and four metrics per line).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import ClassVar
 
 from textual import events
@@ -15,7 +16,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.metrics.metric import Metric, format_count
+from threshold_lab.core.metrics.metric import Metric, format_count, format_decimal
 from threshold_lab.core.text.scores import shown_score
 from threshold_lab.tui.bindings import bindings
 from threshold_lab.tui.explorer.frame import Frame
@@ -25,16 +26,36 @@ COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")
 #: Columns left out, in this order, when the table is too narrow for all of them
 #: (the matrix above shows them for the active point).
 OPTIONAL = ("TN", "FN")
-#: A rate wider than this is shown as a decimal (marked ≈); the metrics panel keeps
-#: the exact fraction.
+#: The rate columns: their counts (8/14) while they fit, or decimals (``x``).
+RATES = ("TPR", "FPR", "precision")
+#: A rate's counts wider than this are shown as a decimal (marked ≈ where it is not
+#: exact); the metrics panel keeps the counts.
 RATE_WIDTH = 9
 #: Lines above the points: the summary and the column names (as in the row table).
 HEADER = 2
 
 
-def _rate(m: Metric) -> str:
-    short = m.short()
-    return short if len(short) <= RATE_WIDTH else f"≈{m.value:.4f}"
+def rate_text(m: Metric, *, decimals: bool = False) -> str:
+    """A rate's cell: its counts (``8/14``, ``0/10``) while they fit :data:`RATE_WIDTH`,
+    else, or with ``decimals``, its decimal: ``0.5`` where exact, ``≈0.5714`` where not.
+
+    >>> from threshold_lab.core.metrics.metric import ratio
+    >>> r = ratio(8, 14, reason="")
+    >>> rate_text(r), rate_text(r, decimals=True), rate_text(ratio(7, 14, reason=""), decimals=True)
+    ('8/14', '≈0.5714', '0.5')
+    >>> rate_text(ratio(12346, 15000, reason="")), rate_text(ratio(12345, 15000, reason=""))
+    ('≈0.8231', '0.823')
+    """
+    if m.value is None:
+        return "undefined"
+    if not decimals:
+        short = m.short()
+        if len(short) <= RATE_WIDTH:
+            return short
+    text = format_decimal(m.value)
+    if m.exact is not None and Fraction(text) == m.exact:
+        return text
+    return f"≈{m.value:.4f}"
 
 
 class SweepTable(Widget, can_focus=True, inherit_bindings=False):
@@ -75,6 +96,8 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the screen)."""
+    decimals: reactive[bool] = reactive(False)
+    """Rates as decimals rather than as their counts (``x``, handed down by the screen)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -99,6 +122,13 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
             for j in range(1, 5):
                 self._widths[j] = max(self._widths[j], count)
         self._show_active(a.point)
+        self.refresh()
+
+    def watch_decimals(self) -> None:
+        # Every line again, and the rate columns as narrow as their new cells allow.
+        self._lines_of = None
+        self._widths = [len(c) if c in RATES else w
+                        for c, w in zip(COLUMNS, self._widths, strict=True)]  # fmt: skip
         self.refresh()
 
     async def action_page(self, direction: int) -> None:
@@ -138,10 +168,11 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
         if a is None:
             return ""
         size, body = a.sweep.size, self._body_height()
+        shown = "; rates as decimals (x)" if self.decimals else ""
         if size <= body:
-            return f"{size} operating points; > the active one"
+            return f"{size} operating points; > the active one{shown}"
         last = min(size, self.top + body)
-        return f"operating points {self.top + 1}-{last} of {size}; > the active one"
+        return f"operating points {self.top + 1}-{last} of {size}; > the active one{shown}"
 
     def _format(self, values: tuple[str, ...]) -> str:
         shown = self._shown_columns()
@@ -163,8 +194,9 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
         return shown
 
     def cells_at(self, point: int) -> tuple[str, ...]:
-        """The text of sweep point ``point``'s line, marker excluded (kept per sweep:
-        a threshold move redraws the same lines with another one marked)."""
+        """The text of sweep point ``point``'s line, marker excluded (kept per sweep
+        and per ``decimals``: a threshold move redraws the same lines with another one
+        marked)."""
         a = self.analysis
         assert a is not None
         if self._lines_of is not a.curves:
@@ -184,7 +216,7 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
             if point == 0
             else shown_score(float(s.thresholds[point - 1]), s.thresholds),
             *(format_count(v) for v in s.counts_at(point).cells()),
-            *(_rate(m[n]) for n in ("tpr", "fpr", "precision")),
+            *(rate_text(m[n], decimals=self.decimals) for n in ("tpr", "fpr", "precision")),
         )
 
     def render_lines(self, crop: Region) -> list[Strip]:

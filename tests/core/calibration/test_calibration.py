@@ -91,7 +91,7 @@ def test_a_tie_group_straddling_a_quantile_stays_in_one_bin() -> None:
     # rows below it, floor(2 * 2 / 5) = 0, so both join the lower bin.
     c = calibration(build_sweep(preset("canonical").data), bins=2)
     assert [(b.n, b.positive_rate.short(), b.low_score, b.high_score) for b in c.bins] == [
-        (4, "1/2", 0.1, 0.8), (1, "1", 0.9, 0.9)
+        (4, "2/4", 0.1, 0.8), (1, "1/1", 0.9, 0.9)
     ]  # fmt: skip
     assert math.isclose(c.ece.value or 0, 4 / 5 * abs(0.5 - 0.525) + 1 / 5 * abs(1 - 0.9))
     # Width: 0.1 -> 1, 0.4 -> 4, 0.8 -> 8, 0.9 -> 9, and 1.0 goes to the last bin.

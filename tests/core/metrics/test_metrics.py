@@ -18,7 +18,7 @@ def test_formula_with_counts_filled_in() -> None:
     m = threshold_metrics(Counts(tp=2, fp=1, tn=1, fn=1))
     assert m["precision"].describe() == "precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667"
     assert m["accuracy"].describe() == "accuracy = (TP+TN)/n = (2+1)/5 = 3/5 = 0.6"
-    assert m["f1"].describe() == "F1 = 2TP/(2TP+FP+FN) = 2·2/(2·2+1+1) = 2/3 ≈ 0.6667"
+    assert m["f1"].describe() == "F1 = 2TP/(2TP+FP+FN) = 2·2/(2·2+1+1) = 4/6 = 2/3 ≈ 0.6667"
 
 
 @pytest.mark.parametrize(
