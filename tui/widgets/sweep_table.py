@@ -241,7 +241,11 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
         if y == 0:
             summary = self.summary()
             if len(summary) > width:  # "points 9-16 of 21" stays whole
-                summary = summary.replace("operating points", "points").split(";")[0]
+                short = summary.replace("operating points", "points").split(";")[0]
+                # Decimals are said before the active point's mark, which the ">"
+                # column shows anyway: a reader must know the cells are not counts.
+                decimals = f"{short}; decimals (x)"
+                summary = decimals if self.decimals and len(decimals) <= width else short
             return fitted(summary, self.get_component_rich_style("sweep-table--summary"), width)
         if y == 1:
             style = self.get_component_rich_style("sweep-table--header")

@@ -42,3 +42,21 @@ async def test_rates_are_their_counts_and_x_toggles_decimals() -> None:
         assert m.message.startswith("Sweep table: rates as their counts, such as 8/14")
         assert table.cells_at(2)[5:] == ("8/14", "2/10", "8/10")
         assert "8/14" in table.render_line(4).text
+
+
+async def test_a_narrow_sweep_pane_still_says_its_rates_are_decimals() -> None:
+    # At 120x40 on 5,000 rows the title was cut to "points 1392-1397 of 3816" and lost
+    # the word that the cells were decimals, not counts.
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    scores = np.round(rng.random(5000), 4)
+    data = make_dataset(scores.tolist(), (rng.random(5000) < scores).astype(int).tolist())
+    app = ThresholdLab(Session(data, 0.5, source="arrays"), playback_seconds=60.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        table = app.main.query_one(SweepTable)
+        title = table.render_line(0).text.rstrip()
+        assert len(table.summary()) > table.content_region.width  # it had to be shortened
+        assert title.startswith("points ") and title.endswith("; decimals (x)"), title
