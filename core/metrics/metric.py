@@ -188,19 +188,23 @@ class Metric:
         reason = lower_first(reason)
         return f"undefined: {reason}"
 
-    def describe(self, *, places: int = 4) -> str:
+    def describe(self, *, places: int = 4, reduced: bool = True) -> str:
         """One line: name, formula, the counts filled in, and the value or the reason.
         Where the counts reduce, the reduced fraction follows them: ``= 8/14 = 4/7 ≈
-        0.5714``."""
+        0.5714`` (``reduced`` False leaves it out, where room is short).
+
+        >>> ratio(8, 14, reason="", name="recall").describe(reduced=False)
+        'recall = 8/14 ≈ 0.5714'
+        """
         parts = [p for p in (self.name, self.formula, self.filled) if p]
         head = " = ".join(parts)
         if self.value is None:
             return f"{head} is {self.undefined_text()}" if head else self.undefined_text()
         body = self.value_text(places=places)
-        reduced = self._reduced_after_counts()
-        if reduced is not None:
+        after = self._reduced_after_counts() if reduced else None
+        if after is not None:
             frac, rest = body.split(" ", 1)
-            body = f"{frac} = {reduced} {rest}"
+            body = f"{frac} = {after} {rest}"
         if body.startswith("≈"):
             return f"{head} {body}" if head else body
         return f"{head} = {body}" if head else body

@@ -100,6 +100,10 @@ class MetricsPanel(ItemLines):
     def watch_ascii(self) -> None:
         self.refresh()
 
+    def _shown(self, line: str) -> str:
+        """``line`` as this panel writes it (ASCII stand-ins under ``--ascii``)."""
+        return to_ascii(line) if self.ascii else line
+
     def lines_at(self, width: int) -> list[Text]:
         frame = self.frame
         if frame is None:
@@ -125,10 +129,19 @@ class MetricsPanel(ItemLines):
         shown = 0
         for name in PANEL_ORDER:
             m = a.metrics[name]
-            text = to_ascii(m.describe()) if self.ascii else m.describe()
             measured = None if sure is None else frame.update.measures[name].interval
             interval = None if measured is None else measured.short()
-            wrapped = formula_lines(text, width, None if interval is None else f"({interval})")
+            tail = None if interval is None else f"({interval})"
+            # The reduced fraction after the counts (8/10 = 4/5) where it costs no
+            # line: the panel shows as many metrics as before it was added (m and
+            # the report always have it).
+            wrapped = min(
+                (
+                    formula_lines(self._shown(m.describe(reduced=r)), width, tail)
+                    for r in (True, False)
+                ),
+                key=len,
+            )
             if len(lines) + len(wrapped) > room:
                 break
             style = "bold" if m.value is None else ""

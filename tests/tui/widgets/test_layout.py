@@ -328,3 +328,18 @@ async def test_the_strip_shows_density_at_5000_rows_and_says_what_its_digits_mea
         assert len({c for c in marks if c.isdigit()}) >= 5  # density in tenths
         assert sum(line.startswith(" #=") for line in lines) == 2  # each lane's busiest
         assert "digits: " in text and "tenths of " in text and "busiest (#)" in text
+
+
+@pytest.mark.parametrize(("size", "more"), [((120, 40), 6), ((80, 24), 6)])
+async def test_the_reduced_fraction_after_the_counts_never_costs_the_panel_a_metric(
+    size: tuple[int, int], more: int
+) -> None:
+    # #28 item 8 added "= 4/5" after "8/10": the longer lines wrapped, and at 80x24 the
+    # panel listed two metrics fewer (8 more, not 6). It is left out where it would take
+    # a line. (At 120x40 the counts themselves, 16/20 for 4/5, cost F2's last line.)
+    app = make_app("good")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        text = app.main.query_one(MetricsPanel).plain
+        assert f"m: all metrics ({more} more)" in text, text
+        assert "precision = TP/(TP+FP) = 8/(8+2) = 8/10" in text
