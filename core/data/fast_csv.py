@@ -132,6 +132,11 @@ class ArrowIds(Sequence[str]):
         """The position of id ``name``, found in C; None when absent."""
         import pyarrow.compute as pc
 
+        if not name.isascii():
+            try:
+                name.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate, as typed bytes that are not
+                return None  # UTF-8 arrive: Arrow holds only valid UTF-8, so no id is it
         found = pc.index(self._column, name).as_py()
         return None if found is None or found < 0 else int(found)
 

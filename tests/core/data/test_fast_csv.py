@@ -243,3 +243,14 @@ def test_readers_import_one_way() -> None:
             reached.add(m)
             todo.append(m)
     assert reached.isdisjoint({"loaders", "delimited", "cells", "parquet", "aggregated"})
+
+
+def test_an_id_that_is_no_utf8_is_simply_absent(tmp_path: Path) -> None:
+    # The plain soak at a new seed typed `label '\ud800' 1` (a lone surrogate, as bytes
+    # that are not UTF-8 arrive) on a file with ids: pyarrow raised UnicodeEncodeError
+    # looking it up. Arrow holds only valid UTF-8, so no id is that name.
+    p = tmp_path / "ids.csv"
+    p.write_text("id,score,label\nr1,0.9,1\nr2,0.2,0\ncafé,0.4,1\n")
+    data = load_file(p)
+    assert data.position_of("\ud800") is None and data.position_of("a\udcff") is None
+    assert data.position_of("r2") == 1 and data.position_of("café") == 2
