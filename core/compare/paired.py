@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import dot
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.bootstrap import Groups, Replicate, groups_of, replicate_summaries
@@ -190,7 +191,7 @@ def _placed(
             below = ranks - total_pos * (total_pos - 1) / 2
             auc = below / (total_pos * total_neg or 1.0)
         else:
-            auc = float(np.dot(np.where(lab, w, 0.0), placed)) / (total_pos or 1.0)
+            auc = dot(np.where(lab, w, 0.0), placed) / (total_pos or 1.0)
         np.subtract(total_pos, cum, out=cum)  # a negative's positives above it
         cum /= total_pos or 1.0
     else:
@@ -206,7 +207,7 @@ def _placed(
         # Below the group, plus half of those tied within it.
         v10 = (neg_before + neg_end) / (2 * (total_neg or 1.0))
         v01 = (2 * total_pos - pos_before - pos_end) / (2 * (total_pos or 1.0))
-        auc = float(np.dot(pos_end - pos_before, v10)) / (total_pos or 1.0)
+        auc = dot(pos_end - pos_before, v10) / (total_pos or 1.0)
         placed[:] = np.repeat(v10, size)
         cum[:] = np.repeat(v01, size)
     np.copyto(placed, cum, where=other)  # positives' v10, negatives' v01
@@ -311,10 +312,10 @@ def paired_delong(
     d_pos = np.multiply(d, pb.labels, out=pb.placed)
     d_neg = np.subtract(d, d_pos, out=d)
     if pb.weights is None:
-        s10, s01 = float(np.dot(d_pos, d_pos)), float(np.dot(d_neg, d_neg))
+        s10, s01 = dot(d_pos, d_pos), dot(d_neg, d_neg)
     else:
-        s10 = float(np.dot(pb.weights * d_pos, d_pos))
-        s01 = float(np.dot(pb.weights * d_neg, d_neg))
+        s10 = dot(pb.weights * d_pos, d_pos)
+        s01 = dot(pb.weights * d_neg, d_neg)
     # The variance of the difference, from the components' (co)variances.
     s10 /= pos - 1
     s01 /= neg - 1

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.blocks import blocks, shifted
+from threshold_lab.core.blocks import blocks, dot, shifted
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
@@ -77,7 +77,7 @@ def average_precision(sweep: Sweep) -> Metric:
         # Precision where recall rises (there TP > 0, so it is defined); 0 elsewhere.
         precision = np.divide(here, here + fp[b], out=np.zeros(here.shape[0]), where=gain > 0)
         # The recall step (a rate, in [0, 1]) first: weighted sums may be tiny or huge.
-        value += float(np.dot(gain / pos, precision))
+        value += dot(gain / pos, precision)
     return Metric(value, None, None, name, formula)
 
 
@@ -133,7 +133,7 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
         both = slice(b.start - 1, b.stop)  # each point and the one before it
         precision = tp[both] / (tp[both] + fp[both])
         width = (tp[b] - tp[shifted(b, -1)]) / pos
-        value += float(np.dot(width, precision[1:] + precision[:-1])) / 2
+        value += dot(width, precision[1:] + precision[:-1]) / 2
     return Metric(value, None, None, name, formula)
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.blocks import blocks, shifted
+from threshold_lab.core.blocks import blocks, dot, shifted
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 
@@ -81,5 +81,5 @@ def roc_auc(sweep: Sweep) -> Metric:
     for b in blocks(1, sweep.size):
         before = shifted(b, -1)
         width = (fp[b] - fp[before]) / neg
-        area += float(np.dot(width, tp[b] / pos + tp[before] / pos)) / 2
+        area += dot(width, tp[b] / pos + tp[before] / pos) / 2
     return Metric(area, None, None, name, formula)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import dot
 from threshold_lab.core.errors import InputError
 
 #: The largest D for ``--round D``: 10^D and every score · 10^D below 2^53 stay exact.
@@ -143,7 +144,7 @@ def bound(
     p, n = float(positives.sum()), float(negatives.sum())
     if p <= 0 or n <= 0:
         return None
-    pairs = float(np.dot(positives[merged], negatives[merged]))
+    pairs = dot(positives[merged], negatives[merged])
     return pairs / (2.0 * p * n)
 
 

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import dot
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, check_confidence
 from threshold_lab.core.metrics.formulas import FORMULAS, Cells
@@ -355,13 +356,13 @@ def _ap_area(
     # Where nothing is predicted positive no positive entered (pos is 0 there), so the
     # value divided does not count: dividing by at least 1 keeps the arithmetic plain.
     precision = tp / np.maximum(tp + fp, 1)
-    ap = float(np.dot(pos, precision)) / positives
+    ap = dot(pos, precision) / positives
     # The segment into each point where recall rises starts at the point before the
     # group entered; where nothing was predicted positive there it starts at precision 1.
     prev_tp = tp - pos
     prev_pred = prev_tp + fp - entering_neg
     prev = np.where(prev_pred > 0, prev_tp / np.maximum(prev_pred, 1), 1.0)
-    area = float(np.dot(pos, precision + prev)) / (2 * positives)
+    area = dot(pos, precision + prev) / (2 * positives)
     return ap, area
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
+from threshold_lab.core.blocks import dot
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import RATES, Cells
@@ -224,13 +225,13 @@ def delong_se(sweep: Sweep) -> tuple[float | None, float | None, str | None]:
     total = 0.0
     for b0 in range(0, m, block):
         p_g, _, v10, _ = groups(b0, min(m, b0 + block))
-        total += float(np.dot(p_g, v10))
+        total += dot(p_g, v10)
     auc = total / pos
     s10 = s01 = 0.0
     for b0 in range(0, m, block):
         p_g, n_g, v10, v01 = groups(b0, min(m, b0 + block))
-        s10 += float(np.dot(p_g, (v10 - auc) ** 2))
-        s01 += float(np.dot(n_g, (v01 - auc) ** 2))
+        s10 += dot(p_g, (v10 - auc) ** 2)
+        s01 += dot(n_g, (v01 - auc) ** 2)
     s10, s01 = s10 / (pos - 1), s01 / (neg - 1)
     se = math.sqrt(max(s10 / pos + s01 / neg, 0.0))
     return auc, se, None

@@ -8,7 +8,7 @@ Nothing is clipped: a certain wrong prediction makes log loss undefined.
 from __future__ import annotations
 
 import numpy as np
-from threshold_lab.core.blocks import blocks
+from threshold_lab.core.blocks import blocks, dot
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.metrics.metric import Metric, undefined
 
@@ -61,7 +61,7 @@ def log_loss(data: Dataset) -> Metric:
             total += float(per_row.sum())
         else:
             # A zero-weight row may be certain and wrong; it counts for nothing.
-            total += float(np.where(w[b] > 0, per_row, 0.0) @ (w[b] / weight))
+            total += dot(np.where(w[b] > 0, per_row, 0.0), w[b] / weight)
     value = total / data.n if w is None else total
     return Metric(value, None, None, name, formula)
 
@@ -87,6 +87,6 @@ def brier_score(data: Dataset) -> Metric:
     total, weight = 0.0, _total_weight(data)
     for b in blocks(0, data.n):
         err = (p[b] - y[b]) ** 2
-        total += float(err.sum() if w is None else err @ (w[b] / weight))
+        total += float(err.sum()) if w is None else dot(err, w[b] / weight)
     value = total / data.n if w is None else total
     return Metric(value, None, None, name, formula)

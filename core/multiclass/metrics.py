@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import dot
 from threshold_lab.core.curves.pr import average_precision
 from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import build_sweep
@@ -304,12 +305,12 @@ def _probability(mc: Multiclass) -> tuple[Metric, Metric, int]:
     else:
         with np.errstate(divide="ignore"):
             logs = np.where(w > 0, np.log(np.where(p_true > 0, p_true, 1.0)), 0.0)
-        loss = Metric(float(-(w @ logs) / total), None, None, "log loss",
+        loss = Metric(-dot(w, logs) / total, None, None, "log loss",
                       "−mean ln p(true class)")  # fmt: skip
     onehot = np.zeros_like(scores)
     onehot[np.arange(mc.n), mc.labels] = 1.0
     per_row = ((scores - onehot) ** 2).sum(axis=1)
-    brier = Metric(float(w @ per_row / total), None, None, "Brier score",
+    brier = Metric(dot(w, per_row) / total, None, None, "Brier score",
                    "mean Σ_c (p_c − [y = c])²")  # fmt: skip
     return loss, brier, probs.normalised
 
