@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint typing-tree bench fuzz docs snapshots-update clean
+.PHONY: run test check lint typing-tree bench fuzz docs snapshots-update clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,16 +38,25 @@ lint: $(STAMP_TEST) typing-tree
 	$(BIN)/mypy
 
 # A fixed hypothesis seed: CI replays the same examples every run (pytest alone, and
-# make fuzz with SEED=..., explore new ones).
+# make fuzz with SEED=..., explore new ones). Two workers (pytest-xdist), one a core;
+# the ten slowest tests are listed at the end.
+WORKERS ?= 2
 test: lint
-	$(BIN)/python -m pytest --hypothesis-seed=$(SEED)
+	$(BIN)/python -m pytest -n $(WORKERS) --durations=10 --hypothesis-seed=$(SEED)
 
-# The loader fuzzing and the plain-mode soak, much longer than in `make test`,
-# with a fixed seed so a failure can be replayed (SEED=... to vary it).
+# The inner loop: lint, types and core's unit tests (no soaks, engines or screens).
+check: lint
+	$(BIN)/python -m pytest -n $(WORKERS) -x --hypothesis-seed=$(SEED) tests/core \
+		tests/test_doctests.py --ignore=tests/core/engines --ignore=tests/core/data/test_fuzz_loaders.py
+
+# The long soaks, with a fixed seed so a failure can be replayed (SEED=... to vary it):
+# loader fuzzing and plain mode far longer than in `make test`, and the key mash at
+# 1,500 keys a seed (make test presses 400).
 SEED ?= 20261130
 fuzz: $(STAMP_TEST)
-	FUZZ_EXAMPLES=5000 PLAIN_SOAK_COMMANDS=50000 $(BIN)/python -m pytest -q \
-		tests/core/data/test_fuzz_loaders.py tests/tui/test_plain_soak.py --hypothesis-seed=$(SEED)
+	FUZZ_EXAMPLES=5000 PLAIN_SOAK_COMMANDS=50000 SOAK_KEYS=1500 $(BIN)/python -m pytest -q \
+		-n $(WORKERS) tests/core/data/test_fuzz_loaders.py tests/tui/test_plain_soak.py \
+		tests/tui/test_soak.py --hypothesis-seed=$(SEED)
 
 # The README's images, drawn by the current code (tests/test_docs_images.py holds
 # the committed ones equal to these): look at each before committing it.

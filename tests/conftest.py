@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest_textual_snapshot
@@ -22,3 +23,10 @@ class TopLevelSVGExtension(SVGImageExtension):  # type: ignore[misc]
 
 # snap_compare looks the extension up by this module-level name at call time.
 pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension
+
+
+# pytest-xdist's workers set COLUMNS=80 and LINES=24, which a child process (an
+# explorer on its own pseudo-terminal, a report's text) would take over the
+# terminal's real size: the tests run the same in one process and in two.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)

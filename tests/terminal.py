@@ -22,7 +22,9 @@ def spawn_in_terminal(
     and stderr all on it), and the terminal's other end to read and type into."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color"}
+    # The size is the terminal's own: COLUMNS and LINES would override it.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["TERM"] = "xterm-256color"
     proc = subprocess.Popen(list(argv), stdin=slave, stdout=slave, stderr=slave, env=env,
                             cwd=cwd)  # fmt: skip
     os.close(slave)
