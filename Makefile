@@ -42,7 +42,7 @@ lint: $(STAMP_TEST) typing-tree
 # the ten slowest tests are listed at the end.
 WORKERS ?= 2
 test: lint
-	$(BIN)/python -m pytest -n $(WORKERS) --durations=10 --hypothesis-seed=$(SEED)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=10 --hypothesis-seed=$(SEED)
 
 # The inner loop: lint, types and core's unit tests (no soaks, engines or screens).
 check: lint

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 import pytest_textual_snapshot
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.location import PyTestLocation
@@ -30,3 +31,13 @@ pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension
 # terminal's real size: the tests run the same in one process and in two.
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that runs Spark goes to one worker (make test runs two, ``--dist
+    loadgroup``): one JVM, started and warmed once, where each worker starting its own
+    cost both cores half a minute."""
+    for item in items:
+        if "spark" in item.nodeid.lower() or "spark" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("spark"))
