@@ -148,22 +148,86 @@ class Sweep:
         )
 
 
-def _sorted_labels_unweighted(
-    scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """Scores ascending with each row's label carried along, without a full argsort.
+_SIGN = np.uint64(1 << 63)
+_BIT = np.uint64(1)
 
-    Each class is sorted on its own with numpy's fast value sort; a stable
-    argsort of the two sorted runs side by side is then a linear merge.
-    """
-    n_pos = int(np.count_nonzero(labels))
-    both = np.empty(scores.shape[0], dtype=np.float64)
-    both[:n_pos] = np.sort(scores[labels])
-    both[n_pos:] = np.sort(scores[~labels])
-    order = np.argsort(both, kind="stable")
-    ranked = both[order]
-    del both  # 10^7 rows: each array is 80 MB, so free what is done with
-    return ranked, order < n_pos
+
+def _keyed(scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]) -> tuple[Any, int]:
+    """Each row as one 64-bit key, its score's order in the top 63 bits and its label
+    in the lowest, value-sorted; and how many scores are below 0 (their keys first).
+
+    A float's sign bit is what makes room for the label: the bits of a score >= 0
+    ascend with it (-0.0 loses its sign and is 0.0), and a negative score's inverted
+    bits do, so apart from the sign each fits in 63 bits. The scores below 0 are
+    sorted apart from the rest, before them. numpy's value sort is SIMD and far
+    faster than an argsort carrying the labels, and its int64 sort faster than its
+    uint64 one: flipping the top bit maps the one order onto the other."""
+    bits = scores.view(np.uint64)
+    below = scores < 0
+    n_below = int(np.count_nonzero(below))
+    if n_below == 0:
+        key = np.copy(bits)
+    elif n_below == scores.shape[0]:
+        key = np.invert(bits)
+    else:
+        key = np.where(below, np.invert(bits), bits)
+    key <<= _BIT
+    np.bitwise_or(key, labels, out=key, casting="unsafe")
+    if 0 < n_below < scores.shape[0]:
+        key = np.concatenate((key[below], key[~below]))
+    del below
+    key ^= _SIGN
+    key[:n_below].view(np.int64).sort()
+    key[n_below:].view(np.int64).sort()
+    key ^= _SIGN
+    return key, n_below
+
+
+def _unweighted(
+    scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Thresholds descending and TP, FP at each point, of unweighted rows: one value
+    sort of packed keys (:func:`_keyed`) and a few passes, no argsort.
+
+    In ascending key order a tie group ends where the value bits change (and where
+    the scores below 0 end), and the positives up to there are a running count of
+    the label bits."""
+    n = scores.shape[0]
+    key, n_below = _keyed(scores, labels)
+    if np.little_endian:  # the label bits are the first byte of each key
+        label = key.view(np.uint8)[::8] & np.uint8(1)
+    else:  # pragma: no cover - no big-endian machine runs the tests
+        label = (key & _BIT).astype(np.uint8)
+    key >>= _BIT  # the values' order alone
+    change = key[1:] != key[:-1]
+    if 0 < n_below < n:
+        change[n_below - 1] = True
+    end = np.flatnonzero(change)
+    del change
+    end = np.append(end, n - 1)
+    value = key[end]
+    del key
+    negative = int(np.searchsorted(end, n_below))  # groups of scores below 0
+    np.invert(value[:negative], out=value[:negative])
+    count = np.cumsum(label, dtype=np.int32 if n < 2**31 else np.int64)
+    del label
+    up_to = count[end]  # positives up to each group's end, ascending
+    del count
+    m = end.shape[0]
+    positives = int(up_to[-1])
+    thresholds = np.ascontiguousarray(value.view(np.float64)[::-1])
+    del value
+    tp = np.empty(m + 1, dtype=np.int64)
+    fp = np.empty(m + 1, dtype=np.int64)
+    # Point k (k = 1..m) admits the k highest groups: everything after the end of
+    # ascending group m - k - 1.
+    tp[0] = fp[0] = 0
+    np.subtract(positives, up_to[-2::-1], out=tp[1:m])
+    tp[m] = positives
+    np.subtract(n - 1, end[-2::-1], out=fp[1:m])
+    fp[1:m] -= tp[1:m]
+    fp[m] = n - positives
+    return thresholds, tp, fp
 
 
 def _run_ends(desc: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
@@ -182,26 +246,11 @@ def build_sweep(data: Dataset) -> Sweep:
     """
     scores, labels, weights = data.scores, data.labels, data.weights
     if weights is None:
-        ranked, ranked_pos = _sorted_labels_unweighted(scores, labels)
-        desc, desc_pos = ranked[::-1], ranked_pos[::-1]
-        ends = _run_ends(desc)
-        n = desc.shape[0]
-        tp = np.empty(ends.shape[0] + 1, dtype=np.int64)
-        tp[0] = 0
-        if ends.shape[0] == n:  # no ties at all: every row is its own point
-            np.cumsum(desc_pos, dtype=np.int64, out=tp[1:])
-            thresholds = np.ascontiguousarray(desc)
+        if scores.shape[0] == 0:
+            thresholds = np.empty(0, dtype=np.float64)
+            tp, fp = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
         else:
-            running = np.cumsum(desc_pos, dtype=np.int64)
-            tp[1:] = running[ends]
-            del running
-            thresholds = desc[ends]
-        del ranked, ranked_pos, desc, desc_pos
-        fp: CountArray = np.empty_like(tp)
-        fp[0] = 0
-        np.add(ends, 1, out=ends)
-        np.subtract(ends, tp[1:], out=fp[1:])  # rows admitted that are not positive
-        del ends
+            thresholds, tp, fp = _unweighted(scores, labels)
     else:
         order = np.argsort(scores, kind="stable")[::-1]
         desc = scores[order]
