@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import blocks
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 from threshold_lab.core.metrics.threshold_metrics import NO_ACTUAL_NEG, NO_ACTUAL_POS, lift
@@ -54,17 +56,25 @@ def ks_statistic(sweep: Sweep) -> KS:
     if sweep.negatives == 0:
         return KS(undefined(f"{NO_ACTUAL_NEG}: FPR is undefined", name=name, formula=formula),
                   None, None)  # fmt: skip
-    if sweep.whole_counts():
-        p, n = int(sweep.positives), int(sweep.negatives)
-        # TPR − FPR = (tp·N − fp·P) / (P·N), compared in integers (exact).
-        score = sweep.tp.astype(np.int64) * n - sweep.fp.astype(np.int64) * p
+    whole = sweep.whole_counts()
+    p, n = (int(sweep.positives), int(sweep.negatives)) if whole else (0, 0)
+    best_k, best = 0, None
+    for b in blocks(0, sweep.size):  # no whole-array temporaries at 10^7 points
+        if whole:
+            # TPR − FPR = (tp·N − fp·P) / (P·N), compared in integers (exact).
+            score: npt.NDArray[Any] = sweep.tp[b].astype(np.int64, copy=False) * n
+            score -= sweep.fp[b].astype(np.int64, copy=False) * p
+        else:
+            score = sweep.tp[b] / float(sweep.positives) - sweep.fp[b] / float(sweep.negatives)
         k = int(np.argmax(score))  # the first maximum: fewest predicted positives
-        exact = Fraction(int(score[k]), p * n)
+        if best is None or score[k] > best:
+            best_k, best = b.start + k, score[k]
+    k = best_k
+    if whole:
+        exact = Fraction(int(best), p * n)  # type: ignore[arg-type]
         value = from_fraction(exact, float(exact), name=name, formula=formula)
     else:
-        d = sweep.tp / float(sweep.positives) - sweep.fp / float(sweep.negatives)
-        k = int(np.argmax(d))
-        value = Metric(float(d[k]), None, None, name, formula)
+        value = Metric(float(best), None, None, name, formula)  # type: ignore[arg-type]
     return KS(value, sweep.threshold_at(k), k)
 
 

@@ -20,6 +20,7 @@ the lowest or highest score.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,27 +143,40 @@ def not_probabilities(sweep: Sweep) -> str | None:
     return None
 
 
-def groups(sweep: Sweep) -> tuple[FloatArray, Any, Any]:
-    """The tie groups in ascending score order: (score, positives, negatives)."""
-    pos = np.diff(sweep.tp)[::-1]
-    neg = np.diff(sweep.fp)[::-1]
-    return sweep.thresholds[::-1], pos, neg
+#: Tie groups per block: the per-group arrays of one block stay in the cache.
+GROUP_BLOCK = 1 << 16
 
 
-def bin_index(sweep: Sweep, bins: int, binning: str) -> npt.NDArray[np.int64]:
-    """Each tie group's bin (ascending score order), by the module's rules."""
-    scores, pos, neg = groups(sweep)
+def _group_blocks(sweep: Sweep, size: int) -> Iterator[tuple[FloatArray, Any, Any]]:
+    """The tie groups in ascending score order, a block at a time: (score, positives,
+    negatives) of each group (point k of the sweep is group m - k, m groups)."""
+    m = sweep.size - 1
+    for j0 in range(0, m, size):
+        j1 = min(m, j0 + size)
+        lo, hi = m - j1, m - j0  # the block's points are lo + 1 .. hi
+        yield (
+            sweep.thresholds[lo:hi][::-1],
+            np.diff(sweep.tp[lo : hi + 1])[::-1],
+            np.diff(sweep.fp[lo : hi + 1])[::-1],
+        )
+
+
+def _bin_of(
+    scores: FloatArray, n_g: Any, carry: Any, bins: int, binning: str, total: Any, whole: bool
+) -> tuple[npt.NDArray[np.int64], Any]:
+    """Each group's bin (ascending order, by the module's rules), and the rows up to the
+    block's end (``carry``: the rows below the block's first group)."""
     if binning == "width":
-        return np.minimum(np.floor(scores * bins), bins - 1).astype(np.int64)
-    n_g = pos + neg
-    below = np.cumsum(n_g) - n_g
-    total = sweep.positives + sweep.negatives
-    if sweep.whole_counts():
-        whole = int(total)
-        exact: npt.NDArray[np.int64] = (below.astype(np.int64) * bins) // whole  # integers
-        return exact
+        return np.minimum(np.floor(scores * bins), bins - 1).astype(np.int64), carry
+    # The running total starts from the rows before the block: bit for bit the sum
+    # over all groups in order (numpy's cumulative sum adds left to right).
+    running = np.cumsum(np.concatenate(([carry], n_g)).astype(n_g.dtype))[1:]
+    below = running - n_g
+    if whole:
+        exact: npt.NDArray[np.int64] = (below.astype(np.int64) * bins) // int(total)
+        return exact, running[-1]
     approx: npt.NDArray[np.int64] = np.floor(bins * (below / total)).astype(np.int64)
-    return approx
+    return approx, running[-1]
 
 
 def _undefined_all(binning: str, bins: int, reason: str) -> Calibration:
@@ -188,20 +202,46 @@ def calibration(
         why = "the rows have no weight"
     if why is not None:
         return _undefined_all(binning, bins, why)
-    scores, pos, neg = groups(sweep)
-    n_g = pos + neg
-    keep = n_g > 0  # zero-weight rows count for nothing
-    scores, pos, neg, n_g = scores[keep], pos[keep], neg[keep], n_g[keep]
-    which = bin_index(sweep, bins, binning)[keep]
     whole = sweep.whole_counts()
-    starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
-    n_b = np.add.reduceat(n_g, starts)
-    pos_b = np.add.reduceat(pos, starts)
-    mean_b = np.add.reduceat(n_g * scores, starts) / n_b
-    low_b = scores[starts]
-    high_b = scores[np.r_[starts[1:], scores.size] - 1]
+    kind = sweep.tp.dtype
+    # Per bin: rows, positives, Σ n_g·s, lowest and highest score; a bin is a run of
+    # consecutive groups (bins rise with the score), possibly across blocks.
+    n_acc = np.zeros(bins, dtype=kind)
+    pos_acc = np.zeros(bins, dtype=kind)
+    score_acc = np.zeros(bins, dtype=np.float64)
+    low_acc = np.zeros(bins, dtype=np.float64)
+    high_acc = np.zeros(bins, dtype=np.float64)
+    seen = np.zeros(bins, dtype=bool)
+    o_bar = float(sweep.positives) / float(total)
+    carry: Any = kind.type(0)
+    reliability_sum = resolution_sum = 0.0
+    for scores, pos, neg in _group_blocks(sweep, GROUP_BLOCK):
+        n_g = pos + neg
+        which, carry = _bin_of(scores, n_g, carry, bins, binning, total, whole)
+        keep = n_g > 0  # zero-weight rows count for nothing
+        if not keep.all():
+            scores, pos, n_g, which = scores[keep], pos[keep], n_g[keep], which[keep]
+        if scores.size == 0:
+            continue
+        starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+        at = which[starts]
+        n_acc[at] += np.add.reduceat(n_g, starts)
+        pos_acc[at] += np.add.reduceat(pos, starts)
+        score_acc[at] += np.add.reduceat(n_g * scores, starts)
+        first = ~seen[at]
+        low_acc[at[first]] = scores[starts[first]]
+        high_acc[at] = scores[np.r_[starts[1:], scores.size] - 1]
+        seen[at] = True
+        # The Brier decomposition by distinct score: within a group every score is s_g.
+        o_g = pos / n_g
+        reliability_sum += np.sum(n_g * (scores - o_g) ** 2)
+        resolution_sum += np.sum(n_g * (o_g - o_bar) ** 2)
+    present = np.flatnonzero(seen)
+    n_b, pos_b = n_acc[present], pos_acc[present]
+    mean_b = score_acc[present] / n_b
+    low_b, high_b = low_acc[present], high_acc[present]
     out = []
-    for k in range(starts.size):
+    for k in range(present.size):
         n, p = n_b[k], pos_b[k]
         if whole:
             n, p = int(n), int(p)
@@ -221,11 +261,8 @@ def calibration(
     gaps = np.abs(rates - mean_b)
     ece = float(np.sum(n_b / total * gaps))
     mce = float(gaps.max())
-    # The Brier decomposition by distinct score: within a group every score is s_g.
-    o_g = pos / n_g
-    o_bar = float(sweep.positives) / float(total)
-    reliability = float(np.sum(n_g * (scores - o_g) ** 2) / total)
-    resolution = float(np.sum(n_g * (o_g - o_bar) ** 2) / total)
+    reliability = float(reliability_sum / total)
+    resolution = float(resolution_sum / total)
     uncertainty = o_bar * (1 - o_bar)
     return Calibration(
         binning, bins, tuple(out),
