@@ -153,29 +153,28 @@ _BIT = np.uint64(1)
 
 
 def _keyed(scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]) -> tuple[Any, int]:
-    """Each row as one 64-bit key, its score's order in the top 63 bits and its label
-    in the lowest, value-sorted; and how many scores are below 0 (their keys first).
+    """Each row as one 64-bit key, value-sorted: its score's order in the top 63 bits
+    and its label in the lowest (inverted for scores below 0); and how many scores
+    are below 0 (their keys come first).
 
     A float's sign bit is what makes room for the label: the bits of a score >= 0
-    ascend with it (-0.0 loses its sign and is 0.0), and a negative score's inverted
-    bits do, so apart from the sign each fits in 63 bits. The scores below 0 are
-    sorted apart from the rest, before them. numpy's value sort is SIMD and far
-    faster than an argsort carrying the labels, and its int64 sort faster than its
-    uint64 one: flipping the top bit maps the one order onto the other."""
-    bits = scores.view(np.uint64)
+    ascend with it (-0.0 loses its sign and is 0.0), and the inverted bits of a
+    score below 0 do, so apart from the sign each fits in 63 bits. The scores below
+    0 are sorted apart from the rest, before them. numpy's value sort is SIMD and
+    far faster than an argsort carrying the labels, and its int64 sort faster than
+    its uint64 one: flipping the top bit maps the one order onto the other."""
+    n = scores.shape[0]
+    key = np.left_shift(scores.view(np.uint64), _BIT)  # the sign bit drops off
+    np.bitwise_or(key, labels, out=key, casting="unsafe")
     below = scores < 0
     n_below = int(np.count_nonzero(below))
-    if n_below == 0:
-        key = np.copy(bits)
-    elif n_below == scores.shape[0]:
-        key = np.invert(bits)
-    else:
-        key = np.where(below, np.invert(bits), bits)
-    key <<= _BIT
-    np.bitwise_or(key, labels, out=key, casting="unsafe")
-    if 0 < n_below < scores.shape[0]:
-        key = np.concatenate((key[below], key[~below]))
+    if 0 < n_below < n:  # the scores below 0 first, each part in row order
+        parted = np.empty_like(key)
+        np.compress(below, key, out=parted[:n_below])
+        np.compress(~below, key, out=parted[n_below:])
+        key = parted
     del below
+    np.invert(key[:n_below], out=key[:n_below])  # below 0: larger bits, lower score
     key ^= _SIGN
     key[:n_below].view(np.int64).sort()
     key[n_below:].view(np.int64).sort()
@@ -198,6 +197,7 @@ def _unweighted(
         label = key.view(np.uint8)[::8] & np.uint8(1)
     else:  # pragma: no cover - no big-endian machine runs the tests
         label = (key & _BIT).astype(np.uint8)
+    label[:n_below] ^= np.uint8(1)  # inverted with the rest of those keys
     key >>= _BIT  # the values' order alone
     change = key[1:] != key[:-1]
     if 0 < n_below < n:

@@ -1,0 +1,71 @@
+"""Start-up: ``threshold-lab report canonical --json`` against ``python -c "import numpy"``.
+
+Run by hand (``make bench``), never in CI. Each command runs in a fresh Python, the
+commands in turns (so a busy spell hits them alike), and the best of ``--repeat``
+wall times of each is compared: the report of five rows should cost at most twice
+importing numpy (issue 29), which is the floor of anything that computes with it.
+``python -c pass`` is printed beside, for the interpreter's own start.
+
+Byte-compiled modules are what an installed wheel has (pip compiles them at
+install), so the first run of each command, which writes them, is not counted, and
+``PYTHONDONTWRITEBYTECODE`` is dropped from the children's environment.
+
+``--python OTHER`` times the report with another interpreter too (an older
+checkout's ``.venv/bin/python``), in the same turns.
+
+Usage: python bench/startup.py [--repeat 5] [--python OTHER ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def seconds(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, check=True, env=ENV)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--python", nargs="*", default=[])
+    args = parser.parse_args()
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
+        "report canonical --json": [
+            sys.executable,
+            "-m",
+            "threshold_lab",
+            "report",
+            "canonical",
+            "--json",
+        ],
+    }
+    for other in args.python:
+        commands[f"report canonical --json ({other})"] = [
+            other, "-m", "threshold_lab", "report", "canonical", "--json",
+        ]  # fmt: skip
+    for argv in commands.values():
+        seconds(argv)  # writes the byte-compiled modules; not counted
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(args.repeat):
+        for name, argv in commands.items():
+            times[name].append(seconds(argv))
+    numpy = min(times["python -c 'import numpy'"])
+    print(f"best of {args.repeat}, in turns")
+    for name, t in times.items():
+        print(f"  {name:<48} {min(t) * 1000:7.1f} ms  {min(t) / numpy:5.2f}x import numpy")
+    print("  target: report canonical --json at most 2.00x import numpy")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The sweep against its floor: one ``np.sort`` of the same float64 scores.
+
+Run by hand (``make bench``), never in CI. For 10^6 and 10^7 rows, continuous
+scores (every one distinct), tied ones (rounded to 2 decimals) and logits (scores
+of both signs, which the sweep keys in two runs), the sweep of unweighted rows and
+one value sort of the scores run in turns in one fresh Python, the best of
+``--repeat`` of each (the least disturbed run); the ratio is held at most 3x
+(issue 29).
+
+``--python OTHER`` runs the same in another interpreter (an older checkout's
+``.venv/bin/python``) after this one, for the before and after.
+
+Usage: python bench/sweep_vs_sort.py [--sizes 1000000 10000000] [--repeat 5]
+       [--python OTHER ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+_RUN = r"""
+import sys, time
+import numpy as np
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+
+repeat = int(sys.argv[1])
+rng = np.random.default_rng(20261201)
+for n in map(int, sys.argv[2:]):
+    y = rng.random(n) < 0.3
+    p = 1.0 / (1.0 + np.exp(-rng.normal(loc=y * 1.2 - 0.6, scale=1.0)))
+    for kind, s in (("continuous", p), ("tied", np.round(p, 2)), ("logits", np.log(p / (1 - p)))):
+        data = make_dataset(s, y)
+        sweep_t, sort_t = [], []
+        for _ in range(repeat):
+            t = time.perf_counter(); build_sweep(data); sweep_t.append(time.perf_counter() - t)
+            t = time.perf_counter(); np.sort(s); sort_t.append(time.perf_counter() - t)
+        a, b = min(sweep_t), min(sort_t)
+        m = build_sweep(data).size - 1
+        print(f"{n:>10} {kind:<11} {a:8.3f} {b:8.3f} {a / b:8.2f}x   ({m} distinct)")
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10**6, 10**7])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--python", nargs="*", default=[])
+    args = parser.parse_args()
+    for python in [sys.executable, *args.python]:
+        print(f"{'this' if python == sys.executable else python}  (target: at most 3.00x)")
+        print(f"{'rows':>10} {'scores':<11} {'sweep s':>8} {'sort s':>8} {'sweep/sort':>9}")
+        sys.stdout.flush()
+        subprocess.run([python, "-c", _RUN, str(args.repeat), *map(str, args.sizes)], check=True)
+
+
+if __name__ == "__main__":
+    main()
