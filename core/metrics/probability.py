@@ -41,26 +41,33 @@ def log_loss(data: Dataset) -> Metric:
     if bad:
         return bad
     p, y, w = data.scores, data.labels, data.weights
-    certain_wrong = (y & (p == 0.0)) | (~y & (p == 1.0))
-    if w is not None:
-        certain_wrong &= w > 0
-    if certain_wrong.any():
-        i = int(np.flatnonzero(certain_wrong)[0])
-        side = "an actual positive" if y[i] else "an actual negative"
-        return undefined(
-            f"Row {data.shown_id(i)} is a certain wrong prediction "
-            f"(score {float(p[i])!r} for {side}): log loss is infinite",
-            name=name,
-            formula=formula,
-        )
     total, weight = 0.0, _total_weight(data)
     for b in blocks(0, data.n):  # small temporaries on 10^7 rows
+        yb, pb = y[b], p[b]
+        # A certain wrong prediction (a positive scored 0, a negative 1) makes the mean
+        # infinite: the first is named (blocks run in row order). A zero-weight row may
+        # be certain and wrong; it counts for nothing.
+        certain_wrong = np.where(yb, pb == 0.0, pb == 1.0)
+        if w is not None:
+            certain_wrong &= w[b] > 0
+        if certain_wrong.any():
+            i = b.start + int(np.flatnonzero(certain_wrong)[0])
+            side = "an actual positive" if y[i] else "an actual negative"
+            return undefined(
+                f"Row {data.shown_id(i)} is a certain wrong prediction "
+                f"(score {float(p[i])!r} for {side}): log loss is infinite",
+                name=name,
+                formula=formula,
+            )
+        # One logarithm a row, the one its label needs (ln p or ln(1 − p) as log1p(−p)).
+        per_row = np.negative(pb)
         with np.errstate(divide="ignore"):
-            per_row = -np.where(y[b], np.log(p[b]), np.log1p(-p[b]))
+            np.log1p(per_row, out=per_row, where=~yb)
+            np.log(pb, out=per_row, where=yb)
+        np.negative(per_row, out=per_row)
         if w is None:
             total += float(per_row.sum())
         else:
-            # A zero-weight row may be certain and wrong; it counts for nothing.
             total += dot(np.where(w[b] > 0, per_row, 0.0), w[b] / weight)
     value = total / data.n if w is None else total
     return Metric(value, None, None, name, formula)
