@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from threshold_lab.core.errors import InputError
-from threshold_lab.tui.cli import aggregate, explore, report, serve
 from threshold_lab.tui.cli.args import PROG, Parser, fail
 
 __all__ = ["COMMANDS", "main", "parser"]
@@ -28,30 +29,47 @@ __all__ = ["COMMANDS", "main", "parser"]
 
 @dataclass(frozen=True)
 class Command:
-    """A first word of the command line, and what it runs."""
+    """A first word of the command line, and the module that runs it (imported only
+    when that command runs: ``report`` never loads the engines, the explorer or the
+    server, each of which costs start-up time)."""
 
     summary: str
     usage: str
-    parser: Callable[[], Parser]
-    run: Callable[[argparse.Namespace], int]
+    module: str
+    parser_name: str = "parser"
+    run_name: str = "run"
+
+    def _loaded(self, name: str) -> Callable[..., Any]:
+        module = importlib.import_module(f"threshold_lab.tui.cli.{self.module}")
+        return getattr(module, name)  # type: ignore[no-any-return]
+
+    def parser(self) -> Parser:
+        return self._loaded(self.parser_name)()  # type: ignore[no-any-return]
+
+    def run(self, args: argparse.Namespace) -> int:
+        return self._loaded(self.run_name)(args)  # type: ignore[no-any-return]
 
 
 COMMANDS: dict[str, Command] = {
-    "report": Command(report.SUMMARY, "SOURCE [options]", report.parser, report.run),
+    "report": Command(
+        "print the metrics, the exact sweep and the summaries", "SOURCE [options]", "report"
+    ),
     "screenshot": Command(
         "write an SVG of one explorer state, without a terminal",
         "[SOURCE] OUT.svg [options]",
-        explore.screenshot_parser,
-        explore.run_screenshot,
+        "explore",
+        "screenshot_parser",
+        "run_screenshot",
     ),
     "aggregate": Command(
-        aggregate.SUMMARY,
+        "reduce rows (files, globs, folders of CSV/TSV/Parquet) to score,positives,negatives",
         "INPUT... -o OUT [--engine duckdb|spark] [options]",
-        aggregate.parser,
-        aggregate.run,
+        "aggregate",
     ),
     "serve": Command(
-        serve.SUMMARY, "[--host H] [--port P] [-- EXPLORER ARGS]", serve.parser, serve.run
+        "serve the explorer in a web browser (textual-serve)",
+        "[--host H] [--port P] [-- EXPLORER ARGS]",
+        "serve",
     ),
 }
 
@@ -62,6 +80,8 @@ def parser() -> Parser:
     width = max(map(len, COMMANDS))
     usages = [f"{PROG} [SOURCE] [options]"]
     usages += [f"{PROG} {name} {c.usage}" for name, c in COMMANDS.items()]
+    from threshold_lab.tui.cli import explore
+
     p = Parser(
         prog=PROG,
         usage="\n       ".join(usages),
@@ -86,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = command.parser().parse_args(words[1:])
         run = command.run
     else:
+        from threshold_lab.tui.cli import explore
+
         args = parser().parse_args(words)
         run = explore.run
     try:

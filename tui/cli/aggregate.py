@@ -14,9 +14,10 @@ from threshold_lab.core.data.quantise import Rule, bins, bound_words, digits
 from threshold_lab.core.engines.common import CannotWrite, Result
 from threshold_lab.core.engines.plan import Plan, plan
 from threshold_lab.core.errors import InputError
+from threshold_lab.tui.cli import COMMANDS
 from threshold_lab.tui.cli.args import PROG, Parser
 
-SUMMARY = "reduce rows (files, globs, folders of CSV/TSV/Parquet) to score,positives,negatives"
+SUMMARY = COMMANDS["aggregate"].summary  # the one line the command list gives
 
 DESCRIPTION = (
     "Reduce an evaluation set to one row per distinct score (score, positives, negatives: "

@@ -12,7 +12,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.loaders import Columns
@@ -23,9 +23,10 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
 from threshold_lab.core.metrics.threshold_metrics import check_beta
-from threshold_lab.core.session.session import Session
 from threshold_lab.core.threshold import Threshold, parse_threshold
-from threshold_lab.tui.opening import Opened
+
+if TYPE_CHECKING:  # the explorer's session: only the explorer's commands load it
+    from threshold_lab.tui.opening import Opened
 
 PROG = "threshold-lab"
 
@@ -370,6 +371,9 @@ class SourceArgs:
     def session(self, src: Source, threshold: Threshold) -> Opened:
         """A new exploring session of an opened source (see :meth:`open`), and what a
         front end says first (what ``--transform`` did, or "")."""
+        from threshold_lab.core.session.session import Session
+        from threshold_lab.tui.opening import Opened
+
         data, models, opening = src.data, src.models, ""
         if self.transform is not None:  # part of loading: the rows open transformed
             data, models, opening = transformed(self.transform, data, models, threshold)

@@ -28,6 +28,7 @@ from threshold_lab.core.report.as_text import TEXT_POINTS
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.report import build
 from threshold_lab.core.transform import parse_transform
+from threshold_lab.tui.cli import COMMANDS
 from threshold_lab.tui.cli.args import (
     PROG,
     Parser,
@@ -38,7 +39,7 @@ from threshold_lab.tui.cli.args import (
     note,
 )
 
-SUMMARY = "print the metrics, the exact sweep and the summaries"
+SUMMARY = COMMANDS["report"].summary  # the one line the command list gives
 
 #: --points not given: each format has its own default.
 _DEFAULT_POINTS = -1

@@ -7,10 +7,10 @@ import socket
 import sys
 
 from threshold_lab.core.errors import InputError
-from threshold_lab.tui.cli import explore
+from threshold_lab.tui.cli import COMMANDS, explore
 from threshold_lab.tui.cli.args import PROG, Parser
 
-SUMMARY = "serve the explorer in a web browser (textual-serve)"
+SUMMARY = COMMANDS["serve"].summary  # the one line the command list gives
 
 
 def parser() -> Parser:

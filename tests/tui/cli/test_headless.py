@@ -47,3 +47,33 @@ def test_report_and_plain_mode_load_no_textual() -> None:
     assert "threshold-lab plain mode: preset canonical, 5 rows." in out
     assert "Now at tie group 3 of 4 (score 0.4, 1 row)." in out  # plain mode's next
     assert "report" in out and "screenshot" in out and "serve" in out  # --help
+
+
+# What a five-row report must not load (issue 29: start-up at most twice importing
+# numpy): the engines, Arrow, the explorer and its session, the other commands.
+LAZY = """
+import json, sys
+from threshold_lab.tui.cli import main
+
+code = main(["report", "canonical", "--json"])
+loaded = sorted(
+    m for m in sys.modules
+    if m.split(".")[0] in ("duckdb", "pyspark", "pyarrow", "textual", "textual_serve",
+                           "plotext", "rich")
+    or m.startswith(("threshold_lab.core.engines", "threshold_lab.core.session",
+                     "threshold_lab.core.drawing", "threshold_lab.tui.cli.aggregate",
+                     "threshold_lab.tui.cli.explore", "threshold_lab.tui.cli.serve",
+                     "threshold_lab.tui.opening", "threshold_lab.tui.plain"))
+)
+sys.stderr.write(json.dumps({"code": code, "loaded": loaded}))
+"""
+
+
+def test_a_report_of_a_preset_loads_only_what_it_uses() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", LAZY], capture_output=True, text=True, cwd=ROOT, timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stderr) == {"code": 0, "loaded": []}
+    assert json.loads(proc.stdout)["schema"] == 1
