@@ -51,7 +51,7 @@ check: lint
 
 # The long soaks, with a fixed seed so a failure can be replayed (SEED=... to vary it):
 # loader fuzzing and plain mode far longer than in `make test`, and the key mash at
-# 1,500 keys a seed (make test presses 400).
+# 1,500 keys a seed (make test presses 250).
 SEED ?= 20261130
 fuzz: $(STAMP_TEST)
 	FUZZ_EXAMPLES=5000 PLAIN_SOAK_COMMANDS=50000 SOAK_KEYS=1500 $(BIN)/python -m pytest -q \

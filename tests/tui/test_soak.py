@@ -61,9 +61,9 @@ from threshold_lab.tui.widgets.row_table import RowTable
 from tests.paths import DATA
 from tests.tui.helpers import SIZE, SMALL, as_bindings, make_app, retype
 
-#: Keys per seed: ``make test`` presses 400 (about 10 s a seed on two shared cores);
+#: Keys per seed: ``make test`` presses 250 (about 8 s a seed on two shared cores);
 #: ``make fuzz`` 1,500 a seed, and SOAK_KEYS=20000 in the environment soaks longer.
-KEYS_PER_SEED = int(os.environ.get("SOAK_KEYS", "400"))
+KEYS_PER_SEED = int(os.environ.get("SOAK_KEYS", "250"))
 #: The seeds mashed (each seed's source and size follow from it): SOAK_SEEDS=11,12,13
 #: in the environment mashes new ones.
 SEEDS = [int(x) for x in os.environ.get("SOAK_SEEDS", "1,2,3,4,5,6").split(",")]
