@@ -14,8 +14,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-#: Elements per block: large enough that numpy's per-call cost is negligible.
-BLOCK = 1 << 20
+#: Elements per block: large enough that numpy's per-call cost is negligible (a
+#: few microseconds a call, 153 blocks at 10^7), small enough that a block's
+#: temporaries (512 KiB each) stay in the cache between one step and the next; at
+#: 2^20 each step went out to memory, and the ROC area took twice as long.
+BLOCK = 1 << 16
 
 
 def blocks(start: int, stop: int, size: int | None = None) -> Iterator[slice]:

@@ -61,7 +61,7 @@ def roc_auc(sweep: Sweep) -> Metric:
         # temporaries): twice the area times P·N, a whole number summed in
         # integers. Whole weights (multiplicities) count exactly too.
         def whole(a: npt.NDArray[np.generic]) -> npt.NDArray[np.int64]:
-            return a.astype(np.int64)
+            return a.astype(np.int64, copy=False)  # counts are int64 already: no copy
 
         twice = sum(
             int(
