@@ -69,6 +69,9 @@ snapshots-update: $(STAMP_TEST)
 bench: $(STAMP_TEST)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/sweep_vs_sklearn.py
+	$(BIN)/python bench/sweep_vs_sort.py
+	$(BIN)/python bench/report_floor.py
+	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/load_vs_pandas.py
 	$(BIN)/python bench/key_latency.py
 	$(BIN)/python bench/report_memory.py
