@@ -19,7 +19,7 @@ from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.solve import Deciding, metrics_at_prevalence
 from threshold_lab.core.drawing.bands import DrawnBands, drawn_bands
 from threshold_lab.core.drawing.model_rows import ModelRow
-from threshold_lab.core.drawing.series import metric_series
+from threshold_lab.core.drawing.series import f1_peak, metric_series
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
@@ -99,6 +99,16 @@ class Update:
     def bands(self) -> DrawnBands | None:
         """The bootstrap's bands around the curves, when there are any to draw."""
         return drawn_bands(self.sure)
+
+    @property
+    def f1_peak(self) -> tuple[int, Metric] | None:
+        """F1's largest value on these rows' sweep and its point (see
+        :func:`threshold_lab.core.drawing.series.f1_peak`): computed once per sweep, kept
+        with the sweep's curves, not once per frame (O(distinct scores) each)."""
+        kept = self.analysis.curves.__dict__
+        if "_f1_peak" not in kept:
+            kept["_f1_peak"] = f1_peak(self.analysis.sweep)
+        return kept["_f1_peak"]  # type: ignore[no-any-return]
 
     def metric_series(
         self, names: tuple[str, ...], cols: int, span: tuple[float, float] | None = None

@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.prepared import CurveLine, Prepared
-from threshold_lab.core.drawing.series import ScoreAxis, f1_peak, score_axis
+from threshold_lab.core.drawing.series import ScoreAxis, score_axis
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import format_count, lower_first
@@ -816,7 +816,7 @@ class MetricChart(CurveChart):
                     claims.setdefault(cell, []).append(mark)
         for (row, col), marks in claims.items():
             grid[row][col] = marks[(row + col) % len(marks)]
-        peak = f1_peak(a.sweep)
+        peak = frame.update.f1_peak
         lo, hi = self._span
         if peak is not None and peak[1].value is not None and hi > lo:
             x = (float(ts[peak[0] - 1]) - lo) / (hi - lo)
@@ -827,7 +827,7 @@ class MetricChart(CurveChart):
 def _metric_items(frame: Frame) -> list[str]:
     """The metric chart's line: F1's largest value and where, then AP and the PR area
     (the ranking summaries of the same precision and recall)."""
-    peak = f1_peak(frame.analysis.sweep)
+    peak = frame.update.f1_peak
     if peak is None:
         return ["largest F1: none (no actual positives, TP+FN=0)"]
     k, f1 = peak

@@ -66,3 +66,41 @@ async def test_the_largest_f1_is_said_with_its_counts_and_threshold() -> None:
         col = lines[row].index(PEAK_MARK, left) - left
         assert chart._span == (0.0, 1.0)
         assert col == round(0.1 * (cols - 1)) and row - top == rows - 1 - round(0.75 * (rows - 1))
+
+
+async def test_the_f1_peak_is_found_once_per_sweep_not_once_a_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """O(distinct scores) each time: at 10^7 rows it ran for every frame of the chart
+    and its summary line; it is kept with the sweep's curves."""
+    from threshold_lab.core.session import update
+
+    calls: list[int] = []
+    real = update.f1_peak  # type: ignore[attr-defined]
+
+    def counted(sweep):  # type: ignore[no-untyped-def]
+        calls.append(sweep.size)
+        return real(sweep)
+
+    monkeypatch.setattr(update, "f1_peak", counted)
+    app = make_app("good")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("2", "c", "c", "c")
+        await pilot.pause()
+        for key in ("right", "right", "left", "]", "["):  # new thresholds, same rows
+            await pilot.press(key)
+        await pilot.pause()
+        assert app.main.query_one(MetricChart).render() is not None
+        assert len(calls) == 1
+
+    # Other rows are another sweep, and so another peak (kept with those rows' curves).
+    from threshold_lab.core.data.presets import preset
+    from threshold_lab.core.drawing.series import f1_peak
+    from threshold_lab.core.session.session import Session
+
+    session = Session(preset("good").data, 0.5, source="preset good")
+    before = session.current()
+    after = session.flip_label(0)
+    assert after.analysis.curves is not before.analysis.curves
+    for u in (before, after, session.undo()):
+        assert u.f1_peak == f1_peak(u.analysis.sweep)
