@@ -24,6 +24,7 @@ Usage: python bench/report_floor.py [--rows 10000000] [--python OTHER ...] [--re
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import statistics
@@ -137,8 +138,6 @@ def main() -> None:
 
         print(f"sections after the sweep, {args.rows} rows (best of three, share of the sweep)")
         for python in pythons:
-            import json
-
             t = json.loads(run(python, _SECTIONS, str(path)))
             sweep, distinct = t.pop("sweep"), t.pop("distinct")
             print(f"  {label[python]}: sweep {sweep:.3f} s ({distinct} distinct scores)")

@@ -58,7 +58,8 @@ def ks_statistic(sweep: Sweep) -> KS:
                   None, None)  # fmt: skip
     whole = sweep.whole_counts()
     p, n = (int(sweep.positives), int(sweep.negatives)) if whole else (0, 0)
-    best_k, best = 0, None
+    best_k: int = 0
+    best: Any = None  # the first largest gap so far (an integer or a float), at best_k
     for b in blocks(0, sweep.size):  # no whole-array temporaries at 10^7 points
         if whole:
             # TPR − FPR = (tp·N − fp·P) / (P·N), compared in integers (exact).
@@ -71,10 +72,10 @@ def ks_statistic(sweep: Sweep) -> KS:
             best_k, best = b.start + k, score[k]
     k = best_k
     if whole:
-        exact = Fraction(int(best), p * n)  # type: ignore[arg-type]
+        exact = Fraction(int(best), p * n)
         value = from_fraction(exact, float(exact), name=name, formula=formula)
     else:
-        value = Metric(float(best), None, None, name, formula)  # type: ignore[arg-type]
+        value = Metric(float(best), None, None, name, formula)
     return KS(value, sweep.threshold_at(k), k)
 
 

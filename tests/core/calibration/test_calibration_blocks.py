@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from threshold_lab.core import blocks
 from threshold_lab.core.calibration import reliability
+from threshold_lab.core.calibration.gains import ks_statistic
 from threshold_lab.core.calibration.reliability import calibration
-from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import make_dataset
 
 rows = st.lists(
@@ -43,17 +45,22 @@ def _close(a: Any, b: Any, where: str = "") -> None:
         assert a == b, (where, a, b)
 
 
-@given(rows, st.integers(1, 6), st.sampled_from([1, 2, 10]), st.sampled_from(["mass", "width"]),
-       st.booleans())  # fmt: skip
-def test_any_block_size_gives_the_same_calibration(
-    data: list[tuple[float, bool, float]], block: int, bins: int, binning: str, weighted: bool
-) -> None:
+def _sweep(data: list[tuple[float, bool, float]], weighted: bool) -> Sweep:
+    """The sweep of the drawn rows (weighted or not; never every weight zero)."""
     s = np.array([r[0] for r in data])
     y = np.array([r[1] for r in data])
     w = np.array([r[2] for r in data]) if weighted else None
     if w is not None and w.sum() == 0:
         w[0] = 1.0
-    sweep = build_sweep(make_dataset(s, y, weights=w))
+    return build_sweep(make_dataset(s, y, weights=w))
+
+
+@given(rows, st.integers(1, 6), st.sampled_from([1, 2, 10]), st.sampled_from(["mass", "width"]),
+       st.booleans())  # fmt: skip
+def test_any_block_size_gives_the_same_calibration(
+    data: list[tuple[float, bool, float]], block: int, bins: int, binning: str, weighted: bool
+) -> None:
+    sweep = _sweep(data, weighted)
     whole = calibration(sweep, bins=bins, binning=binning).as_json()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(reliability, "GROUP_BLOCK", block)
@@ -71,15 +78,7 @@ def test_any_block_size_gives_the_same_calibration(
 def test_ks_in_blocks_is_the_first_largest_gap(
     data: list[tuple[float, bool, float]], block: int, weighted: bool
 ) -> None:
-    from threshold_lab.core import blocks
-    from threshold_lab.core.calibration.gains import ks_statistic
-
-    s = np.array([r[0] for r in data])
-    y = np.array([r[1] for r in data])
-    w = np.array([r[2] for r in data]) if weighted else None
-    if w is not None and w.sum() == 0:
-        w[0] = 1.0
-    sweep = build_sweep(make_dataset(s, y, weights=w))
+    sweep = _sweep(data, weighted)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(blocks, "BLOCK", block)
         ks = ks_statistic(sweep)

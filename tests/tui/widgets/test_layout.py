@@ -336,7 +336,9 @@ async def test_the_reduced_fraction_after_the_counts_never_costs_the_panel_a_met
 ) -> None:
     # #28 item 8 added "= 4/5" after "8/10": the longer lines wrapped, and at 80x24 the
     # panel listed two metrics fewer (8 more, not 6). It is left out where it would take
-    # a line. (At 120x40 the counts themselves, 16/20 for 4/5, cost F2's last line.)
+    # a line. (At 120x40 the counts themselves cost F2's line: balanced accuracy's
+    # "(8/10+8/10)/2 = 4/5 = 0.8" wraps where "(4/5+4/5)/2" fitted, and its exact
+    # value is not a ratio of counts, so there is no reduced form to leave out.)
     app = make_app("good")
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
