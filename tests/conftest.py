@@ -41,13 +41,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "spark" in item.nodeid.lower() or "spark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("spark"))
-
-
-# Textual's Pilot sleeps in 20 ms slices, twice a key, until the process has gone idle
-# (its CPU time idle for one slice): 40 ms a key however little the key does, and the
-# suite presses thousands. Slices of 4 ms read "idle" just as well, and the Pilot still
-# waits for every message the key started (``_wait_for_screen``) before it goes on.
-import textual._wait as _textual_wait  # noqa: E402
-
-_textual_wait.SLEEP_GRANULARITY = 1 / 250
-_textual_wait.SLEEP_IDLE = _textual_wait.SLEEP_GRANULARITY / 20
