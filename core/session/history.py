@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,35 @@ class NeedsOverwrite(InputError):
     def __init__(self, message: str, question: str) -> None:
         super().__init__(message)
         self.question = question
+
+
+class Stale(Exception):
+    """A prepared edit whose rows are no longer the state (another edit came first)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Performed:
+    """An edit worked out against ``before``: the rows after it, the edit that undoes
+    it, and the sweep kept in step (None: sweep ``after`` anew)."""
+
+    edit: edits.Edit
+    before: Dataset
+    after: Dataset
+    inverse: edits.Edit
+    curves: Curves | None
+
+
+@dataclass(frozen=True, eq=False)
+class Travel:
+    """An undo (``back``) or redo worked out: the step it takes and the edit done."""
+
+    back: bool
+    step: Step
+    done: Performed
+
+
+def _travelled(done: str, note: str) -> str:
+    return f"{done}: {note[0].lower()}{note[1:]}" if note else f"{done}."
 
 
 class History:
@@ -92,17 +122,30 @@ class History:
     def perform(self, edit: edits.Edit) -> edits.Edit:
         """Apply ``edit`` (raising InputError with nothing changed), keep the sweep in
         step without sorting again, and return the edit that undoes it."""
-        before = self.data
+        return self.commit(self.prepare(edit))
+
+    def prepare(self, edit: edits.Edit) -> Performed:
+        """``edit`` worked out, nothing changed yet (raises InputError): the copying
+        happens here, so a front end may call this in a thread and :meth:`commit` on
+        its own; the state is only read, and its arrays are read-only."""
+        before, curves = self.data, self.curves
         after = edit.apply(before)
         inverse = edit.inverse(before)
-        curves = self.curves
+        kept: Curves | None = None
         if curves is not None and curves.data is before:
             sweep = edit.update(curves.sweep, before, after)
-            self.curves = None if sweep is None else Curves(data=after, sweep=sweep)
-        self.data = after
-        if isinstance(edit, edits.InsertRow | edits.DeleteRow):
+            kept = None if sweep is None else Curves(data=after, sweep=sweep)
+        return Performed(edit, before, after, inverse, kept)
+
+    def commit(self, done: Performed) -> edits.Edit:
+        """Make a prepared edit the state (references only, no copying) and return the
+        edit that undoes it. Raises :class:`Stale` when the rows changed since."""
+        if done.before is not self.data:
+            raise Stale("the rows changed while the edit was being worked out")
+        self.curves, self.data = done.curves, done.after
+        if isinstance(done.edit, edits.InsertRow | edits.DeleteRow):
             self.aligned = False  # the cost columns' rows no longer line up
-        return inverse
+        return done.inverse
 
     def record(self, inverse: edits.Edit, note: str) -> None:
         """Keep a performed edit as one undoable step, saying ``note``."""
@@ -121,7 +164,29 @@ class History:
         target.append((self.perform(edit), self._version, note))
         source.pop()
         self._version = version
-        return edit, f"{done}: {note[0].lower()}{note[1:]}" if note else f"{done}."
+        return edit, _travelled(done, note)
+
+    def prepare_travel(self, back: bool) -> Travel | None:
+        """An undo (``back``) or redo worked out, nothing changed yet (None: nothing to
+        do); :meth:`commit_travel` makes it the state. Like :meth:`prepare`, safe to
+        call in a thread while nothing else changes the history."""
+        source = self.undos if back else self.redos
+        if not source:
+            return None
+        step = source[-1]
+        return Travel(back, step, self.prepare(step[0]))
+
+    def commit_travel(self, travel: Travel) -> tuple[edits.Edit, str]:
+        """A prepared undo or redo made the state: the edit performed and its sentence.
+        Raises :class:`Stale` when the rows or that step changed since."""
+        source, target = (self.undos, self.redos) if travel.back else (self.redos, self.undos)
+        if not source or source[-1] is not travel.step:
+            raise Stale("the history changed while the step was being worked out")
+        edit, version, note = travel.step
+        target.append((self.commit(travel.done), self._version, note))
+        source.pop()
+        self._version = version
+        return edit, _travelled("Undone" if travel.back else "Redone", note)
 
     def row_index(self, row_id: str) -> int:
         """The position of the row called ``row_id`` (its id, or its number from 1)."""

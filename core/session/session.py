@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from threshold_lab.core.data.dataset import Dataset
@@ -23,7 +24,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import Bootstrap
 from threshold_lab.core.session import edits
-from threshold_lab.core.session.history import NeedsOverwrite
+from threshold_lab.core.session.history import NeedsOverwrite, Performed, Stale, Travel
 from threshold_lab.core.session.policy import OFF_WORDS, STEP, goal_at_prevalence, label_of
 from threshold_lab.core.session.reading import Reading
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
@@ -32,7 +33,7 @@ from threshold_lab.core.session.update import Update
 from threshold_lab.core.threshold import Threshold, format_threshold
 from threshold_lab.core.transform import kept
 
-__all__ = ["STEP", "NeedsOverwrite", "Session"]
+__all__ = ["STEP", "Later", "NeedsOverwrite", "Session"]
 
 
 class Session(Reading):
@@ -163,6 +164,22 @@ class Session(Reading):
         done = self._apply(*edits.delete_edit(self.data, index))
         return dataclasses.replace(done, message=f"{done.message} Undo brings it back.")
 
+    def later(self, kind: Literal["delete", "flip", "undo", "redo"], index: int = -1) -> Later:
+        """A delete or flip of row ``index``, an undo or a redo, to be worked out by
+        :meth:`Later.work` (in a thread: the copying of the rows and the sweep happens
+        there) and made the state by :meth:`Later.finish` (on the caller's thread, by
+        references only). Nothing else may edit the rows between the two; if something
+        did, ``finish`` does an undo or redo again and refuses a delete or flip.
+
+        >>> from threshold_lab.core.data.presets import preset
+        >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
+        >>> job = s.later("delete", 0)
+        >>> job.work()
+        >>> s.data.n, job.finish().message, s.data.n
+        (5, 'Removed row s1. Undo brings it back.', 4)
+        """
+        return Later(self, kind, index)
+
     def undo(self) -> Update:
         return self._travel(back=True)
 
@@ -237,3 +254,64 @@ class Session(Reading):
         loaded: the threshold stays, nothing to save or redo."""
         self.history.start(data, self.threshold)
         return self._update(message=said, fresh=True)
+
+
+class Later:
+    """One edit worked out in a thread and made the state on the caller's (see
+    :meth:`Session.later`)."""
+
+    def __init__(
+        self, session: Session, kind: Literal["delete", "flip", "undo", "redo"], index: int
+    ) -> None:
+        self.session, self.kind, self.index = session, kind, index
+        self._done: Performed | Travel | None = None
+        self._note = ""
+        self._error: InputError | None = None
+        self._worked = False
+
+    def work(self) -> None:
+        """The copying: reads the session's (read-only) rows and sweep, changes nothing."""
+        history, i = self.session.history, self.index
+        try:
+            if self.kind == "delete":
+                edit, self._note = edits.delete_edit(history.data, i)
+                self._done = history.prepare(edit)
+            elif self.kind == "flip":
+                edit, self._note = edits.flip_edit(history.data, i)
+                self._done = history.prepare(edit)
+            else:
+                self._done = history.prepare_travel(back=self.kind == "undo")
+        except InputError as exc:
+            self._error = exc
+        self._worked = True
+
+    def finish(self) -> Update:
+        """The edit made the state, and its Update (raises InputError as the edit would;
+        nothing changes then)."""
+        s = self.session
+        if not self._worked:
+            self.work()
+        if self._error is not None:
+            raise self._error
+        done = self._done
+        try:
+            if isinstance(done, Performed):
+                before = s.data
+                inverse = s.history.commit(done)
+                s.history.record(inverse, self._note)
+                update = s._update(done.edit.changed(before, s.data, s.threshold), self._note)
+                if self.kind == "delete":
+                    update = dataclasses.replace(
+                        update, message=f"{update.message} Undo brings it back."
+                    )
+                return update
+            if isinstance(done, Travel):
+                before = s.data
+                edit, said = s.history.commit_travel(done)
+                return s._update(edit.changed(before, s.data, s.threshold), said)
+        except Stale:
+            if self.kind in ("undo", "redo"):
+                return s._travel(back=self.kind == "undo")
+            what = "removed" if self.kind == "delete" else "flipped"
+            raise InputError(f"the rows changed first; nothing {what}") from None
+        return s._travel(back=self.kind == "undo")  # nothing to undo or redo: said so

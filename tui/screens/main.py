@@ -10,19 +10,20 @@ from __future__ import annotations
 import collections
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.session.session import Session
+from threshold_lab.core.session.session import Later, Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.sentences import change_words, tie_group_text
 from threshold_lab.tui.bindings import bindings
@@ -57,8 +58,25 @@ TALL_HEIGHT = 50
 LOG_SIZE = 50
 
 
+#: What a row edit worked out in a thread is said to be doing meanwhile.
+_DOING = {"delete": "Removing row {}...", "flip": "Flipping the label of row {}...",
+          "undo": "Undoing...", "redo": "Redoing..."}  # fmt: skip
+
+
 class MainScreen(Screen[None]):
     """Threshold, rows, matrix, metrics, charts, strip and sweep on one screen."""
+
+    #: From this many rows a delete, flip, undo or redo is worked out in a thread
+    #: (its copies of the rows and the sweep take 0.1 s or more): the screen answers
+    #: at once, and keys pressed meanwhile wait their turn, in order.
+    LATER_ROWS: ClassVar[int] = 1_000_000
+
+    class Worked(Message):
+        """A row edit worked out in a thread, to be made the state."""
+
+        def __init__(self, job: Later) -> None:
+            super().__init__()
+            self.job = job
 
     #: The explorer's keys, from the commands' declarations (tui/commands.py).
     BINDINGS = bindings("screen")
@@ -107,6 +125,9 @@ class MainScreen(Screen[None]):
         self.preparer = Preparer(session, self._thread("prepare"), self.post_message)
         self.bootstrapper = Bootstrapper(self, self._thread("bootstrap"), self.post_message)
         self.set_reactive(MainScreen.ascii, ascii)
+        #: The row edit being worked out in a thread, if any; what was asked meanwhile.
+        self.working: Later | None = None
+        self.waiting: collections.deque[Callable[[], object]] = collections.deque()
 
     def compose(self) -> ComposeResult:
         frame, ascii = MainScreen.frame, MainScreen.ascii
@@ -263,7 +284,11 @@ class MainScreen(Screen[None]):
         self.bootstrapper.follow()
 
     def run(self, change: Callable[[], Update]) -> Update | None:
-        """Apply one session operation and show it; a refusal is said, nothing changes."""
+        """Apply one session operation and show it; a refusal is said, nothing changes.
+        While a row edit is worked out in a thread, it waits its turn (and gives None)."""
+        if self.working is not None:
+            self.waiting.append(lambda: self.run(change))
+            return None
         try:
             update = change()
         except InputError as exc:
@@ -271,6 +296,34 @@ class MainScreen(Screen[None]):
             return None
         self.show(update)
         return update
+
+    def edit_rows(self, kind: Literal["delete", "flip", "undo", "redo"], row: int = -1) -> None:
+        """A delete or flip of data row ``row``, an undo or a redo: on large data worked
+        out in a thread (the screen says what it is doing at once), else at once."""
+        if self.working is not None:
+            self.waiting.append(lambda: self.edit_rows(kind, row))
+            return
+        job = self.session.later(kind, row)
+        if self.session.data.n < self.LATER_ROWS:
+            self.run(job.finish)
+            return
+        self.working = job
+        self.say(_DOING[kind].format(self.session.data.shown_id(row) if row >= 0 else ""))
+
+        def work() -> None:
+            job.work()
+            self.post_message(self.Worked(job))
+
+        self.run_worker(work, thread=True, group="edit", exit_on_error=False)
+
+    @on(Worked)
+    def _worked(self, event: Worked) -> None:
+        if event.job is not self.working:
+            return
+        self.working = None
+        self.run(event.job.finish)
+        while self.waiting and self.working is None:  # in the order they were asked
+            self.waiting.popleft()()
 
     def say(self, text: str) -> None:
         """Say ``text`` on the message line, and keep it in the log (``L``) in full."""
@@ -353,6 +406,11 @@ class MainScreen(Screen[None]):
 
     @on(RowTable.RowRequest)
     def _row_request(self, event: RowTable.RowRequest) -> None:
+        if self.working is not None:
+            # Asked while a row edit is worked out: it acts, in its turn, on the row
+            # then selected, as the key would once the edit was shown.
+            self.waiting.append(lambda: self._row_again(type(event)))
+            return
         top, row, s = self.app.screen, event.row, self.session
         if event.data is not s.data:
             return  # asked for before the rows changed: that row may have moved or gone
@@ -361,17 +419,22 @@ class MainScreen(Screen[None]):
         if isinstance(event, RowTable.EditScore):
             flows.edit_score(self, row)
         else:
-            act = s.flip_label if isinstance(event, RowTable.FlipLabel) else s.delete_row
-            self.run(lambda: act(row))
+            self.edit_rows("flip" if isinstance(event, RowTable.FlipLabel) else "delete", row)
+
+    def _row_again(self, request: type[RowTable.RowRequest]) -> None:
+        table = self.query_one(RowTable)
+        row, a = table.selected_row, table.analysis
+        if row is not None and a is not None:
+            self._row_request(request(row, a.data))
 
     def action_add_row(self) -> None:
         flows.add_row(self)
 
     def action_undo(self) -> None:
-        self.run(self.session.undo)
+        self.edit_rows("undo")
 
     def action_redo(self) -> None:
-        self.run(self.session.redo)
+        self.edit_rows("redo")
 
     def action_reset(self) -> None:
         self.playback.stop()
