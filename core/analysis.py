@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_statistic
 from threshold_lab.core.calibration.reliability import BINS, Calibration, calibration
@@ -35,11 +36,25 @@ class Summaries:
 
 
 @dataclass(frozen=True, eq=False)
+class RowChange:
+    """How one set of rows came from ``before`` by one row: the row at ``score`` with
+    actual label ``label`` (as it was) was ``added``, ``removed`` or had its label
+    ``flipped``. What is drawn of ``before`` can then be moved, not made again."""
+
+    before: Dataset
+    kind: Literal["added", "removed", "flipped"]
+    score: float
+    label: bool
+
+
+@dataclass(frozen=True, eq=False)
 class Curves:
     """A dataset's sweep and summaries; built once per dataset."""
 
     data: Dataset
     sweep: Sweep
+    #: The one-row edit these rows came from, when they did (None: loaded, or more).
+    origin: RowChange | None = None
 
     @property
     def summaries_ready(self) -> bool:

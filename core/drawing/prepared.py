@@ -10,7 +10,8 @@ widgets, which only draw it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,6 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Curves, Summaries
 from threshold_lab.core.curves.pr import precision_recall_points
 from threshold_lab.core.curves.reduce import reduce_curve
-from threshold_lab.core.curves.roc import roc_points
 from threshold_lab.core.drawing.score_bins import ScoreBins
 
 #: Rows beyond which :func:`prepare` is worth a thread: at 10^7 rows the
@@ -27,6 +27,37 @@ BACKGROUND_ROWS = 200_000
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True, eq=False)
+class Rates:
+    """``counts / total`` read at the indices asked for: the same values as dividing
+    the whole array, without making it (80 MB a curve axis at 10^7 points)."""
+
+    counts: npt.NDArray[np.number]
+    total: float
+
+    def __getitem__(self, index: int | IndexArray) -> FloatArray:
+        return np.asarray(self.counts[index] / self.total, dtype=np.float64)
+
+    def __len__(self) -> int:
+        return int(self.counts.shape[0])
+
+
+class Each:
+    """The identity map on ``n`` points, read like an index array (ROC and gains have
+    every sweep point on the curve, so a point's place is its own index)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __getitem__(self, point: int) -> int:
+        if not -self.n <= point < self.n:
+            raise IndexError(point)
+        return point % self.n
+
+    def __len__(self) -> int:
+        return self.n
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,10 +73,10 @@ class CurveLine:
         not on the curve (precision is undefined where nothing is predicted positive)
     """
 
-    x: FloatArray
-    y: FloatArray
+    x: FloatArray | Rates
+    y: FloatArray | Rates
     drawn: IndexArray
-    rank: IndexArray
+    rank: IndexArray | Each
 
     def at(self, point: int) -> tuple[float, float] | None:
         """Sweep point ``point``'s exact (x, y), or None when it is not on the curve."""
@@ -108,12 +139,13 @@ def needs_background(curves: Curves) -> bool:
 def roc_line(curves: Curves, *, columns: int) -> CurveLine | None:
     """The ROC curve reduced to ``columns`` terminal columns; None without both classes."""
     sweep = curves.sweep
-    points = roc_points(sweep)
-    if points is None:
+    if sweep.positives == 0 or sweep.negatives == 0:
         return None
-    # Integer counts make the collinear test exact.
+    # Integer counts make the collinear test exact. The rates are read where drawn
+    # (the values roc_points gives, without two arrays of every point).
     drawn = reduce_curve(sweep.fp, sweep.tp, columns=columns)
-    return CurveLine(points[0], points[1], drawn, np.arange(sweep.size, dtype=np.intp))
+    fpr, tpr = Rates(sweep.fp, float(sweep.negatives)), Rates(sweep.tp, float(sweep.positives))
+    return CurveLine(fpr, tpr, drawn, Each(sweep.size))
 
 
 def pr_line(curves: Curves, *, columns: int) -> CurveLine | None:
@@ -134,7 +166,7 @@ def gains_line(curves: Curves, *, columns: int) -> CurveLine | None:
         return None
     sweep = curves.sweep
     drawn = reduce_curve(sweep.tp + sweep.fp, sweep.tp, columns=columns)
-    return CurveLine(g.x, g.y, drawn, np.arange(sweep.size, dtype=np.intp))
+    return CurveLine(g.x, g.y, drawn, Each(sweep.size))
 
 
 def prepare(
@@ -144,9 +176,12 @@ def prepare(
     strip_columns: int,
     kinds: frozenset[str] = frozenset(("roc", "pr")),
     others: Sequence[tuple[str, int, Curves]] = (),
+    last: Prepared | None = None,
 ) -> Prepared:
     """Summaries, the curves named in ``kinds`` and the score-axis bins of ``curves``' rows,
-    and the same curves of ``others`` ((name, index, curves) of other models).
+    and the same curves of ``others`` ((name, index, curves) of other models). When
+    ``curves`` came from ``last``'s rows by a one-row edit, ``last``'s bins are moved
+    rather than the rows binned again (the same counts, in O(columns)).
 
     >>> from threshold_lab.core.analysis import curves_for
     >>> from threshold_lab.core.data.presets import preset
@@ -154,15 +189,32 @@ def prepare(
     >>> p.summaries.roc_auc.value_text(), p.roc.at(2), p.pr.at(0)
     ('7/12 ≈ 0.5833', (0.5, 0.6666666666666666), None)
     """
-    curves.auc_se  # noqa: B018 - DeLong's SE is computed here, off the UI thread
-    if "reliability" in kinds:
-        curves.calibration()  # the reliability bins, likewise
+
+    # The summaries and DeLong's SE (and the reliability bins) are computed beside the
+    # curves' reductions, in a second thread when the rows are many: numpy lets go of
+    # the interpreter in both, so two cores share them. Each is computed once either way.
+    def summarise() -> None:
+        curves.auc_se  # noqa: B018 - computed here, off the UI thread
+        curves.summaries  # noqa: B018
+        if "reliability" in kinds:
+            curves.calibration()
+
+    beside = _Beside(summarise) if needs_background(curves) else None
+    if beside is None:
+        summarise()
+    lines = (
+        roc_line(curves, columns=chart_columns) if "roc" in kinds else None,
+        pr_line(curves, columns=chart_columns) if "pr" in kinds else None,
+        _bins(curves, strip_columns, last),
+    )
+    if beside is not None:
+        beside.join()
     return Prepared(
         curves=curves,
         summaries=curves.summaries,
-        roc=roc_line(curves, columns=chart_columns) if "roc" in kinds else None,
-        pr=pr_line(curves, columns=chart_columns) if "pr" in kinds else None,
-        bins=ScoreBins(curves.data, strip_columns),
+        roc=lines[0],
+        pr=lines[1],
+        bins=lines[2],
         chart_columns=chart_columns,
         strip_columns=strip_columns,
         kinds=kinds,
@@ -177,3 +229,39 @@ def prepare(
         ),
         gains=gains_line(curves, columns=chart_columns) if "gains" in kinds else None,
     )
+
+
+def _bins(curves: Curves, columns: int, last: Prepared | None) -> ScoreBins:
+    change = curves.origin
+    if (
+        change is not None
+        and last is not None
+        and last.curves.data is change.before
+        and last.strip_columns == columns
+    ):
+        moved = last.bins.moved(change, curves.data)
+        if moved is not None:
+            return moved
+    return ScoreBins(curves.data, columns)
+
+
+class _Beside:
+    """``work`` run in a thread of its own; :meth:`join` waits for it and raises what
+    it raised."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        self._error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                work()
+            except BaseException as exc:  # handed to the caller of join
+                self._error = exc
+
+        self._thread = threading.Thread(target=run, name="prepare-summaries", daemon=True)
+        self._thread.start()
+
+    def join(self) -> None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error

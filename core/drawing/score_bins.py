@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.analysis import Analysis, RowChange
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.metrics.confusion import predict
 from threshold_lab.core.threshold import Threshold
@@ -55,6 +55,29 @@ class ScoreBins:
             self.above[cls] = np.append(np.cumsum(h[::-1])[::-1], 0)
             if data.weighted:  # the sweep counts weights, not rows: count rows here
                 self.sorted[cls] = np.sort(s)
+
+    def moved(self, change: RowChange, data: Dataset) -> ScoreBins | None:
+        """These bins (of ``change.before``) moved by one row to ``data``'s, in
+        O(columns) and the same counts as binning ``data`` afresh; None where they
+        cannot be (weighted rows, or the lowest or highest score changes)."""
+        s, kind = change.score, change.kind
+        if data.weighted or change.before.weighted or data.n == 0:
+            return None
+        if not (self.lo < s < self.hi if kind == "removed" else self.lo <= s <= self.hi):
+            return None
+        bins = object.__new__(ScoreBins)
+        bins.lo, bins.hi, bins.usable, bins.inner = self.lo, self.hi, self.usable, self.inner
+        bins.hist = {cls: h.copy() for cls, h in self.hist.items()}
+        bins.sorted = {}
+        column = self.column_of(s)
+        if kind == "added":
+            bins.hist[change.label][column] += 1
+        else:
+            bins.hist[change.label][column] -= 1
+            if kind == "flipped":
+                bins.hist[not change.label][column] += 1
+        bins.above = {cls: np.append(np.cumsum(h[::-1])[::-1], 0) for cls, h in bins.hist.items()}
+        return bins
 
     def base(self, s: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
         """The column of each score before the threshold moves anything."""

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.analysis import RowChange
 from threshold_lab.core.curves.sweep import Sweep, sweep_with, sweep_without
 from threshold_lab.core.data.dataset import Dataset, weight_problem
 from threshold_lab.core.data.doubles import read_double
@@ -78,6 +79,11 @@ class Edit:
         """``before``'s sweep moved to ``after``'s in O(m); None means build it anew."""
         raise NotImplementedError
 
+    def row_change(self, before: Dataset) -> RowChange | None:
+        """What the edit did to ``before`` as one row added, removed or flipped, when
+        it is that (a drawing of ``before`` is then moved, not made again)."""
+        return None
+
     def changed(self, before: Dataset, after: Dataset, threshold: Threshold) -> Changed:
         """The rows of ``after`` whose prediction at ``threshold`` the edit changed.
 
@@ -126,6 +132,10 @@ class FlipLabel(Edit):
     def inverse(self, data: Dataset) -> Edit:
         return self
 
+    def row_change(self, before: Dataset) -> RowChange:
+        i = self.index
+        return RowChange(before, "flipped", float(before.scores[i]), bool(before.labels[i]))
+
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
         i = self.index
         score, label, weight = float(before.scores[i]), bool(before.labels[i]), _weight(before, i)
@@ -169,6 +179,9 @@ class InsertRow(Edit):
     def inverse(self, data: Dataset) -> Edit:
         return DeleteRow(self.index)
 
+    def row_change(self, before: Dataset) -> RowChange:
+        return RowChange(before, "added", self.score, self.label)
+
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
         return sweep_with(sweep, self.score, self.label, self.weight)
 
@@ -202,6 +215,10 @@ class DeleteRow(Edit):
             _weight(data, i),
             entry=RowNames.entry_of(data.ids, i),
         )
+
+    def row_change(self, before: Dataset) -> RowChange:
+        i = self.index
+        return RowChange(before, "removed", float(before.scores[i]), bool(before.labels[i]))
 
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
         i = self.index

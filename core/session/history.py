@@ -134,7 +134,7 @@ class History:
         kept: Curves | None = None
         if curves is not None and curves.data is before:
             sweep = edit.update(curves.sweep, before, after)
-            kept = None if sweep is None else Curves(data=after, sweep=sweep)
+            kept = None if sweep is None else Curves(after, sweep, edit.row_change(before))
         return Performed(edit, before, after, inverse, kept)
 
     def commit(self, done: Performed) -> edits.Edit:

@@ -31,12 +31,14 @@ def prepare_for(
     strip_columns: int,
     kinds: frozenset[str],
     others: Callable[[], Sequence[tuple[str, int, Curves]]] = tuple,
+    last: Prepared | None = None,
 ) -> Prepared:
     """``curves`` prepared; ``others`` gives the other models' curves (sweeping them
-    when they are not yet: in the worker, when there is one)."""
+    when they are not yet: in the worker, when there is one); ``last`` is the drawing
+    before, whose score bins a one-row edit moves."""
     return prepare(
         curves, chart_columns=chart_columns, strip_columns=strip_columns, kinds=kinds,
-        others=others(),
+        others=others(), last=last,
     )  # fmt: skip
 
 
@@ -88,8 +90,9 @@ class Preparer:
             return self._last
         if not needs_background(curves) and not self._waiting():
             self._last = prepare_for(
-                curves, self.chart_columns, self.strip_columns, self.kinds, self._others
-            )
+                curves, self.chart_columns, self.strip_columns, self.kinds, self._others,
+                self._last,
+            )  # fmt: skip
             return self._last
         self._start(curves)
         # Meanwhile the last drawing of the same rows (another width) still serves.
@@ -103,10 +106,11 @@ class Preparer:
         ):
             return  # already under way
         self._pending = key
+        last = self._last
 
         def work() -> None:
             # The widths and kinds as they were asked for: they may change meanwhile.
-            done = prepare_for(*key, self._others)
+            done = prepare_for(*key, self._others, last)
             if not get_current_worker().is_cancelled:
                 self._post(self.Ready(done))  # thread-safe
 

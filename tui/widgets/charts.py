@@ -9,6 +9,7 @@ only draw them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
@@ -610,11 +611,14 @@ class ChartPanel(Vertical):
         area = [f"PR trapezoid area {area_pr.metric.value_text()}"]
         area += _boot_short(area_pr)
         # The summaries of the curves shown (AP and the PR area always side by side);
-        # m lists them all.
-        items = {"roc": auc, "pr": ap + area, "gains": _gains_items(frame),
-                 "reliability": _reliability_items(frame),
-                 "metrics": _metric_items(frame) + ap + area}  # fmt: skip
-        summary.show_items(items.get(self.mode, auc + ap + area))
+        # m lists them all. Only the shown mode's are worked out: KS, calibration and
+        # F1's peak each cost a pass over the sweep.
+        items: dict[str, Callable[[], list[str]]] = {
+            "roc": lambda: auc, "pr": lambda: ap + area, "gains": lambda: _gains_items(frame),
+            "reliability": lambda: _reliability_items(frame),
+            "metrics": lambda: _metric_items(frame) + ap + area,
+        }  # fmt: skip
+        summary.show_items(items.get(self.mode, lambda: auc + ap + area)())
         notes = []
         if self.mode == "gains" and not _drawable(prepared, "gains"):
             notes.append("No gains curve: there are no actual positives to capture.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from threshold_lab.core.analysis import analyse
@@ -55,3 +56,67 @@ def test_binned_lane_counts_equal_the_per_row_columns(
     assert fast_line == line
     assert pos.tolist() == np.bincount(cols[a.data.labels], minlength=usable).tolist()
     assert neg.tolist() == np.bincount(cols[~a.data.labels], minlength=usable).tolist()
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.booleans()),
+        min_size=2,
+        max_size=30,
+    ),
+    st.lists(
+        st.tuples(
+            st.sampled_from(["delete", "flip", "insert", "undo"]),
+            st.integers(0, 40),
+            st.sampled_from([0.0, 0.3, 0.5, 1.0, 1.5]),
+            st.booleans(),
+        ),
+        max_size=12,
+    ),
+    st.integers(12, 90),
+)
+def test_bins_moved_by_edits_equal_the_rows_binned_afresh(rows, steps, usable) -> None:  # type: ignore[no-untyped-def]
+    # A chain of one-row edits, each drawing moved from the one before (as the
+    # explorer's preparer does), holds the counts of binning its rows anew.
+    from threshold_lab.core.drawing.prepared import prepare
+    from threshold_lab.core.session.session import Session
+
+    scores, labels = zip(*rows, strict=True)
+    s = Session(make_dataset(np.array(scores), np.array(labels)), 0.5, source="rows")
+    last = prepare(s.curves, chart_columns=30, strip_columns=usable)
+    for kind, index, score, label in steps:
+        i = index % s.data.n
+        if kind == "delete" and s.data.n > 1:
+            s.delete_row(i)
+        elif kind == "flip":
+            s.flip_label(i)
+        elif kind == "insert":
+            s.insert_row(score, label)
+        elif kind == "undo":
+            s.undo()
+        now = prepare(s.curves, chart_columns=30, strip_columns=usable, last=last)
+        fresh = ScoreBins(s.data, usable)
+        assert (now.bins.lo, now.bins.hi) == (fresh.lo, fresh.hi)
+        for cls in (True, False):
+            assert now.bins.hist[cls].tolist() == fresh.hist[cls].tolist()
+            assert now.bins.above[cls].tolist() == fresh.above[cls].tolist()
+        last = now
+
+
+def test_a_removed_row_inside_the_range_moves_the_bins(monkeypatch: pytest.MonkeyPatch) -> None:
+    from threshold_lab.core.drawing.prepared import prepare
+    from threshold_lab.core.session.session import Session
+
+    s = Session(make_dataset(np.array([0.1, 0.5, 0.9]), np.array([1, 0, 1])), 0.5, source="r")
+    last = prepare(s.curves, chart_columns=30, strip_columns=20)
+    fresh_after = ScoreBins(make_dataset(np.array([0.1, 0.9]), np.array([1, 1])), 20)
+
+    def no_binning(*args: object) -> None:
+        raise AssertionError("the rows were binned again")
+
+    s.delete_row(1)
+    assert s.curves.origin is not None and s.curves.origin.kind == "removed"
+    monkeypatch.setattr(ScoreBins, "__init__", no_binning)
+    now = prepare(s.curves, chart_columns=30, strip_columns=20, last=last)
+    assert now.bins.hist[True].tolist() == fresh_after.hist[True].tolist()
+    assert now.bins.hist[False].sum() == 0
