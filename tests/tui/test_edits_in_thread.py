@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 import pytest
+from textual import events
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.session import Later, Session
@@ -154,3 +155,29 @@ def test_working_out_changes_nothing_until_finished() -> None:
     assert np.array_equal(s.analysis.sweep.tp, fresh.tp)
     assert np.array_equal(s.analysis.sweep.fp, fresh.fp)
     assert np.array_equal(s.analysis.sweep.thresholds, fresh.thresholds)
+
+
+@pytest.mark.parametrize("later_rows", [1, 10**9])
+async def test_a_burst_of_keys_edits_in_key_order(
+    later_rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Keys typed faster than the screen (a paste, tmux send-keys): each delete asks
+    # for its row in the screen's queue, and ctrl+z, a key of the screen's own, waits
+    # behind them there, so it undoes the second delete, not what came before.
+    monkeypatch.setattr(MainScreen, "LATER_ROWS", later_rows)
+    app = ThresholdLab(_session())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key in ("delete", "delete", "ctrl+z"):
+            app.post_message(events.Key(key, None))
+        await pilot.pause(0.2)
+        await _settle(pilot, app)
+        m = app.main
+        assert [r[0] for r in _rows(m.session)[:2]] == ["r1", "r2"]
+        assert m.session.data.n == 39
+        said = [line for line in m.said if not line.endswith("...")]
+        assert said[-3:] == [
+            "Removed row r0. Undo brings it back.",
+            "Removed row r1. Undo brings it back.",
+            "Undone: removed row r1.",
+        ]

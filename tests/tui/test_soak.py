@@ -578,10 +578,11 @@ async def test_a_row_request_queued_before_the_palette_opened_does_nothing() -> 
         assert app.main in app.screen_stack
 
 
-async def test_a_row_request_for_rows_that_changed_since_is_dropped() -> None:
+async def test_a_row_request_for_rows_that_changed_since_acts_on_the_row_selected_now() -> None:
     # Delete and Enter arriving together: the edit request named row 5 of the rows
     # before the delete, and opening its dialog raised IndexError (found by the tmux
-    # key-mash). A request carries the rows it refers to; a stale one does nothing.
+    # key-mash). A request carries the rows it refers to; a stale one acts on the row
+    # selected now, as the key would have once the delete was shown.
     app = make_app("canonical")
     async with app.run_test(size=SIZE) as pilot:
         await keys_in_turn(pilot, ["G"])
@@ -590,11 +591,14 @@ async def test_a_row_request_for_rows_that_changed_since_is_dropped() -> None:
         await burst(pilot, ["delete", "enter"])
         await pilot.pause()
         assert app.main.session.data.n == 4
-        table.post_message(RowTable.EditScore(4, before))  # row 5 of the old rows
-        table.post_message(RowTable.FlipLabel(0, before))
+        assert isinstance(app.screen, ValueDialog)  # the edit of the row now last: s4
+        assert "s4" in app.screen.title_text
+        await keys_in_turn(pilot, ["escape"])
+        assert on_top(app)
+        table.post_message(RowTable.FlipLabel(0, before))  # row 1 of the old rows
         await pilot.pause()
         assert on_top(app), app.screen_stack
-        assert app.main.session.data.labels.tolist() == [True, False, True, False]
+        assert app.main.session.data.labels.tolist() == [True, False, True, True]
 
 
 async def test_a_key_after_the_last_screen_went_is_dropped() -> None:

@@ -71,6 +71,14 @@ class MainScreen(Screen[None]):
     #: at once, and keys pressed meanwhile wait their turn, in order.
     LATER_ROWS: ClassVar[int] = 1_000_000
 
+    class Travel(Message):
+        """Undo (``kind`` ``undo``) or redo, asked by a key: queued behind the row keys
+        pressed before it, so each edit happens in the order of the keys."""
+
+        def __init__(self, kind: Literal["undo", "redo"]) -> None:
+            super().__init__()
+            self.kind: Literal["undo", "redo"] = kind
+
     class Worked(Message):
         """A row edit worked out in a thread, to be made the state."""
 
@@ -411,9 +419,17 @@ class MainScreen(Screen[None]):
             # then selected, as the key would once the edit was shown.
             self.waiting.append(lambda: self._row_again(type(event)))
             return
-        top, row, s = self.app.screen, event.row, self.session
+        s = self.session
         if event.data is not s.data:
-            return  # asked for before the rows changed: that row may have moved or gone
+            # Asked before the rows changed (keys faster than the screen): its index
+            # may have moved or gone, so it acts on the row selected now, as the key
+            # would have once the change was shown; nothing when the table is behind.
+            table = self.query_one(RowTable)
+            again, a = table.selected_row, table.analysis
+            if again is None or a is None or a.data is not s.data:
+                return
+            event = type(event)(again, a.data)
+        top, row = self.app.screen, event.row
         if top is not self and not (isinstance(top, Dialog | OncePalette) and top.answered):
             return  # asked for before a dialog or help opened: that one has the keys now
         if isinstance(event, RowTable.EditScore):
@@ -431,10 +447,14 @@ class MainScreen(Screen[None]):
         flows.add_row(self)
 
     def action_undo(self) -> None:
-        self.edit_rows("undo")
+        self.post_message(self.Travel("undo"))
 
     def action_redo(self) -> None:
-        self.edit_rows("redo")
+        self.post_message(self.Travel("redo"))
+
+    @on(Travel)
+    def _travel(self, event: Travel) -> None:
+        self.edit_rows(event.kind)
 
     def action_reset(self) -> None:
         self.playback.stop()

@@ -306,7 +306,10 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
         """Ask the screen to act on the selected row (nothing when no row is shown)."""
         row, a = self.selected_row, self.analysis
         if row is not None and a is not None:
-            self.post_message(self.REQUESTS[rid](row, a.data))
+            # Straight to the screen, not bubbled: a request waits in the screen's
+            # queue in key order with the screen's own (ctrl+z), which a bubbled one,
+            # queued here first, would arrive after.
+            self.screen.post_message(self.REQUESTS[rid](row, a.data))
 
     def action_boundary(self) -> None:
         a = self.analysis
