@@ -52,7 +52,7 @@ class ScoreBins:
             s = scores[data.labels == cls]
             h = np.bincount(self.base(s), minlength=usable + 1)[: usable + 1]
             self.hist[cls] = h
-            self.above[cls] = np.append(np.cumsum(h[::-1])[::-1], 0)
+            self.above[cls] = _at_or_above(h)
             if data.weighted:  # the sweep counts weights, not rows: count rows here
                 self.sorted[cls] = np.sort(s)
 
@@ -76,7 +76,7 @@ class ScoreBins:
             bins.hist[change.label][column] -= 1
             if kind == "flipped":
                 bins.hist[not change.label][column] += 1
-        bins.above = {cls: np.append(np.cumsum(h[::-1])[::-1], 0) for cls, h in bins.hist.items()}
+        bins.above = {cls: _at_or_above(h) for cls, h in bins.hist.items()}
         return bins
 
     def base(self, s: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
@@ -139,6 +139,11 @@ class ScoreBins:
         and the line's column (``a`` must analyse the rows these bins were made of)."""
         known = None if a.data.weighted else (int(a.counts.tp), int(a.counts.fp))
         return self.at(a.threshold, a.sweep.threshold_at(a.point), known)
+
+
+def _at_or_above(hist: IntArray) -> IntArray:
+    """Rows in each column and every column after it (and 0 past the last)."""
+    return np.append(np.cumsum(hist[::-1])[::-1], 0)
 
 
 def row_columns(

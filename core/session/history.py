@@ -58,10 +58,6 @@ class Travel:
     done: Performed
 
 
-def _travelled(done: str, note: str) -> str:
-    return f"{done}: {note[0].lower()}{note[1:]}" if note else f"{done}."
-
-
 class History:
     """The rows, what they were loaded as, every undoable edit, and the file."""
 
@@ -156,15 +152,10 @@ class History:
     def travel(self, back: bool) -> tuple[edits.Edit | None, str]:
         """Undo (``back``) or redo one step: the edit performed (None: nothing to do)
         and the sentence saying which (``Undone: row s2: score 0.8 -> 0.3.``)."""
-        source, target = (self.undos, self.redos) if back else (self.redos, self.undos)
-        verb, done = ("undo", "Undone") if back else ("redo", "Redone")
-        if not source:
-            return None, f"Nothing to {verb}."
-        edit, version, note = source[-1]
-        target.append((self.perform(edit), self._version, note))
-        source.pop()
-        self._version = version
-        return edit, _travelled(done, note)
+        travel = self.prepare_travel(back)
+        if travel is None:
+            return None, f"Nothing to {'undo' if back else 'redo'}."
+        return self.commit_travel(travel)
 
     def prepare_travel(self, back: bool) -> Travel | None:
         """An undo (``back``) or redo worked out, nothing changed yet (None: nothing to
@@ -186,7 +177,8 @@ class History:
         target.append((self.commit(travel.done), self._version, note))
         source.pop()
         self._version = version
-        return edit, _travelled("Undone" if travel.back else "Redone", note)
+        done = "Undone" if travel.back else "Redone"
+        return edit, f"{done}: {note[0].lower()}{note[1:]}" if note else f"{done}."
 
     def row_index(self, row_id: str) -> int:
         """The position of the row called ``row_id`` (its id, or its number from 1)."""

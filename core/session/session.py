@@ -144,7 +144,7 @@ class Session(Reading):
         return self._apply(*edits.score_edit(self.data, index, text))
 
     def flip_label(self, index: int) -> Update:
-        return self._apply(*edits.flip_edit(self.data, index))
+        return self.later("flip", index).finish()
 
     def set_label(self, index: int, text: str) -> Update:
         if bool(self.data.labels[index]) != label_of(text):
@@ -161,8 +161,7 @@ class Session(Reading):
         return self._apply(*edits.insert_edit(self.data, score, label))
 
     def delete_row(self, index: int) -> Update:
-        done = self._apply(*edits.delete_edit(self.data, index))
-        return dataclasses.replace(done, message=f"{done.message} Undo brings it back.")
+        return self.later("delete", index).finish()
 
     def later(self, kind: Literal["delete", "flip", "undo", "redo"], index: int = -1) -> Later:
         """A delete or flip of row ``index``, an undo or a redo, to be worked out by

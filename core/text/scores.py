@@ -17,10 +17,9 @@ expecting the same operating point.
 
 from __future__ import annotations
 
-import bisect
-
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.curves.sweep import first_not_above
 
 #: Significant digits a shortened score keeps at least.
 FEWEST = 4
@@ -39,7 +38,7 @@ def shown_score(value: float, thresholds: npt.NDArray[np.float64] | None) -> str
     written = repr(float(value))
     if thresholds is None or _significant(written) <= WRITTEN or thresholds.shape[0] == 0:
         return written
-    at = _first_not_above(thresholds, value)
+    at = first_not_above(thresholds, value)
     if at >= thresholds.shape[0] or thresholds[at] != value:
         return _between(value, thresholds, at, written)
     upper = float(thresholds[at - 1]) if at > 0 else None
@@ -56,19 +55,12 @@ def shown_score(value: float, thresholds: npt.NDArray[np.float64] | None) -> str
     return written
 
 
-def _first_not_above(thresholds: npt.NDArray[np.float64], value: float) -> int:
-    """The first index of the descending ``thresholds`` whose value is at most ``value``
-    (``np.searchsorted(-thresholds, -value)``), by bisection: negating 10^7 thresholds
-    to search them cost 26 ms a call, and a frame shows dozens of scores."""
-    return bisect.bisect_left(thresholds, -value, key=lambda t: -t)
-
-
 def _between(value: float, thresholds: npt.NDArray[np.float64], at: int, written: str) -> str:
     """A threshold that is not a score (one kept through an undone transform): the
     fewest digits, four at least, that decide every row as it does."""
     for digits in range(FEWEST, 18):
         text = _trimmed(f"{value:.{digits}g}")
-        if _first_not_above(thresholds, float(text)) == at:
+        if first_not_above(thresholds, float(text)) == at:
             return text
     return written
 

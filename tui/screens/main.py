@@ -415,9 +415,9 @@ class MainScreen(Screen[None]):
     @on(RowTable.RowRequest)
     def _row_request(self, event: RowTable.RowRequest) -> None:
         if self.working is not None:
-            # Asked while a row edit is worked out: it acts, in its turn, on the row
-            # then selected, as the key would once the edit was shown.
-            self.waiting.append(lambda: self._row_again(type(event)))
+            # Asked while a row edit is worked out: it waits its turn, and then (the
+            # rows having changed) acts on the row selected, as below.
+            self.waiting.append(lambda: self._row_request(event))
             return
         s = self.session
         if event.data is not s.data:
@@ -436,12 +436,6 @@ class MainScreen(Screen[None]):
             flows.edit_score(self, row)
         else:
             self.edit_rows("flip" if isinstance(event, RowTable.FlipLabel) else "delete", row)
-
-    def _row_again(self, request: type[RowTable.RowRequest]) -> None:
-        table = self.query_one(RowTable)
-        row, a = table.selected_row, table.analysis
-        if row is not None and a is not None:
-            self._row_request(request(row, a.data))
 
     def action_add_row(self) -> None:
         flows.add_row(self)
