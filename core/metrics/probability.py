@@ -7,6 +7,8 @@ Nothing is clipped: a certain wrong prediction makes log loss undefined.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from threshold_lab.core.blocks import blocks, dot
 from threshold_lab.core.data.dataset import Dataset
@@ -44,13 +46,23 @@ def log_loss(data: Dataset) -> Metric:
     total, weight = 0.0, _total_weight(data)
     for b in blocks(0, data.n):  # small temporaries on 10^7 rows
         yb, pb = y[b], p[b]
-        # A certain wrong prediction (a positive scored 0, a negative 1) makes the mean
-        # infinite: the first is named (blocks run in row order). A zero-weight row may
-        # be certain and wrong; it counts for nothing.
-        certain_wrong = np.where(yb, pb == 0.0, pb == 1.0)
-        if w is not None:
-            certain_wrong &= w[b] > 0
-        if certain_wrong.any():
+        # Both logarithms of every row, then the one its label needs (ln p, or ln(1 − p)
+        # as log1p(−p)): whole-block logarithms run in SIMD, where a masked one (``where=``)
+        # ran element by element and cost three times as much.
+        with np.errstate(divide="ignore"):
+            per_row = np.log(pb)
+            other = np.log1p(np.negative(pb))
+        np.copyto(per_row, other, where=~yb)
+        if w is None:
+            part = float(per_row.sum())
+        else:  # a zero-weight row counts for nothing, even a certain wrong one
+            part = dot(np.where(w[b] > 0, per_row, 0.0), w[b] / weight)
+        if not math.isfinite(part):
+            # −inf: a certain wrong prediction (a positive scored 0, a negative 1) of some
+            # weight makes the mean infinite; the first is named (blocks run in row order).
+            certain_wrong = np.where(yb, pb == 0.0, pb == 1.0)
+            if w is not None:
+                certain_wrong &= w[b] > 0
             i = b.start + int(np.flatnonzero(certain_wrong)[0])
             side = "an actual positive" if y[i] else "an actual negative"
             return undefined(
@@ -59,16 +71,7 @@ def log_loss(data: Dataset) -> Metric:
                 name=name,
                 formula=formula,
             )
-        # One logarithm a row, the one its label needs (ln p or ln(1 − p) as log1p(−p)).
-        per_row = np.negative(pb)
-        with np.errstate(divide="ignore"):
-            np.log1p(per_row, out=per_row, where=~yb)
-            np.log(pb, out=per_row, where=yb)
-        np.negative(per_row, out=per_row)
-        if w is None:
-            total += float(per_row.sum())
-        else:
-            total += dot(np.where(w[b] > 0, per_row, 0.0), w[b] / weight)
+        total -= part
     value = total / data.n if w is None else total
     return Metric(value, None, None, name, formula)
 
