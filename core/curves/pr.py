@@ -72,10 +72,16 @@ def average_precision(sweep: Sweep) -> Metric:
         )
         return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
     value, pos = 0.0, float(sweep.positives)
+    first = _first_defined(sweep)  # before it TP + FP = 0: no precision, and no rise
     for b in blocks(1, sweep.size):
         gain, here = tp[b] - tp[shifted(b, -1)], tp[b]
-        # Precision where recall rises (there TP > 0, so it is defined); 0 elsewhere.
-        precision = np.divide(here, here + fp[b], out=np.zeros(here.shape[0]), where=gain > 0)
+        # Precision at every point, unmasked (a masked division runs element by element,
+        # at half the speed): where recall does not rise its step is 0 and the product
+        # is 0, as it was; the points before ``first`` (0/0) are set to 0.
+        with np.errstate(invalid="ignore"):
+            precision = here / (here + fp[b])
+        if b.start < first:
+            precision[: first - b.start] = 0.0
         # The recall step (a rate, in [0, 1]) first: weighted sums may be tiny or huge.
         value += dot(gain / pos, precision)
     return Metric(value, None, None, name, formula)
