@@ -39,7 +39,9 @@ def report(y_true: Any, y_score: Any, **options: Any) -> Report:
     ``sample_weight``, ``ids``, ``positive``, ``classes``, ``goal`` ("max precision
     where recall >= 0.9"), ``prevalence`` (0.05 or "1/20"), ``confidence``,
     ``bootstrap`` (replicates), ``seed``, ``bins``, ``binning`` ("mass" or
-    "width"), ``beta``, ``transform``, ``source`` (the name the report gives).
+    "width"), ``beta``, ``transform``, ``readout`` ("fpr 0.01,0.05" or a list, for
+    the operating points at fixed rates), ``partial_auc`` ("fpr:0-0.1" or a list),
+    ``source`` (the name the report gives).
 
     Bad input raises :class:`InputError` (a ValueError) with the message the
     command line gives.

@@ -789,6 +789,26 @@ class Ks(Command):
     GROUP = "Describe"
 
 
+class Readout(Command):
+    """Operating points at fixed rates: TPR at each FPR, FPR at each TPR"""
+
+    PLAIN = "readout [fpr X,..|tpr Y,..]"
+    GROUP = "Describe"
+    PLAIN_HELP = ("the point with the highest TPR at FPR <= X (fpr 0.01,0.05) or the lowest "
+                  "FPR at TPR >= Y (tpr 0.9), its threshold and counts, and the ROC line's "
+                  "value interpolated at exactly X or Y (default: FPR 0.001, 0.01, 0.05, 0.1 "
+                  "and TPR 0.9, 0.95, 0.99)")  # fmt: skip
+
+
+class PartialAuc(Command):
+    """The ROC area over a range of FPR or TPR, with McClish's standardised value"""
+
+    PLAIN = "partial auc fpr|tpr A B"
+    GROUP = "Describe"
+    PLAIN_HELP = ("the ROC area over FPR (or TPR) from A to B, exact, and McClish's "
+                  "standardised value (partial auc fpr 0 0.1)")  # fmt: skip
+
+
 class Models(Command):
     """Several models of the same rows: each one's summaries at the threshold"""
 

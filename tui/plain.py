@@ -22,6 +22,13 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
+from threshold_lab.core.curves.operating import (
+    DEFAULT_READOUTS,
+    parse_partial_auc,
+    parse_readouts,
+    partial_auc,
+    readouts,
+)
 from threshold_lab.core.data.presets import PRESETS, preset
 from threshold_lab.core.data.rownames import shown
 from threshold_lab.core.decide.goal import GOAL_METRICS, GRAMMAR
@@ -51,6 +58,7 @@ from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.calibration import calibration_words, gains_words, ks_words
 from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
 from threshold_lab.core.text.multiclass import classes_words, multiclass_words
+from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.text.sentences import (
     SUMMARY_WORDS,
@@ -254,6 +262,8 @@ class PlainSession:
                 args, lambda: gains_words(self.analysis.curves.gains, self.analysis)
             ),
             cmd.Ks: lambda args: self._tell(args, lambda: [ks_words(self.analysis.curves.ks)]),
+            cmd.Readout: self.cmd_readout,
+            cmd.PartialAuc: self.cmd_partial_auc,
             cmd.Transform: self.cmd_transform,
             cmd.ClassList: lambda args: self._tell(args, self._classes),
             cmd.ShowClass: self.cmd_class,
@@ -321,6 +331,21 @@ class PlainSession:
         if moved and name not in ("play",):
             self.say(f"Moved: {moved}.")
         return done
+
+    # --- operating points ----------------------------------------------------------
+
+    def cmd_readout(self, args: list[str]) -> None:
+        """``readout``: the default seven; ``readout fpr 0.01,0.05`` or ``tpr 0.9``."""
+        asked = parse_readouts(" ".join(args)) if args else DEFAULT_READOUTS
+        self.say(*(readout_sentence(r) for r in readouts(self.analysis.sweep, asked)))
+
+    def cmd_partial_auc(self, args: list[str]) -> None:
+        """``partial auc fpr 0 0.1`` (or ``fpr:0-0.1``)."""
+        if not args or args[0].lower() != "auc":
+            raise InputError("say partial auc, then the focus and the range: "
+                             "partial auc fpr 0 0.1")  # fmt: skip
+        focus, low, high = parse_partial_auc(" ".join(args[1:]))
+        self.say(partial_auc_sentence(partial_auc(self.analysis.sweep, focus, low, high)))
 
     # --- helpers -------------------------------------------------------------------
 

@@ -143,7 +143,7 @@ def _last_at_most(counts: Any, total: Any, x: float, whole: bool) -> int:
     """The last point whose rate counts[k]/total is <= x (counts never fall)."""
     if whole:
         # counts[k] <= x·total exactly: the largest whole count not above it.
-        bound = (Fraction(x) * int(total)).__floor__()
+        bound = (_decimal(x) * int(total)).__floor__()
         return int(np.searchsorted(counts, bound, side="right")) - 1
     k = int(np.searchsorted(counts, x * float(total), side="right")) - 1
     # The rate as the metric computes it (a float division), never above x.
@@ -157,7 +157,7 @@ def _last_at_most(counts: Any, total: Any, x: float, whole: bool) -> int:
 def _first_at_least(counts: Any, total: Any, y: float, whole: bool) -> int:
     """The first point whose rate counts[k]/total is >= y (the last point has rate 1)."""
     if whole:
-        bound = -((-Fraction(y) * int(total)).__floor__())  # the ceiling of y·total
+        bound = -((-_decimal(y) * int(total)).__floor__())  # the ceiling of y·total
         return int(np.searchsorted(counts, bound, side="left"))
     k = int(np.searchsorted(counts, y * float(total), side="left"))
     k = min(k, int(counts.shape[0]) - 1)
@@ -183,7 +183,7 @@ def _exact_or_float(value: Fraction | float, name: str, formula: str) -> Metric:
 def _between(x: float, x0: Any, x1: Any, y0: Any, y1: Any, whole: bool) -> Fraction | float:
     """The line through (x0, y0) and (x1, y1) at x (x0 < x1), exact with whole counts."""
     if whole:
-        fx = Fraction(x)
+        fx = _decimal(x)
         return Fraction(y0) + (Fraction(y1) - Fraction(y0)) * (fx - Fraction(x0)) / (
             Fraction(x1) - Fraction(x0)
         )
@@ -236,8 +236,13 @@ def readout(sweep: Sweep, kind: Kind, limit: float) -> Readout:
     )  # fmt: skip
 
 
+def _decimal(x: float) -> Fraction:
+    """The rate as the person wrote it: 0.01 is 1/100, not the float nearest it."""
+    return Fraction(repr(float(x)))
+
+
 def _exact(x: float, whole: bool) -> Fraction | float:
-    return Fraction(x) if whole else x
+    return _decimal(x) if whole else x
 
 
 def _rate_of(count: Any, total: Any, whole: bool) -> Fraction | float:
@@ -306,7 +311,7 @@ def _area_to(sweep: Sweep, focus: Focus, x: float, whole: bool) -> Fraction | fl
         if focus == "tpr":
             o0, o1 = 1 - o0, 1 - o1
         ox = _between(x, a0, a1, o0, o1, whole)
-        piece = (Fraction(x) if whole else x) - a0
+        piece = (_decimal(x) if whole else x) - a0
         area += piece * (o0 + ox) / 2
     return area
 
@@ -331,7 +336,7 @@ def partial_auc(sweep: Sweep, focus: Focus, low: float, high: float) -> PartialA
                                                          formula=s_formula))  # fmt: skip
     whole = sweep.whole_counts(limit=2**30)  # Σ Δfp·(tp + tp′) stays within int64
     area = _area_to(sweep, focus, high, whole) - _area_to(sweep, focus, low, whole)
-    lo, hi = (Fraction(low), Fraction(high)) if whole else (low, high)
+    lo, hi = (_decimal(low), _decimal(high)) if whole else (low, high)
     width = hi - lo
     chance = (hi * hi - lo * lo) / 2 if focus == "fpr" else width - (hi * hi - lo * lo) / 2
     area_m = _exact_or_float(area, name, formula)

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
+from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.intervals import Sure
@@ -89,10 +90,13 @@ def report_json(
     sure: Sure | None = None,
     bins: tuple[int, str] = (BINS, "mass"),
     quantised: Quantised | None = None,
+    readouts: tuple[Readout, ...] = (),
+    partial: tuple[PartialAUC, ...] = (),
 ) -> dict[str, Any]:
     """One model's report as a JSON-ready dict: the counts and metrics at ``a``'s
-    point, the summaries, calibration and the listed sweep (:func:`listed_points`);
-    ``sure`` the intervals' confidence and a bootstrap's estimates."""
+    point, the summaries, calibration, the readouts and partial AUCs, and the listed
+    sweep (:func:`listed_points`); ``sure`` the intervals' confidence and a
+    bootstrap's estimates."""
     sure = sure or Sure()
     s = a.curves.summaries
     listed = listed_points(a, points)
@@ -126,6 +130,8 @@ def report_json(
         "probability": {"log_loss": s.log_loss.as_json(), "brier": s.brier.as_json()},
         "calibration": a.curves.calibration(*bins).as_json(),
         "ks": a.curves.ks.as_json(),
+        "readouts": [readout_json(r) for r in readouts],
+        "partial_auc": [partial_auc_json(p) for p in partial],
         "intervals": intervals_json(sure),
         "quantisation": None if quantised is None else quantised.as_json(),
     }
@@ -134,6 +140,36 @@ def report_json(
     out["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     out["sweep"] = [sweep_row(a, int(k)) for k in listed]
     return out
+
+
+def readout_json(r: Readout) -> dict[str, Any]:
+    """``{"kind", "limit", "threshold" (null: above all), "tpr": M, "fpr": M, "counts",
+    "interpolated"}``; an undefined readout has null threshold, counts and
+    interpolated value, and its ``"reason"``."""
+    inter = r.interpolated.as_json()
+    return {
+        "kind": r.kind,
+        "limit": r.limit,
+        "threshold": r.threshold,
+        "point": r.point,
+        "tpr": r.tpr.as_json(),
+        "fpr": r.fpr.as_json(),
+        "counts": None if r.counts is None else r.counts.as_json(),
+        "interpolated": inter["value"],
+        "interpolated_exact": inter["exact"],
+        "reason": r.reason,
+    }
+
+
+def partial_auc_json(p: PartialAUC) -> dict[str, Any]:
+    """``{"focus": "fpr"|"tpr", "low", "high", "area": M, "standardised": M}``."""
+    return {
+        "focus": p.focus,
+        "low": p.low,
+        "high": p.high,
+        "area": p.area.as_json(),
+        "standardised": p.standardised.as_json(),
+    }
 
 
 def intervals_json(sure: Sure) -> dict[str, Any]:
@@ -160,7 +196,8 @@ def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, An
     o = c.options
     fields = report_json(
         part.analysis, source=c.source, points=points, sure=part.sure,
-        bins=(o.bins, o.binning), quantised=part.quantised,
+        bins=(o.bins, o.binning), quantised=part.quantised, readouts=part.readouts,
+        partial=part.partial_aucs,
     )  # fmt: skip
     out: dict[str, Any] = {"name": part.name, **fields}
     if part.decision is not None:
@@ -203,6 +240,7 @@ def report_dict(c: Contents, points: int | None = JSON_POINTS) -> dict[str, Any]
     head = report_json(
         first.analysis, source=c.source, points=points, sure=first.sure,
         bins=(c.options.bins, c.options.binning), quantised=first.quantised,
+        readouts=first.readouts, partial=first.partial_aucs,
     )  # fmt: skip
     sweep = head.pop("sweep")
     head.update(extra_json(c, points))
@@ -222,6 +260,7 @@ def report_pieces(
     head = report_json(
         a, source=c.source, points=0, sure=first.sure,
         bins=(c.options.bins, c.options.binning), quantised=first.quantised,
+        readouts=first.readouts, partial=first.partial_aucs,
     )  # fmt: skip
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]

@@ -11,6 +11,7 @@ from fractions import Fraction
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.quantise import parse_rule
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
@@ -29,6 +30,7 @@ from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.multiclass import multiclass_lines
+from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.text.scores import shown_score
 from threshold_lab.core.text.sentences import status_sentence
 from threshold_lab.core.threshold import format_threshold
@@ -169,8 +171,11 @@ def model_lines(
     sure: Sure | None = None,
     bins: tuple[int, str] = (BINS, "mass"),
     quantised: Quantised | None = None,
+    readouts: tuple[Readout, ...] = (),
+    partial: tuple[PartialAUC, ...] = (),
 ) -> list[str]:
-    """One model's text report: counts, metrics with formulas, sweep, summaries."""
+    """One model's text report: counts, metrics with formulas, sweep, summaries,
+    readouts at fixed rates and partial AUCs."""
     sure = sure or Sure()
     k, d = a.counts, a.data
     c = format_count
@@ -211,7 +216,9 @@ def model_lines(
         + _summary_line(boot_measure(sm.average_precision, sure, "average_precision"), sure),
         "  PR area by the trapezoid rule, from recall 0 / precision 1: "
         + _summary_line(boot_measure(sm.pr_trapezoid_area, sure, "pr_trapezoid_area"), sure),
+        *(f"  {partial_auc_sentence(p)}" for p in partial),
         "",
+        *operating_lines(readouts),
         f"  {ks_words(a.curves.ks)}",
         "",
         "Probability metrics (scores read as probabilities of the positive class)",
@@ -221,6 +228,18 @@ def model_lines(
         *calibration_lines(a.curves.calibration(*bins)),
     ]
     return out
+
+
+def operating_lines(readouts: tuple[Readout, ...]) -> list[str]:
+    """The readouts section (none: no lines)."""
+    if not readouts:
+        return []
+    return [
+        "Operating points at fixed rates (each a threshold to deploy; an interpolated value "
+        "lies on the ROC line between two points, and no threshold attains it)",
+        *(f"  {readout_sentence(r)}" for r in readouts),
+        "",
+    ]
 
 
 def decision_lines(d: Decision, a: Analysis) -> list[str]:
@@ -290,7 +309,7 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
     a, sure = first.analysis, first.sure
     body = model_lines(
         a, source=c.source, sweep_limit=points, sure=sure, bins=(o.bins, o.binning),
-        quantised=first.quantised,
+        quantised=first.quantised, readouts=first.readouts, partial=first.partial_aucs,
     )  # fmt: skip
     said: list[str] = []
     if c.multiclass is not None:

@@ -14,6 +14,13 @@ from fractions import Fraction
 from typing import TypeVar
 
 from threshold_lab.core.calibration.reliability import BINS, parse_binning, parse_bins
+from threshold_lab.core.curves.operating import (
+    DEFAULT_READOUTS,
+    Focus,
+    Kind,
+    parse_partial_auc,
+    parse_readouts,
+)
 from threshold_lab.core.decide.goal import Goal, parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
@@ -48,6 +55,9 @@ class Options:
     binning: str = "mass"
     transform: Transform | None = None
     follow_goal: bool = True
+    #: The readouts (TPR at each FPR, FPR at each TPR) and the partial AUCs asked for.
+    readouts: tuple[tuple[Kind, float], ...] = DEFAULT_READOUTS
+    partial_aucs: tuple[tuple[Focus, float, float], ...] = ()
 
 
 def _text(value: object) -> str:
@@ -66,13 +76,17 @@ def make_options(
     bins: object = BINS,
     binning: object = "mass",
     transform: object = None,
+    readout: object = None,
+    partial_auc: object = None,
 ) -> Options:
     """Options from what a Python caller passed, each checked by the parser the
     command line uses (raises InputError naming the option).
 
     ``threshold`` is a number, ``None`` or ``"above-all"`` (above all scores);
     ``prevalence`` a number, a Fraction or text such as ``"1/20"``; ``bootstrap``
-    the replicates (``True``: the default number).
+    the replicates (``True``: the default number); ``readout`` one text such as
+    ``"fpr 0.01,0.05"`` or a list of them (replacing the default seven), and
+    ``partial_auc`` one such as ``"fpr:0-0.1"`` or a list.
 
     >>> make_options(threshold="0.7", prevalence="1/20").prevalence
     Fraction(1, 20)
@@ -102,7 +116,24 @@ def make_options(
     nb = _checked("bins", bins, lambda x: parse_bins(_text(x)))
     how = _checked("binning", binning, lambda x: parse_binning(_text(x)))
     tf = None if transform is None else parse_transform(_text(transform))
-    return Options(t, b, g, p, c, replicates, s, nb, how, tf)
+    reads = DEFAULT_READOUTS
+    if readout is not None:
+        reads = tuple(r for text in _texts("readout", readout) for r in parse_readouts(text))
+    areas: tuple[tuple[Focus, float, float], ...] = ()
+    if partial_auc is not None:
+        areas = tuple(parse_partial_auc(text) for text in _texts("partial_auc", partial_auc))
+    return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas)
+
+
+def _texts(name: str, value: object) -> list[str]:
+    """One text, or a list or tuple of texts."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return list(value)
+    example = "fpr 0.01,0.05" if name == "readout" else "fpr:0-0.1"
+    raise InputError(f"{name}: give a text such as {example!r} or a list of them, "
+                     f"not {value!r}")  # fmt: skip
 
 
 def _prevalence_text(p: object) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
 from threshold_lab.core.intervals import Sure
@@ -32,6 +33,9 @@ class ModelPart:
     quantised: Quantised | None = None
     #: A transform applied to the scores: what it kept and changed (None: none).
     kept: Kept | None = None
+    #: The operating points at fixed rates, and the partial AUCs, asked for.
+    readouts: tuple[Readout, ...] = ()
+    partial_aucs: tuple[PartialAUC, ...] = ()
 
     def metrics(self) -> dict[str, Measure]:
         return metric_measures(self.analysis, self.sure)

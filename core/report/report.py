@@ -22,6 +22,7 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison, compare, pairs
+from threshold_lab.core.curves.operating import PartialAUC, Readout, partial_aucs, readouts
 from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns
@@ -100,7 +101,8 @@ def _part(
                 base=base,
             )  # fmt: skip
         sure = Sure(o.confidence, boot)
-    return ModelPart(p.name, a, decision, sure, quantised, said)
+    reads, areas = readouts(a.sweep, o.readouts), partial_aucs(a.sweep, o.partial_aucs)
+    return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas)
 
 
 def _contents(
@@ -215,6 +217,8 @@ class Report:
         binning: object = "mass",
         beta: object = 2.0,
         transform: object = None,
+        readout: object = None,
+        partial_auc: object = None,
         source: str = ARRAYS,
     ) -> Report:
         """The report of labels and scores given as arrays (see
@@ -222,7 +226,7 @@ class Report:
         options = make_options(
             threshold=threshold, beta=beta, goal=goal, prevalence=prevalence,
             confidence=confidence, bootstrap=bootstrap, seed=seed, bins=bins, binning=binning,
-            transform=transform,
+            transform=transform, readout=readout, partial_auc=partial_auc,
         )  # fmt: skip
         src = arrays_source(
             y_true, y_score, sample_weight=sample_weight, ids=ids,
@@ -358,6 +362,26 @@ class Report:
     @property
     def brier(self) -> Measure:
         return Measure(self._first.analysis.curves.summaries.brier)
+
+    @property
+    def readouts(self) -> tuple[Readout, ...]:
+        """The operating points at fixed rates (``readout=``; by default TPR at FPR <=
+        0.001, 0.01, 0.05, 0.1 and FPR at TPR >= 0.9, 0.95, 0.99): each with its
+        ``threshold``, ``counts``, ``tpr`` and ``fpr``, and the ROC line's
+        ``interpolated`` value at exactly the limit.
+
+        >>> from threshold_lab.core.data.sources import open_source
+        >>> r = build(open_source("canonical"), Options())
+        >>> [(x.asked, x.threshold, x.value.short()) for x in r.readouts[3:5]]
+        [('TPR at FPR <= 0.1', 0.9, '1/3'), ('FPR at TPR >= 0.9', 0.1, '2/2')]
+        """
+        return self._first.readouts
+
+    @property
+    def partial_auc(self) -> tuple[PartialAUC, ...]:
+        """The partial AUCs asked for (``partial_auc="fpr:0-0.1"`` or a list), each with
+        its ``area`` and McClish's ``standardised`` value."""
+        return self._first.partial_aucs
 
     @property
     def goal(self) -> Decision | None:

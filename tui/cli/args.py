@@ -155,6 +155,35 @@ def add_interval_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_operating_options(p: argparse.ArgumentParser) -> None:
+    """--readout "fpr 0.01,0.05" and --partial-auc fpr:0-0.1, each repeatable."""
+    from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
+
+    p.add_argument(
+        "--readout", action="append", type=_typed(parse_readouts), default=None,
+        metavar="'fpr X,..'|'tpr Y,..'",
+        help="operating points at fixed rates: TPR at each FPR <= X (fpr ...) or FPR at "
+        "each TPR >= Y (tpr ...); repeatable, replacing the default "
+        "'fpr 0.001,0.01,0.05,0.1' and 'tpr 0.9,0.95,0.99'",
+    )  # fmt: skip
+    p.add_argument(
+        "--partial-auc", action="append", type=_typed(parse_partial_auc), default=None,
+        metavar="fpr:A-B|tpr:A-B",
+        help="the ROC area over FPR (or TPR) from A to B, with McClish's standardised "
+        "value; repeatable (default none)",
+    )  # fmt: skip
+
+
+def operating_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The Options fields that --readout and --partial-auc set (none given: defaults)."""
+    out: dict[str, Any] = {}
+    if getattr(args, "readout", None):
+        out["readouts"] = tuple(r for given in args.readout for r in given)
+    if getattr(args, "partial_auc", None):
+        out["partial_aucs"] = tuple(args.partial_auc)
+    return out
+
+
 def add_meaning_options(p: argparse.ArgumentParser, *, bins: bool = True) -> None:
     """--transform NAME (and, where calibration is printed, --bins N and --binning)."""
     from threshold_lab.core.calibration.reliability import BINS, parse_binning, parse_bins

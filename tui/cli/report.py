@@ -35,8 +35,10 @@ from threshold_lab.tui.cli.args import (
     SourceArgs,
     add_interval_options,
     add_meaning_options,
+    add_operating_options,
     add_source_options,
     note,
+    operating_options,
 )
 
 SUMMARY = COMMANDS["report"].summary  # the one line the command list gives
@@ -100,6 +102,7 @@ def parser() -> Parser:
         action="store_true",
         help="with --goal: exit 1 (and say why on stderr) when the goal is infeasible",
     )
+    add_operating_options(p)
     add_interval_options(p)
     add_meaning_options(p)
     add_source_options(p)
@@ -130,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         bins=args.bins,
         binning=args.binning,
         transform=None if args.transform is None else parse_transform(args.transform),
+        **operating_options(args),
     )
     report = build(src, options)
     points: int | None = args.points

@@ -124,7 +124,7 @@ def test_partial_auc_is_the_clipped_trapezoids(case, a, b, focus) -> None:  # ty
     low, high = min(a, b), max(a, b)
     s = build_sweep(make_dataset(np.array(scores, dtype=float) / 6, np.array(labels)))
     p = partial_auc(s, focus, low, high)
-    want = _brute_area(_polyline(s), focus, Fraction(low), Fraction(high))
+    want = _brute_area(_polyline(s), focus, Fraction(repr(low)), Fraction(repr(high)))
     assert p.area.exact == want
     # Row order changes nothing.
     order = np.random.default_rng(len(scores)).permutation(len(scores))
@@ -143,12 +143,12 @@ def test_each_readout_is_the_rules_point(case, limit, kind) -> None:  # type: ig
     s = build_sweep(make_dataset(np.array(scores, dtype=float) / 6, np.array(labels)))
     r = readout(s, kind, limit)
     points = _polyline(s)
-    k = _brute_readout(points, kind, Fraction(limit))
+    k = _brute_readout(points, kind, Fraction(repr(limit)))
     assert r.point == k
     assert r.threshold == s.threshold_at(k)
     assert (r.fpr.exact, r.tpr.exact) == points[k]
     # The interpolated value lies on the polyline at exactly the limit.
-    x = Fraction(limit)
+    x = Fraction(repr(limit))
     if kind == "tpr_at_fpr":
         on = [t for (f, t) in points if f == x]
         if on:
