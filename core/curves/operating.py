@@ -21,6 +21,7 @@ the sweep at 10^7 rows. With whole counts every number is an exact fraction.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -211,7 +212,7 @@ def readout(sweep: Sweep, kind: Kind, limit: float) -> Readout:
     last = sweep.size - 1
     if kind == "tpr_at_fpr":
         k_max = _last_at_most(fp, N, limit, whole)  # FPR <= x: points 0..k_max
-        k = int(np.searchsorted(tp, tp[k_max], side="left"))  # the highest threshold
+        k = _highest_threshold(tp, k_max)
         if k_max == last or _rate_of(fp[k_max], N, whole) == _exact(limit, whole):
             interp: Fraction | float = _rate_of(tp[k_max], P, whole)
         else:  # FPR crosses x on the segment from k_max to k_max + 1
@@ -241,6 +242,31 @@ def _decimal(x: float) -> Fraction:
     return Fraction(repr(float(x)))
 
 
+def _highest_threshold(tp: Any, k_max: int) -> int:
+    """The first point with point ``k_max``'s TP (the highest threshold among them)."""
+    return int(np.searchsorted(tp, tp[k_max], side="left"))
+
+
+def readout_rates(sweep: Sweep, kind: Kind, limit: float) -> tuple[float, float]:
+    """(TPR, FPR) of the readout's point, as floats (NaN without both classes): what
+    a bootstrap replicate reads off its own curve, without the fractions.
+
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> readout_rates(build_sweep(preset("canonical").data), "tpr_at_fpr", 0.5)
+    (0.6666666666666666, 0.5)
+    """
+    P, N = sweep.positives, sweep.negatives
+    if P == 0 or N == 0:
+        return math.nan, math.nan
+    whole = sweep.whole_counts()
+    if kind == "tpr_at_fpr":
+        k = _highest_threshold(sweep.tp, _last_at_most(sweep.fp, N, limit, whole))
+    else:
+        k = _first_at_least(sweep.tp, P, limit, whole)
+    return float(sweep.tp[k]) / float(P), float(sweep.fp[k]) / float(N)
+
+
 def _exact(x: float, whole: bool) -> Fraction | float:
     return _decimal(x) if whole else x
 
@@ -249,6 +275,17 @@ def _rate_of(count: Any, total: Any, whole: bool) -> Fraction | float:
     if whole:
         return Fraction(int(count), int(total))
     return float(count) / float(total)
+
+
+def readout_key(kind: Kind, limit: float, rate: str) -> str:
+    """The name a readout's ``tpr`` or ``fpr`` has among a bootstrap's estimates."""
+    return f"readout {kind} {limit!r} {rate}"
+
+
+def partial_auc_key(focus: Focus, low: float, high: float, part: str) -> str:
+    """The name a partial AUC's ``area`` or ``standardised`` value has among a
+    bootstrap's estimates."""
+    return f"partial_auc {focus} {low!r} {high!r} {part}"
 
 
 def readouts(sweep: Sweep, asked: tuple[tuple[Kind, float], ...]) -> tuple[Readout, ...]:
@@ -288,11 +325,7 @@ def _area_to(sweep: Sweep, focus: Focus, x: float, whole: bool) -> Fraction | fl
             o: Any = other[b].astype(np.int64) + other[b.start - 1 : b.stop - 1].astype(np.int64)
             if focus == "tpr":
                 o = 2 * int(o_total) - o
-            twice += (
-                int(np.dot(da, o))
-                if da.shape[0] <= 8192
-                else sum(int(np.dot(da[s], o[s])) for s in blocks(0, da.shape[0], 8192))
-            )
+            twice += int(np.sum(da * o))  # int64 products, summed exactly (no BLAS)
         area: Fraction | float = Fraction(twice, 2 * int(P) * int(N))
     else:
         total = 0.0

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -387,15 +387,23 @@ def at_counts(tp: float, fp: float, pos: float, neg: float, beta: float) -> dict
 _ONE = Fraction(1)
 
 
-def _curves(g: Groups, r: Replicate) -> tuple[FloatArray, FloatArray]:
-    """A replicate's TPR at each FPR of :data:`GRID` and precision at each recall of
-    :data:`PR_GRID`."""
+def _cumulative(g: Groups, r: Replicate) -> tuple[IntArray, IntArray]:
+    """A replicate's TP and FP at every point of the sweep (its own curve)."""
     tp = np.zeros(g.size + 1, dtype=np.int64)
     fp = np.zeros(g.size + 1, dtype=np.int64)
     tp[g.pos_at + 1] = r.pos
     fp[g.neg_at + 1] = r.neg
     np.cumsum(tp, out=tp)
     np.cumsum(fp, out=fp)
+    return tp, fp
+
+
+def _curves(
+    g: Groups, r: Replicate, own: tuple[IntArray, IntArray] | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """A replicate's TPR at each FPR of :data:`GRID` and precision at each recall of
+    :data:`PR_GRID` (``own``: its TP and FP, when already summed)."""
+    tp, fp = own if own is not None else _cumulative(g, r)
     x = _snap(GRID * g.negatives)
     j = np.searchsorted(fp, x, side="right") - 1  # the last point with FP <= x
     nxt = np.minimum(j + 1, g.size)
@@ -414,12 +422,11 @@ def _snap(x: FloatArray) -> FloatArray:
     return np.where(np.abs(x - whole) <= 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
 
 
-def _sweep_of(sweep: Sweep, g: Groups, r: Replicate) -> Sweep:
-    tp = np.zeros(g.size + 1, dtype=np.int64)
-    fp = np.zeros(g.size + 1, dtype=np.int64)
-    tp[g.pos_at + 1] = r.pos
-    fp[g.neg_at + 1] = r.neg
-    return replace(sweep, tp=np.cumsum(tp), fp=np.cumsum(fp))
+def _sweep_of(
+    sweep: Sweep, g: Groups, r: Replicate, own: tuple[IntArray, IntArray] | None = None
+) -> Sweep:
+    tp, fp = own if own is not None else _cumulative(g, r)
+    return replace(sweep, tp=tp, fp=fp)
 
 
 @dataclass(frozen=True)
@@ -522,6 +529,7 @@ def bootstrap(
     progress: Progress | None = None,
     base: Bootstrap | None = None,
     clock: Callable[[], float] = time.monotonic,
+    curves: Sequence[CurveStatistic] = (),
 ) -> Bootstrap:
     """A stratified bootstrap of ``sweep`` (see the module's note).
 
@@ -531,6 +539,9 @@ def bootstrap(
     (:class:`Pace`: at most :data:`REPORT_EVERY` seconds apart between pieces of work,
     and at the end), and returning False stops the run (:class:`Cancelled`).
 
+    ``curves``: threshold-free numbers read off each replicate's own sweep (the
+    readouts and partial AUCs: each replicate re-reads its own curve).
+
     ``base``: a finished run of the same rows, seed and replicates at another point.
     The same replicates are drawn again (the seed fixes them) but only counted at
     ``point``; the threshold-free estimates and bands are ``base``'s. A threshold
@@ -539,7 +550,8 @@ def bootstrap(
     check_confidence(confidence)
     why = unavailable(sweep)
     if why is not None:
-        names = [*SUMMARIES, *AT_THRESHOLD, *(["goal_threshold"] if goal else [])]
+        names = [*SUMMARIES, *AT_THRESHOLD, *(["goal_threshold"] if goal else []),
+                 *(n for c in curves for n in c.names)]  # fmt: skip
         unknown = {n: Estimate(None, why) for n in names}
         return Bootstrap(replicates, seed, confidence, point, unknown)
     pace = Pace(progress, replicates, clock)
@@ -561,7 +573,9 @@ def bootstrap(
     neg_cut = int(np.searchsorted(g.neg_at, point, side="left"))
     rows = RowMaps.of(g, point) if max(g.positives, g.negatives) <= ROW_DRAW_LIMIT else None
     pace.tick()
-    groups_wanted = roc is not None or goal_values is not None
+    extra = {} if only_point else {n: np.empty(replicates) for c in curves for n in c.names}
+    labels = {n: label for c in curves for n, label in zip(c.names, c.labels, strict=True)}
+    groups_wanted = roc is not None or goal_values is not None or bool(extra)
     for i in range(replicates):
         pace.done = i
         if rows is not None:
@@ -585,11 +599,21 @@ def bootstrap(
         values["average_precision"][i], values["pr_trapezoid_area"][i] = ap_area
         for name, v in at_counts(tp, fp, g.positives, g.negatives, beta).items():
             values[name][i] = v
+        # The replicate's own curve, summed once for the bands, the goal and the curves.
+        counts = _cumulative(g, r) if roc is not None or extra else None
         if roc is not None and prc is not None:
-            roc[i], prc[i] = _curves(g, r)
+            roc[i], prc[i] = _curves(g, r, counts)
+        own = None
         if goal_values is not None and goal is not None and goal.read is not None:
             pace.tick()
-            goal_values[i] = goal.read(_sweep_of(sweep, g, r))
+            own = _sweep_of(sweep, g, r, counts)
+            goal_values[i] = goal.read(own)
+        if extra:
+            pace.tick()
+            own = own if own is not None else _sweep_of(sweep, g, r, counts)
+            for stat in curves:
+                for name, value in zip(stat.names, stat.read(own), strict=True):
+                    extra[name][i] = value
         pace.done = i + 1
         pace.tick()
     pace.end()
@@ -598,6 +622,9 @@ def bootstrap(
         for name, v in values.items()
         if not (only_point and name in SUMMARIES)
     }
+    for name, read in extra.items():
+        estimates[name] = _percentile(read, confidence, replicates, seed,
+                                      f"{labels[name]} was undefined")  # fmt: skip
     if base is not None:
         kept = {k: v for k, v in base.estimates.items() if k not in AT_THRESHOLD}
         return Bootstrap(replicates, seed, confidence, point, {**kept, **estimates}, base.bands)
@@ -641,6 +668,17 @@ _LABEL = {
     "lr_plus": "LR+",
     "lr_minus": "LR−",
 }
+
+
+@dataclass(frozen=True)
+class CurveStatistic:
+    """Threshold-free numbers of a replicate's sweep, read together: ``read`` gives
+    one per name in ``names`` (NaN where undefined); ``labels`` name them in the reason
+    an interval is missing."""
+
+    read: Callable[[Sweep], tuple[float, ...]]
+    names: tuple[str, ...]
+    labels: tuple[str, ...]
 
 
 @dataclass(frozen=True)

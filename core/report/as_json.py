@@ -18,12 +18,17 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
-from threshold_lab.core.curves.operating import PartialAUC, Readout
+from threshold_lab.core.curves.operating import (
+    PartialAUC,
+    Readout,
+    partial_auc_key,
+    readout_key,
+)
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import auc_measure, boot_measure, metric_measures
-from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.core.metrics.metric import Metric, fraction_text
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.text.sentences import status_sentence
@@ -130,8 +135,8 @@ def report_json(
         "probability": {"log_loss": s.log_loss.as_json(), "brier": s.brier.as_json()},
         "calibration": a.curves.calibration(*bins).as_json(),
         "ks": a.curves.ks.as_json(),
-        "readouts": [readout_json(r) for r in readouts],
-        "partial_auc": [partial_auc_json(p) for p in partial],
+        "readouts": [readout_json(r, sure) for r in readouts],
+        "partial_auc": [partial_auc_json(p, sure) for p in partial],
         "intervals": intervals_json(sure),
         "quantisation": None if quantised is None else quantised.as_json(),
     }
@@ -142,18 +147,27 @@ def report_json(
     return out
 
 
-def readout_json(r: Readout) -> dict[str, Any]:
+def _booted(m: Metric, sure: Sure | None, name: str) -> dict[str, Any]:
+    """``m``'s JSON, with its bootstrap ``interval`` (or null and why) when one ran."""
+    out = m.as_json()
+    if sure is not None and sure.boot is not None and m.value is not None:
+        out.update(sure.estimate(name).as_json_fields())
+    return out
+
+
+def readout_json(r: Readout, sure: Sure | None = None) -> dict[str, Any]:
     """``{"kind", "limit", "threshold" (null: above all), "tpr": M, "fpr": M, "counts",
     "interpolated"}``; an undefined readout has null threshold, counts and
-    interpolated value, and its ``"reason"``."""
+    interpolated value, and its ``"reason"``. After a bootstrap, ``tpr`` and ``fpr``
+    carry its interval (each replicate read off its own curve)."""
     inter = r.interpolated.as_json()
     return {
         "kind": r.kind,
         "limit": r.limit,
         "threshold": r.threshold,
         "point": r.point,
-        "tpr": r.tpr.as_json(),
-        "fpr": r.fpr.as_json(),
+        "tpr": _booted(r.tpr, sure, readout_key(r.kind, r.limit, "tpr")),
+        "fpr": _booted(r.fpr, sure, readout_key(r.kind, r.limit, "fpr")),
         "counts": None if r.counts is None else r.counts.as_json(),
         "interpolated": inter["value"],
         "interpolated_exact": inter["exact"],
@@ -161,14 +175,16 @@ def readout_json(r: Readout) -> dict[str, Any]:
     }
 
 
-def partial_auc_json(p: PartialAUC) -> dict[str, Any]:
-    """``{"focus": "fpr"|"tpr", "low", "high", "area": M, "standardised": M}``."""
+def partial_auc_json(p: PartialAUC, sure: Sure | None = None) -> dict[str, Any]:
+    """``{"focus": "fpr"|"tpr", "low", "high", "area": M, "standardised": M}``, each
+    with its bootstrap interval after a bootstrap."""
+    key = partial_auc_key
     return {
         "focus": p.focus,
         "low": p.low,
         "high": p.high,
-        "area": p.area.as_json(),
-        "standardised": p.standardised.as_json(),
+        "area": _booted(p.area, sure, key(p.focus, p.low, p.high, "area")),
+        "standardised": _booted(p.standardised, sure, key(p.focus, p.low, p.high, "standardised")),
     }
 
 

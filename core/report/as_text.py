@@ -11,7 +11,12 @@ from fractions import Fraction
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison
-from threshold_lab.core.curves.operating import PartialAUC, Readout
+from threshold_lab.core.curves.operating import (
+    PartialAUC,
+    Readout,
+    partial_auc_key,
+    readout_key,
+)
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.quantise import parse_rule
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
@@ -216,9 +221,9 @@ def model_lines(
         + _summary_line(boot_measure(sm.average_precision, sure, "average_precision"), sure),
         "  PR area by the trapezoid rule, from recall 0 / precision 1: "
         + _summary_line(boot_measure(sm.pr_trapezoid_area, sure, "pr_trapezoid_area"), sure),
-        *(f"  {partial_auc_sentence(p)}" for p in partial),
+        *partial_lines(partial, sure),
         "",
-        *operating_lines(readouts),
+        *operating_lines(readouts, sure),
         f"  {ks_words(a.curves.ks)}",
         "",
         "Probability metrics (scores read as probabilities of the positive class)",
@@ -230,14 +235,34 @@ def model_lines(
     return out
 
 
-def operating_lines(readouts: tuple[Readout, ...]) -> list[str]:
-    """The readouts section (none: no lines)."""
+def _ci(sure: Sure, name: str) -> str | None:
+    """``95% CI 0.40 to 1.00, bootstrap`` for a bootstrap estimate, or None."""
+    if sure.boot is None:
+        return None
+    e = sure.estimate(name)
+    return None if e.interval is None else e.interval.text()
+
+
+def partial_lines(partial: tuple[PartialAUC, ...], sure: Sure) -> list[str]:
+    """A line per partial AUC, its area with the bootstrap's interval."""
+    key = partial_auc_key
+    return [f"  {partial_auc_sentence(p, _ci(sure, key(p.focus, p.low, p.high, 'area')))}"
+            for p in partial]  # fmt: skip
+
+
+def operating_lines(readouts: tuple[Readout, ...], sure: Sure | None = None) -> list[str]:
+    """The readouts section (none: no lines), with the bootstrap's intervals."""
     if not readouts:
         return []
+    s = sure or Sure()
+    rate = {"tpr_at_fpr": "tpr", "fpr_at_tpr": "fpr"}
     return [
         "Operating points at fixed rates (each a threshold to deploy; an interpolated value "
         "lies on the ROC line between two points, and no threshold attains it)",
-        *(f"  {readout_sentence(r)}" for r in readouts),
+        *(
+            f"  {readout_sentence(r, _ci(s, readout_key(r.kind, r.limit, rate[r.kind])))}"
+            for r in readouts
+        ),
         "",
     ]
 

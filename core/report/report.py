@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -22,7 +23,17 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison, compare, pairs
-from threshold_lab.core.curves.operating import PartialAUC, Readout, partial_aucs, readouts
+from threshold_lab.core.curves.operating import (
+    PartialAUC,
+    Readout,
+    partial_auc,
+    partial_auc_key,
+    partial_aucs,
+    readout_key,
+    readout_rates,
+    readouts,
+)
+from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns
@@ -31,7 +42,7 @@ from threshold_lab.core.decide.solve import Decision, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
-from threshold_lab.core.intervals.bootstrap import bootstrap
+from threshold_lab.core.intervals.bootstrap import CurveStatistic, bootstrap
 from threshold_lab.core.intervals.closed import CONFIDENCE
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
@@ -98,11 +109,48 @@ def _part(
                 confidence=o.confidence, bands=True,
                 goal=None if o.goal is None or setting is None
                 else threshold_statistic(o.goal, setting),
-                base=base,
+                base=base, curves=curve_statistics(o),
             )  # fmt: skip
         sure = Sure(o.confidence, boot)
     reads, areas = readouts(a.sweep, o.readouts), partial_aucs(a.sweep, o.partial_aucs)
     return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas)
+
+
+def _or_nan(value: float | None) -> float:
+    return math.nan if value is None else value
+
+
+def curve_statistics(o: Options) -> tuple[CurveStatistic, ...]:
+    """What each bootstrap replicate re-reads off its own curve: every readout's TPR
+    and FPR, every partial AUC's area and standardised value."""
+    out: list[CurveStatistic] = []
+
+    def rates_of(kind: Any, limit: float) -> Callable[[CoreSweep], tuple[float, ...]]:
+        return lambda s: readout_rates(s, kind, limit)
+
+    def area_of(focus: Any, low: float, high: float) -> Callable[[CoreSweep], tuple[float, ...]]:
+        def read(s: CoreSweep) -> tuple[float, ...]:
+            p = partial_auc(s, focus, low, high)
+            return _or_nan(p.area.value), _or_nan(p.standardised.value)
+
+        return read
+
+    for kind, limit in o.readouts:
+        said = f"{'TPR at FPR <=' if kind == 'tpr_at_fpr' else 'FPR at TPR >='} {limit:g}"
+        out.append(CurveStatistic(
+            rates_of(kind, limit),
+            (readout_key(kind, limit, "tpr"), readout_key(kind, limit, "fpr")),
+            (f"the TPR of {said}", f"the FPR of {said}"),
+        ))  # fmt: skip
+    for focus, low, high in o.partial_aucs:
+        region = f"{focus.upper()} {low:g} to {high:g}"
+        out.append(CurveStatistic(
+            area_of(focus, low, high),
+            (partial_auc_key(focus, low, high, "area"),
+             partial_auc_key(focus, low, high, "standardised")),
+            (f"the partial AUC ({region})", f"the standardised partial AUC ({region})"),
+        ))  # fmt: skip
+    return tuple(out)
 
 
 def _contents(

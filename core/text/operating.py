@@ -7,9 +7,10 @@ from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.threshold import format_threshold
 
 
-def readout_sentence(r: Readout) -> str:
+def readout_sentence(r: Readout, ci: str | None = None) -> str:
     """The readout's point (its rate, threshold, the other rate and the counts), then the
-    polyline's value at exactly the limit, said to be interpolated.
+    polyline's value at exactly the limit, said to be interpolated; ``ci`` the rate's
+    interval, when a bootstrap gave one.
 
     >>> from threshold_lab.core.curves.operating import readout
     >>> from threshold_lab.core.curves.sweep import build_sweep
@@ -26,15 +27,17 @@ def readout_sentence(r: Readout) -> str:
     where = (
         "above all scores" if r.threshold is None else f"threshold {format_threshold(r.threshold)}"
     )
+    sure = "" if ci is None else f" ({ci})"
     return (
-        f"{r.asked}: {r.value.value_text()} at {where} ({other.name} {other.value_text()}; "
+        f"{r.asked}: {r.value.value_text()}{sure} at {where} ({other.name} {other.value_text()}; "
         f"TP {c(k.tp)}, FP {c(k.fp)}, TN {c(k.tn)}, FN {c(k.fn)}); interpolated at {axis} = "
         f"{r.limit:g} exactly: {r.interpolated.value_text()}"
     )
 
 
-def partial_auc_sentence(p: PartialAUC) -> str:
-    """The area, the most it could be, and McClish's standardised value (or why not).
+def partial_auc_sentence(p: PartialAUC, ci: str | None = None) -> str:
+    """The area (with ``ci``, its interval, when a bootstrap gave one), the most it
+    could be, and McClish's standardised value (or why not).
 
     >>> from threshold_lab.core.curves.operating import partial_auc
     >>> from threshold_lab.core.curves.sweep import build_sweep
@@ -47,7 +50,8 @@ def partial_auc_sentence(p: PartialAUC) -> str:
     head = f"Partial AUC, {p.asked} ({formula})"
     if p.area.value is None:
         return f"{head}: {p.area.undefined_text()}"
+    sure = "" if ci is None else f" ({ci})"
     return (
-        f"{head}: {p.area.value_text()} of at most {p.high - p.low:g}; McClish standardised: "
+        f"{head}: {p.area.value_text()}{sure} of at most {p.high - p.low:g}; McClish standardised: "
         f"{p.standardised.value_or_reason()}"
     )

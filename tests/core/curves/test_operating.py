@@ -242,3 +242,39 @@ def test_a_bad_readout_names_what_is_wrong(text: str) -> None:
 def test_a_bad_partial_auc_names_what_is_wrong(text: str) -> None:
     with pytest.raises(InputError, match="partial AUC"):
         parse_partial_auc(text)
+
+
+def test_a_bootstrap_reads_each_readout_off_each_replicates_own_curve() -> None:
+    """The report's intervals on a readout's TPR and FPR and on a partial AUC are the
+    percentiles of the rule applied (by the brute force above) to each replicate's own
+    sweep: the replicates recorded as the bootstrap draws them."""
+    import threshold_lab.core.intervals.bootstrap as bs
+
+    import threshold_lab as tl
+
+    rng = np.random.default_rng(3)
+    y = rng.random(400) < 0.4
+    x = np.round(rng.normal(y * 1.0, 1.0), 1)  # ties
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def keep(s: Sweep) -> tuple[float, ...]:
+        seen.append((s.tp.copy(), s.fp.copy()))
+        return (0.0,)
+
+    record = bs.CurveStatistic(keep, ("seen",), ("seen",))
+    s = build_sweep(make_dataset(x, y))
+    bs.bootstrap(s, 1, replicates=120, seed=11, curves=(record,))
+    r = tl.report(y, x, bootstrap=120, seed=11, readout="fpr 0.1", partial_auc="fpr:0-0.2")
+    brute_tpr, brute_area = [], []
+    for tp, fp in seen:
+        P, N = int(tp[-1]), int(fp[-1])
+        pts = [(Fraction(int(f), N), Fraction(int(t), P)) for t, f in zip(tp, fp, strict=True)]
+        brute_tpr.append(float(pts[_brute_readout(pts, "tpr_at_fpr", Fraction(1, 10))][1]))
+        brute_area.append(float(_brute_area(pts, "fpr", Fraction(0), Fraction(1, 5))))
+    d = r.to_dict()
+    tpr = d["readouts"][0]["tpr"]["interval"]
+    area = d["partial_auc"][0]["area"]["interval"]
+    assert (tpr["low"], tpr["high"]) == pytest.approx(tuple(np.quantile(brute_tpr, [0.025, 0.975])))
+    assert (area["low"], area["high"]) == pytest.approx(
+        tuple(np.quantile(brute_area, [0.025, 0.975]))
+    )
