@@ -71,3 +71,13 @@ def dot(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> float:
     if n <= DOT_BLOCK:
         return float(np.dot(a, b))
     return math.fsum(float(np.dot(a[s], b[s])) for s in blocks(0, n, DOT_BLOCK))
+
+
+def int_dot(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> int:
+    """The sum of ``a * b`` of two int64 arrays, exactly (numpy's integer dot product
+    is its own loop, never BLAS); the caller keeps every partial sum within int64.
+
+    >>> int_dot(np.array([1, 2, 3]), np.array([4, 5, 6]))
+    32
+    """
+    return int(np.dot(a, b))

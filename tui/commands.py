@@ -148,6 +148,17 @@ class Lowest(Command):
     PLAIN = "lowest"
 
 
+class NextReadout(Command):
+    """Threshold to the next readout's point: TPR at FPR 0.001, 0.01, 0.05, 0.1, then
+    FPR at TPR 0.9, 0.95, 0.99"""
+
+    KEY = "R"
+    ID = "next-readout"
+    FOOTER = "Readout"
+    ACTION = "next_readout"
+    GROUP = "Threshold"
+
+
 class TypeThreshold(Command):
     """Type a threshold (a number, or above-all)"""
 

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
-from threshold_lab.core.blocks import blocks, dot
+from threshold_lab.core.blocks import blocks, dot, int_dot, shifted
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import Counts
@@ -310,43 +310,50 @@ class PartialAUC:
         return f"{self.focus.upper()} {self.low:g} to {self.high:g}"
 
 
-def _area_to(sweep: Sweep, focus: Focus, x: float, whole: bool) -> Fraction | float:
-    """The area from rate 0 to ``x`` along ``focus``: ∫ TPR dFPR or ∫ (1 − FPR) dTPR."""
+def _piece(sweep: Sweep, focus: Focus, k: int, x: float, whole: bool) -> Fraction | float:
+    """The area along ``focus`` from point ``k``'s rate up to ``x`` on the segment
+    from point k to k + 1 (k is the last point at or below x; the segment has width)."""
+    if k >= sweep.size - 1:
+        return Fraction(0) if whole else 0.0
     P, N = sweep.positives, sweep.negatives
     along, other = (sweep.fp, sweep.tp) if focus == "fpr" else (sweep.tp, sweep.fp)
     a_total, o_total = (N, P) if focus == "fpr" else (P, N)
-    k = _last_at_most(along, a_total, x, whole)  # segments 1..k whole, then a piece
+    a0, a1 = _rate_of(along[k], a_total, whole), _rate_of(along[k + 1], a_total, whole)
+    o0, o1 = _rate_of(other[k], o_total, whole), _rate_of(other[k + 1], o_total, whole)
+    if focus == "tpr":
+        o0, o1 = 1 - o0, 1 - o1
+    ox = _between(x, a0, a1, o0, o1, whole)
+    width = (_decimal(x) if whole else x) - a0
+    return width * (o0 + ox) / 2
+
+
+def _segments(sweep: Sweep, focus: Focus, first: int, last: int, whole: bool) -> Fraction | float:
+    """The area of the polyline's segments ``first`` .. ``last`` (segment k joins
+    point k − 1 to point k), one pass over those points only."""
+    P, N = sweep.positives, sweep.negatives
+    along, other = (sweep.fp, sweep.tp) if focus == "fpr" else (sweep.tp, sweep.fp)
+    a_total, o_total = (N, P) if focus == "fpr" else (P, N)
     if whole:
-        # Twice the area times P·N over the whole segments, in integers: for the fpr
-        # focus Σ Δfp·(tp + tp′); for the tpr focus Σ Δtp·(2N − fp − fp′).
+        # Twice the area times P·N, in integers: for the fpr focus Σ Δfp·(tp + tp′);
+        # for the tpr focus Σ Δtp·(2N − fp − fp′) = 2N·(tp_last − tp_first−1) − Σ Δtp·(fp + fp′).
+        a = along.astype(np.int64, copy=False)
+        o = other.astype(np.int64, copy=False)
         twice = 0
-        for b in blocks(1, k + 1):
-            da: Any = along[b].astype(np.int64) - along[b.start - 1 : b.stop - 1].astype(np.int64)
-            o: Any = other[b].astype(np.int64) + other[b.start - 1 : b.stop - 1].astype(np.int64)
-            if focus == "tpr":
-                o = 2 * int(o_total) - o
-            twice += int(np.sum(da * o))  # int64 products, summed exactly (no BLAS)
-        area: Fraction | float = Fraction(twice, 2 * int(P) * int(N))
-    else:
-        total = 0.0
-        for b in blocks(1, k + 1):
-            width = (along[b] - along[b.start - 1 : b.stop - 1]) / float(a_total)
-            heights = (other[b] + other[b.start - 1 : b.stop - 1]) / float(o_total)
-            if focus == "tpr":
-                heights = 2.0 - heights
-            total += dot(width, heights) / 2
-        area = total
-    if k < sweep.size - 1:
-        # The piece of segment k → k + 1 from rate(k) up to x (the segment has width:
-        # k is the last point at or below x).
-        a0, a1 = _rate_of(along[k], a_total, whole), _rate_of(along[k + 1], a_total, whole)
-        o0, o1 = _rate_of(other[k], o_total, whole), _rate_of(other[k + 1], o_total, whole)
+        for b in blocks(first, last + 1):
+            before = shifted(b, -1)
+            twice += int_dot(a[b] - a[before], o[b] + o[before])
+        if focus == "tpr" and last >= first:
+            twice = 2 * int(N) * (int(a[last]) - int(a[first - 1])) - twice
+        return Fraction(twice, 2 * int(P) * int(N))
+    total = 0.0
+    for b in blocks(first, last + 1):
+        before = shifted(b, -1)
+        width = (along[b] - along[before]) / float(a_total)
+        heights = (other[b] + other[before]) / float(o_total)
         if focus == "tpr":
-            o0, o1 = 1 - o0, 1 - o1
-        ox = _between(x, a0, a1, o0, o1, whole)
-        piece = (_decimal(x) if whole else x) - a0
-        area += piece * (o0 + ox) / 2
-    return area
+            heights = 2.0 - heights
+        total += dot(width, heights) / 2
+    return total
 
 
 def partial_auc(sweep: Sweep, focus: Focus, low: float, high: float) -> PartialAUC:
@@ -367,8 +374,17 @@ def partial_auc(sweep: Sweep, focus: Focus, low: float, high: float) -> PartialA
         u = undefined(why, name=name, formula=formula)
         return PartialAUC(focus, low, high, u, undefined(why, name="standardised " + name,
                                                          formula=s_formula))  # fmt: skip
-    whole = sweep.whole_counts(limit=2**30)  # Σ Δfp·(tp + tp′) stays within int64
-    area = _area_to(sweep, focus, high, whole) - _area_to(sweep, focus, low, whole)
+    whole = sweep.whole_counts(limit=2**30)  # each block's Σ Δfp·(tp + tp′) stays in int64
+    along, a_total = (sweep.fp, N) if focus == "fpr" else (sweep.tp, P)
+    k_low = _last_at_most(along, a_total, low, whole)
+    k_high = _last_at_most(along, a_total, high, whole)
+    # The whole segments between the two points, then the piece up to high, less the
+    # piece up to low: only the points inside the region are read.
+    area = (
+        _segments(sweep, focus, k_low + 1, k_high, whole)
+        + _piece(sweep, focus, k_high, high, whole)
+        - _piece(sweep, focus, k_low, low, whole)
+    )
     lo, hi = (_decimal(low), _decimal(high)) if whole else (low, high)
     width = hi - lo
     chance = (hi * hi - lo * lo) / 2 if focus == "fpr" else width - (hi * hi - lo * lo) / 2

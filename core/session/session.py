@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
+from threshold_lab.core.curves.operating import DEFAULT_READOUTS, readouts
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.decide.solve import decision_sentence
@@ -30,6 +31,7 @@ from threshold_lab.core.session.reading import Reading
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.session.shown import Shown
 from threshold_lab.core.session.update import Update
+from threshold_lab.core.text.operating import readout_sentence
 from threshold_lab.core.threshold import Threshold, format_threshold
 from threshold_lab.core.transform import kept
 
@@ -47,6 +49,9 @@ class Session(Reading):
     >>> s.undo().message, s.data.labels.tolist()
     ('Undone: row s2: actual label flipped to 1.', [True, False, True, False, True])
     """
+
+    #: The readout the explorer's R last jumped to (-1: none yet).
+    _readout: int = -1
 
     def _update(self, changed: Changed = NOTHING_CHANGED, message: str = "", *,
                 fresh: bool = False) -> Update:  # fmt: skip
@@ -91,6 +96,23 @@ class Session(Reading):
         a = self.analysis
         k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
         return self.set_threshold(a.sweep.threshold_at(k))
+
+    def next_readout(self) -> Update:
+        """The threshold at the next readout's point, round the seven in turn (TPR at
+        FPR <= 0.001, 0.01, 0.05, 0.1, then FPR at TPR >= 0.9, 0.95, 0.99), saying it.
+
+        >>> from threshold_lab.core.data.presets import preset
+        >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
+        >>> s.next_readout().message.split(";")[0], s.threshold
+        ('TPR at FPR <= 0.001: 1/3 ≈ 0.3333 at threshold 0.9 (FPR 0/2 = 0', 0.9)
+        """
+        found = readouts(self.analysis.sweep, DEFAULT_READOUTS)
+        self._readout = (self._readout + 1) % len(found)
+        r = found[self._readout]
+        where = f"readout {self._readout + 1} of {len(found)}"
+        if r.counts is None:
+            return self._update(message=f"{r.asked}: undefined: {r.reason} ({where}).")
+        return self.set_threshold(r.threshold, note=f"{readout_sentence(r)} ({where}).")
 
     def lowest(self) -> Update:
         """The lowest score: everything predicted positive."""

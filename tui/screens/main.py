@@ -496,6 +496,9 @@ class MainScreen(Screen[None]):
     def action_bootstrap(self) -> None:
         self.bootstrapper.toggle()
 
+    def action_next_readout(self) -> None:
+        self.run(self.session.next_readout)
+
     def action_more_metrics(self) -> None:
         flows.all_metrics(self)
 

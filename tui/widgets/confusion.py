@@ -5,7 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.operating import DEFAULT_READOUTS, readouts
 from threshold_lab.core.metrics.metric import format_count
+from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.ascii import to_ascii
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, wrap_items
@@ -147,7 +149,24 @@ class MetricsPanel(ItemLines):
             style = "bold" if m.value is None else ""
             lines.extend(Text(t, style=style) for t in wrapped)
             shown += 1
+        if shown == len(PANEL_ORDER):
+            lines.extend(self._readout_lines(a, width, room - len(lines)))
         for t in hint(len(PANEL_ORDER) - shown):
             t.stylize("dim")
             lines.append(t)
         return lines
+
+    def _readout_lines(self, a: Analysis, width: int, room: int) -> list[Text]:
+        """The operating points at fixed rates, one line each, under a heading, when
+        every metric fitted and rows are left (``m`` lists them all, R jumps to each)."""
+        if room < 3:
+            return []
+        out = [Text(self._shown("At fixed rates (R jumps to each):"), style="dim")]
+        for r in readouts(a.sweep, DEFAULT_READOUTS)[: room - 2]:
+            at = (
+                "undefined"
+                if r.counts is None
+                else (f"{r.value.short()} at {format_threshold(r.threshold)}")
+            )
+            out.extend(Text(t) for t in formula_lines(self._shown(f"{r.asked}: {at}"), width))
+        return out if len(out) <= room - 1 else out[: room - 1]
