@@ -103,7 +103,17 @@ def goal_metric(name: str, tp: Fraction, fp: Fraction, tn: Fraction, fn: Fractio
             return None
         num = tp * tn - fp * fn
         return (1 if num >= 0 else -1) * num * num / d
+    if name == "fowlkes_mallows":  # √(PPV·TPR), squared (the same order: it is >= 0)
+        ppv = r(tp, tp + fp)
+        return None if ppv is None or tpr is None else ppv * tpr
+    ppv, npv = r(tp, tp + fp), r(tn, tn + fn)
+    p_o, p_e = (tp + tn) / n, ((tp + fp) * pos + (tn + fn) * neg) / (n * n)
     table: dict[str, Fraction | None] = {
+        "cohen_kappa": None if p_e == 1 else (p_o - p_e) / (1 - p_e),
+        "informedness": None if tpr is None or tnr is None else tpr + tnr - 1,
+        "markedness": None if ppv is None or npv is None else ppv + npv - 1,
+        "diagnostic_odds_ratio": r(tp * tn, fp * fn),
+        "jaccard": r(tp, tp + fp + fn),
         "precision": r(tp, tp + fp),
         "recall": tpr,
         "specificity": tnr,

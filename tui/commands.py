@@ -149,8 +149,10 @@ class Lowest(Command):
 
 
 class NextReadout(Command):
-    """Threshold to the next readout's point: TPR at FPR 0.001, 0.01, 0.05, 0.1, then
-    FPR at TPR 0.9, 0.95, 0.99"""
+    """Threshold to the next readout (TPR at an FPR, FPR at a TPR)
+
+    Round the seven in turn: TPR at FPR <= 0.001, 0.01, 0.05, 0.1, then FPR at TPR >=
+    0.9, 0.95, 0.99."""
 
     KEY = "R"
     ID = "next-readout"

@@ -22,7 +22,8 @@ from threshold_lab.core.errors import InputError
 GOAL_METRICS = (
     "precision", "recall", "f1", "fbeta", "accuracy", "balanced_accuracy", "specificity",
     "npv", "fpr", "fnr", "mcc", "queue_rate", "lr_plus", "lr_minus", "youden",
-    "predicted_positives",
+    "predicted_positives", "cohen_kappa", "informedness", "markedness",
+    "diagnostic_odds_ratio", "fowlkes_mallows", "jaccard",
 )  # fmt: skip
 
 #: Other spellings people use for the same metrics.
@@ -31,6 +32,9 @@ ALIASES = {
     "lr+": "lr_plus", "lr-": "lr_minus", "lr−": "lr_minus", "j": "youden",
     "balanced-accuracy": "balanced_accuracy", "queue-rate": "queue_rate",
     "predicted-positives": "predicted_positives", "f-beta": "fbeta",
+    "kappa": "cohen_kappa", "dor": "diagnostic_odds_ratio", "fmi": "fowlkes_mallows",
+    "fowlkes-mallows": "fowlkes_mallows", "iou": "jaccard", "bm": "informedness",
+    "mk": "markedness",
 }  # fmt: skip
 
 #: The four cells a cost can be put on.

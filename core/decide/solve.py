@@ -65,7 +65,9 @@ WORDS = {
     "specificity": "specificity", "npv": "NPV", "fpr": "FPR", "fnr": "FNR", "mcc": "MCC",
     "queue_rate": "queue rate", "lr_plus": "LR+", "lr_minus": "LR−",
     "youden": "Youden's J (TPR − FPR)", "predicted_positives": "predicted positives",
-    "cost": "cost",
+    "cost": "cost", "cohen_kappa": "Cohen's kappa", "informedness": "informedness",
+    "markedness": "markedness", "diagnostic_odds_ratio": "diagnostic odds ratio",
+    "fowlkes_mallows": "Fowlkes-Mallows index", "jaccard": "Jaccard index",
 }  # fmt: skip
 
 

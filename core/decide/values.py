@@ -23,7 +23,8 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Metrics whose exact value may be irrational (MCC) or a ratio of ratios (LR+,
 #: LR-): their floats are never taken as exact.
-NOT_SEPARATED = frozenset({"mcc", "lr_plus", "lr_minus"})
+NOT_SEPARATED = frozenset({"mcc", "lr_plus", "lr_minus", "cohen_kappa", "markedness",
+                           "diagnostic_odds_ratio", "fowlkes_mallows"})  # fmt: skip
 
 
 def _div(num: Any, den: Any) -> FloatArray:
@@ -76,13 +77,15 @@ def exact_value(name: str, c: Cells, beta: float) -> Fraction | None:
 
 
 def exact_key(name: str, value: Fraction) -> Fraction:
-    """A bound on ``name`` in the form :func:`exact_value` gives (MCC squared, signed)."""
-    return (1 if value >= 0 else -1) * value * value if name == "mcc" else value
+    """A bound on ``name`` in the form :func:`exact_value` gives (a root metric, MCC or
+    the Fowlkes-Mallows index, squared with its sign)."""
+    f = FORMULAS.get(name)
+    return (1 if value >= 0 else -1) * value * value if f is not None and f.root else value
 
 
 def denominator_bound(name: str, total: float, beta: float) -> float:
     """The largest denominator ``name``'s exact value can have at these totals."""
-    if name in ("balanced_accuracy", "youden"):
+    if name in ("balanced_accuracy", "youden", "informedness"):
         return 2.0 * total * total
     if name == "fbeta":
         b2 = beta_squared(beta)
@@ -100,7 +103,7 @@ def separated(name: str, whole: bool, total: float, beta: float, bound_den: int 
         return False
     d = denominator_bound(name, total, beta)
     # Every integer term must be exact in a float too (2**53).
-    if name in ("balanced_accuracy", "youden") and 2.0 * total * total >= 2**53:
+    if name in ("balanced_accuracy", "youden", "informedness") and 2.0 * total * total >= 2**53:
         return False
     if name == "predicted_positives":
         return total < 2**53

@@ -61,7 +61,9 @@ GRID = np.linspace(0.0, 1.0, 101)
 PR_GRID = GRID[1:]  # recall 0 has no operating point of its own
 
 #: The statistics at the active operating point, as (name, function of the counts).
-AT_THRESHOLD = ("f1", "fbeta", "mcc", "balanced_accuracy", "lr_plus", "lr_minus")
+AT_THRESHOLD = ("f1", "fbeta", "mcc", "balanced_accuracy", "lr_plus", "lr_minus",
+                "cohen_kappa", "informedness", "markedness", "diagnostic_odds_ratio",
+                "fowlkes_mallows")  # fmt: skip
 #: The threshold-free statistics.
 SUMMARIES = ("average_precision", "pr_trapezoid_area")
 
@@ -667,6 +669,11 @@ _LABEL = {
     "balanced_accuracy": "balanced accuracy",
     "lr_plus": "LR+",
     "lr_minus": "LR−",
+    "cohen_kappa": "Cohen's kappa",
+    "informedness": "informedness",
+    "markedness": "markedness",
+    "diagnostic_odds_ratio": "the diagnostic odds ratio",
+    "fowlkes_mallows": "the Fowlkes-Mallows index",
 }
 
 

@@ -162,6 +162,13 @@ RATES: dict[str, Rate] = {
         _rate("accuracy", "accuracy", ("tp", "tn"), ("n",), NO_ROWS),
         _rate("prevalence", "prevalence", ("tp", "fn"), ("n",), NO_ROWS),
         _rate("queue_rate", "queue rate", ("tp", "fp"), ("n",), NO_ROWS),
+        _rate(
+            "jaccard",
+            "Jaccard index",
+            ("tp",),
+            ("tp", "fp", "fn"),
+            "No actual or predicted positives (TP+FP+FN=0)",
+        ),
     )
 }
 
@@ -246,6 +253,39 @@ FORMULAS: dict[str, Formula] = {
         lambda c, _b2: (c.tp * c.n, (c.tp + c.fp) * c.pos),
         lambda c: f"{NO_PRED_POS}: precision is undefined" if not _nonzero(c.tp + c.fp)
         else f"{NO_ACTUAL_POS}: the prevalence is 0",
+    ),
+    # Agreement beyond chance: (p_o − p_e)/(1 − p_e), as one division of the counts.
+    "cohen_kappa": Formula(
+        "cohen_kappa", "Cohen's kappa", "2(TP·TN−FP·FN)/((TP+FP)(FP+TN)+(TP+FN)(FN+TN))",
+        lambda c, _b2: (2 * (c.tp * c.tn - c.fp * c.fn),
+                        (c.tp + c.fp) * c.neg + c.pos * (c.fn + c.tn)),
+        lambda _c: "Every row is in one class, actual and predicted (the chance agreement "
+        "is 1)",
+    ),
+    # TPR + TNR − 1 (Youden's J, named as informedness).
+    "informedness": Formula(
+        "informedness", "informedness", "TPR+TNR−1",
+        lambda c, _b2: (c.tp * c.neg - c.fp * c.pos, c.pos * c.neg),
+        lambda c: _class_missing(c, NO_ACTUAL_POS),
+    ),
+    # PPV + NPV − 1 = (TP·TN − FP·FN) / ((TP+FP)(TN+FN)).
+    "markedness": Formula(
+        "markedness", "markedness", "PPV+NPV−1",
+        lambda c, _b2: (c.tp * c.tn - c.fp * c.fn, (c.tp + c.fp) * (c.tn + c.fn)),
+        lambda c: NO_PRED_POS if not _nonzero(c.tp + c.fp) else NO_PRED_NEG,
+    ),
+    "diagnostic_odds_ratio": Formula(
+        "diagnostic_odds_ratio", "diagnostic odds ratio", "(TP·TN)/(FP·FN)",
+        lambda c, _b2: (c.tp * c.tn, c.fp * c.fn),
+        lambda c: ("FP is 0" if not _nonzero(c.fp) else "FN is 0")
+        + ", so the odds ratio has a zero denominator",
+    ),
+    # √(PPV·TPR) = TP/√((TP+FP)(TP+FN)).
+    "fowlkes_mallows": Formula(
+        "fowlkes_mallows", "Fowlkes-Mallows index", "√(PPV·TPR)",
+        lambda c, _b2: (c.tp, (c.tp + c.fp) * c.pos),
+        lambda c: NO_PRED_POS if not _nonzero(c.tp + c.fp) else NO_ACTUAL_POS,
+        root=True,
     ),
     "predicted_positives": Formula(
         "predicted_positives", "predicted positives", "TP+FP",

@@ -51,6 +51,12 @@ METRIC_NAMES = (
     "lr_plus",
     "lr_minus",
     "lift",
+    "cohen_kappa",
+    "informedness",
+    "markedness",
+    "diagnostic_odds_ratio",
+    "fowlkes_mallows",
+    "jaccard",
 )
 
 
@@ -163,6 +169,40 @@ def _mcc(k: Counts) -> Metric:
         if root * root == prod.numerator:  # exact only when the product is a perfect square
             return from_fraction(num / root, 0.0, name="MCC", formula=formula, filled=filled)
     return Metric(_root_ratio(num, prod), None, None, "MCC", formula, filled)
+
+
+def _root(key: str, k: Counts, filled: str) -> Metric:
+    """numerator / √(square) from the table (the Fowlkes–Mallows index): exact when the
+    square is a perfect square of whole counts, else correctly rounded from fractions."""
+    table = FORMULAS[key]
+    name, formula = table.name, table.text
+    cells = _exact_cells(k)
+    num, square = table.parts(cells, Fraction(1))
+    if square == 0:
+        return undefined(table.why(cells), name=name, formula=formula, filled=filled)
+    if num == 0:
+        return from_fraction(Fraction(0), 0.0, name=name, formula=formula, filled=filled)
+    if _whole(k) and square.denominator == 1:
+        root = math.isqrt(square.numerator)
+        if root * root == square.numerator:
+            return from_fraction(num / root, 0.0, name=name, formula=formula, filled=filled)
+    return Metric(_root_ratio(num, square), None, None, name, formula, filled)
+
+
+def _of_sum(first: Metric, second: Metric, key: str, counts: Counts) -> Metric:
+    """A rate plus a rate less 1 (informedness, markedness), undefined with the first
+    undefined rate's reason; exact from the table's one division of the counts."""
+    table = FORMULAS[key]
+    name, formula = table.name, table.text
+    for m in (first, second):
+        if m.value is None:
+            return undefined(str(m.reason), name=name, formula=formula)
+    filled = f"{first.short()}+{second.short()}−1"
+    if first.exact is not None and second.exact is not None:
+        num, den = table.parts(_exact_cells(counts), Fraction(1))
+        return from_fraction(Fraction(num) / den, 0.0, name=name, formula=formula, filled=filled)
+    assert first.value is not None and second.value is not None  # both checked above
+    return Metric(first.value + second.value - 1, None, None, name, formula, filled)
 
 
 def _rate_ratio(key: str, counts: Counts, filled: str) -> Metric:
@@ -291,4 +331,17 @@ def threshold_metrics(counts: Counts, *, beta: float = 2.0) -> dict[str, Metric]
         "lr_minus": _rate_ratio("lr_minus", counts, _of_rates(fnr, specificity)),
         "lift": lift(counts),
     }
+    tp, fp, tn, fn = (c(v) for v in counts.cells())
+    out["cohen_kappa"] = _rate_ratio(
+        "cohen_kappa",
+        counts,
+        f"2({tp}·{tn}−{fp}·{fn})/(({tp}+{fp})({fp}+{tn})+({tp}+{fn})({fn}+{tn}))",
+    )
+    out["informedness"] = _of_sum(recall, specificity, "informedness", counts)
+    out["markedness"] = _of_sum(out["precision"], out["npv"], "markedness", counts)
+    out["diagnostic_odds_ratio"] = _rate_ratio(
+        "diagnostic_odds_ratio", counts, f"({tp}·{tn})/({fp}·{fn})"
+    )
+    out["fowlkes_mallows"] = _root("fowlkes_mallows", counts, f"{tp}/√(({tp}+{fp})({tp}+{fn}))")
+    out["jaccard"] = _rate("jaccard", cells, whole)
     return out

@@ -92,6 +92,18 @@ DENOMINATORS = {
     "lr_plus": ("FPR", "the false positive rate"),
     "lr_minus": ("TNR", "the true negative rate (specificity)"),
     "lift": ("prevalence", "the share of actual positives among every row"),
+    "cohen_kappa": (
+        "(TP+FP)(FP+TN)+(TP+FN)(FN+TN)",
+        "the disagreement chance alone would give (n² times 1 − the chance agreement, halved)",
+    ),
+    "informedness": ("P·N", "both classes: it is TPR + TNR − 1, Youden's J"),
+    "markedness": ("(TP+FP)(TN+FN)", "the predicted positives times the predicted negatives"),
+    "diagnostic_odds_ratio": ("FP·FN", "the two kinds of error multiplied"),
+    "fowlkes_mallows": (
+        "√((TP+FP)(TP+FN))",
+        "the predicted and the actual positives (a geometric mean of precision and recall)",
+    ),
+    "jaccard": ("TP+FP+FN", "every row predicted or actually positive"),
 }
 
 
@@ -115,6 +127,10 @@ _ALIASES = {
     "roc": "roc_auc", "ap": "average_precision", "pr_area": "pr_trapezoid_area",
     "pr_trapezoid": "pr_trapezoid_area", "trapezoid": "pr_trapezoid_area",
     "brier_score": "brier", "logloss": "log_loss", "balanced": "balanced_accuracy",
+    "kappa": "cohen_kappa", "cohen's_kappa": "cohen_kappa", "cohens_kappa": "cohen_kappa",
+    "dor": "diagnostic_odds_ratio", "odds_ratio": "diagnostic_odds_ratio",
+    "fmi": "fowlkes_mallows", "fowlkes_mallows_index": "fowlkes_mallows",
+    "jaccard_index": "jaccard", "iou": "jaccard", "bm": "informedness", "mk": "markedness",
 }  # fmt: skip
 
 
@@ -154,6 +170,7 @@ def explain(a: Analysis, name: str) -> str:
         "FN+TP": k.actual_positive,
         "TN+FN": k.predicted_negative,
         "n": k.total,
+        "TP+FP+FN": k.tp + k.fp + k.fn,
     }
     size = f" = {format_count(values[symbol])}" if symbol in values else ""
     return f"{m.describe()}. The denominator {symbol}{size} counts {meaning}."

@@ -278,8 +278,10 @@ async def test_all_metrics_screen_lists_every_metric() -> None:
         lines = app.screen.body.plain.splitlines()
         # Every metric, one a line, then how the intervals were made (#14), then the
         # summaries (#12 item 12).
-        assert lines[len(METRIC_NAMES) - 2] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
-        assert lines[len(METRIC_NAMES) - 1].startswith("lift = precision/prevalence")
+        at = METRIC_NAMES.index
+        assert lines[at("lr_minus")] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
+        assert lines[at("lift")].startswith("lift = precision/prevalence")
+        assert lines[len(METRIC_NAMES) - 1].startswith("Jaccard index = TP/(TP+FP+FN) = 2/(2+1+1)")
         assert lines[0].endswith("(95% CI 0.21 to 0.94, Wilson, n = 3)")
         assert lines[len(METRIC_NAMES)].startswith("(95% intervals: Wilson's for proportions")
         assert "Ranking summaries (every threshold at once)" in lines

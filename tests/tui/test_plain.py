@@ -86,7 +86,7 @@ def test_rows_metrics_explain_status() -> None:
         "precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)"
         in metrics
     )
-    assert len(metrics) == 18 and metrics[-1].startswith("(95% intervals: Wilson's")
+    assert len(metrics) == 24 and metrics[-1].startswith("(95% intervals: Wilson's")
     assert run("explain recall") == [
         "recall = TP/(TP+FN) = 2/(2+1) = 2/3 ≈ 0.6667. "
         "The denominator TP+FN = 3 counts the actual positives."

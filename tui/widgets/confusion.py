@@ -16,7 +16,8 @@ SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 #: The panel's metrics in the order they are shown while rows last: the headline six,
 #: then the rest of what ``m`` lists at this threshold.
 PANEL_ORDER = (*SHORT_LIST, "npv", "fnr", "balanced_accuracy", "mcc", "fbeta", "prevalence",
-               "queue_rate", "lr_plus", "lr_minus", "lift")  # fmt: skip
+               "queue_rate", "lr_plus", "lr_minus", "lift", "cohen_kappa", "informedness",
+               "markedness", "diagnostic_odds_ratio", "fowlkes_mallows", "jaccard")  # fmt: skip
 
 
 class ConfusionMatrix(TextLines):

@@ -140,6 +140,8 @@ def narrow_delimited(
             return None
         if row[1] not in _ZERO_ONE:
             return None
+        if any(_underflows(c) for c in (row[0], *row[2:])):
+            return None  # a nonzero decimal a double reads as 0: the loaders refuse it
         scores.append(float(row[0]))
         labels.append(_ZERO_ONE[row[1]])
         if width == 3:
@@ -151,6 +153,12 @@ def narrow_delimited(
     if width == 3 and any(0 < w < sum(weights) / 2**53 for w in weights):
         return None
     return scores, labels, (weights if width == 3 else None)
+
+
+def _underflows(cell: str) -> bool:
+    """``0.1e-4000``: a decimal with a nonzero digit that a double reads as 0."""
+    mantissa = cell.split("e")[0]
+    return float(cell) == 0 and any(ch in "123456789" for ch in mantissa)
 
 
 def _plain_decimal(cell: str) -> bool:

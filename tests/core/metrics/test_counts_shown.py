@@ -175,7 +175,7 @@ def test_counts_are_what_the_formula_line_shows(
     with_counts = {n for n, m in metrics.items() if m.counts is not None}
     defined = {n for n, m in metrics.items() if m.value is not None}
     rates = {"precision", "recall", "f1", "fbeta", "accuracy", "specificity", "fpr", "fnr",
-             "npv", "prevalence", "queue_rate"}  # fmt: skip
+             "npv", "prevalence", "queue_rate", "jaccard"}  # fmt: skip
     assert with_counts == rates & defined
     for name in with_counts:
         m: Metric = metrics[name]

@@ -25,11 +25,33 @@ def test_formula_with_counts_filled_in() -> None:
     ("counts", "undefined"),
     [
         # no predicted positives, positives exist: precision undefined, recall and F1 0
-        (Counts(0, 0, 2, 3), {"precision", "lr_plus", "mcc", "lift"}),
+        (
+            Counts(0, 0, 2, 3),
+            {
+                "precision",
+                "lr_plus",
+                "mcc",
+                "lift",
+                "markedness",
+                "diagnostic_odds_ratio",
+                "fowlkes_mallows",
+            },
+        ),
         # no actual positives, predictions exist: recall undefined, precision and F1 0
         (
             Counts(0, 3, 2, 0),
-            {"recall", "fnr", "balanced_accuracy", "lr_plus", "lr_minus", "mcc", "lift"},
+            {
+                "recall",
+                "fnr",
+                "balanced_accuracy",
+                "lr_plus",
+                "lr_minus",
+                "mcc",
+                "lift",
+                "informedness",
+                "diagnostic_odds_ratio",
+                "fowlkes_mallows",
+            },
         ),
         # neither
         (
@@ -45,15 +67,30 @@ def test_formula_with_counts_filled_in() -> None:
                 "lr_plus",
                 "lr_minus",
                 "lift",
+                "cohen_kappa",
+                "informedness",
+                "markedness",
+                "diagnostic_odds_ratio",
+                "fowlkes_mallows",
+                "jaccard",
             },
         ),
         # no actual negatives
         (
             Counts(2, 0, 0, 1),
-            {"specificity", "fpr", "balanced_accuracy", "mcc", "lr_plus", "lr_minus"},
+            {
+                "specificity",
+                "fpr",
+                "balanced_accuracy",
+                "mcc",
+                "lr_plus",
+                "lr_minus",
+                "informedness",
+                "diagnostic_odds_ratio",
+            },
         ),
         # everything predicted positive: NPV has no predicted negatives
-        (Counts(3, 2, 0, 0), {"npv", "mcc", "lr_minus"}),
+        (Counts(3, 2, 0, 0), {"npv", "mcc", "lr_minus", "markedness", "diagnostic_odds_ratio"}),
     ],
 )
 def test_undefined_exactly_when_a_denominator_is_empty(counts: Counts, undefined: set[str]) -> None:

@@ -122,8 +122,9 @@ async def test_the_metrics_panel_fills_its_rows() -> None:
         await pilot.pause()
         panel = app.main.query_one(MetricsPanel)
         text = "\n".join(t.plain for t in panel.lines_at(panel.content_region.width))
-        # With an interval under most metrics (#14) all but the last two fit; none is cut.
-        assert text.splitlines()[-1].startswith("m: all metrics (2 more)  i: hide intervals")
+        # With an interval under most metrics (#14) all but the last two of the first
+        # sixteen fit (and not #30's six after them); none is cut.
+        assert text.splitlines()[-1].startswith("m: all metrics (8 more)  i: hide intervals")
         assert "MCC" in text and "LR+" in text
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -330,7 +331,9 @@ async def test_the_strip_shows_density_at_5000_rows_and_says_what_its_digits_mea
         assert "digits: " in text and "tenths of " in text and "busiest (#)" in text
 
 
-@pytest.mark.parametrize(("size", "more"), [((120, 40), 6), ((80, 24), 6)])
+# Six more since #30 added Cohen's kappa, informedness, markedness, the DOR, the
+# Fowlkes-Mallows and Jaccard indices after the sixteen.
+@pytest.mark.parametrize(("size", "more"), [((120, 40), 12), ((80, 24), 12)])
 async def test_the_reduced_fraction_after_the_counts_never_costs_the_panel_a_metric(
     size: tuple[int, int], more: int
 ) -> None:
