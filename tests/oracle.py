@@ -157,7 +157,11 @@ def solve_goal(
         ok = True
         for metric, at_least, bound in constraints:
             v = goal_metric(metric, tp, fp, tn, fn)
-            b = (1 if bound >= 0 else -1) * bound * bound if metric == "mcc" else bound
+            b = (
+                (1 if bound >= 0 else -1) * bound * bound
+                if metric in ("mcc", "fowlkes_mallows")
+                else bound
+            )
             if v is None or (v < b if at_least else v > b):
                 ok = False
         if costs is not None:

@@ -71,9 +71,12 @@ class Comparison:
             d = self.delong
             auc.update(
                 {"se": d.se, "interval": d.interval.as_json(), "z": d.z, **d.p.as_json(),
-                 "method": "paired DeLong" if d.paired else "unpaired DeLong (independent "
-                 "groups)"}
+                 "method": d.method, "alternative": d.alternative}
             )  # fmt: skip
+            if not d.paired:
+                auc["df"] = d.df  # Student's t, Welch–Satterthwaite (null when the SE is 0)
+            if d.z is None:
+                auc["z_reason"] = d.z_reason
         elif self.auc_difference.value is not None:
             auc.update({"se": None, "interval": None, "p_value": None, "p_value_log10": None,
                         "interval_reason": self.delong_reason})  # fmt: skip
@@ -82,7 +85,7 @@ class Comparison:
         }
         if self.mcnemar is not None:
             m = self.mcnemar
-            at["mcnemar"] = {"b": m.b, "c": m.c, **m.p.as_json()}
+            at["mcnemar"] = {"b": m.b, "c": m.c, **m.p.as_json(), "alternative": m.alternative}
             at["decided_differently"] = m.decided_differently
         else:
             at["mcnemar"], at["mcnemar_reason"] = None, self.mcnemar_reason
@@ -111,10 +114,11 @@ class Comparison:
         d = self.delong
         diff = self.auc_difference
         if d is not None:
+            test = "" if d.df is None else f", Student's t on {d.df:.4g} df"
             lines.append(
                 f"  ROC AUC {self.a} − {self.b} {_equals(diff.brief())}: "
                 f"{'paired' if d.paired else 'unpaired'} DeLong SE {d.se:.4g}, "
-                f"{d.interval.text()}, {d.p.text()}"
+                f"{d.interval.text()}, {d.p.text()}{_sided(d.alternative, self.a, self.b)}{test}"
             )
         elif diff.value is not None:
             lines.append(
@@ -135,7 +139,7 @@ class Comparison:
             lines.append(
                 f"  Decisions {where}: {_examples(m.decided_differently)} decided differently; "
                 f"{m.b} only {self.a} gets right, {m.c} only {self.b} gets right "
-                f"(McNemar's exact test, {m.p.text(4)})"
+                f"(McNemar's exact test, {m.p.text(4)}{_sided(m.alternative, self.a, self.b)})"
             )
         else:
             lines.append(f"  Decisions {where}: {self.mcnemar_reason}")
@@ -170,6 +174,13 @@ class Comparison:
         return f"{by_auc} and by {by_ap}: the two summaries agree."
 
 
+def _sided(alternative: str, a: str, b: str) -> str:
+    """`` one-sided, H1: A > B`` for a one-sided test, nothing for a two-sided one."""
+    if alternative == "two-sided":
+        return ""
+    return f" one-sided, H1: {a} {'>' if alternative == 'greater' else '<'} {b}"
+
+
 def _equals(value: str) -> str:
     """``= 1/16`` for an exact value, ``≈ 0.0737`` for a decimal (not ``= ≈ 0.0737``)."""
     return value if value.startswith("≈") else f"= {value}"
@@ -200,13 +211,16 @@ def compare(
     boot: tuple[int, int] | None = None,
     *,
     paired: bool = True,
+    alternative: str = "two-sided",
 ) -> Comparison:
     """Compare two models, each at the threshold of its own analysis; ``boot``
     (replicates, seed) adds a paired bootstrap interval to the AP difference.
-    ``paired=False``: the two are groups of different examples (an aggregated file's
-    ``--by``), compared as independent samples; their decisions are not paired."""
+    ``paired=False``: the two are different examples (an aggregated file's ``--by``
+    groups, or ``--unpaired``), compared as independent samples; their decisions are
+    not paired. ``alternative``: two-sided, greater (a above b) or less, for DeLong's
+    test and McNemar's."""
     if not paired:
-        return _unpaired(a, a_an, b, b_an, confidence, boot is not None)
+        return _unpaired(a, a_an, b, b_an, confidence, boot is not None, alternative)
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
@@ -218,12 +232,17 @@ def compare(
     labels, weights = a.data.labels, a.data.weights
     delong, why = (None, None)
     if auc_diff.value is not None:
-        delong, why = paired_delong(a.data.scores, b.data.scores, labels, weights, confidence)
+        delong, why = paired_delong(a.data.scores, b.data.scores, labels, weights, confidence,
+                                    alternative)  # fmt: skip
     disagree = None
     if auc_diff.value is not None and ap_diff.value is not None:
         disagree = auc_diff.value * ap_diff.value < 0
     test, test_why = mcnemar(
-        predictions(a.data, a_an.threshold), predictions(b.data, b_an.threshold), labels, weights
+        predictions(a.data, a_an.threshold),
+        predictions(b.data, b_an.threshold),
+        labels,
+        weights,
+        alternative,
     )
     return Comparison(
         a.name, b.name, (sa.roc_auc, sb.roc_auc), (sa.average_precision, sb.average_precision),
@@ -237,14 +256,22 @@ NOT_PAIRED = "the groups are different examples; it needs the same examples in b
 
 
 def _unpaired(
-    a: Model, a_an: Analysis, b: Model, b_an: Analysis, confidence: float, booted: bool
+    a: Model,
+    a_an: Analysis,
+    b: Model,
+    b_an: Analysis,
+    confidence: float,
+    booted: bool,
+    alternative: str = "two-sided",
 ) -> Comparison:
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
     delong, why = (None, None)
     if auc_diff.value is not None:
-        delong, why = unpaired_delong(a_an.curves.sweep, b_an.curves.sweep, confidence)
+        # n each set's examples: its rows, or its counts' total when aggregated.
+        delong, why = unpaired_delong(a_an.curves.sweep, b_an.curves.sweep, confidence,
+                                      alternative)  # fmt: skip
     disagree = None
     if auc_diff.value is not None and ap_diff.value is not None:
         disagree = auc_diff.value * ap_diff.value < 0

@@ -21,8 +21,9 @@ from threshold_lab.core.intervals.pvalues import (
     ONE,
     ZERO,
     PValue,
-    binomial_two_sided,
-    normal_two_sided,
+    binomial_p,
+    normal_p,
+    student_t_p,
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -243,6 +244,24 @@ class PairedDeLong:
     p: PValue
     #: False for two independent samples (groups of different examples).
     paired: bool = True
+    #: The test's alternative: two-sided, greater (a's AUC above b's) or less.
+    alternative: str = "two-sided"
+    #: Unpaired: the Welch–Satterthwaite degrees of freedom of Student's t (pROC's).
+    df: float | None = None
+
+    @property
+    def method(self) -> str:
+        return "paired DeLong" if self.paired else "unpaired DeLong"
+
+    @property
+    def z_reason(self) -> str | None:
+        """Why there is no z: the difference and its SE are both 0 (identical curves),
+        or the SE alone is (no spread to test against)."""
+        if self.z is not None:
+            return None
+        if self.difference == 0:
+            return "the two curves place every example alike: the difference and its SE are 0"
+        return "the SE is 0 but the AUCs differ"
 
     @property
     def p_value(self) -> float:
@@ -250,25 +269,41 @@ class PairedDeLong:
 
 
 def unpaired_delong(
-    a: Sweep, b: Sweep, confidence: float = CONFIDENCE
+    a: Sweep,
+    b: Sweep,
+    confidence: float = CONFIDENCE,
+    alternative: str = "two-sided",
+    rows: tuple[float, float] | None = None,
 ) -> tuple[PairedDeLong | None, str | None]:
     """DeLong's test of two ROC AUCs from different examples (two groups, two
     slices): independent, so the difference's variance is the sum of the two
-    AUCs' DeLong variances."""
+    AUCs' DeLong variances, and D = (AUC_a − AUC_b)/√(Var_a + Var_b) is read against
+    Student's t with pROC's Welch–Satterthwaite degrees of freedom
+    (Var_a + Var_b)² / (Var_a²/(n_a − 1) + Var_b²/(n_b − 1)), n each set's rows
+    (``rows``; by default each sweep's positives and negatives: its rows, or with
+    aggregated counts the examples they count)."""
     auc_a, se_a, why_a = delong_se(a)
     auc_b, se_b, why_b = delong_se(b)
     if auc_a is None or se_a is None or auc_b is None or se_b is None:
         return None, why_a or why_b
+    n_a, n_b = (
+        rows
+        if rows is not None
+        else (float(a.positives + a.negatives), float(b.positives + b.negatives))
+    )
     diff = auc_a - auc_b
-    se = math.sqrt(se_a * se_a + se_b * se_b)
+    var_a, var_b = se_a * se_a, se_b * se_b
+    se = math.sqrt(var_a + var_b)
     zc = z_for(confidence)
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
     if se == 0:
         return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
-                            ONE if diff == 0 else ZERO, paired=False), None  # fmt: skip
-    z = diff / se
-    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, normal_two_sided(z),
-                        paired=False), None  # fmt: skip
+                            ONE if diff == 0 else ZERO, paired=False,
+                            alternative=alternative), None  # fmt: skip
+    df = (var_a + var_b) ** 2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1))
+    d = diff / se
+    return PairedDeLong(auc_a, auc_b, diff, se, interval, d, student_t_p(d, df, alternative),
+                        paired=False, alternative=alternative, df=df), None  # fmt: skip
 
 
 def paired_delong(
@@ -277,6 +312,7 @@ def paired_delong(
     labels: npt.NDArray[np.bool_],
     weights: FloatArray | None = None,
     confidence: float = CONFIDENCE,
+    alternative: str = "two-sided",
 ) -> tuple[PairedDeLong | None, str | None]:
     """DeLong's test of two correlated ROC AUCs: the structural components of both
     models on the same examples, their covariance, and the difference's normal test.
@@ -325,9 +361,10 @@ def paired_delong(
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
     if se == 0:  # the models place every example alike: no spread to test against
         return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
-                            ONE if diff == 0 else ZERO), None  # fmt: skip
+                            ONE if diff == 0 else ZERO, alternative=alternative), None  # fmt: skip
     z = diff / se
-    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, normal_two_sided(z)), None
+    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, normal_p(z, alternative),
+                        alternative=alternative), None  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -339,6 +376,8 @@ class McNemar:
     c: int
     p: PValue
     decided_differently: int
+    #: two-sided, greater (a right more often than b) or less.
+    alternative: str = "two-sided"
 
     @property
     def p_value(self) -> float:
@@ -350,6 +389,7 @@ def mcnemar(
     pred_b: npt.NDArray[np.bool_],
     labels: npt.NDArray[np.bool_],
     weights: FloatArray | None = None,
+    alternative: str = "two-sided",
 ) -> tuple[McNemar | None, str | None]:
     """McNemar's exact test of two models' decisions on the same examples."""
     w = np.ones(labels.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -359,7 +399,7 @@ def mcnemar(
     b = round(float(w[right_a & ~right_b].sum()))
     c = round(float(w[~right_a & right_b].sum()))
     apart = round(float(w[pred_a != pred_b].sum()))
-    return McNemar(b, c, binomial_two_sided(b, c), apart), None
+    return McNemar(b, c, binomial_p(b, c, alternative), apart, alternative), None
 
 
 def paired_ap_bootstrap(

@@ -26,6 +26,7 @@ from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.intervals.pvalues import parse_alternative
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.metrics.threshold_metrics import check_beta
 from threshold_lab.core.threshold import Threshold, check_threshold, parse_threshold
@@ -58,6 +59,10 @@ class Options:
     #: The readouts (TPR at each FPR, FPR at each TPR) and the partial AUCs asked for.
     readouts: tuple[tuple[Kind, float], ...] = DEFAULT_READOUTS
     partial_aucs: tuple[tuple[Focus, float, float], ...] = ()
+    #: Model comparison: the tests' alternative, and whether the models' rows are
+    #: compared as different examples (unpaired) even when they are the same.
+    alternative: str = "two-sided"
+    unpaired: bool = False
 
 
 def _text(value: object) -> str:
@@ -78,6 +83,8 @@ def make_options(
     transform: object = None,
     readout: object = None,
     partial_auc: object = None,
+    alternative: object = "two-sided",
+    unpaired: object = False,
 ) -> Options:
     """Options from what a Python caller passed, each checked by the parser the
     command line uses (raises InputError naming the option).
@@ -86,7 +93,9 @@ def make_options(
     ``prevalence`` a number, a Fraction or text such as ``"1/20"``; ``bootstrap``
     the replicates (``True``: the default number); ``readout`` one text such as
     ``"fpr 0.01,0.05"`` or a list of them (replacing the default seven), and
-    ``partial_auc`` one such as ``"fpr:0-0.1"`` or a list.
+    ``partial_auc`` one such as ``"fpr:0-0.1"`` or a list; ``alternative`` the model
+    tests' (``"two-sided"``, ``"greater"``: a above b, ``"less"``) and ``unpaired``
+    True to compare models as different examples.
 
     >>> make_options(threshold="0.7", prevalence="1/20").prevalence
     Fraction(1, 20)
@@ -122,7 +131,11 @@ def make_options(
     areas: tuple[tuple[Focus, float, float], ...] = ()
     if partial_auc is not None:
         areas = tuple(parse_partial_auc(text) for text in _texts("partial_auc", partial_auc))
-    return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas)
+    alt = _checked("alternative", alternative, lambda x: parse_alternative(_text(x)))
+    if not isinstance(unpaired, bool):
+        raise InputError(f"unpaired: give True or False, not {unpaired!r}")
+    return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas,
+                   alternative=alt, unpaired=unpaired)  # fmt: skip
 
 
 def _texts(name: str, value: object) -> list[str]:

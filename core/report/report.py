@@ -176,7 +176,8 @@ def _contents(
         else:
             comparisons = tuple(
                 compare(models[i], parts[i].analysis, models[j], parts[j].analysis,
-                        options.confidence, boot, paired=source.paired)
+                        options.confidence, boot, paired=source.paired and not options.unpaired,
+                        alternative=options.alternative)
                 for i, j in pairs(models)
             )  # fmt: skip
     mc = source.multiclass
@@ -267,6 +268,8 @@ class Report:
         transform: object = None,
         readout: object = None,
         partial_auc: object = None,
+        alternative: object = "two-sided",
+        unpaired: object = False,
         source: str = ARRAYS,
     ) -> Report:
         """The report of labels and scores given as arrays (see
@@ -275,6 +278,7 @@ class Report:
             threshold=threshold, beta=beta, goal=goal, prevalence=prevalence,
             confidence=confidence, bootstrap=bootstrap, seed=seed, bins=bins, binning=binning,
             transform=transform, readout=readout, partial_auc=partial_auc,
+            alternative=alternative, unpaired=unpaired,
         )  # fmt: skip
         src = arrays_source(
             y_true, y_score, sample_weight=sample_weight, ids=ids,

@@ -174,9 +174,31 @@ def add_operating_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def add_test_options(p: argparse.ArgumentParser) -> None:
+    """--alternative two-sided|greater|less and --unpaired, for comparing models."""
+    from threshold_lab.core.intervals.pvalues import parse_alternative
+
+    p.add_argument(
+        "--alternative", type=_typed(parse_alternative), default="two-sided",
+        metavar="two-sided|greater|less",
+        help="comparing models: the alternative of DeLong's and McNemar's tests (greater: "
+        "the first model's AUC above the second's; default two-sided)",
+    )  # fmt: skip
+    p.add_argument(
+        "--unpaired", action="store_true",
+        help="comparing models: treat the score sets as different examples (DeLong's "
+        "unpaired test, Student's t with Welch-Satterthwaite df); automatic for groups",
+    )  # fmt: skip
+
+
 def operating_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The Options fields that --readout and --partial-auc set (none given: defaults)."""
+    """The Options fields that --readout, --partial-auc, --alternative and --unpaired
+    set (none given: defaults)."""
     out: dict[str, Any] = {}
+    if getattr(args, "alternative", None):
+        out["alternative"] = args.alternative
+    if getattr(args, "unpaired", False):
+        out["unpaired"] = True
     if getattr(args, "readout", None):
         out["readouts"] = tuple(r for given in args.readout for r in given)
     if getattr(args, "partial_auc", None):

@@ -37,6 +37,7 @@ from threshold_lab.tui.cli.args import (
     add_meaning_options,
     add_operating_options,
     add_source_options,
+    add_test_options,
     note,
     operating_options,
 )
@@ -103,6 +104,7 @@ def parser() -> Parser:
         help="with --goal: exit 1 (and say why on stderr) when the goal is infeasible",
     )
     add_operating_options(p)
+    add_test_options(p)
     add_interval_options(p)
     add_meaning_options(p)
     add_source_options(p)

@@ -209,6 +209,7 @@ def test_the_report_of_two_models_keeps_the_first_at_the_top(tmp_path: Path) -> 
         "c": 2,
         "p_value": 0.5,
         "p_value_log10": pytest.approx(-0.30103, abs=1e-5),
+        "alternative": "two-sided",
     }
     assert c["at_threshold"]["decided_differently"] == 2
     # The same from the preset, from --score-column twice, and from a JSON fixture.

@@ -113,8 +113,13 @@ def test_the_report_compares_groups_as_independent_samples(
     (pair,) = doc["comparison"]
     diff = pair["auc_difference"]
     se_a, se_b = (m["roc"]["auc_se"] for m in doc["models"])
-    assert diff["method"] == "unpaired DeLong (independent groups)"
+    assert diff["method"] == "unpaired DeLong" and diff["alternative"] == "two-sided"
     assert diff["se"] == pytest.approx(math.hypot(se_a, se_b))
+    # Student's t on the Welch–Satterthwaite degrees of freedom (pROC's), n each group's
+    # examples (the counts' total: each aggregated row counts many).
+    va, vb = se_a**2, se_b**2
+    n_a, n_b = (m["positives"] + m["negatives"] for m in doc["models"])
+    assert diff["df"] == pytest.approx((va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1)))
     a = open_source(str(p)).models[0].data
     assert se_a == pytest.approx(delong_se(build_sweep(a))[1])
     assert pair["at_threshold"]["mcnemar"] is None
