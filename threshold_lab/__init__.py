@@ -41,7 +41,9 @@ def report(y_true: Any, y_score: Any, **options: Any) -> Report:
     ``bootstrap`` (replicates), ``seed``, ``bins``, ``binning`` ("mass" or
     "width"), ``beta``, ``transform``, ``readout`` ("fpr 0.01,0.05" or a list, for
     the operating points at fixed rates), ``partial_auc`` ("fpr:0-0.1" or a list),
-    ``source`` (the name the report gives).
+    ``alternative`` ("two-sided", "greater", "less": for comparing models),
+    ``unpaired`` (True: models compared as different examples), ``source`` (the name
+    the report gives).
 
     Bad input raises :class:`InputError` (a ValueError) with the message the
     command line gives.
