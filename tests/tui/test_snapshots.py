@@ -53,6 +53,13 @@ def test_lowest_threshold(snap_compare: Compare) -> None:
     assert snap_compare(make_app(), press=["end"], terminal_size=SIZE)
 
 
+@pytest.mark.parametrize("size", [SMALL, SIZE], ids=["80x24", "120x40"])
+def test_readout_jump(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """R twice: the threshold at TPR at FPR <= 0.01's point (0.64 on good), the status
+    saying the readout, its counts and the interpolated value (#30)."""
+    assert snap_compare(make_app("good"), press=["R", "R"], terminal_size=size)
+
+
 @pytest.mark.parametrize("step", [0, 1, 2, 3, 4])
 def test_playback_tie_group(snap_compare: Compare, step: int) -> None:
     """Step 2 is where the two 0.8 rows (one of each class) enter together."""
