@@ -79,14 +79,11 @@ def normal_two_sided(z: float) -> PValue:
     return PValue(min(1.0, math.erfc(x)), min(0.0, _log10_erfc(x)))
 
 
-def binomial_two_sided(b: int, c: int) -> PValue:
-    """McNemar's exact p-value: twice the smaller tail of Binomial(b + c, 1/2), at most 1
-    (exactly, in integers, up to 2000 trials; past that in logarithms)."""
-    n, k = b + c, min(b, c)
-    if n == 0:
-        return ONE
+def _binomial_tail(n: int, k: int, times: int) -> PValue:
+    """``times`` · P(X <= k) for X ~ Binomial(n, 1/2), at most 1: exactly, in integers,
+    up to 2000 trials; past that in logarithms."""
     if n <= 2000:
-        tail = Fraction(2 * sum(math.comb(n, i) for i in range(k + 1)), 2**n)
+        tail = Fraction(times * sum(math.comb(n, i) for i in range(k + 1)), 2**n)
         if tail >= 1:
             return ONE
         return PValue(float(tail), math.log10(tail.numerator) - math.log10(tail.denominator))
@@ -96,10 +93,19 @@ def binomial_two_sided(b: int, c: int) -> PValue:
     log_comb = np.concatenate(([0.0], np.cumsum(np.log((n - i + 1) / i))))
     log_terms = log_comb - n * math.log(2)
     top = float(log_terms.max())
-    ln = math.log(2) + top + math.log(float(np.exp(log_terms - top).sum()))
+    ln = math.log(times) + top + math.log(float(np.exp(log_terms - top).sum()))
     if ln >= 0:
         return ONE
     return PValue(math.exp(ln), ln / _LN10)
+
+
+def binomial_two_sided(b: int, c: int) -> PValue:
+    """McNemar's exact p-value: twice the smaller tail of Binomial(b + c, 1/2), at most 1
+    (exactly, in integers, up to 2000 trials; past that in logarithms)."""
+    n, k = b + c, min(b, c)
+    if n == 0:
+        return ONE
+    return _binomial_tail(n, k, 2)
 
 
 #: The alternatives a test takes: "greater" means model a's statistic above b's.
@@ -218,14 +224,4 @@ def binomial_p(b: int, c: int, alternative: str = "two-sided") -> PValue:
     if n == 0:
         return ONE
     k = b if alternative == "less" else c  # P(X >= b) = P(Y <= c), Y = n − X
-    if n <= 2000:
-        tail = Fraction(sum(math.comb(n, i) for i in range(k + 1)), 2**n)
-        if tail >= 1:
-            return ONE
-        return PValue(float(tail), math.log10(tail.numerator) - math.log10(tail.denominator))
-    i = np.arange(1, k + 1, dtype=np.float64)
-    log_comb = np.concatenate(([0.0], np.cumsum(np.log((n - i + 1) / i))))
-    log_terms = log_comb - n * math.log(2)
-    top = float(log_terms.max())
-    ln = top + math.log(float(np.exp(log_terms - top).sum()))
-    return ONE if ln >= 0 else PValue(math.exp(ln), ln / _LN10)
+    return _binomial_tail(n, k, 1)
