@@ -14,6 +14,15 @@
 - **One-vs-rest ranking**: per-class ROC AUC and AP of class c's score against
   "label == c", their macro and support-weighted averages, and the micro averages over
   all k·n (score, is-this-class) pairs pooled.
+- **One-vs-one ranking** (Hand and Till's AUC, scikit-learn's ``multi_class="ovo"``):
+  for each unordered pair of classes {i, j}, (A(i|j) + A(j|i))/2, where A(i|j) is the
+  ROC AUC of class i's score column on the rows labelled i or j alone, "label == i"
+  positive (ties half, the Mann-Whitney count). Macro: the plain mean over the pairs;
+  weighted: each pair by its prevalence, the rows (or weight) labelled i or j. With
+  sample weights, each A(i|j) is the weighted AUC (pairs of rows counted by the product
+  of their weights), and a pair weighs the weight of its two classes' rows: whole
+  weights are the same as repeated rows. A pair with a class without rows (or of weight
+  0) is undefined and left out, with that class named.
 - **Probability metrics** when every row's scores are in [0, 1] and sum to 1: log
   loss = −mean ln p(true class), Brier = mean Σ_c (p_c − [y = c])². A row within 1e-9
   of 1 (float rounding) is used as it is; one further off but within 1e-6 a class (k ×
@@ -24,6 +33,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
@@ -315,13 +325,15 @@ def _probability(mc: Multiclass) -> tuple[Metric, Metric, int]:
     return loss, brier, probs.normalised
 
 
-def _ranking(mc: Multiclass) -> tuple[list[Metric], list[Metric], Metric, Metric]:
-    """Per-class one-vs-rest ROC AUC and AP, and the micro averages (all k·n pairs)."""
-    aucs, aps = [], []
+def _ranking(mc: Multiclass) -> tuple[list[Metric], list[Metric], Metric, Metric, list[int]]:
+    """Per-class one-vs-rest ROC AUC and AP, the micro averages (all k·n pairs), and
+    how many distinct scores each class's column has (its sweep's thresholds)."""
+    aucs, aps, distinct = [], [], []
     for c in range(mc.k):
         sweep = build_sweep(mc.one_vs_rest(c))
         aucs.append(roc_auc(sweep))
         aps.append(average_precision(sweep))
+        distinct.append(sweep.size - 1)
     k = mc.k
     pooled = make_dataset(
         mc.scores.reshape(-1),
@@ -329,7 +341,202 @@ def _ranking(mc: Multiclass) -> tuple[list[Metric], list[Metric], Metric, Metric
         weights=None if mc.weights is None else np.repeat(mc.weights, k),
     )
     sweep = build_sweep(pooled)
-    return aucs, aps, roc_auc(sweep), average_precision(sweep)
+    return aucs, aps, roc_auc(sweep), average_precision(sweep), distinct
+
+
+#: A pair's whole counts below this total (its two classes' rows or weight) keep twice its
+#: Mann-Whitney count (at most 2·P·N) inside int64: exact, as :func:`roc_auc` is.
+_INT64_SAFE = 2**31
+
+
+@dataclass(frozen=True)
+class _OneVsOne:
+    """Every ordered pair (c, j) of classes: ``area[c, j]`` = A(c|j), the AUC of class
+    c's scores, positives labelled c, negatives labelled j (NaN where either class has
+    no weight); ``twice[c, j]`` twice its Mann-Whitney count (pairs of rows weighted by
+    the product of their weights, ties half) where counts are whole, so that A(c|j) =
+    twice / (2 · W_c · W_j) exactly (``exact[c, j]``); ``support`` is each W_c."""
+
+    area: FloatArray
+    twice: IntArray
+    exact: npt.NDArray[np.bool_]
+    support: FloatArray
+
+
+def _seen(pos: npt.NDArray[Any], new: npt.NDArray[np.bool_]) -> npt.NDArray[Any]:
+    """Each row of a sorted column: the positives' weight (``pos``, each row's, 0 for
+    a negative) up to the end of its tie group plus that before the group's start,
+    so that 2P minus it is twice the positives above the row and half those tied
+    with it (``new`` marks each group's first row)."""
+    cum = np.cumsum(pos)
+    if new.all():  # no ties (continuous scores): each row is its own group
+        cum += cum - pos
+        return cum
+    starts = np.flatnonzero(new)
+    sizes = np.diff(starts, append=pos.shape[0])
+    up_to = cum[starts + sizes - 1]
+    up_to += cum[starts] - pos[starts]
+    return np.repeat(up_to, sizes)
+
+
+#: Keeps the sign of an int64 and flips its other bits: a float's bits, so flipped
+#: where the float is below 0, order as int64 as the floats do.
+_BELOW_ZERO = np.int64(2**63 - 1)
+
+
+def _label_sorted(
+    column: FloatArray, small: npt.NDArray[np.integer[Any]], k: int, distinct: int | None
+) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.bool_]] | None:
+    """The labels of a column's rows in score order, and where each tie group starts,
+    from one value sort (far faster than an argsort) of 64-bit keys: the score's
+    order in the top bits and the label in the lowest ⌈log2 k⌉, which the score gives
+    up. That is exact while no two distinct scores differ only in those bits: the
+    keys then have as many distinct tops as the column has distinct scores
+    (``distinct``, the one-vs-rest sweep's count). Else None (and the caller
+    argsorts)."""
+    if distinct is None:
+        return None
+    bits = max(1, (k - 1).bit_length())
+    mask = np.int64((1 << bits) - 1)
+    key = (column + 0.0).view(np.int64)  # + 0.0: -0.0 is 0.0, as the sweep has it
+    key ^= (key >> np.int64(63)) & _BELOW_ZERO
+    key &= ~mask
+    key |= small
+    key.sort()
+    lab = (key & mask).astype(small.dtype)
+    key >>= np.int64(bits)
+    new = np.empty(key.shape[0], dtype=np.bool_)
+    new[0] = True
+    np.not_equal(key[1:], key[:-1], out=new[1:])
+    if int(np.count_nonzero(new)) != distinct:
+        return None
+    return lab, new
+
+
+def _one_vs_one(mc: Multiclass, distinct: Sequence[int] | None = None) -> _OneVsOne:
+    """A(c|j) for every pair, one sort of each score column for all j at once.
+
+    In class c's column, sorted ascending, a row of label j is above the positives
+    (label c) below its tie group and half those in it: summed over the rows labelled
+    j, each times its weight, that is A(c|j)'s count of (positive, negative) pairs,
+    for every j from the one order (:func:`_seen` gives it, twice, taken from 2P); the
+    rows of c itself go to the unused diagonal. Counts are in integers where they are
+    whole (exact, as :func:`roc_auc`'s are, while a pair's total is under 2^31), else
+    as rates in [0, 1], so that no weighted sum overflows or underflows. Unweighted,
+    the order is a value sort of the labels packed with the scores
+    (:func:`_label_sorted`, given each column's ``distinct`` scores), else an argsort."""
+    k, n = mc.k, mc.n
+    labels = mc.labels
+    support = np.bincount(labels, weights=mc.weights, minlength=k).astype(np.float64)
+    whole = mc.whole
+    area = np.full((k, k), np.nan)
+    twice = np.zeros((k, k), dtype=np.int64)
+    present = support > 0
+    exact = whole & (support[:, None] + support[None, :] < _INT64_SAFE)
+    exact &= present[:, None] & present[None, :]
+    np.fill_diagonal(exact, False)
+    if n == 0:
+        return _OneVsOne(area, twice, exact, support)
+    small = labels.astype(np.min_scalar_type(k))  # less to gather at each sort
+    weights = mc.weights
+    counts = None if weights is None or not whole else weights.astype(np.int64)
+    for c in np.flatnonzero(present).tolist():
+        positives = float(support[c])
+        column = np.ascontiguousarray(mc.scores[:, c])  # a strided column sorts slower
+        packed = None
+        if weights is None and distinct is not None:
+            packed = _label_sorted(column, small, k, distinct[c])
+        order = None
+        if packed is None:
+            order = np.argsort(column)  # the ties are grouped: their order does not matter
+            ranked = column[order]
+            new = np.empty(n, dtype=np.bool_)
+            new[0] = True
+            np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+            del ranked
+            lab = small[order]
+        else:
+            lab, new = packed
+        del column
+        is_c = lab == c
+        others = present.copy()
+        others[c] = False
+        if whole:
+            w = None if counts is None or order is None else counts[order]
+            seen = _seen(is_c.astype(np.int64) if w is None else np.where(is_c, w, 0), new)
+            if w is not None:
+                seen *= w
+            sums = np.zeros(k, dtype=np.int64)
+            np.add.at(sums, lab, seen)
+            js = np.flatnonzero(others & exact[c])
+            both = 2 * int(positives) * support[js].astype(np.int64)  # under 2^61
+            twice[c, js] = both - sums[js]
+            area[c, js] = twice[c, js] / both
+            others &= ~exact[c]
+            if not others.any():
+                continue
+        fw = mc.weight() if order is None else mc.weight()[order]
+        seen_rate = _seen(np.where(is_c, fw, 0.0) / positives, new)
+        seen_rate *= fw
+        mean_seen = np.bincount(lab, weights=seen_rate, minlength=k)
+        js = np.flatnonzero(others)
+        area[c, js] = np.clip(1.0 - mean_seen[js] / (2 * support[js]), 0.0, 1.0)
+    return _OneVsOne(area, twice, exact, support)
+
+
+def _ovo_averages(mc: Multiclass, ovo: _OneVsOne) -> tuple[Average, Average]:
+    """Hand and Till's AUC, macro and weighted (see the module), over the pairs of
+    classes that both have rows; exact when every pair's counts are."""
+    names = mc.classes
+    used = [c for c in range(mc.k) if ovo.support[c] > 0]
+    left = tuple((names[c], _no_pairs(mc, c)) for c in range(mc.k) if ovo.support[c] <= 0)
+    if len(used) < 2:
+        why = "Hand and Till's AUC needs rows of at least two classes; " + (
+            f"only {names[used[0]]} has any" if used else "there are none"
+        )
+        return Average(undefined(why), (), left), Average(undefined(why), (), left)
+    pairs = [(i, j) for a, i in enumerate(used) for j in used[a + 1 :]]
+    w = ovo.support
+    scores = [(ovo.area[i, j] + ovo.area[j, i]) / 2 for i, j in pairs]
+    prevalence = [float(w[i] + w[j]) for i, j in pairs]
+    macro = Metric(math.fsum(scores) / len(pairs), None, None)
+    weighted = Metric(math.fsum(p * s for p, s in zip(prevalence, scores, strict=True))
+                      / math.fsum(prevalence), None, None)  # fmt: skip
+    if all(bool(ovo.exact[i, j]) for i, j in pairs):
+        macro, weighted = _ovo_exact(ovo, used, len(pairs))
+    classes = tuple(names[c] for c in used)
+    return Average(macro, classes, left), Average(weighted, classes, left)
+
+
+def _ovo_exact(ovo: _OneVsOne, used: Sequence[int], pairs: int) -> tuple[Metric, Metric]:
+    """The two averages as fractions. Pair {i, j} scores V/(4·W_i·W_j), V = twice[i, j]
+    + twice[j, i]; over L = lcm(W), with a_i = L/W_i, the macro mean is Σ V·a_i·a_j /
+    (4·L²·pairs) and the weighted one (pair weight W_i + W_j, over pairs totalling
+    (u − 1)·ΣW for u classes) Σ V·(a_i + a_j) / (4·L·(u − 1)·ΣW): integers throughout,
+    however many pairs (a sum of Fractions over 500 classes' 124,750 pairs would
+    reduce at every step)."""
+    w = [int(ovo.support[c]) for c in used]
+    twice = ovo.twice[np.ix_(used, used)]
+    v = (twice + twice.T).tolist()
+    lcm = math.lcm(*w)
+    a = [lcm // x for x in w]
+    u = len(used)
+    cross = sum(a[i] * sum(v[i][j] * a[j] for j in range(i + 1, u)) for i in range(u))
+    macro = Fraction(cross, 4 * lcm * lcm * pairs)
+    spread = sum(a[i] * (sum(v[i]) - v[i][i]) for i in range(u))
+    weighted = Fraction(spread, 4 * lcm * (u - 1) * sum(w))
+    return from_fraction(macro, 0.0), from_fraction(weighted, 0.0)
+
+
+def _no_pairs(mc: Multiclass, c: int) -> str:
+    """Why a class's pairs are left out of the one-vs-one AUC."""
+    name = mc.classes[c]
+    head = (
+        f"the rows labelled {name} weigh 0 in all"
+        if np.any(mc.labels == c)
+        else f"no rows labelled {name}"
+    )
+    return f"{head}: its pairs with the other classes have no AUC (ROC needs both classes)"
 
 
 def multiclass_report(mc: Multiclass) -> MulticlassReport:
@@ -342,7 +549,7 @@ def multiclass_report(mc: Multiclass) -> MulticlassReport:
     predicted = cm.sum(axis=0)
     support = cm.sum(axis=1)
     fp, fn = predicted - tp, support - tp
-    aucs, aps, micro_auc, micro_ap = _ranking(mc)
+    aucs, aps, micro_auc, micro_ap, distinct = _ranking(mc)
     per = []
     for c, name in enumerate(names):
         per.append(PerClass(
@@ -360,6 +567,9 @@ def multiclass_report(mc: Multiclass) -> MulticlassReport:
         values = [getattr(p, metric) for p in per]
         averages["macro"][metric] = _mean(values, names, None, whole)
         averages["weighted"][metric] = _mean(values, names, weights, whole)
+    ovo_macro, ovo_weighted = _ovo_averages(mc, _one_vs_one(mc, distinct))
+    averages["macro"]["roc_auc_ovo"] = ovo_macro
+    averages["weighted"]["roc_auc_ovo"] = ovo_weighted
     stp, sfp, sfn = float(tp.sum()), float(fp.sum()), float(fn.sum())
     all_names = tuple(names)
     averages["micro"] = {

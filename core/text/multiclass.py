@@ -10,6 +10,7 @@ AVERAGED = (
     ("recall", "recall"),
     ("f1", "F1"),
     ("roc_auc", "ROC AUC (one-vs-rest)"),
+    ("roc_auc_ovo", "ROC AUC (one-vs-one)"),
     ("average_precision", "AP (one-vs-rest)"),
 )
 
@@ -68,11 +69,12 @@ def multiclass_lines(r: MulticlassReport) -> list[str]:
         for m in (p.precision, p.recall, p.roc_auc):
             if m.value is None:
                 out.append(f"  {p.name}: {m.name or 'metric'} undefined: {m.reason}")
-    out.append("Averages (macro: every class equal; weighted: by support; micro: pooled counts)")
+    out.append("Averages (macro: every class equal; weighted: by support, and one-vs-one by "
+               "each pair's rows; micro: pooled counts)")  # fmt: skip
     avg = [["", "macro", "weighted", "micro"]]
     for key, label in AVERAGED:
-        avg.append([label, *[_a(r.averages[kind][key].metric)
-                             for kind in ("macro", "weighted", "micro")]])  # fmt: skip
+        avg.append([label, *[_a(r.averages[kind][key].metric) if key in r.averages[kind]
+                             else "—" for kind in ("macro", "weighted", "micro")]])  # fmt: skip
     out += _table(avg)
     for kind in ("macro", "weighted"):
         for key, label in AVERAGED:
@@ -123,7 +125,7 @@ def multiclass_words(r: MulticlassReport) -> list[str]:
         )
     for key, label in AVERAGED:
         parts = [f"{kind} {_a(r.averages[kind][key].metric)}{_avg_note(r.averages[kind][key])}"
-                 for kind in ("macro", "weighted", "micro")]  # fmt: skip
+                 for kind in ("macro", "weighted", "micro") if key in r.averages[kind]]  # fmt: skip
         out.append(f"{label}: " + ", ".join(parts) + ".")
     out.append(
         f"Accuracy {_v(r.accuracy)}; balanced accuracy {_v(r.balanced_accuracy.metric)} "
