@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 from threshold_lab.core.curves.operating import DEFAULT_READOUTS, partial_auc, readouts
+from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import make_dataset
 
@@ -40,7 +41,9 @@ def main() -> None:
     tenth = rng.random(args.rows) < 0.1
     p[tenth] = np.round(p[tenth], 3)
     data = make_dataset(p, y)
+    cold = build_sweep(data)
     sweep = build_sweep(data)
+    roc_auc(sweep)  # as every report does first
     t_sweep = best(lambda: build_sweep(data))
     parts = {
         "seven readouts": lambda: readouts(sweep, DEFAULT_READOUTS),
@@ -54,6 +57,13 @@ def main() -> None:
         total += t
         print(f"  {name:<28} {t * 1000:8.2f} ms  {t / t_sweep:7.3%} of the sweep")
     print(f"  {'together':<28} {total * 1000:8.2f} ms  {total / t_sweep:7.3%} (target under 1%)")
+    print("  without the AUC's running sums (every segment in the region read):")
+    for name, focus, lo, hi in (
+        ("FPR 0 to 0.1", "fpr", 0.0, 0.1),
+        ("TPR 0.9 to 1", "tpr", 0.9, 1.0),
+    ):
+        t = best(lambda f=focus, a=lo, b=hi: partial_auc(cold, f, a, b))  # type: ignore[misc]
+        print(f"  {'partial AUC, ' + name:<28} {t * 1000:8.2f} ms  {t / t_sweep:7.3%} of the sweep")
 
 
 if __name__ == "__main__":

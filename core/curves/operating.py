@@ -27,7 +27,8 @@ from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
-from threshold_lab.core.blocks import blocks, dot, int_dot, shifted
+from threshold_lab.core.blocks import blocks, dot, shifted
+from threshold_lab.core.curves.roc import segment_sum
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import Counts
@@ -336,14 +337,16 @@ def _segments(sweep: Sweep, focus: Focus, first: int, last: int, whole: bool) ->
     if whole:
         # Twice the area times P·N, in integers: for the fpr focus Σ Δfp·(tp + tp′);
         # for the tpr focus Σ Δtp·(2N − fp − fp′) = 2N·(tp_last − tp_first−1) − Σ Δtp·(fp + fp′).
-        a = along.astype(np.int64, copy=False)
-        o = other.astype(np.int64, copy=False)
-        twice = 0
-        for b in blocks(first, last + 1):
-            before = shifted(b, -1)
-            twice += int_dot(a[b] - a[before], o[b] + o[before])
+        # Both come from the FPR focus's Σ ΔFP·(TP + TP′), which the AUC's pass keeps
+        # running sums of: ΔTP·(FP + FP′) + ΔFP·(TP + TP′) = 2·(FP′·TP′ − FP·TP), so
+        # over segments first..last the TPR focus's sum is the telescoped product
+        # less the FPR focus's.
+        twice = segment_sum(sweep, first, last)
         if focus == "tpr" and last >= first:
-            twice = 2 * int(N) * (int(a[last]) - int(a[first - 1])) - twice
+            fp, tp = sweep.fp, sweep.tp
+            end = int(fp[last]) * int(tp[last]) - int(fp[first - 1]) * int(tp[first - 1])
+            twice = 2 * end - twice
+            twice = 2 * int(N) * (int(tp[last]) - int(tp[first - 1])) - twice
         return Fraction(twice, 2 * int(P) * int(N))
     total = 0.0
     for b in blocks(first, last + 1):

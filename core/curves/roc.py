@@ -7,7 +7,9 @@ pairwise ranking probability with ties counted one half.
 
 from __future__ import annotations
 
+import weakref
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +23,44 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Whole counts below this total keep Σ ΔFP·(TP+TP′) (at most 2·P·N) inside int64.
 _INT64_SAFE = 2**31
+
+
+#: For each sweep whose AUC was summed in whole counts: where each block began and the
+#: sum of the segments before it (weakly held: it goes with its sweep).
+_CHECKPOINTS: weakref.WeakKeyDictionary[Sweep, tuple[npt.NDArray[np.int64], list[int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def segment_terms(fp: npt.NDArray[Any], tp: npt.NDArray[Any], first: int, last: int) -> int:
+    """Σ ΔFP·(TP + TP′) over segments ``first`` .. ``last`` (segment k joins point k − 1
+    to point k), in whole counts: twice the area they enclose times P·N."""
+    total = 0
+    for b in blocks(first, last + 1):
+        before = shifted(b, -1)
+        f, t = fp.astype(np.int64, copy=False), tp.astype(np.int64, copy=False)
+        total += int(np.sum((f[b] - f[before]) * (t[b] + t[before])))
+    return total
+
+
+def segment_sum(sweep: Sweep, first: int, last: int) -> int:
+    """:func:`segment_terms` of ``sweep`` (whole counts), from the AUC's own running
+    sums where its AUC was summed already: then only the blocks the two ends fall
+    in are read, however many segments lie between them."""
+    if last < first:
+        return 0
+    kept = _CHECKPOINTS.get(sweep)
+    if kept is None:
+        return segment_terms(sweep.fp, sweep.tp, first, last)
+    starts, before = kept
+
+    def upto(m: int) -> int:  # segments 1 .. m
+        if m < 1:
+            return 0
+        i = int(np.searchsorted(starts, m, side="right")) - 1
+        return before[i] + segment_terms(sweep.fp, sweep.tp, int(starts[i]), m)
+
+    return upto(last) - upto(first - 1)
 
 
 def _missing_classes(sweep: Sweep) -> str | None:
@@ -60,18 +100,16 @@ def roc_auc(sweep: Sweep) -> Metric:
         # Σ ΔFP·(TP+TP′) over consecutive points, a block at a time (small
         # temporaries): twice the area times P·N, a whole number summed in
         # integers. Whole weights (multiplicities) count exactly too.
-        def whole(a: npt.NDArray[np.generic]) -> npt.NDArray[np.int64]:
-            return a.astype(np.int64, copy=False)  # counts are int64 already: no copy
-
-        twice = sum(
-            int(
-                np.sum(
-                    (whole(fp[b]) - whole(fp[shifted(b, -1)]))
-                    * (whole(tp[b]) + whole(tp[shifted(b, -1)]))
-                )
-            )
-            for b in blocks(1, sweep.size)
-        )
+        twice = 0
+        starts: list[int] = []
+        sums: list[int] = []
+        for b in blocks(1, sweep.size):
+            starts.append(b.start)
+            sums.append(twice)
+            twice += segment_terms(fp, tp, b.start, b.stop - 1)
+        # The running sum at each block's start: a partial AUC reads any run of
+        # segments from two of these and at most two blocks (see segment_sum).
+        _CHECKPOINTS[sweep] = (np.asarray(starts, dtype=np.int64), sums)
         exact = Fraction(twice, 2 * int(sweep.positives) * int(sweep.negatives))
         return from_fraction(exact, 0.0, name=name, formula=formula)
     # Weighted sums can be near the largest float or near the smallest: take the

@@ -112,6 +112,10 @@ def _part(
                 base=base, curves=curve_statistics(o),
             )  # fmt: skip
         sure = Sure(o.confidence, boot)
+    if o.partial_aucs:
+        # The AUC's pass keeps running sums each partial AUC reads (the report has
+        # the AUC anyway): then a partial AUC reads two blocks, not its whole region.
+        a.curves.summaries  # noqa: B018
     reads, areas = readouts(a.sweep, o.readouts), partial_aucs(a.sweep, o.partial_aucs)
     return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas)
 

@@ -13,12 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
+from threshold_lab.core import blocks as blocks_module
 from threshold_lab.core.curves.operating import (
     parse_partial_auc,
     parse_readouts,
     partial_auc,
     readout,
 )
+from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.errors import InputError
@@ -132,6 +134,31 @@ def test_partial_auc_is_the_clipped_trapezoids(case, a, b, focus) -> None:  # ty
         make_dataset(np.array(scores, dtype=float)[order] / 6, np.array(labels)[order])
     )
     assert partial_auc(s2, focus, low, high).area.exact == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(cases, rates, rates, st.sampled_from(["fpr", "tpr"]), st.integers(1, 5))
+def test_partial_auc_read_from_the_aucs_running_sums_is_the_same(  # type: ignore[no-untyped-def]
+    case, a, b, focus, block
+) -> None:
+    # Once the AUC has been summed, a partial AUC reads its running sums at each block's
+    # start and only the blocks its ends fall in: the same exact area as summing every
+    # segment in the region, whatever the block size.
+    scores, labels = case
+    if a == b or len(set(labels)) < 2:
+        return
+    low, high = min(a, b), max(a, b)
+    data = make_dataset(np.array(scores, dtype=float) / 6, np.array(labels))
+    direct = partial_auc(build_sweep(data), focus, low, high)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(blocks_module, "BLOCK", block)
+        s = build_sweep(data)
+        roc_auc(s)  # keeps its running sums, a block of `block` segments at a time
+        via = partial_auc(s, focus, low, high)
+    assert via.area.exact == direct.area.exact
+    assert via.standardised.exact == direct.standardised.exact
+    assert via.area.exact == _brute_area(_polyline(s), focus, Fraction(repr(low)),
+                                         Fraction(repr(high)))  # fmt: skip
 
 
 @settings(max_examples=200, deadline=None)
