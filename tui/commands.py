@@ -436,7 +436,7 @@ class Reset(Command):
 
 
 class CycleChart(Command):
-    """Chart: ROC, PR, both, metrics by threshold, reliability, gains"""
+    """Chart: ROC, PR, both, metrics, reliability, gains, DET"""
 
     KEY = "c"
     ID = "cycle-chart"
@@ -444,6 +444,19 @@ class CycleChart(Command):
     SHOW = True
     ACTION = "cycle_chart"
     GROUP = "Views and playback"
+
+
+class LogFpr(Command):
+    """ROC chart: FPR on a log scale, or linear again"""
+
+    KEY = "l"
+    ID = "log-fpr"
+    FOOTER = "Log FPR"
+    ACTION = "log_fpr"
+    GROUP = "Views and playback"
+    #: The ROC chart's own message says it (c to the ROC chart); the key line has no
+    #: room for one more at 200 columns without a third line.
+    ON_KEY_LINE = False
 
 
 class MoreMetrics(Command):

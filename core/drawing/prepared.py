@@ -19,6 +19,8 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Curves, Summaries
 from threshold_lab.core.curves.pr import precision_recall_points
 from threshold_lab.core.curves.reduce import reduce_curve
+from threshold_lab.core.drawing.lines import CurveLine, Each, Rates
+from threshold_lab.core.drawing.scaled import ScaledLine, det_line, log_roc_line
 from threshold_lab.core.drawing.score_bins import ScoreBins
 
 #: Rows beyond which :func:`prepare` is worth a thread: at 10^7 rows the
@@ -30,61 +32,6 @@ IndexArray = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True, eq=False)
-class Rates:
-    """``counts / total`` read at the indices asked for: the same values as dividing
-    the whole array, without making it (80 MB a curve axis at 10^7 points)."""
-
-    counts: npt.NDArray[np.number]
-    total: float
-
-    def __getitem__(self, index: int | IndexArray) -> FloatArray:
-        return np.asarray(self.counts[index] / self.total, dtype=np.float64)
-
-    def __len__(self) -> int:
-        return int(self.counts.shape[0])
-
-
-class Each:
-    """The identity map on ``n`` points, read like an index array (ROC and gains have
-    every sweep point on the curve, so a point's place is its own index)."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __getitem__(self, point: int) -> int:
-        if not -self.n <= point < self.n:
-            raise IndexError(point)
-        return point % self.n
-
-    def __len__(self) -> int:
-        return self.n
-
-
-@dataclass(frozen=True, eq=False)
-class CurveLine:
-    """One curve ready to draw: every defined point, the few to draw, and where each
-    sweep point lies on it.
-
-    Attributes
-    ----------
-    x, y : (k,) the curve's defined points, in sweep order
-    drawn : indices into ``x``/``y`` of the points worth drawing at the width asked for
-    rank : (m,) for each sweep point, its index into ``x``/``y``; -1 where the point is
-        not on the curve (precision is undefined where nothing is predicted positive)
-    """
-
-    x: FloatArray | Rates
-    y: FloatArray | Rates
-    drawn: IndexArray
-    rank: IndexArray | Each
-
-    def at(self, point: int) -> tuple[float, float] | None:
-        """Sweep point ``point``'s exact (x, y), or None when it is not on the curve."""
-        k = int(self.rank[point])
-        return (float(self.x[k]), float(self.y[k])) if k >= 0 else None
-
-
-@dataclass(frozen=True, eq=False)
 class OtherCurves:
     """Another model of the same rows, its curves ready to draw beside the shown one's:
     ``index`` is its place among the models (its mark goes with it)."""
@@ -93,6 +40,19 @@ class OtherCurves:
     index: int
     roc: CurveLine | None
     pr: CurveLine | None
+    det: ScaledLine | None = None
+    log_roc: ScaledLine | None = None
+
+    def line(self, kind: str) -> CurveLine | None:
+        """Its curve of ``kind`` (``roc``, ``pr``, ``det`` or ``log_roc``)."""
+        return _of(self, kind)
+
+
+def _of(p: Prepared | OtherCurves, kind: str) -> CurveLine | None:
+    line: CurveLine | None = {"roc": p.roc, "pr": p.pr, "det": p.det, "log_roc": p.log_roc}.get(
+        kind, getattr(p, "gains", None) if kind == "gains" else None
+    )
+    return line
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,6 +78,14 @@ class Prepared:
     others: tuple[OtherCurves, ...] = ()
     #: The cumulative gains curve (kind ``gains``); None without actual positives.
     gains: CurveLine | None = None
+    #: The DET curve (kind ``det``) and ROC with FPR on a log scale (kind ``log_roc``);
+    #: None without both classes.
+    det: ScaledLine | None = None
+    log_roc: ScaledLine | None = None
+
+    def line(self, kind: str) -> CurveLine | None:
+        """The curve of ``kind`` (``roc``, ``pr``, ``gains``, ``det``, ``log_roc``)."""
+        return _of(self, kind)
 
     def fits(
         self, curves: Curves, *, chart_columns: int, strip_columns: int, kinds: frozenset[str]
@@ -224,10 +192,14 @@ def prepare(
                 index,
                 roc_line(c, columns=chart_columns) if "roc" in kinds else None,
                 pr_line(c, columns=chart_columns) if "pr" in kinds else None,
+                det_line(c.sweep, columns=chart_columns) if "det" in kinds else None,
+                log_roc_line(c.sweep, columns=chart_columns) if "log_roc" in kinds else None,
             )
             for name, index, c in others
         ),
         gains=gains_line(curves, columns=chart_columns) if "gains" in kinds else None,
+        det=det_line(curves.sweep, columns=chart_columns) if "det" in kinds else None,
+        log_roc=log_roc_line(curves.sweep, columns=chart_columns) if "log_roc" in kinds else None,
     )
 
 

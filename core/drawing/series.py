@@ -12,7 +12,6 @@ import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.values import float_values
 from threshold_lab.core.metrics.formulas import Cells
-from threshold_lab.core.metrics.metric import Metric, ratio
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
@@ -83,7 +82,15 @@ class ScoreAxis:
         if value == 0:
             value = 0.0  # never "-0.00"
         text = f"{value:.{self.decimals}f}"
-        return text if len(text) <= 8 else f"{value:.3g}"
+        if len(text) <= 8:
+            return text
+        # Too wide: the shortest general form that is still the tick's own value (a
+        # tick at -999501 read "-1e+06", a step away from where it stood).
+        for digits in range(3, 18):
+            short = f"{value:.{digits}g}"
+            if abs(float(short) - value) <= 1e-9 * self.step:
+                return short if len(short) < len(text) else text
+        return text
 
 
 #: The round steps, times a power of ten, an axis may take.
@@ -136,30 +143,3 @@ def _round_axis(lo: float, hi: float, parts: int) -> ScoreAxis | None:
                 decimals = max(0, -exponent + (1 if mantissa == 2.5 else 0))
                 return ScoreAxis(start, start + parts * step, parts, step, decimals)
     return None
-
-
-def f1_peak(sweep: Sweep) -> tuple[int, Metric] | None:
-    """The sweep point with the largest F1 = 2TP/(2TP+FP+FN), and F1 there; on a tie
-    the highest threshold (the fewest predicted positive). Exact where the counts are
-    whole: the floats only narrow down the candidates. None without positives."""
-    tp, fp = sweep.tp[1:], sweep.fp[1:]
-    if not tp.size or not float(sweep.positives):
-        return None
-    pos = float(sweep.positives)
-    f1 = 2 * tp.astype(np.float64) / (tp + pos + fp)
-    top = float(np.max(f1))
-    near = np.flatnonzero(f1 >= top * (1 - 1e-12))
-    best_k, best = 0, None
-    for i in near.tolist():
-        num, den = 2 * tp[i].item(), tp[i].item() + sweep.positives + fp[i].item()
-        m = ratio(num, den, reason="", name="F1", formula="2TP/(2TP+FP+FN)")
-        if best is None or _larger(m, best):
-            best_k, best = i + 1, m
-    assert best is not None
-    return best_k, best
-
-
-def _larger(a: Metric, b: Metric) -> bool:
-    if a.exact is not None and b.exact is not None:
-        return a.exact > b.exact
-    return (a.value or 0.0) > (b.value or 0.0)

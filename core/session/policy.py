@@ -5,11 +5,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.operating import (
+    DEFAULT_READOUTS,
+    Focus,
+    Kind,
+    PartialAUC,
+    Readout,
+    partial_auc,
+    readouts,
+)
+from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.extra import numeric_column
 from threshold_lab.core.decide.goal import Goal, parse_goal
@@ -33,6 +44,26 @@ STEP = 0.01
 OFF_WORDS = ("off", "none", "clear")
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What the user asked to read besides the threshold: the readouts at fixed rates
+    (``--readout``), the partial AUCs (``--partial-auc``), and how models are tested
+    against each other (``--alternative``, ``--unpaired``)."""
+
+    readouts: tuple[tuple[Kind, float], ...] = DEFAULT_READOUTS
+    partial_aucs: tuple[tuple[Focus, float, float], ...] = ()
+    alternative: str = "two-sided"
+    unpaired: bool = False
+
+    def read(self, sweep: Sweep) -> tuple[Readout, ...]:
+        """The readouts of ``sweep``."""
+        return readouts(sweep, self.readouts)
+
+    def partial(self, sweep: Sweep) -> tuple[PartialAUC, ...]:
+        """The partial AUCs of ``sweep``."""
+        return tuple(partial_auc(sweep, f, lo, hi) for f, lo, hi in self.partial_aucs)
+
+
 def misaligned(goal: Goal) -> str:
     """Why ``goal`` cannot be solved once rows were added or deleted: its cost column
     has one value per row as the file had them."""
@@ -51,6 +82,7 @@ class Policy:
         self.beta = beta
         self.goal: Goal | None = None
         self.prevalence: Fraction | None = None
+        self.asked = Asked()
         self._solved: tuple[object, Decision | str] | None = None
 
     def deciding(

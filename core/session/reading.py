@@ -21,7 +21,7 @@ from threshold_lab.core.intervals import Sure
 from threshold_lab.core.multiclass.metrics import MulticlassReport
 from threshold_lab.core.session.history import History
 from threshold_lab.core.session.part import Part
-from threshold_lab.core.session.policy import Policy
+from threshold_lab.core.session.policy import Asked, Policy
 from threshold_lab.core.session.shown import Shown
 from threshold_lab.core.session.sureness import Sureness
 from threshold_lab.core.threshold import Threshold
@@ -54,6 +54,7 @@ class Reading:
     beta: Part[float] = Part("policy", "beta")
     goal: Part[Goal | None] = Part("policy", "goal")
     prevalence: Part[Fraction | None] = Part("policy", "prevalence")
+    asked: Part[Asked] = Part("policy", "asked", "The readouts, partial AUCs and tests asked.")
     models: Part[tuple[Model, ...]] = Part("shown", "models")
     model: Part[int] = Part("shown", "model", "Which model is shown.")
     multiclass: Part[Multiclass | None] = Part("shown", "multiclass")
@@ -114,7 +115,7 @@ class Reading:
     def comparisons(self) -> list[Comparison]:
         p = self.policy
         return self.shown.comparisons(self.curves, p.threshold, p.beta, self.confidence,
-                                      p.goal, p.prevalence)  # fmt: skip
+                                      p.goal, p.prevalence, p.asked)  # fmt: skip
 
     def multiclass_summary(self) -> MulticlassReport | None:
         return self.shown.summary()

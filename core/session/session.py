@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from threshold_lab.core.curves.operating import DEFAULT_READOUTS, readouts
+from threshold_lab.core.curves.operating import Focus, Kind
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.decide.solve import decision_sentence
@@ -26,7 +26,13 @@ from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import Bootstrap
 from threshold_lab.core.session import edits
 from threshold_lab.core.session.history import NeedsOverwrite, Performed, Stale, Travel
-from threshold_lab.core.session.policy import OFF_WORDS, STEP, goal_at_prevalence, label_of
+from threshold_lab.core.session.policy import (
+    OFF_WORDS,
+    STEP,
+    Asked,
+    goal_at_prevalence,
+    label_of,
+)
 from threshold_lab.core.session.reading import Reading
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.session.shown import Shown
@@ -58,7 +64,7 @@ class Session(Reading):
         """An Update of the current state, with the goal and prevalence in force."""
         return Update(self.analysis, changed, message, fresh, self._deciding(), self.sure,
                       self.model_rows(wait=False), self.shown.class_name, self.group_by,
-                      self.quantisation)  # fmt: skip
+                      self.quantisation, self.asked)  # fmt: skip
 
     def current(self) -> Update:
         return self._update()  # the state as it is, with nothing to say
@@ -97,16 +103,36 @@ class Session(Reading):
         k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
         return self.set_threshold(a.sweep.threshold_at(k))
 
+    def set_asked(
+        self,
+        *,
+        readouts: tuple[tuple[Kind, float], ...] | None = None,
+        partial_aucs: tuple[tuple[Focus, float, float], ...] | None = None,
+        alternative: str | None = None,
+        unpaired: bool | None = None,
+    ) -> None:
+        """What to read besides the threshold (``--readout``, ``--partial-auc``) and how
+        models are tested (``--alternative``, ``--unpaired``); None keeps each as it is."""
+        a = self.asked
+        self.policy.asked = Asked(
+            a.readouts if readouts is None else readouts,
+            a.partial_aucs if partial_aucs is None else partial_aucs,
+            a.alternative if alternative is None else alternative,
+            a.unpaired if unpaired is None else unpaired,
+        )
+        self._readout = -1
+
     def next_readout(self) -> Update:
-        """The threshold at the next readout's point, round the seven in turn (TPR at
-        FPR <= 0.001, 0.01, 0.05, 0.1, then FPR at TPR >= 0.9, 0.95, 0.99), saying it.
+        """The threshold at the next readout's point, round them in turn (by default the
+        seven: TPR at FPR <= 0.001, 0.01, 0.05, 0.1, then FPR at TPR >= 0.9, 0.95,
+        0.99), saying it.
 
         >>> from threshold_lab.core.data.presets import preset
         >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
         >>> s.next_readout().message.split(";")[0], s.threshold
         ('TPR at FPR <= 0.001: 1/3 ≈ 0.3333 at threshold 0.9 (FPR 0/2 = 0', 0.9)
         """
-        found = readouts(self.analysis.sweep, DEFAULT_READOUTS)
+        found = self.asked.read(self.analysis.sweep)
         self._readout = (self._readout + 1) % len(found)
         r = found[self._readout]
         where = f"readout {self._readout + 1} of {len(found)}"

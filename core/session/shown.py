@@ -18,6 +18,7 @@ from threshold_lab.core.drawing.model_rows import ModelRow, model_row, pending_r
 from threshold_lab.core.drawing.prepared import BACKGROUND_ROWS
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
+from threshold_lab.core.session.policy import Asked
 from threshold_lab.core.threshold import Threshold
 
 EDITS_FIRST = "undo or reset them (r) before showing another {}"
@@ -177,6 +178,7 @@ class Shown:
         confidence: float,
         goal: Goal | None,
         prevalence: Fraction | None,
+        asked: Asked | None = None,
     ) -> list[Comparison]:
         """Every pair of models compared, each at the threshold (or at its own goal's
         point), as loaded."""
@@ -190,6 +192,7 @@ class Shown:
             runs.append(a)
         return [
             compare(self.models[i], runs[i], self.models[j], runs[j], confidence,
-                    paired=self.paired)
+                    paired=self.paired and not (asked and asked.unpaired),
+                    alternative="two-sided" if asked is None else asked.alternative)
             for i, j in pairs(self.models)
         ]  # fmt: skip

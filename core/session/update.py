@@ -9,20 +9,22 @@ itself rather than found again by comparing predictions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.peaks import f1_peak
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.solve import Deciding, metrics_at_prevalence
 from threshold_lab.core.drawing.bands import DrawnBands, drawn_bands
 from threshold_lab.core.drawing.model_rows import ModelRow
-from threshold_lab.core.drawing.series import f1_peak, metric_series
+from threshold_lab.core.drawing.series import metric_series
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.session.policy import Asked
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.text.sentences import status_sentence
 
@@ -64,6 +66,8 @@ class Update:
     group_by: str | None = None
     #: The rows shown are quantised counts: the rule and the bound on AUC.
     quantised: Quantised | None = None
+    #: The readouts and partial AUCs asked for, and how models are tested.
+    asked: Asked = field(default_factory=Asked)
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

@@ -55,3 +55,18 @@ def partial_auc_sentence(p: PartialAUC, ci: str | None = None) -> str:
         f"{head}: {p.area.value_text()}{sure} of at most {p.high - p.low:g}; McClish standardised: "
         f"{p.standardised.value_or_reason()}"
     )
+
+
+def partial_auc_short(p: PartialAUC) -> str:
+    """The partial AUC in a few words, for a panel beside the AUC.
+
+    >>> from threshold_lab.core.curves.operating import partial_auc
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
+    >>> partial_auc_short(partial_auc(build_sweep(preset("canonical").data), "fpr", 0, 0.5))
+    'partial AUC FPR 0 to 0.5: 1/4 = 0.25 (standardised 2/3 ≈ 0.6667)'
+    """
+    if p.area.value is None:
+        return f"partial AUC {p.asked}: undefined"
+    std = p.standardised.value_text() if p.standardised.value is not None else "undefined"
+    return f"partial AUC {p.asked}: {p.area.value_text()} (standardised {std})"

@@ -102,7 +102,9 @@ async def test_the_fourth_chart_draws_metrics_against_the_threshold() -> None:
         # The x axis runs over the scores (0.1 to 0.9) in round steps (#28 item 10).
         axis = [line.split() for line in text.split("\n") if "0.50" in line and "┤" not in line]
         assert axis == [["0.00", "0.25", "0.50", "0.75", "1.00"]], text
-        await pilot.press("c", "c", "c")  # then the reliability and gains charts (#16)
+        await pilot.press("c", "c", "c")  # then the reliability and gains charts (#16), DET
+        assert str(app.main.chart_mode) == "det"
+        await pilot.press("c")
         assert str(app.main.chart_mode) == "roc"
 
 

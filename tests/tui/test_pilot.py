@@ -587,8 +587,8 @@ async def test_a_reset_or_a_preset_reaches_each_widget_once(
         await pilot.press("right", "space", "down", "enter", *retype("0.2"), "enter")
         await pilot.pause()
         widgets = [w for cls in (*bound, RowTable, SweepTable, StatusLine) for w in m.query(cls)]
-        # The metric-vs-threshold, reliability and gains charts are CurveCharts too.
-        assert len(widgets) == 12
+        # The metric-vs-threshold, reliability, gains and DET charts are CurveCharts too.
+        assert len(widgets) == 13
         for change in ("r", "preset"):
             calls.clear()
             if change == "r":

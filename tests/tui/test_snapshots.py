@@ -60,6 +60,24 @@ def test_readout_jump(snap_compare: Compare, size: tuple[int, int]) -> None:
     assert snap_compare(make_app("good"), press=["R", "R"], terminal_size=size)
 
 
+#: pROC's aSAH data: s100b's scores, "Poor" outcomes the positives (113 rows).
+ASAH = (str(DATA / "asah.csv"), "--score", "s100b", "--label", "outcome", "--positive", "Poor")
+
+
+@pytest.mark.parametrize(("size", "zoom"), [(SMALL, ["2"]), (SIZE, [])], ids=["80x24", "120x40"])
+def test_det_chart(snap_compare: Compare, size: tuple[int, int], zoom: list[str]) -> None:
+    """c six times: the DET curve of aSAH's s100b, FNR against FPR on probit axes with
+    the ticks 0.1% to 99.9%, and how many points have no place on them (#30)."""
+    assert snap_compare(file_app(*ASAH), press=[*zoom, *["c"] * 6], terminal_size=size)
+
+
+@pytest.mark.parametrize(("size", "zoom"), [(SMALL, ["2"]), (SIZE, [])], ids=["80x24", "120x40"])
+def test_log_fpr_roc(snap_compare: Compare, size: tuple[int, int], zoom: list[str]) -> None:
+    """l: aSAH's ROC curve with FPR on a log scale (decades to 0.01, FPR 0 at the axis's
+    own 0), the summary saying how many points sit there (#30)."""
+    assert snap_compare(file_app(*ASAH), press=[*zoom, "l"], terminal_size=size)
+
+
 @pytest.mark.parametrize("step", [0, 1, 2, 3, 4])
 def test_playback_tie_group(snap_compare: Compare, step: int) -> None:
     """Step 2 is where the two 0.8 rows (one of each class) enter together."""

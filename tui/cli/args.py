@@ -364,6 +364,9 @@ class SourceArgs:
     confidence: float = CONFIDENCE
     replicates: int | None = None
     seed: int | None = None
+    #: --readout, --partial-auc, --alternative and --unpaired (the Options fields they
+    #: set), where the command has them.
+    asked: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def parse(cls, args: argparse.Namespace) -> SourceArgs:
@@ -399,6 +402,7 @@ class SourceArgs:
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
+            asked=tuple(operating_options(args).items()),
         )
 
     def threshold(self, default: Threshold) -> Threshold:
@@ -435,6 +439,8 @@ class SourceArgs:
         )  # fmt: skip
         if self.prevalence_text is not None:
             session.set_prevalence(self.prevalence_text)
+        if self.asked:
+            session.set_asked(**dict(self.asked))
         if self.goal_text is not None:
             session.set_goal(self.goal_text)  # the threshold opens at the goal's point
         session.sureness.confidence = self.confidence

@@ -25,7 +25,9 @@ from threshold_lab.tui.cli.args import (
     SourceArgs,
     add_interval_options,
     add_meaning_options,
+    add_operating_options,
     add_source_options,
+    add_test_options,
 )
 from threshold_lab.tui.opening import Opened
 
@@ -125,6 +127,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "plain sentences out, no screen (type help there)",
     )
     add_interval_options(p)
+    add_operating_options(p)
+    add_test_options(p)
     add_meaning_options(p, bins=False)
     add_source_options(p)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
-from threshold_lab.core.curves.operating import DEFAULT_READOUTS, readouts
 from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
@@ -21,7 +20,7 @@ from threshold_lab.core.session import edits
 from threshold_lab.core.session.session import NeedsOverwrite
 from threshold_lab.core.text.calibration import calibration_words, ks_words
 from threshold_lab.core.text.intervals import curve_interval_words
-from threshold_lab.core.text.operating import readout_sentence
+from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.threshold import format_threshold, parse_threshold
 from threshold_lab.tui.ascii import to_ascii
 from threshold_lab.tui.explorer.host import Host
@@ -208,8 +207,14 @@ def all_metrics(host: Host) -> None:
         ks = ks_words(a.curves.ks)
         body.append("\n" + (to_ascii(ks) if host.ascii else ks))
         body.append("\n\nOperating points at fixed rates (R jumps to each in turn)", style="bold")
-        for r in readouts(a.sweep, DEFAULT_READOUTS):
+        for r in update.asked.read(a.sweep):
             line = readout_sentence(r)
+            body.append("\n" + (to_ascii(line) if host.ascii else line))
+        partial = update.asked.partial(a.sweep)
+        if partial:
+            body.append("\n\nPartial AUC (the ROC area over a range of FPR or TPR)", style="bold")
+        for part in partial:
+            line = partial_auc_sentence(part)
             body.append("\n" + (to_ascii(line) if host.ascii else line))
         body.append("\n\nProbability metrics (scores read as probabilities)", style="bold")
         for m in (s.log_loss, s.brier):

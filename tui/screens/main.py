@@ -95,7 +95,10 @@ class MainScreen(Screen[None]):
     """The one state every widget draws: the last Update and its prepared drawing."""
     chart_mode: reactive[ChartMode] = reactive("roc", repaint=False)
     """Which chart the chart panel shows: ``roc``, ``pr``, ``both`` (side by side),
-    ``metrics`` (against the threshold), ``reliability`` or ``gains``; ``c`` cycles."""
+    ``metrics`` (against the threshold), ``reliability``, ``gains`` or ``det``; ``c``
+    cycles."""
+    log_fpr: reactive[bool] = reactive(False, repaint=False)
+    """Whether the ROC chart has FPR on a log scale (``l``)."""
     message: reactive[str] = reactive("", repaint=False)
     """The sentence the last action said."""
     ascii: reactive[bool] = reactive(False, repaint=False)
@@ -149,7 +152,9 @@ class MainScreen(Screen[None]):
                 yield MetricsPanel(id="metrics").data_bind(
                     frame, ascii, progress=MainScreen.boot_progress
                 )
-            yield ChartPanel(id="charts").data_bind(frame, ascii, mode=MainScreen.chart_mode)
+            yield ChartPanel(id="charts").data_bind(
+                frame, ascii, MainScreen.log_fpr, mode=MainScreen.chart_mode
+            )
         yield ScoreStrip(id="strip").data_bind(frame)
         with Horizontal(id="bottom"):
             yield RowTable(id="rows").data_bind(frame)
@@ -461,8 +466,23 @@ class MainScreen(Screen[None]):
                  "metrics": "precision, recall, F1 and queue rate against the threshold",
                  "reliability": "the reliability diagram (observed rate by mean score per bin)",
                  "gains": "cumulative gains (share of positives captured by share of rows)",
+                 "det": "the DET curve (FNR against FPR, both on probit axes)",
                  }[self.chart_mode]  # fmt: skip
-        self.say(f"Chart: {shown} (c for the next).")
+        keys = "c for the next"
+        if self.chart_mode in ("roc", "both"):
+            shown += ", FPR on a log scale" if self.log_fpr else ""
+            keys += "; l: FPR linear" if self.log_fpr else "; l: FPR on a log scale"
+        self.say(f"Chart: {shown} ({keys}).")
+
+    def action_log_fpr(self) -> None:
+        self.log_fpr = not self.log_fpr
+        if self.chart_mode not in ("roc", "both"):
+            self.chart_mode = "roc"
+        if self.log_fpr:
+            self.say("ROC chart: FPR on a log scale, decades down to the smallest FPR above 0; "
+                     "points at FPR 0 sit on the axis (l: linear again).")  # fmt: skip
+        else:
+            self.say("ROC chart: FPR on a linear scale again (l: log scale).")
 
     def action_decimals(self) -> None:
         self.decimals = not self.decimals

@@ -23,25 +23,30 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 from threshold_lab.core.drawing.bands import Band, DrawnBands
-from threshold_lab.core.drawing.prepared import CurveLine, Prepared
+from threshold_lab.core.drawing.lines import CurveLine
+from threshold_lab.core.drawing.prepared import OtherCurves, Prepared
+from threshold_lab.core.drawing.scaled import LOG_GAP, ScaledLine
 from threshold_lab.core.drawing.series import ScoreAxis, score_axis
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import format_count, lower_first
 from threshold_lab.core.text.calibration import brier_terms
+from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, tail_name
 
 #: What the chart panel can show, in the order ``c`` cycles through them.
-ChartMode = Literal["roc", "pr", "both", "metrics", "reliability", "gains"]
+ChartMode = Literal["roc", "pr", "both", "metrics", "reliability", "gains", "det"]
 CHART_MODES: tuple[ChartMode, ...] = get_args(ChartMode)
 
 #: The marks, told apart by shape (not colour alone): the baseline is dashes ``-``,
 #: the sweep a braille line (``*`` in ASCII), the active point ``O``, a bootstrap's
 #: band's edges dots ``·`` (``.`` in ASCII).
 CHANCE_MARK, ACTIVE_MARK = "-", "O"
+#: The edges of each partial AUC's range on the ROC chart (--partial-auc).
+PARTIAL_MARK = ":"
 BAND_MARK, BAND_MARK_ASCII = "\u00b7", "."
 #: Each model's curve mark, by its place among the models (it keeps its mark whichever
 #: model is shown): the first a braille line (``*`` in ASCII), then ASCII shapes that
@@ -50,6 +55,8 @@ BAND_MARK, BAND_MARK_ASCII = "\u00b7", "."
 MODEL_MARKS = ("#", "%", "&", "@", "$", "~")
 #: How much of a model's name a legend gives.
 LEGEND_NAME = 12
+#: The charts that draw every model's curve, not the shown one's alone.
+OVERLAID = ("roc", "pr", "det")
 #: Where a tick's value would be: the axis values labelled on every chart.
 TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -95,7 +102,7 @@ def _drawable(prepared: Prepared | None, kind: str) -> bool:
         return True
     if kind == "reliability":
         return prepared.curves.calibration().reason is None
-    return {"roc": prepared.roc, "pr": prepared.pr, "gains": prepared.gains}[kind] is not None
+    return prepared.line(kind) is not None
 
 
 def chart_mode(mode: str) -> ChartMode:
@@ -186,6 +193,8 @@ class CurveChart(PlotextPlot):
     """The state to show (handed down by the chart panel)."""
     ascii: reactive[bool] = reactive(False)
     """Draw the curve with ``*`` rather than braille."""
+    log_fpr: reactive[bool] = reactive(False)
+    """ROC only: FPR on a log scale (decades), for the low-FPR corner."""
 
     def __init__(self, kind: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -193,13 +202,34 @@ class CurveChart(PlotextPlot):
         self._base: (
             tuple[object, tuple[object, ...], list[Text], tuple[int, int, int, int]] | None
         ) = None
+        self._xlabels: dict[float, str] = {}
 
     def watch_frame(self) -> None:
         if self.display:  # a hidden chart is drawn when it is shown again
             self.replot()
 
+    def watch_log_fpr(self) -> None:
+        self._base = None
+        if self.display:
+            self.replot()
+
+    @property
+    def line_kind(self) -> str:
+        """Which of the prepared curves this chart draws (``log_roc`` for ROC on a log
+        FPR axis)."""
+        return "log_roc" if self.kind == "roc" and self.log_fpr else self.kind
+
     def _line(self, prepared: Prepared) -> CurveLine | None:
-        return prepared.roc if self.kind == "roc" else prepared.pr
+        return prepared.line(self.line_kind)
+
+    def _scaled(self) -> ScaledLine | None:
+        """The shown curve when its axes are scaled (DET, log FPR), else None."""
+        prepared = None if self.frame is None else self.frame.ready
+        line = None if prepared is None else prepared.line(self.line_kind)
+        return line if isinstance(line, ScaledLine) else None
+
+    def _other_line(self, other: OtherCurves) -> CurveLine | None:
+        return other.line(self.line_kind)
 
     @property
     def legend(self) -> str:
@@ -208,7 +238,7 @@ class CurveChart(PlotextPlot):
 
     def legend_to_fit(self, width: int) -> str:
         """The legend in its longest wording of at most ``width`` cells."""
-        baseline = "chance" if self.kind == "roc" else "prevalence"
+        baseline = "chance" if self.kind in ("roc", "det") else "prevalence"
         sweep = "*" if self.ascii else "\u2812\u2812"
         c, o = CHANCE_MARK, ACTIVE_MARK
         band = self._bands()
@@ -241,7 +271,7 @@ class CurveChart(PlotextPlot):
         frame = self.frame
         prepared = None if frame is None else frame.ready
         rows = () if frame is None else frame.update.models
-        if prepared is None or not prepared.others or not rows or self.kind not in ("roc", "pr"):
+        if prepared is None or not prepared.others or not rows or self.kind not in OVERLAID:
             return []
         out = []
         for i, row in enumerate(rows):
@@ -260,7 +290,7 @@ class CurveChart(PlotextPlot):
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
         long = [f"{m} {n}{' (shown)' if shown else ''}" for m, n, shown in models]
         short = [f"{m} {n}{'*' if shown else ''}" for m, n, shown in models]
-        baseline = "chance" if self.kind == "roc" else "prevalence"
+        baseline = "chance" if self.kind in ("roc", "det") else "prevalence"
         sep = "  " if band else " · "
         banded = [f"{b}{b} {pct} band"] if band else []
         short_band = [f"{b}{b} band"] if band else []
@@ -276,8 +306,23 @@ class CurveChart(PlotextPlot):
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 
     def _bands(self) -> DrawnBands | None:
-        """The bootstrap's bands and their confidence, when there are any to draw."""
-        return None if self.frame is None else self.frame.update.bands
+        """The bootstrap's bands and their confidence, when there are any to draw
+        (around ROC and PR curves only)."""
+        if self.frame is None or self.kind not in ("roc", "pr"):
+            return None
+        return self.frame.update.bands
+
+    def _band(self) -> Band | None:
+        """The band around this chart's curve, placed on its axes (FPR on the log
+        scale when it is on)."""
+        bands = self._bands()
+        if bands is None:
+            return None
+        b = bands.of(self.kind)
+        scaled = self._scaled()
+        if scaled is None:
+            return b
+        return Band(scaled.xscale.unit(b.x), b.low, b.high)
 
     def replot(self) -> None:
         """Follow the frame: the title and legend, and the chart is drawn again."""
@@ -292,11 +337,13 @@ class CurveChart(PlotextPlot):
     def _title(self) -> str:
         """The chart's name, with how many models it draws, in the longest wording that
         fits the border."""
-        name = "ROC curve" if self.kind == "roc" else "Precision-recall curve"
+        name = {"roc": "ROC curve", "det": "DET curve"}.get(self.kind, "Precision-recall curve")
+        if self.kind == "roc" and self.log_fpr:
+            name = "ROC curve, FPR on a log scale"
         models = self._models()
         if not models:
             return name
-        short = "ROC" if self.kind == "roc" else "PR"
+        short = {"roc": "ROC", "det": "DET"}.get(self.kind, "PR")
         grouped = self.frame is not None and self.frame.update.group_by is not None
         what = f"{len(models)} {'groups' if grouped else 'models'}"
         wordings = (f"{name}s of {what}", f"{short} curves of {what}", f"{short}, {what}")
@@ -322,12 +369,13 @@ class CurveChart(PlotextPlot):
         if frame is None or width < 12 or height < 6:
             return Text("")
         prepared = frame.ready
-        if prepared is None or self.kind not in prepared.kinds:
+        if prepared is None or self.line_kind not in prepared.kinds:
             return Text(f"Drawing the {self.kind.upper()} curve of these rows…", style="dim")
         line = self._line(prepared)
         band = self._bands()
         others = prepared.others
-        key = (self.kind, width, height, self.app.theme, self.ascii, band and band.source, others)
+        key = (self.line_kind, width, height, self.app.theme, self.ascii, band and band.source,
+               others, frame.update.asked.partial_aucs)  # fmt: skip
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
@@ -343,20 +391,38 @@ class CurveChart(PlotextPlot):
         return Text("\n").join(lines)
 
     #: Marks drawn in the baseline's fainter colour.
-    faint_marks: frozenset[str] = frozenset({CHANCE_MARK})
+    faint_marks: frozenset[str] = frozenset({CHANCE_MARK, PARTIAL_MARK})
 
     def _axes(self) -> tuple[str, str]:
-        return ("FPR", "TPR") if self.kind == "roc" else ("recall", "precision")
+        if self.kind == "det":
+            return ("FPR (probit scale)", "FNR")
+        if self.kind == "roc":
+            return ("FPR (log scale)" if self.log_fpr else "FPR", "TPR")
+        return ("recall", "precision")
 
     def _xtick(self, v: float) -> str:
         """The x axis's label at ``v`` of the unit square."""
-        return _tick_text(v)
+        return self._xlabels.get(v, _tick_text(v))
 
     def _x_axis(self, frame: Frame, available: int) -> tuple[int, tuple[float, ...]]:
         """The columns the plot takes of ``available``, and where on 0..1 its x ticks
-        are (each on a column; labels of four characters, a space apart at least)."""
+        are (each on a column; labels of four characters, a space apart at least; a
+        scaled axis's own ticks, kept as far apart as their labels need)."""
         cols = plot_cells(available)
-        return cols, unit_ticks(cols, 5)
+        scaled = self._scaled()
+        if scaled is None:
+            self._xlabels = {}
+            return cols, unit_ticks(cols, 5)
+        ticks = scaled.xscale.ticks(cols, 1, across=True)
+        self._xlabels = dict(ticks)
+        return cols, tuple(u for u, _ in ticks)
+
+    def _y_ticks(self, rows: int) -> tuple[tuple[float, str], ...]:
+        """The y axis's ticks, (place on 0..1, label), on an axis of ``rows`` rows."""
+        scaled = self._scaled()
+        if scaled is not None and scaled.yscale.kind != "linear":
+            return scaled.yscale.ticks(rows, 2)
+        return tuple((v, _tick_text(v)) for v in unit_ticks(rows, 2))
 
     def _mark_style(self, ch: str) -> Style | None:
         """A mark with a colour of its own (the metric chart's series), else None."""
@@ -383,20 +449,35 @@ class CurveChart(PlotextPlot):
         """plotext's drawing of the baseline and the curve on a bare ``cols`` x ``rows``
         canvas whose corners are (0, 0) and (1, 1), as plain text."""
         plt = self._bare(cols, rows)
-        band = self._bands()
+        band = self._band()
         if band is not None and line is not None:
-            b = band.of(self.kind)
+            b = band
             mark = BAND_MARK_ASCII if self.ascii else BAND_MARK
             plt.plot(b.x.tolist(), b.low.tolist(), marker=mark)
             plt.plot(b.x.tolist(), b.high.tolist(), marker=mark)
-        if self.kind == "roc":
+        scaled = self._scaled()
+        if self.kind == "roc":  # each partial AUC's range, its two edges
+            place = (lambda v: float(scaled.xscale.unit(v))) if scaled else (lambda v: v)
+            for focus, low, high in frame.update.asked.partial_aucs:
+                for v in (low, high):
+                    if focus == "fpr":
+                        plt.plot([place(v)] * 2, [0.0, 1.0], marker=PARTIAL_MARK)
+                    else:
+                        plt.plot([0.0, 1.0], [v, v], marker=PARTIAL_MARK)
+        if self.kind == "det":  # FNR = 1 − FPR: on probit axes, z(FNR) = −z(FPR)
+            plt.plot([0, 1], [1, 0], marker=CHANCE_MARK)
+        elif scaled is not None:  # TPR = FPR, along the log axis
+            at = scaled.xscale.rate(np.linspace(LOG_GAP, 1.0, 2 * cols))
+            plt.plot([0.0, *scaled.xscale.unit(at).tolist()], [0.0, *at.tolist()],
+                     marker=CHANCE_MARK)  # fmt: skip
+        elif self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
         else:
             prevalence = frame.analysis.metrics["prevalence"].value or 0.0
             plt.plot([0, 1], [prevalence, prevalence], marker=CHANCE_MARK)
         prepared = frame.ready
         for other in () if prepared is None else prepared.others:
-            curve = other.roc if self.kind == "roc" else other.pr
+            curve = self._other_line(other)
             if curve is not None:
                 xs, ys = curve.x[curve.drawn].tolist(), curve.y[curve.drawn].tolist()
                 plt.plot(xs, ys, marker=model_mark(other.index, self.ascii))
@@ -406,7 +487,7 @@ class CurveChart(PlotextPlot):
         canvas = Text.from_ansi(plt.build()).plain.split("\n")
         drawn = [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
         if band is not None and line is not None:
-            b = band.of(self.kind)
+            b = band
             beside = _beside(b, line.x[line.drawn], line.y[line.drawn])
             drawn = self._band_clear_of_the_curve(drawn, b, cols, rows, beside)
         return drawn
@@ -450,18 +531,18 @@ class CurveChart(PlotextPlot):
         """The whole chart without the marker, and where its canvas is:
         (left column, top row, columns, rows)."""
         xname, yname = self._axes()
-        margin = max(4, len(yname)) + 1
+        rows = plot_cells(height - 3)  # the axis, its labels and its name below
+        yticks = self._y_ticks(rows)
+        margin = max(4, len(yname), *(len(t) for _, t in yticks)) + 1
         # Two columns on the right for the last tick's label, centred on x = 1.
         cols, xticks = self._x_axis(frame, width - margin - 2)
-        rows = plot_cells(height - 3)  # the axis, its labels and its name below
-        yticks = unit_ticks(rows, 2)
         axis = self.get_component_rich_style("curve-chart--axis")
         sweep = self.get_component_rich_style("curve-chart--sweep")
         chance = self.get_component_rich_style("curve-chart--chance")
         band_style = self.get_component_rich_style("curve-chart--band")
         other = self.get_component_rich_style("curve-chart--other")
         shown_mark = self._shown_mark(frame)
-        labels = {rows - 1 - _cell(v, rows): _tick_text(v) for v in yticks}
+        labels = {rows - 1 - _cell(v, rows): t for v, t in yticks}
         out: list[Text] = []
         for r, row in enumerate(self._canvas(frame, line, cols, rows)):
             if r in labels:
@@ -483,7 +564,7 @@ class CurveChart(PlotextPlot):
                 elif ch == shown_mark or (shown_mark == "braille" and _is_braille(ch)):
                     text.append(ch, style=sweep)
                 else:  # another model's mark (or a metric's letter, as the sweep's)
-                    overlay = frame.update.models and self.kind in ("roc", "pr")
+                    overlay = frame.update.models and self.kind in OVERLAID
                     text.append(ch, style=other if overlay else sweep)
             out.append(text)
         rule = ["─"] * cols
@@ -528,9 +609,15 @@ class ChartPanel(Vertical):
     """The state to show (handed down by the screen)."""
     mode: reactive[ChartMode] = reactive("roc")
     """Which chart: ``roc``, ``pr``, ``both`` (side by side), ``metrics`` (against the
-    threshold), ``reliability`` or ``gains`` (:data:`CHART_MODES`)."""
+    threshold), ``reliability``, ``gains`` or ``det`` (:data:`CHART_MODES`)."""
     ascii: reactive[bool] = reactive(False)
     """Draw with ASCII characters only."""
+    log_fpr: reactive[bool] = reactive(False)
+    """The ROC chart's FPR axis on a log scale."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._partial: tuple[object, tuple[str, ...]] | None = None
 
     def validate_mode(self, mode: str) -> ChartMode:
         return chart_mode(mode)
@@ -538,9 +625,9 @@ class ChartPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield ItemLines(id="chart-summary")
         with Horizontal(id="chart-row"):
-            for kind in ("roc", "pr"):
+            for kind in ("roc", "pr", "det"):
                 yield CurveChart(kind, id=f"{kind}-chart").data_bind(
-                    ChartPanel.frame, ChartPanel.ascii
+                    ChartPanel.frame, ChartPanel.ascii, ChartPanel.log_fpr
                 )
             yield MetricChart(id="metrics-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
             yield ReliabilityChart(id="reliability-chart").data_bind(
@@ -556,10 +643,27 @@ class ChartPanel(Vertical):
         self._needs(self.size.width)
         self._layout()
 
+    def watch_log_fpr(self) -> None:
+        self._needs(self.size.width)
+        self._layout()
+
+    def _partial_items(self, frame: Frame) -> list[str]:
+        """The partial AUCs' words, worked out once per set of rows (each is a pass
+        over the sweep; a threshold move does not change them)."""
+        key = (frame.analysis.curves, frame.update.asked.partial_aucs)
+        if self._partial is None or self._partial[0] != key:
+            self._partial = (key, _partial_words(frame))
+        return list(self._partial[1])
+
+    @property
+    def roc_kind(self) -> str:
+        """The ROC curve as it is drawn: ``log_roc`` with FPR on a log scale."""
+        return "log_roc" if self.log_fpr else "roc"
+
     def _needs(self, width: int) -> None:
-        kinds = {"both": frozenset(("roc", "pr")), "metrics": frozenset[str]()}.get(
-            self.mode, frozenset((self.mode,))
-        )
+        roc = self.roc_kind
+        kinds = {"both": frozenset((roc, "pr")), "metrics": frozenset[str](),
+                 "roc": frozenset((roc,))}.get(self.mode, frozenset((self.mode,)))  # fmt: skip
         self.post_message(self.Needs(chart_columns(width), kinds))
 
     def watch_frame(self) -> None:
@@ -572,7 +676,8 @@ class ChartPanel(Vertical):
         prepared = frame.ready
         # A curve core could not draw (None: a class is missing, so its summary is
         # undefined) is replaced by a note; one still being prepared says so itself.
-        show_roc = self.mode in ("roc", "both") and _drawable(prepared, "roc")
+        show_roc = self.mode in ("roc", "both") and _drawable(prepared, self.roc_kind)
+        show_det = self.mode == "det" and _drawable(prepared, "det")
         show_pr = self.mode in ("pr", "both") and _drawable(prepared, "pr")
         metrics = self.query_one("#metrics-chart", MetricChart)
         hidden = not metrics.display
@@ -584,6 +689,7 @@ class ChartPanel(Vertical):
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
             (self.query_one("#pr-chart", CurveChart), show_pr),
+            (self.query_one("#det-chart", CurveChart), show_det),
             (self.query_one("#gains-chart", CurveChart), show_gains),
             (self.query_one("#reliability-chart", CurveChart), show_reliability),
         ):
@@ -606,6 +712,7 @@ class ChartPanel(Vertical):
             auc.append(f"{roc_auc.interval.short()}, DeLong")
         if frame.update.quantised is not None:
             auc.append(frame.update.quantised.words())
+        auc += self._partial_items(frame)
         ap = [f"AP (step-weighted) {average_precision.metric.value_text()}"]
         ap += _boot_short(average_precision)
         area = [f"PR trapezoid area {area_pr.metric.value_text()}"]
@@ -617,7 +724,11 @@ class ChartPanel(Vertical):
             "roc": lambda: auc, "pr": lambda: ap + area, "gains": lambda: _gains_items(frame),
             "reliability": lambda: _reliability_items(frame),
             "metrics": lambda: _metric_items(frame) + ap + area,
+            "det": lambda: auc + _scaled_items(frame, "det"),
         }  # fmt: skip
+        if self.log_fpr:
+            items["roc"] = lambda: auc + _scaled_items(frame, "log_roc")
+            items["both"] = lambda: auc + _scaled_items(frame, "log_roc") + ap + area
         summary.show_items(items.get(self.mode, lambda: auc + ap + area)())
         notes = []
         if self.mode == "gains" and not _drawable(prepared, "gains"):
@@ -625,7 +736,9 @@ class ChartPanel(Vertical):
         if self.mode == "reliability" and not _drawable(prepared, "reliability"):
             reason = prepared.curves.calibration().reason
             notes.append(f"No reliability diagram: {reason}.")
-        if self.mode in ("roc", "both") and not _drawable(prepared, "roc"):
+        if self.mode == "det" and not _drawable(prepared, "det"):
+            notes.append(f"No DET curve: {lower_first(str(roc_auc.reason))}.")
+        if self.mode in ("roc", "both") and not _drawable(prepared, self.roc_kind):
             notes.append(f"No ROC curve: {lower_first(str(roc_auc.reason))}. ROC AUC is undefined.")
         if self.mode in ("pr", "both") and not _drawable(prepared, "pr"):
             notes.append(
@@ -838,6 +951,43 @@ def _metric_items(frame: Frame) -> list[str]:
     ts = frame.analysis.sweep.thresholds
     at = threshold_words(float(ts[k - 1]), ts)
     return [f"largest F1 (^) {f1.value_text()} at threshold {at}"]
+
+
+def _partial_words(frame: Frame) -> tuple[str, ...]:
+    """Each partial AUC asked for, in a few words."""
+    words = tuple(partial_auc_short(p) for p in frame.update.asked.partial(frame.analysis.sweep))
+    many = "ranges" if len(words) > 1 else "range"
+    return (*words, f"{PARTIAL_MARK} marks its {many} on the chart") if words else ()
+
+
+def _scaled_items(frame: Frame, kind: str) -> list[str]:
+    """What a chart on scaled axes could not place: the DET curve's points with a rate
+    of 0 or 1, the log axis's points at FPR 0 (and, on either, points past the axis's
+    end), and where the active point is when it is off the chart."""
+    prepared = frame.ready
+    line = None if prepared is None else prepared.line(kind)
+    if not isinstance(line, ScaledLine):
+        return []
+    items = []
+    point = frame.analysis.point
+    if kind == "det":
+        items.append(
+            f"{format_count(line.left_out)} of {format_count(line.points)} points left out "
+            "(a rate of 0 or 1 has no place on probit axes)"
+        )
+        if line.at(point) is None:
+            items.append("the active point is not on it (its FPR or FNR is 0 or 1)")
+    else:
+        many = "point sits" if line.on_axis == 1 else "points sit"
+        items.append(f"{format_count(line.on_axis)} {many} at FPR 0, on the axis (0)")
+    if line.beyond:
+        end = (
+            f"{line.xscale.edge:.2%}".replace("0%", "%")
+            if kind == "det"
+            else f"1e-{line.xscale.decades}"
+        )
+        items.append(f"{format_count(line.beyond)} past {end}, drawn at the axis's end")
+    return items
 
 
 def _boot_short(m: Measure) -> list[str]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.curves.operating import DEFAULT_READOUTS, readouts
 from threshold_lab.core.metrics.metric import format_count
+from threshold_lab.core.session.update import Update
+from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.ascii import to_ascii
 from threshold_lab.tui.explorer.frame import Frame
@@ -151,19 +152,23 @@ class MetricsPanel(ItemLines):
             lines.extend(Text(t, style=style) for t in wrapped)
             shown += 1
         if shown == len(PANEL_ORDER):
-            lines.extend(self._readout_lines(a, width, room - len(lines)))
+            lines.extend(self._readout_lines(frame.update, width, room - len(lines)))
         for t in hint(len(PANEL_ORDER) - shown):
             t.stylize("dim")
             lines.append(t)
         return lines
 
-    def _readout_lines(self, a: Analysis, width: int, room: int) -> list[Text]:
-        """The operating points at fixed rates, one line each, under a heading, when
-        every metric fitted and rows are left (``m`` lists them all, R jumps to each)."""
+    def _readout_lines(self, update: Update, width: int, room: int) -> list[Text]:
+        """The operating points at fixed rates, one line each, under a heading, then the
+        partial AUCs asked for, when every metric fitted and rows are left (``m`` lists
+        them all, R jumps to each readout)."""
         if room < 3:
             return []
+        a = update.analysis
         out = [Text(self._shown("At fixed rates (R jumps to each):"), style="dim")]
-        for r in readouts(a.sweep, DEFAULT_READOUTS)[: room - 2]:
+        for p in update.asked.partial(a.sweep):
+            out.extend(Text(t) for t in formula_lines(self._shown(partial_auc_short(p)), width))
+        for r in update.asked.read(a.sweep)[: room - 2]:
             at = (
                 "undefined"
                 if r.counts is None

@@ -10,9 +10,10 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.curves.peaks import f1_peak
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.drawing.series import ROUND_STEPS, f1_peak, metric_series, score_axis
+from threshold_lab.core.drawing.series import ROUND_STEPS, metric_series, score_axis
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False)
 

@@ -94,8 +94,8 @@ async def test_the_f1_peak_is_found_once_per_sweep_not_once_a_frame(
         assert len(calls) == 1
 
     # Other rows are another sweep, and so another peak (kept with those rows' curves).
+    from threshold_lab.core.curves.peaks import f1_peak
     from threshold_lab.core.data.presets import preset
-    from threshold_lab.core.drawing.series import f1_peak
     from threshold_lab.core.session.session import Session
 
     session = Session(preset("good").data, 0.5, source="preset good")

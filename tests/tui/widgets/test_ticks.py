@@ -55,6 +55,9 @@ def _on_their_values(chart: CurveChart, where: str) -> None:
     lines = rendered(chart).split("\n")
     assert chart._base is not None, where
     left, top, cols, rows = chart._base[3]
+    if chart._scaled() is not None:
+        _scaled_on_their_values(chart, lines, where)
+        return
     ticks = {float(m.group(1)): i for i, line in enumerate(lines) if (m := Y_LABEL.match(line))}
     assert len(ticks) >= 3 and {0.0, 0.5, 1.0} <= set(ticks), (where, ticks)
     for value, line in ticks.items():
@@ -86,6 +89,27 @@ def _on_their_values(chart: CurveChart, where: str) -> None:
         assert lines[top + rows + 1][start : start + len(label)] == label, (where, value)
 
 
+def _scaled_on_their_values(chart: CurveChart, lines: list[str], where: str) -> None:
+    """A chart on scaled axes (DET, log FPR): each tick is on the row and column
+    plotext draws its place at, and each label is its tick's."""
+    assert chart._base is not None
+    left, top, cols, rows = chart._base[3]
+    yticks = dict((t, u) for u, t in chart._y_ticks(rows))
+    found = {m.group(1): i for i, line in enumerate(lines) if (m := SCALED_Y.match(line))}
+    assert len(found) >= 2 and set(found) <= set(yticks), (where, found, yticks)
+    for label, line in found.items():
+        assert line - top == _plotext_row(cols, rows, yticks[label]), (where, label)
+    rule = lines[top + rows]
+    at = [c - left for c, ch in enumerate(rule) if ch == "┬"]
+    xticks = chart._xlabels
+    assert len(at) == len(xticks) >= 2, (where, rule, xticks)
+    for (u, label), col in zip(sorted(xticks.items()), at, strict=True):
+        assert col == _plotext_column(cols, rows, u), (where, label)
+        assert label in lines[top + rows + 1][max(0, left + col - len(label)) :], (where, label)
+
+
+SCALED_Y = re.compile(r"^\s*(\S+)┤")
+
 #: The sizes in four parts, each its own test (so two workers share them).
 PARTS = 4
 
@@ -109,6 +133,12 @@ async def test_every_chart_puts_each_tick_on_the_row_of_its_value(zoomed: bool, 
                     if chart.display and chart.region.area and chart.content_region.height >= 6:
                         _on_their_values(chart, f"{width}x{height} {mode} {chart.kind}")
                         checked.add((width, height, mode))
+            await pilot.press("l")  # the ROC chart with FPR on a log scale, and back
+            await pilot.pause()
+            for chart in app.main.query(CurveChart):
+                if chart.display and chart.region.area and chart.content_region.height >= 6:
+                    _on_their_values(chart, f"{width}x{height} log {chart.kind}")
+            await pilot.press("l")
         # Every mode at every size 36 rows or taller where the pane is shown (80 columns
         # show one pane at a time: zoomed only); shorter ones where a chart has the rows.
         wide = [(w, h) for w, h in sizes if (zoomed or w > 80)]

@@ -1,0 +1,160 @@
+"""Curves on scaled axes: the DET line's points are scikit-learn's, placed by the probit;
+the log-FPR ROC line's; thinning keeps every fine cell the curve passes through."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special
+from threshold_lab.core.curves.det import det_points
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.drawing.scaled import (
+    FINE,
+    LOG_GAP,
+    PROBIT_TICKS,
+    Scale,
+    _thin,
+    det_line,
+    log_roc_line,
+)
+
+from tests.strategies import Example, examples
+
+
+def _unit_probit(rate: float, edge: float) -> float:
+    lo = float(special.ndtri(edge))
+    z = float(special.ndtri(min(max(rate, edge), 1 - edge)))
+    return (z - lo) / (-2 * lo)
+
+
+@settings(max_examples=120, deadline=None)
+@given(examples(both_classes=True), st.booleans())
+def test_the_det_line_places_each_point_by_its_rates(ex: Example, weighted: bool) -> None:
+    s, y = ex
+    w = np.arange(1, s.shape[0] + 1) * 0.375 if weighted else None
+    sweep = build_sweep(make_dataset(s, y, weights=w))
+    line = det_line(sweep, columns=12)
+    points = det_points(sweep)
+    assert line is not None and points is not None
+    fpr, fnr, _ = points
+    inside = (fpr > 0) & (fpr < 1) & (fnr > 0) & (fnr < 1)
+    assert line.points == fpr.shape[0]
+    assert line.left_out == int((~inside).sum())
+    edge = line.xscale.edge
+    for k in range(sweep.size):
+        a, b = sweep.fp[k] / sweep.negatives, 1 - sweep.tp[k] / sweep.positives
+        at = line.at(k)
+        if 0 < a < 1 and 0 < b < 1:
+            assert at is not None
+            assert math.isclose(at[0], _unit_probit(a, edge), abs_tol=1e-12)
+            assert math.isclose(at[1], _unit_probit(b, edge), abs_tol=1e-12)
+        else:
+            assert at is None
+    # The axis reaches 0.01% exactly when a point needs it.
+    rates = np.concatenate((fpr[inside], fnr[inside]))
+    need = bool(((rates < 0.001) | (rates > 0.999)).any())
+    assert edge == (0.0001 if need else 0.001)
+    outside = int((((fpr[inside] < edge) | (fpr[inside] > 1 - edge))
+                   | ((fnr[inside] < edge) | (fnr[inside] > 1 - edge))).sum())  # fmt: skip
+    assert line.beyond == outside
+
+
+@settings(max_examples=120, deadline=None)
+@given(examples(both_classes=True))
+def test_the_log_roc_line_puts_fpr_0_on_the_axis(ex: Example) -> None:
+    s, y = ex
+    sweep = build_sweep(make_dataset(s, y))
+    line = log_roc_line(sweep, columns=12)
+    assert line is not None
+    fpr, tpr = sweep.fp / sweep.negatives, sweep.tp / sweep.positives
+    smallest = float(fpr[fpr > 0].min())
+    d = line.xscale.decades
+    assert 2 <= d <= 6 and (10.0**-d <= smallest + 1e-15 or d == 6)
+    assert line.on_axis == int((fpr == 0).sum()) and line.points == sweep.size
+    for k in range(sweep.size):
+        at = line.at(k)
+        assert at is not None and at[1] == tpr[k]
+        if fpr[k] == 0:
+            assert at[0] == 0.0
+        else:
+            want = LOG_GAP + (1 - LOG_GAP) * (math.log10(max(fpr[k], 10.0**-d)) + d) / d
+            assert math.isclose(at[0], want, abs_tol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["det", "log"]), st.integers(4, 30))
+def test_thinning_keeps_every_fine_cell(seed: int, kind: str, columns: int) -> None:
+    # Every point dropped lies in the same fine cell, on both axes, as the last point
+    # kept before it: the drawing loses nothing a cell finer than a column shows.
+    rng = np.random.default_rng(seed)
+    n = 3_000
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(y * 1.5, 1.0), int(rng.integers(1, 4)))
+    sweep = build_sweep(make_dataset(s, y.astype(np.int64)))
+    line = (
+        det_line(sweep, columns=columns) if kind == "det" else log_roc_line(sweep, columns=columns)
+    )
+    assert line is not None
+    fnr = kind == "det"
+    lo, hi = (line.rank.start, line.rank.stop)  # type: ignore[union-attr]
+    keep = _thin(sweep, line.xscale, line.yscale, lo, hi, columns, fnr=fnr)
+    # A point's fine cell on each axis: how many of the fine boundaries (places evenly
+    # apart on the drawn axis, read back as counts) its FP and TP have reached.
+    fine = np.linspace(0.0, 1.0, FINE * columns + 1)[1:-1]
+    fp_edges = line.xscale.rate(fine) * sweep.negatives
+    rates = line.yscale.rate(fine)
+    tp_edges = np.sort((1 - rates) * sweep.positives if fnr else rates * sweep.positives)
+    bx = np.searchsorted(fp_edges, sweep.fp[lo:hi], side="right")
+    by = np.searchsorted(tp_edges, sweep.tp[lo:hi], side="right")
+    byl = np.searchsorted(tp_edges, sweep.tp[lo:hi], side="left")
+    kept = set((keep - lo).tolist())
+    last = 0
+    assert 0 in kept and hi - lo - 1 in kept
+    for k in range(hi - lo):
+        if k in kept:
+            last = k
+            continue
+        assert bx[k] == bx[last] and by[k] == by[last] and byl[k] == byl[last], (k, last)
+    assert set(line.drawn.tolist()) <= set(keep.tolist())
+
+
+def test_probit_ticks_keep_apart_and_most_wanted_first() -> None:
+    scale = Scale("probit", edge=0.001)
+    every = scale.ticks(200, 1)
+    assert [t for _, t in every] == ["0.1%", "1%", "5%", "20%", "50%", "80%", "95%", "99%", "99.9%"]
+    few = scale.ticks(9, 2)
+    assert "50%" in dict((t, u) for u, t in few)
+    cells = [math.floor(0.5 + 8 * u) for u, _ in few]
+    assert all(b - a >= 2 for a, b in itertools.pairwise(cells))
+    wide = Scale("probit", edge=0.0001).ticks(400, 1, across=True)
+    labels = [t for _, t in wide]
+    assert labels[0] == "0.01%" and labels[-1] == "99.99%"
+    assert {t for _, t in PROBIT_TICKS[:7]} == {"0.1%", "1%", "5%", "20%", "50%", "80%", "95%"}
+
+
+def test_log_ticks_are_decades_with_0_at_the_axis() -> None:
+    ticks = Scale("log", decades=4).ticks(100, 1, across=True)
+    assert [t for _, t in ticks] == ["0", "1e-4", "0.001", "0.01", "0.1", "1"]
+    assert ticks[0][0] == 0.0 and ticks[1][0] == LOG_GAP and ticks[-1][0] == 1.0
+
+
+def test_one_class_has_no_scaled_lines() -> None:
+    sweep = build_sweep(make_dataset(np.array([0.1, 0.3]), np.array([0, 0])))
+    assert det_line(sweep, columns=10) is None and log_roc_line(sweep, columns=10) is None
+
+
+def test_a_ten_million_point_sweep_is_never_transformed_whole() -> None:
+    # Thinning looks only at a few points per fine cell: a long sweep keeps O(columns).
+    n = 10**6
+    rng = np.random.default_rng(1)
+    y = (rng.random(n) < 0.1).astype(np.int64)
+    sweep = build_sweep(make_dataset(rng.normal(y, 1.0), y))
+    line = det_line(sweep, columns=60)
+    assert line is not None and line.drawn.shape[0] <= 4 * 60 + 2
+    keep = _thin(sweep, line.xscale, line.yscale, line.rank.start, line.rank.stop, 60, fnr=True)  # type: ignore[union-attr]
+    assert keep.shape[0] <= 6 * FINE * 60 + 2
