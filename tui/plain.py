@@ -23,7 +23,6 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
 from threshold_lab.core.curves.operating import (
-    DEFAULT_READOUTS,
     parse_partial_auc,
     parse_readouts,
     partial_auc,
@@ -58,6 +57,7 @@ from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.calibration import calibration_words, gains_words, ks_words
 from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
 from threshold_lab.core.text.multiclass import classes_words, multiclass_words
+from threshold_lab.core.text.notable import notable_points
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.text.sentences import (
@@ -335,15 +335,24 @@ class PlainSession:
     # --- operating points ----------------------------------------------------------
 
     def cmd_readout(self, args: list[str]) -> None:
-        """``readout``: the default seven; ``readout fpr 0.01,0.05`` or ``tpr 0.9``."""
-        asked = parse_readouts(" ".join(args)) if args else DEFAULT_READOUTS
+        """``readout``: those asked for (--readout; by default the seven); ``readout fpr
+        0.01,0.05`` or ``tpr 0.9``."""
+        asked = parse_readouts(" ".join(args)) if args else self.session.asked.readouts
         self.say(*(readout_sentence(r) for r in readouts(self.analysis.sweep, asked)))
 
     def cmd_partial_auc(self, args: list[str]) -> None:
-        """``partial auc fpr 0 0.1`` (or ``fpr:0-0.1``)."""
+        """``partial auc fpr 0 0.1`` (or ``fpr:0-0.1``); ``partial auc`` alone: those
+        --partial-auc asked for."""
         if not args or args[0].lower() != "auc":
             raise InputError("say partial auc, then the focus and the range: "
                              "partial auc fpr 0 0.1")  # fmt: skip
+        if len(args) == 1:
+            found = self.session.asked.partial(self.analysis.sweep)
+            if not found:
+                raise InputError("partial auc: give the focus and the range, as in "
+                                 "partial auc fpr 0 0.1 (--partial-auc gave none)")  # fmt: skip
+            self.say(*(partial_auc_sentence(p) for p in found))
+            return
         focus, low, high = parse_partial_auc(" ".join(args[1:]))
         self.say(partial_auc_sentence(partial_auc(self.analysis.sweep, focus, low, high)))
 
@@ -580,7 +589,10 @@ class PlainSession:
 
     def _curve(self, kind: str) -> list[str]:
         a = self.analysis
-        lines = curve_words(a, kind)
+        d = self.session.current().deciding
+        goal = d.decision.index if d and d.decision and d.decision.feasible else None
+        found = self.session.asked.read(a.sweep)
+        lines = curve_words(a, kind, notable=notable_points(a, found, goal))
         q = self.session.quantisation
         if kind == "roc" and q is not None:
             lines += [line.strip() for line in quantised_lines(a, q)]

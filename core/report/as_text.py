@@ -35,6 +35,7 @@ from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.multiclass import multiclass_lines
+from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.text.scores import shown_score
 from threshold_lab.core.text.sentences import status_sentence
@@ -44,29 +45,32 @@ from threshold_lab.core.threshold import format_threshold
 TEXT_POINTS = 40
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def _table(header: list[str], rows: list[list[str]], left: tuple[int, ...] = (0,)) -> list[str]:
+    """Columns as wide as their widest cell, those in ``left`` aligned left."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
+    fmt = "  ".join(f"{{:<{w}}}" if i in left else f"{{:>{w}}}" for i, w in enumerate(widths))
     return [fmt.format(*header).rstrip(), *(fmt.format(*r).rstrip() for r in rows)]
 
 
-def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
-    """The sweep as text rows, the active point marked with ``>``; long sweeps elided
-    to the first and last ``limit // 2`` rows (``None``: every row)."""
+def sweep_table(
+    a: Analysis, *, limit: int | None = TEXT_POINTS, notable: dict[int, list[str]] | None = None
+) -> list[str]:
+    """The sweep as text rows, the active point marked with ``>`` and each notable
+    point with why (``notable``: :func:`~threshold_lab.core.text.notable.notable_points`;
+    by default the active point, max F1 and max informedness). A sweep longer than
+    ``limit`` (None: every row) lists its notable points, its ends and evenly spaced
+    points between, the rest counted (:func:`~threshold_lab.core.text.notable.excerpt`)."""
     c = format_count
     s = a.sweep
-    indices: list[int] | range = range(s.size)
-    half = s.size
-    if limit is not None and s.size > limit:
-        half = limit // 2
-        indices = [*range(half), -1, *range(s.size - half, s.size)]
+    marks = notable_points(a) if notable is None else notable
     rows: list[list[str]] = []
-    for i in indices:
-        if i == -1:
-            hidden = s.size - 2 * half
-            more = "more points" if half else "points, not listed"
-            rows.append([f"... {hidden} {more} ...", *[""] * 8])
-            continue
+    previous = -1
+    for i in excerpt(s.size, marks, limit):
+        if i > previous + 1:
+            hidden = i - previous - 1
+            rows.append([f"... {c(hidden)} {'point' if hidden == 1 else 'points'} ...",
+                         *[""] * 9])  # fmt: skip
+        previous = i
         pk = s.counts_at(i)
         pm = a.sweep.point_metrics(i)
         label = "above all" if i == 0 else shown_score(float(s.thresholds[i - 1]), s.thresholds)
@@ -80,12 +84,18 @@ def sweep_table(a: Analysis, *, limit: int | None = TEXT_POINTS) -> list[str]:
                 c(pk.tn),
                 c(pk.fn),
                 *(pm[n].value_text() for n in ("tpr", "fpr", "precision", "recall")),
+                reasons_text(marks.get(i, [])),
             ]
         )
-    return _table(
-        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall"],
+    if previous < s.size - 1:
+        hidden = s.size - 1 - previous
+        rows.append([f"... {c(hidden)} points, not listed ...", *[""] * 9])
+    table = _table(
+        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall", "notable"],
         [["  " + r[0], *r[1:]] for r in rows],
+        left=(0, 9),
     )
+    return table
 
 
 def intervals_sentence(sure: Sure, ask: str = "--bootstrap B") -> str:
@@ -178,9 +188,11 @@ def model_lines(
     quantised: Quantised | None = None,
     readouts: tuple[Readout, ...] = (),
     partial: tuple[PartialAUC, ...] = (),
+    goal_point: int | None = None,
 ) -> list[str]:
-    """One model's text report: counts, metrics with formulas, sweep, summaries,
-    readouts at fixed rates and partial AUCs."""
+    """One model's text report: counts, metrics with formulas, sweep (its notable
+    points: the active one, the readouts', the goal's, max F1, max informedness),
+    summaries, readouts at fixed rates and partial AUCs."""
     sure = sure or Sure()
     k, d = a.counts, a.data
     c = format_count
@@ -210,8 +222,9 @@ def model_lines(
         f"  ({intervals_sentence(sure)})",
         "",
         "Sweep: one operating point per distinct score, tied scores enter together",
-        *sweep_table(a, limit=sweep_limit),
-        "  (> marks the active operating point)",
+        *sweep_table(a, limit=sweep_limit, notable=notable_points(a, readouts, goal_point)),
+        "  (> marks the active operating point; notable says why a point is listed when the "
+        "sweep is too long to list whole)",
         "",
         "Ranking summaries (do not depend on the threshold)",
         f"  ROC AUC, trapezoid over the exact sweep: {sm.roc_auc.value_or_reason()}"
@@ -335,6 +348,7 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
     body = model_lines(
         a, source=c.source, sweep_limit=points, sure=sure, bins=(o.bins, o.binning),
         quantised=first.quantised, readouts=first.readouts, partial=first.partial_aucs,
+        goal_point=first.decision.index if first.decision and first.decision.feasible else None,
     )  # fmt: skip
     said: list[str] = []
     if c.multiclass is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import format_count
+from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
 from threshold_lab.core.text.scores import threshold_words
 
 
@@ -187,14 +188,20 @@ def _step_words(pos: int | float, neg: int | float) -> str:
     return "no weight enters"
 
 
-def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
-    """The ROC (``kind="roc"``) or PR curve in words: each tie-group step, then the summaries.
+def curve_words(
+    a: Analysis, kind: str, *, limit: int = 40, notable: dict[int, list[str]] | None = None
+) -> list[str]:
+    """The ROC (``kind="roc"``) or PR curve in words: each tie-group step, then the
+    summaries. A curve of more than ``limit`` steps says its notable points (``notable``:
+    :func:`~threshold_lab.core.text.notable.notable_points`, by default the active one,
+    max F1 and max informedness), its last and evenly spaced ones between, each notable
+    one with why, and counts the steps not said.
 
     >>> from threshold_lab.core.analysis import analyse
     >>> from threshold_lab.core.data.presets import preset
     >>> lines = curve_words(analyse(preset("canonical").data, 0.5), "roc")
     >>> lines[2]
-    'Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to FPR 1/2, TPR 2/3.'
+    'Threshold 0.8: 1 positive and 1 negative enter together, ... TPR 2/3 (active).'
     >>> lines[-1]
     'ROC AUC, the trapezoid area under these points: 7/12 ≈ 0.5833.'
     """
@@ -210,14 +217,15 @@ def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
             f"Precision-recall curve, {s.size - 1} points; above all scores precision is "
             "undefined (nothing predicted positive)."
         ]
-    indices = list(range(1, s.size))
-    if len(indices) > limit:
-        indices = indices[: limit // 2] + indices[-(limit // 2) :]
+    marks = notable_points(a) if notable is None else notable
+    indices = [k for k in excerpt(s.size, marks, limit + 1) if k > 0]
     previous = 0
     for k in indices:
         if k != previous + 1:
-            lines.append(f"... {k - previous - 1} more steps ...")
+            hidden = k - previous - 1
+            lines.append(f"... {hidden} more {'step' if hidden == 1 else 'steps'} ...")
         previous = k
+        why = f" ({reasons_text(marks[k])})" if marks.get(k) else ""
         pos, neg = s.entering(k)
         m = s.point_metrics(k)
         where = (
@@ -225,10 +233,12 @@ def curve_words(a: Analysis, kind: str, *, limit: int = 40) -> list[str]:
         )
         if kind == "roc":
             shape = "a diagonal step" if pos and neg else "up" if pos else "right"
-            lines.append(f"{where}, {shape} to FPR {m['fpr'].short()}, TPR {m['tpr'].short()}.")
+            lines.append(
+                f"{where}, {shape} to FPR {m['fpr'].short()}, TPR {m['tpr'].short()}{why}."
+            )
         else:
             lines.append(
-                f"{where}: recall {m['recall'].short()}, precision {m['precision'].short()}."
+                f"{where}: recall {m['recall'].short()}, precision {m['precision'].short()}{why}."
             )
     if kind == "roc":
         lines.append(f"ROC AUC, the trapezoid area under these points: {sm.roc_auc.value_text()}.")

@@ -83,7 +83,8 @@ def parser() -> Parser:
         default=_DEFAULT_POINTS,
         metavar="N|all",
         help=f"sweep points to list: all, 0, or at least {MIN_POINTS} (default: "
-        f"{TEXT_POINTS} in text, the first and last halves; {JSON_POINTS:,} in JSON, "
+        f"{TEXT_POINTS} in text: the notable points (active, readouts', goal's, max F1, max "
+        f"informedness), the ends and evenly spaced ones; {JSON_POINTS:,} in JSON, "
         "chosen to keep the ROC curve's shape)",
     )
     p.add_argument(

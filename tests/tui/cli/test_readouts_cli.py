@@ -137,6 +137,8 @@ def test_plain_mode_reads_out_and_integrates() -> None:
     assert lines[1].startswith("Partial AUC, FPR 0 to 0.5 (∫ TPR dFPR): 1/4 = 0.25")
     assert "below the chance line" in lines[2]
     assert lines[3].startswith("error: readout 'tpr 2': '2' is not a rate in [0, 1]")
-    assert lines[4].startswith("error: partial AUC '': give the focus and the range")
+    assert lines[4].startswith(
+        "error: partial auc: give the focus and the range, as in partial auc"
+    )
     assert lines[5].startswith("error: say partial auc, then the focus and the range")
     assert plain.refused == 3
