@@ -123,12 +123,13 @@ def test_presets_sweep_and_curves() -> None:
         "FPR",
         "precision",
         "recall",
+        "notable",
     ]
     assert sweep[3].split()[:6] == [">", "0.8", "2", "1", "1", "1"]
     roc = run("roc")
     assert roc[2] == (
         "Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to "
-        "FPR 1/2, TPR 2/3."
+        "FPR 1/2, TPR 2/3 (active)."
     )
     assert roc[-2] == "ROC AUC, the trapezoid area under these points: 7/12 ≈ 0.5833."
     assert roc[-1] == "ROC AUC 95% CI 0.00 to 1.00, DeLong; SE 0.3118."
@@ -293,6 +294,12 @@ def test_roc_and_status_name_each_rate_by_its_counts() -> None:
     out = io.StringIO()
     run_plain(Session(data, 0.5, source="arrays"), ["roc\n", "status\n"], out, prompt=False)
     lines = out.getvalue().splitlines()
-    assert "Threshold 0.9: 8 positives enter, up to FPR 0/10, TPR 8/14." in lines
-    assert "Threshold 0.2: 6 positives enter, up to FPR 2/10, TPR 14/14." in lines
+    assert (
+        "Threshold 0.9: 8 positives enter, up to FPR 0/10, TPR 8/14 "
+        "(TPR at FPR <= 0.001, 0.01, 0.05, 0.1)." in lines
+    )
+    assert (
+        "Threshold 0.2: 6 positives enter, up to FPR 2/10, TPR 14/14 "
+        "(FPR at TPR >= 0.9, 0.95, 0.99; max F1; max informedness)." in lines
+    )
     assert lines[-1].endswith("; precision 8/10, recall 8/14.")
