@@ -46,7 +46,7 @@ import sys, time, json
 from threshold_lab.core.data.sources import open_source
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.curves.roc import roc_auc
-from threshold_lab.core.curves.pr import average_precision, pr_trapezoid_area
+from threshold_lab.core.curves.pr import pr_summaries
 from threshold_lab.core.metrics.probability import log_loss, brier_score
 from threshold_lab.core.intervals.closed import delong_se
 from threshold_lab.core.calibration.reliability import calibration
@@ -63,8 +63,7 @@ sweep = build_sweep(data)
 out = {"sweep": best(lambda: build_sweep(data))}
 for name, fn in [
     ("ROC AUC", lambda: roc_auc(sweep)),
-    ("average precision", lambda: average_precision(sweep)),
-    ("PR trapezoid area", lambda: pr_trapezoid_area(sweep)),
+    ("AP and PR trapezoid area (one pass)", lambda: pr_summaries(sweep)),
     ("log loss", lambda: log_loss(data)),
     ("Brier score", lambda: brier_score(data)),
     ("DeLong", lambda: delong_se(sweep)),

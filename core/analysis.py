@@ -12,7 +12,7 @@ from typing import Literal
 
 from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_statistic
 from threshold_lab.core.calibration.reliability import BINS, Calibration, calibration
-from threshold_lab.core.curves.pr import average_precision, pr_trapezoid_area
+from threshold_lab.core.curves.pr import pr_summaries
 from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
@@ -91,10 +91,11 @@ class Curves:
 
     @cached_property
     def summaries(self) -> Summaries:
+        ap, area = pr_summaries(self.sweep)  # one pass for the two
         return Summaries(
             roc_auc=roc_auc(self.sweep),
-            average_precision=average_precision(self.sweep),
-            pr_trapezoid_area=pr_trapezoid_area(self.sweep),
+            average_precision=ap,
+            pr_trapezoid_area=area,
             log_loss=log_loss(self.data),
             brier=brier_score(self.data),
         )

@@ -39,6 +39,10 @@ class KS:
         return {"value": self.value.as_json(), "threshold": self.threshold}
 
 
+#: Weighted gaps (floats) this close to the largest count as ties with it.
+NEAR = 1e-12
+
+
 def ks_statistic(sweep: Sweep) -> KS:
     """max over the sweep of TPR − FPR; among ties, the point with the fewest predicted
     positives (the highest threshold).
@@ -71,6 +75,17 @@ def ks_statistic(sweep: Sweep) -> KS:
         if best is None or score[k] > best:
             best_k, best = b.start + k, score[k]
     k = best_k
+    if not whole and best_k > 0:
+        # Weights that are not whole: a gap within rounding of the largest is a tie, and
+        # a tie goes to the highest threshold (a pass to the first such point).
+        near = float(best) - NEAR
+        for b in blocks(0, best_k + 1):
+            score = sweep.tp[b] / float(sweep.positives) - sweep.fp[b] / float(sweep.negatives)
+            hits = np.flatnonzero(score >= near)
+            if hits.size:
+                k = b.start + int(hits[0])
+                best = score[hits[0]]  # the gap at the point chosen, said with it
+                break
     if whole:
         exact = Fraction(int(best), p * n)
         value = from_fraction(exact, float(exact), name=name, formula=formula)
@@ -79,13 +94,51 @@ def ks_statistic(sweep: Sweep) -> KS:
     return KS(value, sweep.threshold_at(k), k)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
+class Share:
+    """A share per sweep point, ``(a + b) / total`` (``b`` None: ``a / total``), read at
+    the points asked for: the same values as dividing the whole arrays (each point's
+    own float division), without making them (72 MB a curve axis at 9·10^6 points).
+    ``np.asarray(share)`` makes the whole array where one is wanted."""
+
+    a: Any
+    b: Any
+    total: float
+
+    def __getitem__(self, index: Any) -> Any:
+        v = self.a[index] if self.b is None else self.a[index] + self.b[index]
+        out = np.asarray(v / self.total, dtype=np.float64)
+        return float(out) if out.ndim == 0 else out
+
+    def __len__(self) -> int:
+        return int(self.a.shape[0])
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> FloatArray:
+        return np.asarray(self[np.arange(len(self))], dtype=dtype or np.float64)
+
+    def tolist(self) -> list[float]:
+        return np.asarray(self).tolist()  # type: ignore[no-any-return]
+
+    def last_at_most(self, q: float) -> int:
+        """The last point whose share is at most ``q`` (shares never fall), or 0."""
+        lo, hi = 0, len(self) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self[mid] <= q:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+
+@dataclass(frozen=True, eq=False)
 class Gains:
     """The cumulative gains curve: x (share predicted positive) and y (share of the
-    positives captured) per sweep point, and the prevalence (the perfect line's knee)."""
+    positives captured) per sweep point, each read where asked (:class:`Share`), and
+    the prevalence (the perfect line's knee)."""
 
-    x: FloatArray
-    y: FloatArray
+    x: Share
+    y: Share
     prevalence: float
 
 
@@ -101,7 +154,5 @@ def gains(sweep: Sweep) -> Gains | None:
     total = float(sweep.positives + sweep.negatives)
     if sweep.positives == 0 or total == 0:
         return None
-    x = (sweep.tp + sweep.fp) / total
-    y = sweep.tp / float(sweep.positives)
-    return Gains(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64),
+    return Gains(Share(sweep.tp, sweep.fp, total), Share(sweep.tp, None, float(sweep.positives)),
                  float(sweep.positives) / total)  # fmt: skip

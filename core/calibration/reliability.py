@@ -20,12 +20,14 @@ the lowest or highest score.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import blocks, dot, shifted
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, wilson
@@ -145,6 +147,9 @@ def not_probabilities(sweep: Sweep) -> str | None:
 
 #: Tie groups per block: the per-group arrays of one block stay in the cache.
 GROUP_BLOCK = 1 << 16
+#: Whole counts take each bin's run of groups by binary search (tests turn it off to
+#: hold the two ways equal).
+FAST = True
 
 
 def _group_blocks(sweep: Sweep, size: int) -> Iterator[tuple[FloatArray, Any, Any]]:
@@ -177,6 +182,114 @@ def _bin_of(
         return exact, running[-1]
     approx: npt.NDArray[np.int64] = np.floor(bins * (below / total)).astype(np.int64)
     return approx, running[-1]
+
+
+def _bin_at(sweep: Sweep, k: int, bins: int, binning: str, total: int) -> int:
+    """Sweep point ``k``'s group's bin, by the module's rules (whole counts)."""
+    if binning == "width":
+        return min(math.floor(float(sweep.thresholds[k - 1]) * bins), bins - 1)
+    below = total - int(sweep.tp[k]) - int(sweep.fp[k])  # rows scored strictly lower
+    return below * bins // total
+
+
+def _bin_ranges(sweep: Sweep, bins: int, binning: str) -> list[tuple[int, int, int]]:
+    """Each nonempty run of sweep points sharing a bin, as (bin, first, stop): a
+    group's bin never rises as the score falls (points 1 .. m, descending), so each
+    run's end is found by binary search, never by binning every group."""
+    m = sweep.size - 1
+    total = int(sweep.positives) + int(sweep.negatives)
+    out = []
+    k = 1
+    while k <= m:
+        b = _bin_at(sweep, k, bins, binning, total)
+        lo, hi = k, m  # the last point of bin b is in lo .. hi
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if _bin_at(sweep, mid, bins, binning, total) == b:
+                lo = mid
+            else:
+                hi = mid - 1
+        out.append((b, k, lo + 1))
+        k = lo + 1
+    return out
+
+
+def _by_bin_ranges(
+    sweep: Sweep, bins: int, binning: str, acc: tuple[Any, ...], o_bar: float
+) -> tuple[float, float]:
+    """The per-bin rows, positives, Σ n_g·s, lowest and highest score (into ``acc``),
+    and the Brier decomposition's two sums, for whole counts: each bin's run of tie
+    groups found by binary search, then one pass over the groups a block at a time
+    with no per-group bin index."""
+    n_acc, pos_acc, score_acc, low_acc, high_acc, seen = acc
+    tp, fp, ts = sweep.tp, sweep.fp, sweep.thresholds
+    reliability = resolution = 0.0
+    zero_weight = sweep.weighted  # only weights can leave a group with no weight
+    for b, first, stop in _bin_ranges(sweep, bins, binning):
+        rows = int(tp[stop - 1]) + int(fp[stop - 1]) - int(tp[first - 1]) - int(fp[first - 1])
+        if rows == 0:
+            continue  # a bin of groups that weigh nothing: left out
+        n_acc[b] += rows
+        pos_acc[b] += int(tp[stop - 1]) - int(tp[first - 1])
+        # The bin's lowest and highest score among groups of some weight.
+        hi_k, lo_k = first, stop - 1
+        while int(tp[hi_k]) + int(fp[hi_k]) == int(tp[hi_k - 1]) + int(fp[hi_k - 1]):
+            hi_k += 1
+        while int(tp[lo_k]) + int(fp[lo_k]) == int(tp[lo_k - 1]) + int(fp[lo_k - 1]):
+            lo_k -= 1
+        high_acc[b], low_acc[b] = float(ts[hi_k - 1]), float(ts[lo_k - 1])
+        seen[b] = True
+        for blk in blocks(first, stop, GROUP_BLOCK):
+            before = shifted(blk, -1)
+            pos = (tp[blk] - tp[before]).astype(np.float64)
+            n = pos + (fp[blk] - fp[before])
+            scores = ts[blk.start - 1 : blk.stop - 1]
+            score_acc[b] += dot(n, scores)
+            if zero_weight:
+                o = np.divide(pos, n, out=np.zeros_like(pos), where=n > 0)
+            else:
+                o = np.divide(pos, n, out=pos)
+            gap = scores - o
+            np.multiply(gap, gap, out=gap)
+            reliability += dot(n, gap)
+            np.subtract(o, o_bar, out=o)
+            np.multiply(o, o, out=o)
+            resolution += dot(n, o)
+    return reliability, resolution
+
+
+def _by_groups(
+    sweep: Sweep, bins: int, binning: str, acc: tuple[Any, ...], o_bar: float
+) -> tuple[float, float]:
+    """:func:`_by_bin_ranges`'s sums with each tie group binned on its own (the rule
+    for weights that are not whole: the running float total decides the bins)."""
+    n_acc, pos_acc, score_acc, low_acc, high_acc, seen = acc
+    total = sweep.positives + sweep.negatives
+    whole = sweep.whole_counts()
+    carry: Any = sweep.tp.dtype.type(0)
+    reliability_sum = resolution_sum = 0.0
+    for scores, pos, neg in _group_blocks(sweep, GROUP_BLOCK):
+        n_g = pos + neg
+        which, carry = _bin_of(scores, n_g, carry, bins, binning, total, whole)
+        keep = n_g > 0  # zero-weight rows count for nothing
+        if not keep.all():
+            scores, pos, n_g, which = scores[keep], pos[keep], n_g[keep], which[keep]
+        if scores.size == 0:
+            continue
+        starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+        at = which[starts]
+        n_acc[at] += np.add.reduceat(n_g, starts)
+        pos_acc[at] += np.add.reduceat(pos, starts)
+        score_acc[at] += np.add.reduceat(n_g * scores, starts)
+        first = ~seen[at]
+        low_acc[at[first]] = scores[starts[first]]
+        high_acc[at] = scores[np.r_[starts[1:], scores.size] - 1]
+        seen[at] = True
+        # The Brier decomposition by distinct score: within a group every score is s_g.
+        o_g = pos / n_g
+        reliability_sum += np.sum(n_g * (scores - o_g) ** 2)
+        resolution_sum += np.sum(n_g * (o_g - o_bar) ** 2)
+    return float(reliability_sum), float(resolution_sum)
 
 
 def _undefined_all(binning: str, bins: int, reason: str) -> Calibration:
@@ -213,29 +326,10 @@ def calibration(
     high_acc = np.zeros(bins, dtype=np.float64)
     seen = np.zeros(bins, dtype=bool)
     o_bar = float(sweep.positives) / float(total)
-    carry: Any = kind.type(0)
-    reliability_sum = resolution_sum = 0.0
-    for scores, pos, neg in _group_blocks(sweep, GROUP_BLOCK):
-        n_g = pos + neg
-        which, carry = _bin_of(scores, n_g, carry, bins, binning, total, whole)
-        keep = n_g > 0  # zero-weight rows count for nothing
-        if not keep.all():
-            scores, pos, n_g, which = scores[keep], pos[keep], n_g[keep], which[keep]
-        if scores.size == 0:
-            continue
-        starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
-        at = which[starts]
-        n_acc[at] += np.add.reduceat(n_g, starts)
-        pos_acc[at] += np.add.reduceat(pos, starts)
-        score_acc[at] += np.add.reduceat(n_g * scores, starts)
-        first = ~seen[at]
-        low_acc[at[first]] = scores[starts[first]]
-        high_acc[at] = scores[np.r_[starts[1:], scores.size] - 1]
-        seen[at] = True
-        # The Brier decomposition by distinct score: within a group every score is s_g.
-        o_g = pos / n_g
-        reliability_sum += np.sum(n_g * (scores - o_g) ** 2)
-        resolution_sum += np.sum(n_g * (o_g - o_bar) ** 2)
+    acc = (n_acc, pos_acc, score_acc, low_acc, high_acc, seen)
+    # Whole counts: each bin's run of groups by binary search; else a bin per group.
+    by = _by_bin_ranges if whole and FAST else _by_groups
+    reliability_sum, resolution_sum = by(sweep, bins, binning, acc, o_bar)
     present = np.flatnonzero(seen)
     n_b, pos_b = n_acc[present], pos_acc[present]
     mean_b = score_acc[present] / n_b

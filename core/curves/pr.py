@@ -150,3 +150,44 @@ def _first_defined(sweep: Sweep) -> int:
         if hits.shape[0]:
             return int(b.start) + int(hits[0])
     return sweep.size
+
+
+def pr_summaries(sweep: Sweep) -> tuple[Metric, Metric]:
+    """:func:`average_precision` and :func:`pr_trapezoid_area` together. Both are
+    sums over the same recall steps of the same precisions (AP's at each step's end;
+    the trapezoid's the mean of its two ends), so where they are decimals one pass
+    over the points gives both: each block's precisions are divided once and read by
+    both sums. Where the counts are whole and the steps few, each is its exact
+    fraction, as the two functions give it.
+
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> [m.value_text() for m in pr_summaries(build_sweep(preset("ap-vs-trapezoid").data))]
+    ['5/6 ≈ 0.8333', '19/24 ≈ 0.7917']
+    """
+    if sweep.positives == 0 or (sweep.whole_counts() and _rises(sweep, 1) is not None):
+        return average_precision(sweep), pr_trapezoid_area(sweep)
+    tp, fp = sweep.tp, sweep.fp
+    pos = float(sweep.positives)
+    first = _first_defined(sweep)
+    tp0, pred0 = float(tp[first]), float(tp[first] + fp[first])
+    # Unweighted counts are summed as counts and divided once (the products stay well
+    # inside a double); weights as rates, which cannot overflow or underflow.
+    scale = 1.0 if sweep.weighted else pos
+    ap = trap = 0.0
+    for b in blocks(first + 1, sweep.size):
+        both = slice(b.start - 1, b.stop)  # each point and the one before it
+        precision = tp[both] / (tp[both] + fp[both])
+        gain = (tp[b] - tp[shifted(b, -1)]).astype(np.float64)
+        if sweep.weighted:
+            gain /= pos
+        here = dot(gain, precision[1:])
+        ap += here
+        trap += (here + dot(gain, precision[:-1])) / 2
+    ap, trap = ap / scale, trap / scale
+    ap += tp0 / pos * (tp0 / pred0)
+    trap += tp0 / pos * (1.0 + tp0 / pred0) / 2
+    return (
+        Metric(ap, None, None, "average precision", "Σ (Rₖ−Rₖ₋₁)·Pₖ"),
+        Metric(trap, None, None, "PR trapezoid area", "Σ (Rₖ−Rₖ₋₁)·(Pₖ+Pₖ₋₁)/2"),
+    )

@@ -15,7 +15,8 @@ from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
-from threshold_lab.core.blocks import dot
+from threshold_lab.core.blocks import blocks, dot, shifted
+from threshold_lab.core.curves.roc import segment_sum
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import RATES, Cells
@@ -208,30 +209,41 @@ def delong_se(sweep: Sweep) -> tuple[float | None, float | None, str | None]:
     if pos < 2 or neg < 2:
         return None, None, "DeLong's variance needs at least two actual positives and two negatives"
 
-    def groups(b0: int, b1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Groups b0..b1 (0-based, group g between points g and g + 1): the positives
-        and negatives entering, and each one's placement value there."""
-        tp = sweep.tp[b0 : b1 + 1].astype(np.float64)
-        fp = sweep.fp[b0 : b1 + 1].astype(np.float64)
-        p_g, n_g = np.diff(tp), np.diff(fp)
-        v10 = (neg - fp[1:] + 0.5 * n_g) / neg  # a positive's share of negatives below
-        v01 = (tp[:-1] + 0.5 * p_g) / pos  # a negative's share of positives above
-        return p_g, n_g, v10, v01
-
-    # Two passes in cache-sized blocks (the mean, then the spread about it): at 10^7
-    # distinct scores whole-array temporaries cost more than the arithmetic.
+    # The mean placement is the AUC itself, read exactly off the AUC's running sums
+    # (one pass of integers when the AUC was not summed yet). Then one pass in
+    # cache-sized blocks for the spread: within group g (points k − 1 to k) a
+    # positive's placement less the AUC is ((1 − AUC)·N − (FP_k + FP_{k−1})/2) / N and
+    # a negative's is ((TP_{k−1} + TP_k)/2 − AUC·P) / P, so no placement is formed.
     m = sweep.size - 1
-    block = 1 << 16
-    total = 0.0
-    for b0 in range(0, m, block):
-        p_g, _, v10, _ = groups(b0, min(m, b0 + block))
-        total += dot(p_g, v10)
-    auc = total / pos
+    tp, fp = sweep.tp, sweep.fp
+    if sweep.whole_counts(limit=2**31):  # Σ ΔFP·(TP + TP′) stays inside int64
+        auc = float(Fraction(segment_sum(sweep, 1, m), 2 * int(pos) * int(neg)))
+    else:  # the mean placement of the positives, in floats
+        auc = 0.0
+        for b in blocks(1, m + 1, 1 << 16):
+            before = shifted(b, -1)
+            v10 = (fp[b] + fp[before]).astype(np.float64)
+            v10 *= -0.5
+            v10 += neg
+            auc += dot((tp[b] - tp[before]).astype(np.float64), v10)
+        auc /= pos * neg
+    c10, c01 = (1.0 - auc) * neg, auc * pos
     s10 = s01 = 0.0
-    for b0 in range(0, m, block):
-        p_g, n_g, v10, v01 = groups(b0, min(m, b0 + block))
-        s10 += dot(p_g, (v10 - auc) ** 2)
-        s01 += dot(n_g, (v01 - auc) ** 2)
+    for b in blocks(1, m + 1, 1 << 16):
+        before = shifted(b, -1)
+        # Sums and differences in the counts' own type, then one conversion each: numpy
+        # converting inside the sum (dtype=) took half as long again.
+        x = (fp[b] + fp[before]).astype(np.float64)
+        x *= -0.5
+        x += c10
+        x *= x
+        s10 += dot((tp[b] - tp[before]).astype(np.float64), x)
+        y = (tp[b] + tp[before]).astype(np.float64)
+        y *= 0.5
+        y -= c01
+        y *= y
+        s01 += dot((fp[b] - fp[before]).astype(np.float64), y)
+    s10, s01 = s10 / (neg * neg), s01 / (pos * pos)
     s10, s01 = s10 / (pos - 1), s01 / (neg - 1)
     se = math.sqrt(max(s10 / pos + s01 / neg, 0.0))
     return auc, se, None

@@ -113,7 +113,7 @@ def gains_words(g: Gains | None, a: Analysis) -> list[str]:
     seen: set[int] = set()
     for q in np.linspace(0.1, 1.0, 10):
         # The last operating point predicting at most this share of the rows positive.
-        k = max(int(np.searchsorted(g.x, q + 1e-12, side="right")) - 1, 0)
+        k = g.x.last_at_most(q + 1e-12)
         if k in seen:
             continue
         seen.add(k)

@@ -92,3 +92,22 @@ def test_ks_in_blocks_is_the_first_largest_gap(
     first = next(k for k, g in enumerate(gap) if math.isclose(g, top, abs_tol=1e-12))
     assert ks.point == first
     assert math.isclose(float(ks.value.value or 0.0), top, abs_tol=1e-12)
+
+
+@given(rows, st.integers(1, 6), st.sampled_from([1, 2, 3, 10, 17]),
+       st.sampled_from(["mass", "width"]), st.booleans())  # fmt: skip
+def test_whole_counts_binned_by_runs_equal_binning_every_group(
+    data: list[tuple[float, bool, float]], block: int, bins: int, binning: str, weighted: bool
+) -> None:
+    # Whole counts find each bin's run of groups by binary search on the sweep's counts;
+    # binning each group on its own (the rule itself) gives the same bins, rows and
+    # positives exactly, and the same decimals up to rounding.
+    sweep = _sweep(data, weighted)
+    if not sweep.whole_counts():
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reliability, "GROUP_BLOCK", block)
+        runs = calibration(sweep, bins=bins, binning=binning).as_json()
+        mp.setattr(reliability, "FAST", False)
+        each = calibration(sweep, bins=bins, binning=binning).as_json()
+    _close(runs, each)

@@ -90,3 +90,37 @@ def test_probability_metrics(rows, weights) -> None:  # type: ignore[no-untyped-
     assert brier_score(data).value == pytest.approx(
         skm.brier_score_loss(y, p, sample_weight=w), rel=1e-9
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.booleans(), st.floats(0.05, 10.0)),
+             min_size=2, max_size=300),
+    st.booleans(), st.integers(1, 7),
+)  # fmt: skip
+def test_ap_and_pr_area_in_one_pass_are_the_two_functions_and_sklearns(
+    rows, weighted, block
+) -> None:  # type: ignore[no-untyped-def]
+    # The report sums AP and the PR trapezoid area in one pass (#29); past the exact
+    # path's step limit they are decimals: the same as each function's own, and as
+    # scikit-learn's, whatever the block size. The limit is lowered so the decimal
+    # path runs on small data.
+    from threshold_lab.core import blocks as blocks_module
+    from threshold_lab.core.curves import pr
+
+    s = np.array([r[0] for r in rows], dtype=float) / 30
+    y = np.array([r[1] for r in rows])
+    if not y.any():
+        return
+    w = np.array([r[2] for r in rows]) if weighted else None
+    sweep = build_sweep(make_dataset(s, y, weights=w))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pr, "EXACT_STEP_LIMIT", 0)
+        mp.setattr(blocks_module, "BLOCK", block)
+        ap, area = pr.pr_summaries(sweep)
+        want_ap, want_area = average_precision(sweep).value, pr_trapezoid_area(sweep).value
+    assert ap.value == pytest.approx(want_ap, rel=1e-12, abs=1e-15)
+    assert area.value == pytest.approx(want_area, rel=1e-12, abs=1e-15)
+    assert ap.value == pytest.approx(skm.average_precision_score(y, s, sample_weight=w), abs=1e-12)
+    precision, recall, _ = skm.precision_recall_curve(y, s, sample_weight=w)
+    assert area.value == pytest.approx(skm.auc(recall, precision), abs=1e-12)
