@@ -159,3 +159,12 @@ def test_the_explorer_refuses_a_bad_readout_in_one_line(capsys) -> None:  # type
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--readout" in err and "Traceback" not in err
+
+
+async def test_the_log_fpr_title_names_the_models_and_the_scale() -> None:
+    app = file_app(*MODELS)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        chart = app.main.query_one("#roc-chart", CurveChart)
+        assert chart.border_title == "ROC curves of 2 models, FPR on a log scale"

@@ -338,15 +338,15 @@ class CurveChart(PlotextPlot):
         """The chart's name, with how many models it draws, in the longest wording that
         fits the border."""
         name = {"roc": "ROC curve", "det": "DET curve"}.get(self.kind, "Precision-recall curve")
-        if self.kind == "roc" and self.log_fpr:
-            name = "ROC curve, FPR on a log scale"
+        log = ", FPR on a log scale" if self.kind == "roc" and self.log_fpr else ""
         models = self._models()
         if not models:
-            return name
+            return name + log
         short = {"roc": "ROC", "det": "DET"}.get(self.kind, "PR")
         grouped = self.frame is not None and self.frame.update.group_by is not None
         what = f"{len(models)} {'groups' if grouped else 'models'}"
-        wordings = (f"{name}s of {what}", f"{short} curves of {what}", f"{short}, {what}")
+        wordings = (f"{name}s of {what}{log}", f"{short} curves of {what}{log}",
+                    f"{short} curves of {what}", f"{short}, {what}")  # fmt: skip
         return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
 
     def watch_ascii(self) -> None:
