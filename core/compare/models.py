@@ -251,8 +251,11 @@ def compare(
     )  # fmt: skip
 
 
-#: Why groups of different examples get no McNemar test or paired bootstrap.
-NOT_PAIRED = "the groups are different examples; it needs the same examples in both"
+#: Why different examples (groups, or --unpaired) get no McNemar test or paired bootstrap.
+NOT_PAIRED = (
+    "the two are compared as different examples (groups, or --unpaired); it needs the "
+    "same examples in both"
+)
 
 
 def _unpaired(
