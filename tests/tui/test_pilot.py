@@ -178,14 +178,19 @@ async def test_presets_and_chart_cycle() -> None:
         assert m.session.source == "preset canonical"
 
 
-async def test_save_writes_csv_and_asks_before_overwrite(tmp_path: Path) -> None:
+async def test_save_writes_csv_and_asks_before_overwrite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A short relative name: each character is a key press (a temporary directory's
+    # whole path typed twice took 15 s of the suite).
+    monkeypatch.chdir(tmp_path)
     app = make_app()
     target = tmp_path / "rows.csv"
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
-        await pilot.press("space", "s", *retype(str(target)), "enter")
+        await pilot.press("space", "s", *retype("rows.csv"), "enter")
         assert target.read_text().splitlines()[:2] == ["id,score,label", "s1,0.9,0"]
-        await pilot.press("s", *retype(str(target)), "enter")
+        await pilot.press("s", *retype("rows.csv"), "enter")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")
         assert "Not saved" in m.message

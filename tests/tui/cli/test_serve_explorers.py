@@ -183,7 +183,9 @@ async def test_closing_the_socket_kills_an_explorer_that_ignores_sigterm() -> No
             assert children(os.getpid()) - before == {pid}
             assert alive(pid)
         assert await eventually(lambda: pid not in children(os.getpid()))
-        assert not s.server.sessions
+        # The server forgets the session when its handler returns, which may be a beat
+        # after the child is reaped (a busy machine showed the two apart).
+        assert await eventually(lambda: not s.server.sessions)
 
 
 async def test_the_servers_shutdown_ends_its_explorers_and_closes_their_sockets() -> None:
