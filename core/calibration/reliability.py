@@ -259,13 +259,12 @@ def _by_bin_ranges(
 
 
 def _by_groups(
-    sweep: Sweep, bins: int, binning: str, acc: tuple[Any, ...], o_bar: float
+    sweep: Sweep, bins: int, binning: str, acc: tuple[Any, ...], o_bar: float, whole: bool
 ) -> tuple[float, float]:
     """:func:`_by_bin_ranges`'s sums with each tie group binned on its own (the rule
     for weights that are not whole: the running float total decides the bins)."""
     n_acc, pos_acc, score_acc, low_acc, high_acc, seen = acc
     total = sweep.positives + sweep.negatives
-    whole = sweep.whole_counts()
     carry: Any = sweep.tp.dtype.type(0)
     reliability_sum = resolution_sum = 0.0
     for scores, pos, neg in _group_blocks(sweep, GROUP_BLOCK):
@@ -328,8 +327,10 @@ def calibration(
     o_bar = float(sweep.positives) / float(total)
     acc = (n_acc, pos_acc, score_acc, low_acc, high_acc, seen)
     # Whole counts: each bin's run of groups by binary search; else a bin per group.
-    by = _by_bin_ranges if whole and FAST else _by_groups
-    reliability_sum, resolution_sum = by(sweep, bins, binning, acc, o_bar)
+    if whole and FAST:
+        reliability_sum, resolution_sum = _by_bin_ranges(sweep, bins, binning, acc, o_bar)
+    else:
+        reliability_sum, resolution_sum = _by_groups(sweep, bins, binning, acc, o_bar, whole)
     present = np.flatnonzero(seen)
     n_b, pos_b = n_acc[present], pos_acc[present]
     mean_b = score_acc[present] / n_b

@@ -117,8 +117,23 @@ def det_points(sweep: Sweep) -> tuple[FloatArray, FloatArray, FloatArray] | None
     return fpr, fnr, ts
 
 
-def placeable(sweep: Sweep) -> npt.NDArray[np.bool_]:
-    """For each sweep point, whether both its FPR and its FNR are strictly between 0
-    and 1 (a probit axis has a place for it)."""
+def placeable_run(sweep: Sweep) -> tuple[int, int]:
+    """The sweep points whose FPR and FNR are both strictly between 0 and 1 (a probit
+    axis has a place for them), ``range(start, stop)``: a run, since FP > 0, TP > 0,
+    FP < N and TP < P each hold from one point on or up to one point (the counts
+    never fall), so four binary searches find it."""
     fp, tp = sweep.fp, sweep.tp
-    return np.asarray((fp > 0) & (fp < sweep.negatives) & (tp > 0) & (tp < sweep.positives))
+    start = max(int(np.searchsorted(fp, 0, side="right")),
+                int(np.searchsorted(tp, 0, side="right")))  # fmt: skip
+    stop = min(int(np.searchsorted(fp, sweep.negatives, side="left")),
+               int(np.searchsorted(tp, sweep.positives, side="left")))  # fmt: skip
+    return start, max(start, stop)
+
+
+def placeable(sweep: Sweep) -> npt.NDArray[np.bool_]:
+    """For each sweep point, whether a probit axis has a place for it
+    (:func:`placeable_run` as a mask)."""
+    start, stop = placeable_run(sweep)
+    out = np.zeros(sweep.size, dtype=bool)
+    out[start:stop] = True
+    return out

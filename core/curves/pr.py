@@ -63,14 +63,7 @@ def average_precision(sweep: Sweep) -> Metric:
     tp, fp = sweep.tp, sweep.fp
     steps = _rises(sweep, 1)  # points where recall rises
     if steps is not None and sweep.whole_counts():
-        total = sum(
-            (
-                Fraction(int(tp[k] - tp[k - 1]), 1) * Fraction(int(tp[k]), int(tp[k] + fp[k]))
-                for k in steps
-            ),
-            Fraction(0),
-        )
-        return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
+        return _ap_exact(sweep, steps)
     value, pos = 0.0, float(sweep.positives)
     first = _first_defined(sweep)  # before it TP + FP = 0: no precision, and no rise
     for b in blocks(1, sweep.size):
@@ -85,6 +78,34 @@ def average_precision(sweep: Sweep) -> Metric:
         # The recall step (a rate, in [0, 1]) first: weighted sums may be tiny or huge.
         value += dot(gain / pos, precision)
     return Metric(value, None, None, name, formula)
+
+
+def _ap_exact(sweep: Sweep, steps: npt.NDArray[np.intp]) -> Metric:
+    """Average precision as a fraction, from the points where recall rises."""
+    tp, fp = sweep.tp, sweep.fp
+    total = sum(
+        (
+            Fraction(int(tp[k] - tp[k - 1]), 1) * Fraction(int(tp[k]), int(tp[k] + fp[k]))
+            for k in steps
+        ),
+        Fraction(0),
+    )
+    return from_fraction(total / int(sweep.positives), 0.0, name="average precision",
+                         formula="Σ (Rₖ−Rₖ₋₁)·Pₖ")  # fmt: skip
+
+
+def _trapezoid_exact(sweep: Sweep, first: int, later: npt.NDArray[np.intp]) -> Metric:
+    """The PR trapezoid area as a fraction: the first segment from recall 0,
+    precision 1 to point ``first``, then those where recall rises (``later``)."""
+    tp, fp = sweep.tp, sweep.fp
+    tp0, pred0 = tp[first], tp[first] + fp[first]
+    total = int(tp0) * (1 + Fraction(int(tp0), int(pred0))) / 2
+    for k in later:
+        prev = Fraction(int(tp[k - 1]), int(tp[k - 1] + fp[k - 1]))
+        here = Fraction(int(tp[k]), int(tp[k] + fp[k]))
+        total += int(tp[k] - tp[k - 1]) * (prev + here) / 2
+    return from_fraction(total / int(sweep.positives), 0.0, name="PR trapezoid area",
+                         formula="Σ (Rₖ−Rₖ₋₁)·(Pₖ+Pₖ₋₁)/2")  # fmt: skip
 
 
 def _rises(sweep: Sweep, first: int) -> npt.NDArray[np.intp] | None:
@@ -126,12 +147,7 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
         if later is not None:
             # Only segments where recall rises have width. The first starts at
             # recall 0, precision 1.
-            total = int(tp0) * (1 + Fraction(int(tp0), int(pred0))) / 2
-            for k in later:
-                prev = Fraction(int(tp[k - 1]), int(tp[k - 1] + fp[k - 1]))
-                here = Fraction(int(tp[k]), int(tp[k] + fp[k]))
-                total += int(tp[k] - tp[k - 1]) * (prev + here) / 2
-            return from_fraction(total / int(sweep.positives), 0.0, name=name, formula=formula)
+            return _trapezoid_exact(sweep, first, later)
     pos = float(sweep.positives)
     # Recall steps (rates, in [0, 1]) rather than weighted sums, which may be tiny or huge.
     value = float(tp0) / pos * (1.0 + float(tp0) / float(pred0)) / 2
@@ -165,11 +181,14 @@ def pr_summaries(sweep: Sweep) -> tuple[Metric, Metric]:
     >>> [m.value_text() for m in pr_summaries(build_sweep(preset("ap-vs-trapezoid").data))]
     ['5/6 ≈ 0.8333', '19/24 ≈ 0.7917']
     """
-    if sweep.positives == 0 or (sweep.whole_counts() and _rises(sweep, 1) is not None):
+    if sweep.positives == 0:
         return average_precision(sweep), pr_trapezoid_area(sweep)
+    first = _first_defined(sweep)
+    steps = _rises(sweep, 1) if sweep.whole_counts() else None
+    if steps is not None:  # one search for the steps, read by both fractions
+        return _ap_exact(sweep, steps), _trapezoid_exact(sweep, first, steps[steps > first])
     tp, fp = sweep.tp, sweep.fp
     pos = float(sweep.positives)
-    first = _first_defined(sweep)
     tp0, pred0 = float(tp[first]), float(tp[first] + fp[first])
     # Unweighted counts are summed as counts and divided once (the products stay well
     # inside a double); weights as rates, which cannot overflow or underflow.

@@ -38,8 +38,10 @@ def segment_terms(fp: npt.NDArray[Any], tp: npt.NDArray[Any], first: int, last: 
     total = 0
     for b in blocks(first, last + 1):
         before = shifted(b, -1)
-        f, t = fp.astype(np.int64, copy=False), tp.astype(np.int64, copy=False)
-        total += int(np.sum((f[b] - f[before]) * (t[b] + t[before])))
+        # Each block's slices made int64 (whole weights are float64): never the arrays.
+        f, f0 = fp[b].astype(np.int64, copy=False), fp[before].astype(np.int64, copy=False)
+        t, t0 = tp[b].astype(np.int64, copy=False), tp[before].astype(np.int64, copy=False)
+        total += int(np.sum((f - f0) * (t + t0)))
     return total
 
 

@@ -16,12 +16,13 @@ sweep costs O(columns · log n), never a pass over its points.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.curves.det import normal_cdf, probit
+from threshold_lab.core.curves.det import det_span, normal_cdf, placeable_run, probit
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.drawing.lines import CurveLine, Rates
@@ -81,13 +82,15 @@ class Scale:
         d = self.decades
         return np.where(u >= LOG_GAP, 10.0 ** ((u - LOG_GAP) / (1 - LOG_GAP) * d - d), 0.0)
 
-    def below(self, rate: float) -> bool:
-        """Whether a placeable ``rate`` lies beyond the axis's ends (drawn at the end)."""
+    @property
+    def ends(self) -> str:
+        """Where the axis stops, as its ticks write it: ``0.01% and 99.99%``, ``1e-6``."""
         if self.kind == "probit":
-            return 0 < rate < self.edge or 1 - self.edge < rate < 1
+            label = dict(PROBIT_TICKS)
+            return f"{label[self.edge]} and {label[1 - self.edge]}"
         if self.kind == "log":
-            return 0 < rate < 10.0**-self.decades
-        return False
+            return _decade(self.decades)
+        return "0 and 1"
 
     def candidates(self) -> tuple[tuple[float, str], ...]:
         """Every tick this axis may show, (rate, label), the most wanted first."""
@@ -96,7 +99,7 @@ class Scale:
         if self.kind == "log":
             decades = [(10.0**-k, _decade(k)) for k in range(1, self.decades + 1)]
             return ((1.0, "1"), (0.0, "0"), *decades)
-        return ((0.0, "0.00"), (1.0, "1.00"), (0.5, "0.50"), (0.25, "0.25"), (0.75, "0.75"))
+        return ()  # a linear axis takes the chart's own quarters
 
     def ticks(
         self, cells: int, least_apart: int, *, across: bool = False
@@ -108,10 +111,28 @@ class Scale:
         kept: list[tuple[int, float, str]] = []
         for rate, label in self.candidates():
             u = float(self.unit(rate))
-            cell = math.floor(round(0.5 + (cells - 1) * u, 8))
+            cell = cell_of(u, cells)
             if all(abs(cell - c) >= _apart(label, t, least_apart, across) for c, _, t in kept):
                 kept.append((cell, u, label))
         return tuple((u, label) for _, u, label in sorted(kept))
+
+
+def _first(holds: Callable[[int], bool], lo: int, hi: int) -> int:
+    """The first k in ``lo .. hi − 1`` where ``holds`` (false, then true for good), or
+    ``hi``: a binary search."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if holds(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def cell_of(value: float, cells: int) -> int:
+    """The cell plotext gives ``value`` in [0, 1] on an axis of ``cells`` cells (its
+    own rounding: floor of 0.5 + (cells - 1) * value, rounded to 8 places)."""
+    return math.floor(round(0.5 + (cells - 1) * value, 8))
 
 
 def _apart(a: str, b: str, least: int, across: bool) -> int:
@@ -222,11 +243,8 @@ def det_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
     if not n or not p:
         return None
     fp, tp = sweep.fp, sweep.tp
-    first = int(np.searchsorted(fp, fp[0], side="right")) - 1
-    stop = int(np.searchsorted(tp, tp[-1], side="left")) + 1
-    # Placeable points are a run: FP > 0, TP > 0, FP < N and TP < P are each monotone.
-    a = max(int(np.searchsorted(fp, 0, side="right")), int(np.searchsorted(tp, 0, side="right")))
-    b = min(int(np.searchsorted(fp, n, side="left")), int(np.searchsorted(tp, p, side="left")))
+    first, stop = det_span(sweep)
+    a, b = placeable_run(sweep)
     a, b = max(a, first), min(b, stop)
     edge = PROBIT_EDGES[0]
     extremes: list[float] = []
@@ -240,17 +258,22 @@ def det_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
     beyond = 0
     if b > a:
         nf, pf = float(n), float(p)
-        lo_fp, hi_fp = edge * nf, (1 - edge) * nf
-        lo_tp, hi_tp = edge * pf, (1 - edge) * pf
-        run_fp, run_tp = fp[a:b], tp[a:b]
-        # Points beyond the range on either axis (drawn at its edge): also runs.
-        out_x = int(np.searchsorted(run_fp, lo_fp, side="left")) + (
-            b - a - int(np.searchsorted(run_fp, hi_fp, side="right"))
-        )
-        out_y = int(np.searchsorted(run_tp, lo_tp, side="left")) + (
-            b - a - int(np.searchsorted(run_tp, hi_tp, side="right"))
-        )
-        beyond = min(out_x + out_y, b - a)
+
+        def fpr(k: int) -> float:
+            return float(fp[k]) / nf
+
+        def fnr(k: int) -> float:  # as the y axis reads it: 1 − TPR
+            return 1 - float(tp[k]) / pf
+
+        # Points past the range (drawn at its edge), read in rates as the axes clip
+        # them: a low FPR or a high FNR (few predicted positive) is a run at the start,
+        # a high FPR or a low FNR one at the end, so the points past it on either axis
+        # are the longer run of each pair.
+        start = max(_first(lambda k: fpr(k) >= edge, a, b),
+                    _first(lambda k: fnr(k) <= 1 - edge, a, b)) - a  # fmt: skip
+        end = b - min(_first(lambda k: fpr(k) > 1 - edge, a, b),
+                      _first(lambda k: fnr(k) < edge, a, b))  # fmt: skip
+        beyond = min(start + end, b - a)
     x = _OnScale(Rates(fp, float(n)), scale)
     y = _OnScale(Rates(tp, float(p)), scale, complement=True)
     keep = _thin(sweep, scale, scale, a, b, columns, fnr=True)

@@ -25,7 +25,7 @@ from textual_plotext import PlotextPlot
 from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.drawing.prepared import OtherCurves, Prepared
-from threshold_lab.core.drawing.scaled import LOG_GAP, ScaledLine
+from threshold_lab.core.drawing.scaled import LOG_GAP, ScaledLine, cell_of
 from threshold_lab.core.drawing.series import ScoreAxis, score_axis
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
@@ -61,10 +61,8 @@ OVERLAID = ("roc", "pr", "det")
 TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
-def _cell(value: float, cells: int) -> int:
-    """The cell plotext gives ``value`` in [0, 1] on an axis of ``cells`` cells
-    (its own rounding: floor of 0.5 + (cells - 1) * value, rounded to 8 places)."""
-    return math.floor(round(0.5 + (cells - 1) * value, 8))
+#: The cell plotext gives a value in [0, 1] (core's rule, which the ticks use too).
+_cell = cell_of
 
 
 def chart_columns(panel_width: int) -> int:
@@ -981,12 +979,7 @@ def _scaled_items(frame: Frame, kind: str) -> list[str]:
         many = "point sits" if line.on_axis == 1 else "points sit"
         items.append(f"{format_count(line.on_axis)} {many} at FPR 0, on the axis (0)")
     if line.beyond:
-        end = (
-            f"{line.xscale.edge:.2%}".replace("0%", "%")
-            if kind == "det"
-            else f"1e-{line.xscale.decades}"
-        )
-        items.append(f"{format_count(line.beyond)} past {end}, drawn at the axis's end")
+        items.append(f"{format_count(line.beyond)} past {line.xscale.ends}, drawn at the edge")
     return items
 
 

@@ -114,6 +114,12 @@ def test_ap_and_pr_area_in_one_pass_are_the_two_functions_and_sklearns(
         return
     w = np.array([r[2] for r in rows]) if weighted else None
     sweep = build_sweep(make_dataset(s, y, weights=w))
+    # Whole counts under the limit: the very fractions the two functions give.
+    if sweep.whole_counts():
+        both = pr.pr_summaries(sweep)
+        assert [(m.value, m.exact) for m in both] == [
+            (m.value, m.exact) for m in (average_precision(sweep), pr_trapezoid_area(sweep))
+        ]
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pr, "EXACT_STEP_LIMIT", 0)
         mp.setattr(blocks_module, "BLOCK", block)

@@ -158,3 +158,22 @@ def test_a_ten_million_point_sweep_is_never_transformed_whole() -> None:
     assert line is not None and line.drawn.shape[0] <= 4 * 60 + 2
     keep = _thin(sweep, line.xscale, line.yscale, line.rank.start, line.rank.stop, 60, fnr=True)  # type: ignore[union-attr]
     assert keep.shape[0] <= 6 * FINE * 60 + 2
+
+
+def test_a_point_past_both_axes_ends_is_counted_once() -> None:
+    # 20,000 of each class: the first point past the top score has FPR 1/20000 and FNR
+    # 19999/20000, past 0.01% on the x axis and past 99.99% on the y axis at once.
+    n = 20_000
+    scores = np.concatenate(([2.0, 1.9], np.linspace(0.0, 1.0, 2 * n - 2)))
+    labels = np.concatenate(([0, 1], np.tile([1, 0], n - 1)))
+    sweep = build_sweep(make_dataset(scores, labels))
+    line = det_line(sweep, columns=40)
+    assert line is not None and line.xscale.edge == 0.0001
+    fpr = sweep.fp / sweep.negatives
+    fnr = 1 - sweep.tp / sweep.positives
+    inside = (fpr > 0) & (fpr < 1) & (fnr > 0) & (fnr < 1)
+    edge = line.xscale.edge
+    past = inside & ((fpr < edge) | (fpr > 1 - edge) | (fnr < edge) | (fnr > 1 - edge))
+    both = inside & (fpr < edge) & (fnr > 1 - edge)
+    assert both.sum() >= 1 and line.beyond == int(past.sum())
+    assert line.xscale.ends == "0.01% and 99.99%"
