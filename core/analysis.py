@@ -19,7 +19,7 @@ from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.closed import delong_se
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric
-from threshold_lab.core.metrics.probability import brier_score, log_loss
+from threshold_lab.core.metrics.probability import probability_summaries
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
 from threshold_lab.core.threshold import Threshold, check_threshold
 
@@ -92,12 +92,13 @@ class Curves:
     @cached_property
     def summaries(self) -> Summaries:
         ap, area = pr_summaries(self.sweep)  # one pass for the two
+        log_loss, brier = probability_summaries(self.data, self.sweep)  # one for these
         return Summaries(
             roc_auc=roc_auc(self.sweep),
             average_precision=ap,
             pr_trapezoid_area=area,
-            log_loss=log_loss(self.data),
-            brier=brier_score(self.data),
+            log_loss=log_loss,
+            brier=brier,
         )
 
 
