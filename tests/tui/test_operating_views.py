@@ -81,7 +81,7 @@ async def test_the_det_chart_says_how_many_points_it_left_out() -> None:
         chart = app.main.query_one("#det-chart", CurveChart)
         assert chart.display and chart.border_title == "DET curve"
         summary = app.main.query_one("#chart-summary", ItemLines).plain.split()
-        said = "3 of 40 points left out (a rate of 0 or 1 has no place on probit axes)"
+        said = "3 of the DET curve's 40 points left out (a rate of 0 or 1 is off probit axes)"
         assert said in " ".join(summary)
         text = rendered(chart)
         for tick in ("0.1%", "1%", "5%", "20%", "50%", "80%", "95%"):
