@@ -47,7 +47,7 @@ from threshold_lab.core.data.sources import open_source
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.pr import pr_summaries
-from threshold_lab.core.metrics.probability import probability_summaries
+from threshold_lab.core.curves.probabilities import probability_summaries
 from threshold_lab.core.intervals.closed import delong_se
 from threshold_lab.core.calibration.reliability import calibration
 from threshold_lab.core.calibration.gains import gains, ks_statistic

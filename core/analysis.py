@@ -13,13 +13,13 @@ from typing import Literal
 from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_statistic
 from threshold_lab.core.calibration.reliability import BINS, Calibration, calibration
 from threshold_lab.core.curves.pr import pr_summaries
+from threshold_lab.core.curves.probabilities import probability_summaries
 from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.closed import delong_se
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric
-from threshold_lab.core.metrics.probability import probability_summaries
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
 from threshold_lab.core.threshold import Threshold, check_threshold
 

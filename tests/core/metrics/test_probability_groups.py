@@ -13,10 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import brier_score_loss
 from sklearn.metrics import log_loss as sk_log_loss
+from threshold_lab.core.curves import probabilities
+from threshold_lab.core.curves.probabilities import probability_summaries
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import make_dataset
-from threshold_lab.core.metrics import probability
-from threshold_lab.core.metrics.probability import brier_score, log_loss, probability_summaries
+from threshold_lab.core.metrics.probability import brier_score, log_loss
 
 SCORES = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.7, 0.9, 1.0]) | st.floats(0.0, 1.0)
 
@@ -36,7 +37,7 @@ def test_by_groups_is_by_rows(
         w[0] = 1.0
     data = make_dataset(p, y, weights=w)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(probability, "DOT_BLOCK", block)
+        mp.setattr(probabilities, "DOT_BLOCK", block)
         ll, br = probability_summaries(data, build_sweep(data))
     rows_ll, rows_br = log_loss(data), brier_score(data)
     assert br.value is not None and rows_br.value is not None
