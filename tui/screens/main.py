@@ -471,7 +471,7 @@ class MainScreen(Screen[None]):
         keys = "c for the next"
         if self.chart_mode in ("roc", "both"):
             shown += ", FPR on a log scale" if self.log_fpr else ""
-            keys += "; l: FPR linear" if self.log_fpr else "; l: FPR on a log scale"
+            keys += "; l: FPR linear" if self.log_fpr else "; l: log FPR"
         self.say(f"Chart: {shown} ({keys}).")
 
     def action_log_fpr(self) -> None:
