@@ -971,8 +971,7 @@ def _scaled_items(frame: Frame, kind: str) -> list[str]:
     if kind == "det":
         items.append(
             f"{format_count(line.left_out)} of the DET curve's {format_count(line.points)} points "
-            "left out "
-            "(a rate of 0 or 1 is off probit axes)"
+            "left out (a rate of 0 or 1 is off probit axes)"
         )
         if line.at(point) is None:
             items.append("the active point is not on it (its FPR or FNR is 0 or 1)")
