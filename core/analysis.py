@@ -10,14 +10,21 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_statistic
-from threshold_lab.core.calibration.reliability import BINS, Calibration, calibration
-from threshold_lab.core.curves.pr import pr_summaries
-from threshold_lab.core.curves.probabilities import probability_summaries
-from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_from_gap, ks_statistic
+from threshold_lab.core.calibration.reliability import (
+    BINS,
+    Calibration,
+    bin_ranges,
+    calibration,
+    calibration_from_sums,
+)
+from threshold_lab.core.curves.pr import pr_from_sums, pr_summaries
+from threshold_lab.core.curves.probabilities import probability_from_sums, probability_summaries
+from threshold_lab.core.curves.roc import auc_from_sums, roc_auc
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
+from threshold_lab.core.curves.tie_pass import TieSums, tie_sums, usable
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.intervals.closed import delong_se
+from threshold_lab.core.intervals.closed import delong_from_moments, delong_se
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
@@ -67,14 +74,37 @@ class Curves:
         return "summaries" in self.__dict__ and "auc_se" in self.__dict__
 
     @cached_property
+    def _ranges(self) -> list[tuple[int, int, int]]:
+        """The default reliability bins' runs of points (whole counts)."""
+        return bin_ranges(self.sweep, BINS, "mass")
+
+    @cached_property
+    def tie_sums(self) -> TieSums | None:
+        """Every curve-wide sum of the sweep in one pass over its tie groups, where
+        that applies (:func:`~threshold_lab.core.curves.tie_pass.usable`; None: each
+        summary sums on its own). The summaries, DeLong's SE, KS and the default
+        reliability bins read it: one pass, not seven."""
+        if not usable(self.sweep):
+            return None
+        return tie_sums(self.sweep, cuts=[first for _, first, _ in self._ranges])
+
+    @cached_property
     def auc_se(self) -> tuple[float | None, float | None, str | None]:
         """ROC AUC and DeLong's standard error, or why there is none (computed once)."""
-        return delong_se(self.sweep)
+        t = self.tie_sums
+        if t is None:
+            return delong_se(self.sweep)
+        auc = self.summaries.roc_auc.value
+        assert auc is not None  # both classes: usable
+        return delong_from_moments(self.sweep, auc, t.positives_fp, t.negatives_tp)
 
     @cached_property
     def ks(self) -> KS:
         """The KS statistic and its threshold (computed once)."""
-        return ks_statistic(self.sweep)
+        t = self.tie_sums
+        if t is None:
+            return ks_statistic(self.sweep)
+        return ks_from_gap(self.sweep, t.ks_point, t.ks_gap)
 
     @cached_property
     def gains(self) -> Gains | None:
@@ -86,11 +116,24 @@ class Curves:
         key = (bins, binning)
         kept = self.__dict__.setdefault("_calibration", {})
         if key not in kept:
-            kept[key] = calibration(self.sweep, bins=bins, binning=binning)
+            t = self.tie_sums if key == (BINS, "mass") else None
+            if t is None:
+                kept[key] = calibration(self.sweep, bins=bins, binning=binning)
+            else:
+                kept[key] = calibration_from_sums(
+                    self.sweep, ranges=self._ranges, run_scores=t.run_scores,
+                    squares=t.squares, mixed=t.mixed,
+                )  # fmt: skip
         return kept[key]  # type: ignore[no-any-return]
 
     @cached_property
     def summaries(self) -> Summaries:
+        t = self.tie_sums
+        if t is not None:
+            ap, area = pr_from_sums(self.sweep, t.ap, t.trap, t.first)
+            log_loss, brier = probability_from_sums(self.data, self.sweep, t.logs, t.squares)
+            auc = auc_from_sums(self.sweep, t.twice_auc, t.starts, t.before)
+            return Summaries(auc, ap, area, log_loss, brier)
         ap, area = pr_summaries(self.sweep)  # one pass for the two
         log_loss, brier = probability_summaries(self.data, self.sweep)  # one for these
         return Summaries(

@@ -94,6 +94,14 @@ def ks_statistic(sweep: Sweep) -> KS:
     return KS(value, sweep.threshold_at(k), k)
 
 
+def ks_from_gap(sweep: Sweep, point: int, gap: int) -> KS:
+    """:func:`ks_statistic` of ``sweep`` (whole counts, both classes) from the first
+    point of largest TP·N − FP·P and that gap, found elsewhere."""
+    exact = Fraction(gap, int(sweep.positives) * int(sweep.negatives))
+    value = from_fraction(exact, float(exact), name="KS", formula="max (TPR − FPR)")
+    return KS(value, sweep.threshold_at(point), point)
+
+
 @dataclass(frozen=True, eq=False)
 class Share:
     """A share per sweep point, ``(a + b) / total`` (``b`` None: ``a / total``), read at

@@ -192,10 +192,11 @@ def _bin_at(sweep: Sweep, k: int, bins: int, binning: str, total: int) -> int:
     return below * bins // total
 
 
-def _bin_ranges(sweep: Sweep, bins: int, binning: str) -> list[tuple[int, int, int]]:
-    """Each nonempty run of sweep points sharing a bin, as (bin, first, stop): a
-    group's bin never rises as the score falls (points 1 .. m, descending), so each
-    run's end is found by binary search, never by binning every group."""
+def bin_ranges(sweep: Sweep, bins: int, binning: str) -> list[tuple[int, int, int]]:
+    """Each nonempty run of sweep points sharing a bin, as (bin, first, stop), for
+    whole counts: a group's bin never rises as the score falls (points 1 .. m,
+    descending), so each run's end is found by binary search, never by binning every
+    group. The runs cover points 1 .. m in order."""
     m = sweep.size - 1
     total = int(sweep.positives) + int(sweep.negatives)
     out = []
@@ -214,6 +215,27 @@ def _bin_ranges(sweep: Sweep, bins: int, binning: str) -> list[tuple[int, int, i
     return out
 
 
+def _bin_ends(sweep: Sweep, b: int, first: int, stop: int, acc: tuple[Any, ...]) -> bool:
+    """Bin ``b``'s rows, positives, lowest and highest score (of groups of some weight)
+    from its run of points ``first`` .. ``stop`` − 1 into ``acc``, in O(1) but for
+    groups of no weight at its ends; False for a run of no weight (left out)."""
+    n_acc, pos_acc, _, low_acc, high_acc, seen = acc
+    tp, fp, ts = sweep.tp, sweep.fp, sweep.thresholds
+    rows = int(tp[stop - 1]) + int(fp[stop - 1]) - int(tp[first - 1]) - int(fp[first - 1])
+    if rows == 0:
+        return False
+    n_acc[b] += rows
+    pos_acc[b] += int(tp[stop - 1]) - int(tp[first - 1])
+    hi_k, lo_k = first, stop - 1
+    while int(tp[hi_k]) + int(fp[hi_k]) == int(tp[hi_k - 1]) + int(fp[hi_k - 1]):
+        hi_k += 1
+    while int(tp[lo_k]) + int(fp[lo_k]) == int(tp[lo_k - 1]) + int(fp[lo_k - 1]):
+        lo_k -= 1
+    high_acc[b], low_acc[b] = float(ts[hi_k - 1]), float(ts[lo_k - 1])
+    seen[b] = True
+    return True
+
+
 def _by_bin_ranges(
     sweep: Sweep, bins: int, binning: str, acc: tuple[Any, ...], o_bar: float
 ) -> tuple[float, float]:
@@ -221,24 +243,13 @@ def _by_bin_ranges(
     and the Brier decomposition's two sums, for whole counts: each bin's run of tie
     groups found by binary search, then one pass over the groups a block at a time
     with no per-group bin index."""
-    n_acc, pos_acc, score_acc, low_acc, high_acc, seen = acc
+    score_acc = acc[2]
     tp, fp, ts = sweep.tp, sweep.fp, sweep.thresholds
     reliability = resolution = 0.0
     zero_weight = sweep.weighted  # only weights can leave a group with no weight
-    for b, first, stop in _bin_ranges(sweep, bins, binning):
-        rows = int(tp[stop - 1]) + int(fp[stop - 1]) - int(tp[first - 1]) - int(fp[first - 1])
-        if rows == 0:
+    for b, first, stop in bin_ranges(sweep, bins, binning):
+        if not _bin_ends(sweep, b, first, stop, acc):
             continue  # a bin of groups that weigh nothing: left out
-        n_acc[b] += rows
-        pos_acc[b] += int(tp[stop - 1]) - int(tp[first - 1])
-        # The bin's lowest and highest score among groups of some weight.
-        hi_k, lo_k = first, stop - 1
-        while int(tp[hi_k]) + int(fp[hi_k]) == int(tp[hi_k - 1]) + int(fp[hi_k - 1]):
-            hi_k += 1
-        while int(tp[lo_k]) + int(fp[lo_k]) == int(tp[lo_k - 1]) + int(fp[lo_k - 1]):
-            lo_k -= 1
-        high_acc[b], low_acc[b] = float(ts[hi_k - 1]), float(ts[lo_k - 1])
-        seen[b] = True
         for blk in blocks(first, stop, GROUP_BLOCK):
             before = shifted(blk, -1)
             pos = (tp[blk] - tp[before]).astype(np.float64)
@@ -296,6 +307,28 @@ def _undefined_all(binning: str, bins: int, reason: str) -> Calibration:
     return Calibration(binning, bins, (), u, u, u, u, u, reason)
 
 
+def _accumulators(sweep: Sweep, bins: int) -> tuple[Any, ...]:
+    """Per bin: rows, positives, Σ n_g·s, lowest and highest score, and whether seen; a
+    bin is a run of consecutive groups (bins rise with the score), possibly across
+    blocks."""
+    kind = sweep.tp.dtype
+    return (
+        np.zeros(bins, dtype=kind),
+        np.zeros(bins, dtype=kind),
+        np.zeros(bins, dtype=np.float64),
+        np.zeros(bins, dtype=np.float64),
+        np.zeros(bins, dtype=np.float64),
+        np.zeros(bins, dtype=bool),
+    )
+
+
+def _why_none(sweep: Sweep) -> str | None:
+    why = not_probabilities(sweep)
+    if why is None and sweep.positives + sweep.negatives <= 0:
+        why = "the rows have no weight"
+    return why
+
+
 def calibration(
     sweep: Sweep, *, bins: int = BINS, binning: str = "mass", confidence: float = CONFIDENCE
 ) -> Calibration:
@@ -308,29 +341,65 @@ def calibration(
     >>> [(b.n, b.positive_rate.short(), b.low_score, b.high_score) for b in c.bins]
     [(4, '2/4', 0.1, 0.8), (1, '1/1', 0.9, 0.9)]
     """
-    why = not_probabilities(sweep)
-    total = sweep.positives + sweep.negatives
-    if why is None and total <= 0:
-        why = "the rows have no weight"
+    why = _why_none(sweep)
     if why is not None:
         return _undefined_all(binning, bins, why)
     whole = sweep.whole_counts()
-    kind = sweep.tp.dtype
-    # Per bin: rows, positives, Σ n_g·s, lowest and highest score; a bin is a run of
-    # consecutive groups (bins rise with the score), possibly across blocks.
-    n_acc = np.zeros(bins, dtype=kind)
-    pos_acc = np.zeros(bins, dtype=kind)
-    score_acc = np.zeros(bins, dtype=np.float64)
-    low_acc = np.zeros(bins, dtype=np.float64)
-    high_acc = np.zeros(bins, dtype=np.float64)
-    seen = np.zeros(bins, dtype=bool)
-    o_bar = float(sweep.positives) / float(total)
-    acc = (n_acc, pos_acc, score_acc, low_acc, high_acc, seen)
+    acc = _accumulators(sweep, bins)
+    o_bar = float(sweep.positives) / float(sweep.positives + sweep.negatives)
     # Whole counts: each bin's run of groups by binary search; else a bin per group.
     if whole and FAST:
         reliability_sum, resolution_sum = _by_bin_ranges(sweep, bins, binning, acc, o_bar)
     else:
         reliability_sum, resolution_sum = _by_groups(sweep, bins, binning, acc, o_bar, whole)
+    return _assemble(sweep, bins, binning, confidence, acc, whole, reliability_sum, resolution_sum)
+
+
+def calibration_from_sums(
+    sweep: Sweep,
+    *,
+    ranges: list[tuple[int, int, int]],
+    run_scores: npt.NDArray[np.float64] | None,
+    squares: float | None,
+    mixed: float | None,
+    bins: int = BINS,
+    binning: str = "mass",
+    confidence: float = CONFIDENCE,
+) -> Calibration:
+    """:func:`calibration` of ``sweep`` (whole counts) from sums one pass over its
+    groups gave: Σ n_g·s over each of its bins' runs of points (``ranges``, from
+    :func:`bin_ranges`), the Brier sum Σ A(1 − s)² + B·s² (``squares``) and Σ A·B/n_g
+    over the groups of both classes (``mixed``); None: a score is outside [0, 1].
+
+    Every group's Brier term less its reliability term is n_g·o_g·(1 − o_g) = A·B/n_g,
+    so the reliability sum is the Brier sum less ``mixed``, and the resolution sum
+    Σ n_g·(o_g − ō)² is P·N/n less ``mixed``: no pass of their own."""
+    why = _why_none(sweep)
+    if why is not None or run_scores is None or squares is None or mixed is None:
+        return _undefined_all(binning, bins, why or "calibration needs scores in [0, 1]")
+    acc = _accumulators(sweep, bins)
+    for (b, first, stop), scores in zip(ranges, run_scores, strict=True):
+        if _bin_ends(sweep, b, first, stop, acc):
+            acc[2][b] += scores
+    pos, neg = float(sweep.positives), float(sweep.negatives)
+    resolution = pos * neg / (pos + neg) - mixed
+    return _assemble(sweep, bins, binning, confidence, acc, True, squares - mixed, resolution)
+
+
+def _assemble(
+    sweep: Sweep,
+    bins: int,
+    binning: str,
+    confidence: float,
+    acc: tuple[Any, ...],
+    whole: bool,
+    reliability_sum: float,
+    resolution_sum: float,
+) -> Calibration:
+    """The Calibration from the per-bin accumulators and the decomposition's sums."""
+    n_acc, pos_acc, score_acc, low_acc, high_acc, seen = acc
+    total = sweep.positives + sweep.negatives
+    o_bar = float(sweep.positives) / float(total)
     present = np.flatnonzero(seen)
     n_b, pos_b = n_acc[present], pos_acc[present]
     mean_b = score_acc[present] / n_b

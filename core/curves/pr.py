@@ -168,6 +168,24 @@ def _first_defined(sweep: Sweep) -> int:
     return sweep.size
 
 
+def pr_from_sums(sweep: Sweep, ap: float, trap: float, first: int) -> tuple[Metric, Metric]:
+    """:func:`pr_summaries` of ``sweep`` (whole counts, some positives) from the sums
+    of one pass over its groups: Σ ΔTP·Pₖ (``ap``) and Σ ΔTP·(Pₖ + Pₖ₋₁) (``trap``)
+    over the points after ``first``, the first with a precision. Where the recall
+    steps are few, each is its exact fraction, as :func:`pr_summaries` gives it."""
+    steps = _rises(sweep, 1)
+    if steps is not None:
+        return _ap_exact(sweep, steps), _trapezoid_exact(sweep, first, steps[steps > first])
+    pos = float(sweep.positives)
+    tp0, pred0 = float(sweep.tp[first]), float(sweep.tp[first] + sweep.fp[first])
+    ap_value = ap / pos + tp0 / pos * (tp0 / pred0)
+    trap_value = trap / 2 / pos + tp0 / pos * (1.0 + tp0 / pred0) / 2
+    return (
+        Metric(ap_value, None, None, "average precision", "Σ (Rₖ−Rₖ₋₁)·Pₖ"),
+        Metric(trap_value, None, None, "PR trapezoid area", "Σ (Rₖ−Rₖ₋₁)·(Pₖ+Pₖ₋₁)/2"),
+    )
+
+
 def pr_summaries(sweep: Sweep) -> tuple[Metric, Metric]:
     """:func:`average_precision` and :func:`pr_trapezoid_area` together. Both are
     sums over the same recall steps of the same precisions (AP's at each step's end;

@@ -49,6 +49,22 @@ def probability_summaries(data: Dataset, sweep: Sweep) -> tuple[Metric, Metric]:
     return Metric(-logs / total, None, None, *LOG_LOSS), brier
 
 
+def probability_from_sums(
+    data: Dataset, sweep: Sweep, logs: float | None, squares: float | None
+) -> tuple[Metric, Metric]:
+    """:func:`probability_summaries` from Σ A·ln s + B·ln(1 − s) and Σ A·(1 − s)² + B·s²
+    summed elsewhere over the groups of ``sweep`` (whole counts); None: a score is
+    outside [0, 1], and the rows say which. A certain wrong prediction (−inf) is
+    named by its row, as :func:`log_loss` names it."""
+    if logs is None or squares is None:
+        return log_loss(data), brier_score(data)
+    total = float(sweep.positives) + float(sweep.negatives)
+    brier = Metric(squares / total, None, None, *BRIER)
+    if not math.isfinite(logs):
+        return log_loss(data), brier
+    return Metric(-logs / total, None, None, *LOG_LOSS), brier
+
+
 def _group_sums(sweep: Sweep) -> tuple[float, float]:
     """Σ A·ln s + B·ln(1 − s) and Σ A·(1 − s)² + B·s² over the tie groups (group k joins
     points k − 1 and k, at score thresholds[k − 1]); −inf in the first for a group of

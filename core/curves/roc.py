@@ -83,6 +83,17 @@ def roc_points(sweep: Sweep) -> tuple[FloatArray, FloatArray] | None:
     return fpr, tpr
 
 
+def auc_from_sums(
+    sweep: Sweep, twice: int, starts: npt.NDArray[np.int64], before: list[int]
+) -> Metric:
+    """The ROC AUC of ``sweep`` (whole counts, both classes) from Σ ΔFP·(TP+TP′) summed
+    elsewhere (``twice``), and the running sums ``before`` each block's first point
+    ``starts``, which partial AUCs read (:func:`segment_sum`)."""
+    _CHECKPOINTS[sweep] = (starts, before)
+    exact = Fraction(twice, 2 * int(sweep.positives) * int(sweep.negatives))
+    return from_fraction(exact, 0.0, name="ROC AUC", formula="Σ ΔFPR·(TPR+TPR′)/2")
+
+
 def roc_auc(sweep: Sweep) -> Metric:
     """Area under the ROC curve by the trapezoid rule over the exact sweep.
 

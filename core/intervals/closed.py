@@ -18,6 +18,7 @@ import numpy as np
 from threshold_lab.core.blocks import blocks, dot, shifted
 from threshold_lab.core.curves.roc import segment_sum
 from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.curves.tie_pass import Moments
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import RATES, Cells
 from threshold_lab.core.metrics.metric import format_count
@@ -194,6 +195,23 @@ def delong(
     if auc is None or se is None:
         return None, None, reason
     return auc_interval(auc, se, confidence), se, None
+
+
+def delong_from_moments(
+    sweep: Sweep, auc: float, positives_fp: Moments, negatives_tp: Moments
+) -> tuple[float | None, float | None, str | None]:
+    """:func:`delong_se` from the spreads one pass over the groups gives: of FP + FP′
+    over the positives and of TP + TP′ over the negatives (each twice a placement in
+    counts), taken about their means here, where the AUC is known. Whole counts."""
+    pos, neg = float(sweep.positives), float(sweep.negatives)
+    if pos < 2 or neg < 2:
+        return None, None, "DeLong's variance needs at least two actual positives and two negatives"
+    # A positive's placement is (N − (FP + FP′)/2)/N about its mean 1 − AUC, so its
+    # deviation is that of (FP + FP′) about 2·(1 − AUC)·N, halved; a negative's likewise.
+    s10 = positives_fp.about(2 * (1.0 - auc) * neg) / 4 / (neg * neg)
+    s01 = negatives_tp.about(2 * auc * pos) / 4 / (pos * pos)
+    s10, s01 = s10 / (pos - 1), s01 / (neg - 1)
+    return auc, math.sqrt(max(s10 / pos + s01 / neg, 0.0)), None
 
 
 def delong_se(sweep: Sweep) -> tuple[float | None, float | None, str | None]:
