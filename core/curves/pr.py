@@ -65,7 +65,7 @@ def average_precision(sweep: Sweep) -> Metric:
     if steps is not None and sweep.whole_counts():
         return _ap_exact(sweep, steps)
     value, pos = 0.0, float(sweep.positives)
-    first = _first_defined(sweep)  # before it TP + FP = 0: no precision, and no rise
+    first = first_defined(sweep)  # before it TP + FP = 0: no precision, and no rise
     for b in blocks(1, sweep.size):
         gain, here = tp[b] - tp[shifted(b, -1)], tp[b]
         # Precision at every point, unmasked (a masked division runs element by element,
@@ -140,7 +140,7 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
         return _no_positives(name, formula)
     tp, fp = sweep.tp, sweep.fp
     # Points with a defined precision (TP+FP > 0) are a suffix: TP+FP only grows.
-    first = _first_defined(sweep)  # a point exists: the last has TP = P > 0
+    first = first_defined(sweep)  # a point exists: the last has TP = P > 0
     tp0, pred0 = tp[first], tp[first] + fp[first]
     if sweep.whole_counts():
         later = _rises(sweep, first + 1)
@@ -159,7 +159,7 @@ def pr_trapezoid_area(sweep: Sweep) -> Metric:
     return Metric(value, None, None, name, formula)
 
 
-def _first_defined(sweep: Sweep) -> int:
+def first_defined(sweep: Sweep) -> int:
     """The first point where something is predicted positive (TP+FP > 0)."""
     for b in blocks(0, sweep.size):
         hits = np.flatnonzero((sweep.tp[b] + sweep.fp[b]) > 0)
@@ -201,7 +201,7 @@ def pr_summaries(sweep: Sweep) -> tuple[Metric, Metric]:
     """
     if sweep.positives == 0:
         return average_precision(sweep), pr_trapezoid_area(sweep)
-    first = _first_defined(sweep)
+    first = first_defined(sweep)
     steps = _rises(sweep, 1) if sweep.whole_counts() else None
     if steps is not None:  # one search for the steps, read by both fractions
         return _ap_exact(sweep, steps), _trapezoid_exact(sweep, first, steps[steps > first])

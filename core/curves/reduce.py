@@ -10,7 +10,9 @@ neighbours) are always kept.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -38,43 +40,209 @@ def collinear_interior(
     return out
 
 
+class _Readable(Protocol):
+    """Values read by a slice: an array, or an axis read lazily (counts over a total)."""
+
+    def __getitem__(self, index: Any) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+
+#: Points per block of the reduction: its temporaries stay small at 10^7 points.
+BLOCK = 1 << 16
+
+
 def reduce_curve(
-    x: npt.NDArray[np.number],
-    y: npt.NDArray[np.number],
+    x: _Readable,
+    y: _Readable,
     *,
     columns: int,
     keep: Iterable[int] = (),
+    rising: bool = False,
 ) -> IntArray:
     """Indices of the points to draw, ascending; all of them when there are few.
 
     Parameters
     ----------
-    x, y : (m,) arrays in drawing order (x non-decreasing, as the sweep is)
+    x, y : (m,) arrays in drawing order (x non-decreasing, as the sweep is), or axes
+        read a slice at a time (``Rates``): a block at a time, never whole
     columns : int
         Terminal columns available; at most about four points per column remain.
     keep : indices that must survive (the active point, its tie-group neighbours)
+    rising : y never falls either (ROC, gains): then each bucket's points are found by
+        bisection, and the reduction reads O(columns · log m) points, not all of them
+
+    Interior points on a straight segment (:func:`collinear_interior`) are dropped;
+    if more than ``4 * columns`` remain, the survivors are put in ``columns`` buckets
+    of x, and each keeps its first and last survivor and the first with its lowest
+    and highest y. One pass of small blocks: at 10^7 points no whole-array temporary.
 
     >>> x = np.arange(10_000); y = np.minimum(x, 5_000)
     >>> reduce_curve(x, y, columns=20, keep=[4_321]).tolist()
     [0, 4321, 5000, 9999]
+    >>> reduce_curve(x, y, columns=20, keep=[4_321], rising=True).tolist()
+    [0, 4321, 5000, 9999]
     """
-    m = x.shape[0]
+    m = len(x)
     must = {0, m - 1, *(k for k in keep if 0 <= k < m)}
     if m <= 4 * columns:
         return np.arange(m, dtype=np.intp)
-    survivors = np.flatnonzero(~collinear_interior(x, y))
-    if survivors.shape[0] > 4 * columns:
-        xs, ys = x[survivors].astype(np.float64), y[survivors].astype(np.float64)
-        span = float(xs[-1] - xs[0]) or 1.0
-        bucket = np.minimum(((xs - xs[0]) / span * columns).astype(np.intp), columns - 1)
-        starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
-        ends = np.r_[starts[1:] - 1, bucket.shape[0] - 1]
-        group = np.repeat(np.arange(starts.shape[0]), np.diff(np.r_[starts, bucket.shape[0]]))
-        extremes = [starts, ends]
-        for reduce in (np.minimum, np.maximum):
-            hits = np.flatnonzero(ys == reduce.reduceat(ys, starts)[group])
-            _, first = np.unique(group[hits], return_index=True)  # first hit per bucket
-            extremes.append(hits[first])
-        picked = np.unique(np.concatenate(extremes))
-        survivors = survivors[picked]
-    return np.unique(np.concatenate((survivors, np.fromiter(must, dtype=np.intp))))
+    limit = 4 * columns
+    x0 = np.asarray(x[0:1]).astype(np.float64)[0]
+    span = float(np.asarray(x[m - 1 : m]).astype(np.float64)[0] - x0) or 1.0
+    buckets = _Buckets(columns)
+    few: list[IntArray] = []  # every survivor, while there are at most ``limit``
+    count = 0
+    for lo in range(0, m, BLOCK):
+        hi = min(m, lo + BLOCK)
+        local, xa, ya, a = _survivors(x, y, lo, hi, m)
+        survivors = local + lo
+        count += survivors.shape[0]
+        if count <= limit:
+            few.append(survivors)
+        elif rising:  # more than ``limit``: each bucket by bisection from here
+            return np.unique(
+                np.concatenate((_rising(x, y, m, buckets, x0, span), np.fromiter(must, np.intp)))
+            )
+        if survivors.shape[0]:
+            at = local + (lo - a)
+            buckets.add(survivors, xa[at], ya[at], x0, span)
+    chosen = np.concatenate(few) if count <= limit else buckets.picked()
+    return np.unique(np.concatenate((chosen, np.fromiter(must, dtype=np.intp))))
+
+
+def _survivors(
+    x: _Readable, y: _Readable, lo: int, hi: int, m: int
+) -> tuple[IntArray, npt.NDArray[Any], npt.NDArray[Any], int]:
+    """The points of ``lo .. hi - 1`` not on a straight segment, as offsets from
+    ``lo``; and x, y read from ``a`` (one point before ``lo``) to one after ``hi``."""
+    a, b = max(0, lo - 1), min(m, hi + 1)
+    xa, ya = np.asarray(x[a:b]), np.asarray(y[a:b])
+    straight = np.zeros(hi - lo, dtype=bool)
+    first, last = max(lo, 1), min(hi, m - 1)  # the interior points of lo .. hi - 1
+    if first < last:
+        i = slice(first - a, last - a)
+        before, after = slice(first - a - 1, last - a - 1), slice(first - a + 1, last - a + 1)
+        dx1, dy1 = xa[i] - xa[before], ya[i] - ya[before]
+        dx2, dy2 = xa[after] - xa[before], ya[after] - ya[before]
+        straight[first - lo : last - lo] = dx1 * dy2 == dy1 * dx2
+    return np.flatnonzero(~straight), xa, ya, a
+
+
+def _next_survivor(x: _Readable, y: _Readable, i: int, m: int) -> int:
+    """The first point from ``i`` on not on a straight segment (the last point is not)."""
+    width = 64
+    while i < m:
+        hi = min(m, i + width)
+        local = _survivors(x, y, i, hi, m)[0]
+        if local.shape[0]:
+            return i + int(local[0])
+        i, width = hi, width * 2
+    return m - 1
+
+
+def _last_survivor(x: _Readable, y: _Readable, j: int, m: int) -> int:
+    """The last point before ``j`` not on a straight segment (the first point is not)."""
+    width = 64
+    while j > 0:
+        lo = max(0, j - width)
+        local = _survivors(x, y, lo, j, m)[0]
+        if local.shape[0]:
+            return lo + int(local[-1])
+        j, width = lo, width * 2
+    return 0
+
+
+def _rising(
+    x: _Readable, y: _Readable, m: int, buckets: _Buckets, x0: Any, span: float
+) -> IntArray:
+    """:func:`reduce_curve`'s picks where x and y never fall: the first point of each
+    bucket by bisection of the bucket (the same arithmetic as bucketing each point);
+    there, a bucket's first survivor has its lowest y, and the first with its highest
+    is the first survivor from where y first reaches its last survivor's y."""
+    columns = buckets.columns
+    targets = np.arange(1, columns, dtype=np.intp)
+    lo, hi = np.zeros(columns - 1, dtype=np.intp), np.full(columns - 1, m, dtype=np.intp)
+    while (lo < hi).any():  # the first point whose bucket is at least each target
+        mid = (lo + hi) // 2
+        at = np.minimum(mid, m - 1)
+        reached = (buckets.bucket(np.asarray(x[at]), x0, span) >= targets) | (mid >= m)
+        lo, hi = np.where(reached, lo, mid + 1), np.where(reached, mid, hi)
+    starts = [0, *lo.tolist(), m]
+    picked: list[int] = []
+    for begin, stop in itertools.pairwise(starts):
+        if begin >= stop:
+            continue
+        first = _next_survivor(x, y, begin, m)
+        if first >= stop:
+            continue  # no survivor in this bucket
+        last = _last_survivor(x, y, stop, m)
+        top = _first_at_least(y, float(np.asarray(y[last : last + 1])[0]), first, last)
+        picked += [first, last, _next_survivor(x, y, top, m)]
+    return np.asarray(picked, dtype=np.intp)
+
+
+def _first_at_least(y: _Readable, value: float, lo: int, hi: int) -> int:
+    """The first index in ``lo .. hi`` whose y is at least ``value`` (y never falls,
+    and y at ``hi`` is ``value``)."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if float(np.asarray(y[mid : mid + 1])[0]) >= value:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+class _Buckets:
+    """Per x-bucket: its first and last survivor, and the first survivor with its
+    lowest and highest y, gathered a block at a time. Buckets never fall along the
+    curve, so a block holds a run of each of a few buckets, and only its first can
+    carry on from the block before."""
+
+    def __init__(self, columns: int) -> None:
+        self.columns = columns
+        self.first = np.full(columns, -1, dtype=np.intp)
+        self.last = np.full(columns, -1, dtype=np.intp)
+        self.low_at = np.full(columns, -1, dtype=np.intp)
+        self.high_at = np.full(columns, -1, dtype=np.intp)
+        self.low: list[Any] = [None] * columns
+        self.high: list[Any] = [None] * columns
+
+    def bucket(self, x: npt.NDArray[Any], x0: Any, span: float) -> IntArray:
+        """Each x's bucket: the same float arithmetic, point by point, as ever."""
+        scaled = (x.astype(np.float64) - x0) / span * self.columns
+        out: IntArray = np.minimum(scaled.astype(np.intp), self.columns - 1)
+        return out
+
+    def add(
+        self, index: IntArray, x: npt.NDArray[Any], y: npt.NDArray[Any], x0: Any, span: float
+    ) -> None:
+        """The survivors ``index`` (ascending), at ``x`` and ``y``."""
+        ends = self.bucket(x[[0, -1]], x0, span)
+        if ends[0] == ends[1]:  # the whole block in one bucket (most blocks)
+            runs = [(int(ends[0]), 0, index.shape[0])]
+        else:
+            bucket = self.bucket(x, x0, span)
+            cut = np.searchsorted(bucket, np.arange(ends[0] + 1, ends[1] + 1)).tolist()
+            edges = [0, *cut, index.shape[0]]
+            runs = [(int(bucket[lo]), lo, hi) for lo, hi in itertools.pairwise(edges) if lo < hi]
+        for c, lo, hi in runs:
+            part = y[lo:hi]
+            low, high = lo + int(np.argmin(part)), lo + int(np.argmax(part))  # first hits
+            if self.first[c] < 0:
+                self.first[c] = index[lo]
+                self.low[c], self.low_at[c] = y[low], index[low]
+                self.high[c], self.high_at[c] = y[high], index[high]
+            else:  # carried on from the block before: the earlier hit wins a tie
+                if y[low] < self.low[c]:
+                    self.low[c], self.low_at[c] = y[low], index[low]
+                if y[high] > self.high[c]:
+                    self.high[c], self.high_at[c] = y[high], index[high]
+            self.last[c] = index[hi - 1]
+
+    def picked(self) -> IntArray:
+        seen = self.first >= 0
+        return np.concatenate(
+            (self.first[seen], self.last[seen], self.low_at[seen], self.high_at[seen])
+        )

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import blocks, dot, shifted
+from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.sweep import Sweep
 
 FloatArray = npt.NDArray[np.float64]
@@ -120,15 +121,6 @@ def usable(sweep: Sweep) -> bool:
         return False
     pos, neg = float(sweep.positives), float(sweep.negatives)
     return 2 * pos * neg < 2.0**53 and sweep.whole_counts()
-
-
-def first_defined(sweep: Sweep) -> int:
-    """The first point where something is predicted positive (TP + FP > 0)."""
-    for b in blocks(0, sweep.size):
-        hits = np.flatnonzero((sweep.tp[b] + sweep.fp[b]) > 0)
-        if hits.shape[0]:
-            return int(b.start) + int(hits[0])
-    return sweep.size
 
 
 class _Buffers:

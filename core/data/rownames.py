@@ -134,7 +134,8 @@ class RowNames(Sequence[str]):
         """The names of ``n`` rows with ``ids``, row ``i`` removed (one allocation)."""
         if isinstance(ids, RowNames):
             return ids.without(i)
-        kept = np.concatenate((np.arange(i, dtype=np.int64), np.arange(i + 1, n, dtype=np.int64)))
+        kept = np.arange(n - 1, dtype=np.int64)  # one array: 80 MB at 10^7 rows, not three
+        kept[i:] += 1
         return cls(ids, kept)
 
     def inserted(self, i: int, entry: int) -> RowNames:

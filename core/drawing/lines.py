@@ -29,11 +29,59 @@ class Rates:
     counts: npt.NDArray[np.number]
     total: float
 
-    def __getitem__(self, index: int | IndexArray) -> FloatArray:
+    def __getitem__(self, index: int | IndexArray | slice) -> FloatArray:
         return np.asarray(self.counts[index] / self.total, dtype=np.float64)
 
     def __len__(self) -> int:
         return int(self.counts.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class Precisions:
+    """``tp / (tp + fp)`` read at the indices asked for (the PR curve's y), as dividing
+    the whole arrays gives it, without making them."""
+
+    tp: npt.NDArray[np.number]
+    fp: npt.NDArray[np.number]
+
+    def __getitem__(self, index: int | IndexArray | slice) -> FloatArray:
+        tp = self.tp[index]
+        return np.asarray(tp / (tp + self.fp[index]), dtype=np.float64)
+
+    def __len__(self) -> int:
+        return int(self.tp.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class Sums:
+    """``a + b`` read at the indices asked for (the gains curve's x, in counts)."""
+
+    a: npt.NDArray[np.number]
+    b: npt.NDArray[np.number]
+
+    def __getitem__(self, index: int | IndexArray | slice) -> npt.NDArray[np.number]:
+        return np.asarray(self.a[index] + self.b[index])
+
+    def __len__(self) -> int:
+        return int(self.a.shape[0])
+
+
+class After:
+    """Sweep point k's place on a curve that starts at point ``first``: k − first, or
+    -1 before it (the PR curve: precision is defined from the first point that predicts
+    something positive on), read like an index array."""
+
+    def __init__(self, first: int, n: int) -> None:
+        self.first, self.n = first, n
+
+    def __getitem__(self, point: int) -> int:
+        if not -self.n <= point < self.n:
+            raise IndexError(point)
+        k = point % self.n
+        return k - self.first if k >= self.first else -1
+
+    def __len__(self) -> int:
+        return self.n
 
 
 class Each:

@@ -62,7 +62,7 @@ def listed_points(a: Analysis, points: int | None) -> npt.NDArray[np.intp]:
     if points < MIN_POINTS:
         raise ValueError(f"points must be 0 or at least {MIN_POINTS}, got {points}")
     s = a.sweep
-    return reduce_curve(s.fp, s.tp, columns=(points - 3) // 4, keep=[a.point])
+    return reduce_curve(s.fp, s.tp, columns=(points - 3) // 4, keep=[a.point], rising=True)
 
 
 def sweep_row(a: Analysis, k: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import RowChange
-from threshold_lab.core.curves.sweep import Sweep, sweep_with, sweep_without
+from threshold_lab.core.curves.sweep import Sweep, sweep_flipped, sweep_with, sweep_without
 from threshold_lab.core.data.dataset import Dataset, weight_problem
 from threshold_lab.core.data.doubles import read_double
 from threshold_lab.core.data.rownames import RowNames
@@ -62,6 +62,12 @@ def _weight(data: Dataset, index: int) -> float:
 def _still_scored(data: Dataset, score: float) -> bool:
     """Whether any row of ``data`` still has ``score`` (its sweep point stays)."""
     return bool(np.count_nonzero(data.scores == score))
+
+
+def _kept(after: Dataset, score: float) -> bool | None:
+    """Whether the point at ``score`` stays once a row is gone: weighted rows say by
+    their scores (a scan); None lets an unweighted sweep tell from its point's rows."""
+    return _still_scored(after, score) if after.weighted else None
 
 
 class Edit:
@@ -116,7 +122,8 @@ class SetScore(Edit):
         i = self.index
         label, weight = bool(before.labels[i]), _weight(before, i)
         old = float(before.scores[i])
-        gone = sweep_without(sweep, old, label, weight, keep_point=_still_scored(after, old))
+        gone = sweep_without(sweep, old, label, weight, keep_point=_kept(after, old))
+        # The row's class's counts are new arrays of this edit's: changed in place.
         return sweep_with(gone, self.value, label, weight, reuse=True)
 
 
@@ -139,8 +146,7 @@ class FlipLabel(Edit):
     def update(self, sweep: Sweep, before: Dataset, after: Dataset) -> Sweep:
         i = self.index
         score, label, weight = float(before.scores[i]), bool(before.labels[i]), _weight(before, i)
-        gone = sweep_without(sweep, score, label, weight, keep_point=True)
-        return sweep_with(gone, score, not label, weight, reuse=True)
+        return sweep_flipped(sweep, score, label, weight)
 
 
 @dataclass(frozen=True)
@@ -228,7 +234,7 @@ class DeleteRow(Edit):
             score,
             bool(before.labels[i]),
             _weight(before, i),
-            keep_point=_still_scored(after, score),
+            keep_point=_kept(after, score),
         )
 
 

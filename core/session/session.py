@@ -340,7 +340,7 @@ class Later:
             self.work()
         if self._error is not None:
             raise self._error
-        done = self._done
+        done, self._done = self._done, None  # the rows it holds are not kept after this
         try:
             if isinstance(done, Performed):
                 before = s.data

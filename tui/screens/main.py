@@ -63,6 +63,22 @@ _DOING = {"delete": "Removing row {}...", "flip": "Flipping the label of row {}.
           "undo": "Undoing...", "redo": "Redoing..."}  # fmt: skip
 
 
+def _letting_go(work: Callable[[], None]) -> Callable[[], None]:
+    """``work``, let go of once it has run. A finished Textual worker sits in a reference
+    cycle (its task, its frames) until Python's cycle collector runs, and kept its work,
+    and so the rows and sweeps the work's closure held: at 10^7 rows each edit's 400 MB
+    stayed until then, and every edit wrote to fresh memory (0.8 s, not 0.1 s)."""
+    held = [work]
+
+    def run() -> None:
+        try:
+            held[0]()
+        finally:
+            held.clear()
+
+    return run
+
+
 class MainScreen(Screen[None]):
     """Threshold, rows, matrix, metrics, charts, strip and sweep on one screen."""
 
@@ -240,8 +256,8 @@ class MainScreen(Screen[None]):
         time per ``group``): it gets a way to cancel it."""
 
         def start(work: Callable[[], None]) -> Callable[[], object]:
-            worker = self.run_worker(work, thread=True, group=group, exclusive=True,
-                                     exit_on_error=False)  # fmt: skip
+            worker = self.run_worker(_letting_go(work), thread=True, group=group,
+                                     exclusive=True, exit_on_error=False)  # fmt: skip
             return worker.cancel
 
         return start
@@ -327,7 +343,7 @@ class MainScreen(Screen[None]):
             job.work()
             self.post_message(self.Worked(job))
 
-        self.run_worker(work, thread=True, group="edit", exit_on_error=False)
+        self.run_worker(_letting_go(work), thread=True, group="edit", exit_on_error=False)
 
     @on(Worked)
     def _worked(self, event: Worked) -> None:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core.curves import reduce
 from threshold_lab.core.curves.reduce import collinear_interior, reduce_curve
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import make_dataset
@@ -57,3 +63,70 @@ def test_reduction_keeps_extremes_per_column_and_kept_points(n, columns, seed) -
         here = corners[col[corners] == c]
         assert tp[here].max() == tp[here[kept[here]]].max()
         assert tp[here].min() == tp[here[kept[here]]].min()
+
+
+def _whole_array_reduce(
+    x: npt.NDArray[Any], y: npt.NDArray[Any], *, columns: int, keep: Sequence[int] = ()
+) -> npt.NDArray[np.intp]:
+    """The reduction as it was before it went a block at a time (issue 29): every
+    temporary a whole array. The oracle for the blocked one's output."""
+    m = x.shape[0]
+    must = {0, m - 1, *(k for k in keep if 0 <= k < m)}
+    if m <= 4 * columns:
+        return np.arange(m, dtype=np.intp)
+    survivors = np.flatnonzero(~collinear_interior(x, y))
+    if survivors.shape[0] > 4 * columns:
+        xs, ys = x[survivors].astype(np.float64), y[survivors]
+        span = float(xs[-1] - xs[0]) or 1.0
+        bucket = np.minimum(((xs - xs[0]) / span * columns).astype(np.intp), columns - 1)
+        starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
+        ends = np.r_[starts[1:] - 1, bucket.shape[0] - 1]
+        group = np.repeat(np.arange(starts.shape[0]), np.diff(np.r_[starts, bucket.shape[0]]))
+        extremes = [starts, ends]
+        for reduce in (np.minimum, np.maximum):
+            hits = np.flatnonzero(ys == reduce.reduceat(ys, starts)[group])
+            _, first = np.unique(group[hits], return_index=True)
+            extremes.append(hits[first])
+        survivors = survivors[np.unique(np.concatenate(extremes))]
+    return np.unique(np.concatenate((survivors, np.fromiter(must, dtype=np.intp))))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(2, 3000),
+    st.integers(1, 40),
+    st.integers(0, 10**6),
+    st.sampled_from([1, 2, 3, 17, 1 << 16]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_blocked_reduction_keeps_the_points_the_whole_array_one_kept(
+    n: int, columns: int, seed: int, block: int, rounded: bool, weighted: bool
+) -> None:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < rng.uniform(0.05, 0.95)
+    s = rng.normal(loc=y * 1.0)
+    if rounded:
+        s = np.round(s, 1)
+    # Whole weights, zero among them: groups of no weight repeat a point.
+    w = rng.integers(0, 3, n).astype(np.float64) if weighted else None
+    if w is not None:
+        w[0] = 1.0
+    sweep = build_sweep(make_dataset(s, y, weights=w))
+    k = int(rng.integers(0, sweep.size))
+    fp, tp = np.asarray(sweep.fp), np.asarray(sweep.tp)
+    first = int(np.flatnonzero(tp + fp)[0])
+    recall = tp[first:] / float(sweep.positives or 1)
+    precision = tp[first:] / (tp[first:] + fp[first:])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reduce, "BLOCK", block)
+        for xs, ys, rising in (
+            (fp, tp, False),
+            (fp, tp, True),  # ROC: both axes rise
+            (tp + fp, tp, True),  # gains
+            (recall, precision, False),
+            (fp / float(fp[-1] or 1), tp / float(tp[-1] or 1), True),  # ROC in rates
+        ):
+            got = reduce_curve(xs, ys, columns=columns, keep=[k], rising=rising)
+            want = _whole_array_reduce(xs, ys, columns=columns, keep=[k])
+            assert got.tolist() == want.tolist()
