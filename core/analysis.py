@@ -18,6 +18,7 @@ from threshold_lab.core.calibration.reliability import (
     calibration,
     calibration_from_sums,
 )
+from threshold_lab.core.curves.hull import CostCurve, cost_curve
 from threshold_lab.core.curves.pr import pr_from_sums, pr_summaries
 from threshold_lab.core.curves.probabilities import probability_from_sums, probability_summaries
 from threshold_lab.core.curves.roc import auc_from_sums, roc_auc
@@ -105,6 +106,11 @@ class Curves:
         if t is None:
             return ks_statistic(self.sweep)
         return ks_from_gap(self.sweep, t.ks_point, t.ks_gap)
+
+    @cached_property
+    def cost_curve(self) -> CostCurve:
+        """The ROC convex hull and the cost curves' envelope (computed once)."""
+        return cost_curve(self.sweep)
 
     @cached_property
     def gains(self) -> Gains | None:

@@ -42,8 +42,10 @@ def report(y_true: Any, y_score: Any, **options: Any) -> Report:
     "width"), ``beta``, ``transform``, ``readout`` ("fpr 0.01,0.05" or a list, for
     the operating points at fixed rates), ``partial_auc`` ("fpr:0-0.1" or a list),
     ``alternative`` ("two-sided", "greater", "less": for comparing models),
-    ``unpaired`` (True: models compared as different examples), ``source`` (the name
-    the report gives).
+    ``unpaired`` (True: models compared as different examples), ``pt`` (the decision
+    curve's threshold probabilities: "0.01:0.99:0.01", the default, "0.05,0.1,0.2" or
+    a list of numbers), ``harm`` (what acting costs every case, subtracted from net
+    benefit), ``source`` (the name the report gives).
 
     Bad input raises :class:`InputError` (a ValueError) with the message the
     command line gives.

@@ -459,6 +459,18 @@ class LogFpr(Command):
     ON_KEY_LINE = False
 
 
+class RocHull(Command):
+    """ROC chart: its convex hull, shown or hidden"""
+
+    KEY = "h"
+    ID = "roc-hull"
+    FOOTER = "Hull"
+    ACTION = "roc_hull"
+    GROUP = "Views and playback"
+    #: The ROC chart's own message says it, as it says l.
+    ON_KEY_LINE = False
+
+
 class MoreMetrics(Command):
     """Every metric with its formula and counts"""
 
@@ -833,6 +845,34 @@ class PartialAuc(Command):
     GROUP = "Describe"
     PLAIN_HELP = ("the ROC area over FPR (or TPR) from A to B, exact, and McClish's "
                   "standardised value (partial auc fpr 0 0.1)")  # fmt: skip
+
+
+class NetBenefit(Command):
+    """Net benefit at each threshold probability, beside treating all and none"""
+
+    PLAIN = "net benefit [PT]"
+    GROUP = "Deciding"
+    PLAIN_HELP = ("the decision curve: net benefit TP/n − FP/n·pt/(1 − pt) at the --pt grid "
+                  "beside treating all and treating none, where the model is useful; net "
+                  "benefit 0.2 for one pt, its counts filled in")  # fmt: skip
+
+
+class UsefulRange(Command):
+    """Where the model's net benefit beats treating all and treating none"""
+
+    PLAIN = "useful range"
+    GROUP = "Deciding"
+    PLAIN_HELP = ("the threshold probabilities pt where acting on the model beats treating "
+                  "everyone and treating no one")  # fmt: skip
+
+
+class Hull(Command):
+    """The ROC convex hull: the cheapest point at each cost ratio"""
+
+    PLAIN = "hull"
+    GROUP = "Deciding"
+    PLAIN_HELP = ("the cost curves' envelope: the ROC convex hull's vertices, the range of "
+                  "probability-cost PC(+) each is cheapest over, and the hull's area")  # fmt: skip
 
 
 class Models(Command):

@@ -31,6 +31,7 @@ from threshold_lab.core.curves.operating import (
 from threshold_lab.core.data.presets import PRESETS, preset
 from threshold_lab.core.data.rownames import shown
 from threshold_lab.core.decide.goal import GOAL_METRICS, GRAMMAR
+from threshold_lab.core.decide.net_benefit import decision_curve, parse_pt
 from threshold_lab.core.decide.solve import decision_sentence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
@@ -55,6 +56,12 @@ from threshold_lab.core.session.rowview import (
 from threshold_lab.core.session.session import NeedsOverwrite, Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.calibration import calibration_words, gains_words, ks_words
+from threshold_lab.core.text.decision import (
+    cost_curve_lines,
+    decision_curve_lines,
+    net_benefit_sentence,
+    useful_sentence,
+)
 from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
 from threshold_lab.core.text.multiclass import classes_words, multiclass_words
 from threshold_lab.core.text.notable import notable_points
@@ -264,6 +271,9 @@ class PlainSession:
             cmd.Ks: lambda args: self._tell(args, lambda: [ks_words(self.analysis.curves.ks)]),
             cmd.Readout: self.cmd_readout,
             cmd.PartialAuc: self.cmd_partial_auc,
+            cmd.NetBenefit: self.cmd_net_benefit,
+            cmd.UsefulRange: self.cmd_useful_range,
+            cmd.Hull: lambda args: self._tell(args, lambda: cost_curve_lines(self.analysis)),
             cmd.Transform: self.cmd_transform,
             cmd.ClassList: lambda args: self._tell(args, self._classes),
             cmd.ShowClass: self.cmd_class,
@@ -355,6 +365,42 @@ class PlainSession:
             return
         focus, low, high = parse_partial_auc(" ".join(args[1:]))
         self.say(partial_auc_sentence(partial_auc(self.analysis.sweep, focus, low, high)))
+
+    # --- decision curves and costs --------------------------------------------------
+
+    def cmd_net_benefit(self, args: list[str]) -> None:
+        """``net benefit``: the decision curve on the --pt grid; ``net benefit 0.2``: at
+        one pt, its counts filled in."""
+        if not args or args[0].lower() != "benefit":
+            raise InputError("say net benefit, or net benefit 0.2 for one threshold "
+                             "probability")  # fmt: skip
+        d = self.session.decision_curve()
+        if d.reason is not None:
+            raise InputError(f"net benefit is undefined: {d.reason}")
+        if len(args) == 1:
+            self.say(*decision_curve_lines(d, self.session.sure))
+            return
+        if len(args) > 2:
+            raise InputError(f"net benefit takes one threshold probability, not "
+                             f"{' '.join(args[1:])!r}")  # fmt: skip
+        try:
+            (pt,) = parse_pt(args[1])
+        except InputError:
+            raise InputError(f"net benefit {args[1]}: give one threshold probability strictly "
+                             "between 0 and 1, like net benefit 0.2") from None  # fmt: skip
+        a = self.session.asked
+        one = decision_curve(self.analysis.sweep, (pt,), harm=a.harm,
+                             prevalence=self.session.prevalence)  # fmt: skip
+        self.say(net_benefit_sentence(one, one.grid[0], self.analysis.sweep))
+
+    def cmd_useful_range(self, args: list[str]) -> None:
+        """``useful range``: where acting on the model beats treating all and none."""
+        if not args or args[0].lower() != "range" or len(args) > 1:
+            raise InputError("say useful range")
+        d = self.session.decision_curve()
+        if d.reason is not None:
+            raise InputError(f"net benefit is undefined: {d.reason}")
+        self.say(useful_sentence(d)[0].upper() + useful_sentence(d)[1:] + ".")
 
     # --- helpers -------------------------------------------------------------------
 

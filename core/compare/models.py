@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ from threshold_lab.core.compare.paired import (
     mcnemar,
     paired_ap_bootstrap,
     paired_delong,
+    paired_net_benefit_bootstrap,
     unpaired_delong,
 )
 from threshold_lab.core.data.dataset import Dataset, Model
@@ -46,6 +48,25 @@ def difference(a: Metric, b: Metric, name: str) -> Metric:
 
 
 @dataclass(frozen=True)
+class NetBenefitDifference:
+    """NB(a) − NB(b) at one threshold probability, with its paired bootstrap interval
+    (None and why, or both None without a bootstrap)."""
+
+    pt: Fraction
+    value: Metric
+    interval: Interval | None = None
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"pt": float(self.pt), "value": self.value.value}
+        if self.interval is not None:
+            out["interval"] = self.interval.as_json()
+        elif self.reason is not None:
+            out["interval"], out["interval_reason"] = None, self.reason
+        return out
+
+
+@dataclass(frozen=True)
 class Comparison:
     """Models ``a`` and ``b`` (each at its own analysis) compared."""
 
@@ -64,6 +85,9 @@ class Comparison:
     #: The AP difference's paired bootstrap interval (or None and why; both None
     #: when no bootstrap was asked for).
     ap_interval: tuple[Interval | None, str | None] = (None, None)
+    #: Net benefit of a less b at each pt of the decision curve's grid (empty where
+    #: either curve is undefined).
+    net_benefit_difference: tuple[NetBenefitDifference, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         auc = self.auc_difference.as_json()
@@ -97,6 +121,7 @@ class Comparison:
             "ap_difference": self._ap_json(),
             "summaries_disagree": self.summaries_disagree,
             "at_threshold": at,
+            "net_benefit_difference": [d.as_json() for d in self.net_benefit_difference],
         }
 
     def _ap_json(self) -> dict[str, Any]:
@@ -293,3 +318,39 @@ def _examples(n: int) -> str:
 def pairs(models: Sequence[Model]) -> list[tuple[int, int]]:
     """Every pair, in order: (0, 1), (0, 2), ..., (1, 2), ..."""
     return [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
+
+
+def net_benefit_differences(
+    a: Model,
+    b: Model,
+    rows_a: Sequence[tuple[Fraction, Metric]],
+    rows_b: Sequence[tuple[Fraction, Metric]],
+    weights: tuple[float, float],
+    *,
+    paired: bool,
+    confidence: float = CONFIDENCE,
+    boot: tuple[int, int] | None = None,
+) -> tuple[NetBenefitDifference, ...]:
+    """NB(a) − NB(b) at each pt of the two decision curves' grid (``rows_*``: each pt
+    and its net benefit), with a paired bootstrap interval each when ``boot``
+    (replicates, seed) is given and the models score the same examples; ``weights``:
+    what a positive and a negative count weigh in net benefit (see
+    :func:`paired_net_benefit_bootstrap`)."""
+    rows = list(zip(rows_a, rows_b, strict=True))
+    intervals: list[Interval] | None = None
+    reason: str | None = None
+    if boot is not None:
+        if not paired:
+            reason = f"no paired bootstrap: {NOT_PAIRED}"
+        else:
+            pts = np.asarray([float(pt) for (pt, _), _ in rows])
+            intervals, reason = paired_net_benefit_bootstrap(
+                a.data, b.data, pts, weights, replicates=boot[0], seed=boot[1],
+                confidence=confidence,
+            )  # fmt: skip
+    out = []
+    for i, ((pt, nb_a), (_, nb_b)) in enumerate(rows):
+        value = difference(nb_a, nb_b, "net benefit difference")
+        interval = None if intervals is None else intervals[i]
+        out.append(NetBenefitDifference(pt, value, interval, reason))
+    return tuple(out)

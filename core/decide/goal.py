@@ -2,6 +2,7 @@
 
     max METRIC | min METRIC [where METRIC >= x [and METRIC <= y ...]]
     min cost fp=A fn=B [tp=C] [tn=D]        (A ... a number, or @column)
+    max net_benefit at pt X                  (0 < X < 1: a decision curve's best point)
 
 Words are case-insensitive; numbers are decimals or fractions ``a/b``, read
 exactly (``0.1`` is one tenth, not its binary neighbour). A malformed goal is
@@ -42,8 +43,13 @@ CELLS = ("fp", "fn", "tp", "tn")
 
 #: How the grammar reads, for the messages that refuse a goal.
 GRAMMAR = (
-    "max|min METRIC [where METRIC >= x [and METRIC <= y ...]], or min cost fp=A fn=B [tp=C] [tn=D]"
+    "max|min METRIC [where METRIC >= x [and METRIC <= y ...]], min cost fp=A fn=B [tp=C] [tn=D], "
+    "or max net_benefit at pt X"
 )
+
+#: How the net benefit objective is written (and its other spellings).
+NET_BENEFIT = "net_benefit"
+NET_BENEFIT_WORDS = ("net_benefit", "net-benefit", "netbenefit", "nb")
 
 #: A run of comparison characters is one word (so ">>=" is refused as itself).
 _TOKEN = re.compile(r"[<>=!]+|[^\s<>=!]+")
@@ -83,10 +89,16 @@ class Goal:
     maximise: bool
     constraints: tuple[Constraint, ...] = ()
     costs: tuple[tuple[str, Cost], ...] = ()
+    #: The threshold probability of a net benefit goal (``max net_benefit at pt X``).
+    pt: Fraction | None = None
 
     @property
     def is_cost(self) -> bool:
         return self.metric == "cost"
+
+    @property
+    def is_net_benefit(self) -> bool:
+        return self.metric == NET_BENEFIT
 
     def columns(self) -> list[str]:
         """The numeric columns the goal's costs name (the loaders keep these)."""
@@ -96,6 +108,8 @@ class Goal:
         """The goal written back in its canonical form."""
         if self.is_cost:
             return "min cost " + " ".join(f"{cell}={c.text()}" for cell, c in self.costs)
+        if self.is_net_benefit:
+            return f"max {NET_BENEFIT} at pt {number_text(self.pt or Fraction(0))}"
         head = f"{'max' if self.maximise else 'min'} {self.metric}"
         if self.constraints:
             head += " where " + " and ".join(c.text() for c in self.constraints)
@@ -217,6 +231,11 @@ def parse_goal(text: str) -> Goal:
         if head == "max":
             raise InputError('goal: "max cost": a cost is minimised (min cost fp=A fn=B ...)')
         return Goal("cost", False, costs=_costs(words[2:]))
+    if words[1].lower() in NET_BENEFIT_WORDS:
+        if head == "min":
+            raise InputError('goal: "min net_benefit": net benefit is maximised '
+                             "(max net_benefit at pt X)")  # fmt: skip
+        return Goal(NET_BENEFIT, True, pt=_at_pt(words[2:]))
     metric = metric_name(words[1])
     rest = words[2:]
     constraints: list[Constraint] = []
@@ -239,6 +258,22 @@ def parse_goal(text: str) -> Goal:
                 if not rest:
                     raise InputError('goal: nothing after "and"; write another constraint')
     return Goal(metric, head == "max", tuple(constraints))
+
+
+def _at_pt(words: list[str]) -> Fraction:
+    """``at pt X`` after ``max net_benefit``: the threshold probability, 0 < X < 1."""
+    if len(words) < 3 or [w.lower() for w in words[:2]] != ["at", "pt"]:
+        said = " ".join(words) or "nothing"
+        raise InputError(
+            f'goal: "{said}" after "max net_benefit" should be "at pt X", a threshold '
+            "probability between 0 and 1, e.g. max net_benefit at pt 0.2"
+        )
+    if len(words) > 3:
+        raise InputError(f'goal: "{words[3]}" after "at pt {words[2]}": nothing more is taken')
+    pt = parse_number(words[2], "the threshold probability pt")
+    if not 0 < pt < 1:
+        raise InputError(f'goal: pt "{words[2]}" is not strictly between 0 and 1')
+    return pt
 
 
 def _constraint(words: list[str]) -> Constraint:

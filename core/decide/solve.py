@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import (
+    NET_BENEFIT,
     SMALLEST,
     Constraint,
     Goal,
@@ -68,6 +69,7 @@ WORDS = {
     "cost": "cost", "cohen_kappa": "Cohen's kappa", "informedness": "informedness",
     "markedness": "markedness", "diagnostic_odds_ratio": "diagnostic odds ratio",
     "fowlkes_mallows": "Fowlkes-Mallows index", "jaccard": "Jaccard index",
+    "net_benefit": "net benefit",
 }  # fmt: skip
 
 
@@ -268,6 +270,8 @@ def _values(
 ) -> FloatArray:
     if name == "cost":
         return _cost_values(setting, goal, lo, hi)
+    if name == NET_BENEFIT:
+        return _net_benefit_values(setting, goal, lo, hi)
     values = float_values(name, setting.cells(lo, hi), setting.beta)
     if name == "predicted_positives" and setting.prevalence is not None:
         values = values / float(setting.scale)  # per example at a prevalence
@@ -277,9 +281,31 @@ def _values(
 def _exact_at(setting: Setting, name: str, goal: Goal, k: int) -> Fraction | None:
     if name == "cost":
         return _cost_exact(setting, goal, k)
+    if name == NET_BENEFIT:
+        return _net_benefit_exact(setting, goal, k)
     value = exact_value(name, setting.cells_at(k), setting.beta)
     if value is not None and name == "predicted_positives" and setting.prevalence is not None:
         value = value / setting.scale
+    return value
+
+
+def _net_benefit_values(
+    setting: Setting, goal: Goal, lo: int = 0, hi: int | None = None
+) -> FloatArray:
+    """TP − FP·pt/(1 − pt) at every point (the counts weighted at a prevalence): net
+    benefit times n, the same order. The harm is the same at every point: left out."""
+    cells = setting.cells(lo, hi)
+    pt = goal.pt or Fraction(0)
+    out: FloatArray = np.asarray(cells.tp - cells.fp * float(pt / (1 - pt)), dtype=np.float64)
+    return out
+
+
+def _net_benefit_exact(setting: Setting, goal: Goal, k: int) -> Fraction:
+    """Net benefit at point ``k``, exactly: (TP − FP·pt/(1 − pt))/n, the counts weighted
+    at a prevalence (then it is TPR·P − FPR·(1 − P)·pt/(1 − pt))."""
+    c = setting.cells_at(k)
+    pt = goal.pt or Fraction(0)
+    value: Fraction = (_exact(c.tp) - _exact(c.fp) * (pt / (1 - pt))) / setting.scale
     return value
 
 
@@ -354,6 +380,8 @@ def _cost_exact(setting: Setting, goal: Goal, k: int) -> Fraction | None:
 
 def _exact_compare(setting: Setting, name: str, goal: Goal, bound_den: int = 1) -> bool:
     """Whether floats of ``name`` compare exactly here (no second, exact look)."""
+    if name == NET_BENEFIT:
+        return False  # pt/(1 − pt) is no whole number: near-equal points are looked at again
     if name == "cost":
         if goal.columns():
             return False
@@ -730,7 +758,7 @@ def _decision(
 
 def metric_at(setting: Setting, name: str, goal: Goal, k: int) -> Metric:
     """``name`` at point ``k`` as core's Metric (its formula and reason when it has one)."""
-    if name not in ("youden", "predicted_positives", "cost"):
+    if name not in ("youden", "predicted_positives", "cost", NET_BENEFIT):
         return _threshold_metrics(setting, k)[name]
     value = _exact_at(setting, name, goal, k)
     word = WORDS[name]
@@ -738,7 +766,8 @@ def metric_at(setting: Setting, name: str, goal: Goal, k: int) -> Metric:
         reason = "No actual positives or no actual negatives (TPR or FPR is undefined)"
         return Metric(None, reason, None, word)
     exact_ok = setting.whole and (name != "cost" or not goal.columns() or setting.columns_whole)
-    return from_fraction(value if exact_ok else None, float(value), name=word)
+    formula = "TP/n − FP/n·pt/(1 − pt)" if name == NET_BENEFIT else ""
+    return from_fraction(value if exact_ok else None, float(value), name=word, formula=formula)
 
 
 def _slacks(setting: Setting, goal: Goal, k: int) -> tuple[Slack, ...]:
@@ -760,6 +789,10 @@ def decision_sentence(d: Decision, sweep: Sweep) -> str:
         return f"Goal {goal}: not feasible; {d.reason}. Showing the closest point, {where}."
     value = d.objective.short() if d.objective.value is not None else "undefined"
     parts = [f"Goal {goal}: {where}, {WORDS[d.goal.metric]} {value}"]
+    if d.goal.is_net_benefit and d.goal.pt is not None:
+        pt = d.goal.pt
+        parts[0] += (f" (the least-cost point with FP:FN costs {number_text(pt)} : "
+                     f"{number_text(1 - pt)})")  # fmt: skip
     if d.slacks:
         parts.append("; ".join(slack_text(s) for s in d.slacks))
     text = ", ".join(parts)

@@ -42,6 +42,8 @@ class OtherCurves:
     pr: CurveLine | None
     det: ScaledLine | None = None
     log_roc: ScaledLine | None = None
+    #: Its rows' curves (the decision chart reads its net benefit off them).
+    curves: Curves | None = None
 
     def line(self, kind: str) -> CurveLine | None:
         """Its curve of ``kind`` (``roc``, ``pr``, ``det`` or ``log_roc``)."""
@@ -197,6 +199,7 @@ def prepare(
                 pr_line(c, columns=chart_columns) if "pr" in kinds else None,
                 det_line(c.sweep, columns=chart_columns) if "det" in kinds else None,
                 log_roc_line(c.sweep, columns=chart_columns) if "log_roc" in kinds else None,
+                c,
             )
             for name, index, c in others
         ),

@@ -9,7 +9,12 @@ from dataclasses import dataclass
 
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
-from threshold_lab.core.intervals.bootstrap import Bootstrap, Estimate, SweepStatistic
+from threshold_lab.core.intervals.bootstrap import (
+    Bootstrap,
+    CurveStatistic,
+    Estimate,
+    SweepStatistic,
+)
 from threshold_lab.core.intervals.bootstrap import bootstrap as run_bootstrap
 from threshold_lab.core.intervals.closed import CONFIDENCE
 
@@ -53,6 +58,9 @@ class BootJob:
     goal: SweepStatistic | None = None
     #: A finished run of the same state at another point: only the point is counted.
     base: Bootstrap | None = None
+    #: Threshold-free numbers each replicate reads off its own sweep (the decision
+    #: curve's net benefit at each pt of its grid).
+    curves: tuple[CurveStatistic, ...] = ()
 
     def run(self, progress: Callable[[int, int], bool | None] | None = None) -> Bootstrap:
         """Run it (raises :class:`threshold_lab.core.intervals.bootstrap.Cancelled` when
@@ -68,4 +76,5 @@ class BootJob:
             goal=self.goal,
             progress=progress,
             base=self.base,
+            curves=self.curves,
         )

@@ -26,6 +26,7 @@ from threshold_lab.core.curves.operating import (
 )
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.decide.net_benefit import DecisionCurve, net_benefit_key
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric, fraction_text
@@ -70,6 +71,9 @@ def sweep_row(a: Analysis, k: int) -> dict[str, Any]:
     s = a.sweep
     row: dict[str, Any] = {"index": k, "threshold": s.threshold_at(k), **s.counts_at(k).as_json()}
     row.update({name: m.as_json() for name, m in s.point_metrics(k).items()})
+    # A vertex of the ROC convex hull: the cheapest point at some cost ratio (no other
+    # point ever is).
+    row["hull"] = k in a.curves.cost_curve.points()
     return row
 
 
@@ -97,17 +101,22 @@ def report_json(
     quantised: Quantised | None = None,
     readouts: tuple[Readout, ...] = (),
     partial: tuple[PartialAUC, ...] = (),
+    decision: DecisionCurve | None = None,
 ) -> dict[str, Any]:
     """One model's report as a JSON-ready dict: the counts and metrics at ``a``'s
-    point, the summaries, calibration, the readouts and partial AUCs, and the listed
-    sweep (:func:`listed_points`); ``sure`` the intervals' confidence and a
-    bootstrap's estimates."""
+    point, the summaries, calibration, the readouts and partial AUCs, the decision
+    curve and the cost curves' envelope, and the listed sweep (:func:`listed_points`);
+    ``sure`` the intervals' confidence and a bootstrap's estimates."""
     sure = sure or Sure()
     s = a.curves.summaries
     listed = listed_points(a, points)
     auc, se = auc_measure(a, sure)
     ap = boot_measure(s.average_precision, sure, "average_precision")
-    roc: dict[str, Any] = {"auc": auc.as_json(), "auc_se": se}
+    roc: dict[str, Any] = {
+        "auc": auc.as_json(),
+        "auc_se": se,
+        "hull_auc": a.curves.cost_curve.hull_auc.as_json(),  # the ROC convex hull's area
+    }
     if quantised is not None:
         roc["quantisation_bound"] = quantised.bound
     out: dict[str, Any] = {
@@ -137,6 +146,8 @@ def report_json(
         "ks": a.curves.ks.as_json(),
         "readouts": [readout_json(r, sure) for r in readouts],
         "partial_auc": [partial_auc_json(p, sure) for p in partial],
+        "decision_curve": None if decision is None else decision_curve_json(decision, sure),
+        "cost_curve": a.curves.cost_curve.as_json(),
         "intervals": intervals_json(sure),
         "quantisation": None if quantised is None else quantised.as_json(),
     }
@@ -173,6 +184,19 @@ def readout_json(r: Readout, sure: Sure | None = None) -> dict[str, Any]:
         "interpolated_exact": inter["exact"],
         "reason": r.reason,
     }
+
+
+def decision_curve_json(d: DecisionCurve, sure: Sure | None = None) -> dict[str, Any]:
+    """``{"prevalence", "harm", "grid": [{"pt", "net_benefit", "treat_all",
+    "interventions_avoided_per_100", "standardised", "interval"?}], "useful_range",
+    "reason"}``: each grid row's net benefit gets its bootstrap ``interval`` (or null
+    and why) when one ran."""
+    out = d.as_json()
+    if sure is not None and sure.boot is not None:
+        for row, fields in zip(d.grid, out["grid"], strict=True):
+            if row.net_benefit.value is not None:
+                fields.update(sure.estimate(net_benefit_key(row.pt)).as_json_fields())
+    return out
 
 
 def partial_auc_json(p: PartialAUC, sure: Sure | None = None) -> dict[str, Any]:
@@ -213,7 +237,7 @@ def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, An
     fields = report_json(
         part.analysis, source=c.source, points=points, sure=part.sure,
         bins=(o.bins, o.binning), quantised=part.quantised, readouts=part.readouts,
-        partial=part.partial_aucs,
+        partial=part.partial_aucs, decision=part.decision_curve,
     )  # fmt: skip
     out: dict[str, Any] = {"name": part.name, **fields}
     if part.decision is not None:
@@ -256,7 +280,7 @@ def report_dict(c: Contents, points: int | None = JSON_POINTS) -> dict[str, Any]
     head = report_json(
         first.analysis, source=c.source, points=points, sure=first.sure,
         bins=(c.options.bins, c.options.binning), quantised=first.quantised,
-        readouts=first.readouts, partial=first.partial_aucs,
+        readouts=first.readouts, partial=first.partial_aucs, decision=first.decision_curve,
     )  # fmt: skip
     sweep = head.pop("sweep")
     head.update(extra_json(c, points))
@@ -276,7 +300,7 @@ def report_pieces(
     head = report_json(
         a, source=c.source, points=0, sure=first.sure,
         bins=(c.options.bins, c.options.binning), quantised=first.quantised,
-        readouts=first.readouts, partial=first.partial_aucs,
+        readouts=first.readouts, partial=first.partial_aucs, decision=first.decision_curve,
     )  # fmt: skip
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
@@ -337,10 +361,13 @@ def _rows_json(a: Analysis, indices: npt.NDArray[np.intp]) -> list[str]:
         for name, (num, den, reason) in s.rate_parts(tp, fp).items()
     }
     thresholds = ["null" if k == 0 else repr(float(s.thresholds[k - 1])) for k in indices.tolist()]
+    hull = a.curves.cost_curve.points()
+    on = ["true" if k in hull else "false" for k in indices.tolist()]
     return [
         f'{{"index": {k}, "threshold": {t}, "tp": {tp_!r}, "fp": {fp_!r}, "tn": {tn_!r}, '
-        f'"fn": {fn_!r}, "tpr": {r1}, "fpr": {r2}, "precision": {r3}, "recall": {r4}}}'
-        for k, t, tp_, fp_, tn_, fn_, r1, r2, r3, r4 in zip(
+        f'"fn": {fn_!r}, "tpr": {r1}, "fpr": {r2}, "precision": {r3}, "recall": {r4}, '
+        f'"hull": {h}}}'
+        for k, t, tp_, fp_, tn_, fn_, r1, r2, r3, r4, h in zip(
             indices.tolist(),
             thresholds,
             tp.tolist(),
@@ -351,6 +378,7 @@ def _rows_json(a: Analysis, indices: npt.NDArray[np.intp]) -> list[str]:
             rates["fpr"],
             rates["precision"],
             rates["recall"],
+            on,
             strict=True,
         )
     ]

@@ -19,6 +19,7 @@ from threshold_lab.core.curves.operating import (
 )
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.quantise import parse_rule
+from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import Sure
@@ -34,22 +35,17 @@ from threshold_lab.core.metrics.metric import Metric, format_count, format_fract
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
+from threshold_lab.core.text.decision import cost_curve_lines, decision_curve_lines
 from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.text.scores import shown_score
 from threshold_lab.core.text.sentences import status_sentence
+from threshold_lab.core.text.table import table
 from threshold_lab.core.threshold import format_threshold
 
 #: How many sweep rows the text report shows unless asked for more (``--points``).
 TEXT_POINTS = 40
-
-
-def _table(header: list[str], rows: list[list[str]], left: tuple[int, ...] = (0,)) -> list[str]:
-    """Columns as wide as their widest cell, those in ``left`` aligned left."""
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(f"{{:<{w}}}" if i in left else f"{{:>{w}}}" for i, w in enumerate(widths))
-    return [fmt.format(*header).rstrip(), *(fmt.format(*r).rstrip() for r in rows)]
 
 
 def sweep_table(
@@ -63,13 +59,14 @@ def sweep_table(
     c = format_count
     s = a.sweep
     marks = notable_points(a) if notable is None else notable
+    hull = a.curves.cost_curve.points()
     rows: list[list[str]] = []
     previous = -1
     for i in excerpt(s.size, marks, limit):
         if i > previous + 1:
             hidden = i - previous - 1
             rows.append([f"... {c(hidden)} {'point' if hidden == 1 else 'points'} ...",
-                         *[""] * 9])  # fmt: skip
+                         *[""] * 10])  # fmt: skip
         previous = i
         pk = s.counts_at(i)
         pm = a.sweep.point_metrics(i)
@@ -84,18 +81,20 @@ def sweep_table(
                 c(pk.tn),
                 c(pk.fn),
                 *(pm[n].value_text() for n in ("tpr", "fpr", "precision", "recall")),
+                "*" if i in hull else "",
                 reasons_text(marks.get(i, [])),
             ]
         )
     if previous < s.size - 1:
         hidden = s.size - 1 - previous
-        rows.append([f"... {c(hidden)} points, not listed ...", *[""] * 9])
-    table = _table(
-        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall", "notable"],
+        rows.append([f"... {c(hidden)} points, not listed ...", *[""] * 10])
+    out = table(
+        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall", "hull",
+         "notable"],
         [["  " + r[0], *r[1:]] for r in rows],
-        left=(0, 9),
-    )
-    return table
+        left=(0, 10),
+    )  # fmt: skip
+    return out
 
 
 def intervals_sentence(sure: Sure, ask: str = "--bootstrap B") -> str:
@@ -189,6 +188,7 @@ def model_lines(
     readouts: tuple[Readout, ...] = (),
     partial: tuple[PartialAUC, ...] = (),
     goal_point: int | None = None,
+    decision: DecisionCurve | None = None,
 ) -> list[str]:
     """One model's text report: counts, metrics with formulas, sweep (its notable
     points: the active one, the readouts', the goal's, max F1, max informedness),
@@ -208,7 +208,7 @@ def model_lines(
         status_sentence(a),
         "",
         "Confusion matrix",
-        *_table(
+        *table(
             ["", "predicted 1", "predicted 0", "total"],
             [
                 ["actual 1", f"TP {c(k.tp)}", f"FN {c(k.fn)}", c(k.actual_positive)],
@@ -223,12 +223,15 @@ def model_lines(
         "",
         "Sweep: one operating point per distinct score, tied scores enter together",
         *sweep_table(a, limit=sweep_limit, notable=notable_points(a, readouts, goal_point)),
-        "  (> marks the active operating point; notable says why a point is listed when the "
-        "sweep is too long to list whole)",
+        "  (> marks the active operating point; * a vertex of the ROC convex hull, the "
+        "cheapest point at some cost ratio (no other point ever is); notable says why a "
+        "point is listed when the sweep is too long to list whole)",
         "",
         "Ranking summaries (do not depend on the threshold)",
         f"  ROC AUC, trapezoid over the exact sweep: {sm.roc_auc.value_or_reason()}"
         + ("" if auc_text is None else f" ({auc_text})"),
+        "  Area under the ROC convex hull (ROCCH AUC): "
+        + a.curves.cost_curve.hull_auc.value_or_reason(),
         *quantised_lines(a, quantised),
         "  Average precision, step-weighted (not interpolated): "
         + _summary_line(boot_measure(sm.average_precision, sure, "average_precision"), sure),
@@ -244,6 +247,10 @@ def model_lines(
         f"  {sm.brier.describe()}",
         "",
         *calibration_lines(a.curves.calibration(*bins)),
+        "",
+        *decision_curve_lines(decision, sure),
+        "",
+        *cost_curve_lines(a),
     ]
     return out
 
@@ -349,6 +356,7 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
         a, source=c.source, sweep_limit=points, sure=sure, bins=(o.bins, o.binning),
         quantised=first.quantised, readouts=first.readouts, partial=first.partial_aucs,
         goal_point=first.decision.index if first.decision and first.decision.feasible else None,
+        decision=first.decision_curve,
     )  # fmt: skip
     said: list[str] = []
     if c.multiclass is not None:

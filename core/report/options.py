@@ -22,6 +22,7 @@ from threshold_lab.core.curves.operating import (
     parse_readouts,
 )
 from threshold_lab.core.decide.goal import Goal, parse_goal
+from threshold_lab.core.decide.net_benefit import DEFAULT_GRID, parse_harm, parse_pt
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
@@ -63,6 +64,10 @@ class Options:
     #: compared as different examples (unpaired) even when they are the same.
     alternative: str = "two-sided"
     unpaired: bool = False
+    #: The decision curve's grid of threshold probabilities (--pt), and the harm of
+    #: acting (--harm) subtracted from the model's net benefit.
+    pt: tuple[Fraction, ...] = DEFAULT_GRID
+    harm: Fraction = Fraction(0)
 
 
 def _text(value: object) -> str:
@@ -85,6 +90,8 @@ def make_options(
     partial_auc: object = None,
     alternative: object = "two-sided",
     unpaired: object = False,
+    pt: object = None,
+    harm: object = None,
 ) -> Options:
     """Options from what a Python caller passed, each checked by the parser the
     command line uses (raises InputError naming the option).
@@ -95,7 +102,9 @@ def make_options(
     ``"fpr 0.01,0.05"`` or a list of them (replacing the default seven), and
     ``partial_auc`` one such as ``"fpr:0-0.1"`` or a list; ``alternative`` the model
     tests' (``"two-sided"``, ``"greater"``: a above b, ``"less"``) and ``unpaired``
-    True to compare models as different examples.
+    True to compare models as different examples; ``pt`` the decision curve's grid
+    (``"0.01:0.99:0.01"``, ``"0.05,0.1,0.2"`` or a list of numbers) and ``harm`` what
+    acting costs every case, in net benefit.
 
     >>> make_options(threshold="0.7", prevalence="1/20").prevalence
     Fraction(1, 20)
@@ -134,8 +143,23 @@ def make_options(
     alt = _checked("alternative", alternative, lambda x: parse_alternative(_text(x)))
     if not isinstance(unpaired, bool):
         raise InputError(f"unpaired: give True or False, not {unpaired!r}")
+    grid = DEFAULT_GRID if pt is None else _grid(pt)
+    h = Fraction(0) if harm is None else _checked("harm", harm, lambda x: parse_harm(_text(x)))
     return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas,
-                   alternative=alt, unpaired=unpaired)  # fmt: skip
+                   alternative=alt, unpaired=unpaired, pt=grid, harm=h)  # fmt: skip
+
+
+def _grid(pt: object) -> tuple[Fraction, ...]:
+    """``pt=``: a text (``"0.01:0.99:0.01"``, ``"0.05,0.1"``) or a list of numbers."""
+    if isinstance(pt, str):
+        return parse_pt(pt)
+    if (
+        isinstance(pt, list | tuple)
+        and pt
+        and all(isinstance(v, numbers.Real | str) and not isinstance(v, bool) for v in pt)
+    ):
+        return parse_pt(",".join(str(v) for v in pt))
+    raise InputError(f"pt: give a text such as '0.01:0.99:0.01' or a list of numbers, not {pt!r}")
 
 
 def _texts(name: str, value: object) -> list[str]:

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import Measure, metric_measures
@@ -36,6 +38,10 @@ class ModelPart:
     #: The operating points at fixed rates, and the partial AUCs, asked for.
     readouts: tuple[Readout, ...] = ()
     partial_aucs: tuple[PartialAUC, ...] = ()
+    #: Net benefit over the threshold probabilities asked for, and the cost curves'
+    #: envelope (the ROC convex hull): neither depends on the threshold.
+    decision_curve: DecisionCurve | None = None
+    cost_curve: CostCurve | None = None
 
     def metrics(self) -> dict[str, Measure]:
         return metric_measures(self.analysis, self.sure)

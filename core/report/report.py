@@ -22,7 +22,14 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
 from threshold_lab.core.calibration.reliability import BINS
-from threshold_lab.core.compare.models import Comparison, compare, pairs
+from threshold_lab.core.compare.models import (
+    Comparison,
+    NetBenefitDifference,
+    compare,
+    net_benefit_differences,
+    pairs,
+)
+from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -38,6 +45,13 @@ from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns
 from threshold_lab.core.data.sources import Source
+from threshold_lab.core.decide.net_benefit import (
+    DecisionCurve,
+    decision_curve,
+    net_benefit_key,
+    net_benefit_reader,
+    weights_of,
+)
 from threshold_lab.core.decide.solve import Decision, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
@@ -117,7 +131,12 @@ def _part(
         # the AUC anyway): then a partial AUC reads two blocks, not its whole region.
         a.curves.summaries  # noqa: B018
     reads, areas = readouts(a.sweep, o.readouts), partial_aucs(a.sweep, o.partial_aucs)
-    return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas)
+    if previous is not None and previous.decision_curve is not None:
+        curve, costs = previous.decision_curve, previous.cost_curve  # the same rows
+    else:
+        curve = decision_curve(a.sweep, o.pt, harm=o.harm, prevalence=o.prevalence)
+        costs = a.curves.cost_curve
+    return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas, curve, costs)
 
 
 def _or_nan(value: float | None) -> float:
@@ -146,6 +165,11 @@ def curve_statistics(o: Options) -> tuple[CurveStatistic, ...]:
             (readout_key(kind, limit, "tpr"), readout_key(kind, limit, "fpr")),
             (f"the TPR of {said}", f"the FPR of {said}"),
         ))  # fmt: skip
+    out.append(CurveStatistic(
+        net_benefit_reader(o.pt, o.harm, o.prevalence),
+        tuple(net_benefit_key(pt) for pt in o.pt),
+        tuple(f"the net benefit at pt {float(pt):g}" for pt in o.pt),
+    ))  # fmt: skip
     for focus, low, high in o.partial_aucs:
         region = f"{focus.upper()} {low:g} to {high:g}"
         out.append(CurveStatistic(
@@ -184,6 +208,12 @@ def _contents(
                         alternative=options.alternative)
                 for i, j in pairs(models)
             )  # fmt: skip
+    if comparisons and all(c.net_benefit_difference == () for c in comparisons):
+        comparisons = tuple(
+            dataclasses.replace(x, net_benefit_difference=_nb_difference(
+                source, options, prepared[i], prepared[j], parts[i], parts[j]))
+            for x, (i, j) in zip(comparisons, pairs([p.model for p in prepared]), strict=True)
+        )  # fmt: skip
     mc = source.multiclass
     summary: MulticlassReport | None = None
     if mc is not None:
@@ -197,6 +227,30 @@ def _contents(
         multiclass=summary,
         klass=None if mc is None else mc.classes[source.klass],
     )
+
+
+def _nb_difference(
+    source: Source,
+    o: Options,
+    pa: _Prepared,
+    pb: _Prepared,
+    a: ModelPart,
+    b: ModelPart,
+) -> tuple[NetBenefitDifference, ...]:
+    """Two models' net benefit difference at each pt of the grid (see
+    :func:`net_benefit_differences`)."""
+    da, db = a.decision_curve, b.decision_curve
+    if da is None or db is None or da.reason is not None or db.reason is not None:
+        return ()
+    w = weights_of(a.analysis.sweep, o.prevalence, o.harm)
+    if isinstance(w, str):
+        return ()
+    boot = None if o.replicates is None else (o.replicates, o.seed)
+    return net_benefit_differences(
+        pa.model, pb.model, [(r.pt, r.net_benefit) for r in da.grid],
+        [(r.pt, r.net_benefit) for r in db.grid], (float(w.a), float(w.b)),
+        paired=source.paired and not o.unpaired, confidence=o.confidence, boot=boot,
+    )  # fmt: skip
 
 
 def build(source: Source, options: Options) -> Report:
@@ -274,6 +328,8 @@ class Report:
         partial_auc: object = None,
         alternative: object = "two-sided",
         unpaired: object = False,
+        pt: object = None,
+        harm: object = None,
         source: str = ARRAYS,
     ) -> Report:
         """The report of labels and scores given as arrays (see
@@ -282,7 +338,7 @@ class Report:
             threshold=threshold, beta=beta, goal=goal, prevalence=prevalence,
             confidence=confidence, bootstrap=bootstrap, seed=seed, bins=bins, binning=binning,
             transform=transform, readout=readout, partial_auc=partial_auc,
-            alternative=alternative, unpaired=unpaired,
+            alternative=alternative, unpaired=unpaired, pt=pt, harm=harm,
         )  # fmt: skip
         src = arrays_source(
             y_true, y_score, sample_weight=sample_weight, ids=ids,
@@ -438,6 +494,28 @@ class Report:
         """The partial AUCs asked for (``partial_auc="fpr:0-0.1"`` or a list), each with
         its ``area`` and McClish's ``standardised`` value."""
         return self._first.partial_aucs
+
+    @property
+    def decision_curve(self) -> DecisionCurve | None:
+        """Net benefit at each threshold probability of the grid (``pt=``; by default
+        0.01 to 0.99 in steps of 0.01), beside treating everyone, with the range of pt
+        where the model beats both treating everyone and no one (``useful_range``);
+        ``reason`` says why there is none (scores that are not probabilities).
+
+        >>> from threshold_lab.core.data.sources import open_source
+        >>> d = build(open_source("deliveries"), Options()).decision_curve
+        >>> row = d.at(0.1)
+        >>> row.net_benefit.short(), row.treat_all.short(), d.useful_range[0]
+        ('11/90', '1/9', (0.05, 0.25))
+        """
+        return self._first.decision_curve
+
+    @property
+    def cost_curve(self) -> CostCurve:
+        """The cost curves' lower envelope: the ROC convex hull's vertices (``hull``),
+        each with the probability-costs PC(+) over which it is the cheapest point, and
+        the area under the hull (``hull_auc``, ROCCH AUC)."""
+        return self._first.analysis.curves.cost_curve
 
     @property
     def goal(self) -> Decision | None:

@@ -24,6 +24,7 @@ from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.extra import numeric_column
 from threshold_lab.core.decide.goal import Goal, parse_goal
+from threshold_lab.core.decide.net_benefit import DEFAULT_GRID
 from threshold_lab.core.decide.solve import (
     Deciding,
     Decision,
@@ -54,6 +55,9 @@ class Asked:
     partial_aucs: tuple[tuple[Focus, float, float], ...] = ()
     alternative: str = "two-sided"
     unpaired: bool = False
+    #: The decision curve's threshold probabilities (--pt) and harm (--harm).
+    pt: tuple[Fraction, ...] = DEFAULT_GRID
+    harm: Fraction = Fraction(0)
 
     def read(self, sweep: Sweep) -> tuple[Readout, ...]:
         """The readouts of ``sweep``."""

@@ -93,7 +93,8 @@ class Reading:
     def _state(self) -> tuple[object, ...]:
         """What a bootstrap's threshold-free results depend on (the point aside)."""
         p = self.policy
-        return (self.curves, p.goal, p.prevalence, self.history.aligned, p.beta)
+        return (self.curves, p.goal, p.prevalence, self.history.aligned, p.beta, p.asked.pt,
+                p.asked.harm)  # fmt: skip
 
     def _deciding(self) -> Deciding | None:
         h = self.history

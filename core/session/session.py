@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Literal
 
@@ -20,10 +21,16 @@ import numpy as np
 from threshold_lab.core.curves.operating import Focus, Kind
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.presets import preset
+from threshold_lab.core.decide.net_benefit import (
+    DecisionCurve,
+    net_benefit_key,
+    net_benefit_reader,
+)
 from threshold_lab.core.decide.solve import decision_sentence
+from threshold_lab.core.drawing.decision import decision_curve_of
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import BootJob
-from threshold_lab.core.intervals.bootstrap import Bootstrap
+from threshold_lab.core.intervals.bootstrap import Bootstrap, CurveStatistic
 from threshold_lab.core.session import edits
 from threshold_lab.core.session.history import NeedsOverwrite, Performed, Stale, Travel
 from threshold_lab.core.session.policy import (
@@ -75,7 +82,13 @@ class Session(Reading):
         d = self._deciding()
         solved = d is not None and d.decision is not None
         goal = self.policy.statistic(self.analysis, self.history) if solved else None
-        return self.sureness.job(self._state(), self.analysis, goal, self.beta)
+        a = self.asked
+        net_benefit = CurveStatistic(
+            net_benefit_reader(a.pt, a.harm, self.policy.prevalence),
+            tuple(net_benefit_key(pt) for pt in a.pt),
+            tuple(f"the net benefit at pt {float(pt):g}" for pt in a.pt),
+        )
+        return self.sureness.job(self._state(), self.analysis, goal, self.beta, (net_benefit,))
 
     def boot_done(self, job: BootJob, result: Bootstrap) -> bool:
         return self.sureness.done(job, result, self._state())
@@ -110,17 +123,28 @@ class Session(Reading):
         partial_aucs: tuple[tuple[Focus, float, float], ...] | None = None,
         alternative: str | None = None,
         unpaired: bool | None = None,
+        pt: tuple[Fraction, ...] | None = None,
+        harm: Fraction | None = None,
     ) -> None:
-        """What to read besides the threshold (``--readout``, ``--partial-auc``) and how
-        models are tested (``--alternative``, ``--unpaired``); None keeps each as it is."""
+        """What to read besides the threshold (``--readout``, ``--partial-auc``, the
+        decision curve's ``--pt`` and ``--harm``) and how models are tested
+        (``--alternative``, ``--unpaired``); None keeps each as it is."""
         a = self.asked
         self.policy.asked = Asked(
             a.readouts if readouts is None else readouts,
             a.partial_aucs if partial_aucs is None else partial_aucs,
             a.alternative if alternative is None else alternative,
             a.unpaired if unpaired is None else unpaired,
+            a.pt if pt is None else pt,
+            a.harm if harm is None else harm,
         )
         self._readout = -1
+
+    def decision_curve(self) -> DecisionCurve:
+        """The rows' decision curve on the grid asked for (``--pt``, ``--harm``), at the
+        prevalence in force (computed once per rows and asking)."""
+        a = self.asked
+        return decision_curve_of(self.analysis.curves, a.pt, a.harm, self.policy.prevalence)
 
     def next_readout(self) -> Update:
         """The threshold at the next readout's point, round them in turn (by default the

@@ -16,6 +16,7 @@ from threshold_lab.core.intervals import BootJob, Sure
 from threshold_lab.core.intervals.bootstrap import (
     SEED,
     Bootstrap,
+    CurveStatistic,
     SweepStatistic,
     parse_replicates,
     parse_seed,
@@ -53,7 +54,12 @@ class Sureness:
         return Sure(self.confidence, boot)
 
     def job(
-        self, state: State, a: Analysis, goal: SweepStatistic | None, beta: float
+        self,
+        state: State,
+        a: Analysis,
+        goal: SweepStatistic | None,
+        beta: float,
+        curves: tuple[CurveStatistic, ...] = (),
     ) -> BootJob | None:
         """The bootstrap to run for ``state`` at ``a``'s point, or None when none is
         wanted or the last one finished is for this very state."""
@@ -66,7 +72,7 @@ class Sureness:
         if self._boot is not None and self._boot[0][:-1] == key[:-1]:
             base = self._boot[1]  # the same rows at another point: count the new one only
         return BootJob(key, a.sweep, a.point, beta, self.replicates, self.seed,
-                       self.confidence, goal, base)  # fmt: skip
+                       self.confidence, goal, base, curves)  # fmt: skip
 
     def done(self, job: BootJob, result: Bootstrap, state: State) -> bool:
         """Keep a finished bootstrap if it still belongs to ``state`` (its

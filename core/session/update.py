@@ -14,11 +14,19 @@ from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.curves.peaks import f1_peak
 from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Deciding, metrics_at_prevalence
 from threshold_lab.core.drawing.bands import DrawnBands, drawn_bands
+from threshold_lab.core.drawing.decision import (
+    CostSeries,
+    DecisionSeries,
+    cost_series,
+    decision_curve_of,
+    decision_series,
+)
 from threshold_lab.core.drawing.model_rows import ModelRow
 from threshold_lab.core.drawing.series import metric_series
 from threshold_lab.core.intervals import Sure
@@ -100,6 +108,14 @@ class Update:
                 boot_measure(s.pr_trapezoid_area, sure, "pr_trapezoid_area"))  # fmt: skip
 
     @cached_property
+    def decision_curve(self) -> DecisionCurve:
+        """The rows' decision curve on the grid asked for, at the prevalence in force
+        (kept with the rows' curves: a threshold move does not make it again)."""
+        d, a = self.deciding, self.asked
+        prevalence = None if d is None else d.prevalence
+        return decision_curve_of(self.analysis.curves, a.pt, a.harm, prevalence)
+
+    @cached_property
     def bands(self) -> DrawnBands | None:
         """The bootstrap's bands around the curves, when there are any to draw."""
         return drawn_bands(self.sure)
@@ -124,4 +140,29 @@ class Update:
         if key not in kept:
             a = self.analysis
             kept[key] = metric_series(a.sweep, a.beta, names, cols, span)
+        return kept[key]  # type: ignore[no-any-return]
+
+    def decision_series(self, curves: Curves | None, cols: int) -> DecisionSeries:
+        """Net benefit along pt for a chart of ``cols`` columns, of the shown rows or
+        another model's (its ``curves``; None: the shown rows), at the harm asked
+        for and the prevalence in force (see
+        :func:`threshold_lab.core.drawing.decision.decision_series`)."""
+        c = self.analysis.curves if curves is None else curves
+        d = self.deciding
+        key = ("decision", c, cols)
+        kept = self.__dict__.setdefault("_series", {})
+        if key not in kept:
+            kept[key] = decision_series(c, self.asked.harm, None if d is None else d.prevalence,
+                                        cols)  # fmt: skip
+        return kept[key]  # type: ignore[no-any-return]
+
+    def cost_series(self, faint: tuple[int, ...], cols: int) -> CostSeries:
+        """The cost chart's lines for ``cols`` columns: the envelope, the lines of the
+        ``faint`` points and the active point's (see
+        :func:`threshold_lab.core.drawing.decision.cost_series`)."""
+        key = ("cost", faint, cols)
+        kept = self.__dict__.setdefault("_series", {})
+        if key not in kept:
+            a = self.analysis
+            kept[key] = cost_series(a.curves, np.asarray(faint, dtype=np.intp), a.point, cols)
         return kept[key]  # type: ignore[no-any-return]

@@ -104,6 +104,8 @@ async def test_the_fourth_chart_draws_metrics_against_the_threshold() -> None:
         assert axis == [["0.00", "0.25", "0.50", "0.75", "1.00"]], text
         await pilot.press("c", "c", "c")  # then the reliability and gains charts (#16), DET
         assert str(app.main.chart_mode) == "det"
+        await pilot.press("c", "c")  # the decision curve and the cost curves (#31)
+        assert str(app.main.chart_mode) == "cost"
         await pilot.press("c")
         assert str(app.main.chart_mode) == "roc"
 

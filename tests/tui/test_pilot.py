@@ -305,9 +305,9 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         await pilot.pause()
         footer_actions = {b.action for b in as_bindings(app.main.BINDINGS) if b.show}
         more = str(app.main.query_one("#more-keys").render())
-        # The footer's "1-4 Panes", and l (its chart's message says it: #30).
+        # The footer's "1-4 Panes", and l and h (the chart's message says them: #30, #31).
         quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
-        assert {"pane-chart", "pane-rows", "pane-sweep", "log-fpr"} == quiet
+        assert {"pane-chart", "pane-rows", "pane-sweep", "log-fpr", "roc-hull"} == quiet
         for b in app.main.all_bindings():
             moves = b.action.startswith("move(") or (b.id or "").startswith("sweep-")
             if b.action not in footer_actions and not moves and b.id not in quiet:
@@ -595,8 +595,9 @@ async def test_a_reset_or_a_preset_reaches_each_widget_once(
         await pilot.press("right", "space", "down", "enter", *retype("0.2"), "enter")
         await pilot.pause()
         widgets = [w for cls in (*bound, RowTable, SweepTable, StatusLine) for w in m.query(cls)]
-        # The metric-vs-threshold, reliability, gains and DET charts are CurveCharts too.
-        assert len(widgets) == 13
+        # The metric-vs-threshold, reliability, gains, DET, decision and cost charts are
+        # CurveCharts too.
+        assert len(widgets) == 15
         for change in ("r", "preset"):
             calls.clear()
             if change == "r":

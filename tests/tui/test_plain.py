@@ -123,9 +123,12 @@ def test_presets_sweep_and_curves() -> None:
         "FPR",
         "precision",
         "recall",
+        "hull",
         "notable",
     ]
     assert sweep[3].split()[:6] == [">", "0.8", "2", "1", "1", "1"]
+    # The hull's vertices are marked (the canonical fixture's 0.8 lies on an edge).
+    assert ["*" in line.split() for line in sweep[1:4]] == [True, True, False]
     roc = run("roc")
     assert roc[2] == (
         "Threshold 0.8: 1 positive and 1 negative enter together, a diagonal step to "

@@ -291,6 +291,32 @@ def test_gains_chart(snap_compare: Compare, size: tuple[int, int], press: list[s
     assert snap_compare(make_app("good"), press=press, terminal_size=size)
 
 
+@pytest.mark.parametrize(
+    ("size", "press"), [(SIZE, ["c"] * 7), (SMALL, ["2", *["c"] * 7])], ids=["120x40", "80x24"]
+)
+def test_decision_curve(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
+    """#31: the decision curve of the lesson's deliveries (models A and B): net benefit by
+    pt, treating all (=) and none (-), where A is useful on the line above; the active
+    threshold 0.2 as O on A's curve."""
+    assert snap_compare(make_app("deliveries", 0.2), press=press, terminal_size=size)
+
+
+@pytest.mark.parametrize(
+    ("size", "press"), [(SIZE, ["c"] * 8), (SMALL, ["2", *["c"] * 8])], ids=["120x40", "80x24"]
+)
+def test_cost_curves(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
+    """#31: the cost curves of preset good: the envelope (the hull's vertices) bold, the
+    other points' lines faint, the active point's line (o); ROCCH AUC and the PC range
+    where the active point is cheapest on the line above."""
+    assert snap_compare(make_app("good"), press=press, terminal_size=size)
+
+
+@pytest.mark.parametrize(("size", "zoom"), [(SMALL, ["2"]), (SIZE, [])], ids=["80x24", "120x40"])
+def test_roc_hull(snap_compare: Compare, size: tuple[int, int], zoom: list[str]) -> None:
+    """#31: h draws preset good's ROC convex hull (=) and puts ROCCH AUC beside the AUC."""
+    assert snap_compare(make_app("good"), press=[*zoom, "h"], terminal_size=size)
+
+
 def test_transform_message(snap_compare: Compare) -> None:
     """#16: delivery-a at 0.7 after T square: precision 1/2, and the message says AUC and
     AP are unchanged, one decision changed, and 0.49 makes the old decisions again."""

@@ -156,8 +156,10 @@ def add_interval_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_operating_options(p: argparse.ArgumentParser) -> None:
-    """--readout "fpr 0.01,0.05" and --partial-auc fpr:0-0.1, each repeatable."""
+    """--readout "fpr 0.01,0.05" and --partial-auc fpr:0-0.1, each repeatable; the
+    decision curve's --pt and --harm."""
     from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
+    from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
 
     p.add_argument(
         "--readout", action="append", type=_typed(parse_readouts), default=None,
@@ -171,6 +173,16 @@ def add_operating_options(p: argparse.ArgumentParser) -> None:
         metavar="fpr:A-B|tpr:A-B",
         help="the ROC area over FPR (or TPR) from A to B, with McClish's standardised "
         "value; repeatable (default none)",
+    )  # fmt: skip
+    p.add_argument(
+        "--pt", type=_typed(parse_pt), default=None, metavar="A:B:S|a,b,..",
+        help="the decision curve's threshold probabilities: a range START:END:STEP or a "
+        "list (default 0.01:0.99:0.01)",
+    )  # fmt: skip
+    p.add_argument(
+        "--harm", type=_typed(parse_harm), default=None, metavar="H",
+        help="what acting costs every case, in net benefit, subtracted from the model's "
+        "net benefit (default 0)",
     )  # fmt: skip
 
 
@@ -192,8 +204,8 @@ def add_test_options(p: argparse.ArgumentParser) -> None:
 
 
 def operating_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The Options fields that --readout, --partial-auc, --alternative and --unpaired
-    set (none given: defaults)."""
+    """The Options fields that --readout, --partial-auc, --alternative, --unpaired,
+    --pt and --harm set (none given: defaults)."""
     out: dict[str, Any] = {}
     if getattr(args, "alternative", None):
         out["alternative"] = args.alternative
@@ -203,6 +215,10 @@ def operating_options(args: argparse.Namespace) -> dict[str, Any]:
         out["readouts"] = tuple(r for given in args.readout for r in given)
     if getattr(args, "partial_auc", None):
         out["partial_aucs"] = tuple(args.partial_auc)
+    if getattr(args, "pt", None):
+        out["pt"] = args.pt
+    if getattr(args, "harm", None) is not None:
+        out["harm"] = args.harm
     return out
 
 

@@ -114,6 +114,9 @@ class MainScreen(Screen[None]):
     ``metrics`` (against the threshold), ``reliability``, ``gains`` or ``det``; ``c``
     cycles."""
     log_fpr: reactive[bool] = reactive(False, repaint=False)
+    """The ROC chart's FPR on a log scale."""
+    roc_hull: reactive[bool] = reactive(False, repaint=False)
+    """The ROC chart draws its convex hull."""
     """Whether the ROC chart has FPR on a log scale (``l``)."""
     message: reactive[str] = reactive("", repaint=False)
     """The sentence the last action said."""
@@ -169,7 +172,7 @@ class MainScreen(Screen[None]):
                     frame, ascii, progress=MainScreen.boot_progress
                 )
             yield ChartPanel(id="charts").data_bind(
-                frame, ascii, MainScreen.log_fpr, mode=MainScreen.chart_mode
+                frame, ascii, MainScreen.log_fpr, MainScreen.roc_hull, mode=MainScreen.chart_mode
             )
         yield ScoreStrip(id="strip").data_bind(frame)
         with Horizontal(id="bottom"):
@@ -483,11 +486,15 @@ class MainScreen(Screen[None]):
                  "reliability": "the reliability diagram (observed rate by mean score per bin)",
                  "gains": "cumulative gains (share of positives captured by share of rows)",
                  "det": "the DET curve (FNR against FPR, both on probit axes)",
+                 "decision": "the decision curve (net benefit by pt)",
+                 "cost": "cost curves (expected cost by PC(+))",
                  }[self.chart_mode]  # fmt: skip
         keys = "c for the next"
         if self.chart_mode in ("roc", "both"):
             shown += ", FPR on a log scale" if self.log_fpr else ""
             keys += "; l: FPR linear" if self.log_fpr else "; l: log FPR"
+            if self.chart_mode == "roc":  # side by side the line has no room at 80 columns
+                keys += "; h: no hull" if self.roc_hull else "; h: hull"
         self.say(f"Chart: {shown} ({keys}).")
 
     def action_log_fpr(self) -> None:
@@ -499,6 +506,16 @@ class MainScreen(Screen[None]):
                      "points at FPR 0 sit on the axis (l: linear again).")  # fmt: skip
         else:
             self.say("ROC chart: FPR on a linear scale again (l: log scale).")
+
+    def action_roc_hull(self) -> None:
+        self.roc_hull = not self.roc_hull
+        if self.chart_mode not in ("roc", "both"):
+            self.chart_mode = "roc"
+        if self.roc_hull:
+            self.say("ROC chart: its convex hull (=), the points ever cheapest, and ROCCH AUC "
+                     "(h: hide).")  # fmt: skip
+        else:
+            self.say("ROC chart: the convex hull hidden (h: show it).")
 
     def action_decimals(self) -> None:
         self.decimals = not self.decimals

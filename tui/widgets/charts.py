@@ -22,6 +22,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
+from threshold_lab.core.decide.net_benefit import net_benefit_key
 from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.drawing.prepared import OtherCurves, Prepared
@@ -31,6 +32,7 @@ from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import format_count, lower_first
 from threshold_lab.core.text.calibration import brier_terms
+from threshold_lab.core.text.decision import useful_spans
 from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
@@ -38,7 +40,9 @@ from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, tail_name
 
 #: What the chart panel can show, in the order ``c`` cycles through them.
-ChartMode = Literal["roc", "pr", "both", "metrics", "reliability", "gains", "det"]
+ChartMode = Literal[
+    "roc", "pr", "both", "metrics", "reliability", "gains", "det", "decision", "cost"
+]
 CHART_MODES: tuple[ChartMode, ...] = get_args(ChartMode)
 
 #: The marks, told apart by shape (not colour alone): the baseline is dashes ``-``,
@@ -47,6 +51,8 @@ CHART_MODES: tuple[ChartMode, ...] = get_args(ChartMode)
 CHANCE_MARK, ACTIVE_MARK = "-", "O"
 #: The edges of each partial AUC's range on the ROC chart (--partial-auc).
 PARTIAL_MARK = ":"
+#: The ROC curve's convex hull (h).
+HULL_MARK = "="
 BAND_MARK, BAND_MARK_ASCII = "\u00b7", "."
 #: Each model's curve mark, by its place among the models (it keeps its mark whichever
 #: model is shown): the first a braille line (``*`` in ASCII), then ASCII shapes that
@@ -193,6 +199,8 @@ class CurveChart(PlotextPlot):
     """Draw the curve with ``*`` rather than braille."""
     log_fpr: reactive[bool] = reactive(False)
     """ROC only: FPR on a log scale (decades), for the low-FPR corner."""
+    roc_hull: reactive[bool] = reactive(False)
+    """ROC only (linear FPR): draw the curve's convex hull."""
 
     def __init__(self, kind: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -210,6 +218,16 @@ class CurveChart(PlotextPlot):
         self._base = None
         if self.display:
             self.replot()
+
+    def watch_roc_hull(self) -> None:
+        self._base = None
+        if self.display:
+            self.replot()
+
+    @property
+    def draws_hull(self) -> bool:
+        """Whether this chart draws the ROC convex hull (ROC, linear FPR, asked for)."""
+        return self.kind == "roc" and self.roc_hull and not self.log_fpr
 
     @property
     def line_kind(self) -> str:
@@ -245,6 +263,14 @@ class CurveChart(PlotextPlot):
         models = self._models()
         if models:
             return self._models_legend(width, models, band is not None, pct)
+        if self.draws_hull:
+            h = HULL_MARK
+            hulled = (
+                f"{c} {baseline} · {sweep} exact sweep · {h} convex hull · {o} active point",
+                f"{c} baseline · {sweep} sweep · {h} hull · {o} active",
+                f"{c} base {sweep} sweep {h} hull {o} active",
+            )
+            return next((w for w in hulled if len(w) <= width), hulled[-1])
         wordings: tuple[str, ...] = (
             f"{c} {baseline} · {sweep} exact sweep · {o} active point",
             f"{c} baseline · {sweep} sweep · {o} active point",
@@ -373,7 +399,7 @@ class CurveChart(PlotextPlot):
         band = self._bands()
         others = prepared.others
         key = (self.line_kind, width, height, self.app.theme, self.ascii, band and band.source,
-               others, frame.update.asked.partial_aucs)  # fmt: skip
+               others, frame.update.asked.partial_aucs, self.draws_hull)  # fmt: skip
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
@@ -389,7 +415,7 @@ class CurveChart(PlotextPlot):
         return Text("\n").join(lines)
 
     #: Marks drawn in the baseline's fainter colour.
-    faint_marks: frozenset[str] = frozenset({CHANCE_MARK, PARTIAL_MARK})
+    faint_marks: frozenset[str] = frozenset({CHANCE_MARK, PARTIAL_MARK, HULL_MARK})
 
     def _axes(self) -> tuple[str, str]:
         if self.kind == "det":
@@ -470,6 +496,9 @@ class CurveChart(PlotextPlot):
                      marker=CHANCE_MARK)  # fmt: skip
         elif self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
+            if self.draws_hull:
+                hull = frame.analysis.curves.cost_curve.hull
+                plt.plot([v.fpr for v in hull], [v.tpr for v in hull], marker=HULL_MARK)
         else:
             prevalence = frame.analysis.metrics["prevalence"].value or 0.0
             plt.plot([0, 1], [prevalence, prevalence], marker=CHANCE_MARK)
@@ -612,6 +641,8 @@ class ChartPanel(Vertical):
     """Draw with ASCII characters only."""
     log_fpr: reactive[bool] = reactive(False)
     """The ROC chart's FPR axis on a log scale."""
+    roc_hull: reactive[bool] = reactive(False)
+    """The ROC chart draws its convex hull."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -625,13 +656,15 @@ class ChartPanel(Vertical):
         with Horizontal(id="chart-row"):
             for kind in ("roc", "pr", "det"):
                 yield CurveChart(kind, id=f"{kind}-chart").data_bind(
-                    ChartPanel.frame, ChartPanel.ascii, ChartPanel.log_fpr
+                    ChartPanel.frame, ChartPanel.ascii, ChartPanel.log_fpr, ChartPanel.roc_hull
                 )
             yield MetricChart(id="metrics-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
             yield ReliabilityChart(id="reliability-chart").data_bind(
                 ChartPanel.frame, ChartPanel.ascii
             )
             yield GainsChart(id="gains-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
+            yield DecisionChart(id="decision-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
+            yield CostChart(id="cost-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
             yield TextLines(id="chart-note")
 
     def on_resize(self, event: Resize) -> None:
@@ -643,6 +676,9 @@ class ChartPanel(Vertical):
 
     def watch_log_fpr(self) -> None:
         self._needs(self.size.width)
+        self._layout()
+
+    def watch_roc_hull(self) -> None:
         self._layout()
 
     def _partial_items(self, frame: Frame) -> list[str]:
@@ -661,7 +697,8 @@ class ChartPanel(Vertical):
     def _needs(self, width: int) -> None:
         roc = self.roc_kind
         kinds = {"both": frozenset((roc, "pr")), "metrics": frozenset[str](),
-                 "roc": frozenset((roc,))}.get(self.mode, frozenset((self.mode,)))  # fmt: skip
+                 "roc": frozenset((roc,)), "decision": frozenset[str](),
+                 "cost": frozenset(("roc",))}.get(self.mode, frozenset((self.mode,)))  # fmt: skip
         self.post_message(self.Needs(chart_columns(width), kinds))
 
     def watch_frame(self) -> None:
@@ -684,12 +721,17 @@ class ChartPanel(Vertical):
             metrics.replot()
         show_gains = self.mode == "gains" and _drawable(prepared, "gains")
         show_reliability = self.mode == "reliability" and _drawable(prepared, "reliability")
+        decision_defined = frame.update.decision_curve.reason is None
+        show_decision = self.mode == "decision" and decision_defined
+        show_cost = self.mode == "cost" and frame.analysis.curves.cost_curve.reason is None
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
             (self.query_one("#pr-chart", CurveChart), show_pr),
             (self.query_one("#det-chart", CurveChart), show_det),
             (self.query_one("#gains-chart", CurveChart), show_gains),
             (self.query_one("#reliability-chart", CurveChart), show_reliability),
+            (self.query_one("#decision-chart", CurveChart), show_decision),
+            (self.query_one("#cost-chart", CurveChart), show_cost),
         ):
             hidden = not chart.display
             chart.display = show
@@ -711,6 +753,8 @@ class ChartPanel(Vertical):
         if frame.update.quantised is not None:
             auc.append(frame.update.quantised.words())
         auc += self._partial_items(frame)
+        if self.roc_hull and frame.analysis.curves.cost_curve.reason is None:
+            auc.append(f"ROCCH AUC {frame.analysis.curves.cost_curve.hull_auc.value_text()}")
         ap = [f"AP (step-weighted) {average_precision.metric.value_text()}"]
         ap += _boot_short(average_precision)
         area = [f"PR trapezoid area {area_pr.metric.value_text()}"]
@@ -723,6 +767,7 @@ class ChartPanel(Vertical):
             "reliability": lambda: _reliability_items(frame),
             "metrics": lambda: _metric_items(frame) + ap + area,
             "det": lambda: auc + _scaled_items(frame, "det"),
+            "decision": lambda: _decision_items(frame), "cost": lambda: _cost_items(frame),
         }  # fmt: skip
         if self.log_fpr:
             items["roc"] = lambda: auc + _scaled_items(frame, "log_roc")
@@ -734,6 +779,10 @@ class ChartPanel(Vertical):
         if self.mode == "reliability" and not _drawable(prepared, "reliability"):
             reason = prepared.curves.calibration().reason
             notes.append(f"No reliability diagram: {reason}.")
+        if self.mode == "decision" and not decision_defined:
+            notes.append(f"No decision curve: {frame.update.decision_curve.reason}.")
+        if self.mode == "cost" and not show_cost:
+            notes.append(f"No cost curves: {frame.analysis.curves.cost_curve.reason}.")
         if self.mode == "det" and not _drawable(prepared, "det"):
             notes.append(f"No DET curve: {lower_first(str(roc_auc.reason))}.")
         if self.mode in ("roc", "both") and not _drawable(prepared, self.roc_kind):
@@ -1122,3 +1171,271 @@ class ReliabilityChart(CurveChart):
                         marker=BIN_MARK_ASCII if self.ascii else BIN_MARK)  # fmt: skip
         canvas = Text.from_ansi(plt.build()).plain.split("\n")
         return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+
+
+#: The decision chart's marks: treating everyone (``=``), treating no one is the
+#: baseline's dashes; the cost chart's faint lines of other points (``.``), the active
+#: point's line (``o``).
+TREAT_ALL_MARK, FAINT_MARK, ACTIVE_LINE_MARK = "=", ".", "o"
+#: Other points' cost lines the cost chart draws at most (faint): a terminal shows a
+#: few dozen before they fill it.
+FAINT_LINES = 16
+
+
+def _decimals(step: float) -> int:
+    """Decimals enough to tell ticks ``step`` apart: 2, or more for a small step."""
+    if not step > 0 or not math.isfinite(step):
+        return 2
+    return max(2, min(6, math.ceil(-math.log10(step)) + 1))
+
+
+class DecisionChart(CurveChart):
+    """Net benefit against the threshold probability pt (acting on every case scored
+    >= pt): the model's (braille, each other model's with its mark), treating everyone
+    (``=``), treating no one (``-``, net benefit 0), a bootstrap's band at the grid's
+    pt, and the active threshold as ``O`` on the model's curve. The y axis runs from a
+    little below 0 to the prevalence (the most any net benefit can be), as dcurves
+    draws it; what falls below is off the chart."""
+
+    faint_marks = frozenset({CHANCE_MARK, TREAT_ALL_MARK})
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("decision", id=id)
+
+    def _title(self) -> str:
+        wordings = ("Decision curve: net benefit (NB) by threshold probability pt",
+                    "Decision curve: net benefit (NB) by pt", "Decision curve")  # fmt: skip
+        return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
+
+    def _axes(self) -> tuple[str, str]:
+        return ("pt (act if score >= pt)", "NB")
+
+    def legend_to_fit(self, width: int) -> str:
+        sweep = "*" if self.ascii else "\u2812\u2812"
+        c, o, a = CHANCE_MARK, ACTIVE_MARK, TREAT_ALL_MARK
+        b = BAND_MARK_ASCII if self.ascii else BAND_MARK
+        band = f"  {b}{b} band" if self._decision_band() is not None else ""
+        models = self._models_of_decision()
+        names = "  ".join(f"{m} {n}" for m, n in models) if models else f"{sweep} model"
+        wordings = (
+            f"{names} · {a} treat all · {c} treat none{band} · {o} active threshold",
+            f"{names} {a} all {c} none{band} {o} active",
+            f"{sweep} model {a} all {c} none {o} now",
+        )
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
+
+    def _models_of_decision(self) -> list[tuple[str, str]]:
+        """(mark, name) of each model drawn; empty with one model."""
+        frame = self.frame
+        rows = () if frame is None else frame.update.models
+        if not rows:
+            return []
+        out = []
+        for i, row in enumerate(rows):
+            mark = model_mark(i, self.ascii)
+            out.append(("\u2812\u2812" if mark == "braille" else mark * 2, legend_name(row.name)))
+        return out
+
+    def _range(self, rows: int) -> tuple[float, float]:
+        """The y axis's ends: (a little below 0, the prevalence), 0 on a row of its own
+        (a tenth of the rows below it)."""
+        frame = self.frame
+        series = None if frame is None else frame.update.decision_series(None, 1)
+        top = series.prevalence if series is not None and series.prevalence > 0 else 0.1
+        below = max(1, round((rows - 1) / 10))
+        return -top * below / (rows - 1 - below), top
+
+    def _unit(self, y: npt.NDArray[np.float64], rows: int) -> npt.NDArray[np.float64]:
+        low, high = self._range(rows)
+        return (y - low) / (high - low)
+
+    def _y_ticks(self, rows: int) -> tuple[tuple[float, str], ...]:
+        """Ticks at the bottom, at 0, at the prevalence (the top) and half way up, each
+        on a row of its own (their value is where plotext draws it)."""
+        low, high = self._range(rows)
+        below = max(1, round((rows - 1) / 10))
+        places = {0, below, rows - 1}
+        if (rows - 1 - below) % 2 == 0 and rows - 1 - below >= 6:
+            places.add(below + (rows - 1 - below) // 2)
+        d = _decimals((high - low) / max(rows - 1, 1) * 2)
+        out = []
+        for r in sorted(places):
+            u = r / (rows - 1)
+            value = low + u * (high - low)
+            out.append((u, f"{value:.{d}f}" if r != below else f"{0.0:.{d}f}"))
+        return tuple(out)
+
+    def _decision_band(self) -> tuple[list[float], list[float], list[float]] | None:
+        """The bootstrap's interval on NB at each grid pt: (pt, low, high), or None."""
+        frame = self.frame
+        sure = None if frame is None else frame.update.sure
+        if frame is None or sure is None or sure.boot is None:
+            return None
+        xs, lows, highs = [], [], []
+        for row in frame.update.decision_curve.grid:
+            e = sure.estimate(net_benefit_key(row.pt))
+            if e.interval is not None:
+                xs.append(float(row.pt))
+                lows.append(e.interval.low)
+                highs.append(e.interval.high)
+        return (xs, lows, highs) if xs else None
+
+    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
+        plt = self._bare(cols, rows)
+        series = frame.update.decision_series(None, cols)
+        zero = float(self._unit(np.zeros(1), rows)[0])
+        plt.plot([0.0, 1.0], [zero, zero], marker=CHANCE_MARK)
+        if series.weights is not None:
+            keep = series.treat_all >= self._range(rows)[0]
+            plt.plot(series.pt[keep].tolist(), self._unit(series.treat_all[keep], rows).tolist(),
+                     marker=TREAT_ALL_MARK)  # fmt: skip
+        band = self._decision_band()
+        if band is not None:
+            mark = BAND_MARK_ASCII if self.ascii else BAND_MARK
+            xs, lows, highs = band
+            plt.plot(xs, self._unit(np.asarray(lows), rows).tolist(), marker=mark)
+            plt.plot(xs, self._unit(np.asarray(highs), rows).tolist(), marker=mark)
+        prepared = frame.ready
+        for other in () if prepared is None else prepared.others:
+            if other.curves is None:
+                continue
+            theirs = frame.update.decision_series(other.curves, cols)
+            if theirs.weights is not None:
+                plt.plot(theirs.pt.tolist(), self._unit(theirs.model, rows).tolist(),
+                         marker=model_mark(other.index, self.ascii))  # fmt: skip
+        if series.weights is not None:
+            plt.plot(series.pt.tolist(), self._unit(series.model, rows).tolist(),
+                     marker=self._shown_mark(frame))  # fmt: skip
+        canvas = Text.from_ansi(plt.build()).plain.split("\n")
+        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+
+    def render(self) -> RenderResult:
+        frame = self.frame
+        width, height = self.content_region.width, self.content_region.height
+        if frame is None or width < 12 or height < 6:
+            return Text("")
+        band = self._decision_band()
+        key = (width, height, self.app.theme, self.ascii, frame.analysis.curves,
+               frame.update.asked.harm, frame.update.deciding and frame.update.deciding.prevalence,
+               band is not None and tuple(band[1]), frame.ready and frame.ready.others)  # fmt: skip
+        if self._base is None or not _same(self._base[1], key):
+            lines, place = self._build(frame, None, width, height)
+            self._base = (None, key, lines, place)
+        lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
+        series = frame.update.decision_series(None, cols)
+        t = frame.analysis.threshold
+        if series.weights is not None and t is not None and 0 < t < 1:
+            y = float(self._unit(np.array([series.at(frame.analysis.curves, t)]), rows)[0])
+            if 0 <= y <= 1:
+                col, row = left + _cell(t, cols), top + rows - 1 - _cell(y, rows)
+                marked = lines[row][:col]
+                marked.append(
+                    ACTIVE_MARK, style=self.get_component_rich_style("curve-chart--active")
+                )
+                marked.append_text(lines[row][col + 1 :])
+                lines[row] = marked
+        return Text("\n").join(lines)
+
+
+class CostChart(CurveChart):
+    """Cost curves: each point's normalised expected cost FNR·PC + FPR·(1 − PC) against
+    the probability-cost PC(+); the lower envelope (the cheapest at each PC: the ROC
+    convex hull's vertices) bold, some other points' lines faint (``.``), and the
+    active point's line (``o``)."""
+
+    faint_marks = frozenset({FAINT_MARK})
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("cost", id=id)
+
+    def _title(self) -> str:
+        wordings = ("Cost curves: normalised expected cost by probability-cost PC(+)",
+                    "Cost curves: expected cost by PC(+)", "Cost curves")  # fmt: skip
+        return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
+
+    def _axes(self) -> tuple[str, str]:
+        return ("PC(+)", "cost")
+
+    def legend_to_fit(self, width: int) -> str:
+        sweep = "*" if self.ascii else "\u2812\u2812"
+        f, o = FAINT_MARK, ACTIVE_LINE_MARK
+        wordings = (
+            f"{sweep} lower envelope (the hull's vertices) · {f} other points · "
+            f"{o} active point's line",
+            f"{sweep} envelope · {f} other points · {o} active point's line",
+            f"{sweep} envelope {f} others {o} active",
+        )
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
+
+    def _faint(self, frame: Frame, rows: int) -> tuple[int, ...]:
+        """The points whose lines are drawn faint: evenly among those the ROC chart
+        draws (its corners), at most :data:`FAINT_LINES` and half the chart's rows (more
+        fill a short chart with dots)."""
+        prepared = frame.ready
+        line = None if prepared is None else prepared.roc
+        if line is None:
+            return ()
+        drawn = np.asarray(line.drawn)
+        most = max(4, min(FAINT_LINES, rows // 2))
+        if drawn.shape[0] > most:
+            drawn = drawn[np.linspace(0, drawn.shape[0] - 1, most).round().astype(int)]
+        return tuple(int(k) for k in drawn)
+
+    def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
+        plt = self._bare(cols, rows)
+        c = frame.update.cost_series(self._faint(frame, rows), cols)
+        pc = c.pc.tolist()
+        for ys in c.faint:
+            plt.plot(pc, ys.tolist(), marker=FAINT_MARK)
+        if c.active is not None:
+            plt.plot(pc, c.active.tolist(), marker=ACTIVE_LINE_MARK)
+        plt.plot(pc, c.envelope.tolist(), marker="*" if self.ascii else "braille")
+        canvas = Text.from_ansi(plt.build()).plain.split("\n")
+        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+
+    def render(self) -> RenderResult:
+        frame = self.frame
+        width, height = self.content_region.width, self.content_region.height
+        if frame is None or width < 12 or height < 6:
+            return Text("")
+        prepared = frame.ready
+        if prepared is None or "roc" not in prepared.kinds:
+            return Text("Drawing the cost curves of these rows…", style="dim")
+        key = (width, height, self.app.theme, self.ascii, frame.analysis.curves,
+               frame.analysis.point, prepared.roc)  # fmt: skip
+        if self._base is None or not _same(self._base[1], key):
+            lines, place = self._build(frame, None, width, height)
+            self._base = (None, key, lines, place)
+        return Text("\n").join(self._base[2])
+
+
+def _decision_items(frame: Frame) -> list[str]:
+    """The decision chart's line: where the model is useful (a range an item, so a
+    narrow line breaks between them), the prevalence, and the harm."""
+    d = frame.update.decision_curve
+    if d.reason is not None:
+        return [f"Decision curve: undefined ({d.reason})"]
+    spans = useful_spans(d)
+    if spans:
+        items = [f"Useful (beats treating all and none) where {spans[0]}", *spans[1:]]
+    else:
+        items = ["Useful nowhere: treating all or none does at least as well at every pt"]
+    items.append(f"prevalence {d.prevalence:.4g}" + (" (given)" if d.given_prevalence else ""))
+    if d.harm:
+        items.append(f"harm {float(d.harm):g}")
+    return items
+
+
+def _cost_items(frame: Frame) -> list[str]:
+    """The cost chart's line: the hull's area, its vertices, and the active point."""
+    cc = frame.analysis.curves.cost_curve
+    if cc.reason is not None:
+        return [f"Cost curves: undefined ({cc.reason})"]
+    k = frame.analysis.point
+    mine = next((v for v in cc.hull if v.point == k), None)
+    here = (
+        f"the active point is cheapest for PC(+) from {mine.pc_low:.4g} to {mine.pc_high:.4g}"
+        if mine is not None
+        else "the active point is never the cheapest (inside the hull)"
+    )
+    return [f"ROCCH AUC {cc.hull_auc.value_text()}", f"{len(cc.hull)} hull vertices", here]

@@ -64,7 +64,7 @@ def test_report_metric_line_adds_the_reduced_form_after_the_counts() -> None:
 def test_sweep_table_rows_show_the_counts() -> None:
     rows = sweep_table(reducing())
     assert rows[2].split() == ["0.9", "8", "0", "10", "6", "8/14", "≈", "0.5714", "0/10", "=",
-                               "0", "8/8", "=", "1", "8/14", "≈", "0.5714"]  # fmt: skip
+                               "0", "8/8", "=", "1", "8/14", "≈", "0.5714", "*"]  # fmt: skip
     assert rows[3].split()[:11] == [">", "0.8", "8", "2", "8", "6", "8/14", "≈", "0.5714",
                                     "2/10", "="]  # fmt: skip
 

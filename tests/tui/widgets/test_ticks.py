@@ -16,7 +16,13 @@ from functools import cache
 
 import pytest
 from rich.text import Text
-from threshold_lab.tui.widgets.charts import CHART_MODES, ChartPanel, CurveChart, MetricChart
+from threshold_lab.tui.widgets.charts import (
+    CHART_MODES,
+    ChartPanel,
+    CurveChart,
+    DecisionChart,
+    MetricChart,
+)
 
 from tests.tui.helpers import make_app, rendered
 
@@ -58,15 +64,15 @@ def _on_their_values(chart: CurveChart, where: str) -> None:
     if chart._scaled() is not None:
         _scaled_on_their_values(chart, lines, where)
         return
-    ticks = {float(m.group(1)): i for i, line in enumerate(lines) if (m := Y_LABEL.match(line))}
-    assert len(ticks) >= 3 and {0.0, 0.5, 1.0} <= set(ticks), (where, ticks)
-    for value, line in ticks.items():
-        steps = Fraction(value).limit_denominator(100) * (rows - 1)
-        assert steps.denominator == 1, f"{where}: y tick {value} falls between rows ({rows} rows)"
-        assert line == top + rows - 1 - int(steps), (where, value)
-        assert line - top == _plotext_row(cols, rows, value), (where, value)
-    gaps = {ticks[a] - ticks[b] for a, b in zip(sorted(ticks), sorted(ticks)[1:], strict=False)}
-    assert len(gaps) == 1, f"{where}: y ticks unevenly spaced {ticks}"
+    if isinstance(chart, DecisionChart):  # net benefit's own axis: each label where plotext
+        yticks = dict((t, u) for u, t in chart._y_ticks(rows))  # draws its value's place
+        found = {m.group(1): i for i, line in enumerate(lines) if (m := SCALED_Y.match(line))}
+        assert len(found) >= 3 and set(found) == set(yticks), (where, found, yticks)
+        for label, line in found.items():
+            assert line - top == _plotext_row(cols, rows, yticks[label]), (where, label)
+        assert "0.00" in found or "0.000" in found, (where, found)  # treating no one
+    else:
+        _unit_y_ticks(lines, left, top, cols, rows, where)
     rule = lines[top + rows]
     at = [c - left for c, ch in enumerate(rule) if ch == "┬"]
     assert len(at) >= 2, (where, rule)
@@ -87,6 +93,19 @@ def _on_their_values(chart: CurveChart, where: str) -> None:
         label = f"{value:.2f}"
         start = left + col - len(label) // 2
         assert lines[top + rows + 1][start : start + len(label)] == label, (where, value)
+
+
+def _unit_y_ticks(lines: list[str], left: int, top: int, cols: int, rows: int, where: str) -> None:
+    """The y ticks of a chart of the unit square: each on its value's row, evenly."""
+    ticks = {float(m.group(1)): i for i, line in enumerate(lines) if (m := Y_LABEL.match(line))}
+    assert len(ticks) >= 3 and {0.0, 0.5, 1.0} <= set(ticks), (where, ticks)
+    for value, line in ticks.items():
+        steps = Fraction(value).limit_denominator(100) * (rows - 1)
+        assert steps.denominator == 1, f"{where}: y tick {value} falls between rows ({rows} rows)"
+        assert line == top + rows - 1 - int(steps), (where, value)
+        assert line - top == _plotext_row(cols, rows, value), (where, value)
+    gaps = {ticks[a] - ticks[b] for a, b in zip(sorted(ticks), sorted(ticks)[1:], strict=False)}
+    assert len(gaps) == 1, f"{where}: y ticks unevenly spaced {ticks}"
 
 
 def _scaled_on_their_values(chart: CurveChart, lines: list[str], where: str) -> None:

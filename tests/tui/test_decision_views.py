@@ -1,0 +1,107 @@
+"""The explorer's decision and cost charts and the ROC convex hull (#31): ``c`` reaches
+both after DET, each says on its line what it shows (where the model is useful; the
+hull's area and where the active point is cheapest); a bootstrap draws the net benefit's
+band; ``h`` draws the hull on the ROC chart with ROCCH AUC beside the AUC; scores that
+are not probabilities leave a note, not a chart."""
+
+from __future__ import annotations
+
+from threshold_lab.core.decide.net_benefit import net_benefit_key
+from threshold_lab.tui.widgets.charts import (
+    ChartPanel,
+    CostChart,
+    CurveChart,
+    DecisionChart,
+)
+from threshold_lab.tui.widgets.text import ItemLines, TextLines
+
+from tests.tui.helpers import SIZE, make_app, rendered
+
+
+async def _settle(app: object, pilot: object) -> None:
+    for _ in range(300):
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+        if not app.workers:  # type: ignore[attr-defined]
+            return
+
+
+async def test_c_reaches_the_decision_curve_then_the_cost_curves() -> None:
+    app = make_app("deliveries", 0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(7):
+            await pilot.press("c")
+        await _settle(app, pilot)
+        panel = app.main.query_one(ChartPanel)
+        assert panel.mode == "decision"
+        assert app.main.message.startswith("Chart: the decision curve")
+        chart = app.main.query_one(DecisionChart)
+        assert chart.display
+        summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
+        assert "Useful (beats treating all and none) where 0.05 < pt < 0.25" in summary
+        drawn = rendered(chart)
+        # A's curve (braille), B's (#), treating all (=) and none (-), the threshold 0.2 on
+        # A's curve: NB 1/20, inside the chart.
+        assert "#" in drawn and "=" in drawn and "-" in drawn and "O" in drawn
+        assert "treat all" in chart.legend and "treat none" in chart.legend
+        await pilot.press("c")
+        await _settle(app, pilot)
+        assert str(panel.mode) == "cost"
+        cost = app.main.query_one(CostChart)
+        assert cost.display and "o" in rendered(cost)
+        summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
+        assert "ROCCH AUC 29/32" in summary and "4 hull vertices" in summary
+        # 0.2 acts from 0.25 (8 of 10 flagged): inside the hull, never the cheapest.
+        assert "never the cheapest" in summary
+        await pilot.press("c")
+        assert str(panel.mode) == "roc"  # round again
+
+
+async def test_the_bootstrap_draws_the_net_benefit_band() -> None:
+    app = make_app("good", 0.5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("B")
+        await _settle(app, pilot)
+        for _ in range(7):
+            await pilot.press("c")
+        await _settle(app, pilot)
+        sure = app.main.session.sure
+        assert sure is not None and sure.boot is not None
+        grid = app.main.session.decision_curve().grid
+        assert sure.estimate(net_benefit_key(grid[9].pt)).interval is not None
+        chart = app.main.query_one(DecisionChart)
+        assert "band" in chart.legend and "\u00b7" in rendered(chart)
+
+
+async def test_h_draws_the_roc_hull_and_its_area() -> None:
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        chart = app.main.query_one("#roc-chart", CurveChart)
+        assert chart.draws_hull and "convex hull" in chart.legend and "=" in rendered(chart)
+        summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
+        assert "ROCCH AUC 189/200 = 0.945" in summary
+        assert app.main.message == ("ROC chart: its convex hull (=), the points ever cheapest, "
+                                    "and ROCCH AUC (h: hide).")  # fmt: skip
+        await pilot.press("h")
+        await pilot.pause()
+        assert not chart.draws_hull and "=" not in rendered(chart)
+
+
+async def test_scores_that_are_not_probabilities_leave_a_note() -> None:
+    from threshold_lab.core.data.dataset import make_dataset
+    from threshold_lab.core.session.session import Session
+    from threshold_lab.tui.app import ThresholdLab
+
+    data = make_dataset([2.0, -1.0, 0.5, 0.3, 1.5], [1, 0, 1, 0, 0])
+    app = ThresholdLab(Session(data, 0.5, source="margins"))
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(7):
+            await pilot.press("c")
+        await _settle(app, pilot)
+        assert not app.main.query_one(DecisionChart).display
+        note = str(app.main.query_one("#chart-note", TextLines).render())
+        assert note.startswith("No decision curve: decision curves need scores in [0, 1]")
+        await pilot.press("c")
+        await _settle(app, pilot)
+        assert app.main.query_one(CostChart).display  # the cost curves need no probability
