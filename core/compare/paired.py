@@ -458,6 +458,23 @@ def paired_ap_bootstrap(
     )
 
 
+def _cells(
+    bins: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]],
+    rows: npt.NDArray[np.intp],
+    w: FloatArray,
+    width: int,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray, int]:
+    """The rows of one class grouped by where each model's score falls among the pt
+    (two rows in one cell are acted on at the same pt by both models, so a resample
+    needs only how many it draws from each cell): each cell's bin under a and under b,
+    its share of the class's examples, and how many examples the class has."""
+    cell = bins[0][rows] * width + bins[1][rows]
+    found, inverse = np.unique(cell, return_inverse=True)
+    mass = np.bincount(inverse, weights=w[rows])
+    total = round(float(mass.sum()))
+    return found // width, found % width, mass / mass.sum(), total
+
+
 def paired_net_benefit_bootstrap(
     a: Dataset,
     b: Dataset,
@@ -469,11 +486,18 @@ def paired_net_benefit_bootstrap(
     confidence: float = CONFIDENCE,
 ) -> tuple[list[Interval] | None, str | None]:
     """Percentile intervals of NB(a) − NB(b) at each threshold probability ``pts``,
-    from a paired stratified bootstrap (the same resampled examples scored by both
-    models, positives and negatives drawn apart, as :func:`paired_ap_bootstrap`).
-    ``weights``: what a positive and a negative count weigh in net benefit (1/n each,
-    or at a given prevalence P/Pos and (1 − P)/Neg: fixed, as the strata's sizes are);
-    the harm is the same for both and cancels."""
+    from a paired stratified bootstrap: the same resampled examples scored by both
+    models, positives and negatives drawn apart (with whole weights, among the
+    expanded examples), as :func:`paired_ap_bootstrap` draws them. ``weights``: what a
+    positive and a negative count weigh in net benefit (1/n each, or at a given
+    prevalence P/Pos and (1 − P)/Neg: fixed, as the strata's sizes are); the harm is
+    the same for both models and cancels.
+
+    A row enters a replicate's net benefit only through the pt at which each model
+    acts on it, so the rows are grouped into cells of (a's bin, b's bin) once, and
+    each replicate draws its examples' counts per cell from the multinomial that
+    drawing rows with replacement gives: O(cells) a replicate, not O(rows) (10^6
+    rows fall in a few thousand cells of 99 pt)."""
     if a.weights is not None and not bool(np.all(a.weights == np.floor(a.weights))):
         return None, NOT_WHOLE
     labels = a.labels
@@ -481,31 +505,29 @@ def paired_net_benefit_bootstrap(
     pos_rows, neg_rows = np.flatnonzero(labels & (w > 0)), np.flatnonzero(~labels & (w > 0))
     if pos_rows.size == 0 or neg_rows.size == 0:
         return None, "a paired bootstrap needs actual positives and negatives"
-    pos_cum = np.cumsum(w[pos_rows]).astype(np.int64)
-    neg_cum = np.cumsum(w[neg_rows]).astype(np.int64)
-    n_pos, n_neg = int(pos_cum[-1]), int(neg_cum[-1])
     g = pts.shape[0]
-    # Each row's count of grid pts at or below its score: it is acted on at pt j iff j
-    # is below that count (pts ascending), so each replicate's TP at every pt is a
-    # suffix sum of one bincount.
-    acted = [np.searchsorted(pts, d.scores, side="right") for d in (a, b)]
+    # Each row's count of grid pts at or below its score: a model acts on it at pt j
+    # iff j is below that count (pts ascending).
+    bins = (np.searchsorted(pts, a.scores, side="right"),
+            np.searchsorted(pts, b.scores, side="right"))  # fmt: skip
+    pos = _cells(bins, pos_rows, w, g + 1)
+    neg = _cells(bins, neg_rows, w, g + 1)
     odds = pts / (1.0 - pts)
     wa, wb = weights
     rng = np.random.default_rng(seed)
     diffs = np.empty((replicates, g))
 
-    def at_or_above(bins: npt.NDArray[np.intp]) -> FloatArray:
-        counts = np.bincount(bins, minlength=g + 1).astype(np.float64)
-        return np.cumsum(counts[::-1])[::-1][1:]  # rows acted on at each pt
+    def acted(bin_of: npt.NDArray[np.intp], counts: FloatArray) -> FloatArray:
+        at = np.bincount(bin_of, weights=counts, minlength=g + 1)
+        out: FloatArray = np.cumsum(at[::-1], dtype=np.float64)[::-1][1:]  # acted on at each pt
+        return out
 
     for i in range(replicates):
-        drawn_pos = pos_rows[np.searchsorted(pos_cum, rng.integers(0, n_pos, n_pos), side="right")]
-        drawn_neg = neg_rows[np.searchsorted(neg_cum, rng.integers(0, n_neg, n_neg), side="right")]
-        nb = []
-        for bins in acted:
-            tp, fp = at_or_above(bins[drawn_pos]), at_or_above(bins[drawn_neg])
-            nb.append(wa * tp - wb * fp * odds)
-        diffs[i] = nb[0] - nb[1]
+        drawn_pos = rng.multinomial(pos[3], pos[2]).astype(np.float64)
+        drawn_neg = rng.multinomial(neg[3], neg[2]).astype(np.float64)
+        tp = acted(pos[0], drawn_pos) - acted(pos[1], drawn_pos)
+        fp = acted(neg[0], drawn_neg) - acted(neg[1], drawn_neg)
+        diffs[i] = wa * tp - wb * fp * odds
     lo, hi = np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0)
     return [
         Interval(float(x), float(y), "bootstrap", confidence, replicates=replicates, seed=seed)

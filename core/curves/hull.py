@@ -139,18 +139,39 @@ def hull_vertices(sweep: Sweep) -> IndexArray:
     if _missing(sweep) is not None:
         return np.zeros(0, dtype=np.intp)
     x, y, _ = _counts(sweep)
-    m = sweep.size - 1
+    # Only a corner of the staircase can be a vertex: a point reached by a step up (some
+    # positives enter) and left by a step right (some negatives). Reached by a step right
+    # alone, the point before it is as high and further left; left by a step up alone,
+    # the point after it is straight above. The search runs on those corners alone.
+    # (Weights of 0 repeat a point, whose neighbours are then no guide: all are searched.)
+    points = np.arange(sweep.size, dtype=np.intp) if sweep.weighted else _corners(x, y)
+    cx, cy = x[points], y[points]
+    m = points.shape[0] - 1
     found = {0, m}
     ranges = [(0, m)]
     while ranges:
         i, j = ranges.pop()
         if j - i < 2:
             continue
-        k = _farthest(x, y, i, j)
+        k = _farthest(cx, cy, i, j)
         if k is not None:
             found.add(k)
             ranges += [(i, k), (k, j)]
-    return np.asarray(sorted(found), dtype=np.intp)
+    return points[np.asarray(sorted(found), dtype=np.intp)]
+
+
+def _corners(x: npt.NDArray[Any], y: npt.NDArray[Any]) -> IndexArray:
+    """The first and last points, and every point between reached by a rise in y and
+    left by a rise in x, ascending."""
+    m = x.shape[0] - 1
+    found = [np.zeros(1, dtype=np.intp)]
+    for lo in range(1, m, BLOCK):
+        hi = min(m, lo + BLOCK)  # points lo .. hi - 1, each with the one after it
+        up = y[lo:hi] > y[lo - 1 : hi - 1]
+        right = x[lo + 1 : hi + 1] > x[lo:hi]
+        found.append(np.flatnonzero(up & right) + lo)
+    found.append(np.full(1, m, dtype=np.intp))
+    return np.concatenate(found).astype(np.intp)
 
 
 def cost_curve(sweep: Sweep) -> CostCurve:

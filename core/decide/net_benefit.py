@@ -258,18 +258,22 @@ def useful_range(sweep: Sweep, w: Weights) -> tuple[tuple[float, float], ...]:
     m = sweep.size - 1
     a, b, harm = float(w.a), float(w.b), float(w.harm)
     pos, neg = float(sweep.positives), float(sweep.negatives)
-    found: list[tuple[float, float, bool]] = []
     ts = sweep.thresholds
+    runs: list[tuple[float, float]] = []  # (top, bottom), from the highest pt down
+    top_run: float | None = None  # the run still open: its top and bottom
+    bottom_run = 0.0
     for blk in blocks(1, m):  # the first and last points never beat both
         tp, fp = sweep.tp[blk].astype(np.float64), sweep.fp[blk].astype(np.float64)
+        # pt/(1 − pt) above (a·FN + H)/(b·TN) beats everyone, below (a·TP − H)/(b·FP) no
+        # one: in pt, above (a·FN + H)/(a·FN + H + b·TN) and below (a·TP − H)/(a·TP − H +
+        # b·FP), with no infinite odds (0/0: no positives nor negatives left; never).
         with np.errstate(divide="ignore", invalid="ignore"):
-            # odds above (a·FN + H)/(b·TN) beats everyone; below (a·TP − H)/(b·FP), no one.
-            above = (a * (pos - tp) + harm) / (b * (neg - fp))
-            below = (a * tp - harm) / (b * fp)
-            below = np.where(fp == 0, np.where(a * tp > harm, np.inf, -np.inf), below)
-            above = np.where(neg - fp == 0, np.inf, above)
-            low = np.where(np.isinf(above), 1.0, above / (1 + above))
-            high = np.where(np.isposinf(below), 1.0, np.where(below <= 0, 0.0, below / (1 + below)))
+            left = a * (pos - tp) + harm
+            low = left / (left + b * (neg - fp))
+            np.copyto(low, 1.0, where=np.isnan(low))
+            gain = a * tp - harm
+            high = gain / (gain + b * fp)
+            np.copyto(high, 0.0, where=~(gain > 0))
         # Point k is acted on for pt in (s_{k+1}, s_k]: s_k = ts[k-1].
         top = ts[blk.start - 1 : blk.stop - 1]
         bottom = ts[blk.start : blk.stop]
@@ -279,16 +283,25 @@ def useful_range(sweep: Sweep, w: Weights) -> tuple[tuple[float, float], ...]:
         # of its bounds (where they meet it, the model only ties).
         closed = (top > low) & (top < high)
         keep = np.flatnonzero(lo < hi)
-        found += zip(lo[keep].tolist(), hi[keep].tolist(), closed[keep].tolist(), strict=True)
-    # Runs of points that touch are one interval, where the pt they touch at is useful.
-    merged: list[list[Any]] = []
-    for start, end, shut in sorted(found):
-        if merged and (start < merged[-1][1] or (start == merged[-1][1] and merged[-1][2])):
-            if end >= merged[-1][1]:
-                merged[-1][1:] = [end, shut]
-        else:
-            merged.append([start, end, shut])
-    return tuple((float(start), float(end)) for start, end, _ in merged)
+        if keep.shape[0] == 0:
+            continue
+        lo, hi, closed = lo[keep], hi[keep], closed[keep]
+        # Consecutive intervals (pt falling) are one run where they touch at a pt the
+        # lower point is useful at: its top is the upper one's bottom, and included.
+        joins = np.empty(keep.shape[0], dtype=bool)
+        joins[0] = top_run is not None and hi[0] == bottom_run and bool(closed[0])
+        joins[1:] = (hi[1:] == lo[:-1]) & closed[1:]
+        starts = np.flatnonzero(~joins)
+        ends = np.append(starts[1:], keep.shape[0])[: starts.shape[0]] - 1
+        if joins[0]:  # the run from the block before goes on, to where a new one starts
+            bottom_run = float(lo[starts[0] - 1] if starts.shape[0] else lo[-1])
+        for first, last in zip(starts.tolist(), ends.tolist(), strict=True):
+            if top_run is not None:
+                runs.append((top_run, bottom_run))
+            top_run, bottom_run = float(hi[first]), float(lo[last])
+    if top_run is not None:
+        runs.append((top_run, bottom_run))
+    return tuple((lo_, hi_) for hi_, lo_ in reversed(runs))
 
 
 def decision_curve(

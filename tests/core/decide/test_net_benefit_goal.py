@@ -95,7 +95,10 @@ def test_a_malformed_net_benefit_goal_is_refused_naming_the_word(text: str, word
     assert words in str(e.value)
 
 
-def test_the_paired_bootstrap_is_the_same_draws_resampled_by_hand() -> None:
+def test_the_paired_bootstrap_is_rows_resampled_by_hand() -> None:
+    # The implementation draws each replicate's counts per cell of (a's bin, b's bin);
+    # here the same draws pick concrete rows of those cells, and net benefit is summed
+    # over the rows drawn, by the definition.
     rng = np.random.default_rng(5)
     n = 60
     y = rng.random(n) < 0.3
@@ -107,14 +110,24 @@ def test_the_paired_bootstrap_is_the_same_draws_resampled_by_hand() -> None:
     intervals, reason = paired_net_benefit_bootstrap(da, db, pts, (w, w), replicates=200,
                                                      seed=9, confidence=0.9)  # fmt: skip
     assert reason is None and intervals is not None
-    # The same draws: positives then negatives, by the cumulative weights (all 1 here).
+    bins_a, bins_b = np.searchsorted(pts, a, "right"), np.searchsorted(pts, b, "right")
     draw = np.random.default_rng(9)
-    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    classes = []
+    for rows in (np.flatnonzero(y), np.flatnonzero(~y)):
+        cell = bins_a[rows] * 4 + bins_b[rows]
+        found = np.unique(cell)
+        members = [rows[cell == c] for c in found]  # the rows of each cell
+        share = np.array([len(m) for m in members]) / rows.size
+        classes.append((members, share, rows.size))
+    odds = pts / (1 - pts)
     diffs = []
     for _ in range(200):
-        rows = np.concatenate((pos[draw.integers(0, pos.size, pos.size)],
-                               neg[draw.integers(0, neg.size, neg.size)]))  # fmt: skip
-        odds = pts / (1 - pts)
+        drawn: list[int] = []
+        for members, share, size in classes:
+            counts = draw.multinomial(size, share)
+            for m, c in zip(members, counts, strict=True):
+                drawn += [int(m[0])] * int(c)  # any row of the cell: they act alike
+        rows = np.array(drawn)
         nb = []
         for s in (a, b):
             acted = s[rows][:, None] >= pts[None, :]
@@ -125,3 +138,19 @@ def test_the_paired_bootstrap_is_the_same_draws_resampled_by_hand() -> None:
     lo, hi = np.quantile(np.array(diffs), [0.05, 0.95], axis=0)
     assert [i.low for i in intervals] == pytest.approx(lo.tolist(), abs=1e-12)
     assert [i.high for i in intervals] == pytest.approx(hi.tolist(), abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ROWS, st.sampled_from([1, 2, 3, 5]), st.sampled_from([Fraction(0), Fraction(1, 50)]))
+def test_the_useful_range_is_the_same_whatever_the_block(
+    rows: list[tuple[float, bool]], block: int, harm: Fraction
+) -> None:
+    from threshold_lab.core import blocks
+    from threshold_lab.core.decide.net_benefit import DEFAULT_GRID, decision_curve
+
+    sweep = build_sweep(make_dataset([s for s, _ in rows], [y for _, y in rows]))
+    whole = decision_curve(sweep, DEFAULT_GRID[:1], harm=harm).useful_range
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(blocks, "BLOCK", block)
+        blocked = decision_curve(sweep, DEFAULT_GRID[:1], harm=harm).useful_range
+    assert blocked == whole
