@@ -402,6 +402,21 @@ def mcnemar(
     return McNemar(b, c, binomial_p(b, c, alternative), apart, alternative), None
 
 
+def _strata(
+    a: Dataset,
+) -> tuple[FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp]] | str:
+    """What a paired stratified bootstrap draws from: each row's weight (whole: its
+    examples) and the rows of weight of each class; or why it cannot be drawn."""
+    if a.weights is not None and not bool(np.all(a.weights == np.floor(a.weights))):
+        return NOT_WHOLE
+    labels = a.labels
+    w = np.ones(a.n) if a.weights is None else a.weights
+    pos_rows, neg_rows = np.flatnonzero(labels & (w > 0)), np.flatnonzero(~labels & (w > 0))
+    if pos_rows.size == 0 or neg_rows.size == 0:
+        return "a paired bootstrap needs actual positives and negatives"
+    return w, pos_rows, neg_rows
+
+
 def paired_ap_bootstrap(
     a: Dataset,
     b: Dataset,
@@ -414,13 +429,10 @@ def paired_ap_bootstrap(
     same resampled examples (positives and negatives drawn separately) scored by both
     models in every replicate."""
 
-    if a.weights is not None and not bool(np.all(a.weights == np.floor(a.weights))):
-        return None, NOT_WHOLE
-    labels = a.labels
-    w = np.ones(a.n) if a.weights is None else a.weights
-    pos_rows, neg_rows = np.flatnonzero(labels & (w > 0)), np.flatnonzero(~labels & (w > 0))
-    if pos_rows.size == 0 or neg_rows.size == 0:
-        return None, "a paired bootstrap needs actual positives and negatives"
+    strata = _strata(a)
+    if isinstance(strata, str):
+        return None, strata
+    w, pos_rows, neg_rows = strata
     # Whole weights are multiplicities: a drawn "row" is one of the expanded examples.
     pos_cum = np.cumsum(w[pos_rows]).astype(np.int64)
     neg_cum = np.cumsum(w[neg_rows]).astype(np.int64)
@@ -498,13 +510,10 @@ def paired_net_benefit_bootstrap(
     each replicate draws its examples' counts per cell from the multinomial that
     drawing rows with replacement gives: O(cells) a replicate, not O(rows) (10^6
     rows fall in a few thousand cells of 99 pt)."""
-    if a.weights is not None and not bool(np.all(a.weights == np.floor(a.weights))):
-        return None, NOT_WHOLE
-    labels = a.labels
-    w = np.ones(a.n) if a.weights is None else a.weights
-    pos_rows, neg_rows = np.flatnonzero(labels & (w > 0)), np.flatnonzero(~labels & (w > 0))
-    if pos_rows.size == 0 or neg_rows.size == 0:
-        return None, "a paired bootstrap needs actual positives and negatives"
+    strata = _strata(a)
+    if isinstance(strata, str):
+        return None, strata
+    w, pos_rows, neg_rows = strata
     g = pts.shape[0]
     # Each row's count of grid pts at or below its score: a model acts on it at pt j
     # iff j is below that count (pts ascending).
