@@ -1359,9 +1359,15 @@ class CostChart(CurveChart):
     def legend_to_fit(self, width: int) -> str:
         sweep = "*" if self.ascii else "\u2812\u2812"
         f, o = FAINT_MARK, ACTIVE_LINE_MARK
+        frame = self.frame
+        others = "other points"
+        if frame is not None:  # a terminal shows a few lines: say how many of how many
+            rows = plot_cells(max(self.content_region.height - 3, 1))
+            others = f"{len(self._faint(frame, rows))} of the {frame.analysis.sweep.size} points"
         wordings = (
-            f"{sweep} lower envelope (the hull's vertices) · {f} other points · "
+            f"{sweep} lower envelope (the hull's vertices) · {f} {others} · "
             f"{o} active point's line",
+            f"{sweep} envelope · {f} {others} · {o} active point's line",
             f"{sweep} envelope · {f} other points · {o} active point's line",
             f"{sweep} envelope {f} others {o} active",
         )
