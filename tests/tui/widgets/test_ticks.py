@@ -141,6 +141,8 @@ async def test_every_chart_puts_each_tick_on_the_row_of_its_value(zoomed: bool, 
     async with app.run_test(size=(80, 24)) as pilot:
         checked: set[tuple[int, int, str]] = set()
         for width, height in sizes:
+            if not (zoomed or width > 80):
+                continue  # 80 columns show one pane at a time, the chart only zoomed
             await pilot.resize_terminal(width, height)
             await pilot.press("2" if zoomed else "0")
             await pilot.pause()
