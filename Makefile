@@ -13,13 +13,16 @@ UV := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+
+# Its own rule: a venv made before uv was used gets it too.
+$(BIN)/uv: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet uv==0.13.9
 
-$(STAMP_RUN): pyproject.toml | $(BIN)/python
+$(STAMP_RUN): pyproject.toml | $(BIN)/uv
 	$(UV) -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml | $(BIN)/python
+$(STAMP_TEST): pyproject.toml | $(BIN)/uv
 	$(UV) -e '.[test]'
 	touch $@ $(STAMP_RUN)
 

@@ -45,7 +45,9 @@ def report(y_true: Any, y_score: Any, **options: Any) -> Report:
     ``unpaired`` (True: models compared as different examples), ``pt`` (the decision
     curve's threshold probabilities: "0.01:0.99:0.01", the default, "0.05,0.1,0.2" or
     a list of numbers), ``harm`` (what acting costs every case, subtracted from net
-    benefit), ``source`` (the name the report gives).
+    benefit), ``groups`` (one group name a row: every number per group and the gaps
+    between groups, :attr:`Report.groups` and :attr:`Report.gaps`), ``source`` (the
+    name the report gives).
 
     Bad input raises :class:`InputError` (a ValueError) with the message the
     command line gives.

@@ -9,7 +9,9 @@ each value must be a finite number, refused naming its line or row.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,36 +27,51 @@ def numeric_column(
 ) -> FloatArray:
     """Column ``name`` of ``path`` as floats, one per row of its ``n`` rows (``purpose``
     says what it is for, in messages)."""
-    suffix = path.suffix.lower()
-    if suffix == ".json":
-        values = _json_column(path, name, purpose)
-        out = numbers(path, name, values, lambda i: f"item {i + 1}")
-    elif suffix in (".parquet", ".pq"):
-        out = _parquet_column(path, name, purpose)
-    else:
-        try:
-            text = progress.read_bytes(path).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise fail(path, "not UTF-8 text") from None
-        lines = lines_of(text)
-        if not lines:
-            raise fail(path, "empty file")
-
-        def column_of(header: list[str]) -> dict[str, int]:
-            found = [i for i, h in enumerate(header) if h == name]
-            if not found:
-                found = [i for i, h in enumerate(header) if h.lower() == name.lower()]
-            if len(found) != 1:
-                what = "no column" if not found else "more than one column"
-                raise fail(path, f"{what} named {name!r} for {purpose} (columns: "
-                           f"{', '.join(header)})")  # fmt: skip
-            return {"extra": found[0]}
-
-        rows = read_rows(path, lines, column_of)
-        out = numbers(path, name, rows.cells["extra"], rows.where)
+    values, where = _raw_column(path, name, purpose)
+    out = values if isinstance(values, np.ndarray) else numbers(path, name, values, where)
     if out.shape[0] != n:
         raise fail(path, f"column {name!r} has {out.shape[0]} values for {n} rows")
     return out
+
+
+def text_column(path: Path, name: str, n: int, *, purpose: str) -> list[object]:
+    """Column ``name`` of ``path`` as its cells (text from CSV/TSV; JSON's and
+    Parquet's own values), one per row of its ``n`` rows."""
+    values, _ = _raw_column(path, name, purpose, text=True)
+    if len(values) != n:
+        raise fail(path, f"column {name!r} has {len(values)} values for {n} rows")
+    return list(values)
+
+
+def _raw_column(
+    path: Path, name: str, purpose: str, *, text: bool = False
+) -> tuple[Any, Callable[[int], str]]:
+    """Column ``name``'s cells as the file holds them, and how to name cell i."""
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return _json_column(path, name, purpose), lambda i: f"item {i + 1}"
+    if suffix in (".parquet", ".pq"):
+        return _parquet_column(path, name, purpose, text=text), lambda i: f"row {i + 1}"
+    try:
+        data = progress.read_bytes(path).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise fail(path, "not UTF-8 text") from None
+    lines = lines_of(data)
+    if not lines:
+        raise fail(path, "empty file")
+
+    def column_of(header: list[str]) -> dict[str, int]:
+        found = [i for i, h in enumerate(header) if h == name]
+        if not found:
+            found = [i for i, h in enumerate(header) if h.lower() == name.lower()]
+        if len(found) != 1:
+            what = "no column" if not found else "more than one column"
+            raise fail(path, f"{what} named {name!r} for {purpose} (columns: "
+                       f"{', '.join(header)})")  # fmt: skip
+        return {"extra": found[0]}
+
+    rows = read_rows(path, lines, column_of)
+    return rows.cells["extra"], rows.where
 
 
 def _json_column(path: Path, name: str, purpose: str) -> list[object]:
@@ -68,7 +85,7 @@ def _json_column(path: Path, name: str, purpose: str) -> list[object]:
     return values
 
 
-def _parquet_column(path: Path, name: str, purpose: str) -> FloatArray:
+def _parquet_column(path: Path, name: str, purpose: str, *, text: bool = False) -> Any:
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -82,4 +99,4 @@ def _parquet_column(path: Path, name: str, purpose: str) -> FloatArray:
     if name not in schema:
         raise fail(path, f"no column named {name!r} for {purpose} (columns: {', '.join(schema)})")
     values = pq.read_table(str(path), columns=[name]).column(0).to_pylist()
-    return numbers(path, name, values, lambda i: f"row {i + 1}")
+    return values if text else numbers(path, name, values, lambda i: f"row {i + 1}")

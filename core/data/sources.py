@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,7 +17,8 @@ from threshold_lab.core.data.class_files import load_multiclass
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.delimited import header_of
-from threshold_lab.core.data.extra import numeric_column
+from threshold_lab.core.data.extra import numeric_column, text_column
+from threshold_lab.core.data.groups import group_codes, split_groups
 from threshold_lab.core.data.loaders import Columns, load_counts, load_file
 from threshold_lab.core.data.models import join_models, load_models
 from threshold_lab.core.data.presets import PRESET_NAMES, PRESETS
@@ -45,11 +48,29 @@ class Source:
     #: The column whose groups ``models`` are (an aggregated file's ``--by``): they
     #: are different examples, not several models' scores of the same rows.
     group_by: str | None = None
+    #: Rows split by a group column (``--group COL``, ``groups=``): its name (None
+    #: without groups) and each group's name and rows (the first model's scores).
+    group_column: str | None = None
+    groups: tuple[tuple[str, Dataset], ...] = ()
 
     @property
     def paired(self) -> bool:
         """Whether the models score the same rows (not groups of different ones)."""
         return self.group_by is None
+
+
+def with_groups(src: Source, column: str, values: Any, *, where: str | None = None) -> Source:
+    """``src`` with its rows split by ``values`` (one group name a row), named
+    ``column``; refused for several classes, and with one group only."""
+    said = where or column
+    if src.multiclass is not None:
+        raise InputError(f"{said}: groups are for two classes (use --class C for one class "
+                         "against the rest)")  # fmt: skip
+    names, codes = group_codes(values, src.data.n, where=said)
+    if len(names) < 2:
+        raise InputError(f"{said}: every row is in group {names[0]!r}; groups need at least two")
+    return dataclasses.replace(src, group_column=column,
+                               groups=split_groups(src.data, names, codes))  # fmt: skip
 
 
 def open_source(
@@ -76,10 +97,18 @@ def open_source(
     if _there(path) and _regular(path) and _counts_file(path, aggregated):
         classes = bool(class_scores) or multiclass or klass is not None
         return _counts_source(path, by, group, keep, scores, compare, classes)
-    if by is not None or group is not None:
-        flag = "--by" if by is not None else "--group"
-        raise InputError(f"{name}: {flag} is for aggregated files (score, positives, negatives "
+    if by is not None:
+        raise InputError(f"{name}: --by is for aggregated files (score, positives, negatives "
                          "and a group column, as threshold-lab aggregate --by writes)")  # fmt: skip
+    if group is not None:
+        if not _there(path):
+            raise InputError(f"--group {group}: {name} is a preset, with no group column "
+                             "(presets have scores and labels only)")  # fmt: skip
+        src = open_source(name, cols, aggregated=aggregated, keep=keep, scores=scores,
+                          compare=compare, class_scores=class_scores, multiclass=multiclass,
+                          klass=klass)  # fmt: skip
+        values = text_column(path, group, src.data.n, purpose="the groups")
+        return with_groups(src, group, values, where=f"{path}, column {group!r}")
     if _there(path) and not aggregated and len(scores) < 2 and compare is None:
         mc = load_multiclass(path, cols, class_scores, force=multiclass)
         if mc is not None:

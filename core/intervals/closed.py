@@ -68,7 +68,8 @@ class Interval:
         a narrow interval gets more decimals (:meth:`digits`)."""
         spec = spec or f".{self.digits()}f"
         pct = percent(self.confidence)
-        name = {"wilson": "Wilson", "delong": "DeLong"}.get(self.method, self.method)
+        names = {"wilson": "Wilson", "delong": "DeLong", "newcombe": "Newcombe"}
+        name = names.get(self.method, self.method)
         if self.replicates is not None:
             name += f", B = {self.replicates}"
         n = "" if self.n is None else f", n = {_count(self.n)}"

@@ -245,6 +245,38 @@ def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, An
     return out
 
 
+def group_json(p: ModelPart) -> dict[str, Any]:
+    """``{"name", "n", "positives", "negatives", "prevalence", "counts", "metrics",
+    "selection_rate", "roc": {"auc", "interval", "auc_se"}, "pr":
+    {"average_precision", "trapezoid_area"}}``: the group's rows at the report's
+    threshold, each rate with its Wilson interval, AUC with DeLong's."""
+    a = p.analysis
+    metrics = {name: m.as_json() for name, m in metric_measures(a, p.sure).items()}
+    auc, se = auc_measure(a, p.sure)
+    s = a.curves.summaries
+    auc_json = auc.as_json()
+    return {
+        "name": p.name,
+        "n": a.data.n,
+        "weighted": a.data.weighted,
+        "positives": a.data.positives,
+        "negatives": a.data.negatives,
+        "prevalence": metrics["prevalence"],
+        "counts": a.counts.as_json(),
+        "metrics": metrics,
+        "selection_rate": metrics["queue_rate"],
+        "roc": {"auc": auc_json, "interval": auc_json.get("interval"), "auc_se": se},
+        "pr": {
+            "average_precision": boot_measure(
+                s.average_precision, p.sure, "average_precision"
+            ).as_json(),
+            "trapezoid_area": boot_measure(
+                s.pr_trapezoid_area, p.sure, "pr_trapezoid_area"
+            ).as_json(),
+        },
+    }
+
+
 def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     """The fields after the first model's: groups, transform, classes, the goal, the
     prevalence, and with several models each model's report and every comparison."""
@@ -253,6 +285,10 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     if c.group_by is not None:
         extra["groups"] = {"by": c.group_by, "names": [p.name for p in c.parts],
                            "shown": first.name}  # fmt: skip
+    if c.group_column is not None:
+        extra["group_column"] = c.group_column
+        extra["groups"] = [group_json(p) for p in c.groups]
+        extra["gaps"] = None if c.gaps is None else {k: g.as_json() for k, g in c.gaps.items()}
     if first.kept is not None:
         extra["transform"] = first.kept.as_json()
     if c.multiclass is not None:

@@ -36,6 +36,7 @@ from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.decision import cost_curve_lines, decision_curve_lines
+from threshold_lab.core.text.groups import groups_lines
 from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
@@ -385,4 +386,11 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
         lines += ["", *models_lines(c)]
     if c.multiclass is not None:
         lines += ["", *multiclass_lines(c.multiclass)]
+    if c.group_column is not None:
+        lines += [
+            "",
+            *groups_lines(
+                c.group_column, c.groups, c.gaps, a.threshold, first.name if c.several else None
+            ),
+        ]
     return "\n".join(lines) + "\n"

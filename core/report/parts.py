@@ -5,6 +5,7 @@ number in them is a :class:`threshold_lab.core.measures.Measure`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from threshold_lab.core.analysis import Analysis
@@ -14,6 +15,7 @@ from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
+from threshold_lab.core.groups.gaps import Gap
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import Measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
@@ -65,6 +67,11 @@ class Contents:
     multiclass: MulticlassReport | None = None
     #: Several classes: the one reported against the rest.
     klass: str | None = None
+    #: Rows split by a group column: its name, each group's part at the report's
+    #: threshold, and the gaps between them (None without groups).
+    group_column: str | None = None
+    groups: tuple[ModelPart, ...] = ()
+    gaps: Mapping[str, Gap] | None = None
 
     @property
     def first(self) -> ModelPart:

@@ -44,7 +44,7 @@ from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns
-from threshold_lab.core.data.sources import Source
+from threshold_lab.core.data.sources import Source, with_groups
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
     decision_curve,
@@ -55,6 +55,7 @@ from threshold_lab.core.decide.net_benefit import (
 from threshold_lab.core.decide.solve import Decision, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.groups.gaps import Gap, GroupRates, compute_gaps
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import CurveStatistic, bootstrap
 from threshold_lab.core.intervals.closed import CONFIDENCE
@@ -139,6 +140,17 @@ def _part(
     return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas, curve, costs)
 
 
+def _sequence(values: Any) -> Any:
+    """Group names from anything list-like: a list, a numpy array, a pandas or polars
+    Series (each read through ``tolist``, keeping its values' own types)."""
+    tolist = getattr(values, "to_list", None) or getattr(values, "tolist", None)
+    if callable(tolist) and not isinstance(values, (str, bytes)):
+        return tolist()
+    if isinstance(values, (str, bytes)):
+        raise InputError("groups: give one group name a row (a list or an array), not one string")
+    return list(values)
+
+
 def _or_nan(value: float | None) -> float:
     return math.nan if value is None else value
 
@@ -186,6 +198,7 @@ def _contents(
     options: Options,
     prepared: Sequence[_Prepared],
     previous: Contents | None = None,
+    grouped: Sequence[_Prepared] = (),
 ) -> Contents:
     parts = tuple(
         _part(p, source, options, source.quantised.get(p.name),
@@ -218,6 +231,7 @@ def _contents(
     summary: MulticlassReport | None = None
     if mc is not None:
         summary = previous.multiclass if previous is not None else multiclass_report(mc)
+    group_parts, gaps = _groups(source, options, parts[0], grouped)
     return Contents(
         source=source.label,
         options=options,
@@ -226,7 +240,28 @@ def _contents(
         group_by=source.group_by,
         multiclass=summary,
         klass=None if mc is None else mc.classes[source.klass],
+        group_column=source.group_column,
+        groups=group_parts,
+        gaps=gaps,
     )
+
+
+def _groups(
+    source: Source, options: Options, first: ModelPart, grouped: Sequence[_Prepared]
+) -> tuple[tuple[ModelPart, ...], Mapping[str, Gap] | None]:
+    """Each group's rows at the report's threshold (the first model's point: its goal's
+    when it follows one), as the binary report of those rows alone gives them, and the
+    gaps between the groups."""
+    if not grouped:
+        return (), None
+    o = dataclasses.replace(options, threshold=first.analysis.threshold, goal=None,
+                            follow_goal=False, replicates=None)  # fmt: skip
+    parts = tuple(_part(g, source, o, None) for g in grouped)
+    rates = [GroupRates(p.name, p.analysis.counts, p.analysis.sweep.whole_counts())
+             for p in parts]  # fmt: skip
+    gaps = compute_gaps(rates, confidence=options.confidence, replicates=options.replicates,
+                        seed=options.seed)  # fmt: skip
+    return parts, MappingProxyType(gaps)
 
 
 def _nb_difference(
@@ -266,7 +301,9 @@ def build(source: Source, options: Options) -> Report:
         prepared = [_prepare(m.name, m.data, options) for m in source.models]
     else:
         prepared = [_prepare("", source.data, options)]
-    return Report(_contents(source, options, prepared), source, tuple(prepared))
+    grouped = tuple(_prepare(name, data, options) for name, data in source.groups)
+    return Report(_contents(source, options, prepared, None, grouped), source, tuple(prepared),
+                  grouped)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -285,6 +322,56 @@ class Sweep:
         return int(self.tp.shape[0])
 
 
+@dataclass(frozen=True, eq=False)
+class Group:
+    """One group of rows at the report's threshold (see :attr:`Report.groups`)."""
+
+    _part: ModelPart
+    report: Report
+
+    @property
+    def name(self) -> str:
+        return self._part.name
+
+    @property
+    def n(self) -> int:
+        return self._part.analysis.data.n
+
+    @property
+    def positives(self) -> int | float:
+        return self._part.analysis.data.positives
+
+    @property
+    def prevalence(self) -> Measure:
+        return self.metrics["prevalence"]
+
+    @property
+    def counts(self) -> Counts:
+        return self._part.analysis.counts
+
+    @property
+    def metrics(self) -> Mapping[str, Measure]:
+        return MappingProxyType(self._part.metrics())
+
+    @property
+    def selection_rate(self) -> Measure:
+        """(TP+FP)/n: the share of the group predicted positive (the queue rate)."""
+        return self.metrics["queue_rate"]
+
+    @property
+    def roc_auc(self) -> Measure:
+        return self.report.roc_auc
+
+    @property
+    def average_precision(self) -> Measure:
+        return self.report.average_precision
+
+    def __repr__(self) -> str:
+        k = self.counts
+        return (f"<Group {self.name}: {self.n} rows; TP {k.tp}, FP {k.fp}, TN {k.tn}, FN {k.fn}; "
+                f"selection rate {self.selection_rate.metric.short()}>")  # fmt: skip
+
+
 def _readonly(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     a.flags.writeable = False
     return a
@@ -301,6 +388,7 @@ class Report:
     contents: Contents
     _source: Source
     _prepared: tuple[_Prepared, ...]
+    _grouped: tuple[_Prepared, ...] = ()
 
     # --- making one ----------------------------------------------------------------
 
@@ -330,6 +418,7 @@ class Report:
         unpaired: object = False,
         pt: object = None,
         harm: object = None,
+        groups: Any = None,
         source: str = ARRAYS,
     ) -> Report:
         """The report of labels and scores given as arrays (see
@@ -351,6 +440,8 @@ class Report:
                                  f"({', '.join(names)})")  # fmt: skip
             c = names.index(str(positive))
             src = dataclasses.replace(src, data=src.multiclass.one_vs_rest(c), klass=c)
+        if groups is not None:
+            src = with_groups(src, "group", _sequence(groups), where="groups")
         if options.goal is not None and options.goal.columns():
             raise InputError(
                 f"goal {options.goal.text()!r} names a cost column (@{options.goal.columns()[0]}); "
@@ -542,7 +633,8 @@ class Report:
         out = {}
         for part, prepared in zip(self.contents.parts, self._prepared, strict=True):
             one = dataclasses.replace(self.contents, parts=(part,), comparisons=(),
-                                      group_by=None)  # fmt: skip
+                                      group_by=None, group_column=None, groups=(),
+                                      gaps=None)  # fmt: skip
             out[part.name] = Report(one, self._source, (prepared,))
         return MappingProxyType(out)
 
@@ -550,6 +642,39 @@ class Report:
     def comparisons(self) -> tuple[Comparison, ...]:
         """Every pair of models compared (empty with one model)."""
         return self.contents.comparisons
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """Each group's rows at the report's threshold (``groups=``, ``--group COL``),
+        in order: its ``name``, ``n``, ``positives``, ``prevalence``, ``counts``,
+        ``metrics`` (each with Wilson's interval), ``selection_rate``, ``roc_auc``
+        (with DeLong's), ``average_precision``, and ``report``, the binary report of
+        its rows alone. Empty without groups.
+
+        >>> r = Report.from_predictions([1, 0, 1, 0, 1, 0], [.9, .8, .7, .4, .3, .2],
+        ...                             groups=["a", "a", "a", "b", "b", "b"])
+        >>> [(g.name, g.counts.tp, g.selection_rate.exact) for g in r.groups]
+        [('a', 2, Fraction(1, 1)), ('b', 0, Fraction(0, 1))]
+        """
+        return tuple(Group(p, Report(dataclasses.replace(
+            self.contents, parts=(p,), comparisons=(), group_by=None, group_column=None,
+            groups=(), gaps=None), self._source, (g,)))
+            for p, g in zip(self.contents.groups, self._grouped, strict=True))  # fmt: skip
+
+    @property
+    def gaps(self) -> Mapping[str, Gap] | None:
+        """The gaps between the groups by name (``demographic_parity_difference``,
+        ``equal_opportunity_difference``, ``equalized_odds_difference``, ...; see
+        :data:`threshold_lab.core.groups.gaps.GAPS`), each with its ``value``, the two
+        ``groups`` and an ``interval`` for a difference; None without groups.
+
+        >>> r = Report.from_predictions([1, 0, 1, 0, 1, 0], [.9, .8, .7, .4, .3, .2],
+        ...                             groups=["a", "a", "a", "b", "b", "b"])
+        >>> g = r.gaps["demographic_parity_difference"]
+        >>> g.value.exact, g.groups
+        (Fraction(1, 1), ('a', 'b'))
+        """
+        return self.contents.gaps
 
     @property
     def multiclass(self) -> MulticlassReport | None:
@@ -572,8 +697,8 @@ class Report:
             else float(threshold)
         )
         options = dataclasses.replace(self.contents.options, threshold=t, follow_goal=False)
-        contents = _contents(self._source, options, self._prepared, self.contents)
-        return Report(contents, self._source, self._prepared)
+        contents = _contents(self._source, options, self._prepared, self.contents, self._grouped)
+        return Report(contents, self._source, self._prepared, self._grouped)
 
     # --- renderings ----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ LAYERS: list[set[str]] = [
     {"intervals"},
     {"calibration"},
     {"analysis"},
-    {"measures", "decide", "multiclass", "transform", "compare"},
+    {"measures", "decide", "multiclass", "transform", "compare", "groups"},
     {"drawing"},
     {"text"},
     {"report"},

@@ -285,8 +285,10 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--group",
         default=None,
-        metavar="NAME",
-        help="an aggregated file with groups: open (or report) group NAME first",
+        metavar="COL|NAME",
+        help="a file of rows: the column naming each row's group (site, age band, device): "
+        "report gives every group's numbers and the gaps between groups; an aggregated "
+        "file with groups: open (or report) group NAME first",
     )
     p.add_argument(
         "--compare",
@@ -373,7 +375,8 @@ class SourceArgs:
     class_scores: tuple[str, ...] = ()
     multiclass: bool = False
     klass: str | None = None
-    #: --by COLUMN and --group NAME: an aggregated file's groups, and the one to open.
+    #: --by COLUMN and --group: an aggregated file's groups, and the one to open; a file
+    #: of rows: the group column.
     by: str | None = None
     group: str | None = None
     #: --confidence, --bootstrap and --seed, where the command has them.
@@ -465,4 +468,9 @@ class SourceArgs:
         if self.replicates is not None:
             session.set_bootstrap(str(self.replicates))
         recovered = session.recovery_notice()  # an earlier session hung up with edits
-        return Opened(session, " ".join(s for s in (opening, recovered) if s))
+        grouped = ""
+        if src.group_column is not None:
+            col = src.group_column
+            grouped = (f"{len(src.groups)} groups by {col}: shown pooled here; "
+                       f"report --group {col} gives each group and the gaps.")  # fmt: skip
+        return Opened(session, " ".join(s for s in (opening, grouped, recovered) if s))

@@ -22,6 +22,7 @@ from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.groups.gaps import gap_exceeded, parse_max_gap
 from threshold_lab.core.intervals.bootstrap import SEED
 from threshold_lab.core.report.as_json import JSON_POINTS, MIN_POINTS, report_pieces
 from threshold_lab.core.report.as_text import TEXT_POINTS
@@ -102,7 +103,17 @@ def parser() -> Parser:
     p.add_argument(
         "--check",
         action="store_true",
-        help="with --goal: exit 1 (and say why on stderr) when the goal is infeasible",
+        help="exit 1 (and say why on stderr, a line each) when the goal is infeasible "
+        "(--goal) or a gap between groups exceeds its --max-gap",
+    )
+    p.add_argument(
+        "--max-gap",
+        action="append",
+        default=None,
+        metavar="'GAP LIMIT'",
+        help="with --group and --check: the largest gap allowed, as "
+        "'equal_opportunity_difference 0.05' (a ratio: the smallest allowed, as "
+        "'demographic_parity_ratio 0.8'); repeatable",
     )
     add_operating_options(p)
     add_test_options(p)
@@ -118,13 +129,24 @@ def run(args: argparse.Namespace) -> int:
     slow = slow_reader_note(wanted.name)
     if slow:
         note(slow)
-    if args.check and args.goal is None:
-        raise InputError("--check needs --goal (it fails the run when the goal is infeasible)")
+    limits = [parse_max_gap(text) for text in args.max_gap or ()]
+    if limits and args.group is None:
+        raise InputError("--max-gap needs --group COL (the gaps are between groups)")
+    if limits and not args.check:
+        raise InputError("--max-gap is a limit for --check: add --check")
+    if args.check and args.goal is None and not limits:
+        raise InputError(
+            "--check needs --goal (it fails the run when the goal is infeasible) "
+            "or --max-gap with --group (when a gap between groups is too large)"
+        )
     if args.seed is not None and args.bootstrap is None:
         raise InputError("--seed needs --bootstrap (it seeds the bootstrap's resampling)")
     goal = parse_goal(args.goal) if args.goal is not None else None
     prevalence = parse_prevalence(args.prevalence) if args.prevalence is not None else None
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
+    if limits and src.group_column is None:
+        raise InputError(f"--max-gap: {src.label} has no groups (--group {args.group} names "
+                         "an aggregated file's group to open first)")  # fmt: skip
     options = Options(
         threshold=threshold,
         beta=wanted.beta,
@@ -151,11 +173,18 @@ def run(args: argparse.Namespace) -> int:
     if problem:  # a full disk, say: not the input's fault, so status 1
         sys.stderr.write(f"{PROG}: error: {problem}\n")
         return 1
+    failed = False
     decision = report.goal
     if args.check and decision is not None and not decision.feasible:
         note(f"goal not met: {decision.reason}")
-        return 1
-    return 0
+        failed = True
+    for name, limit in limits:
+        assert report.gaps is not None
+        why = gap_exceeded(report.gaps[name], limit)
+        if why is not None:
+            note(f"gap not within --max-gap: {why}")
+            failed = True
+    return 1 if failed else 0
 
 
 def write_whole(pieces: Iterable[str]) -> str:

@@ -1,0 +1,168 @@
+"""Groups on the command line (#32): ``report FILE --group COL`` in text and JSON (the
+contract's names), ``--check --max-gap`` as a CI gate (exit 1 with a line a failed
+gap), and the refusals, each naming what is wrong."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from threshold_lab.tui.cli import main
+
+import threshold_lab as tl
+from tests.paths import DATA
+
+CLINICS = str(DATA / "clinics.csv")
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: ignore[type-arg]
+    assert main(["report", *argv, "--json", "--points", "0"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def test_the_json_has_the_contract_s_names(capsys: pytest.CaptureFixture[str]) -> None:
+    d = _json(capsys, CLINICS, "--group", "site")
+    assert d["group_column"] == "site"
+    assert [g["name"] for g in d["groups"]] == ["east", "north", "south"]
+    east = d["groups"][0]
+    assert set(east) >= {"name", "n", "positives", "prevalence", "counts", "metrics",
+                         "selection_rate", "roc", "pr"}  # fmt: skip
+    assert (east["n"], east["positives"]) == (20, 4)
+    assert east["counts"] == {"tp": 3, "fp": 5, "tn": 11, "fn": 1}
+    assert east["selection_rate"]["exact"] == "2/5"
+    assert east["selection_rate"]["interval"]["method"] == "wilson"
+    assert east["prevalence"]["exact"] == "1/5"
+    assert east["roc"]["auc"]["exact"] == "101/128"
+    assert east["roc"]["interval"]["method"] == "delong"
+    assert "average_precision" in east["pr"]
+    gaps = d["gaps"]
+    for name in ("demographic_parity_difference", "demographic_parity_ratio",
+                 "equal_opportunity_difference", "equalized_odds_difference",
+                 "predictive_parity_difference", "accuracy_difference"):  # fmt: skip
+        assert set(gaps[name]) >= {"value", "groups", "interval"}, name
+    dp = gaps["demographic_parity_difference"]
+    assert dp["groups"] == ["south", "north"] and dp["exact"] == "23/60"
+    assert dp["interval"]["method"] == "newcombe"
+    assert gaps["demographic_parity_ratio"]["interval"] is None
+
+
+def test_each_group_in_the_json_is_the_report_of_its_rows(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    d = _json(capsys, CLINICS, "--group", "site", "--threshold", "0.45")
+    rows = Path(CLINICS).read_text().splitlines()
+    for g in d["groups"]:
+        mine = [r for r in rows[1:] if r.split(",")[1] == g["name"]]
+        path = tmp_path / f"{g['name']}.csv"
+        path.write_text("\n".join([rows[0], *mine]) + "\n")
+        alone = _json(capsys, str(path), "--threshold", "0.45")
+        assert g["counts"] == alone["counts"] and g["metrics"] == alone["metrics"]
+        assert g["roc"]["auc"] == alone["roc"]["auc"]
+        assert g["pr"]["average_precision"] == alone["pr"]["average_precision"]
+
+
+def test_the_text_report_has_the_table_each_group_and_the_gaps(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["report", CLINICS, "--group", "site", "--points", "0"]) == 0
+    out = capsys.readouterr().out
+    section = out[out.index("Groups by site") :]
+    assert "  east   20    4          3   5   11  1   8/20" in section
+    assert ("demographic parity difference = 22/30 − 14/40 = 23/60 ≈ 0.3833 (selection rate "
+            "of south minus north; 95% CI 0.147 to 0.563, Newcombe)") in section  # fmt: skip
+    assert "north: 40 rows, 12 positive (prevalence 12/40)" in section
+
+
+def test_check_fails_a_gap_over_its_limit_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["report", CLINICS, "--group", "site", "--check", "--json",
+                 "--max-gap", "equal_opportunity_difference 0.05",
+                 "--max-gap", "demographic_parity_ratio 0.4",
+                 "--max-gap", "accuracy_difference 0.5"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 1
+    json.loads(captured.out)  # the report is still written whole
+    lines = captured.err.strip().splitlines()
+    assert lines == [
+        "threshold-lab: note: gap not within --max-gap: equal_opportunity_difference = "
+        "0.1389 > 0.05 (equal opportunity difference: south against east)"
+    ]
+    assert main(["report", CLINICS, "--group", "site", "--check",
+                 "--max-gap", "demographic_parity_ratio 0.5"]) == 1  # fmt: skip
+    assert "demographic_parity_ratio = 0.4773 < 0.5" in capsys.readouterr().err
+    assert main(["report", CLINICS, "--group", "site", "--check",
+                 "--max-gap", "equalized_odds_difference 0.4"]) == 0  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--group", "site", "--check", "--max-gap", "parity 0.1"], "no gap named 'parity'"),
+        (["--group", "site", "--check", "--max-gap", "accuracy_difference x"],
+         "'x' is not a number"),
+        (["--group", "site", "--check", "--max-gap", "accuracy_difference"],
+         "give a gap's name and a number"),
+        (["--group", "site", "--check", "--max-gap", "accuracy_difference -1"],
+         "finite number >= 0"),
+        (["--group", "site", "--max-gap", "accuracy_difference 0.1"], "add --check"),
+        (["--max-gap", "accuracy_difference 0.1", "--check"], "--max-gap needs --group COL"),
+        (["--group", "nosuch"], "no column named 'nosuch' for the groups"),
+        (["--group", "id"], "90 groups"),
+        (["--check"], "--check needs --goal"),
+    ],
+)  # fmt: skip
+def test_bad_group_options_are_refused_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    code = main(["report", CLINICS, *argv])
+    err = capsys.readouterr().err
+    if said == "90 groups":  # 90 groups of one row: allowed, and each has one class
+        assert code == 0
+        return
+    assert (
+        code == 2 and said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    )
+
+
+def test_a_preset_has_no_group_column(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "canonical", "--group", "site"]) == 2
+    assert "canonical is a preset, with no group column" in capsys.readouterr().err
+
+
+def test_a_missing_group_cell_names_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    p = tmp_path / "g.csv"
+    p.write_text("score,label,site\n0.9,1,a\n0.2,0,\n0.4,1,b\n")
+    assert main(["report", str(p), "--group", "site"]) == 2
+    assert "row 2 has no group (an empty name)" in capsys.readouterr().err
+
+
+def test_the_api_gives_the_same_groups_and_gaps_as_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    d = _json(capsys, CLINICS, "--group", "site")
+    lines = Path(CLINICS).read_text().splitlines()[1:]
+    site = [x.split(",")[1] for x in lines]
+    score = [float(x.split(",")[2]) for x in lines]
+    label = [int(x.split(",")[3]) for x in lines]
+    r = tl.report(label, score, groups=site)
+    api = r.to_dict(points=0)
+    assert api["groups"] == d["groups"] and api["gaps"] == d["gaps"]
+    assert r.gaps is not None
+    assert r.gaps["demographic_parity_difference"].value.exact == Fraction(23, 60)
+
+
+def test_groups_with_a_parquet_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    p = tmp_path / "g.parquet"
+    pq.write_table(pa.table({"score": [0.9, 0.8, 0.3, 0.1], "label": [1, 0, 1, 0],
+                             "site": [1, 1, 2, 2]}), p)  # fmt: skip
+    d = _json(capsys, str(p), "--group", "site")
+    assert [g["name"] for g in d["groups"]] == ["1", "2"]
+    assert d["gaps"]["demographic_parity_difference"]["exact"] == "1/1"
