@@ -289,6 +289,8 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
         extra["group_column"] = c.group_column
         extra["groups"] = [group_json(p) for p in c.groups]
         extra["gaps"] = None if c.gaps is None else {k: g.as_json() for k, g in c.gaps.items()}
+        if c.group_thresholds is not None:
+            extra["group_thresholds"] = c.group_thresholds.as_json()
     if first.kept is not None:
         extra["transform"] = first.kept.as_json()
     if c.multiclass is not None:

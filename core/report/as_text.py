@@ -393,4 +393,6 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
                 c.group_column, c.groups, c.gaps, a.threshold, first.name if c.several else None
             ),
         ]
+        if c.group_thresholds is not None:
+            lines += ["", *c.group_thresholds.sentences()]
     return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ from threshold_lab.core.decide.goal import Goal, parse_goal
 from threshold_lab.core.decide.net_benefit import DEFAULT_GRID, parse_harm, parse_pt
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.groups.thresholds import TOLERANCE, parse_criterion, parse_tolerance
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
 from threshold_lab.core.intervals.pvalues import parse_alternative
@@ -68,6 +69,10 @@ class Options:
     #: acting (--harm) subtracted from the model's net benefit.
     pt: tuple[Fraction, ...] = DEFAULT_GRID
     harm: Fraction = Fraction(0)
+    #: Per-group thresholds: the fairness criterion (None: none asked for) and the
+    #: largest gap it allows.
+    group_goal: str | None = None
+    tolerance: Fraction = TOLERANCE
 
 
 def _text(value: object) -> str:
@@ -92,6 +97,8 @@ def make_options(
     unpaired: object = False,
     pt: object = None,
     harm: object = None,
+    group_goal: object = None,
+    tolerance: object = None,
 ) -> Options:
     """Options from what a Python caller passed, each checked by the parser the
     command line uses (raises InputError naming the option).
@@ -104,7 +111,8 @@ def make_options(
     tests' (``"two-sided"``, ``"greater"``: a above b, ``"less"``) and ``unpaired``
     True to compare models as different examples; ``pt`` the decision curve's grid
     (``"0.01:0.99:0.01"``, ``"0.05,0.1,0.2"`` or a list of numbers) and ``harm`` what
-    acting costs every case, in net benefit.
+    acting costs every case, in net benefit; ``group_goal`` a fairness criterion for
+    per-group thresholds (``"equal_opportunity"``, ...) and ``tolerance`` its gap.
 
     >>> make_options(threshold="0.7", prevalence="1/20").prevalence
     Fraction(1, 20)
@@ -145,8 +153,11 @@ def make_options(
         raise InputError(f"unpaired: give True or False, not {unpaired!r}")
     grid = DEFAULT_GRID if pt is None else _grid(pt)
     h = Fraction(0) if harm is None else _checked("harm", harm, lambda x: parse_harm(_text(x)))
+    crit = None if group_goal is None else parse_criterion(_text(group_goal))
+    e = TOLERANCE if tolerance is None else parse_tolerance(_text(tolerance))
     return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas,
-                   alternative=alt, unpaired=unpaired, pt=grid, harm=h)  # fmt: skip
+                   alternative=alt, unpaired=unpaired, pt=grid, harm=h, group_goal=crit,
+                   tolerance=e)  # fmt: skip
 
 
 def _grid(pt: object) -> tuple[Fraction, ...]:

@@ -16,6 +16,7 @@ from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
 from threshold_lab.core.groups.gaps import Gap
+from threshold_lab.core.groups.thresholds import GroupThresholds
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import Measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
@@ -72,6 +73,7 @@ class Contents:
     group_column: str | None = None
     groups: tuple[ModelPart, ...] = ()
     gaps: Mapping[str, Gap] | None = None
+    group_thresholds: GroupThresholds | None = None
 
     @property
     def first(self) -> ModelPart:

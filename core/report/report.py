@@ -45,6 +45,7 @@ from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns
 from threshold_lab.core.data.sources import Source, with_groups
+from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
     decision_curve,
@@ -56,6 +57,11 @@ from threshold_lab.core.decide.solve import Decision, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.groups.gaps import Gap, GroupRates, compute_gaps
+from threshold_lab.core.groups.thresholds import (
+    GroupThresholds,
+    solve_group_thresholds,
+    solve_same_goal,
+)
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import CurveStatistic, bootstrap
 from threshold_lab.core.intervals.closed import CONFIDENCE
@@ -231,7 +237,7 @@ def _contents(
     summary: MulticlassReport | None = None
     if mc is not None:
         summary = previous.multiclass if previous is not None else multiclass_report(mc)
-    group_parts, gaps = _groups(source, options, parts[0], grouped)
+    group_parts, gaps, chosen = _groups(source, options, parts[0], grouped)
     return Contents(
         source=source.label,
         options=options,
@@ -243,17 +249,20 @@ def _contents(
         group_column=source.group_column,
         groups=group_parts,
         gaps=gaps,
+        group_thresholds=chosen,
     )
 
 
 def _groups(
     source: Source, options: Options, first: ModelPart, grouped: Sequence[_Prepared]
-) -> tuple[tuple[ModelPart, ...], Mapping[str, Gap] | None]:
+) -> tuple[tuple[ModelPart, ...], Mapping[str, Gap] | None, GroupThresholds | None]:
     """Each group's rows at the report's threshold (the first model's point: its goal's
     when it follows one), as the binary report of those rows alone gives them, and the
     gaps between the groups."""
     if not grouped:
-        return (), None
+        if options.group_goal is not None:
+            raise InputError("--group-goal needs groups: --group COL (or groups=)")
+        return (), None, None
     o = dataclasses.replace(options, threshold=first.analysis.threshold, goal=None,
                             follow_goal=False, replicates=None)  # fmt: skip
     parts = tuple(_part(g, source, o, None) for g in grouped)
@@ -261,7 +270,26 @@ def _groups(
              for p in parts]  # fmt: skip
     gaps = compute_gaps(rates, confidence=options.confidence, replicates=options.replicates,
                         seed=options.seed)  # fmt: skip
-    return parts, MappingProxyType(gaps)
+    chosen = None
+    if options.group_goal is not None:
+        goal = options.goal or parse_goal("max accuracy")
+        if options.group_goal == "same_goal":
+            if options.goal is None:
+                raise InputError("--group-goal same_goal needs --goal (each group solves it)")
+            chosen = solve_same_goal([(p.name, p.analysis) for p in parts], goal,
+                                     beta=options.beta)  # fmt: skip
+        else:
+            if goal.constraints:
+                raise InputError(
+                    f"--group-goal {options.group_goal}: the goal's objective is maximised "
+                    f"under the criterion; its constraints ({goal.text().split(' where ')[1]}) "
+                    "apply with same_goal only"
+                )
+            chosen = solve_group_thresholds(
+                [(p.name, p.analysis.sweep) for p in parts], options.group_goal, goal,
+                options.tolerance, beta=options.beta,
+            )  # fmt: skip
+    return parts, MappingProxyType(gaps), chosen
 
 
 def _nb_difference(
@@ -419,6 +447,8 @@ class Report:
         pt: object = None,
         harm: object = None,
         groups: Any = None,
+        group_goal: object = None,
+        tolerance: object = None,
         source: str = ARRAYS,
     ) -> Report:
         """The report of labels and scores given as arrays (see
@@ -428,6 +458,7 @@ class Report:
             confidence=confidence, bootstrap=bootstrap, seed=seed, bins=bins, binning=binning,
             transform=transform, readout=readout, partial_auc=partial_auc,
             alternative=alternative, unpaired=unpaired, pt=pt, harm=harm,
+            group_goal=group_goal, tolerance=tolerance,
         )  # fmt: skip
         src = arrays_source(
             y_true, y_score, sample_weight=sample_weight, ids=ids,
@@ -675,6 +706,23 @@ class Report:
         (Fraction(1, 1), ('a', 'b'))
         """
         return self.contents.gaps
+
+    @property
+    def group_thresholds(self) -> GroupThresholds | None:
+        """Per-group thresholds for the fairness criterion asked for (``group_goal=``,
+        ``--group-goal``): ``feasible``, ``chosen`` (``thresholds`` by group,
+        ``objective`` on all rows pooled, ``gap``), ``runner_up``, ``reason`` when
+        infeasible; None when none was asked for.
+
+        >>> r = Report.from_predictions([1, 0, 1, 0, 1, 0, 1, 0],
+        ...                             [.9, .8, .7, .4, .6, .5, .3, .2],
+        ...                             groups=["a"] * 4 + ["b"] * 4,
+        ...                             group_goal="demographic_parity", tolerance=0)
+        >>> g = r.group_thresholds
+        >>> g.chosen.thresholds, g.chosen.objective.short(), g.chosen.gap.short()
+        ({'a': 0.9, 'b': 0.6}, '6/8', '0')
+        """
+        return self.contents.group_thresholds
 
     @property
     def multiclass(self) -> MulticlassReport | None:

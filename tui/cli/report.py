@@ -23,6 +23,7 @@ from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.groups.gaps import gap_exceeded, parse_max_gap
+from threshold_lab.core.groups.thresholds import TOLERANCE, parse_criterion, parse_tolerance
 from threshold_lab.core.intervals.bootstrap import SEED
 from threshold_lab.core.report.as_json import JSON_POINTS, MIN_POINTS, report_pieces
 from threshold_lab.core.report.as_text import TEXT_POINTS
@@ -115,6 +116,19 @@ def parser() -> Parser:
         "'equal_opportunity_difference 0.05' (a ratio: the smallest allowed, as "
         "'demographic_parity_ratio 0.8'); repeatable",
     )
+    p.add_argument(
+        "--group-goal",
+        metavar="CRITERION",
+        help="with --group: one threshold a group, maximising --goal's objective (default "
+        "max accuracy) on all rows pooled with the criterion's gap <= --tolerance: "
+        "demographic_parity, equal_opportunity, equalized_odds, predictive_parity, or "
+        "same_goal (each group solves --goal on its own rows)",
+    )
+    p.add_argument(
+        "--tolerance",
+        metavar="E",
+        help="with --group-goal: the largest gap allowed (default 0.01)",
+    )
     add_operating_options(p)
     add_test_options(p)
     add_interval_options(p)
@@ -130,6 +144,11 @@ def run(args: argparse.Namespace) -> int:
     if slow:
         note(slow)
     limits = [parse_max_gap(text) for text in args.max_gap or ()]
+    criterion = None if args.group_goal is None else parse_criterion(args.group_goal)
+    if args.tolerance is not None and criterion is None:
+        raise InputError("--tolerance needs --group-goal (it is the criterion's largest gap)")
+    if criterion is not None and args.group is None:
+        raise InputError("--group-goal needs --group COL (one threshold a group)")
     if limits and args.group is None:
         raise InputError("--max-gap needs --group COL (the gaps are between groups)")
     if limits and not args.check:
@@ -158,6 +177,8 @@ def run(args: argparse.Namespace) -> int:
         bins=args.bins,
         binning=args.binning,
         transform=None if args.transform is None else parse_transform(args.transform),
+        group_goal=criterion,
+        tolerance=TOLERANCE if args.tolerance is None else parse_tolerance(args.tolerance),
         **operating_options(args),
     )
     report = build(src, options)

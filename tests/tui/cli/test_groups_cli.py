@@ -166,3 +166,80 @@ def test_groups_with_a_parquet_file(capsys: pytest.CaptureFixture[str], tmp_path
     d = _json(capsys, str(p), "--group", "site")
     assert [g["name"] for g in d["groups"]] == ["1", "2"]
     assert d["gaps"]["demographic_parity_difference"]["exact"] == "1/1"
+
+
+def test_group_thresholds_in_the_json_have_the_contract_s_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "equal_opportunity",
+              "--tolerance", "0.05")  # fmt: skip
+    g = d["group_thresholds"]
+    assert set(g) >= {"criterion", "objective", "tolerance", "feasible", "reason", "thresholds",
+                      "objective_value", "gap", "runner_up"}  # fmt: skip
+    assert (g["criterion"], g["objective"], g["tolerance"]) == (
+        "equal_opportunity", "max accuracy", 0.05)  # fmt: skip
+    assert g["feasible"] is True and g["reason"] is None
+    assert g["thresholds"] == {"east": 0.56, "north": 0.51, "south": 0.58}
+    assert g["objective_value"]["exact"] == "71/90"
+    assert g["gap"]["exact"] == "1/36"  # TPR: north 10/12 against south's 16/18 and east's 3/4
+    assert g["runner_up"]["objective_value"]["exact"] == "7/9"
+    assert "exhaustive" in g["search"]
+
+
+def test_group_thresholds_agree_with_each_group_at_its_threshold(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "demographic_parity",
+              "--goal", "min cost fp=1 fn=5")  # fmt: skip
+    g = d["group_thresholds"]
+    lines = Path(CLINICS).read_text().splitlines()[1:]
+    cost, rates = 0, []
+    for name, t in g["thresholds"].items():
+        rows = [x.split(",") for x in lines if x.split(",")[1] == name]
+        pred = [t is not None and float(r[2]) >= t for r in rows]
+        fp = sum(p and r[3] == "0" for p, r in zip(pred, rows, strict=True))
+        fn = sum(not p and r[3] == "1" for p, r in zip(pred, rows, strict=True))
+        cost += fp + 5 * fn
+        rates.append(Fraction(sum(pred), len(rows)))
+    assert g["objective_value"]["value"] == cost
+    assert max(rates) - min(rates) <= Fraction(1, 100)
+
+
+def test_an_infeasible_criterion_says_the_smallest_gap(capsys: pytest.CaptureFixture[str]) -> None:
+    d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "predictive_parity")
+    g = d["group_thresholds"]
+    assert g["feasible"] is False and g["thresholds"] is None
+    assert "the smallest gap reachable is" in g["reason"] and g["smallest_gap"] > 0.01
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--group-goal", "equal_opportunity"], "--group-goal needs --group COL"),
+        (["--group", "site", "--group-goal", "fair"], "not a criterion"),
+        (["--group", "site", "--tolerance", "0.1"], "--tolerance needs --group-goal"),
+        (["--group", "site", "--group-goal", "equal_opportunity", "--tolerance", "2"],
+         "between 0 and 1"),
+        (["--group", "site", "--group-goal", "equal_opportunity", "--goal", "max mcc"],
+         "mcc is not a sum over groups"),
+        (["--group", "site", "--group-goal", "same_goal"], "same_goal needs --goal"),
+        (["--group", "site", "--group-goal", "equal_opportunity", "--goal",
+          "max precision where recall >= 0.8"], "apply with same_goal only"),
+    ],
+)  # fmt: skip
+def test_bad_group_goals_are_refused_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    assert main(["report", CLINICS, *argv]) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_same_goal_solves_the_goal_in_each_group(capsys: pytest.CaptureFixture[str]) -> None:
+    goal = "max precision where recall >= 0.8"
+    d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "same_goal", "--goal", goal)
+    lines = Path(CLINICS).read_text().splitlines()[1:]
+    for name, t in d["group_thresholds"]["thresholds"].items():
+        rows = [x.split(",") for x in lines if x.split(",")[1] == name]
+        one = tl.report([int(r[3]) for r in rows], [float(r[2]) for r in rows], goal=goal)
+        assert one.goal is not None and one.goal.threshold == t
