@@ -383,28 +383,51 @@ def _sorted_by(g: _Group, rate: str) -> _Sorted:
     return _Sorted(points[order], r[order], num[ok][order], den[ok][order])
 
 
-def _upper(
-    s: _Sorted, lo: FloatArray, lo_exact: list[Fraction], e: Fraction, exact: bool
-) -> IntArray:
-    """For each low end, how many sorted points have rate <= lo + e (exact near the edge)."""
+#: A low end as the fraction of counts it is: (numerators, denominators), aligned with
+#: the candidate values.
+Exact = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+
+
+def _upper(s: _Sorted, lo: FloatArray, lo_exact: Exact | None, e: Fraction) -> IntArray:
+    """For each low end, how many sorted points have rate <= lo + e: by floats, then
+    exactly (integer cross-products of the counts) wherever a rate lies within 1e-12
+    of the edge (``lo_exact`` None: floats only, for weights that are not whole)."""
     hi = lo + float(e)
     r = np.searchsorted(s.rate, hi, side="right")
-    if not exact:
+    if lo_exact is None or s.rate.shape[0] == 0:
         return r
-    tol = 1e-9 * np.maximum(1.0, np.abs(hi))
-    near_in = (r > 0) & (np.abs(s.rate[np.maximum(r - 1, 0)] - hi) <= tol)
-    near_out = (r < s.rate.shape[0]) & (
-        np.abs(s.rate[np.minimum(r, s.rate.shape[0] - 1)] - hi) <= tol
-    )
-    for i in np.flatnonzero(near_in | near_out).tolist():
-        bound = lo_exact[i] + e
-        k = int(r[i])
-        while k > 0 and Fraction(int(s.num[k - 1]), int(s.den[k - 1])) > bound:
-            k -= 1
-        while k < s.rate.shape[0] and Fraction(int(s.num[k]), int(s.den[k])) <= bound:
-            k += 1
-        r[i] = k
+    m = s.rate.shape[0]
+    tol = 1e-12 * np.maximum(1.0, np.abs(hi))
+    for _ in range(64):  # each round moves past one value of the rate; few are near
+        k_in, k_out = np.maximum(r - 1, 0), np.minimum(r, m - 1)
+        check_in = np.flatnonzero((r > 0) & (np.abs(s.rate[k_in] - hi) <= tol))
+        check_out = np.flatnonzero((r < m) & (np.abs(s.rate[k_out] - hi) <= tol))
+        bad_in = check_in[~_within(s, k_in[check_in], lo_exact, check_in, e)]
+        bad_out = check_out[_within(s, k_out[check_out], lo_exact, check_out, e)]
+        if bad_in.size == 0 and bad_out.size == 0:
+            break
+        # Equal rates are equal floats: a point's whole value moves out, or in, at once.
+        r[bad_in] = np.searchsorted(s.rate, s.rate[k_in[bad_in]], side="left")
+        r[bad_out] = np.searchsorted(s.rate, s.rate[k_out[bad_out]], side="right")
     return r
+
+
+def _within(
+    s: _Sorted, k: IntArray, lo_exact: Exact, i: IntArray, e: Fraction
+) -> npt.NDArray[np.bool_]:
+    """Whether point ``k``'s rate num/den <= a/b + en/ed (the low end i's a/b), exactly:
+    num·b·ed <= a·den·ed + en·den·b, in int64 where it cannot overflow."""
+    if k.size == 0:
+        return np.zeros(0, dtype=bool)
+    num, den = s.num[k].astype(np.int64), s.den[k].astype(np.int64)
+    a, b = lo_exact[0][i], lo_exact[1][i]
+    en, ed = e.numerator, e.denominator
+    top = float(max(num.max(), a.max(), 1)) * float(max(den.max(), b.max(), 1))
+    if top * max(ed, en, 1) * 2 < 2.0**62:
+        out: npt.NDArray[np.bool_] = num * b * ed <= a * den * ed + en * den * b
+        return out
+    return np.array([int(x) * int(y) * ed <= int(p) * int(q) * ed + en * int(q) * int(y)
+                     for x, q, p, y in zip(num, den, a, b, strict=True)], dtype=bool)  # fmt: skip
 
 
 def _window_search(
@@ -419,13 +442,13 @@ def _window_search(
     sorted_ = [_sorted_by(g, rate) for g in groups]
     tables = [_Table(v[s.order], s.order) for v, s in zip(vals, sorted_, strict=True)]
     candidates = np.unique(np.concatenate([s.rate for s in sorted_]))
-    lo_exact = _exact_rates(sorted_, candidates) if exact else []
+    lo_exact = _exact_rates(sorted_, candidates) if exact else None
     total = np.zeros(candidates.shape)
     feasible = np.ones(candidates.shape, dtype=bool)
     picks = []
     for s, t, v in zip(sorted_, tables, vals, strict=True):
         lo_i = np.searchsorted(s.rate, candidates, side="left")
-        hi_i = _upper(s, candidates, lo_exact, e, exact)
+        hi_i = _upper(s, candidates, lo_exact, e)
         ok = hi_i > lo_i
         feasible &= ok
         best = np.zeros(candidates.shape, dtype=np.intp)
@@ -448,16 +471,15 @@ def _window_search(
     return chosen, float(total[i]), runner
 
 
-def _exact_rates(sorted_: Sequence[_Sorted], candidates: FloatArray) -> list[Fraction]:
-    """Each candidate low end as a fraction of counts (equal fractions are equal
-    floats, so any group's point with that float is one)."""
-    out: list[Fraction | None] = [None] * candidates.shape[0]
-    for s in sorted_:
-        idx = np.searchsorted(candidates, s.rate)
-        for j, k in zip(idx.tolist(), range(s.rate.shape[0]), strict=True):
-            if out[j] is None:
-                out[j] = Fraction(int(s.num[k]), int(s.den[k]))
-    return [x if x is not None else Fraction(0) for x in out]
+def _exact_rates(sorted_: Sequence[_Sorted], candidates: FloatArray) -> Exact:
+    """Each candidate low end as a fraction of counts: equal fractions are equal floats,
+    so the first point with that float, in any group, is one."""
+    rate = np.concatenate([s.rate for s in sorted_])
+    num = np.concatenate([s.num for s in sorted_]).astype(np.int64)
+    den = np.concatenate([s.den for s in sorted_]).astype(np.int64)
+    _, first = np.unique(rate, return_index=True)  # aligned with np.unique's candidates
+    assert first.shape == candidates.shape
+    return num[first], den[first]
 
 
 def _pair_search(
@@ -470,14 +492,14 @@ def _pair_search(
     fpr = [_sorted_by(g, "fpr") for g in groups]
     va = np.unique(np.concatenate([s.rate for s in tpr]))
     vb = np.unique(np.concatenate([s.rate for s in fpr]))
-    va_exact = _exact_rates(tpr, va) if exact else []
-    vb_exact = _exact_rates(fpr, vb) if exact else []
+    va_exact = _exact_rates(tpr, va) if exact else None
+    vb_exact = _exact_rates(fpr, vb) if exact else None
     tables = [_Table(v, np.arange(v.shape[0], dtype=np.intp)) for v in vals]
     runs = []
     for st, sf in zip(tpr, fpr, strict=True):
         runs.append((
-            np.searchsorted(st.rate, va, side="left"), _upper(st, va, va_exact, e, exact),
-            np.searchsorted(sf.rate, vb, side="left"), _upper(sf, vb, vb_exact, e, exact),
+            np.searchsorted(st.rate, va, side="left"), _upper(st, va, va_exact, e),
+            np.searchsorted(sf.rate, vb, side="left"), _upper(sf, vb, vb_exact, e),
         ))  # fmt: skip
     totals = np.full(va.shape, -np.inf)
     picks_at: list[IntArray | None] = [None] * va.shape[0]

@@ -106,7 +106,7 @@ def _order(name: str):  # type: ignore[no-untyped-def]
         return (1, 0.0, name)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(grouped(), st.booleans())
 def test_gaps_equal_fairlearns(case, weighted: bool) -> None:  # type: ignore[no-untyped-def]
     g, y, s, w, t = case

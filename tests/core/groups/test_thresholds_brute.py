@@ -165,3 +165,18 @@ def test_a_group_without_positives_cannot_hold_equal_opportunity() -> None:
     sweeps = _sweeps([("a", [1, 0, 1], [0.9, 0.5, 0.2], None), ("b", [0, 0], [0.7, 0.1], None)])
     with pytest.raises(InputError, match="group 'b' has no actual positives"):
         solve_group_thresholds(sweeps, "equal_opportunity", parse_goal("max accuracy"))
+
+
+def test_a_rate_on_the_window_s_edge_is_inside_though_floats_say_not() -> None:
+    """0.3 + 0.6 is 0.8999999999999999 in floats: 9/10 is still within 3/10 + 3/5."""
+    from threshold_lab.core.groups.thresholds import _Sorted, _upper
+
+    s = _Sorted(np.array([0], dtype=np.intp), np.array([0.9]), np.array([9.0]), np.array([10.0]))
+    lo = np.array([0.3])
+    assert 0.3 + 0.6 < 0.9  # the float sum falls short
+    assert _upper(s, lo, None, Fraction(3, 5)).tolist() == [0]  # floats alone: outside
+    exact = (np.array([3], dtype=np.int64), np.array([10], dtype=np.int64))
+    assert _upper(s, lo, exact, Fraction(3, 5)).tolist() == [1]  # exactly: inside
+    s2 = _Sorted(np.array([0], dtype=np.intp), np.array([9000000000001 / 10**13]),
+                 np.array([9000000000001.0]), np.array([1e13]))  # fmt: skip
+    assert _upper(s2, lo, exact, Fraction(3, 5)).tolist() == [0]  # 1e-13 past: outside
