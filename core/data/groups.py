@@ -22,40 +22,55 @@ MAX_GROUPS = 1000
 
 
 def _order_key(names: Sequence[str]) -> Any:
+    """Sort as numbers when every name is one, else as text."""
     try:
         values = [float(x) for x in names]
     except ValueError:
-        return lambda i: names[i]
+        return lambda x: x
     if not all(math.isfinite(v) for v in values):
-        return lambda i: names[i]
-    return lambda i: (values[i], names[i])
+        return lambda x: x
+    return lambda x: (float(x), x)
 
 
 def group_codes(
     values: Any, n: int, *, where: str = "groups"
 ) -> tuple[list[str], npt.NDArray[np.intp]]:
-    """The group names, in order, and each row's index into them."""
-    if isinstance(values, np.ndarray) and values.ndim != 1:
+    """The group names, in order, and each row's index into them. Each distinct value
+    is named once (``1`` and ``1.0`` are group "1"; spaces around a name are dropped)."""
+    arr = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+    if arr.ndim != 1:
         raise InputError(f"{where}: one group name a row is needed (got an array of shape "
-                         f"{values.shape})")  # fmt: skip
-    labels = [_name(v) for v in values]
-    if len(labels) != n:
-        raise InputError(f"{where}: {len(labels)} group names for {n} rows: the lengths must "
+                         f"{arr.shape})")  # fmt: skip
+    if arr.shape[0] != n:
+        raise InputError(f"{where}: {arr.shape[0]} group names for {n} rows: the lengths must "
                          "match")  # fmt: skip
-    for i, x in enumerate(labels):
+    if arr.dtype.kind == "O":
+        # Each distinct value numbered as it first appears (a dict: far quicker than
+        # sorting 10^6 strings); None, NaN, 1 and "1" are then named once each.
+        seen: dict[object, int] = {}
+        try:
+            codes = [seen.setdefault(v, len(seen)) for v in arr.tolist()]
+        except TypeError:  # an unhashable cell (a list): named as text, row by row
+            codes = [seen.setdefault(_name(v), len(seen)) for v in arr.tolist()]
+        found_list: list[object] = list(seen)
+        inverse = np.asarray(codes, dtype=np.intp)
+    else:
+        found, inverse = np.unique(arr, return_inverse=True)
+        found_list = found.tolist()
+        inverse = inverse.reshape(-1)
+    raw = [_name(v) for v in found_list]
+    for j, x in enumerate(raw):
         if x == "":
+            i = int(np.flatnonzero(inverse == j)[0])
             raise InputError(f"{where}: row {i + 1} has no group (an empty name): every row "
                              "needs one")  # fmt: skip
-    found, codes_of = np.unique(np.asarray(labels, dtype=object).astype(str), return_inverse=True)
-    names = [str(x) for x in found]
+    names = sorted(set(raw), key=_order_key(sorted(set(raw))))
     if len(names) > MAX_GROUPS:
         raise InputError(f"{where}: {len(names)} groups (at most {MAX_GROUPS}): is this the "
                          "group column, or an id?")  # fmt: skip
-    key = _order_key(names)
-    order = sorted(range(len(names)), key=key)
-    rank = np.empty(len(names), dtype=np.intp)
-    rank[order] = np.arange(len(names))
-    return [names[i] for i in order], rank[codes_of.reshape(-1)]
+    index = {x: i for i, x in enumerate(names)}
+    rank = np.array([index[x] for x in raw], dtype=np.intp)
+    return names, rank[inverse]
 
 
 def _name(v: object) -> str:

@@ -330,37 +330,36 @@ class _Group:
 
 
 class _Table:
-    """Range argmax over ``vals`` (ties: the smallest ``keys``), by a sparse table."""
+    """Range argmax over ``vals`` (ties: the smallest ``keys``), by a sparse table of
+    ranks: each position's place in the order (value descending, key ascending), so a
+    range's best is its smallest rank, one ``np.minimum`` a level."""
 
     def __init__(self, vals: FloatArray, keys: IntArray) -> None:
-        self.vals, self.keys = vals, keys
         m = vals.shape[0]
-        levels = [np.arange(m, dtype=np.intp)]
+        by_rank = np.lexsort((keys, -vals))  # rank -> position
+        rank = np.empty(m, dtype=np.int64)
+        rank[by_rank] = np.arange(m)
+        self.by_rank = by_rank
+        levels = [rank]
         j = 1
         while (1 << j) <= m:
             prev = levels[-1]
             half = 1 << (j - 1)
-            a, b = prev[: m - (1 << j) + 1], prev[half : half + m - (1 << j) + 1]
-            levels.append(np.where(self._better(b, a), b, a))
+            levels.append(
+                np.minimum(prev[: m - (1 << j) + 1], prev[half : half + m - (1 << j) + 1])
+            )
             j += 1
         self.levels = levels
 
-    def _better(self, b: IntArray, a: IntArray) -> npt.NDArray[np.bool_]:
-        vb, va = self.vals[b], self.vals[a]
-        out: npt.NDArray[np.bool_] = (vb > va) | ((vb == va) & (self.keys[b] < self.keys[a]))
-        return out
-
     def argmax(self, lo: IntArray, hi: IntArray) -> IntArray:
         """The best position in [lo, hi) for each pair (hi > lo)."""
-        length = hi - lo
-        j = np.floor(np.log2(np.maximum(length, 1))).astype(np.intp)
-        out = np.empty(lo.shape, dtype=np.intp)
-        for level in np.unique(j):
-            sel = j == level
+        j = np.floor(np.log2(np.maximum(hi - lo, 1))).astype(np.intp)
+        best = np.empty(lo.shape, dtype=np.int64)
+        for level in np.unique(j).tolist():
+            sel = np.flatnonzero(j == level)
             table = self.levels[level]
-            a = table[lo[sel]]
-            b = table[hi[sel] - (1 << level)]
-            out[sel] = np.where(self._better(b, a), b, a)
+            best[sel] = np.minimum(table[lo[sel]], table[hi[sel] - (1 << level)])
+        out: IntArray = self.by_rank[best]
         return out
 
 
@@ -430,45 +429,46 @@ def _within(
                      for x, q, p, y in zip(num, den, a, b, strict=True)], dtype=bool)  # fmt: skip
 
 
-def _window_search(
-    groups: Sequence[_Group],
-    vals: Sequence[FloatArray],
-    rate: str,
-    e: Fraction,
-    exact: bool,
-) -> tuple[IntArray, float, IntArray | None]:
-    """The best choice with every constrained group's ``rate`` within [lo, lo + e]:
-    (points, total, the runner-up's points or None); points empty when infeasible."""
-    sorted_ = [_sorted_by(g, rate) for g in groups]
-    tables = [_Table(v[s.order], s.order) for v, s in zip(vals, sorted_, strict=True)]
-    candidates = np.unique(np.concatenate([s.rate for s in sorted_]))
-    lo_exact = _exact_rates(sorted_, candidates) if exact else None
-    total = np.zeros(candidates.shape)
-    feasible = np.ones(candidates.shape, dtype=bool)
-    picks = []
-    for s, t, v in zip(sorted_, tables, vals, strict=True):
-        lo_i = np.searchsorted(s.rate, candidates, side="left")
-        hi_i = _upper(s, candidates, lo_exact, e)
-        ok = hi_i > lo_i
-        feasible &= ok
-        best = np.zeros(candidates.shape, dtype=np.intp)
-        if ok.any():
-            best[ok] = t.argmax(lo_i[ok], hi_i[ok])
-        point = s.order[best]
-        picks.append(point)
-        total += np.where(ok, v[point], 0.0)
-    if not feasible.any():
-        return np.zeros(0, dtype=np.intp), -math.inf, None
-    total = np.where(feasible, total, -np.inf)
-    i = int(np.argmax(total))  # the first (smallest low end) among equals
-    chosen = np.array([p[i] for p in picks], dtype=np.intp)
-    runner = None
-    all_points = np.stack(picks)  # groups x candidates
-    differs = feasible & np.any(all_points != chosen[:, None], axis=0)
-    if differs.any():
-        j = int(np.argmax(np.where(differs, total, -np.inf)))
-        runner = all_points[:, j].copy()
-    return chosen, float(total[i]), runner
+class _Windows:
+    """Every constrained group's run of points for each low end of the window [lo, lo
+    + e] of ``rate``: found once, then searched for as many objectives as Dinkelbach's
+    iteration asks (only the values change)."""
+
+    def __init__(self, groups: Sequence[_Group], rate: str, e: Fraction, exact: bool) -> None:
+        self.sorted = [_sorted_by(g, rate) for g in groups]
+        candidates = np.unique(np.concatenate([s.rate for s in self.sorted]))
+        lo_exact = _exact_rates(self.sorted, candidates) if exact else None
+        self.feasible = np.ones(candidates.shape, dtype=bool)
+        self.runs = []
+        for s in self.sorted:
+            lo_i = np.searchsorted(s.rate, candidates, side="left")
+            hi_i = _upper(s, candidates, lo_exact, e)
+            ok = hi_i > lo_i
+            self.feasible &= ok
+            self.runs.append((lo_i, hi_i))
+        keep = np.flatnonzero(self.feasible)  # low ends where every group has a point
+        self.runs = [(lo_i[keep], hi_i[keep]) for lo_i, hi_i in self.runs]
+
+    def best(self, vals: Sequence[FloatArray]) -> tuple[IntArray, float, IntArray | None]:
+        """The best choice (points, total, the runner-up's points or None); points
+        empty when no low end lets every group in."""
+        if not self.feasible.any():
+            return np.zeros(0, dtype=np.intp), -math.inf, None
+        total = np.zeros(self.runs[0][0].shape)
+        picks = []
+        for s, (lo_i, hi_i), v in zip(self.sorted, self.runs, vals, strict=True):
+            point = s.order[_Table(v[s.order], s.order).argmax(lo_i, hi_i)]
+            picks.append(point)
+            total += v[point]
+        i = int(np.argmax(total))  # the first (smallest low end) among equals
+        chosen = np.array([p[i] for p in picks], dtype=np.intp)
+        runner = None
+        all_points = np.stack(picks)  # groups x low ends
+        differs = np.any(all_points != chosen[:, None], axis=0)
+        if differs.any():
+            j = int(np.argmax(np.where(differs, total, -np.inf)))
+            runner = all_points[:, j].copy()
+        return chosen, float(total[i]), runner
 
 
 def _exact_rates(sorted_: Sequence[_Sorted], candidates: FloatArray) -> Exact:
@@ -686,7 +686,6 @@ def solve_group_thresholds(
     def values(lam: float | None) -> list[FloatArray]:
         out = []
         for g in groups:
-            v = form.value(g.tp, g.fp) if form.den is None else None
             if form.den is not None:
                 a, b, _ = form.num
                 d, e2, _ = form.den
@@ -700,6 +699,8 @@ def solve_group_thresholds(
             out.append(np.asarray(v, dtype=np.float64) * form.sign)
         return out
 
+    windows: list[_Windows] = []
+
     def search(vals: list[FloatArray]) -> tuple[IntArray, float, IntArray | None]:
         if criterion == "equalized_odds":
             va = sum(np.unique(g.tp).shape[0] for g in groups)
@@ -711,7 +712,9 @@ def solve_group_thresholds(
                     "the scores (fewer distinct values) or use equal_opportunity"
                 )
             return _pair_search(groups, vals, tolerance, exact)
-        return _window_search(groups, vals, rates[0], tolerance, exact)
+        if not windows:
+            windows.append(_Windows(groups, rates[0], tolerance, exact))
+        return windows[0].best(vals)
 
     size = sum(g.tp.shape[0] for g in groups)
     how = (f"exhaustive over {len(groups)} groups' {size:,} sweep points" +
