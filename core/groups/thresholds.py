@@ -57,6 +57,7 @@ from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.groups.gaps import RATE_WORDS
+from threshold_lab.core.groups.randomised import Randomised, solve_randomised
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
@@ -160,6 +161,8 @@ class GroupThresholds:
     #: Infeasible: the smallest gap any thresholds reach (a lower bound for two rates).
     smallest_gap: float | None = None
     left_out: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    #: ``--randomised``: each group's mixture of two points hitting one common rate.
+    randomised: Randomised | None = None
 
     def as_json(self) -> dict[str, Any]:
         c = self.chosen
@@ -177,6 +180,7 @@ class GroupThresholds:
             "search": self.search,
             "smallest_gap": self.smallest_gap,
             "left_out": [{"group": g, "reason": why} for g, why in self.left_out],
+            "randomised": None if self.randomised is None else self.randomised.as_json(),
         }
 
     def sentences(self) -> list[str]:
@@ -209,6 +213,17 @@ class GroupThresholds:
         for g, why in self.left_out:
             lines.append(f"  {g} is left out of the constraint: {why}")
         lines.append(f"  ({self.search})")
+        if self.randomised is not None:
+            rnd = self.randomised
+            rate = RATE_WORDS[CRITERION_RATES[self.criterion][0]]
+            at = _fraction_text(rnd.rate)
+            lines.append(f"  Randomised (--randomised; identical cases may be decided "
+                         f"differently): every group at {rate} {at}")  # fmt: skip
+            lines += [f"    {m.sentence(name)}" for name, m in rnd.mixtures.items()]
+            v = rnd.objective
+            shown = str(v) if v.denominator == 1 else f"{v} ≈ {float(v):.4f}"
+            lines.append(f"    expected {self.chosen.objective.name if self.chosen else ''} on "
+                         f"all rows pooled = {shown}")  # fmt: skip
         return lines
 
 
@@ -648,9 +663,11 @@ def solve_group_thresholds(
     tolerance: Fraction = TOLERANCE,
     *,
     beta: float = 2.0,
+    randomised: bool = False,
 ) -> GroupThresholds:
     """The thresholds (one a group) that maximise ``goal``'s objective on the pooled
-    rows with ``criterion``'s gap at most ``tolerance`` (see the module docstring)."""
+    rows with ``criterion``'s gap at most ``tolerance`` (see the module docstring);
+    ``randomised`` adds each group's mixture of two points at one common rate."""
     if criterion == "same_goal":
         raise ValueError("same_goal is solved group by group by the goal solver")
     groups = [
@@ -739,16 +756,27 @@ def solve_group_thresholds(
         smallest = max(_smallest_gap(groups, r) for r in rates)
         return GroupThresholds(
             criterion, goal.text(), tolerance, False,
-            f"no thresholds keep the {' and '.join(rates)} gap within {float(tolerance):g}; "
+            f"no thresholds keep the {' and '.join(RATE_WORDS[r] for r in rates)} gap within "
+            f"{float(tolerance):g}; "
             f"the smallest gap reachable is {smallest:.4g}"
             + (" (at least: each rate alone)" if len(rates) > 1 else ""),
             None, None, how, smallest, tuple(left_out),
         )  # fmt: skip
+    mixed = None
+    if randomised:
+        if form.den is not None:
+            raise InputError(f"--randomised: the objective {name} is a ratio, and a mixture's "
+                             "expected ratio is not the ratio of its expected counts; use a "
+                             f"sum: {', '.join(LINEAR)}")  # fmt: skip
+        found = solve_randomised(sweeps, criterion, goal, form.num, form.sign)
+        if isinstance(found, str):
+            raise InputError(f"--randomised: {found}")
+        mixed = found
     return GroupThresholds(
         criterion, goal.text(), tolerance, True, None,
         _choice(groups, chosen, form, rates, exact, name, beta),
         None if runner is None else _choice(groups, runner, form, rates, exact, name, beta),
-        how, None, tuple(left_out),
+        how, None, tuple(left_out), mixed,
     )  # fmt: skip
 
 

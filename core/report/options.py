@@ -73,6 +73,8 @@ class Options:
     #: largest gap it allows.
     group_goal: str | None = None
     tolerance: Fraction = TOLERANCE
+    #: Also each group's mixture of two points at one common rate (--randomised).
+    randomised: bool = False
 
 
 def _text(value: object) -> str:
@@ -99,6 +101,7 @@ def make_options(
     harm: object = None,
     group_goal: object = None,
     tolerance: object = None,
+    randomised: object = False,
 ) -> Options:
     """Options from what a Python caller passed, each checked by the parser the
     command line uses (raises InputError naming the option).
@@ -155,9 +158,13 @@ def make_options(
     h = Fraction(0) if harm is None else _checked("harm", harm, lambda x: parse_harm(_text(x)))
     crit = None if group_goal is None else parse_criterion(_text(group_goal))
     e = TOLERANCE if tolerance is None else parse_tolerance(_text(tolerance))
+    if not isinstance(randomised, bool):
+        raise InputError(f"randomised: give True or False, not {randomised!r}")
+    if randomised and crit is None:
+        raise InputError("randomised needs group_goal (--randomised needs --group-goal)")
     return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas,
                    alternative=alt, unpaired=unpaired, pt=grid, harm=h, group_goal=crit,
-                   tolerance=e)  # fmt: skip
+                   tolerance=e, randomised=randomised)  # fmt: skip
 
 
 def _grid(pt: object) -> tuple[Fraction, ...]:

@@ -287,7 +287,7 @@ def _groups(
                 )
             chosen = solve_group_thresholds(
                 [(p.name, p.analysis.sweep) for p in parts], options.group_goal, goal,
-                options.tolerance, beta=options.beta,
+                options.tolerance, beta=options.beta, randomised=options.randomised,
             )  # fmt: skip
     return parts, MappingProxyType(gaps), chosen
 
@@ -449,6 +449,7 @@ class Report:
         groups: Any = None,
         group_goal: object = None,
         tolerance: object = None,
+        randomised: object = False,
         source: str = ARRAYS,
     ) -> Report:
         """The report of labels and scores given as arrays (see
@@ -458,7 +459,7 @@ class Report:
             confidence=confidence, bootstrap=bootstrap, seed=seed, bins=bins, binning=binning,
             transform=transform, readout=readout, partial_auc=partial_auc,
             alternative=alternative, unpaired=unpaired, pt=pt, harm=harm,
-            group_goal=group_goal, tolerance=tolerance,
+            group_goal=group_goal, tolerance=tolerance, randomised=randomised,
         )  # fmt: skip
         src = arrays_source(
             y_true, y_score, sample_weight=sample_weight, ids=ids,

@@ -129,6 +129,13 @@ def parser() -> Parser:
         metavar="E",
         help="with --group-goal: the largest gap allowed (default 0.01)",
     )
+    p.add_argument(
+        "--randomised",
+        action="store_true",
+        help="with --group-goal demographic_parity or equal_opportunity: also each group's "
+        "mixture of two thresholds hitting one common rate exactly (Fairlearn's "
+        "construction: identical cases may be decided differently)",
+    )
     add_operating_options(p)
     add_test_options(p)
     add_interval_options(p)
@@ -147,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
     criterion = None if args.group_goal is None else parse_criterion(args.group_goal)
     if args.tolerance is not None and criterion is None:
         raise InputError("--tolerance needs --group-goal (it is the criterion's largest gap)")
+    if args.randomised and criterion is None:
+        raise InputError("--randomised needs --group-goal (it mixes each group's thresholds)")
     if criterion is not None and args.group is None:
         raise InputError("--group-goal needs --group COL (one threshold a group)")
     if limits and args.group is None:
@@ -179,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
         transform=None if args.transform is None else parse_transform(args.transform),
         group_goal=criterion,
         tolerance=TOLERANCE if args.tolerance is None else parse_tolerance(args.tolerance),
+        randomised=args.randomised,
         **operating_options(args),
     )
     report = build(src, options)
