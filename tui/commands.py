@@ -875,6 +875,24 @@ class Hull(Command):
                   "probability-cost PC(+) each is cheapest over, and the hull's area")  # fmt: skip
 
 
+class Groups(Command):
+    """Each group's numbers at the threshold and the gaps between groups"""
+
+    PLAIN = "groups"
+    GROUP = "Models"
+    PLAIN_HELP = ("with --group COL: each group at the threshold (its counts, rates with "
+                  "Wilson intervals, AUC with DeLong's) and the gaps between groups, as "
+                  "Fairlearn names them, with Newcombe's intervals")  # fmt: skip
+
+
+class Group(Command):
+    """One group's numbers at the threshold"""
+
+    PLAIN = "group NAME"
+    GROUP = "Models"
+    PLAIN_HELP = "with --group COL: one group's counts and every metric with its formula"
+
+
 class Models(Command):
     """Several models of the same rows: each one's summaries at the threshold"""
 

@@ -43,6 +43,7 @@ from threshold_lab.core.report.as_text import (
     quantised_lines,
     sweep_table,
 )
+from threshold_lab.core.report.report import Report
 from threshold_lab.core.session import recovery
 from threshold_lab.core.session.rowview import (
     DIFFER,
@@ -62,6 +63,7 @@ from threshold_lab.core.text.decision import (
     net_benefit_sentence,
     useful_sentence,
 )
+from threshold_lab.core.text.groups import group_sentence, groups_lines
 from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
 from threshold_lab.core.text.multiclass import classes_words, multiclass_words
 from threshold_lab.core.text.notable import notable_points
@@ -260,6 +262,8 @@ class PlainSession:
             cmd.Roc: lambda args: self._tell(args, lambda: self._curve("roc")),
             cmd.Pr: lambda args: self._tell(args, lambda: self._curve("pr")),
             cmd.Intervals: self.cmd_intervals,
+            cmd.Groups: lambda args: self._tell(args, self._groups),
+            cmd.Group: self.cmd_group,
             cmd.Models: lambda args: self._tell(args, self._models),
             cmd.Model: self.cmd_model,
             cmd.Compare: lambda args: self._tell(args, self._compare),
@@ -401,6 +405,42 @@ class PlainSession:
         if d.reason is not None:
             raise InputError(f"net benefit is undefined: {d.reason}")
         self.say(useful_sentence(d)[0].upper() + useful_sentence(d)[1:] + ".")
+
+    def _grouped(self) -> tuple[Report, int]:
+        """The groups' report at the session's threshold (refused without groups)."""
+        g = self.session.row_groups
+        if g is None:
+            raise InputError("no groups: open a file with --group COL (a column naming each "
+                             "row's group)")  # fmt: skip
+        s = self.session
+        return g.report(s.data, s.threshold, beta=s.beta, confidence=s.confidence,
+                        label=s.source)  # fmt: skip
+
+    def _groups(self) -> list[str]:
+        """``groups``: each group at the threshold, then the gaps."""
+        r, added = self._grouped()
+        c = r.contents
+        assert c.group_column is not None
+        lines = groups_lines(c.group_column, c.groups, c.gaps, r.threshold)
+        if added:
+            lines.append(f"({added} row{'s' if added != 1 else ''} added by an edit "
+                         f"{'have' if added != 1 else 'has'} no group and "
+                         f"{'are' if added != 1 else 'is'} left out.)")  # fmt: skip
+        return [line.strip() for line in lines if line.strip()]
+
+    def cmd_group(self, args: list[str]) -> None:
+        """``group NAME``: one group's counts and every metric with its formula."""
+        r, _ = self._grouped()
+        names = [p.name for p in r.contents.groups]
+        if not args:
+            raise InputError(f"say group NAME; the groups are: {', '.join(names)}")
+        name = " ".join(args)
+        if name not in names:
+            raise InputError(f"no group {name!r}; the groups are: {', '.join(names)}")
+        part = r.contents.groups[names.index(name)]
+        lines = [group_sentence(part)]
+        lines += [m.formula for m in part.metrics().values() if m.value is not None]
+        self.say(*lines)
 
     # --- helpers -------------------------------------------------------------------
 

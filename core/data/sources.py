@@ -52,6 +52,8 @@ class Source:
     #: without groups) and each group's name and rows (the first model's scores).
     group_column: str | None = None
     groups: tuple[tuple[str, Dataset], ...] = ()
+    #: Each loaded row's index into ``groups`` (None without groups).
+    group_codes: npt.NDArray[np.intp] | None = None
 
     @property
     def paired(self) -> bool:
@@ -69,7 +71,7 @@ def with_groups(src: Source, column: str, values: Any, *, where: str | None = No
     names, codes = group_codes(values, src.data.n, where=said)
     if len(names) < 2:
         raise InputError(f"{said}: every row is in group {names[0]!r}; groups need at least two")
-    return dataclasses.replace(src, group_column=column,
+    return dataclasses.replace(src, group_column=column, group_codes=codes,
                                groups=split_groups(src.data, names, codes))  # fmt: skip
 
 

@@ -32,6 +32,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import Bootstrap, CurveStatistic
 from threshold_lab.core.session import edits
+from threshold_lab.core.session.groups import RowGroups
 from threshold_lab.core.session.history import NeedsOverwrite, Performed, Stale, Travel
 from threshold_lab.core.session.policy import (
     OFF_WORDS,
@@ -65,6 +66,8 @@ class Session(Reading):
 
     #: The readout the explorer's R last jumped to (-1: none yet).
     _readout: int = -1
+    #: The rows' groups (``--group COL``), followed through the edits; None without.
+    row_groups: RowGroups | None = None
 
     def _update(self, changed: Changed = NOTHING_CHANGED, message: str = "", *,
                 fresh: bool = False) -> Update:  # fmt: skip
@@ -292,6 +295,7 @@ class Session(Reading):
     def load_preset(self, name: str) -> Update:
         """Load a built-in fixture; the history starts afresh."""
         p = preset(name)
+        self.row_groups = None  # other rows: the groups were the file's
         self.history.start(p.data, p.threshold, f"preset {name}", fresh=True)
         self.shown = Shown(p.models, p.multiclass)
         self.policy.threshold = p.threshold

@@ -108,7 +108,7 @@ def groups_lines(
     whose = f"model {model}'s scores, " if model is not None else ""
     lines = [
         f"Groups by {column} ({len(parts)} groups, {whose}each at threshold "
-        f"{format_threshold(t)}, the report's; each group's numbers are the binary report of "
+        f"{format_threshold(t)}; each group's numbers are the binary report of "
         "its rows alone)",
         *groups_table(parts),
         "",

@@ -445,6 +445,7 @@ class SourceArgs:
     def session(self, src: Source, threshold: Threshold) -> Opened:
         """A new exploring session of an opened source (see :meth:`open`), and what a
         front end says first (what ``--transform`` did, or "")."""
+        from threshold_lab.core.session.groups import RowGroups
         from threshold_lab.core.session.session import Session
         from threshold_lab.tui.opening import Opened
 
@@ -469,8 +470,11 @@ class SourceArgs:
             session.set_bootstrap(str(self.replicates))
         recovered = session.recovery_notice()  # an earlier session hung up with edits
         grouped = ""
-        if src.group_column is not None:
+        if src.group_column is not None and src.group_codes is not None:
+            session.row_groups = RowGroups(src.group_column, [n for n, _ in src.groups],
+                                           src.group_codes)  # fmt: skip
             col = src.group_column
-            grouped = (f"{len(src.groups)} groups by {col}: shown pooled here; "
-                       f"report --group {col} gives each group and the gaps.")  # fmt: skip
+            grouped = (f"{len(src.groups)} groups by {col}: the rows are shown pooled; "
+                       f"report --group {col}, or plain mode's groups, gives each group and "
+                       "the gaps.")  # fmt: skip
         return Opened(session, " ".join(s for s in (opening, grouped, recovered) if s))
