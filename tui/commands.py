@@ -878,6 +878,10 @@ class Hull(Command):
 class Groups(Command):
     """Each group's numbers at the threshold and the gaps between groups"""
 
+    KEY = "E"
+    ID = "groups"
+    FOOTER = "Groups"
+    ACTION = "groups"
     PLAIN = "groups"
     GROUP = "Models"
     PLAIN_HELP = ("with --group COL: each group at the threshold (its counts, rates with "

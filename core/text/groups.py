@@ -102,6 +102,8 @@ def groups_lines(
     gaps: Mapping[str, Gap] | None,
     t: Threshold,
     model: str | None = None,
+    *,
+    table: bool = True,
 ) -> list[str]:
     """The whole section: the table, a sentence a group, then every gap (``model``:
     whose scores, with several models)."""
@@ -110,7 +112,7 @@ def groups_lines(
         f"Groups by {column} ({len(parts)} groups, {whose}each at threshold "
         f"{format_threshold(t)}; each group's numbers are the binary report of "
         "its rows alone)",
-        *groups_table(parts),
+        *(groups_table(parts) if table else []),
         "",
         f"Each group, with {percent(parts[0].sure.confidence)} intervals (Wilson for rates, "
         "DeLong for ROC AUC):",

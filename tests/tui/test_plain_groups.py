@@ -83,3 +83,24 @@ def test_a_preset_loaded_later_has_no_groups() -> None:
     p.run_line("preset canonical")
     p.run_line("groups")
     assert "no groups: open a file with --group COL" in out.getvalue()
+
+
+async def test_e_in_the_explorer_shows_the_groups_and_refuses_without_them() -> None:
+    from threshold_lab.tui.screens.help import MetricsScreen
+
+    from tests.tui.helpers import file_app, make_app, rendered
+
+    app = file_app(str(CLINICS), "--group", "site")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("E")
+        await pilot.pause()
+        assert isinstance(app.screen, MetricsScreen)
+        text = str(app.screen.body)
+        assert "east: 20 rows, 4 positive (prevalence 4/20); TP 3, FP 5, TN 11, FN 1" in text
+        assert "demographic parity difference = 22/30 − 14/40 = 23/60" in text
+    app = make_app("canonical")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("E")
+        await pilot.pause()
+        assert not isinstance(app.screen, MetricsScreen)
+        assert "Refused: no groups" in rendered(app.main.query_one("#message"))

@@ -346,3 +346,11 @@ def test_groups_of_quantised_counts(
     quantisation bound (± 0.03307 for baseline)."""
     app = file_app(str(DATA / "slices.csv"))
     assert snap_compare(app, press=press, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_groups_view(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """#32: E on a file opened with --group site: each group at the threshold with its
+    intervals (a sentence each), then the gaps between groups."""
+    app = file_app(str(DATA / "clinics.csv"), "--group", "site")
+    assert snap_compare(app, press=["E"], terminal_size=size)

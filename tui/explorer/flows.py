@@ -19,6 +19,7 @@ from threshold_lab.core.report.as_text import metrics_section, prevalence_sectio
 from threshold_lab.core.session import edits
 from threshold_lab.core.session.session import NeedsOverwrite
 from threshold_lab.core.text.calibration import calibration_words, ks_words
+from threshold_lab.core.text.groups import groups_lines
 from threshold_lab.core.text.intervals import curve_interval_words
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.threshold import format_threshold, parse_threshold
@@ -306,6 +307,32 @@ def set_transform(host: Host) -> None:
     )
     current = host.last_transform or "square"
     host.ask(ValueDialog("Transform the scores", current, check, hint=hint), done)
+
+
+def groups_summary(host: Host) -> None:
+    """E: each group at the threshold (a sentence each, with its intervals) and the
+    gaps between groups, in the full-width scrolling screen."""
+    s = host.session
+    g = s.row_groups
+    if g is None:
+        host.say("Refused: no groups; open a file with --group COL (a column naming each "
+                 "row's group).")  # fmt: skip
+        return
+    try:
+        r, added = g.report(s.data, s.threshold, beta=s.beta, confidence=s.confidence,
+                            label=s.source)  # fmt: skip
+    except InputError as exc:
+        host.say(f"Refused: {exc}.")
+        return
+    c = r.contents
+    assert c.group_column is not None
+    lines = groups_lines(c.group_column, c.groups, c.gaps, r.threshold, table=False)
+    if added:
+        lines.append(f"({added} row{'s' if added != 1 else ''} added by an edit: no group, "
+                     "left out.)")  # fmt: skip
+    title = f"{len(c.groups)} groups by {c.group_column}, the rows as edited"
+    body = "\n".join(lines[1:]).strip("\n")
+    host.ask(MetricsScreen(title, Text(to_ascii(body) if host.ascii else body)))
 
 
 def multiclass_summary(host: Host) -> None:

@@ -555,6 +555,9 @@ class MainScreen(Screen[None]):
     def action_more_metrics(self) -> None:
         flows.all_metrics(self)
 
+    def action_groups(self) -> None:
+        flows.groups_summary(self)
+
     def action_play(self) -> None:
         self.playback.toggle()
 
