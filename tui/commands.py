@@ -882,6 +882,10 @@ class Groups(Command):
     ID = "groups"
     FOOTER = "Groups"
     ACTION = "groups"
+    # Not on the key line: one more key wrapped it to a third line at 200x60, a row
+    # of the chart and a metric lost for everyone. Help, the palette and the line a
+    # file opened with --group starts with say it.
+    ON_KEY_LINE = False
     PLAIN = "groups"
     GROUP = "Models"
     PLAIN_HELP = ("with --group COL: each group at the threshold (its counts, rates with "

@@ -474,7 +474,6 @@ class SourceArgs:
             session.row_groups = RowGroups(src.group_column, [n for n, _ in src.groups],
                                            src.group_codes)  # fmt: skip
             col = src.group_column
-            grouped = (f"{len(src.groups)} groups by {col}: the rows are shown pooled; "
-                       f"report --group {col}, or plain mode's groups, gives each group and "
-                       "the gaps.")  # fmt: skip
+            grouped = (f"{len(src.groups)} groups by {col}: the rows are shown pooled; E (in "
+                       "plain mode, groups) shows each group and the gaps.")  # fmt: skip
         return Opened(session, " ".join(s for s in (opening, grouped, recovered) if s))
