@@ -36,8 +36,12 @@ search exactly, rather than searched in part.
 
 Ties: among equal objective values, the smallest low end, then each group's highest
 threshold (fewest rows predicted positive). Rates are compared in floats, and where
-a rate falls within 1e-9 of a window's edge, exactly in fractions of the counts (with
-whole counts; weights that are not whole are compared in floats, and said so).
+a rate falls within 1e-12 (relative) of a window's edge, exactly by integer
+cross-products of the counts, which covers every place rounding could misjudge (with
+whole counts; weights that are not whole are compared in floats, and said so). A low
+end is compared as its float: two different fractions of counts are two different
+floats while the denominators' product stays under about 10^14 (groups of up to 10^7
+rows).
 """
 
 from __future__ import annotations
