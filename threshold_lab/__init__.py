@@ -62,13 +62,16 @@ def from_frame(
     label: str = "label",
     weight: str | None = None,
     id: str | None = None,
+    group: str | None = None,
     **options: Any,
 ) -> Report:
     """The report of a data frame's columns: pandas, polars, pyarrow or DuckDB (any
     frame with the Arrow PyCapsule stream or the dataframe interchange protocol,
     read through pyarrow). ``score`` may list several columns (several models);
-    the other options are :func:`report`'s."""
-    return Report.from_frame(frame, score=score, label=label, weight=weight, id=id, **options)
+    ``group`` names a column of each row's group (every number per group, and the
+    gaps); the other options are :func:`report`'s."""
+    return Report.from_frame(frame, score=score, label=label, weight=weight, id=id,
+                             group=group, **options)  # fmt: skip
 
 
 def explore(y_true: Any, y_score: Any, **options: Any) -> Explored:

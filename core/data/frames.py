@@ -95,3 +95,9 @@ def frame_columns(
     w = None if weight is None else _numbers(table, weight)
     ids = None if id is None else [str(v) for v in _column(table, id).to_pylist()]
     return y, score_arrays, w, ids
+
+
+def frame_values(frame: Any, name: str) -> list[Any]:
+    """Column ``name`` of ``frame`` as its values (a group column: text, numbers or
+    categories), refused naming the column when it is not there."""
+    return list(_column(_table(frame), name).to_pylist())

@@ -43,7 +43,7 @@ from threshold_lab.core.curves.operating import (
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
-from threshold_lab.core.data.frames import frame_columns
+from threshold_lab.core.data.frames import frame_columns, frame_values
 from threshold_lab.core.data.sources import Source, with_groups
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import (
@@ -490,9 +490,14 @@ class Report:
         label: str = "label",
         weight: str | None = None,
         id: str | None = None,
+        group: str | None = None,
         **options: Any,
     ) -> Report:
         """The report of a data frame's columns (see :func:`threshold_lab.from_frame`)."""
+        if group is not None:
+            if "groups" in options:
+                raise InputError("give group= (a column of the frame) or groups=, not both")
+            options["groups"] = frame_values(frame, group)
         names = [score] if isinstance(score, str) else list(score)
         if not names:
             raise InputError("score: name at least one score column")

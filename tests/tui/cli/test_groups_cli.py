@@ -243,3 +243,19 @@ def test_same_goal_solves_the_goal_in_each_group(capsys: pytest.CaptureFixture[s
         rows = [x.split(",") for x in lines if x.split(",")[1] == name]
         one = tl.report([int(r[3]) for r in rows], [float(r[2]) for r in rows], goal=goal)
         assert one.goal is not None and one.goal.threshold == t
+
+
+def test_from_frame_reads_the_group_column(capsys: pytest.CaptureFixture[str]) -> None:
+    import pandas as pd  # type: ignore[import-untyped]  # no pandas-stubs installed
+    import polars as pl
+
+    d = _json(capsys, CLINICS, "--group", "site")
+    df = pd.read_csv(CLINICS)
+    for frame in (df, pl.from_pandas(df), df.assign(site=df["site"].astype("category"))):
+        r = tl.from_frame(frame, score="score", label="label", group="site")
+        api = r.to_dict(points=0)
+        assert api["groups"] == d["groups"] and api["gaps"] == d["gaps"]
+    with pytest.raises(tl.InputError, match="nosuch"):
+        tl.from_frame(df, group="nosuch")
+    with pytest.raises(tl.InputError, match="not both"):
+        tl.from_frame(df, group="site", groups=df["site"])
