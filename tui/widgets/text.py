@@ -93,8 +93,17 @@ class MessageLine(TextLines):
 
     def watch_message(self, text: str) -> None:
         self.show(self.fit(text))
+        if not (self.is_mounted and self.content_region.width):
+            # Not laid out yet: the line's width is unknown, so the text went uncut.
+            # Fit it again once it is (a resize may have come first, and a long
+            # opening line then stayed uncut, clipped without its note: a race a
+            # snapshot caught under load).
+            self.call_after_refresh(self._refit)
 
     def on_resize(self) -> None:
+        self._refit()
+
+    def _refit(self) -> None:
         self.show(self.fit(self.message))
 
     def fit(self, text: str) -> str:
