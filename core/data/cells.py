@@ -41,18 +41,25 @@ def fail(path: Path, message: str) -> InputError:
     return InputError(f"{path}: {message}")
 
 
+def matching(header: Sequence[str], name: str) -> list[int]:
+    """The positions in ``header`` naming column ``name``: exactly, else ignoring case.
+
+    Spaces round a name never count (``score, label``); case counts only to choose
+    between names that differ in nothing else."""
+    found = [i for i, h in enumerate(header) if h.strip() == name.strip()]
+    if not found:
+        key = name.strip().lower()
+        found = [i for i, h in enumerate(header) if h.strip().lower() == key]
+    return found
+
+
 def find(path: Path, header: Sequence[str], name: str, flag: str) -> int:
     """Where column ``name`` is in ``header``: exactly, else ignoring case and spaces.
 
     A missing column is an error listing the columns there are and ``flag``,
     the way to choose another.
     """
-    # Spaces round a name never count (``score, label``); case counts only to
-    # choose between names that differ in nothing else.
-    found = [i for i, h in enumerate(header) if h.strip() == name.strip()]
-    if not found:
-        key = name.strip().lower()
-        found = [i for i, h in enumerate(header) if h.strip().lower() == key]
+    found = matching(header, name)
     if len(found) == 1:
         return found[0]
     if found:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 from threshold_lab.core.data import progress
-from threshold_lab.core.data.cells import Columns, fail, find, numbers, optional
+from threshold_lab.core.data.cells import Columns, fail, find, matching, numbers, optional
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.delimited import delimiter_of, header_of, lines_of, read_rows
 from threshold_lab.core.data.json_file import read_doc
@@ -75,9 +75,7 @@ def _sample_labels(path: Path, label: str) -> set[str] | None:
             first = fh.readline()
             delimiter = delimiter_of(path, first)
             header = [h.strip() for h in next(csv.reader([first], delimiter=delimiter))]
-            hits = [i for i, h in enumerate(header) if h == label] or [
-                i for i, h in enumerate(header) if h.lower() == label.lower()
-            ]
+            hits = matching(header, label)
             if len(hits) != 1:
                 return None
             reader = csv.reader(fh, delimiter=delimiter)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data import progress
-from threshold_lab.core.data.cells import fail, numbers
+from threshold_lab.core.data.cells import fail, matching, numbers
 from threshold_lab.core.data.delimited import lines_of, read_rows
 
 FloatArray = npt.NDArray[np.float64]
@@ -61,9 +61,7 @@ def _raw_column(
         raise fail(path, "empty file")
 
     def column_of(header: list[str]) -> dict[str, int]:
-        found = [i for i, h in enumerate(header) if h == name]
-        if not found:
-            found = [i for i, h in enumerate(header) if h.lower() == name.lower()]
+        found = matching(header, name)
         if len(found) != 1:
             what = "no column" if not found else "more than one column"
             raise fail(path, f"{what} named {name!r} for {purpose} (columns: "

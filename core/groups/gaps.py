@@ -68,19 +68,29 @@ RATE_WORDS = {
 }
 
 
+def rate_terms(rate: str, tp: Any, fp: Any, pos: Any, neg: Any) -> tuple[Any, Any]:
+    """The numerator and denominator of ``rate`` with ``tp`` and ``fp`` predicted
+    positive of ``pos`` positives and ``neg`` negatives (numbers or arrays of points)."""
+    if rate == "selection_rate":
+        return tp + fp, pos + neg
+    if rate == "tpr":
+        return tp, pos
+    if rate == "fpr":
+        return fp, neg
+    if rate == "precision":
+        return tp, tp + fp
+    if rate == "accuracy":
+        return tp + (neg - fp), pos + neg
+    raise ValueError(rate)
+
+
 def rate_parts(rate: str, c: Counts) -> tuple[float, float]:
     """The numerator and denominator of ``rate`` at counts ``c``."""
+    if rate == "accuracy":  # as the metrics add them (tn, not neg - fp)
+        return c.tp + c.tn, c.total
     if rate == "selection_rate":
         return c.tp + c.fp, c.total
-    if rate == "tpr":
-        return c.tp, c.tp + c.fn
-    if rate == "fpr":
-        return c.fp, c.fp + c.tn
-    if rate == "precision":
-        return c.tp, c.tp + c.fp
-    if rate == "accuracy":
-        return c.tp + c.tn, c.total
-    raise ValueError(rate)
+    return rate_terms(rate, c.tp, c.fp, c.tp + c.fn, c.fp + c.tn)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -60,7 +60,7 @@ from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.groups.gaps import RATE_WORDS
+from threshold_lab.core.groups.gaps import RATE_WORDS, rate_terms
 from threshold_lab.core.groups.randomised import Randomised, solve_randomised
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
@@ -164,7 +164,6 @@ class GroupThresholds:
     search: str = ""
     #: Infeasible: the smallest gap any thresholds reach (a lower bound for two rates).
     smallest_gap: float | None = None
-    left_out: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     #: ``--randomised``: each group's mixture of two points hitting one common rate.
     randomised: Randomised | None = None
 
@@ -183,7 +182,6 @@ class GroupThresholds:
             "runner_up": None if self.runner_up is None else self.runner_up.as_json(),
             "search": self.search,
             "smallest_gap": self.smallest_gap,
-            "left_out": [{"group": g, "reason": why} for g, why in self.left_out],
             "randomised": None if self.randomised is None else self.randomised.as_json(),
         }
 
@@ -214,8 +212,6 @@ class GroupThresholds:
             )
             lines.append(f"  runner-up (the best with another smallest rate): {ts}: "
                          f"{_said(r.objective)}, the gap {_said(r.gap)}")  # fmt: skip
-        for g, why in self.left_out:
-            lines.append(f"  {g} is left out of the constraint: {why}")
         lines.append(f"  ({self.search})")
         if self.randomised is not None:
             rnd = self.randomised
@@ -333,16 +329,8 @@ class _Group:
 
     def rate(self, name: str) -> tuple[FloatArray, FloatArray]:
         """Each point's rate as (numerator, denominator)."""
-        tp, fp = self.tp, self.fp
-        if name == "selection_rate":
-            return tp + fp, np.full(tp.shape, self.pos + self.neg)
-        if name == "tpr":
-            return tp, np.full(tp.shape, self.pos)
-        if name == "fpr":
-            return fp, np.full(tp.shape, self.neg)
-        if name == "precision":
-            return tp, tp + fp
-        raise ValueError(name)
+        num, den = rate_terms(name, self.tp, self.fp, self.pos, self.neg)
+        return np.broadcast_to(num, self.tp.shape), np.broadcast_to(den, self.tp.shape)
 
     def threshold(self, k: int) -> Threshold:
         return None if k == 0 else float(self.thresholds[k - 1])
@@ -588,20 +576,7 @@ def _objective_of(
     name: str,
     beta: float = 2.0,
 ) -> Metric:
-    tp = sum(
-        (
-            Fraction(int(g.tp[k])) if exact else float(g.tp[k])
-            for g, k in zip(groups, points, strict=True)
-        ),
-        Fraction(0) if exact else 0.0,
-    )
-    fp = sum(
-        (
-            Fraction(int(g.fp[k])) if exact else float(g.fp[k])
-            for g, k in zip(groups, points, strict=True)
-        ),
-        Fraction(0) if exact else 0.0,
-    )
+    tp, fp = _pooled_counts(groups, points, exact)
     v = form.value(tp, fp)
     if isinstance(v, tuple):
         n, d = v
@@ -685,23 +660,15 @@ def solve_group_thresholds(
     form = _form(goal, pos, neg, beta)
     name = goal.metric
     rates = CRITERION_RATES[criterion]
-    left_out = []
-    constrained = []
-    for g in groups:
+    for g in groups:  # a rate undefined in one group: the criterion cannot hold
         why = None
         if "tpr" in rates and g.pos == 0:
             why = "no actual positives (its TPR is undefined)"
         if "fpr" in rates and g.neg == 0:
             why = "no actual negatives (its FPR is undefined)"
         if why:
-            left_out.append((g.name, why))
-        else:
-            constrained.append(g)
-    if len(constrained) < len(groups):
-        raise InputError(
-            f"per-group thresholds for {criterion}: group {left_out[0][0]!r} has "
-            f"{left_out[0][1]}; the criterion cannot hold there"
-        )
+            raise InputError(f"per-group thresholds for {criterion}: group {g.name!r} has "
+                             f"{why}; the criterion cannot hold there")  # fmt: skip
     floats = "" if exact else "; rates and the objective in floats (the weights are not whole)"
 
     def values(lam: float | None) -> list[FloatArray]:
@@ -764,7 +731,7 @@ def solve_group_thresholds(
             f"{float(tolerance):g}; "
             f"the smallest gap reachable is {smallest:.4g}"
             + (" (at least: each rate alone)" if len(rates) > 1 else ""),
-            None, None, how, smallest, tuple(left_out),
+            None, None, how, smallest,
         )  # fmt: skip
     mixed = None
     if randomised:
@@ -780,7 +747,7 @@ def solve_group_thresholds(
         criterion, goal.text(), tolerance, True, None,
         _choice(groups, chosen, form, rates, exact, name, beta),
         None if runner is None else _choice(groups, runner, form, rates, exact, name, beta),
-        how, None, tuple(left_out), mixed,
+        how, None, mixed,
     )  # fmt: skip
 
 
@@ -848,9 +815,18 @@ def _pooled_metric(
     return undefined(f"{goal.metric} is not read on pooled counts", name=goal.metric)
 
 
+def _pooled_counts(groups: Sequence[_Group], points: Sequence[int], exact: bool) -> tuple[Any, Any]:
+    """The pooled TP and FP with each group at its point: fractions when ``exact``."""
+    pairs = list(zip(groups, points, strict=True))
+    if exact:
+        return (sum((Fraction(int(g.tp[k])) for g, k in pairs), Fraction(0)),
+                sum((Fraction(int(g.fp[k])) for g, k in pairs), Fraction(0)))  # fmt: skip
+    return (float(sum(float(g.tp[k]) for g, k in pairs)),
+            float(sum(float(g.fp[k]) for g, k in pairs)))  # fmt: skip
+
+
 def _pooled(form: _Form, groups: Sequence[_Group], points: IntArray) -> tuple[float, float]:
-    tp = float(sum(g.tp[k] for g, k in zip(groups, points.tolist(), strict=True)))
-    fp = float(sum(g.fp[k] for g, k in zip(groups, points.tolist(), strict=True)))
+    tp, fp = _pooled_counts(groups, points.tolist(), exact=False)
     a, b, c = form.num
     assert form.den is not None
     d, e, f = form.den

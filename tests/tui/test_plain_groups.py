@@ -11,7 +11,7 @@ from threshold_lab.tui.cli.explore import parser
 from threshold_lab.tui.plain import PlainSession
 
 import threshold_lab as tl
-from tests.paths import DATA
+from tests.paths import DATA, clinics_rows
 
 CLINICS = DATA / "clinics.csv"
 
@@ -25,10 +25,8 @@ def _plain(*argv: str) -> tuple[PlainSession, io.StringIO]:
 
 
 def _rows() -> tuple[list[str], list[str], list[float], list[int]]:
-    lines = CLINICS.read_text().splitlines()[1:]
-    cells = [x.split(",") for x in lines]
-    return ([c[0] for c in cells], [c[1] for c in cells], [float(c[2]) for c in cells],
-            [int(c[3]) for c in cells])  # fmt: skip
+    ids, site, score, label = zip(*clinics_rows(), strict=True)
+    return list(ids), list(site), list(score), list(label)
 
 
 def test_groups_equal_the_report_and_follow_the_edits() -> None:

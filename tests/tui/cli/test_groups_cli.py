@@ -12,7 +12,7 @@ import pytest
 from threshold_lab.tui.cli import main
 
 import threshold_lab as tl
-from tests.paths import DATA
+from tests.paths import DATA, clinics_rows
 
 CLINICS = str(DATA / "clinics.csv")
 
@@ -145,11 +145,8 @@ def test_the_api_gives_the_same_groups_and_gaps_as_the_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     d = _json(capsys, CLINICS, "--group", "site")
-    lines = Path(CLINICS).read_text().splitlines()[1:]
-    site = [x.split(",")[1] for x in lines]
-    score = [float(x.split(",")[2]) for x in lines]
-    label = [int(x.split(",")[3]) for x in lines]
-    r = tl.report(label, score, groups=site)
+    rows = clinics_rows()
+    r = tl.report([r[3] for r in rows], [r[2] for r in rows], groups=[r[1] for r in rows])
     api = r.to_dict(points=0)
     assert api["groups"] == d["groups"] and api["gaps"] == d["gaps"]
     assert r.gaps is not None
@@ -192,13 +189,12 @@ def test_group_thresholds_agree_with_each_group_at_its_threshold(
     d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "demographic_parity",
               "--goal", "min cost fp=1 fn=5")  # fmt: skip
     g = d["group_thresholds"]
-    lines = Path(CLINICS).read_text().splitlines()[1:]
     cost, rates = 0, []
     for name, t in g["thresholds"].items():
-        rows = [x.split(",") for x in lines if x.split(",")[1] == name]
-        pred = [t is not None and float(r[2]) >= t for r in rows]
-        fp = sum(p and r[3] == "0" for p, r in zip(pred, rows, strict=True))
-        fn = sum(not p and r[3] == "1" for p, r in zip(pred, rows, strict=True))
+        rows = [r for r in clinics_rows() if r[1] == name]
+        pred = [t is not None and r[2] >= t for r in rows]
+        fp = sum(p and r[3] == 0 for p, r in zip(pred, rows, strict=True))
+        fn = sum(not p and r[3] == 1 for p, r in zip(pred, rows, strict=True))
         cost += fp + 5 * fn
         rates.append(Fraction(sum(pred), len(rows)))
     assert g["objective_value"]["value"] == cost
@@ -238,10 +234,9 @@ def test_bad_group_goals_are_refused_with_one_line(
 def test_same_goal_solves_the_goal_in_each_group(capsys: pytest.CaptureFixture[str]) -> None:
     goal = "max precision where recall >= 0.8"
     d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "same_goal", "--goal", goal)
-    lines = Path(CLINICS).read_text().splitlines()[1:]
     for name, t in d["group_thresholds"]["thresholds"].items():
-        rows = [x.split(",") for x in lines if x.split(",")[1] == name]
-        one = tl.report([int(r[3]) for r in rows], [float(r[2]) for r in rows], goal=goal)
+        rows = [r for r in clinics_rows() if r[1] == name]
+        one = tl.report([r[3] for r in rows], [r[2] for r in rows], goal=goal)
         assert one.goal is not None and one.goal.threshold == t
 
 
