@@ -46,8 +46,10 @@ def report(y_true: Any, y_score: Any, **options: Any) -> Report:
     curve's threshold probabilities: "0.01:0.99:0.01", the default, "0.05,0.1,0.2" or
     a list of numbers), ``harm`` (what acting costs every case, subtracted from net
     benefit), ``groups`` (one group name a row: every number per group and the gaps
-    between groups, :attr:`Report.groups` and :attr:`Report.gaps`), ``source`` (the
-    name the report gives).
+    between groups, :attr:`Report.groups` and :attr:`Report.gaps`), ``group_name``
+    (what the groups' column is called in the report: a Series' own name, else
+    "group"), ``group_goal``, ``tolerance`` and ``randomised`` (per-group thresholds),
+    ``source`` (the name the report gives).
 
     Bad input raises :class:`InputError` (a ValueError) with the message the
     command line gives.

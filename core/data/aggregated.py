@@ -36,6 +36,7 @@ AGGREGATED_COLUMNS = ("score", "positives", "negatives")
 QUANTISED_COLUMNS = ("merged", "quantisation")
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
 
 
 def is_aggregated(header: Sequence[str]) -> bool:
@@ -126,6 +127,19 @@ class Counts:
         merged = None if self.merged is None else self.merged[at]
         return Counts(self.scores[at], self.positives[at], self.negatives[at], merged, self.rule)
 
+    def pooled_quantised(self) -> Quantised | None:
+        """The bound with every group's rows together: a score held by rows of two
+        groups counts as merged (their examples' own scores may have differed)."""
+        if self.rule is None or self.merged is None:
+            return None
+        found, inverse = np.unique(self.scores, return_inverse=True)
+        m = found.shape[0]
+        pos = np.bincount(inverse, weights=self.positives, minlength=m).astype(np.float64)
+        neg = np.bincount(inverse, weights=self.negatives, minlength=m).astype(np.float64)
+        rows = np.bincount(inverse, minlength=m)
+        merged = np.bincount(inverse, weights=self.merged.astype(np.float64), minlength=m) > 0
+        return Quantised(self.rule, bound(pos, neg, merged | (rows > 1)))
+
     def quantised(self) -> Quantised | None:
         if self.rule is None or self.merged is None:
             return None
@@ -171,32 +185,46 @@ def dataset_of(path: Path, c: Counts, where: Where | None = None) -> Dataset:
     Most tables of continuous scores have one class a row: then the examples are the
     rows themselves, with no copy but the weights. A problem with the weights kept is
     named by the table's row (``where``, "row N" by default) and column."""
-    pos, neg = c.positives, c.negatives
-    keep_p, keep_n = pos > 0, neg > 0
-    if not bool((keep_p & keep_n).any()):
-        keep = keep_p | keep_n
-        if bool(keep.all()):
-            # The scores as read (a view of the table, no copy) unless -0.0 is among them.
-            zero = c.scores == 0
-            signed = bool(np.signbit(c.scores[zero]).any()) if bool(zero.any()) else False
-            scores = c.scores + 0.0 if signed else c.scores
-            labels, weights = keep_p, pos + neg
-        else:
-            scores, labels, weights = c.scores[keep] + 0.0, keep_p[keep], (pos + neg)[keep]
+    rows, labels, weights = _layout(c)
+    if rows is None:
+        # The scores as read (a view of the table, no copy) unless -0.0 is among them.
+        zero = c.scores == 0
+        signed = bool(np.signbit(c.scores[zero]).any()) if bool(zero.any()) else False
+        scores = c.scores + 0.0 if signed else c.scores
     else:
-        rows = np.concatenate((np.flatnonzero(keep_p), np.flatnonzero(keep_n)))
-        side = np.concatenate((np.zeros(int(keep_p.sum()), np.int8),
-                               np.ones(int(keep_n.sum()), np.int8)))  # fmt: skip
-        order = np.lexsort((side, rows))
-        rows, side = rows[order], side[order]
         scores = c.scores[rows] + 0.0
-        labels = side == 0
-        weights = np.where(labels, pos[rows], neg[rows])
     try:
         return make_dataset(scores, labels, weights=weights, owned=True)
     except InputError as exc:
         _check(path, c, where or _row)  # the message by the table's row, where it can
         raise fail(path, str(exc)) from None
+
+
+def _layout(c: Counts) -> tuple[IntArray | None, npt.NDArray[np.bool_], FloatArray]:
+    """Each example's table row (None: the rows themselves, one example a row), its
+    class (positive) and weight, as :func:`dataset_of` lays them out."""
+    pos, neg = c.positives, c.negatives
+    keep_p, keep_n = pos > 0, neg > 0
+    if not bool((keep_p & keep_n).any()):
+        keep = keep_p | keep_n
+        if bool(keep.all()):
+            return None, keep_p, pos + neg
+        rows = np.flatnonzero(keep)
+        return rows, keep_p[rows], (pos + neg)[rows]
+    rows = np.concatenate((np.flatnonzero(keep_p), np.flatnonzero(keep_n)))
+    side = np.concatenate((np.zeros(int(keep_p.sum()), np.int8),
+                           np.ones(int(keep_n.sum()), np.int8)))  # fmt: skip
+    order = np.lexsort((side, rows))
+    rows, side = rows[order], side[order]
+    labels = side == 0
+    return rows, labels, np.where(labels, pos[rows], neg[rows])
+
+
+def example_groups(c: Counts) -> npt.NDArray[np.str_]:
+    """Each example's group (of :func:`dataset_of`'s examples, in its order)."""
+    assert c.groups is not None
+    rows, _, _ = _layout(c)
+    return c.groups if rows is None else c.groups[rows]
 
 
 def _from_cells(path: Path, cells: dict[str, list[object]], where: Where, by: str | None) -> Counts:

@@ -11,8 +11,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.data.aggregated import Quantised, dataset_of, is_aggregated
-from threshold_lab.core.data.cells import fail
+from threshold_lab.core.data.aggregated import (
+    Counts,
+    Quantised,
+    dataset_of,
+    example_groups,
+    is_aggregated,
+)
+from threshold_lab.core.data.cells import fail, matching
 from threshold_lab.core.data.class_files import load_multiclass
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
@@ -88,6 +94,7 @@ def open_source(
     klass: str | None = None,
     by: str | None = None,
     group: str | None = None,
+    as_models: bool = False,
 ) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
     ``compare``: a second file of the same examples, joined on id (each file one model).
@@ -98,7 +105,7 @@ def open_source(
     path = Path(name)
     if _there(path) and _regular(path) and _counts_file(path, aggregated):
         classes = bool(class_scores) or multiclass or klass is not None
-        return _counts_source(path, by, group, keep, scores, compare, classes)
+        return _counts_source(path, by, group, keep, scores, compare, classes, as_models)
     if by is not None:
         raise InputError(f"{name}: --by is for aggregated files (score, positives, negatives "
                          "and a group column, as threshold-lab aggregate --by writes)")  # fmt: skip
@@ -199,8 +206,11 @@ def _counts_source(
     scores: Sequence[str],
     compare: str | None,
     classes: bool,
+    as_models: bool = False,
 ) -> Source:
-    """An aggregated file: one table, or one a group (each a model of its own rows)."""
+    """An aggregated file: one table; with a group column, the rows pooled and split
+    into groups (``group``: the column, or one group's rows alone), or with
+    ``as_models`` each group a model of its own rows."""
     if keep:
         raise InputError(f"{path}: a cost column (@{keep[0]}) needs one row per example; "
                          "aggregated counts have none")  # fmt: skip
@@ -223,13 +233,37 @@ def _counts_source(
         q = counts.quantised()
         return Source(data=dataset_of(path, counts), label=str(path), path=path,
                       quantised={"": q} if q else {})  # fmt: skip
-    if group is not None:
+    column = counts.by or "group"
+    if group is not None and not as_models and not matching([column], group):
         if group not in names:
             shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-            raise fail(path, f"no group {group!r} in column {counts.by!r}; the groups are: "
-                       f"{shown}")  # fmt: skip
+            raise fail(path, f"--group {group}: neither the group column ({column!r}) nor a "
+                       f"group in it; the groups are: {shown}")  # fmt: skip
+        # One group's rows alone (its report, as before groups were read together).
+        part = counts.part(group)
+        q = part.quantised()
+        return Source(data=dataset_of(path, part), label=f"{path} ({column} = {group})",
+                      path=path, quantised={"": q} if q else {})  # fmt: skip
+    if as_models:
+        return _group_models(path, counts, names, group)
+    q = counts.pooled_quantised()
+    src = Source(data=dataset_of(path, counts), label=str(path), path=path,
+                 quantised={"": q} if q else {})  # fmt: skip
+    each = example_groups(counts)
+    if len(names) < 2 or np.unique(each).shape[0] < 2:  # a group of zero counts has no rows
+        return src
+    return with_groups(src, column, each, where=f"{path}, column {column!r}")
+
+
+def _group_models(path: Path, counts: Counts, names: list[str], group: str | None) -> Source:
+    """``--as-models``: each group a model of its own rows (different examples)."""
+    if group is not None and group in names:
         names.remove(group)
         names.insert(0, group)
+    elif group is not None:
+        shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+        raise fail(path, f"no group {group!r} in column {counts.by!r}; the groups are: "
+                   f"{shown}")  # fmt: skip
     models = []
     quantised = {}
     for g in names:

@@ -451,6 +451,7 @@ class Report:
         tolerance: object = None,
         randomised: object = False,
         source: str = ARRAYS,
+        group_name: str | None = None,
     ) -> Report:
         """The report of labels and scores given as arrays (see
         :func:`threshold_lab.report`, which this is)."""
@@ -473,7 +474,9 @@ class Report:
             c = names.index(str(positive))
             src = dataclasses.replace(src, data=src.multiclass.one_vs_rest(c), klass=c)
         if groups is not None:
-            src = with_groups(src, "group", _sequence(groups), where="groups")
+            named = getattr(groups, "name", None)  # a pandas or polars Series' name
+            column = group_name or (named if isinstance(named, str) and named else "group")
+            src = with_groups(src, column, _sequence(groups), where="groups")
         if options.goal is not None and options.goal.columns():
             raise InputError(
                 f"goal {options.goal.text()!r} names a cost column (@{options.goal.columns()[0]}); "
@@ -498,6 +501,7 @@ class Report:
             if "groups" in options:
                 raise InputError("give group= (a column of the frame) or groups=, not both")
             options["groups"] = frame_values(frame, group)
+            options.setdefault("group_name", group)
         names = [score] if isinstance(score, str) else list(score)
         if not names:
             raise InputError("score: name at least one score column")

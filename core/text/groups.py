@@ -68,7 +68,9 @@ def group_sentence(p: ModelPart, sure: Sure | None = None) -> str:
     ap = a.curves.summaries.average_precision
     prevalence = a.metrics["prevalence"]
     return (
-        f"{p.name}: {format_count(d.n)} rows, {format_count(d.positives)} positive (prevalence "
+        f"{p.name}: {format_count(d.n)} rows"
+        + (f" (weight {format_count(d.positives + d.negatives)})" if d.weighted else "")
+        + f", {format_count(d.positives)} positive (prevalence "
         f"{prevalence.short() if prevalence.value is not None else 'undefined'}); TP "
         f"{format_count(k.tp)}, FP {format_count(k.fp)}, TN {format_count(k.tn)}, FN "
         f"{format_count(k.fn)}; {said}; ROC AUC {_with_interval(auc)}; AP "
@@ -77,8 +79,10 @@ def group_sentence(p: ModelPart, sure: Sure | None = None) -> str:
 
 
 def groups_table(parts: Sequence[ModelPart]) -> list[str]:
-    """One line a group: rows, positives, the counts, the five rates as counts, AUC."""
-    head = ["group", "rows", "positives", "TP", "FP", "TN", "FN",
+    """One line a group: rows (their weight when weighted), positives, the counts, the
+    five rates as counts, AUC."""
+    weighted = any(p.analysis.data.weighted for p in parts)  # then the weights, not rows
+    head = ["group", "weight" if weighted else "rows", "positives", "TP", "FP", "TN", "FN",
             *(RATE_WORDS[r] for r in COLUMNS), "ROC AUC"]  # fmt: skip
     rows = [head]
     for p in parts:
@@ -86,7 +90,9 @@ def groups_table(parts: Sequence[ModelPart]) -> list[str]:
         rates = group_measures(p)
         auc = a.curves.summaries.roc_auc
         rows.append([
-            p.name, format_count(a.data.n), format_count(a.data.positives),
+            p.name,
+            format_count(a.data.positives + a.data.negatives if weighted else a.data.n),
+            format_count(a.data.positives),
             format_count(k.tp), format_count(k.fp), format_count(k.tn), format_count(k.fn),
             *(_cell(rates[r]) for r in COLUMNS),
             "undefined" if auc.value is None else f"{auc.value:.4f}",

@@ -16,9 +16,10 @@ from threshold_lab.tui.cli.args import SourceArgs
 import threshold_lab as tl
 from tests.golden_cases import CASES, run_report
 
-#: Cases arrays cannot hold: a goal's cost column (per row costs by name) and an
-#: aggregated file's groups (different examples, not models of the same rows).
-NOT_ARRAYS = {"goal-cost-column", "groups", "groups-second"}
+#: Cases arrays cannot hold: a goal's cost column (per row costs by name), an
+#: aggregated file's groups read as models (different examples, not models of the
+#: same rows), and a quantised file's bound.
+NOT_ARRAYS = {"goal-cost-column", "groups", "groups-second", "aggregated-groups"}
 
 
 def _call(case: str) -> tuple[Source, dict[str, Any]]:
@@ -52,6 +53,10 @@ def api_report(case: str) -> tl.Report:
         y = [names[i] for i in mc.labels.tolist()]
         return tl.report(y, mc.scores, classes=names, positive=names[src.klass],
                          sample_weight=mc.weights, ids=mc.ids, **options)  # fmt: skip
+    if src.group_column is not None and src.group_codes is not None:
+        names = [name for name, _ in src.groups]
+        common["groups"] = [names[c] for c in src.group_codes.tolist()]
+        common["group_name"] = src.group_column
     if src.models:
         return tl.report(d.labels, {m.name: m.data.scores for m in src.models}, **common)
     return tl.report(d.labels, d.scores, **common)

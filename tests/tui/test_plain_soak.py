@@ -47,7 +47,7 @@ WORDS = [
     "set", "label", "add", "delete", "undo", "redo", "reset", "preset", "presets", "metrics",
     "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
     "intervals", "bootstrap", "models", "model", "compare", "calibration", "gains", "ks",
-    "transform", "classes", "class", "multiclass", "goal", "prevalence",
+    "transform", "classes", "class", "multiclass", "goal", "prevalence", "groups", "group",
 ]  # fmt: skip
 
 #: Numbers at and past the edges of a double, for goals and prevalences.
@@ -109,6 +109,9 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
     if word == "model":
         names = ["A", "B", "C", "baseline", "candidate", "legacy", rng.choice(WEIRD)]
         return f"model {rng.choice(names)}"
+    if word == "group":
+        names = ["baseline", "candidate", "legacy", "east", rng.choice(WEIRD)]
+        return f"group {rng.choice(names)}"
     if word == "save":
         return f"save '{folder / rng.choice(['a.csv', 'b.csv', 'no/such/x.csv', ''])}'" + (
             " overwrite" if rng.random() < 0.5 else ""
@@ -136,13 +139,22 @@ def start(seed: int, folder: Path) -> Session:
         copy.write_bytes((DATA / "costs.csv").read_bytes())
         src = open_source(str(copy), keep=["amount"])
         return Session(src.data, 0.5, source=src.label, path=src.path, columns=src.columns)
+    if seed == 9:  # #32: an aggregated file's groups opened as groups, each row followed
+        from threshold_lab.tui.cli.args import SourceArgs
+        from threshold_lab.tui.cli.explore import parser
+
+        copy = folder / "slices.csv"
+        copy.write_bytes((DATA / "slices.csv").read_bytes())
+        wanted = SourceArgs.parse(parser().parse_args([str(copy)]))
+        src, threshold = wanted.open()
+        return wanted.session(src, threshold).session
     if seed == 6:  # #18: an aggregated file's groups, quantised
         from threshold_lab.core.data.sources import open_source
 
         # A copy in the test's folder: a save goes beside the file it was opened from.
         copy = folder / "slices.csv"
         copy.write_bytes((DATA / "slices.csv").read_bytes())
-        src = open_source(str(copy))
+        src = open_source(str(copy), as_models=True)
         return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
                        quantised=src.quantised, group_by=src.group_by)  # fmt: skip
     if seed % 2:
@@ -176,7 +188,7 @@ class Interrupting(io.StringIO):
         return super().write(text)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 6, 8, 11, 25])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 6, 8, 9, 11, 25])
 def test_random_commands_never_raise_and_undo_returns_the_loaded_rows(
     tmp_path: Path, seed: int, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -341,10 +341,10 @@ def test_one_vs_rest(snap_compare: Compare, size: tuple[int, int]) -> None:
 def test_groups_of_quantised_counts(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
-    """#18: tests/data/slices.csv, as aggregate --by model --round 1 wrote it: each
-    group a line (baseline starred), every group's ROC curve, and the chart summary's
-    quantisation bound (± 0.03307 for baseline)."""
-    app = file_app(str(DATA / "slices.csv"))
+    """#18: tests/data/slices.csv, as aggregate --by model --round 1 wrote it, opened
+    --as-models: each group a line (baseline starred), every group's ROC curve, and the
+    chart summary's quantisation bound (± 0.03307 for baseline)."""
+    app = file_app(str(DATA / "slices.csv"), "--as-models")
     assert snap_compare(app, press=press, terminal_size=size)
 
 

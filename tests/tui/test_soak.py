@@ -244,7 +244,7 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
         # A copy in tmp_path: a save goes beside the file it was opened from.
         copy = tmp_path / "slices.csv"
         copy.write_bytes((DATA / "slices.csv").read_bytes())
-        src = open_source(str(copy))
+        src = open_source(str(copy), as_models=True)
 
         def session() -> Session:
             return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,

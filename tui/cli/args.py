@@ -280,15 +280,22 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="COLUMN",
         help="an aggregated file's group column, when it has several other columns (one "
-        "is found by itself); each group opens as a model of its own rows",
+        "is found by itself); the groups open as with --group COL",
+    )
+    p.add_argument(
+        "--as-models",
+        action="store_true",
+        help="an aggregated file with groups: open each group as a model of its own rows "
+        "(compared as different examples: unpaired DeLong) instead of as groups",
     )
     p.add_argument(
         "--group",
         default=None,
         metavar="COL|NAME",
-        help="a file of rows: the column naming each row's group (site, age band, device): "
-        "report gives every group's numbers and the gaps between groups; an aggregated "
-        "file with groups: open (or report) group NAME first",
+        help="the column naming each row's group (site, age band, device): report gives "
+        "every group's numbers and the gaps between groups (an aggregated file's group "
+        "column is read by itself); an aggregated file: --group NAME opens that group's "
+        "rows alone (with --as-models: that group first)",
     )
     p.add_argument(
         "--compare",
@@ -379,6 +386,8 @@ class SourceArgs:
     #: of rows: the group column.
     by: str | None = None
     group: str | None = None
+    #: --as-models: an aggregated file's groups as models of their own rows.
+    as_models: bool = False
     #: --confidence, --bootstrap and --seed, where the command has them.
     confidence: float = CONFIDENCE
     replicates: int | None = None
@@ -418,6 +427,7 @@ class SourceArgs:
             klass=getattr(args, "klass", None),
             by=getattr(args, "by", None),
             group=getattr(args, "group", None),
+            as_models=bool(getattr(args, "as_models", False)),
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
@@ -439,6 +449,7 @@ class SourceArgs:
             self.name, self.columns, aggregated=self.aggregated, keep=keep,
             scores=self.score_columns, compare=self.compare, class_scores=self.class_scores,
             multiclass=self.multiclass, klass=self.klass, by=self.by, group=self.group,
+            as_models=self.as_models,
         )  # fmt: skip
         return src, self.threshold(src.threshold)
 

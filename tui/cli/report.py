@@ -156,10 +156,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--tolerance needs --group-goal (it is the criterion's largest gap)")
     if args.randomised and criterion is None:
         raise InputError("--randomised needs --group-goal (it mixes each group's thresholds)")
-    if criterion is not None and args.group is None:
-        raise InputError("--group-goal needs --group COL (one threshold a group)")
-    if limits and args.group is None:
-        raise InputError("--max-gap needs --group COL (the gaps are between groups)")
     if limits and not args.check:
         raise InputError("--max-gap is a limit for --check: add --check")
     if args.check and args.goal is None and not limits:
@@ -172,9 +168,16 @@ def run(args: argparse.Namespace) -> int:
     goal = parse_goal(args.goal) if args.goal is not None else None
     prevalence = parse_prevalence(args.prevalence) if args.prevalence is not None else None
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
+    # Groups come from --group COL, or by themselves from an aggregated file's column.
+    no_groups = (
+        ""
+        if src.group_column is not None
+        else (f" ({src.label} opened as one group's rows)" if args.group is not None else "")
+    )
+    if criterion is not None and src.group_column is None:
+        raise InputError("--group-goal needs --group COL (one threshold a group)" + no_groups)
     if limits and src.group_column is None:
-        raise InputError(f"--max-gap: {src.label} has no groups (--group {args.group} names "
-                         "an aggregated file's group to open first)")  # fmt: skip
+        raise InputError("--max-gap needs --group COL (the gaps are between groups)" + no_groups)
     options = Options(
         threshold=threshold,
         beta=wanted.beta,

@@ -56,10 +56,10 @@ def _auc(data: object) -> float:
 # --- groups ------------------------------------------------------------------------------
 
 
-def test_groups_open_as_models_of_their_own_rows(tmp_path: Path) -> None:
+def test_groups_open_as_models_of_their_own_rows_with_as_models(tmp_path: Path) -> None:
     p = tmp_path / "g.csv"
     p.write_text(GROUPED)
-    src = open_source(str(p))
+    src = open_source(str(p), as_models=True)
     assert [m.name for m in src.models] == ["a", "b"] and src.group_by == "model"
     assert not src.paired and src.data is src.models[0].data
     a, b = (m.data for m in src.models)
@@ -68,10 +68,10 @@ def test_groups_open_as_models_of_their_own_rows(tmp_path: Path) -> None:
     assert _auc(a) == pytest.approx(
         (3 * 6 + 2 * (5 + 0.5 * 1) + 1 * (3 + 0.5 * 2) + 0) / 36  # positives' wins over negatives
     )
-    src_b = open_source(str(p), group="b")
+    src_b = open_source(str(p), group="b", as_models=True)
     assert [m.name for m in src_b.models] == ["b", "a"]
     with pytest.raises(InputError, match="no group 'c' in column 'model'; the groups are: a, b"):
-        open_source(str(p), group="c")
+        open_source(str(p), group="c", as_models=True)
     # A zero count adds no example: a's four scores hold 6 positives in 3 rows.
     assert int(np.count_nonzero(a.labels)) == 3
 
@@ -82,7 +82,8 @@ def test_by_names_the_group_column_when_there_are_several(tmp_path: Path) -> Non
     with pytest.raises(InputError, match=r"several other columns \('model', 'day'\): name the "
                        r"one that holds groups with --by COLUMN"):  # fmt: skip
         open_source(str(p))
-    assert [m.name for m in open_source(str(p), by="day").models] == ["1", "2"]
+    assert [m.name for m in open_source(str(p), by="day", as_models=True).models] == ["1", "2"]
+    assert [name for name, _ in open_source(str(p), by="day").groups] == ["1", "2"]
     rows = tmp_path / "rows.csv"
     rows.write_text("score,label\n0.5,1\n0.2,0\n")
     with pytest.raises(InputError, match="--by is for aggregated files"):
@@ -106,7 +107,7 @@ def test_the_report_compares_groups_as_independent_samples(
         "score": [float(r[0]) for r in rows], "positives": [int(r[1]) for r in rows],
         "negatives": [int(r[2]) for r in rows], "model": [r[3] for r in rows],
     }), p)  # fmt: skip
-    assert main(["report", str(p), "--json"]) == 0
+    assert main(["report", str(p), "--json", "--as-models"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["groups"] == {"by": "model", "names": ["a", "b"], "shown": "a"}
     assert doc["positives"] == 6 and doc["quantisation"] is None
@@ -120,11 +121,11 @@ def test_the_report_compares_groups_as_independent_samples(
     va, vb = se_a**2, se_b**2
     n_a, n_b = (m["positives"] + m["negatives"] for m in doc["models"])
     assert diff["df"] == pytest.approx((va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1)))
-    a = open_source(str(p)).models[0].data
+    a = open_source(str(p), as_models=True).models[0].data
     assert se_a == pytest.approx(delong_se(build_sweep(a))[1])
     assert pair["at_threshold"]["mcnemar"] is None
     assert "different examples" in pair["at_threshold"]["mcnemar_reason"]
-    assert main(["report", str(p), "--group", "b"]) == 0
+    assert main(["report", str(p), "--group", "b", "--as-models"]) == 0
     text = capsys.readouterr().out
     assert "Groups by model (2: b, a; each is different examples, compared as independent " \
         "samples; the report above is group b's" in text  # fmt: skip
@@ -134,7 +135,7 @@ def test_the_report_compares_groups_as_independent_samples(
 def test_plain_mode_lists_and_shows_groups(tmp_path: Path) -> None:
     p = tmp_path / "g.csv"
     p.write_text(GROUPED)
-    src = open_source(str(p))
+    src = open_source(str(p), as_models=True)
     s = Session(src.data, 0.5, source=src.label, models=src.models, group_by=src.group_by)
     out = io.StringIO()
     run_plain(s, io.StringIO("models\nmodel b\nrows differ\ncompare\n"), out, prompt=False)
@@ -300,7 +301,7 @@ async def test_the_explorer_shows_groups_and_the_bound(tmp_path: Path) -> None:
         "0.9,3,1,a,true,round:1\n0.5,1,1,a,false,round:1\n0.1,1,4,a,true,round:1\n"
         "0.8,2,0,b,false,round:1\n0.2,1,3,b,false,round:1\n"
     )
-    src = open_source(str(p))
+    src = open_source(str(p), as_models=True)
     s = Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
                 quantised=src.quantised, group_by=src.group_by)  # fmt: skip
     app = ThresholdLab(s, theme="textual-dark", playback_seconds=60.0)

@@ -254,3 +254,80 @@ def test_from_frame_reads_the_group_column(capsys: pytest.CaptureFixture[str]) -
         tl.from_frame(df, group="nosuch")
     with pytest.raises(tl.InputError, match="not both"):
         tl.from_frame(df, group="site", groups=df["site"])
+
+
+def _aggregated_clinics(tmp_path: Path) -> Path:
+    """clinics.csv as ``aggregate --by site`` writes it: a row a site and score."""
+    table: dict[tuple[str, float], list[int]] = {}
+    for _, site, score, label in clinics_rows():
+        table.setdefault((site, score), [0, 0])[0 if label == 1 else 1] += 1
+    p = tmp_path / "agg.csv"
+    lines = [f"{s},{pos},{neg},{site}" for (site, s), (pos, neg) in sorted(table.items())]
+    p.write_text("score,positives,negatives,site\n" + "\n".join(lines) + "\n")
+    return p
+
+
+def test_an_aggregated_file_s_groups_open_as_groups(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rows = _json(capsys, CLINICS, "--group", "site", "--group-goal", "equal_opportunity")
+    agg = _aggregated_clinics(tmp_path)
+    for argv in ([], ["--group", "site"], ["--group", "SITE"], ["--by", "site"]):
+        d = _json(capsys, str(agg), *argv, "--group-goal", "equal_opportunity")
+        assert d["group_column"] == "site"
+        # The same groups, gaps and thresholds; n counts the table's weighted entries.
+        keep = ("counts", "metrics", "selection_rate", "roc", "pr", "positives", "prevalence")
+        for a, b in zip(d["groups"], rows["groups"], strict=True):
+            assert a["name"] == b["name"] and {k: a[k] for k in keep} == {k: b[k] for k in keep}
+        assert d["gaps"] == rows["gaps"]
+        assert d["group_thresholds"] == rows["group_thresholds"]
+        assert d["roc"]["auc"] == rows["roc"]["auc"] and d["counts"] == rows["counts"]
+
+
+def test_an_aggregated_file_s_one_group_alone_and_the_old_models(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    agg = _aggregated_clinics(tmp_path)
+    east = _json(capsys, str(agg), "--group", "east")
+    assert "groups" not in east and "gaps" not in east
+    one = tl.report([r[3] for r in clinics_rows() if r[1] == "east"],
+                    [r[2] for r in clinics_rows() if r[1] == "east"]).to_dict(points=0)  # fmt: skip
+    assert east["roc"]["auc"] == one["roc"]["auc"] and east["counts"] == one["counts"]
+    assert "(site = east)" in east["source"]
+    models = _json(capsys, str(agg), "--as-models")
+    assert models["groups"] == {"by": "site", "names": ["east", "north", "south"],
+                                "shown": "east"}  # fmt: skip
+    assert main(["report", str(agg), "--group", "west"]) == 2
+    err = capsys.readouterr().err
+    assert "--group west: neither the group column ('site') nor a group in it; the groups " \
+        "are: east, north, south" in err  # fmt: skip
+
+
+def test_a_quantised_aggregated_file_s_pooled_bound_counts_shared_scores_as_merged(
+    tmp_path: Path,
+) -> None:
+    from threshold_lab.core.data.sources import open_source
+
+    p = tmp_path / "q.csv"
+    p.write_text("score,positives,negatives,merged,quantisation,site\n"
+                 "0.9,3,1,true,round:1,a\n0.5,1,1,false,round:1,a\n0.1,1,4,true,round:1,a\n"
+                 "0.9,1,0,false,round:1,b\n0.5,2,2,false,round:1,b\n")  # fmt: skip
+    src = open_source(str(p))
+    assert [n for n, _ in src.groups] == ["a", "b"]
+    # Pooled: 0.9 holds 4 positives and 1 negative (merged in a), 0.5 holds 3 and 3 (two
+    # groups' rows: their own scores may differ), 0.1 holds 1 and 4 (merged).
+    e = (4 * 1 + 3 * 3 + 1 * 4) / (2 * 8 * 8)
+    assert src.quantised[""].bound == pytest.approx(e)
+
+
+def test_the_group_column_is_named_as_given(capsys: pytest.CaptureFixture[str]) -> None:
+    import pandas as pd
+
+    df = pd.read_csv(CLINICS)
+    for r in (tl.from_frame(df, group="site"),
+              tl.report(df["label"], df["score"], groups=df["site"]),
+              tl.report(list(df["label"]), list(df["score"]), groups=list(df["site"]),
+                        group_name="site")):  # fmt: skip
+        assert r.to_dict(points=0)["group_column"] == "site"
+    plain = tl.report(list(df["label"]), list(df["score"]), groups=list(df["site"]))
+    assert plain.to_dict(points=0)["group_column"] == "group"
