@@ -414,7 +414,7 @@ class Classes(Command):
 
 
 class NextModel(Command):
-    """Show the next model's scores of the same rows"""
+    """Show the next model, or the next group alone"""
 
     KEY = "M"
     ID = "next-model"
@@ -906,12 +906,12 @@ class Models(Command):
 
     PLAIN = "models"
     GROUP = "Models"
-    PLAIN_HELP = ("several models of the same rows (or an aggregated file's groups): each "
-                  "one's summaries")  # fmt: skip
+    PLAIN_HELP = ("several models of the same rows (or all rows and each group, with "
+                  "--group COL): each one's summaries")  # fmt: skip
 
 
 class Model(Command):
-    """Show another model's scores of the same rows"""
+    """Show another model's scores of the same rows (or one group's rows alone)"""
 
     PLAIN = "model NAME"
     GROUP = "Models"

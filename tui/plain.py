@@ -413,7 +413,7 @@ class PlainSession:
             raise InputError("no groups: open a file with --group COL (a column naming each "
                              "row's group)")  # fmt: skip
         s = self.session
-        return g.report(s.data, s.threshold, beta=s.beta, confidence=s.confidence,
+        return g.report(s.grouped_rows(), s.threshold, beta=s.beta, confidence=s.confidence,
                         label=s.source)  # fmt: skip
 
     def _groups(self) -> list[str]:
@@ -693,7 +693,10 @@ class PlainSession:
             return ["One model: these rows have one score column (open a file with score_A, "
                     "score_B, ... or --score-column twice to compare models)."]  # fmt: skip
         lines = [f"{len(s.models)} models of the same {s.data.n} rows:"]
-        if not s.paired:
+        if s.pooled:
+            lines = [f"Every row pooled, then {len(s.models) - 1} groups by {s.group_by}, each "
+                     "its own rows (model NAME shows one):"]  # fmt: skip
+        elif not s.paired:
             lines = [f"{len(s.models)} groups by {s.group_by}, each its own rows (model NAME "
                      "shows one):"]  # fmt: skip
         at = format_threshold(s.threshold)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.data.dataset import Dataset, make_dataset
+from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
 from threshold_lab.core.data.groups import split_groups
 from threshold_lab.core.data.rownames import RowNames
 from threshold_lab.core.data.sources import Source
@@ -24,6 +24,18 @@ from threshold_lab.core.threshold import Threshold
 IntArray = npt.NDArray[np.intp]
 
 
+#: The name of the model line of every row pooled (groups shown as models).
+ALL_ROWS = "all"
+
+
+def pooled_name(names: Sequence[str]) -> str:
+    """:data:`ALL_ROWS`, or a spelling no group has."""
+    name = ALL_ROWS
+    while name in names:
+        name = f"({name})"
+    return name
+
+
 @dataclass(frozen=True)
 class RowGroups:
     """The group column, the groups' names, and each loaded row's group."""
@@ -31,6 +43,33 @@ class RowGroups:
     column: str
     names: Sequence[str]
     codes: IntArray
+
+    def models(self, data: Dataset) -> tuple[Model, ...]:
+        """Every row pooled (named :data:`ALL_ROWS`), then each group's own rows, as the
+        session's models: the rows keep their names (ids, or positions in the file)."""
+        if data.n != self.codes.shape[0]:
+            raise InputError("the rows are not those the groups were read with")
+        order = np.argsort(self.codes, kind="stable")
+        bounds = np.searchsorted(self.codes[order], np.arange(len(self.names) + 1))
+        out = [Model(pooled_name(self.names), data)]
+        for i, name in enumerate(self.names):
+            idx = order[bounds[i] : bounds[i + 1]]
+            w = None if data.weights is None else data.weights[idx]
+            names = RowNames(data.ids, idx.astype(np.int64))  # each row's own name
+            out.append(
+                Model(
+                    name,
+                    make_dataset(
+                        data.scores[idx],
+                        data.labels[idx],
+                        weights=w,
+                        ids=names,
+                        ids_known_unique=True,
+                        owned=True,
+                    ),
+                )
+            )
+        return tuple(out)
 
     def current(self, data: Dataset) -> IntArray:
         """Each row of ``data`` (the rows as edited)'s group, -1 for a row an edit added."""

@@ -38,9 +38,9 @@ class Reading:
                  columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
                  models: Sequence[Model] = (), multiclass: Multiclass | None = None,
                  klass: int = 0, quantised: Mapping[str, Quantised] | None = None,
-                 group_by: str | None = None) -> None:  # fmt: skip
+                 group_by: str | None = None, pooled: bool = False) -> None:  # fmt: skip
         self.history = History(data, threshold, source=source, path=path, columns=columns)
-        self.shown = Shown(models, multiclass, klass, quantised, group_by)
+        self.shown = Shown(models, multiclass, klass, quantised, group_by, pooled)
         self.policy = Policy(threshold, beta)
         self.sureness = Sureness()
 
@@ -62,6 +62,8 @@ class Reading:
     quantised: Part[Mapping[str, Quantised]] = Part("shown", "quantised")
     group_by: Part[str | None] = Part("shown", "group_by")
     paired: Part[bool] = Part("shown", "paired")
+    pooled: Part[bool] = Part("shown", "pooled", "Whether the first model is every group pooled.")
+    showing_group: Part[str | None] = Part("shown", "showing_group", "The group shown alone.")
     intervals: Part[bool] = Part("sureness", "intervals")
     confidence: Part[float] = Part("sureness", "confidence")
     replicates: Part[int | None] = Part("sureness", "replicates")

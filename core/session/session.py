@@ -74,10 +74,17 @@ class Session(Reading):
         """An Update of the current state, with the goal and prevalence in force."""
         return Update(self.analysis, changed, message, fresh, self._deciding(), self.sure,
                       self.model_rows(wait=False), self.shown.class_name, self.group_by,
-                      self.quantisation, self.asked)  # fmt: skip
+                      self.quantisation, self.asked, self.pooled)  # fmt: skip
 
     def current(self) -> Update:
         return self._update()  # the state as it is, with nothing to say
+
+    def grouped_rows(self) -> Dataset:
+        """The rows the groups split: every row as edited, or, while one group is shown
+        alone (``M``), every row as loaded (edits wait until all rows are shown again)."""
+        if self.shown.showing_group is not None:
+            return self.shown.models[0].data
+        return self.data
 
     def boot_job(self) -> BootJob | None:
         """The bootstrap to run for the state as it is (with the goal's threshold among

@@ -36,6 +36,7 @@ class Shown:
         klass: int = 0,
         quantised: Mapping[str, Quantised] | None = None,
         group_by: str | None = None,
+        pooled: bool = False,
     ) -> None:
         self.models: tuple[Model, ...] = tuple(models)
         self.model = 0
@@ -48,6 +49,14 @@ class Shown:
         #: The column whose groups the models are (different examples), or None when
         #: the models score the same rows.
         self.group_by = group_by
+        #: Groups of a file's rows (``--group COL``): the first "model" is every row
+        #: pooled, the others each group's own rows; the pooled is never compared.
+        self.pooled = pooled
+
+    @property
+    def showing_group(self) -> str | None:
+        """The group shown alone (its own rows), or None for every row pooled."""
+        return self.models[self.model].name if self.pooled and self.model > 0 else None
 
     @property
     def paired(self) -> bool:
@@ -128,9 +137,13 @@ class Shown:
                              "models")  # fmt: skip
         if name not in names:
             raise InputError(f"no model {name!r}; the models are: {', '.join(names)}")
+        what = "group" if self.group_by is not None else "model"
         if edited:
-            raise InputError("edits apply to the model shown only: " + EDITS_FIRST.format("model"))
+            raise InputError(f"edits apply to the {what} shown only: " + EDITS_FIRST.format(what))
         self.model = names.index(name)
+        if self.pooled and self.model == 0:
+            return self.models[0].data, (f"All rows, pooled across the {len(names) - 1} groups "
+                                         f"by {self.group_by}.")  # fmt: skip
         if not self.paired:
             return self.models[
                 self.model
@@ -195,4 +208,5 @@ class Shown:
                     paired=self.paired and not (asked and asked.unpaired),
                     alternative="two-sided" if asked is None else asked.alternative)
             for i, j in pairs(self.models)
+            if not (self.pooled and i == 0)  # every row against one group: not independent
         ]  # fmt: skip

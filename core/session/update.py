@@ -70,12 +70,14 @@ class Update:
     models: tuple[ModelRow, ...] = ()
     #: Several classes: the one shown against the rest (None with two classes).
     klass: str | None = None
-    #: The models are an aggregated file's groups by this column (different rows).
+    #: The models are groups by this column (different rows), or None.
     group_by: str | None = None
     #: The rows shown are quantised counts: the rule and the bound on AUC.
     quantised: Quantised | None = None
     #: The readouts and partial AUCs asked for, and how models are tested.
     asked: Asked = field(default_factory=Asked)
+    #: The first model is every row pooled, the others its groups (``--group COL``).
+    pooled: bool = False
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

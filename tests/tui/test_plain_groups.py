@@ -102,3 +102,65 @@ async def test_e_in_the_explorer_shows_the_groups_and_refuses_without_them() -> 
         await pilot.pause()
         assert not isinstance(app.screen, MetricsScreen)
         assert "Refused: no groups" in rendered(app.main.query_one("#message"))
+
+
+def test_each_group_is_a_line_and_model_name_shows_one_group_alone() -> None:
+    p, out = _plain(str(CLINICS), "--group", "site")
+    s = p.session
+    assert [m.name for m in s.models] == ["all", "east", "north", "south"] and s.pooled
+    ids, site, score, label = _rows()
+    rows = {r.name: r for r in s.model_rows()}
+    for name in ("east", "north", "south"):
+        mine = [i for i, x in enumerate(site) if x == name]
+        one = tl.report([label[i] for i in mine], [score[i] for i in mine])
+        assert rows[name].auc.exact == one.roc_auc.exact
+        assert rows[name].metrics["precision"].exact == one.metrics["precision"].exact
+    assert rows["all"].auc.exact == tl.report(label, score).roc_auc.exact
+    # Comparisons are between groups only (every row against a group is not independent).
+    names = {(c.a, c.b) for c in s.comparisons()}
+    assert names == {("east", "north"), ("east", "south"), ("north", "south")}
+    p.run_line("model east")
+    said = out.getvalue()
+    assert "Group east (site = east): its own rows." in said
+    east = [ids[i] for i, x in enumerate(site) if x == "east"]
+    assert [s.data.row_id(i) for i in range(s.data.n)] == east  # the rows keep their names
+    # Edits apply to the group shown; another is shown once they are undone.
+    p.run_line(f"delete {east[0]}")
+    p.run_line("model all")
+    assert "edits apply to the group shown only: undo or reset them (r) before showing " \
+        "another group" in out.getvalue()  # fmt: skip
+    # The groups while one is shown: every row as loaded.
+    out.truncate(0)
+    out.seek(0)
+    p.run_line("groups")
+    assert "east   20    4" in out.getvalue()
+    p.run_line("undo")
+    p.run_line("model all")
+    assert "All rows, pooled across the 3 groups by site." in out.getvalue()
+    assert s.data.n == 90 and s.showing_group is None
+
+
+async def test_m_in_the_explorer_shows_one_group_s_rows_matrix_and_curves() -> None:
+    from threshold_lab.tui.widgets.charts import CurveChart
+    from threshold_lab.tui.widgets.model_line import ModelLine
+
+    from tests.tui.helpers import file_app
+
+    app = file_app(str(CLINICS), "--group", "site")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        line = app.main.query_one(ModelLine)
+        assert line.display
+        roc = app.main.query_one("#roc-chart", CurveChart)
+        assert roc.border_title == "ROC curves of all rows and 3 groups"
+        assert app.main.session.data.n == 90
+        await pilot.press("M")
+        await pilot.pause()
+        assert app.main.message.startswith("Group east (site = east): its own rows.")
+        assert app.main.session.data.n == 20
+        for _ in range(3):
+            await pilot.press("M")
+            await pilot.pause()
+        assert app.main.message.startswith("All rows, pooled across the 3 groups by site.")
+        assert app.main.session.data.n == 90

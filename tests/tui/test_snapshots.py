@@ -364,3 +364,25 @@ def test_groups_view(snap_compare: Compare, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(app, run_before=settled, terminal_size=size)
+
+
+@pytest.mark.parametrize(("size", "press"), [(SIZE, ["M"]), (SMALL, ["M", "2"])],
+                         ids=["120x40", "80x24"])  # fmt: skip
+def test_one_group_shown_alone(
+    snap_compare: Compare, size: tuple[int, int], press: list[str]
+) -> None:
+    """#32: clinics.csv opened with --group site, then M: a line each for all rows and
+    the three groups (east starred), east's rows and matrix, and every curve with
+    east's marked (at 80x24 the chart pane)."""
+    app = file_app(str(DATA / "clinics.csv"), "--group", "site")
+
+    async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(2):
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+        await pilot.press(*press)
+        for _ in range(2):
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+
+    assert snap_compare(app, run_before=settled, terminal_size=size)

@@ -463,11 +463,19 @@ class SourceArgs:
         data, models, opening = src.data, src.models, ""
         if self.transform is not None:  # part of loading: the rows open transformed
             data, models, opening = transformed(self.transform, data, models, threshold)
+        row_groups, quantised, by = None, src.quantised, src.group_by
+        if src.group_column is not None and src.group_codes is not None:
+            row_groups = RowGroups(src.group_column, [n for n, _ in src.groups], src.group_codes)
+            if not models:  # every row pooled, then each group: a line each, M shows one
+                models, by = row_groups.models(data), src.group_column
+                whole = quantised.get("")  # the pooled rows' bound: the "all" line's
+                quantised = {} if whole is None else {models[0].name: whole}
         session = Session(
             data, threshold, source=src.label, path=src.path, beta=self.beta,
             columns=src.columns, models=models, multiclass=src.multiclass, klass=src.klass,
-            quantised=src.quantised, group_by=src.group_by,
+            quantised=quantised, group_by=by, pooled=row_groups is not None and not src.models,
         )  # fmt: skip
+        session.row_groups = row_groups
         if self.prevalence_text is not None:
             session.set_prevalence(self.prevalence_text)
         if self.asked:
@@ -481,10 +489,9 @@ class SourceArgs:
             session.set_bootstrap(str(self.replicates))
         recovered = session.recovery_notice()  # an earlier session hung up with edits
         grouped = ""
-        if src.group_column is not None and src.group_codes is not None:
-            session.row_groups = RowGroups(src.group_column, [n for n, _ in src.groups],
-                                           src.group_codes)  # fmt: skip
+        if row_groups is not None:
             col = src.group_column
-            grouped = (f"{len(src.groups)} groups by {col}: the rows are shown pooled; E (in "
-                       "plain mode, groups) shows each group and the gaps.")  # fmt: skip
+            alone = "" if src.models else " M shows one group alone (its rows, matrix and curves);"
+            grouped = (f"{len(src.groups)} groups by {col}: every row is shown pooled;{alone} E "
+                       "(in plain mode, groups) shows each group and the gaps.")  # fmt: skip
         return Opened(session, " ".join(s for s in (opening, grouped, recovered) if s))

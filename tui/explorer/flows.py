@@ -319,8 +319,8 @@ def groups_summary(host: Host) -> None:
                  "row's group).")  # fmt: skip
         return
     try:
-        r, added = g.report(s.data, s.threshold, beta=s.beta, confidence=s.confidence,
-                            label=s.source)  # fmt: skip
+        r, added = g.report(s.grouped_rows(), s.threshold, beta=s.beta,
+                            confidence=s.confidence, label=s.source)  # fmt: skip
     except InputError as exc:
         host.say(f"Refused: {exc}.")
         return
@@ -330,7 +330,12 @@ def groups_summary(host: Host) -> None:
     if added:
         lines.append(f"({added} row{'s' if added != 1 else ''} added by an edit: no group, "
                      "left out.)")  # fmt: skip
-    title = f"{len(c.groups)} groups by {c.group_column}, the rows as edited"
+    shown = s.showing_group
+    title = (
+        f"{len(c.groups)} groups by {c.group_column}, the rows as edited"
+        if shown is None
+        else f"{len(c.groups)} groups by {c.group_column} (group {shown} is shown alone)"
+    )
     body = "\n".join(lines[1:]).strip("\n")
     host.ask(MetricsScreen(title, Text(to_ascii(body) if host.ascii else body)))
 
