@@ -893,6 +893,32 @@ class Groups(Command):
                   "Fairlearn names them, with Newcombe's intervals")  # fmt: skip
 
 
+class OwnThresholds(Command):
+    """Each group its own threshold (M moves one's), or one for all"""
+
+    KEY = "O"
+    ID = "own-thresholds"
+    FOOTER = "Own"
+    ACTION = "own_thresholds"
+    ON_KEY_LINE = False  # as E: help, the palette and the grouped file's opening say it
+    PLAIN = "own"
+    GROUP = "Models"
+    PLAIN_HELP = ("with --group COL: each group its own threshold (model NAME shows one "
+                  "to move its own; all rows' status and matrix are then the groups' "
+                  "pooled), or own again for one threshold")  # fmt: skip
+
+
+class GroupGoal(Command):
+    """Per-group thresholds for a fairness criterion"""
+
+    PLAIN = "group-goal CRITERION [E]"
+    GROUP = "Models"
+    PLAIN_HELP = ("with --group COL: one threshold a group for demographic_parity, "
+                  "equal_opportunity, equalized_odds, predictive_parity or same_goal (gap "
+                  "at most E, 0.01 by default), maximising the goal in force (max accuracy "
+                  "without one) on all rows pooled; each group then carries its own")  # fmt: skip
+
+
 class Group(Command):
     """One group's numbers at the threshold"""
 

@@ -45,6 +45,7 @@ from threshold_lab.core.report.as_text import (
 )
 from threshold_lab.core.report.report import Report
 from threshold_lab.core.session import recovery
+from threshold_lab.core.session.groups import PooledAnalysis
 from threshold_lab.core.session.rowview import (
     DIFFER,
     ORDER_NAMES,
@@ -258,11 +259,13 @@ class PlainSession:
             ),
             cmd.MoreMetrics: self.cmd_metrics,
             cmd.Explain: self.cmd_explain,
-            cmd.Sweep: lambda args: self._tell(args, lambda: sweep_table(self.analysis)),
+            cmd.Sweep: lambda args: self._tell(args, lambda: sweep_table(self._one("sweep"))),
             cmd.Roc: lambda args: self._tell(args, lambda: self._curve("roc")),
             cmd.Pr: lambda args: self._tell(args, lambda: self._curve("pr")),
             cmd.Intervals: self.cmd_intervals,
             cmd.Groups: lambda args: self._tell(args, self._groups),
+            cmd.OwnThresholds: lambda args: self._change(args, self.session.toggle_own),
+            cmd.GroupGoal: self.cmd_group_goal,
             cmd.Group: self.cmd_group,
             cmd.Models: lambda args: self._tell(args, self._models),
             cmd.Model: self.cmd_model,
@@ -414,7 +417,7 @@ class PlainSession:
                              "row's group)")  # fmt: skip
         s = self.session
         return g.report(s.grouped_rows(), s.threshold, beta=s.beta, confidence=s.confidence,
-                        label=s.source)  # fmt: skip
+                        label=s.source, own=s.shown.own)  # fmt: skip
 
     def _groups(self) -> list[str]:
         """``groups``: each group at the threshold, then the gaps."""
@@ -427,6 +430,13 @@ class PlainSession:
                          f"{'have' if added != 1 else 'has'} no group and "
                          f"{'are' if added != 1 else 'is'} left out.)")  # fmt: skip
         return [line.strip() for line in lines if line.strip()]
+
+    def cmd_group_goal(self, args: list[str]) -> None:
+        """``group-goal CRITERION [E]``: per-group thresholds, each group's its own."""
+        if not args or len(args) > 2:
+            raise InputError("say group-goal CRITERION [E], such as group-goal "
+                             "equal_opportunity 0.05")  # fmt: skip
+        self._said(self.session.solve_group_goal(args[0], args[1] if len(args) > 1 else None))
 
     def cmd_group(self, args: list[str]) -> None:
         """``group NAME``: one group's counts and every metric with its formula."""
@@ -537,13 +547,20 @@ class PlainSession:
                 "the models no longer have the same rows (an edit added or deleted one): "
                 "undo it to list the rows they decide differently"
             )
+        if cell is not None:
+            self._one(f"rows {cell}")
         view = make_view(a.data, a.threshold, order, cell, self._orders, [d for _, d in models])
         n = len(view)
         what = {None: _rows(n), DIFFER: f"{_rows(n)} decided differently"}.get(
             cell, f"{n} {cell} {_noun(n)}"
         )
         t = threshold_words(a.threshold, a.sweep.thresholds)
-        self.say(f"{what} at threshold {t}, {ORDER_NAMES[order]}:")
+        where = (
+            f"at threshold {t}"
+            if not isinstance(a, PooledAnalysis)
+            else ("each at its group's own threshold")
+        )
+        self.say(f"{what} {where}, {ORDER_NAMES[order]}:")
         if cell == DIFFER:
             for side in side_by_side(models, a.threshold, view.indices(0, limit)):
                 each = ", ".join(f"{name} score {sc} {c}" for name, sc, c in side.models)
@@ -555,9 +572,19 @@ class PlainSession:
             again = f"rows {cell + ' ' if cell else ''}"
             self.say(f"... and {_rows(more, 'more')}: {again}{len(view)} shows them all.")
 
+    def _one(self, what: str) -> Analysis:
+        """The analysis, for a command that needs one threshold (refused while every row
+        is shown and each group has its own)."""
+        a = self.analysis
+        if isinstance(a, PooledAnalysis):
+            raise InputError(f"{what} needs one threshold, and each group has its own: "
+                             "model NAME shows a group alone, own gives every group one "
+                             "threshold")  # fmt: skip
+        return a
+
     def cmd_boundary(self, args: list[str]) -> None:
         self._no_args(args)
-        a = self.analysis
+        a = self._one("boundary")
         scores = boundary_scores(a.data, a.threshold)
         rows = np.flatnonzero(np.isin(a.data.scores, np.asarray(scores)))
         t = threshold_words(a.threshold, a.sweep.thresholds)
@@ -568,7 +595,13 @@ class PlainSession:
 
     def _say_rows(self, rows: npt.NDArray[np.intp]) -> None:
         a = self.analysis
-        for row in row_texts(a.data, a.threshold, rows, a.sweep.thresholds):
+        texts = (
+            row_texts(a.data, a.threshold, rows, a.sweep.thresholds)
+            if not isinstance(a, PooledAnalysis)
+            else [row_texts(a.data, a.row_threshold(int(i)), np.array([i]), a.sweep.thresholds)[0]
+                  for i in rows]
+        )  # fmt: skip
+        for row in texts:
             self.say(
                 f"{row.id}: score {row.score}, actual {row.actual}, "
                 f"predicted {row.predicted}, {row.cell}"
@@ -699,8 +732,12 @@ class PlainSession:
         elif not s.paired:
             lines = [f"{len(s.models)} groups by {s.group_by}, each its own rows (model NAME "
                      "shows one):"]  # fmt: skip
-        at = format_threshold(s.threshold)
+        own = s.shown.own
         for row in s.model_rows():
+            at = "threshold " + format_threshold(s.threshold)
+            if own is not None:
+                at = ("each group's own threshold" if row.name not in own
+                      else "threshold " + format_threshold(own[row.name]))  # fmt: skip
             shown = " (shown)" if row.shown else ""
             q = s.quantised.get(row.name)
             if q is not None:
@@ -708,7 +745,7 @@ class PlainSession:
             k = row.metrics
             lines.append(
                 f"{row.name}{shown}: ROC AUC {_v(row.auc)}, average precision {_v(row.ap)}; "
-                f"at threshold {at}, precision {_v(k['precision'])}, recall {_v(k['recall'])}, "
+                f"at {at}, precision {_v(k['precision'])}, recall {_v(k['recall'])}, "
                 f"F1 {_v(k['f1'])}."
             )
         return lines
@@ -758,7 +795,12 @@ class PlainSession:
     def cmd_metrics(self, args: list[str]) -> None:
         self._no_args(args)
         a = self.analysis
-        self.say(f"Metrics at threshold {threshold_words(a.threshold, a.sweep.thresholds)}:")
+        where = (
+            a.pooled_words()
+            if isinstance(a, PooledAnalysis)
+            else f"Metrics at threshold {threshold_words(a.threshold, a.sweep.thresholds)}"
+        )
+        self.say(f"{where}:")
         self.say(*metrics_section(a, self._sure(), "bootstrap B"))
         at = self.session.current().at_prevalence
         prevalence = self.session.prevalence

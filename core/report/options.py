@@ -75,6 +75,9 @@ class Options:
     tolerance: Fraction = TOLERANCE
     #: Also each group's mixture of two points at one common rate (--randomised).
     randomised: bool = False
+    #: Each group at its own threshold (the explorer's, by group name), or None: every
+    #: group at ``threshold``.
+    group_at: tuple[tuple[str, Threshold], ...] | None = None
 
 
 def _text(value: object) -> str:

@@ -265,7 +265,9 @@ def _groups(
         return (), None, None
     o = dataclasses.replace(options, threshold=first.analysis.threshold, goal=None,
                             follow_goal=False, replicates=None)  # fmt: skip
-    parts = tuple(_part(g, source, o, None) for g in grouped)
+    own = dict(options.group_at or ())
+    parts = tuple(_part(g, source, o if g.name not in own else dataclasses.replace(
+        o, threshold=own[g.name]), None) for g in grouped)  # fmt: skip
     rates = [GroupRates(p.name, p.analysis.counts, p.analysis.sweep.whole_counts())
              for p in parts]  # fmt: skip
     gaps = compute_gaps(rates, confidence=options.confidence, replicates=options.replicates,

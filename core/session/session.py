@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
+from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.curves.operating import Focus, Kind
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.presets import preset
@@ -28,11 +29,14 @@ from threshold_lab.core.decide.net_benefit import (
 )
 from threshold_lab.core.decide.solve import decision_sentence
 from threshold_lab.core.drawing.decision import decision_curve_of
+from threshold_lab.core.drawing.model_rows import ModelRow, model_row
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.groups.thresholds import parse_criterion, parse_tolerance
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import Bootstrap, CurveStatistic
+from threshold_lab.core.report.options import Options
 from threshold_lab.core.session import edits
-from threshold_lab.core.session.groups import RowGroups
+from threshold_lab.core.session.groups import PooledAnalysis, RowGroups
 from threshold_lab.core.session.history import NeedsOverwrite, Performed, Stale, Travel
 from threshold_lab.core.session.policy import (
     OFF_WORDS,
@@ -51,6 +55,10 @@ from threshold_lab.core.transform import kept
 
 __all__ = ["STEP", "Later", "NeedsOverwrite", "Session"]
 
+#: Why the threshold does not move while every row is shown and each group has its own.
+OWN_REFUSED = ("each group has its own threshold: M shows a group alone to move its own "
+               "(O: one threshold for every group again)")  # fmt: skip
+
 
 class Session(Reading):
     """Mutable exploring state around immutable datasets: every operation returns
@@ -68,6 +76,8 @@ class Session(Reading):
     _readout: int = -1
     #: The rows' groups (``--group COL``), followed through the edits; None without.
     row_groups: RowGroups | None = None
+    #: The last pooled analysis with each group at its own threshold, and its key.
+    _pooled_kept: tuple[tuple[object, ...], PooledAnalysis] | None = None
 
     def _update(self, changed: Changed = NOTHING_CHANGED, message: str = "", *,
                 fresh: bool = False) -> Update:  # fmt: skip
@@ -78,6 +88,103 @@ class Session(Reading):
 
     def current(self) -> Update:
         return self._update()  # the state as it is, with nothing to say
+
+    @property
+    def analysis(self) -> Analysis:
+        """The current operating point; with each group at its own threshold while
+        every row is shown, the groups' counts pooled (:class:`PooledAnalysis`)."""
+        a = Reading.analysis.fget(self)  # type: ignore[attr-defined]
+        own, groups = self.shown.own, self.row_groups
+        if own is None or groups is None or self.shown.showing_group is not None:
+            return a  # type: ignore[no-any-return]
+        return self._pooled_at_own(a.curves, a.threshold)
+
+    def _pooled_at_own(self, curves: Curves, threshold: Threshold) -> PooledAnalysis:
+        own, groups = self.shown.own, self.row_groups
+        assert own is not None and groups is not None
+        key = (curves, threshold, tuple(own.items()), self.beta)
+        kept = self._pooled_kept
+        if kept is None or kept[0] != key:  # O(rows): once per rows and thresholds
+            pooled = PooledAnalysis(curves=curves, threshold=threshold, beta=self.beta,
+                                    own=tuple((n, own[n]) for n in groups.names if n in own),
+                                    groups=groups)  # fmt: skip
+            kept = self._pooled_kept = (key, pooled)
+        return kept[1]
+
+    def model_rows(self, *, wait: bool = True) -> tuple[ModelRow, ...]:
+        """Every model (or all rows and each group) at the threshold; with each group at
+        its own threshold, all rows' line is the groups' counts pooled."""
+        rows = super().model_rows(wait=wait)
+        if not rows or self.shown.own is None or self.row_groups is None or rows[0].pending:
+            return rows
+        if self.shown.showing_group is None:
+            pooled = self.analysis
+        else:  # every row as loaded, each group at its own threshold
+            pooled = self._pooled_at_own(self.shown.curves(0, self.curves), self.threshold)
+        first = model_row(rows[0].name, rows[0].shown, pooled,
+                          None if self.sure is None else self.sure.confidence)  # fmt: skip
+        return (first, *rows[1:])
+
+    def toggle_own(self) -> Update:
+        """Each group its own threshold (all at the current one to start), or one
+        threshold for every group again."""
+        names = self._group_names("each group its own threshold")
+        if self.shown.own is not None:
+            self.shown.own = None
+            return self._update(message=f"One threshold for every group again: "
+                                f"{format_threshold(self.threshold)}.")  # fmt: skip
+        self.shown.own = dict.fromkeys(names, self.threshold)
+        return self._update(message=(
+            f"Each group now has its own threshold, every one at "
+            f"{format_threshold(self.threshold)} to start: M shows a group alone to move its "
+            "own; all rows' status line and matrix are the groups' pooled. O again: one "
+            "threshold."))  # fmt: skip
+
+    def set_group_thresholds(self, thresholds: dict[str, Threshold], said: str) -> Update:
+        """Each group at its own threshold from ``thresholds`` (by group name)."""
+        names = self._group_names("per-group thresholds")
+        missing = [n for n in names if n not in thresholds]
+        if missing:
+            raise InputError(f"no threshold for group {missing[0]!r}")
+        self.shown.own = {n: thresholds[n] for n in names}
+        g = self.shown.showing_group
+        if g is not None:
+            self.policy.threshold = self.shown.own[g]
+        return self._update(message=said)
+
+    def solve_group_goal(self, criterion: str, tolerance: str | None = None) -> Update:
+        """Per-group thresholds for a fairness ``criterion`` (``--group-goal``), the
+        objective the goal in force names (max accuracy without one), on every row as
+        the groups split them; each group then carries its own."""
+        self._group_names("per-group thresholds")
+        assert self.row_groups is not None
+        crit = parse_criterion(criterion)
+        opts = Options(group_goal=crit, goal=self.goal)
+        if tolerance is not None:
+            opts = dataclasses.replace(opts, tolerance=parse_tolerance(tolerance))
+        r, _ = self.row_groups.report(self.grouped_rows(), self.threshold, beta=self.beta,
+                                      confidence=self.confidence, label=self.source,
+                                      solve=opts)  # fmt: skip
+        g = r.group_thresholds
+        assert g is not None
+        if not g.feasible or g.chosen is None:
+            raise InputError(f"per-group thresholds for {crit}: {g.reason}")
+        head, *rest = [line.strip() for line in g.sentences() if line.strip()]
+        said = f"{head} " + "; ".join(x for x in rest if not x.startswith("(")) + "."
+        return self.set_group_thresholds(dict(g.chosen.thresholds), said)
+
+    def _group_names(self, what: str) -> list[str]:
+        if self.row_groups is None or not self.shown.pooled:
+            raise InputError(f"{what} needs groups: open a file with --group COL (a column "
+                             "naming each row's group)")  # fmt: skip
+        return list(self.row_groups.names)
+
+    @property
+    def threshold_held(self) -> str | None:
+        """Why the threshold cannot move now (every row shown, each group at its own),
+        or None."""
+        held = self.shown.own is not None and self.shown.showing_group is None
+        return OWN_REFUSED if held else None
 
     def grouped_rows(self) -> Dataset:
         """The rows the groups split: every row as edited, or, while one group is shown
@@ -110,7 +217,14 @@ class Session(Reading):
         return self._update(message=self.sureness.set_bootstrap(text, seed))
 
     def set_threshold(self, t: Threshold, *, note: str = "") -> Update:
-        """Move the threshold to ``t`` (None: above all scores)."""
+        """Move the threshold to ``t`` (None: above all scores); with each group at its
+        own threshold, the shown group's (refused while every row is shown)."""
+        own = self.shown.own
+        if own is not None:
+            g = self.shown.showing_group
+            if g is None:
+                raise InputError(OWN_REFUSED)
+            own[g] = self.policy.checked(t)
         old, self.policy.threshold = self.threshold, self.policy.checked(t)
         return self._update(Changed.band(old, self.threshold), note)
 
@@ -181,6 +295,9 @@ class Session(Reading):
 
     def set_goal(self, text: str) -> Update:
         """Solve a goal (or ``off``) and move the threshold to its point."""
+        off = text.strip().lower() in OFF_WORDS
+        if self.shown.own is not None and self.shown.showing_group is None and not off:
+            raise InputError(OWN_REFUSED)
         if text.strip().lower() in OFF_WORDS:
             said = "No goal is set." if self.goal is None else "Goal off."
             self.policy.goal = None
@@ -283,9 +400,13 @@ class Session(Reading):
         if self.data is not data:
             self._apply(edits.Replace(data), f"Reset to {self.source} as loaded.")
         self.policy.threshold = threshold
+        one = ""
+        if self.shown.own is not None:
+            self.shown.own = None  # as loaded: one threshold for every group
+            one = " One threshold for every group."
         changed = edits.changed_between(before, old, self.data, self.threshold)
         return self._update(changed, f"Reset to {self.source} as loaded, threshold "
-                            f"{format_threshold(threshold)}.")  # fmt: skip
+                            f"{format_threshold(threshold)}.{one}")  # fmt: skip
 
     def recover(self) -> Path | None:
         """Unsaved edits written to a new recovery file (on a hang-up), or None."""
@@ -316,8 +437,13 @@ class Session(Reading):
         return self._update(message=said, fresh=True)
 
     def set_model(self, name: str) -> Update:
-        """Show model ``name``'s scores of the same rows (the threshold stays)."""
-        return self._show(*self.shown.pick_model(name, self.history.edited))
+        """Show model ``name``'s scores of the same rows (the threshold stays; a group
+        with its own threshold opens at it)."""
+        shown = self.shown.pick_model(name, self.history.edited)
+        own, g = self.shown.own, self.shown.showing_group
+        if own is not None and g is not None:
+            self.policy.threshold = own[g]
+        return self._show(*shown)
 
     def next_model(self) -> Update:
         """Show the next model's scores (after the last, the first)."""

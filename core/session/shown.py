@@ -52,6 +52,8 @@ class Shown:
         #: Groups of a file's rows (``--group COL``): the first "model" is every row
         #: pooled, the others each group's own rows; the pooled is never compared.
         self.pooled = pooled
+        #: Each group's own threshold (groups only), or None: one threshold for all.
+        self.own: dict[str, Threshold] | None = None
 
     @property
     def showing_group(self) -> str | None:
@@ -119,12 +121,14 @@ class Shown:
         if len(self.models) < 2:
             return ()
         out = []
+        own = self.own or {}
         for i, m in enumerate(self.models):
             shown = i == self.model
             if not wait and self.waits(i, current):
                 out.append(pending_row(m.name, shown, current.data if shown else m.data))
                 continue
-            a = analyse(self.curves(i, current), threshold, beta=beta)
+            at = own.get(m.name, threshold) if not shown else threshold
+            a = analyse(self.curves(i, current), at, beta=beta)
             out.append(model_row(m.name, shown, a, confidence))
         return tuple(out)
 

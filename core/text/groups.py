@@ -114,10 +114,13 @@ def groups_lines(
     """The whole section: the table, a sentence a group, then every gap (``model``:
     whose scores, with several models)."""
     whose = f"model {model}'s scores, " if model is not None else ""
+    ts = {p.analysis.threshold for p in parts}
+    at = (f"each at threshold {format_threshold(t)}" if ts <= {t} else "each at its own "
+          "threshold (" + ", ".join(f"{p.name} {format_threshold(p.analysis.threshold)}"
+                                    for p in parts) + ")")  # fmt: skip
     lines = [
-        f"Groups by {column} ({len(parts)} groups, {whose}each at threshold "
-        f"{format_threshold(t)}; each group's numbers are the binary report of "
-        "its rows alone)",
+        f"Groups by {column} ({len(parts)} groups, {whose}{at}; each group's numbers are the "
+        "binary report of its rows alone)",
         *(groups_table(parts) if table else []),
         "",
         f"Each group, with {percent(parts[0].sure.confidence)} intervals (Wilson for rates, "

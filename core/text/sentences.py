@@ -21,6 +21,9 @@ def status_sentence(a: Analysis) -> str:
     """
     k = a.counts
     where = "Threshold " + threshold_words(a.threshold, a.sweep.thresholds)
+    pooled = getattr(a, "pooled_words", None)  # groups each at its own threshold
+    if callable(pooled):
+        where = pooled()
     precision, recall = a.metrics["precision"], a.metrics["recall"]
     p_text = precision.short()
     if precision.value is None:

@@ -48,6 +48,7 @@ WORDS = [
     "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
     "intervals", "bootstrap", "models", "model", "compare", "calibration", "gains", "ks",
     "transform", "classes", "class", "multiclass", "goal", "prevalence", "groups", "group",
+    "own", "group-goal",
 ]  # fmt: skip
 
 #: Numbers at and past the edges of a double, for goals and prevalences.
@@ -107,11 +108,15 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
     if word == "class":
         return f"class {rng.choice(['routine', 'urgent', 'critical', 'x', rng.choice(WEIRD)])}"
     if word == "model":
-        names = ["A", "B", "C", "baseline", "candidate", "legacy", rng.choice(WEIRD)]
+        names = ["A", "B", "C", "baseline", "candidate", "legacy", "all", rng.choice(WEIRD)]
         return f"model {rng.choice(names)}"
     if word == "group":
         names = ["baseline", "candidate", "legacy", "east", rng.choice(WEIRD)]
         return f"group {rng.choice(names)}"
+    if word == "group-goal":
+        crit = ["demographic_parity", "equal_opportunity", "equalized_odds",
+                "predictive_parity", "same_goal", rng.choice(WEIRD)]  # fmt: skip
+        return f"group-goal {rng.choice(crit)} {rng.choice(['', '0.05', '0', '0.5', '2'])}"
     if word == "save":
         return f"save '{folder / rng.choice(['a.csv', 'b.csv', 'no/such/x.csv', ''])}'" + (
             " overwrite" if rng.random() < 0.5 else ""

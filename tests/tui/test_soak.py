@@ -66,7 +66,7 @@ from tests.tui.helpers import SIZE, SMALL, as_bindings, make_app, retype
 KEYS_PER_SEED = int(os.environ.get("SOAK_KEYS", "250"))
 #: The seeds mashed (each seed's source and size follow from it): SOAK_SEEDS=11,12,13
 #: in the environment mashes new ones.
-SEEDS = [int(x) for x in os.environ.get("SOAK_SEEDS", "1,2,3,4,5,6").split(",")]
+SEEDS = [int(x) for x in os.environ.get("SOAK_SEEDS", "1,2,3,4,5,6,7").split(",")]
 #: Check the app's state after every this many keys (and at the end).
 CHECK_EVERY = 50
 #: Never pressed (none now: ctrl+q asks before losing edits, and a quit restarts).
@@ -250,6 +250,20 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
             return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
                            quantised=src.quantised, group_by=src.group_by)  # fmt: skip
 
+    elif source == "clinics":  # #32: groups, each at its own threshold to start (O, M)
+        from threshold_lab.tui.cli import parser
+        from threshold_lab.tui.cli.args import SourceArgs
+
+        copy = tmp_path / "clinics.csv"
+        copy.write_bytes((DATA / "clinics.csv").read_bytes())
+        argv = [str(copy), "--group", "site", "--group-goal", "equal_opportunity",
+                "--tolerance", "0.05"]  # fmt: skip
+
+        def session() -> Session:
+            wanted = SourceArgs.parse(parser().parse_args(argv))
+            src, threshold = wanted.open()
+            return wanted.session(src, threshold).session
+
     elif source == "csv":
         path = write_csv(tmp_path / "soak-rows.csv")
         data: Dataset = load_file(path)
@@ -281,6 +295,15 @@ def shown_status(app: ThresholdLab) -> str:
 
 def expected_status(app: ThresholdLab) -> str:
     s = app.main.session
+    if s.threshold_held is not None:  # every row, each group at its own threshold: the
+        # groups' counts pooled (held equal to a brute force in test_plain_groups)
+        from threshold_lab.core.analysis import curves_for
+        from threshold_lab.core.session.groups import PooledAnalysis
+
+        assert s.shown.own is not None and s.row_groups is not None
+        return status_sentence(PooledAnalysis(
+            curves=curves_for(s.data), threshold=s.threshold, beta=s.beta,
+            own=tuple(s.shown.own.items()), groups=s.row_groups))  # fmt: skip
     return status_sentence(analyse(s.data, s.threshold, beta=s.beta))
 
 
@@ -413,7 +436,7 @@ async def soak(
     return restarts
 
 
-SOURCES = ("canonical", "imbalanced", "csv", "deliveries", "triage", "slices")
+SOURCES = ("canonical", "imbalanced", "csv", "deliveries", "triage", "slices", "clinics")
 
 
 @pytest.mark.parametrize("seed", SEEDS)

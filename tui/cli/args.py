@@ -372,6 +372,9 @@ class SourceArgs:
     #: --goal and --prevalence as typed, where the command has them.
     goal_text: str | None = None
     prevalence_text: str | None = None
+    #: The explorer's --group-goal and --tolerance: each group opens at its own threshold.
+    group_goal_text: str | None = None
+    tolerance_text: str | None = None
     #: Every --score-column given (several: one model each).
     score_columns: tuple[str, ...] = ()
     #: --compare OTHER_FILE: a second file of the same examples, joined on id.
@@ -419,6 +422,8 @@ class SourceArgs:
             beta=args.beta,
             goal_text=getattr(args, "goal", None),
             prevalence_text=getattr(args, "prevalence", None),
+            group_goal_text=getattr(args, "group_goal", None),
+            tolerance_text=getattr(args, "tolerance", None),
             score_columns=tuple(args.score_column or ()),
             compare=getattr(args, "compare", None),
             transform=getattr(args, "transform", None),
@@ -487,11 +492,17 @@ class SourceArgs:
             session.sureness.seed = self.seed  # for a bootstrap B starts later
         if self.replicates is not None:
             session.set_bootstrap(str(self.replicates))
+        solved = ""
+        if self.group_goal_text is not None:
+            solved = session.solve_group_goal(self.group_goal_text, self.tolerance_text).message
+        elif self.tolerance_text is not None:
+            raise InputError("--tolerance needs --group-goal (it is the criterion's largest gap)")
         recovered = session.recovery_notice()  # an earlier session hung up with edits
         grouped = ""
         if row_groups is not None:
             col = src.group_column
-            alone = "" if src.models else " M shows one group alone (its rows, matrix and curves);"
+            alone = ("" if src.models else " M shows one group alone (its rows, matrix and "
+                     "curves), O gives each group its own threshold;")  # fmt: skip
             grouped = (f"{len(src.groups)} groups by {col}: every row is shown pooled;{alone} E "
                        "(in plain mode, groups) shows each group and the gaps.")  # fmt: skip
-        return Opened(session, " ".join(s for s in (opening, grouped, recovered) if s))
+        return Opened(session, " ".join(s for s in (opening, grouped, solved, recovered) if s))

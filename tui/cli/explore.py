@@ -121,6 +121,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="also show every metric at deployment prevalence P (0 < P < 1), keeping TPR and FPR",
     )
     p.add_argument(
+        "--group-goal",
+        metavar="CRITERION",
+        help="with --group COL: open with each group at its own threshold for a fairness "
+        "criterion (demographic_parity, equal_opportunity, equalized_odds, "
+        "predictive_parity, same_goal), maximising --goal's objective (max accuracy by "
+        "default) on all rows pooled; O in the explorer: one threshold again",
+    )
+    p.add_argument(
+        "--tolerance",
+        metavar="E",
+        help="with --group-goal: the largest gap allowed (default 0.01)",
+    )
+    p.add_argument(
         "--plain",
         action="store_true",
         help="plain line mode for screen readers and pipes: one command per line in, "

@@ -320,7 +320,8 @@ def groups_summary(host: Host) -> None:
         return
     try:
         r, added = g.report(s.grouped_rows(), s.threshold, beta=s.beta,
-                            confidence=s.confidence, label=s.source)  # fmt: skip
+                            confidence=s.confidence, label=s.source,
+                            own=s.shown.own)  # fmt: skip
     except InputError as exc:
         host.say(f"Refused: {exc}.")
         return
@@ -336,6 +337,8 @@ def groups_summary(host: Host) -> None:
         if shown is None
         else f"{len(c.groups)} groups by {c.group_column} (group {shown} is shown alone)"
     )
+    if s.shown.own is not None:
+        title += ", each at its own threshold"
     body = "\n".join(lines[1:]).strip("\n")
     host.ask(MetricsScreen(title, Text(to_ascii(body) if host.ascii else body)))
 

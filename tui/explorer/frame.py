@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.drawing.prepared import Prepared
+from threshold_lab.core.session.groups import PooledAnalysis
 from threshold_lab.core.session.update import Update
 
 
@@ -24,6 +25,13 @@ class Frame:
     @property
     def analysis(self) -> Analysis:
         return self.update.analysis
+
+    @property
+    def own(self) -> PooledAnalysis | None:
+        """Every row pooled with each group at its own threshold (then no one point of
+        the pooled sweep is active: panes draw no threshold mark), or None."""
+        a = self.update.analysis
+        return a if isinstance(a, PooledAnalysis) else None
 
     @property
     def ready(self) -> Prepared | None:

@@ -33,6 +33,9 @@ class Playback:
             self.host.say("Playback paused. n / N step; p resumes.")
             return
         session = self.host.session
+        if session.threshold_held is not None:
+            self.host.say(f"Refused: {session.threshold_held}.")
+            return
         resuming = self._paused and session.analysis.point < session.analysis.sweep.size - 1
         if not resuming:
             self.host.run(lambda: session.set_threshold(None))
@@ -70,6 +73,9 @@ class Playback:
             self.host.say(step_sentence(update.analysis))
 
     def _tick(self) -> None:
+        if self.host.session.threshold_held is not None:  # O pressed while playing
+            self.stop()
+            return
         a = self.host.session.analysis
         if a.point >= a.sweep.size - 1:
             self.stop()

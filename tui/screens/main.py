@@ -558,6 +558,9 @@ class MainScreen(Screen[None]):
     def action_groups(self) -> None:
         flows.groups_summary(self)
 
+    def action_own_thresholds(self) -> None:
+        self.run(self.session.toggle_own)
+
     def action_play(self) -> None:
         self.playback.toggle()
 

@@ -30,6 +30,7 @@ from threshold_lab.core.drawing.scaled import LOG_GAP, ScaledLine, cell_of
 from threshold_lab.core.drawing.series import ScoreAxis, score_axis
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
+from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import format_count, lower_first
 from threshold_lab.core.text.calibration import brier_terms
 from threshold_lab.core.text.decision import useful_spans
@@ -318,7 +319,7 @@ class CurveChart(PlotextPlot):
         sep = "  " if band else " · "
         banded = [f"{b}{b} {pct} band"] if band else []
         short_band = [f"{b}{b} band"] if band else []
-        wordings = (
+        wordings: tuple[str, ...] = (
             sep.join([*long, f"{c} {baseline}", *banded, f"{o} active point"]),
             sep.join([*long, f"{c} {baseline}", *banded, f"{o} active"]),
             "  ".join([*short, f"{c} {baseline}", *short_band, f"{o} active"]),
@@ -327,7 +328,22 @@ class CurveChart(PlotextPlot):
             " ".join([*short, f"{c} base"]),
             " ".join(short),
         )
+        if self.frame is not None and self.frame.own is not None:  # no one point is active
+            mark = [f"{o} pooled"] if self.kind in ("roc", "pr") and not self.log_fpr else []
+            wordings = (sep.join([*long, f"{c} {baseline}", *banded, *mark]),
+                        "  ".join([*short, f"{c} base", *short_band, *mark]),
+                        " ".join([*short, *mark]), " ".join(short))  # fmt: skip
         return next((w for w in wordings if len(w) <= width), wordings[-1])
+
+    def _pooled_point(self, k: Counts) -> tuple[float, float] | None:
+        """The groups' pooled counts (each group at its own threshold) on a ROC or PR
+        chart with linear axes, or None."""
+        pos, neg, got = k.tp + k.fn, k.fp + k.tn, k.tp + k.fp
+        if self.kind == "roc" and not self.log_fpr and pos > 0 and neg > 0:
+            return float(k.fp / neg), float(k.tp / pos)
+        if self.kind == "pr" and pos > 0 and got > 0:
+            return float(k.tp / pos), float(k.tp / got)
+        return None
 
     def _bands(self) -> DrawnBands | None:
         """The bootstrap's bands and their confidence, when there are any to draw
@@ -406,7 +422,12 @@ class CurveChart(PlotextPlot):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
         lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
-        drawn = None if line is None else line.at(frame.analysis.point)
+        # Each group at its own threshold: no one point of these curves is active; the
+        # groups' pooled counts are a point of their own (O), off the pooled curve.
+        if frame.own is not None:
+            drawn = None if line is None else self._pooled_point(frame.own.counts)
+        else:
+            drawn = None if line is None else line.at(frame.analysis.point)
         if drawn is not None:
             x, y = drawn
             col, row = left + _cell(x, cols), top + rows - 1 - _cell(y, rows)
@@ -918,7 +939,7 @@ class MetricChart(CurveChart):
         marks = []
         if decision is not None and decision.threshold is not None:
             marks.append((decision.threshold, GOAL_MARK, "curve-chart--chance"))
-        if a.threshold is not None:
+        if a.threshold is not None and frame.own is None:
             marks.append((a.threshold, THRESHOLD_MARK, "curve-chart--active"))
         series = {m for _, m, _, _ in SERIES}
         for t, mark, component in marks:  # the goal's threshold, then the active one
@@ -1325,7 +1346,7 @@ class DecisionChart(CurveChart):
             self._base = (None, key, lines, place)
         lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
         series = frame.update.decision_series(None, cols)
-        t = frame.analysis.threshold
+        t = frame.analysis.threshold if frame.own is None else None
         if series.weights is not None and t is not None and 0 < t < 1:
             y = float(self._unit(np.array([series.at(frame.analysis.curves, t)]), rows)[0])
             if 0 <= y <= 1:

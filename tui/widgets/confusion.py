@@ -32,7 +32,7 @@ class ConfusionMatrix(TextLines):
             return
         k, c = frame.analysis.counts, format_count
         cells = [
-            ("", "pred 1", "pred 0", "total"),
+            ("pooled" if frame.own is not None else "", "pred 1", "pred 0", "total"),
             ("actual 1", f"TP {c(k.tp)}", f"FN {c(k.fn)}", c(k.actual_positive)),
             ("actual 0", f"FP {c(k.fp)}", f"TN {c(k.tn)}", c(k.actual_negative)),
             ("total", c(k.predicted_positive), c(k.predicted_negative), c(k.total)),

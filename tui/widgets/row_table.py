@@ -442,7 +442,9 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             # Each model's score column as wide as its name's heading.
             values = tuple(v.ljust(len(columns[k])) if k >= 2 else v for k, v in enumerate(values))
         else:
-            row = row_texts(data, a.threshold, rows, a.sweep.thresholds)[0]
+            own = self.frame.own if self.frame is not None else None
+            at = a.threshold if own is None else own.row_threshold(int(rows[0]))
+            row = row_texts(data, at, rows, a.sweep.thresholds)[0]
             values = (row.id, row.score, row.actual, row.predicted, row.cell)
             scores = [row.score]
         grown = False

@@ -71,7 +71,8 @@ class ScoreStrip(Widget):
         ):
             rows, busiest = lane_rows(counts, lane_height, glyph)
             for level, row in enumerate(rows):
-                row[line] = LINE_GLYPH
+                if frame.own is None:  # each group at its own threshold: no one line
+                    row[line] = LINE_GLYPH
                 label = lane if level == len(rows) - 1 else ""
                 if level == 0 and busiest:
                     label = f"#={busiest:,}" if len(f"#={busiest:,}") < LABEL_WIDTH else "#=max"
@@ -80,7 +81,8 @@ class ScoreStrip(Widget):
                 out.append("".join(row) + "\n")
         bins = prepared.bins
         out.append(" score".ljust(LABEL_WIDTH), style="dim")
-        out.append(axis_line(bins, line, usable) + "\n")
+        axis = axis_line(bins, line, usable)
+        out.append((axis if frame.own is None else axis.replace("^", " ")) + "\n")
         lo, hi = format_threshold(bins.lo), format_threshold(bins.hi)
         span = f"scores {lo} to {hi}" if lo != hi else f"every score is {lo}"
         t = threshold_words(a.threshold, a.sweep.thresholds)
@@ -92,12 +94,16 @@ class ScoreStrip(Widget):
              "; digits: tenths of the busiest (#)", "")
             if scaled else ("",)
         )  # fmt: skip
-        bases = (
+        bases: tuple[str, ...] = (
             f"{' ' * LABEL_WIDTH}^ threshold {t}; right of the line is predicted positive; {span}",
             f" ^ threshold {t}; right of the line is predicted positive; {span}",
             f" ^ threshold {t}; right of it: predicted positive; {span}",
             f" ^ {t}; right: predicted positive; {span}",
         )
+        if frame.own is not None:
+            bases = (f"{' ' * LABEL_WIDTH}each group at its own threshold: no one line; {span}",
+                     f" each group at its own threshold: no one line; {span}",
+                     f" each group at its own threshold; {span}")  # fmt: skip
         for caption in (base + note for note in notes for base in bases):
             if len(caption) <= room:
                 break

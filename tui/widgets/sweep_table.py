@@ -169,6 +169,11 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
             return ""
         size, body = a.sweep.size, self._body_height()
         shown = "; rates as decimals (x)" if self.decimals else ""
+        if self.frame is not None and self.frame.own is not None:
+            shown = "; none active: each group at its own threshold" + shown
+            if size <= body:
+                return f"{size} operating points of all rows{shown}"
+            return f"operating points {self.top + 1}-{min(size, self.top + body)} of {size}{shown}"
         if size <= body:
             return f"{size} operating points; > the active one{shown}"
         last = min(size, self.top + body)
@@ -242,6 +247,8 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
             summary = self.summary()
             if len(summary) > width:  # "points 9-16 of 21" stays whole
                 short = summary.replace("operating points", "points").split(";")[0]
+                if self.frame is not None and self.frame.own is not None:
+                    short += ", none active"  # each group at its own threshold
                 # Decimals are said before the active point's mark, which the ">"
                 # column shows anyway: a reader must know the cells are not counts.
                 decimals = f"{short}; decimals (x)"
@@ -258,7 +265,7 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
             # Columns only widen, so they never jump while scrolling.
             self._widths = [max(len(v), w) for v, w in zip(values, self._widths, strict=True)]
             self.call_after_refresh(self.refresh)
-        active = point == a.point
+        active = point == a.point and (self.frame is None or self.frame.own is None)
         text = (">" if active else " ") + " " + self._format(values)
         style = self.get_component_rich_style("sweep-table--active") if active else self.rich_style
         return fitted(text, style, width)
