@@ -796,7 +796,8 @@ class PlainSession:
         self._no_args(args)
         a = self.analysis
         where = (
-            a.pooled_words()
+            f"Metrics of {a.pooled_words()[0].lower()}{a.pooled_words()[1:]} "
+            f"({a.thresholds_words()})"
             if isinstance(a, PooledAnalysis)
             else f"Metrics at threshold {threshold_words(a.threshold, a.sweep.thresholds)}"
         )

@@ -318,3 +318,11 @@ async def test_o_in_the_explorer_gives_each_group_its_own_threshold() -> None:
         await pilot.press("O")
         await pilot.pause()
         assert s.shown.own is None and "One threshold for every group again" in app.main.message
+
+
+def test_metrics_name_each_group_s_threshold_when_pooled() -> None:
+    p, out = _plain(str(CLINICS), "--group", "site", "--group-goal", "equal_opportunity",
+                    "--tolerance", "0.05")  # fmt: skip
+    p.run_line("metrics")
+    assert "Metrics of all rows pooled, each group at its own threshold (east 0.56, north " \
+        "0.51, south 0.58):" in out.getvalue()  # fmt: skip
