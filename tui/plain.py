@@ -795,12 +795,11 @@ class PlainSession:
     def cmd_metrics(self, args: list[str]) -> None:
         self._no_args(args)
         a = self.analysis
-        where = (
-            f"Metrics of {a.pooled_words()[0].lower()}{a.pooled_words()[1:]} "
-            f"({a.thresholds_words()})"
-            if isinstance(a, PooledAnalysis)
-            else f"Metrics at threshold {threshold_words(a.threshold, a.sweep.thresholds)}"
-        )
+        if isinstance(a, PooledAnalysis):
+            pooled = a.pooled_words()
+            where = f"Metrics of {pooled[:1].lower()}{pooled[1:]} ({a.thresholds_words()})"
+        else:
+            where = f"Metrics at threshold {threshold_words(a.threshold, a.sweep.thresholds)}"
         self.say(f"{where}:")
         self.say(*metrics_section(a, self._sure(), "bootstrap B"))
         at = self.session.current().at_prevalence

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.dataset import Dataset, make_dataset
+from threshold_lab.core.data.rownames import RowNames
 from threshold_lab.core.errors import InputError
 
 #: More groups than this is almost surely the wrong column (an id, a score).
@@ -86,18 +87,21 @@ def _name(v: object) -> str:
 
 
 def split_groups(
-    data: Dataset, names: Sequence[str], codes: npt.NDArray[np.intp]
+    data: Dataset, names: Sequence[str], codes: npt.NDArray[np.intp], *, named: bool = False
 ) -> tuple[tuple[str, Dataset], ...]:
-    """Each group's rows, in the rows' order (ids are left out: a group's report
-    counts its rows, and names none)."""
+    """Each group's rows, in the rows' order. Ids are left out (a group's report
+    counts its rows, and names none) unless ``named``: then each row keeps its name
+    (its id, or its position in ``data``), as the explorer shows a group's rows."""
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
     out = []
     for i, name in enumerate(names):
         idx = order[bounds[i] : bounds[i + 1]]
         w = None if data.weights is None else data.weights[idx]
+        ids = RowNames(data.ids, idx.astype(np.int64)) if named else None
         try:
-            sub = make_dataset(data.scores[idx], data.labels[idx], weights=w, owned=True)
+            sub = make_dataset(data.scores[idx], data.labels[idx], weights=w, ids=ids,
+                               ids_known_unique=True, owned=True)  # fmt: skip
         except InputError as exc:
             raise InputError(f"group {name!r}: {exc}") from None
         out.append((name, sub))

@@ -53,27 +53,8 @@ class RowGroups:
         session's models: the rows keep their names (ids, or positions in the file)."""
         if data.n != self.codes.shape[0]:
             raise InputError("the rows are not those the groups were read with")
-        order = np.argsort(self.codes, kind="stable")
-        bounds = np.searchsorted(self.codes[order], np.arange(len(self.names) + 1))
-        out = [Model(pooled_name(self.names), data)]
-        for i, name in enumerate(self.names):
-            idx = order[bounds[i] : bounds[i + 1]]
-            w = None if data.weights is None else data.weights[idx]
-            names = RowNames(data.ids, idx.astype(np.int64))  # each row's own name
-            out.append(
-                Model(
-                    name,
-                    make_dataset(
-                        data.scores[idx],
-                        data.labels[idx],
-                        weights=w,
-                        ids=names,
-                        ids_known_unique=True,
-                        owned=True,
-                    ),
-                )
-            )
-        return tuple(out)
+        groups = split_groups(data, self.names, self.codes, named=True)
+        return (Model(pooled_name(self.names), data), *(Model(n, d) for n, d in groups))
 
     def current(self, data: Dataset) -> IntArray:
         """Each row of ``data`` (the rows as edited)'s group, -1 for a row an edit added."""

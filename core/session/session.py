@@ -219,13 +219,14 @@ class Session(Reading):
     def set_threshold(self, t: Threshold, *, note: str = "") -> Update:
         """Move the threshold to ``t`` (None: above all scores); with each group at its
         own threshold, the shown group's (refused while every row is shown)."""
+        t = self.policy.checked(t)
         own = self.shown.own
         if own is not None:
             g = self.shown.showing_group
             if g is None:
                 raise InputError(OWN_REFUSED)
-            own[g] = self.policy.checked(t)
-        old, self.policy.threshold = self.threshold, self.policy.checked(t)
+            own[g] = t
+        old, self.policy.threshold = self.threshold, t
         return self._update(Changed.band(old, self.threshold), note)
 
     def step(self, steps: int) -> Update:

@@ -22,6 +22,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
+from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.decide.net_benefit import net_benefit_key
 from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.lines import CurveLine
@@ -30,7 +31,6 @@ from threshold_lab.core.drawing.scaled import LOG_GAP, ScaledLine, cell_of
 from threshold_lab.core.drawing.series import ScoreAxis, score_axis
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure
-from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import format_count, lower_first
 from threshold_lab.core.text.calibration import brier_terms
 from threshold_lab.core.text.decision import useful_spans
@@ -335,15 +335,16 @@ class CurveChart(PlotextPlot):
                         " ".join([*short, *mark]), " ".join(short))  # fmt: skip
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 
-    def _pooled_point(self, k: Counts) -> tuple[float, float] | None:
-        """The groups' pooled counts (each group at its own threshold) on a ROC or PR
-        chart with linear axes, or None."""
-        pos, neg, got = k.tp + k.fn, k.fp + k.tn, k.tp + k.fp
-        if self.kind == "roc" and not self.log_fpr and pos > 0 and neg > 0:
-            return float(k.fp / neg), float(k.tp / pos)
-        if self.kind == "pr" and pos > 0 and got > 0:
-            return float(k.tp / pos), float(k.tp / got)
-        return None
+    def _pooled_point(self, a: Analysis) -> tuple[float, float] | None:
+        """The groups' pooled operating point (each group at its own threshold; its
+        rates as core reads them off the pooled counts) on a ROC or PR chart with linear
+        axes, or None where a rate is undefined."""
+        m = a.metrics
+        x, y = {"roc": ("fpr", "recall"), "pr": ("recall", "precision")}.get(self.kind, ("", ""))
+        if not x or (self.kind == "roc" and self.log_fpr):
+            return None
+        vx, vy = m[x].value, m[y].value
+        return None if vx is None or vy is None else (float(vx), float(vy))
 
     def _bands(self) -> DrawnBands | None:
         """The bootstrap's bands and their confidence, when there are any to draw
@@ -425,7 +426,7 @@ class CurveChart(PlotextPlot):
         # Each group at its own threshold: no one point of these curves is active; the
         # groups' pooled counts are a point of their own (O), off the pooled curve.
         if frame.own is not None:
-            drawn = None if line is None else self._pooled_point(frame.own.counts)
+            drawn = None if line is None else self._pooled_point(frame.own)
         else:
             drawn = None if line is None else line.at(frame.analysis.point)
         if drawn is not None:
