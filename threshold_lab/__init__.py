@@ -49,7 +49,13 @@ def report(y_true: Any, y_score: Any, **options: Any) -> Report:
     between groups, :attr:`Report.groups` and :attr:`Report.gaps`), ``group_name``
     (what the groups' column is called in the report: a Series' own name, else
     "group"), ``group_goal``, ``tolerance`` and ``randomised`` (per-group thresholds),
-    ``source`` (the name the report gives).
+    ``folds`` (one cross-validation fold name a row: each fold's curve and summaries,
+    their mean and spread, :attr:`Report.folds`) and ``fold_name``, ``baseline`` (an
+    earlier report: a path to its JSON, its text, dict or a Report) with
+    ``baseline_scores`` (the baseline model's scores of these rows, for DeLong's paired
+    test), ``require`` (``"auc >= baseline.auc - 0.01"`` or a list:
+    :attr:`Report.requirements`, :attr:`Report.passed`), ``source`` (the name the
+    report gives).
 
     Bad input raises :class:`InputError` (a ValueError) with the message the
     command line gives.
@@ -65,15 +71,17 @@ def from_frame(
     weight: str | None = None,
     id: str | None = None,
     group: str | None = None,
+    fold: str | None = None,
     **options: Any,
 ) -> Report:
     """The report of a data frame's columns: pandas, polars, pyarrow or DuckDB (any
     frame with the Arrow PyCapsule stream or the dataframe interchange protocol,
     read through pyarrow). ``score`` may list several columns (several models);
     ``group`` names a column of each row's group (every number per group, and the
-    gaps); the other options are :func:`report`'s."""
+    gaps); ``fold`` a column of each row's cross-validation fold; the other options
+    are :func:`report`'s."""
     return Report.from_frame(frame, score=score, label=label, weight=weight, id=id,
-                             group=group, **options)  # fmt: skip
+                             group=group, fold=fold, **options)  # fmt: skip
 
 
 def explore(y_true: Any, y_score: Any, **options: Any) -> Explored:

@@ -727,7 +727,8 @@ class PlainSession:
                     "score_B, ... or --score-column twice to compare models)."]  # fmt: skip
         lines = [f"{len(s.models)} models of the same {s.data.n} rows:"]
         if s.pooled:
-            lines = [f"Every row pooled, then {len(s.models) - 1} groups by {s.group_by}, each "
+            parts = "folds" if s.folds else "groups"
+            lines = [f"Every row pooled, then {len(s.models) - 1} {parts} by {s.group_by}, each "
                      "its own rows (model NAME shows one):"]  # fmt: skip
         elif not s.paired:
             lines = [f"{len(s.models)} groups by {s.group_by}, each its own rows (model NAME "

@@ -126,7 +126,9 @@ def model_name(path: Path, other: Path) -> str:
     return here if here != there else str(path)
 
 
-def join_models(path: Path, first: Dataset, other_path: Path, cols: Columns) -> tuple[Model, ...]:
+def join_models(
+    path: Path, first: Dataset, other_path: Path, cols: Columns, flag: str = "--compare"
+) -> tuple[Model, ...]:
     """Two files of the same examples, each one model, joined on id (the first file's
     row order): a row in one file and not the other, or an example labelled (or
     weighted) differently in the two, is an error naming the id. Rows without an id
@@ -136,7 +138,7 @@ def join_models(path: Path, first: Dataset, other_path: Path, cols: Columns) -> 
         has, lacks = (path, other_path) if other.ids is None else (other_path, path)
         raise fail(
             lacks,
-            f"--compare joins the two files on their id column; {has} has one and this "
+            f"{flag} joins the two files on their id column; {has} has one and this "
             "file has none (name it with --id-column)",
         )
     ia, ib = _ids(first), _ids(other)
@@ -147,12 +149,12 @@ def join_models(path: Path, first: Dataset, other_path: Path, cols: Columns) -> 
             raise fail(
                 other_path,
                 f"has no row with id {first.shown_id(int(missing[0]))!r}, which {path} has "
-                f"({_such(missing.size)}); --compare needs the same examples in both",
+                f"({_such(missing.size)}); {flag} needs the same examples in both",
             )
         extra = int(np.flatnonzero(~np.isin(ib, ia))[0])
         raise fail(
             other_path,
-            f"has a row with id {other.shown_id(extra)!r} that {path} has not; --compare "
+            f"has a row with id {other.shown_id(extra)!r} that {path} has not; {flag} "
             "needs the same examples in both",
         )
     at = np.empty(first.n, dtype=np.intp)  # each first-file row's row in the other file
@@ -165,7 +167,7 @@ def join_models(path: Path, first: Dataset, other_path: Path, cols: Columns) -> 
             other_path,
             f"row id {first.shown_id(i)!r} is labelled {said[bool(other.labels[at[i]])]} "
             f"here and {said[bool(first.labels[i])]} in {path} ({_such(apart.size)}); "
-            "--compare needs the same labels in both",
+            f"{flag} needs the same labels in both",
         )
     wa = np.ones(first.n) if first.weights is None else first.weights
     wb = np.ones(other.n) if other.weights is None else other.weights[at]
@@ -175,7 +177,7 @@ def join_models(path: Path, first: Dataset, other_path: Path, cols: Columns) -> 
         raise fail(
             other_path,
             f"row id {first.shown_id(i)!r} has weight {wb[i]:g} here and {wa[i]:g} in "
-            f"{path}; --compare needs the same weights in both",
+            f"{path}; {flag} needs the same weights in both",
         )
     a, b = model_name(path, other_path), model_name(other_path, path)
     b = f"{b} (2)" if a == b else b  # a file compared with itself

@@ -60,6 +60,11 @@ class Source:
     groups: tuple[tuple[str, Dataset], ...] = ()
     #: Each loaded row's index into ``groups`` (None without groups).
     group_codes: npt.NDArray[np.intp] | None = None
+    #: Cross-validation folds (``--fold COL``, ``folds=``): the column, each fold's
+    #: name, and each row's index into them (the same rows for every model).
+    fold_column: str | None = None
+    fold_names: tuple[str, ...] = ()
+    fold_codes: npt.NDArray[np.intp] | None = None
 
     @property
     def paired(self) -> bool:
@@ -81,6 +86,24 @@ def with_groups(src: Source, column: str, values: Any, *, where: str | None = No
                                groups=split_groups(src.data, names, codes))  # fmt: skip
 
 
+def with_folds(src: Source, column: str, values: Any, *, where: str | None = None) -> Source:
+    """``src`` with each row's fold (``values``, one fold name a row), named ``column``;
+    refused for several classes, with groups, and with one fold only."""
+    said = where or column
+    if src.multiclass is not None:
+        raise InputError(f"{said}: folds are for two classes (use --class C for one class "
+                         "against the rest)")  # fmt: skip
+    if src.group_column is not None or src.group_by is not None:
+        raise InputError(f"{said}: a fold column and a group column do not combine (the "
+                         "folds' spread and the groups' gaps are two different questions: "
+                         "report each on its own)")  # fmt: skip
+    names, codes = group_codes(values, src.data.n, where=said)
+    if len(names) < 2:
+        raise InputError(f"{said}: every row is in fold {names[0]!r}; folds need at least two")
+    return dataclasses.replace(src, fold_column=column, fold_names=tuple(names),
+                               fold_codes=codes)  # fmt: skip
+
+
 def open_source(
     name: str,
     cols: Columns = Columns(),
@@ -95,6 +118,7 @@ def open_source(
     by: str | None = None,
     group: str | None = None,
     as_models: bool = False,
+    fold: str | None = None,
 ) -> Source:
     """A file when ``name`` is an existing path, else a preset of that name.
     ``compare``: a second file of the same examples, joined on id (each file one model).
@@ -103,6 +127,26 @@ def open_source(
     5
     """
     path = Path(name)
+    if fold is not None:
+        if group is not None or by is not None:
+            raise InputError(f"--fold {fold} and --group {group or by}: a fold column and a "
+                             "group column do not combine (the folds' spread and the groups' "
+                             "gaps are two different questions: report each on its "
+                             "own)")  # fmt: skip
+        if not _there(path):
+            raise InputError(f"--fold {fold}: {name} is a preset, with no fold column "
+                             "(presets have scores and labels only)")  # fmt: skip
+        if _regular(path) and _counts_file(path, aggregated):
+            raise fail(path, f"--fold {fold}: aggregated counts (score, positives, negatives) "
+                       "have no rows to split into folds; give the rows file")  # fmt: skip
+        src = open_source(name, cols, aggregated=aggregated, keep=keep, scores=scores,
+                          compare=compare, class_scores=class_scores, multiclass=multiclass,
+                          klass=klass)  # fmt: skip
+        if src.multiclass is not None:
+            raise InputError(f"--fold {fold}: folds are for two classes (use --class C for "
+                             "one class against the rest)")  # fmt: skip
+        values = text_column(path, fold, src.data.n, purpose="the folds")
+        return with_folds(src, fold, values, where=f"{path}, column {fold!r}")
     if _there(path) and _regular(path) and _counts_file(path, aggregated):
         classes = bool(class_scores) or multiclass or klass is not None
         return _counts_source(path, by, group, keep, scores, compare, classes, as_models)

@@ -27,6 +27,7 @@ from threshold_lab.core.curves.operating import (
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve, net_benefit_key
+from threshold_lab.core.folds import FoldReport
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric, fraction_text
@@ -242,7 +243,34 @@ def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, An
     out: dict[str, Any] = {"name": part.name, **fields}
     if part.decision is not None:
         out["goal"] = _goal_json(part, o.replicates is not None)
+    if part.folds is not None:
+        out["folds"], out["fold_summary"] = folds_json(part.folds)
     return out
+
+
+def folds_json(fr: FoldReport) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``folds``: each fold's ``{"name", "n", "positives", "negatives", "roc": {"auc"},
+    "pr": {"average_precision"}, "readouts"}``; ``fold_summary``: the mean and sample
+    standard deviation of AUC and AP across folds, the pooled AUC (every row
+    together), and at each readout the folds' interpolated rates averaged."""
+    folds = [
+        {"name": f.name, "n": f.n, "positives": f.positives, "negatives": f.negatives,
+         "roc": {"auc": f.auc.as_json()},
+         "pr": {"average_precision": f.average_precision.as_json()},
+         "readouts": [readout_json(r) for r in f.readouts]}
+        for f in fr.folds
+    ]  # fmt: skip
+    summary = {
+        "column": fr.column,
+        "folds": len(fr.folds),
+        "auc": fr.auc.as_json(),
+        "average_precision": fr.average_precision.as_json(),
+        "pooled_auc": fr.pooled_auc.as_json(),
+        "readouts": [{"kind": kind, "limit": limit, "averaging": "vertical" if kind ==
+                      "tpr_at_fpr" else "horizontal", **spread.as_json()}
+                     for kind, limit, spread in fr.readout_spreads()],
+    }  # fmt: skip
+    return folds, summary
 
 
 def group_json(p: ModelPart) -> dict[str, Any]:
@@ -305,6 +333,13 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
             "prevalence": fraction_text(p),
             "metrics": {name: m.as_json() for name, m in at.items()},
         }
+    if first.folds is not None:
+        extra["folds"], extra["fold_summary"] = folds_json(first.folds)
+    if c.gate is not None:
+        if c.gate.baseline is not None:
+            extra["baseline"] = c.gate.baseline_json()
+        if c.options.requirements:
+            extra["requirements"] = c.gate.requirements_json()
     if c.several:
         extra["models"] = [_part_json(c, part, points) for part in c.parts]
         extra["comparison"] = [x.as_json() for x in c.comparisons]

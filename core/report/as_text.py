@@ -36,6 +36,7 @@ from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.decision import cost_curve_lines, decision_curve_lines
+from threshold_lab.core.text.folds import folds_lines
 from threshold_lab.core.text.groups import groups_lines
 from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
@@ -395,4 +396,8 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
         ]
         if c.group_thresholds is not None:
             lines += ["", *c.group_thresholds.sentences()]
+    if first.folds is not None:
+        lines += ["", *folds_lines(first.folds)]
+    if c.gate is not None:
+        lines += ["", *c.gate.lines()]
     return "\n".join(lines) + "\n"

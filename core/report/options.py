@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
+import numpy as np
+import numpy.typing as npt
 from threshold_lab.core.calibration.reliability import BINS, parse_binning, parse_bins
 from threshold_lab.core.curves.operating import (
     DEFAULT_READOUTS,
@@ -31,6 +33,7 @@ from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
 from threshold_lab.core.intervals.pvalues import parse_alternative
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.metrics.threshold_metrics import check_beta
+from threshold_lab.core.report.gate import Baseline, Requirement, baseline_of, parse_requirements
 from threshold_lab.core.threshold import Threshold, check_threshold, parse_threshold
 from threshold_lab.core.transform import Transform, parse_transform
 
@@ -78,6 +81,20 @@ class Options:
     #: Each group at its own threshold (the explorer's, by group name), or None: every
     #: group at ``threshold``.
     group_at: tuple[tuple[str, Threshold], ...] | None = None
+    #: The gate: an earlier report's headline numbers (--baseline), the baseline
+    #: model's scores of the same rows for DeLong's paired test (--baseline-rows), and
+    #: the requirements (--require).
+    baseline: Baseline | None = None
+    baseline_rows: BaselineRows | None = None
+    requirements: tuple[Requirement, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class BaselineRows:
+    """The baseline model's scores of the report's rows, in the report's row order."""
+
+    name: str
+    scores: npt.NDArray[np.float64]
 
 
 def _text(value: object) -> str:
@@ -105,6 +122,8 @@ def make_options(
     group_goal: object = None,
     tolerance: object = None,
     randomised: object = False,
+    baseline: object = None,
+    require: object = None,
 ) -> Options:
     """Options from what a Python caller passed, each checked by the parser the
     command line uses (raises InputError naming the option).
@@ -118,7 +137,9 @@ def make_options(
     True to compare models as different examples; ``pt`` the decision curve's grid
     (``"0.01:0.99:0.01"``, ``"0.05,0.1,0.2"`` or a list of numbers) and ``harm`` what
     acting costs every case, in net benefit; ``group_goal`` a fairness criterion for
-    per-group thresholds (``"equal_opportunity"``, ...) and ``tolerance`` its gap.
+    per-group thresholds (``"equal_opportunity"``, ...) and ``tolerance`` its gap;
+    ``baseline`` an earlier report (a path to its JSON, its dict or a Report) and
+    ``require`` one requirement (``"auc >= baseline.auc - 0.01"``) or a list.
 
     >>> make_options(threshold="0.7", prevalence="1/20").prevalence
     Fraction(1, 20)
@@ -165,9 +186,12 @@ def make_options(
         raise InputError(f"randomised: give True or False, not {randomised!r}")
     if randomised and crit is None:
         raise InputError("randomised needs group_goal (--randomised needs --group-goal)")
+    reqs = () if require is None else parse_requirements(require)
+    base = None if baseline is None else baseline_of(baseline)
     return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas,
                    alternative=alt, unpaired=unpaired, pt=grid, harm=h, group_goal=crit,
-                   tolerance=e, randomised=randomised)  # fmt: skip
+                   tolerance=e, randomised=randomised, baseline=base,
+                   requirements=reqs)  # fmt: skip
 
 
 def _grid(pt: object) -> tuple[Fraction, ...]:

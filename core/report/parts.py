@@ -15,12 +15,14 @@ from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
+from threshold_lab.core.folds import FoldReport
 from threshold_lab.core.groups.gaps import Gap
 from threshold_lab.core.groups.thresholds import GroupThresholds
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import Measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.multiclass.metrics import MulticlassReport
+from threshold_lab.core.report.gate import Gate
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.transform import Kept
 
@@ -45,6 +47,8 @@ class ModelPart:
     #: envelope (the ROC convex hull): neither depends on the threshold.
     decision_curve: DecisionCurve | None = None
     cost_curve: CostCurve | None = None
+    #: Each cross-validation fold's rows alone, and their spread (None: no folds).
+    folds: FoldReport | None = None
 
     def metrics(self) -> dict[str, Measure]:
         return metric_measures(self.analysis, self.sure)
@@ -74,6 +78,8 @@ class Contents:
     groups: tuple[ModelPart, ...] = ()
     gaps: Mapping[str, Gap] | None = None
     group_thresholds: GroupThresholds | None = None
+    #: Against a baseline, and the requirements (None: neither asked for).
+    gate: Gate | None = None
 
     @property
     def first(self) -> ModelPart:

@@ -15,6 +15,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -29,6 +30,7 @@ from threshold_lab.core.compare.models import (
     net_benefit_differences,
     pairs,
 )
+from threshold_lab.core.compare.paired import paired_delong
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import (
     PartialAUC,
@@ -44,7 +46,8 @@ from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns, frame_values
-from threshold_lab.core.data.sources import Source, with_groups
+from threshold_lab.core.data.groups import split_groups
+from threshold_lab.core.data.sources import Source, with_folds, with_groups
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
@@ -56,6 +59,16 @@ from threshold_lab.core.decide.net_benefit import (
 from threshold_lab.core.decide.solve import Decision, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.figures import (
+    FigureModel,
+    Look,
+    check_output,
+    draw,
+    parse_dpi,
+    parse_size,
+    save,
+)
+from threshold_lab.core.folds import FoldReport, fold_report
 from threshold_lab.core.groups.gaps import Gap, GroupRates, compute_gaps
 from threshold_lab.core.groups.thresholds import (
     GroupThresholds,
@@ -70,7 +83,15 @@ from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
 from threshold_lab.core.report.as_text import TEXT_POINTS, report_text
-from threshold_lab.core.report.options import Options, make_options
+from threshold_lab.core.report.gate import (
+    AucTest,
+    Gate,
+    Outcome,
+    gate,
+    headline,
+    needed_readouts,
+)
+from threshold_lab.core.report.options import BaselineRows, Options, make_options
 from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.threshold import Threshold, check_threshold, format_threshold
 from threshold_lab.core.transform import Applied, apply, kept
@@ -157,6 +178,31 @@ def _sequence(values: Any) -> Any:
     return list(values)
 
 
+def _scores(values: Any) -> FloatArray:
+    """``baseline_scores=``: one finite number a row."""
+    try:
+        a = np.asarray(_sequence(values), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("baseline_scores: give one number a row (the baseline model's "
+                         "scores of the same rows)") from None  # fmt: skip
+    if a.ndim != 1:
+        raise InputError(f"baseline_scores: one score a row, not an array of shape {a.shape}")
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        raise InputError(f"baseline_scores: row {int(bad[0])} is {a[bad[0]]!r}, not a finite "
+                         "number")  # fmt: skip
+    return a
+
+
+def _size(size: object) -> tuple[float, float]:
+    """``size=``: (width, height) in inches, or a text such as ``"6x4"``."""
+    if isinstance(size, str):
+        return parse_size(size)
+    if isinstance(size, list | tuple) and len(size) == 2:
+        return parse_size(f"{size[0]}x{size[1]}")
+    raise InputError(f"size: give (width, height) in inches or '6x4', not {size!r}")
+
+
 def _or_nan(value: float | None) -> float:
     return math.nan if value is None else value
 
@@ -211,6 +257,12 @@ def _contents(
               None if previous is None else previous.parts[i])
         for i, p in enumerate(prepared)
     )  # fmt: skip
+    if source.fold_codes is not None:
+        parts = tuple(
+            dataclasses.replace(part, folds=previous.parts[i].folds if previous is not None
+                                else _folds(source, options, prepared[i], part))
+            for i, part in enumerate(parts)
+        )  # fmt: skip
     comparisons: tuple[Comparison, ...] = ()
     if len(parts) >= 2:
         boot = None if options.replicates is None else (options.replicates, options.seed)
@@ -238,7 +290,7 @@ def _contents(
     if mc is not None:
         summary = previous.multiclass if previous is not None else multiclass_report(mc)
     group_parts, gaps, chosen = _groups(source, options, parts[0], grouped)
-    return Contents(
+    contents = Contents(
         source=source.label,
         options=options,
         parts=parts,
@@ -251,6 +303,45 @@ def _contents(
         gaps=gaps,
         group_thresholds=chosen,
     )
+    if options.baseline is None and not options.requirements:
+        return contents
+    return dataclasses.replace(contents, gate=_gate(source, options, contents))
+
+
+def _folds(source: Source, o: Options, p: _Prepared, part: ModelPart) -> FoldReport:
+    """The model's rows split by fold, each fold's sweep and summaries."""
+    assert source.fold_column is not None and source.fold_codes is not None
+    split = split_groups(p.model.data, source.fold_names, source.fold_codes)
+    sweeps = []
+    for name, data in split:
+        sweeps.append((name, data.n, _prepare(name, data, o).curves.sweep))
+    pooled = part.analysis.curves.summaries.roc_auc
+    return fold_report(source.fold_column, sweeps, pooled, o.readouts)
+
+
+def _gate(source: Source, o: Options, c: Contents) -> Gate:
+    """The headline numbers against the baseline's, and each requirement, read from
+    the report's own JSON (as the baseline's are from its)."""
+    current = headline(report_dict(c, 0))
+    test, why = None, None
+    rows = o.baseline_rows
+    if o.baseline is not None and rows is not None:
+        data = source.models[0].data if source.models else source.data
+        if rows.scores.shape[0] != data.n:
+            raise InputError(f"--baseline-rows {rows.name}: {rows.scores.shape[0]:,} scores for "
+                             f"{data.n:,} rows (give the baseline model's score of each "
+                             "row)")  # fmt: skip
+        delong, why = paired_delong(data.scores, rows.scores, data.labels, data.weights,
+                                    o.confidence)  # fmt: skip
+        if delong is not None:
+            test = AucTest(data.n, rows.name, delong)
+    return gate(current, o.baseline, o.requirements, test, why)
+
+
+def _with_required_readouts(o: Options) -> Options:
+    """``o`` with every readout a requirement reads (``tpr at fpr 0.02``) added."""
+    extra = [r for r in needed_readouts(o.requirements) if r not in o.readouts]
+    return dataclasses.replace(o, readouts=o.readouts + tuple(extra)) if extra else o
 
 
 def _groups(
@@ -327,6 +418,7 @@ def build(source: Source, options: Options) -> Report:
     >>> r.counts, r.metrics["recall"].exact
     (Counts(tp=2, fp=1, tn=1, fn=1), Fraction(2, 3))
     """
+    options = _with_required_readouts(options)
     if source.models:
         prepared = [_prepare(m.name, m.data, options) for m in source.models]
     else:
@@ -449,11 +541,16 @@ class Report:
         pt: object = None,
         harm: object = None,
         groups: Any = None,
+        folds: Any = None,
         group_goal: object = None,
         tolerance: object = None,
         randomised: object = False,
         source: str = ARRAYS,
         group_name: str | None = None,
+        fold_name: str | None = None,
+        baseline: object = None,
+        require: object = None,
+        baseline_scores: Any = None,
     ) -> Report:
         """The report of labels and scores given as arrays (see
         :func:`threshold_lab.report`, which this is)."""
@@ -463,7 +560,15 @@ class Report:
             transform=transform, readout=readout, partial_auc=partial_auc,
             alternative=alternative, unpaired=unpaired, pt=pt, harm=harm,
             group_goal=group_goal, tolerance=tolerance, randomised=randomised,
+            baseline=baseline, require=require,
         )  # fmt: skip
+        if baseline_scores is not None:
+            if options.baseline is None:
+                raise InputError("baseline_scores needs baseline= (the earlier report whose "
+                                 "model scored these rows)")  # fmt: skip
+            options = dataclasses.replace(
+                options, baseline_rows=BaselineRows("baseline_scores", _scores(baseline_scores))
+            )
         src = arrays_source(
             y_true, y_score, sample_weight=sample_weight, ids=ids,
             positive=None if classes is not None else positive, classes=classes, source=source,
@@ -479,6 +584,13 @@ class Report:
             named = getattr(groups, "name", None)  # a pandas or polars Series' name
             column = group_name or (named if isinstance(named, str) and named else "group")
             src = with_groups(src, column, _sequence(groups), where="groups")
+        if folds is not None:
+            if groups is not None:
+                raise InputError("folds= and groups= do not combine (the folds' spread and "
+                                 "the groups' gaps are two different questions)")  # fmt: skip
+            named = getattr(folds, "name", None)
+            column = fold_name or (named if isinstance(named, str) and named else "fold")
+            src = with_folds(src, column, _sequence(folds), where="folds")
         if options.goal is not None and options.goal.columns():
             raise InputError(
                 f"goal {options.goal.text()!r} names a cost column (@{options.goal.columns()[0]}); "
@@ -496,9 +608,15 @@ class Report:
         weight: str | None = None,
         id: str | None = None,
         group: str | None = None,
+        fold: str | None = None,
         **options: Any,
     ) -> Report:
         """The report of a data frame's columns (see :func:`threshold_lab.from_frame`)."""
+        if fold is not None:
+            if "folds" in options:
+                raise InputError("give fold= (a column of the frame) or folds=, not both")
+            options["folds"] = frame_values(frame, fold)
+            options.setdefault("fold_name", fold)
         if group is not None:
             if "groups" in options:
                 raise InputError("give group= (a column of the frame) or groups=, not both")
@@ -740,6 +858,66 @@ class Report:
     def multiclass(self) -> MulticlassReport | None:
         """Several classes: the matrix, each class, the averages (None with two)."""
         return self.contents.multiclass
+
+    @property
+    def folds(self) -> FoldReport | None:
+        """Cross-validation folds (``folds=``, ``--fold COL``): each fold's rows alone
+        (``folds.folds``: name, n, auc, average_precision, readouts, sweep), the
+        spread of AUC and AP across them (``folds.auc.mean``, ``.sd``: the sample
+        standard deviation) and the pooled AUC of every row (``folds.pooled_auc``)."""
+        return self._first.folds
+
+    @property
+    def gate(self) -> Gate | None:
+        """Against ``baseline=`` and the ``require=`` requirements: the change of every
+        headline number (:attr:`Gate.changes`), the AUC's paired test, each
+        requirement's outcome (None when neither was given)."""
+        return self.contents.gate
+
+    @property
+    def requirements(self) -> tuple[Outcome, ...]:
+        """Each ``require=`` requirement evaluated (``passed``, ``value``, ``bound``)."""
+        return () if self.contents.gate is None else self.contents.gate.outcomes
+
+    @property
+    def passed(self) -> bool:
+        """Whether every requirement holds (True with none)."""
+        return all(o.passed for o in self.requirements)
+
+    # --- figures -----------------------------------------------------------------------
+
+    def figure(
+        self,
+        chart: str,
+        *,
+        size: object = (6.0, 4.0),
+        dpi: object = 150,
+        title: str | None = None,
+    ) -> Any:
+        """The matplotlib Figure of ``chart`` (roc, pr, det, decision, reliability,
+        gains, cost, metrics): what :meth:`plot` saves. Needs matplotlib
+        (``pip install threshold-lab[plot]``)."""
+        c = self.contents
+        look = Look(size=_size(size), dpi=parse_dpi(str(dpi)), title=title,
+                    bins=c.options.bins, binning=c.options.binning)  # fmt: skip
+        models = [FigureModel(p.name, p.analysis, p.sure, p.decision_curve) for p in c.parts]
+        return draw(chart, models, source=c.source, folds=c.first.folds, look=look)
+
+    def plot(
+        self,
+        chart: str,
+        path: Any,
+        *,
+        size: object = (6.0, 4.0),
+        dpi: object = 150,
+        title: str | None = None,
+    ) -> Path:
+        """Draw ``chart`` and write it to ``path`` (.png, .svg or .pdf): the exact sweep,
+        the baseline, the active point, the summaries named, each model's own marker
+        and line style, bands when the bootstrap ran, each fold's curve. Returns the
+        path written."""
+        check_output(path)
+        return save(self.figure(chart, size=size, dpi=dpi, title=title), path)
 
     # --- another threshold ---------------------------------------------------------
 

@@ -74,6 +74,8 @@ class Session(Reading):
 
     #: The readout the explorer's R last jumped to (-1: none yet).
     _readout: int = -1
+    #: The models are every row pooled and its cross-validation folds (``--fold COL``).
+    folds: bool = False
     #: The rows' groups (``--group COL``), followed through the edits; None without.
     row_groups: RowGroups | None = None
     #: The last pooled analysis with each group at its own threshold, and its key.
@@ -84,7 +86,7 @@ class Session(Reading):
         """An Update of the current state, with the goal and prevalence in force."""
         return Update(self.analysis, changed, message, fresh, self._deciding(), self.sure,
                       self.model_rows(wait=False), self.shown.class_name, self.group_by,
-                      self.quantisation, self.asked, self.pooled)  # fmt: skip
+                      self.quantisation, self.asked, self.pooled, self.folds)  # fmt: skip
 
     def current(self) -> Update:
         return self._update()  # the state as it is, with nothing to say

@@ -78,6 +78,8 @@ class Update:
     asked: Asked = field(default_factory=Asked)
     #: The first model is every row pooled, the others its groups (``--group COL``).
     pooled: bool = False
+    #: The groups are cross-validation folds (``--fold COL``).
+    folds: bool = False
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

@@ -22,9 +22,10 @@ LAYERS: list[set[str]] = [
     {"calibration"},
     {"analysis"},
     {"measures", "decide", "multiclass", "transform", "compare"},
-    {"groups"},
+    {"groups", "folds"},
     {"drawing"},
     {"text"},
+    {"figures"},
     {"report"},
     {"session"},
 ]

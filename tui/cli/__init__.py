@@ -54,6 +54,11 @@ COMMANDS: dict[str, Command] = {
     "report": Command(
         "print the metrics, the exact sweep and the summaries", "SOURCE [options]", "report"
     ),
+    "plot": Command(
+        "draw one chart (roc, pr, det, decision, ...) as a PNG, SVG or PDF figure",
+        "SOURCE --chart C --out FIG.png [options]",
+        "plot",
+    ),
     "screenshot": Command(
         "write an SVG of one explorer state, without a terminal",
         "[SOURCE] OUT.svg [options]",

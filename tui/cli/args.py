@@ -298,6 +298,14 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         "rows alone (with --as-models: that group first)",
     )
     p.add_argument(
+        "--fold",
+        default=None,
+        metavar="COL",
+        help="the column naming each row's cross-validation fold: each fold's curve, AUC, AP "
+        "and readouts, their mean and standard deviation, beside the pooled AUC of all rows "
+        "(not with --group)",
+    )
+    p.add_argument(
         "--compare",
         default=None,
         action=Once,
@@ -391,6 +399,8 @@ class SourceArgs:
     group: str | None = None
     #: --as-models: an aggregated file's groups as models of their own rows.
     as_models: bool = False
+    #: --fold COL: the column naming each row's cross-validation fold.
+    fold: str | None = None
     #: --confidence, --bootstrap and --seed, where the command has them.
     confidence: float = CONFIDENCE
     replicates: int | None = None
@@ -433,6 +443,7 @@ class SourceArgs:
             by=getattr(args, "by", None),
             group=getattr(args, "group", None),
             as_models=bool(getattr(args, "as_models", False)),
+            fold=getattr(args, "fold", None),
             confidence=getattr(args, "confidence", CONFIDENCE),
             replicates=getattr(args, "bootstrap", None),
             seed=getattr(args, "seed", None),
@@ -454,7 +465,7 @@ class SourceArgs:
             self.name, self.columns, aggregated=self.aggregated, keep=keep,
             scores=self.score_columns, compare=self.compare, class_scores=self.class_scores,
             multiclass=self.multiclass, klass=self.klass, by=self.by, group=self.group,
-            as_models=self.as_models,
+            as_models=self.as_models, fold=self.fold,
         )  # fmt: skip
         return src, self.threshold(src.threshold)
 
@@ -469,6 +480,11 @@ class SourceArgs:
         if self.transform is not None:  # part of loading: the rows open transformed
             data, models, opening = transformed(self.transform, data, models, threshold)
         row_groups, quantised, by = None, src.quantised, src.group_by
+        pooled = False
+        if src.fold_codes is not None and src.fold_column is not None and not models:
+            # Every row pooled, then each fold: a line and a curve each, M shows one.
+            folds = RowGroups(src.fold_column, list(src.fold_names), src.fold_codes)
+            models, by, pooled = folds.models(data), src.fold_column, True
         if src.group_column is not None and src.group_codes is not None:
             row_groups = RowGroups(src.group_column, [n for n, _ in src.groups], src.group_codes)
             if not models:  # every row pooled, then each group: a line each, M shows one
@@ -478,9 +494,11 @@ class SourceArgs:
         session = Session(
             data, threshold, source=src.label, path=src.path, beta=self.beta,
             columns=src.columns, models=models, multiclass=src.multiclass, klass=src.klass,
-            quantised=quantised, group_by=by, pooled=row_groups is not None and not src.models,
+            quantised=quantised, group_by=by,
+            pooled=pooled or (row_groups is not None and not src.models),
         )  # fmt: skip
         session.row_groups = row_groups
+        session.folds = pooled
         if self.prevalence_text is not None:
             session.set_prevalence(self.prevalence_text)
         if self.asked:

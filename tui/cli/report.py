@@ -14,11 +14,16 @@ import itertools
 import os
 import stat
 import sys
+import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TextIO
 
+from threshold_lab.core.curves.export import curve_csv, parse_curve
 from threshold_lab.core.data.loaders import slow_reader_note
+from threshold_lab.core.data.models import join_models
 from threshold_lab.core.data.presets import PRESET_NAMES
+from threshold_lab.core.data.sources import Source
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
@@ -27,7 +32,16 @@ from threshold_lab.core.groups.thresholds import TOLERANCE, parse_criterion, par
 from threshold_lab.core.intervals.bootstrap import SEED
 from threshold_lab.core.report.as_json import JSON_POINTS, MIN_POINTS, report_pieces
 from threshold_lab.core.report.as_text import TEXT_POINTS
-from threshold_lab.core.report.options import Options
+from threshold_lab.core.report.gate import (
+    Baseline,
+    Gate,
+    Requirement,
+    baseline_of,
+    parse_requirement,
+    why_missing,
+)
+from threshold_lab.core.report.junit import junit_xml
+from threshold_lab.core.report.options import BaselineRows, Options
 from threshold_lab.core.report.report import build
 from threshold_lab.core.transform import parse_transform
 from threshold_lab.tui.cli import COMMANDS
@@ -65,6 +79,13 @@ def _points(text: str) -> int | None:
     )
 
 
+def _curve(text: str) -> str:
+    try:
+        return parse_curve(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--curve ")) from None
+
+
 def parser() -> Parser:
     p = Parser(
         prog=f"{PROG} report",
@@ -88,6 +109,20 @@ def parser() -> Parser:
         f"{TEXT_POINTS} in text: the notable points (active, readouts', goal's, max F1, max "
         f"informedness), the ends and evenly spaced ones; {JSON_POINTS:,} in JSON, "
         "chosen to keep the ROC curve's shape)",
+    )
+    p.add_argument(
+        "--curve",
+        type=_curve,
+        default=None,
+        metavar="roc|pr|det",
+        help="instead of the report, write the curve's exact points (threshold, counts, "
+        "rates as doubles and fractions) in --format csv on stdout, for other plotting tools",
+    )
+    p.add_argument(
+        "--format",
+        choices=("csv",),
+        default=None,
+        help="with --curve: the format of its points (csv)",
     )
     p.add_argument(
         "--goal",
@@ -136,6 +171,32 @@ def parser() -> Parser:
         "mixture of two thresholds hitting one common rate exactly (Fairlearn's "
         "construction: identical cases may be decided differently)",
     )
+    gate = p.add_argument_group("gate (against a baseline, in CI)")
+    gate.add_argument(
+        "--baseline",
+        metavar="BASE.json",
+        help="an earlier report --json (or a Report's to_json()): the report gains the "
+        "change of every headline number",
+    )
+    gate.add_argument(
+        "--baseline-rows",
+        metavar="BASE_FILE",
+        help="with --baseline: the baseline model's scores of the same rows (joined on id), "
+        "for DeLong's paired test of the AUC's change",
+    )
+    gate.add_argument(
+        "--require",
+        action="append",
+        default=None,
+        metavar="EXPR",
+        help="a requirement, as 'auc >= 0.80', 'auc >= baseline.auc - 0.01', 'recall at goal "
+        ">= 0.9', 'tpr at fpr 0.01 >= 0.6': exit 1 when one fails, a line each; repeatable",
+    )
+    gate.add_argument(
+        "--junit",
+        metavar="OUT.xml",
+        help="with --require: write each requirement as a JUnit test case, for CI",
+    )
     add_operating_options(p)
     add_test_options(p)
     add_interval_options(p)
@@ -163,11 +224,18 @@ def run(args: argparse.Namespace) -> int:
             "--check needs --goal (it fails the run when the goal is infeasible) "
             "or --max-gap with --group (when a gap between groups is too large)"
         )
+    if args.format is not None and args.curve is None:
+        raise InputError("--format csv is the format of --curve's points: add --curve roc|pr|det")
+    if args.curve is not None and args.json:
+        raise InputError("--curve writes the curve's points as CSV, --json the whole report: "
+                         "give one")  # fmt: skip
     if args.seed is not None and args.bootstrap is None:
         raise InputError("--seed needs --bootstrap (it seeds the bootstrap's resampling)")
     goal = parse_goal(args.goal) if args.goal is not None else None
     prevalence = parse_prevalence(args.prevalence) if args.prevalence is not None else None
+    requirements, baseline = _gate_args(args, goal is not None)
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
+    rows = None if args.baseline_rows is None else _baseline_rows(args.baseline_rows, src, wanted)
     # Groups come from --group COL, or by themselves from an aggregated file's column.
     no_groups = (
         ""
@@ -192,12 +260,21 @@ def run(args: argparse.Namespace) -> int:
         group_goal=criterion,
         tolerance=TOLERANCE if args.tolerance is None else parse_tolerance(args.tolerance),
         randomised=args.randomised,
+        baseline=baseline,
+        baseline_rows=rows,
+        requirements=requirements,
         **operating_options(args),
     )
+    started = time.perf_counter()
     report = build(src, options)
+    seconds = time.perf_counter() - started
     points: int | None = args.points
-    if args.json:
-        pieces: Iterable[str] = report_pieces(
+    if args.curve is not None:
+        pieces: Iterable[str] = curve_csv(
+            [(p.name, p.analysis.sweep) for p in report.contents.parts], args.curve
+        )
+    elif args.json:
+        pieces = report_pieces(
             report.contents, JSON_POINTS if points == _DEFAULT_POINTS else points
         )
         pieces = itertools.chain(pieces, ["\n"])
@@ -208,6 +285,15 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{PROG}: error: {problem}\n")
         return 1
     failed = False
+    gated = report.contents.gate
+    if args.junit is not None and gated is not None:
+        problem = _write_junit(args.junit, gated, report.source, seconds)
+        if problem:
+            sys.stderr.write(f"{PROG}: error: {problem}\n")
+            return 1
+    for outcome in () if gated is None else gated.failed:
+        note(f"requirement not met: {outcome.expr}: {outcome.detail()}")
+        failed = True
     decision = report.goal
     if args.check and decision is not None and not decision.feasible:
         note(f"goal not met: {decision.reason}")
@@ -219,6 +305,70 @@ def run(args: argparse.Namespace) -> int:
             note(f"gap not within --max-gap: {why}")
             failed = True
     return 1 if failed else 0
+
+
+def _gate_args(
+    args: argparse.Namespace, has_goal: bool
+) -> tuple[tuple[Requirement, ...], Baseline | None]:
+    """--require, --baseline, --baseline-rows and --junit checked before anything is
+    computed (a malformed requirement: InputError, exit 2)."""
+    requirements = tuple(parse_requirement(text) for text in args.require or ())
+    if args.junit is not None and not requirements:
+        raise InputError("--junit writes each --require as a test case: add --require")
+    if args.baseline_rows is not None and args.baseline is None:
+        raise InputError("--baseline-rows needs --baseline BASE.json (the earlier report "
+                         "whose model scored those rows)")  # fmt: skip
+    baseline = None if args.baseline is None else baseline_of(args.baseline)
+    for r in requirements:
+        for ref in r.refs():
+            if ref.baseline and baseline is None:
+                raise InputError(f"--require {r.expr!r}: {ref} needs --baseline BASE.json "
+                                 "(an earlier report --json)")  # fmt: skip
+            if ref.baseline and baseline is not None and ref.name not in baseline.numbers:
+                raise InputError(f"--require {r.expr!r}: the baseline {baseline.source} has "
+                                 f"no {ref.name}{why_missing(ref.name)}")  # fmt: skip
+            if (
+                not ref.baseline
+                and not has_goal
+                and (ref.name == "objective" or ref.name.endswith(" at goal"))
+            ):
+                raise InputError(f"--require {r.expr!r}: {ref} needs --goal (the goal it "
+                                 "is read at)")  # fmt: skip
+    return requirements, baseline
+
+
+def _baseline_rows(name: str, src: Source, wanted: SourceArgs) -> BaselineRows:
+    """The baseline model's scores of ``src``'s rows, from a file of the same rows
+    joined on id (raises InputError naming what does not match)."""
+    flag = "--baseline-rows"
+    if src.path is None:
+        raise InputError(f"{flag} joins two files on id; {src.label} is not a file")
+    if src.models or src.multiclass is not None:
+        raise InputError(f"{flag} compares one model's rows with the baseline's; "
+                         f"{src.label} holds several models or classes")  # fmt: skip
+    if src.quantised or src.group_by is not None:
+        raise InputError(f"{flag}: {src.label} is aggregated counts, with no rows to join")
+    path = Path(name)
+    if not path.exists():
+        raise InputError(f"{flag} {name}: no such file")
+    models = join_models(src.path, src.data, path, wanted.columns, flag)
+    return BaselineRows(name, models[1].data.scores)
+
+
+def _write_junit(path: str, gated: Gate, source: str, seconds: float) -> str:
+    """Write the JUnit file (whole or not at all); what went wrong, or ""."""
+    text = junit_xml(gated.outcomes, suite=f"threshold-lab report {source}",
+                     properties=[("source", source)], seconds=seconds)  # fmt: skip
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.partial")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        return f"--junit {path}: cannot write it: {exc.strerror or exc}"
+    return ""
 
 
 def write_whole(pieces: Iterable[str]) -> str:

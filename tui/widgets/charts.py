@@ -387,7 +387,8 @@ class CurveChart(PlotextPlot):
         grouped = self.frame is not None and self.frame.update.group_by is not None
         what = f"{len(models)} {'groups' if grouped else 'models'}"
         if self.frame is not None and self.frame.update.pooled:
-            what = f"all rows and {len(models) - 1} groups"
+            parts = "folds" if self.frame.update.folds else "groups"
+            what = f"all rows and {len(models) - 1} {parts}"
         wordings = (f"{name}s of {what}{log}", f"{short} curves of {what}{log}",
                     f"{short} curves of {what}", f"{short}, {what}")  # fmt: skip
         return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])

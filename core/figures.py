@@ -1,0 +1,605 @@
+"""Figures for papers and reviews: each chart of the explorer drawn with matplotlib.
+
+matplotlib is an optional extra (``pip install threshold-lab[plot]``), imported only
+when a figure is drawn. A figure shows what the explorer shows: the exact sweep
+(ROC as its polyline, precision-recall as the step whose area is average precision,
+with the trapezoid area named beside it and never in its place), the baseline, the
+active point and its threshold, the bootstrap's bands when it ran, each model with
+its own marker and line style (so a greyscale print tells them apart), each fold's
+curve and the folds' TPR range, and axes naming the quantity and its denominator.
+
+Every point of the sweep is drawn up to :data:`EXACT_POINTS` points; a longer curve
+is reduced as the explorer reduces it (every step and spike a column of the image
+can show survives, and the active point). Each drawn artist has a ``gid`` naming
+what it is (``roc:MODEL``, ``band:roc``, ``fold:roc:NAME``...), so a test reads the
+figure's data back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.det import det_span, placeable, probit
+from threshold_lab.core.curves.hull import normalised_costs
+from threshold_lab.core.curves.pr import first_defined
+from threshold_lab.core.curves.reduce import reduce_curve
+from threshold_lab.core.decide.net_benefit import DecisionCurve
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.folds import FoldReport, tpr_band
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.metrics.metric import Metric, format_fraction
+from threshold_lab.core.threshold import format_threshold
+
+FloatArray = npt.NDArray[np.float64]
+
+CHARTS = ("roc", "pr", "det", "decision", "reliability", "gains", "cost", "metrics")
+FORMATS = (".png", ".svg", ".pdf")
+
+#: Curves up to this many points are drawn whole; longer ones are reduced.
+EXACT_POINTS = 50_000
+#: The columns a long curve is reduced to (about four points a column remain).
+COLUMNS = 2_000
+
+#: Each model's look: a marker and a line style (greyscale tells them apart), and a
+#: colour from Okabe and Ito's palette for colour-blind readers.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+STYLES = ("-", "--", "-.", ":")
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#F0E442")  # fmt: skip
+INSTALL = "figures need matplotlib: pip install 'threshold-lab[plot]' (or pip install matplotlib)"
+
+
+@dataclass(frozen=True, eq=False)
+class FigureModel:
+    """One model to draw: its name (empty with one model), its rows at the active
+    threshold, its bootstrap (for the bands) and its decision curve."""
+
+    name: str
+    analysis: Analysis
+    sure: Sure | None = None
+    decision_curve: DecisionCurve | None = None
+
+
+@dataclass(frozen=True)
+class Look:
+    """How the figure is drawn: inches, dots per inch, the title."""
+
+    size: tuple[float, float] = (6.0, 4.0)
+    dpi: int = 150
+    title: str | None = None
+    bins: int = 10
+    binning: str = "mass"
+
+
+def parse_chart(text: str) -> str:
+    name = text.strip().lower()
+    if name not in CHARTS:
+        raise InputError(f"--chart {text!r}: give one of {', '.join(CHARTS)}")
+    return name
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """``6x4`` (inches, width by height)."""
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        w, h = (float(p) for p in parts)
+    except ValueError:
+        raise InputError(f"--size {text!r}: give width x height in inches, as 6x4") from None
+    if not (0.5 <= w <= 100 and 0.5 <= h <= 100):
+        raise InputError(f"--size {text!r}: each side from 0.5 to 100 inches")
+    return w, h
+
+
+def parse_dpi(text: str) -> int:
+    try:
+        dpi = int(text)
+    except ValueError:
+        raise InputError(f"--dpi {text!r}: give a whole number of dots per inch, as 150") from None
+    if not 10 <= dpi <= 2400:
+        raise InputError(f"--dpi {text!r}: from 10 to 2400")
+    return dpi
+
+
+def check_output(path: str | Path) -> Path:
+    """The figure's file, its format from its suffix (.png, .svg, .pdf)."""
+    p = Path(path)
+    if p.suffix.lower() not in FORMATS:
+        raise InputError(f"--out {p}: name a .png, .svg or .pdf file (the format follows the "
+                         "suffix)")  # fmt: skip
+    if p.parent != Path("") and not p.parent.is_dir():
+        raise InputError(f"--out {p}: no such folder {p.parent}")
+    return p
+
+
+def _matplotlib() -> Any:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise InputError(INSTALL) from None
+    return Figure
+
+
+# --- words ----------------------------------------------------------------------
+
+
+def _short(m: Metric) -> str:
+    """``7/12 ≈ 0.5833`` (small fractions), else ``≈ 0.5833``; undefined said."""
+    if m.value is None:
+        return "undefined"
+    if m.exact is not None and m.exact.denominator <= 1000:
+        if m.exact.denominator == 1:
+            return str(m.exact.numerator)
+        return f"{format_fraction(m.exact)} ≈ {m.value:.4f}"
+    return f"≈ {m.value:.4f}"
+
+
+def _who(model: FigureModel, several: bool) -> str:
+    return f"{model.name}: " if several and model.name else ""
+
+
+def _count(x: Any) -> str:
+    f = float(x)
+    return f"{int(f):,}" if f == int(f) else f"{f:,.4g}"
+
+
+def _threshold_words(a: Analysis) -> str:
+    t = a.threshold
+    return "threshold above all scores" if t is None else f"threshold {format_threshold(t)}"
+
+
+# --- drawing helpers ------------------------------------------------------------
+
+
+def _style(i: int) -> dict[str, Any]:
+    return {"marker": MARKERS[i % len(MARKERS)], "linestyle": STYLES[i % len(STYLES)],
+            "color": COLOURS[i % len(COLOURS)]}  # fmt: skip
+
+
+def _every(n: int) -> int | tuple[int, int]:
+    """Markers at about a dozen places along a curve of ``n`` points."""
+    return max(1, n // 12)
+
+
+def _kept(x: Any, y: Any, active: int | None, rising: bool) -> npt.NDArray[np.intp]:
+    """The points drawn: all up to EXACT_POINTS, else the explorer's reduction."""
+    n = len(x)
+    if n <= EXACT_POINTS:
+        return np.arange(n)
+    keep = () if active is None else (active,)
+    return reduce_curve(x, y, columns=COLUMNS, keep=keep, rising=rising)
+
+
+def _active(ax: Any, x: float, y: float, a: Analysis, colour: str, gid: str) -> None:
+    (mark,) = ax.plot([x], [y], marker="o", markersize=9, markerfacecolor="none",
+                      markeredgewidth=2, color=colour, linestyle="none",
+                      label=f"active point ({_threshold_words(a)})", zorder=5)  # fmt: skip
+    mark.set_gid(gid)
+    ax.annotate(_threshold_words(a).replace("threshold ", "t = "), (x, y), xytext=(9, -15),
+                textcoords="offset points", fontsize=8, color=colour,
+                bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                      "alpha": 0.85})  # fmt: skip
+
+
+def _bands(sure: Sure | None) -> Any:
+    """The bootstrap's pointwise bands (ROC: TPR at each FPR; PR: precision at each
+    recall), or None when no bootstrap with bands ran."""
+    return None if sure is None or sure.boot is None else sure.boot.bands
+
+
+def _confidence(sure: Sure | None) -> float:
+    return 0.95 if sure is None else sure.confidence
+
+
+def _finish(fig: Any, ax: Any, title: str, legend: str = "lower right") -> None:
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, color="#dddddd", linewidth=0.6)
+    ax.legend(loc=legend, fontsize=7, framealpha=0.9)
+    fig.tight_layout()
+
+
+def _rates(a: Analysis) -> tuple[FloatArray, FloatArray]:
+    s = a.sweep
+    return (np.asarray(s.fp, dtype=np.float64) / float(s.negatives),
+            np.asarray(s.tp, dtype=np.float64) / float(s.positives))  # fmt: skip
+
+
+def _both_classes(models: Sequence[FigureModel], chart: str) -> None:
+    for m in models:
+        s = m.analysis.sweep
+        if not s.positives or not s.negatives:
+            who = f" (model {m.name})" if m.name else ""
+            missing = "positives" if not s.positives else "negatives"
+            raise InputError(f"--chart {chart}: the rows{who} have no actual {missing}, so the "
+                             "curve is undefined")  # fmt: skip
+
+
+# --- the charts -----------------------------------------------------------------
+
+
+def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
+    _both_classes(models, "roc")
+    several = len(models) > 1
+    first = models[0].analysis.sweep
+    ax.plot([0, 1], [0, 1], color="#767676", linestyle=":", linewidth=1,
+            label="chance (AUC 1/2)", gid="baseline")  # fmt: skip
+    if folds is not None:
+        _fold_curves(ax, folds, "roc")
+    for i, m in enumerate(models):
+        a = m.analysis
+        x, y = _rates(a)
+        keep = _kept(x, y, a.point, rising=True)
+        st = _style(i)
+        auc = a.curves.summaries.roc_auc
+        pooled = "all rows pooled: " if folds is not None else ""
+        (line,) = ax.plot(x[keep], y[keep], markevery=_every(keep.shape[0]), markersize=4,
+                          linewidth=1.6, label=f"{_who(m, several)}{pooled}AUC {_short(auc)} "
+                          "(trapezoid)", **st)  # fmt: skip
+        line.set_gid(f"roc:{m.name}")
+        bands = _bands(m.sure)
+        if bands is not None:
+            fill = ax.fill_between(bands.fpr, bands.tpr_low, bands.tpr_high,
+                                   color=st["color"], alpha=0.18,
+                                   linewidth=0, label=f"{_who(m, several)}"
+                                   f"{_confidence(m.sure):.0%} bootstrap band")  # fmt: skip
+            fill.set_gid(f"band:roc:{m.name}")
+        _active(ax, float(x[a.point]), float(y[a.point]), a, st["color"], f"active:{m.name}")
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_xlabel(f"FPR = FP / N   (N = {_count(first.negatives)} actual negatives)")
+    ax.set_ylabel(f"TPR = TP / P   (P = {_count(first.positives)} actual positives)")
+    return "ROC curve"
+
+
+def _fold_curves(ax: Any, folds: FoldReport, chart: str) -> None:
+    """Each fold's curve, thin, with its own marker; on ROC the folds' TPR range."""
+    for j, f in enumerate(folds.folds):
+        s = f.sweep
+        if not s.positives or not s.negatives:
+            continue
+        st = _style(j + 1)
+        st["color"] = "#5a5a5a"
+        if chart == "roc":
+            x = np.asarray(s.fp, dtype=np.float64) / float(s.negatives)
+            y = np.asarray(s.tp, dtype=np.float64) / float(s.positives)
+            what = f"AUC {_short(f.auc)}"
+            drawstyle = "default"
+        else:
+            start = first_defined(s)
+            tp = np.asarray(s.tp, dtype=np.float64)[start:]
+            fp = np.asarray(s.fp, dtype=np.float64)[start:]
+            x, y = tp / float(s.positives), tp / (tp + fp)
+            what = f"AP {_short(f.average_precision)}"
+            drawstyle = "steps-pre"
+        keep = _kept(x, y, None, rising=chart == "roc")
+        (line,) = ax.plot(x[keep], y[keep], linewidth=0.8, markersize=3, alpha=0.8,
+                          markevery=_every(keep.shape[0]), drawstyle=drawstyle,
+                          label=f"fold {f.name}: {what}", **st)  # fmt: skip
+        line.set_gid(f"fold:{chart}:{f.name}")
+    if chart == "roc":
+        x, low, mean, high = tpr_band([f.sweep for f in folds.folds])
+        fill = ax.fill_between(x, low, high, color="#999999", alpha=0.25, linewidth=0,
+                               label="folds' TPR range (lowest to highest of "
+                               f"{len(folds.folds)})")  # fmt: skip
+        fill.set_gid("band:folds")
+        (avg,) = ax.plot(x, mean, color="#000000", linewidth=1.2, linestyle=(0, (5, 2)),
+                         label=f"folds' mean TPR (vertical average; mean AUC "
+                         f"{folds.auc.mean:.4f} ± {folds.auc.sd or 0:.4f} sd)")  # fmt: skip
+        avg.set_gid("mean:folds")
+
+
+def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
+    several = len(models) > 1
+    first = models[0].analysis.sweep
+    if not first.positives:
+        raise InputError("--chart pr: the rows have no actual positives, so recall is undefined")
+    total = float(first.positives) + float(first.negatives)
+    prevalence = float(first.positives) / total
+    ax.axhline(prevalence, color="#767676", linestyle=":", linewidth=1, gid="baseline",
+               label=f"prevalence {_count(first.positives)}/{_count(total)} ≈ {prevalence:.4f} "
+               "(a random ranking's precision)")  # fmt: skip
+    if folds is not None:
+        _fold_curves(ax, folds, "pr")
+    for i, m in enumerate(models):
+        a = m.analysis
+        s = a.sweep
+        start = first_defined(s)
+        tp = np.asarray(s.tp, dtype=np.float64)[start:]
+        fp = np.asarray(s.fp, dtype=np.float64)[start:]
+        recall, precision = tp / float(s.positives), tp / (tp + fp)
+        keep = _kept(recall, precision, a.point - start if a.point >= start else None, False)
+        st = _style(i)
+        summ = a.curves.summaries
+        pooled = "all rows pooled: " if folds is not None else ""
+        (line,) = ax.plot(recall[keep], precision[keep], drawstyle="steps-pre", linewidth=1.6,
+                          markevery=_every(keep.shape[0]), markersize=4,
+                          label=f"{_who(m, several)}{pooled}AP "
+                          f"{_short(summ.average_precision)} (the "
+                          f"step's area); trapezoid area {_short(summ.pr_trapezoid_area)}",
+                          **st)  # fmt: skip
+        line.set_gid(f"pr:{m.name}")
+        bands = _bands(m.sure)
+        if bands is not None:
+            fill = ax.fill_between(bands.recall, bands.precision_low, bands.precision_high,
+                                   color=st["color"], alpha=0.18,
+                                   linewidth=0, label=f"{_who(m, several)}"
+                                   f"{_confidence(m.sure):.0%} bootstrap band")  # fmt: skip
+            fill.set_gid(f"band:pr:{m.name}")
+        if a.point >= start:
+            k = a.point - start
+            _active(ax, float(recall[k]), float(precision[k]), a, st["color"], f"active:{m.name}")
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.05)
+    ax.set_xlabel(f"Recall = TP / P   (P = {_count(first.positives)} actual positives)")
+    ax.set_ylabel("Precision = TP / (TP + FP)   (predicted positives)")
+    return "Precision-recall curve"
+
+
+def _det(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
+    _both_classes(models, "det")
+    several = len(models) > 1
+    first = models[0].analysis.sweep
+    for i, m in enumerate(models):
+        a = m.analysis
+        s = a.sweep
+        lo, stop = det_span(s)
+        at = np.arange(lo, stop)
+        at = at[placeable(s)[lo:stop]]
+        fpr = np.asarray(s.fp[at], dtype=np.float64) / float(s.negatives)
+        fnr = (float(s.positives) - np.asarray(s.tp[at], dtype=np.float64)) / float(s.positives)
+        x, y = probit(fpr), probit(fnr)
+        keep = (
+            _kept(x, -y, None, rising=False) if x.shape[0] > EXACT_POINTS else np.arange(x.shape[0])
+        )
+        st = _style(i)
+        out = (stop - lo) - at.shape[0]
+        said = f"; {out:,} at a rate of 0 or 1 cannot be placed" if out else ""
+        (line,) = ax.plot(x[keep], y[keep], linewidth=1.6, markersize=4,
+                          markevery=_every(keep.shape[0]), label=f"{_who(m, several)}DET curve "
+                          f"({at.shape[0]:,} points{said})", **st)  # fmt: skip
+        line.set_gid(f"det:{m.name}")
+        p = a.point
+        if placeable(s)[p]:
+            px = probit(float(s.fp[p]) / float(s.negatives))
+            py = probit((float(s.positives) - float(s.tp[p])) / float(s.positives))
+            _active(ax, float(px[()]), float(py[()]), a, st["color"], f"active:{m.name}")
+    ticks = np.array([0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999])
+    pos = probit(ticks)
+    ax.set_xticks(pos, [f"{t:.1%}".replace(".0%", "%") for t in ticks], fontsize=7)
+    ax.set_yticks(pos, [f"{t:.1%}".replace(".0%", "%") for t in ticks], fontsize=7)
+    lim = (float(probit(0.0005)[()]), float(probit(0.9995)[()]))
+    ax.set_xlim(*lim)
+    ax.set_ylim(*lim)
+    ax.plot([lim[0], lim[1]], [lim[1], lim[0]], color="#767676", linestyle=":", linewidth=1,
+            label="chance (FNR = 1 − FPR)", gid="baseline")  # fmt: skip
+    ax.set_xlabel(f"FPR = FP / N   (N = {_count(first.negatives)}; normal deviate scale)")
+    ax.set_ylabel(f"FNR = FN / P   (P = {_count(first.positives)}; normal deviate scale)")
+    return "DET curve"
+
+
+def _decision(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
+    several = len(models) > 1
+    lows, highs = [], []
+    everyone_drawn = False
+    for i, m in enumerate(models):
+        dc = m.decision_curve
+        if dc is None or dc.reason is not None or not dc.grid:
+            why = "no decision curve" if dc is None else (dc.reason or "an empty grid")
+            raise InputError(f"--chart decision: {why}")
+        pt = np.array([float(r.pt) for r in dc.grid])
+        nb = np.array([np.nan if r.net_benefit.value is None else r.net_benefit.value
+                       for r in dc.grid])  # fmt: skip
+        st = _style(i)
+        (line,) = ax.plot(pt, nb, linewidth=1.6, markersize=4, markevery=_every(pt.shape[0]),
+                          label=f"{_who(m, several)}model", **st)  # fmt: skip
+        line.set_gid(f"decision:{m.name}")
+        lows.append(np.nanmin(nb))
+        highs.append(np.nanmax(nb))
+        if not everyone_drawn:
+            alle = np.array([np.nan if r.treat_all.value is None else r.treat_all.value
+                             for r in dc.grid])  # fmt: skip
+            (e,) = ax.plot(pt, alle, color="#767676", linestyle="--", linewidth=1,
+                           label="act on everyone")  # fmt: skip
+            e.set_gid("treat_all")
+            highs.append(float(np.nanmax(alle)))
+            everyone_drawn = True
+        a = m.analysis
+        t = a.threshold
+        if t is not None and 0 < t < 1:
+            ax.axvline(t, color=st["color"], linestyle=":", linewidth=1, gid=f"active:{m.name}",
+                       label=f"{_who(m, several)}{_threshold_words(a)}")  # fmt: skip
+    ax.axhline(0, color="#000000", linewidth=1, label="act on no one", gid="treat_none")
+    top = max(highs) if highs else 1.0
+    bottom = min(min(lows), -0.05 * top) if lows else -0.05
+    ax.set_ylim(bottom - 0.05 * (top - bottom), top + 0.05 * (top - bottom))
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("Threshold probability pt (acting when the score is at least pt)")
+    ax.set_ylabel("Net benefit = TP/n − FP/n · pt/(1 − pt)")
+    return "Decision curve"
+
+
+def _reliability(fig: Any, ax: Any, models: Sequence[FigureModel], look: Look) -> str:
+    several = len(models) > 1
+    ax.plot([0, 1], [0, 1], color="#767676", linestyle=":", linewidth=1,
+            label="perfect calibration", gid="baseline")  # fmt: skip
+    for i, m in enumerate(models):
+        cal = m.analysis.curves.calibration(look.bins, look.binning)
+        if cal.reason is not None:
+            raise InputError(f"--chart reliability: {cal.reason}")
+        bins = [b for b in cal.bins if b.positive_rate.value is not None]
+        x = np.array([b.mean_score for b in bins])
+        y = np.array([b.positive_rate.value for b in bins], dtype=np.float64)
+        low = np.array([y[k] - (b.interval.low if b.interval else y[k])
+                        for k, b in enumerate(bins)])  # fmt: skip
+        high = np.array([(b.interval.high if b.interval else y[k]) - y[k]
+                         for k, b in enumerate(bins)])  # fmt: skip
+        st = _style(i)
+        bars = ax.errorbar(x, y, yerr=[low, high], capsize=2, linewidth=1.4, markersize=5,
+                           label=f"{_who(m, several)}{len(bins)} bins ({look.binning}); ECE "
+                           f"{_short(cal.ece)} (Wilson intervals)", **st)  # fmt: skip
+        bars.lines[0].set_gid(f"reliability:{m.name}")
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_xlabel("Mean score in the bin")
+    ax.set_ylabel("Observed positive rate = positives / rows in the bin")
+    return "Reliability diagram"
+
+
+def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
+    several = len(models) > 1
+    first = models[0].analysis.sweep
+    if not first.positives:
+        raise InputError("--chart gains: the rows have no actual positives")
+    total = float(first.positives) + float(first.negatives)
+    prevalence = float(first.positives) / total
+    ax.plot([0, 1], [0, 1], color="#767676", linestyle=":", linewidth=1,
+            label="random order", gid="baseline")  # fmt: skip
+    ax.plot([0, prevalence, 1], [0, 1, 1], color="#767676", linestyle="--", linewidth=1,
+            label="perfect order", gid="perfect")  # fmt: skip
+    for i, m in enumerate(models):
+        a = m.analysis
+        s = a.sweep
+        tp = np.asarray(s.tp, dtype=np.float64)
+        fp = np.asarray(s.fp, dtype=np.float64)
+        n = float(s.positives) + float(s.negatives)
+        x, y = (tp + fp) / n, tp / float(s.positives)
+        keep = _kept(x, y, a.point, rising=True)
+        st = _style(i)
+        (line,) = ax.plot(x[keep], y[keep], linewidth=1.6, markersize=4,
+                          markevery=_every(keep.shape[0]),
+                          label=f"{_who(m, several)}cumulative gains", **st)  # fmt: skip
+        line.set_gid(f"gains:{m.name}")
+        _active(ax, float(x[a.point]), float(y[a.point]), a, st["color"], f"active:{m.name}")
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_xlabel(f"Share predicted positive = (TP + FP) / n   (n = {_count(total)})")
+    ax.set_ylabel(f"Share of positives captured = TP / P   (P = {_count(first.positives)})")
+    return "Cumulative gains"
+
+
+def _cost(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
+    _both_classes(models, "cost")
+    several = len(models) > 1
+    pc = np.linspace(0.0, 1.0, 401)
+    for i, m in enumerate(models):
+        a = m.analysis
+        s = a.sweep
+        cc = a.curves.cost_curve
+        vertices = np.asarray(sorted(cc.points()), dtype=np.intp)
+        envelope = normalised_costs(s, vertices, pc).min(axis=0)
+        st = _style(i)
+        (line,) = ax.plot(pc, envelope, linewidth=1.8, markersize=4, markevery=_every(401),
+                          label=f"{_who(m, several)}lower envelope (ROC convex hull, "
+                          f"{len(vertices)} points; hull AUC {_short(cc.hull_auc)})",
+                          **st)  # fmt: skip
+        line.set_gid(f"cost:{m.name}")
+        mine = normalised_costs(s, np.array([a.point]), pc)[0]
+        (act,) = ax.plot(pc, mine, color=st["color"], linewidth=1, linestyle=":",
+                         label=f"{_who(m, several)}the active point's line "
+                         f"({_threshold_words(a)})")  # fmt: skip
+        act.set_gid(f"active:{m.name}")
+    ax.plot([0, 1], [0, 1], color="#767676", linewidth=0.8, linestyle="--",
+            label="always negative / always positive", gid="baseline")  # fmt: skip
+    ax.plot([0, 1], [1, 0], color="#767676", linewidth=0.8, linestyle="--", gid="baseline2")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("Probability cost PC(+) = p·C(FN) / (p·C(FN) + (1 − p)·C(FP))")
+    ax.set_ylabel("Normalised cost = FNR·PC(+) + FPR·(1 − PC(+))", fontsize=8)
+    return "Cost curves"
+
+
+def _metrics(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
+    several = len(models) > 1
+    names = (("precision", "precision = TP / (TP + FP)"), ("recall", "recall = TP / P"),
+             ("f1", "F1 = 2TP / (2TP + FP + FN)"))  # fmt: skip
+    for i, m in enumerate(models):
+        a = m.analysis
+        s = a.sweep
+        if s.size < 2:
+            raise InputError("--chart metrics: no scores to draw the metrics over")
+        tp = np.asarray(s.tp, dtype=np.float64)[1:]
+        fp = np.asarray(s.fp, dtype=np.float64)[1:]
+        P = float(s.positives)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            series = {
+                "precision": np.where(tp + fp > 0, tp / (tp + fp), np.nan),
+                "recall": tp / P if P else np.full(tp.shape, np.nan),
+                "f1": np.where(2 * tp + fp + (P - tp) > 0, 2 * tp / (2 * tp + fp + (P - tp)),
+                               np.nan),
+            }  # fmt: skip
+        t = s.thresholds
+        keep = _kept(t[::-1], series["recall"][::-1], None, False)
+        order = np.arange(t.shape[0])[::-1][keep]
+        for j, (key, words) in enumerate(names):
+            st = _style(j + 3 * i)
+            (line,) = ax.plot(t[order], series[key][order], drawstyle="steps-pre",
+                              linewidth=1.5, markersize=4, markevery=_every(order.shape[0]),
+                              label=f"{_who(m, several)}{words}", **st)  # fmt: skip
+            line.set_gid(f"metrics:{key}:{m.name}")
+        if a.threshold is not None:
+            ax.axvline(a.threshold, color="#000000", linestyle=":", linewidth=1,
+                       gid=f"active:{m.name}", label=f"{_who(m, several)}"
+                       f"{_threshold_words(a)}")  # fmt: skip
+    ax.set_ylim(-0.01, 1.05)
+    ax.set_xlabel("Threshold (predicted positive when score >= threshold)")
+    ax.set_ylabel("Metric at the threshold")
+    return "Metrics by threshold"
+
+
+def draw(
+    chart: str,
+    models: Sequence[FigureModel],
+    *,
+    source: str = "",
+    folds: FoldReport | None = None,
+    look: Look = Look(),
+) -> Any:
+    """The matplotlib Figure of ``chart`` (raises InputError without matplotlib, or
+    when the chart is undefined for these rows, saying why)."""
+    Figure = _matplotlib()
+    chart = parse_chart(chart)
+    fig = Figure(figsize=look.size, dpi=look.dpi)
+    ax = fig.add_subplot()
+    if chart == "reliability":
+        name = _reliability(fig, ax, models, look)
+    else:
+        name = {"roc": _roc, "pr": _pr, "det": _det, "decision": _decision, "gains": _gains,
+                "cost": _cost, "metrics": _metrics}[chart](fig, ax, models, folds)  # fmt: skip
+    title = look.title if look.title is not None else (f"{name} of {source}" if source else name)
+    legend = {"pr": "lower left", "decision": "upper right", "det": "upper right",
+              "metrics": "best", "reliability": "upper left", "cost": "upper right"}.get(
+        chart, "lower right")  # fmt: skip
+    _finish(fig, ax, title, legend)
+    return fig
+
+
+def save(fig: Any, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` (its format from the suffix), whole or not at all."""
+    p = check_output(path)
+    temporary = p.with_name(f".{p.name}.partial{p.suffix}")
+    from matplotlib import rc_context
+
+    try:
+        # A fixed salt for the SVG's ids: the same figure is the same bytes.
+        with rc_context({"svg.hashsalt": "threshold-lab"}):
+            fig.savefig(temporary, format=p.suffix[1:].lower(), metadata=_metadata(p))
+        temporary.replace(p)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise InputError(f"--out {p}: cannot write it: {exc.strerror or exc}") from None
+    return p
+
+
+def _metadata(p: Path) -> dict[str, Any]:
+    """No dates in the file: the same figure is the same bytes (PNG, SVG and PDF)."""
+    suffix = p.suffix.lower()
+    if suffix == ".png":
+        return {"Software": None}
+    if suffix == ".svg":
+        return {"Date": None, "Creator": None}
+    return {"CreationDate": None, "Creator": None, "Producer": None}

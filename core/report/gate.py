@@ -1,0 +1,752 @@
+"""A CI gate: a report's headline numbers against a baseline report's, and
+requirements such as ``auc >= baseline.auc - 0.01``, each evaluated exactly.
+
+The headline numbers are read from the report's JSON (the current report's and
+the baseline's alike), by name: ``auc``, ``average_precision``, each metric at
+the threshold (``recall``), each readout (``tpr at fpr 0.01``, ``fpr at tpr
+0.9``), the goal's ``objective`` and each metric at the goal (``recall at
+goal``). A requirement compares two sums of those names, ``baseline.NAME`` and
+decimal numbers; where every number in it is a fraction of counts the comparison
+is between fractions (``0.01`` is 1/100), else between doubles.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from threshold_lab.core.curves.operating import Kind
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.metric import format_fraction
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+
+Exact = Fraction | float
+
+#: The comparisons a requirement may use, longest first (so ``>=`` is not ``>``).
+COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    "==": operator.eq,
+    "!=": operator.ne,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+
+#: The summaries read by name (besides the metrics, readouts and goal).
+SUMMARIES = (
+    "auc",
+    "hull_auc",
+    "average_precision",
+    "pr_trapezoid_area",
+    "log_loss",
+    "brier",
+    "ks",
+)
+
+#: How the names are spelled, for a message refusing one.
+NAMES_HELP = (
+    "the names are " + ", ".join(SUMMARIES) + ", each metric at the threshold ("
+    + ", ".join(METRIC_NAMES) + "), objective (the goal's), METRIC at goal, "
+    "tpr at fpr X, fpr at tpr Y, and baseline.NAME for each of them"
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Number:
+    """One headline number: its double (None: undefined, with ``reason``) and its
+    exact fraction where it is one."""
+
+    value: float | None
+    exact: Fraction | None = None
+    reason: str | None = None
+
+    @classmethod
+    def of_json(cls, m: Any) -> Number:
+        """A report JSON's ``{"value", "reason", "exact"}`` (or a bare number)."""
+        if m is None:
+            return cls(None, None, "not in the report")
+        if isinstance(m, bool):
+            raise InputError(f"{m!r} is not a number")
+        if isinstance(m, int | float):
+            return cls(float(m))
+        if not isinstance(m, Mapping):
+            raise InputError(f"{m!r} is not a number or a measure")
+        value = m.get("value")
+        if value is None:
+            return cls(None, None, str(m.get("reason") or "undefined"))
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InputError(f"value {value!r} is not a number")
+        exact = None
+        text = m.get("exact")
+        if isinstance(text, str):
+            try:
+                exact = Fraction(text)
+            except (ValueError, ZeroDivisionError):
+                raise InputError(f"exact {text!r} is not a fraction") from None
+        return cls(float(value), exact)
+
+    @property
+    def number(self) -> Exact | None:
+        """The exact fraction where there is one, else the double (None: undefined)."""
+        return self.exact if self.exact is not None else self.value
+
+
+def _text(x: Exact | None) -> str | None:
+    """An exact number as a fraction's text (``7/12``), None otherwise."""
+    return None if not isinstance(x, Fraction) else format_fraction(x)
+
+
+def _float(x: Exact | None) -> float | None:
+    if x is None:
+        return None
+    f = float(x)
+    return f if math.isfinite(f) else None
+
+
+def limit_text(limit: float) -> str:
+    """A readout's rate as its name spells it: ``0.01``, ``0.9`` (the double's
+    shortest text)."""
+    return repr(float(limit))
+
+
+def headline(d: Mapping[str, Any]) -> dict[str, Number]:
+    """Every headline number of a report's JSON, by name, in the report's order."""
+    out: dict[str, Number] = {}
+    roc, pr = d.get("roc") or {}, d.get("pr") or {}
+    prob = d.get("probability") or {}
+    ks = d.get("ks") or {}
+    for name, m in (
+        ("auc", roc.get("auc")),
+        ("hull_auc", roc.get("hull_auc")),
+        ("average_precision", pr.get("average_precision")),
+        ("pr_trapezoid_area", pr.get("trapezoid_area")),
+        ("log_loss", prob.get("log_loss")),
+        ("brier", prob.get("brier")),
+        ("ks", ks.get("value") if isinstance(ks, Mapping) else None),
+    ):
+        if m is not None:
+            out[name] = Number.of_json(m)
+    metrics = d.get("metrics") or {}
+    for name in METRIC_NAMES:
+        if name in metrics:
+            out[name] = Number.of_json(metrics[name])
+    for r in d.get("readouts") or ():
+        kind, limit = r.get("kind"), r.get("limit")
+        if kind == "tpr_at_fpr" and isinstance(limit, int | float):
+            out[f"tpr at fpr {limit_text(limit)}"] = Number.of_json(r.get("tpr"))
+        elif kind == "fpr_at_tpr" and isinstance(limit, int | float):
+            out[f"fpr at tpr {limit_text(limit)}"] = Number.of_json(r.get("fpr"))
+    goal = d.get("goal")
+    if isinstance(goal, Mapping):
+        feasible = bool(goal.get("feasible"))
+        why = f"the goal is infeasible: {goal.get('reason')}"
+        out["objective"] = (
+            Number.of_json(goal.get("objective")) if feasible else Number(None, None, why)
+        )
+        for name in METRIC_NAMES:
+            if name in metrics:
+                out[f"{name} at goal"] = out[name] if feasible else Number(None, None, why)
+    return out
+
+
+# --- requirements: parsing ----------------------------------------------------------
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<op>>=|<=|==|!=|>|<|[-+*/().]))"
+)
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # number, name, op, end
+    text: str
+    at: int  # the column it starts at (0-based)
+
+
+def _tokens(expr: str) -> list[_Token]:
+    out, i = [], 0
+    while i < len(expr):
+        if expr[i:].strip() == "":
+            break
+        m = _TOKEN.match(expr, i)
+        if m is None or m.end() == i:
+            start = len(expr) - len(expr[i:].lstrip())
+            raise _Malformed(f"{expr[start]!r} is not part of a requirement", start)
+        kind = m.lastgroup or "op"
+        out.append(_Token(kind, m.group(kind), m.start(kind)))
+        i = m.end()
+    out.append(_Token("end", "", len(expr)))
+    return out
+
+
+class _Malformed(Exception):
+    def __init__(self, what: str, at: int) -> None:
+        super().__init__(what)
+        self.what, self.at = what, at
+
+
+@dataclass(frozen=True)
+class Num:
+    value: Fraction
+
+
+@dataclass(frozen=True)
+class Ref:
+    name: str
+    baseline: bool = False
+
+    def __str__(self) -> str:
+        return f"baseline.{self.name}" if self.baseline else self.name
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    left: Node
+    right: Node
+
+
+Node = Num | Ref | Neg | Bin
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """``left op right``, as typed in ``expr``."""
+
+    expr: str
+    left: Node
+    op: str
+    right: Node
+
+    def refs(self) -> Iterator[Ref]:
+        def walk(n: Node) -> Iterator[Ref]:
+            if isinstance(n, Ref):
+                yield n
+            elif isinstance(n, Neg):
+                yield from walk(n.operand)
+            elif isinstance(n, Bin):
+                yield from walk(n.left)
+                yield from walk(n.right)
+
+        yield from walk(self.left)
+        yield from walk(self.right)
+
+
+_METRICS = frozenset(METRIC_NAMES)
+_RATES = {"tpr": "fpr", "fpr": "tpr"}  # a readout's rate, and the rate it is read at
+
+
+class _Parser:
+    def __init__(self, expr: str) -> None:
+        self.expr = expr
+        self.toks = _tokens(expr)
+        self.i = 0
+
+    @property
+    def tok(self) -> _Token:
+        return self.toks[self.i]
+
+    def take(self) -> _Token:
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def fail(self, what: str, t: _Token | None = None) -> _Malformed:
+        t = t or self.tok
+        return _Malformed(what, t.at)
+
+    def requirement(self) -> Requirement:
+        left = self.sum()
+        t = self.tok
+        if t.kind != "op" or t.text not in COMPARISONS:
+            said = "the end" if t.kind == "end" else repr(t.text)
+            raise self.fail(f"expected a comparison (>=, >, <=, <, ==, !=), found {said}")
+        self.take()
+        right = self.sum()
+        if self.tok.kind != "end":
+            t = self.tok
+            what = "a second comparison" if t.text in COMPARISONS else repr(t.text)
+            raise self.fail(f"{what} after the requirement's end (one comparison a --require)")
+        return Requirement(self.expr, left, t.text, right)
+
+    def sum(self) -> Node:
+        node = self.product()
+        while self.tok.kind == "op" and self.tok.text in "+-":
+            op = self.take().text
+            node = Bin(op, node, self.product())
+        return node
+
+    def product(self) -> Node:
+        node = self.factor()
+        while self.tok.kind == "op" and self.tok.text in "*/":
+            op = self.take().text
+            at = self.tok
+            right = self.factor()
+            if op == "/" and _literal_zero(right):
+                raise self.fail("a division by zero", at)
+            node = Bin(op, node, right)
+        return node
+
+    def factor(self) -> Node:
+        t = self.tok
+        if t.kind == "op" and t.text == "-":
+            self.take()
+            return Neg(self.factor())
+        if t.kind == "op" and t.text == "(":
+            self.take()
+            node = self.sum()
+            if self.tok.text != ")" or self.tok.kind != "op":
+                raise self.fail(f"expected ')' to close the '(' at column {t.at + 1}")
+            self.take()
+            return node
+        if t.kind == "number":
+            self.take()
+            return Num(Fraction(t.text))
+        if t.kind == "name":
+            return self.reference()
+        said = "the end" if t.kind == "end" else repr(t.text)
+        raise self.fail(f"expected a number or a name, found {said}")
+
+    def reference(self) -> Ref:
+        t = self.take()
+        word = t.text.lower()
+        if word == "baseline":
+            if self.tok.text != ".":
+                raise self.fail("'baseline' is followed by '.' and a name (baseline.auc)")
+            self.take()
+            if self.tok.kind != "name":
+                raise self.fail("expected a name after 'baseline.' (baseline.auc)")
+            return Ref(self.name(self.take()), baseline=True)
+        return Ref(self.name(t))
+
+    def name(self, t: _Token) -> str:
+        word = t.text.lower()
+        if self.tok.kind == "name" and self.tok.text.lower() == "at":
+            at = self.take()
+            nxt = self.tok
+            if nxt.kind == "name" and nxt.text.lower() == "goal":
+                self.take()
+                if word not in _METRICS:
+                    raise self.fail(f"{t.text!r} is not a metric ('METRIC at goal': "
+                                    f"{', '.join(METRIC_NAMES)})", t)  # fmt: skip
+                return f"{word} at goal"
+            if word in _RATES and nxt.kind == "name" and nxt.text.lower() == _RATES[word]:
+                self.take()
+                n = self.tok
+                if n.kind != "number":
+                    raise self.fail(f"expected the {_RATES[word].upper()} after "
+                                    f"'{word} at {_RATES[word]}' (as 0.01)")  # fmt: skip
+                self.take()
+                limit = float(n.text)
+                if not 0 < limit < 1:
+                    raise self.fail(f"{n.text} is not a rate strictly between 0 and 1", n)
+                return f"{word} at {_RATES[word]} {limit_text(limit)}"
+            if word in _RATES:
+                raise self.fail(f"expected '{_RATES[word]} RATE' after '{word} at' "
+                                f"({word} at {_RATES[word]} 0.01)", nxt)  # fmt: skip
+            raise self.fail(f"'{t.text} at ...': only a metric is read at the goal "
+                            "(recall at goal) and a rate at a rate (tpr at fpr 0.01)",
+                            at)  # fmt: skip
+        if word in SUMMARIES or word in _METRICS or word == "objective":
+            return word
+        raise self.fail(f"{t.text!r} is not a name: {NAMES_HELP}", t)
+
+
+def _literal_zero(n: Node) -> bool:
+    """Whether ``n`` is the number 0 as typed (``0``, ``-0``, ``(0)``)."""
+    while isinstance(n, Neg):
+        n = n.operand
+    return isinstance(n, Num) and n.value == 0
+
+
+def parse_requirement(expr: str) -> Requirement:
+    """``auc >= baseline.auc - 0.01`` as a :class:`Requirement` (raises InputError
+    naming the part that did not parse, and the names allowed).
+
+    >>> r = parse_requirement("tpr at fpr 0.01 >= 0.6")
+    >>> [str(x) for x in r.refs()], r.op
+    (['tpr at fpr 0.01'], '>=')
+    """
+    if not isinstance(expr, str):
+        raise InputError(f"require: {expr!r} is not a text such as 'auc >= 0.8'")
+    try:
+        return _Parser(expr).requirement()
+    except _Malformed as exc:
+        caret = f" (column {exc.at + 1})"
+        raise InputError(f"--require {expr!r}: {exc.what}{caret}") from None
+
+
+def needed_readouts(reqs: Sequence[Requirement]) -> tuple[tuple[Kind, float], ...]:
+    """The readouts the requirements read (``tpr at fpr 0.01``: TPR at FPR 0.01)."""
+    out: list[tuple[Kind, float]] = []
+    for r in reqs:
+        for ref in r.refs():
+            parts = ref.name.split(" ")
+            if len(parts) == 4 and parts[0] in _RATES:
+                kind: Kind = "tpr_at_fpr" if parts[0] == "tpr" else "fpr_at_tpr"
+                item = (kind, float(parts[3]))
+                if item not in out:
+                    out.append(item)
+    return tuple(out)
+
+
+def check_available(
+    reqs: Sequence[Requirement], current: Mapping[str, Number], baseline: Baseline | None
+) -> None:
+    """Refuse (InputError) a requirement naming a number neither report has: a goal's
+    without ``--goal``, ``baseline.X`` without ``--baseline`` or not in it."""
+    for r in reqs:
+        for ref in r.refs():
+            if ref.baseline:
+                if baseline is None:
+                    raise InputError(f"--require {r.expr!r}: {ref} needs --baseline BASE.json "
+                                     "(an earlier report --json)")  # fmt: skip
+                if ref.name not in baseline.numbers:
+                    raise InputError(f"--require {r.expr!r}: the baseline {baseline.source} "
+                                     f"has no {ref.name}{why_missing(ref.name)}")  # fmt: skip
+            elif ref.name not in current:
+                raise InputError(f"--require {r.expr!r}: this report has no {ref.name}"
+                                 f"{why_missing(ref.name)}")  # fmt: skip
+
+
+def why_missing(name: str) -> str:
+    if name == "objective" or name.endswith(" at goal"):
+        return " (it was made without --goal)"
+    if name.startswith(("tpr at", "fpr at")):
+        return " (its readouts do not include that rate: --readout)"
+    return ""
+
+
+# --- requirements: evaluating ---------------------------------------------------------
+
+
+class _Undefined(Exception):
+    pass
+
+
+def _value(n: Node, current: Mapping[str, Number], base: Mapping[str, Number]) -> Exact:
+    if isinstance(n, Num):
+        return n.value
+    if isinstance(n, Ref):
+        number = (base if n.baseline else current).get(n.name)
+        if number is None or number.number is None:
+            why = "not in the report" if number is None else number.reason
+            raise _Undefined(f"{n} is undefined: {why}")
+        return number.number
+    if isinstance(n, Neg):
+        return -_value(n.operand, current, base)
+    a, b = _value(n.left, current, base), _value(n.right, current, base)
+    if n.op == "+":
+        return a + b
+    if n.op == "-":
+        return a - b
+    if n.op == "*":
+        return a * b
+    if b == 0:
+        raise _Undefined("a division by zero")
+    return a / b
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A requirement evaluated: its two sides (None: undefined, with ``reason``)."""
+
+    expr: str
+    value: Exact | None
+    bound: Exact | None
+    passed: bool
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "expr": self.expr,
+            "value": _float(self.value),
+            "bound": _float(self.bound),
+            "passed": self.passed,
+            "value_exact": _text(self.value),
+            "bound_exact": _text(self.bound),
+            "reason": self.reason,
+        }
+
+    def line(self) -> str:
+        """``auc >= 0.8: failed, value 7/12 ≈ 0.5833, bound 4/5 = 0.8``."""
+        verdict = "passed" if self.passed else "failed"
+        return f"{self.expr}: {verdict}, {self.detail()}"
+
+    def detail(self) -> str:
+        """``value 7/12 ≈ 0.583333, bound 4/5 = 0.8`` (or why it is undefined)."""
+        if self.reason is not None:
+            return self.reason
+        return f"value {_said(self.value)}, bound {_said(self.bound)}"
+
+
+def _said(x: Exact | None, *, signed: bool = False) -> str:
+    """``7/12 ≈ 0.583333``, ``3/5 = 0.6``, ``≈ 0.816497`` (``signed``: ``+1/12 ≈ ...``)."""
+    if x is None:
+        return "undefined"
+    f = float(x)
+    plus = "+" if signed and x > 0 else ""
+    if isinstance(x, Fraction):
+        if x.denominator == 1:
+            return f"{plus}{x.numerator}"
+        if x.denominator < 10**6:
+            approx = f"{f:.6g}"
+            sign = "=" if Fraction(approx) == x else "≈"
+            return f"{plus}{format_fraction(x)} {sign} {plus}{approx}"
+    return f"≈ {plus}{f:.6g}"
+
+
+def evaluate(r: Requirement, current: Mapping[str, Number], base: Mapping[str, Number]) -> Outcome:
+    """The requirement's two sides and whether it holds; a side that reads an
+    undefined number fails it, saying which."""
+    try:
+        left = _value(r.left, current, base)
+        right = _value(r.right, current, base)
+    except _Undefined as exc:
+        return Outcome(r.expr, None, None, False, str(exc))
+    except OverflowError:  # a huge literal meeting a double
+        return Outcome(r.expr, None, None, False, "a number too large for a double")
+    if isinstance(left, float) and not math.isfinite(left):
+        return Outcome(r.expr, left, right, False, "the value is not finite")
+    if isinstance(right, float) and not math.isfinite(right):
+        return Outcome(r.expr, left, right, False, "the bound is not finite")
+    return Outcome(r.expr, left, right, bool(COMPARISONS[r.op](left, right)))
+
+
+# --- the baseline ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """An earlier report's headline numbers, and where they were read."""
+
+    source: str
+    numbers: Mapping[str, Number]
+    #: The source the earlier report itself named (its file or preset).
+    report_source: str | None = None
+
+
+def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
+    """A baseline from a path to an earlier ``report --json`` (str or Path), its
+    text (``Report.to_json()``), its parsed dict, or a Report (raises InputError
+    saying what is wrong)."""
+    if isinstance(given, str) and given.lstrip().startswith("{"):  # to_json()'s text
+        try:
+            d = json.loads(given)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{name}: the JSON text given is not JSON at line {exc.lineno}, "
+                             f"column {exc.colno}: {exc.msg}") from None  # fmt: skip
+        source = name
+    elif isinstance(given, str | Path):
+        path = Path(given)
+        source = str(given)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise InputError(f"--baseline {source}: no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"--baseline {source}: is a folder, not a report's JSON") from None
+        except UnicodeDecodeError:
+            raise InputError(
+                f"--baseline {source}: is not text (an earlier report --json)"
+            ) from None
+        except OSError as exc:
+            raise InputError(
+                f"--baseline {source}: cannot read it: {exc.strerror or exc}"
+            ) from None
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--baseline {source}: not JSON at line {exc.lineno}, column "
+                             f"{exc.colno}: {exc.msg} (give an earlier report "
+                             "--json)") from None  # fmt: skip
+    elif isinstance(given, Mapping):
+        source, d = name, given
+    elif hasattr(given, "to_dict"):
+        source, d = getattr(given, "source", name), given.to_dict(points=0)
+    else:
+        raise InputError(f"baseline: give a path to an earlier report --json, its dict or a "
+                         f"Report, not {type(given).__name__}")  # fmt: skip
+    if not isinstance(d, Mapping) or "schema" not in d or "roc" not in d:
+        raise InputError(f"--baseline {source}: not a threshold-lab report's JSON (no schema "
+                         "and roc fields): give the output of report --json or "
+                         "to_json()")  # fmt: skip
+    try:
+        numbers = headline(d)
+    except (InputError, AttributeError, TypeError) as exc:
+        raise InputError(f"--baseline {source}: a number in it is malformed: {exc}") from None
+    said = d.get("source")
+    return Baseline(source, numbers, said if isinstance(said, str) else None)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One headline number now and in the baseline."""
+
+    name: str
+    baseline: Number
+    value: Number
+
+    @property
+    def difference(self) -> Exact | None:
+        a, b = self.value.number, self.baseline.number
+        return None if a is None or b is None else a - b
+
+    def as_json(self) -> dict[str, Any]:
+        d = self.difference
+        return {
+            "name": self.name,
+            "baseline": _float(self.baseline.number),
+            "value": _float(self.value.number),
+            "difference": _float(d),
+            "baseline_exact": _text(self.baseline.number),
+            "value_exact": _text(self.value.number),
+            "difference_exact": _text(d),
+            "reason": self.value.reason or self.baseline.reason,
+        }
+
+    def line(self) -> str:
+        d = self.difference
+        if d is None:
+            why = self.value.reason or self.baseline.reason
+            return f"{self.name}: baseline {_said(self.baseline.number)}, now " \
+                   f"{_said(self.value.number)} ({why})"  # fmt: skip
+        return (f"{self.name}: baseline {_said(self.baseline.number)}, now "
+                f"{_said(self.value.number)}, change {_said(d, signed=True)}")  # fmt: skip
+
+
+def changes(base: Mapping[str, Number], current: Mapping[str, Number]) -> tuple[Change, ...]:
+    """Every headline number both reports have, in the current report's order."""
+    return tuple(Change(k, base[k], v) for k, v in current.items() if k in base)
+
+
+@dataclass(frozen=True)
+class AucTest:
+    """The paired test of the AUC's change: DeLong's, over the rows joined on id."""
+
+    rows: int
+    baseline_rows: str
+    delong: Any  # a PairedDeLong
+
+    def as_json(self) -> dict[str, Any]:
+        d = self.delong
+        return {
+            "method": d.method,
+            "baseline_rows": self.baseline_rows,
+            "rows": self.rows,
+            "auc": d.auc_a,
+            "baseline_auc": d.auc_b,
+            "difference": d.difference,
+            "se": d.se,
+            "interval": d.interval.as_json(),
+            "z": d.z,
+            **d.p.as_json(),
+        }
+
+    def line(self) -> str:
+        d = self.delong
+        low, high = d.interval.low, d.interval.high
+        return (f"AUC change {d.difference:+.4f} (DeLong's paired test over {self.rows:,} rows "
+                f"joined with {self.baseline_rows}: SE {d.se:.4f}, {d.interval.confidence:.0%} "
+                f"interval {low:+.4f} to {high:+.4f}, {d.p.text()})")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Gate:
+    """What ``--baseline`` and ``--require`` add to a report."""
+
+    baseline: Baseline | None
+    changes: tuple[Change, ...]
+    outcomes: tuple[Outcome, ...]
+    auc_test: AucTest | None = None
+    auc_test_reason: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return all(o.passed for o in self.outcomes)
+
+    @property
+    def failed(self) -> tuple[Outcome, ...]:
+        return tuple(o for o in self.outcomes if not o.passed)
+
+    def baseline_json(self) -> dict[str, Any] | None:
+        if self.baseline is None:
+            return None
+        return {
+            "source": self.baseline.source,
+            "report_source": self.baseline.report_source,
+            "changes": [c.as_json() for c in self.changes],
+            "auc_test": None if self.auc_test is None else self.auc_test.as_json(),
+            "auc_test_reason": self.auc_test_reason,
+        }
+
+    def requirements_json(self) -> list[dict[str, Any]]:
+        return [o.as_json() for o in self.outcomes]
+
+    def lines(self) -> list[str]:
+        """The report's text section: the changes, the AUC's test, the requirements."""
+        out: list[str] = []
+        if self.baseline is not None:
+            out.append(f"Against the baseline {self.baseline.source}"
+                       + (f" (a report of {self.baseline.report_source})"
+                          if self.baseline.report_source else "") + ":")  # fmt: skip
+            same = [c.name for c in self.changes if c.difference == 0]
+            out += [f"  {c.line()}" for c in self.changes if c.difference != 0]
+            if same:
+                out.append(f"  unchanged: {', '.join(same)}")
+            if self.auc_test is not None:
+                out.append(f"  {self.auc_test.line()}")
+            elif self.auc_test_reason is not None:
+                out.append(f"  AUC change: no test ({self.auc_test_reason})")
+        if self.outcomes:
+            passed = sum(o.passed for o in self.outcomes)
+            out.append(f"Requirements: {passed} of {len(self.outcomes)} met")
+            out += [f"  {o.line()}" for o in self.outcomes]
+        return out
+
+
+#: Why the AUC's change has no test without the baseline's rows.
+NO_ROWS = (
+    "give --baseline-rows BASE_FILE, the baseline model's scores of the same rows, for "
+    "DeLong's paired test"
+)
+
+
+def gate(
+    current: Mapping[str, Number],
+    baseline: Baseline | None,
+    reqs: Sequence[Requirement],
+    auc_test: AucTest | None = None,
+    auc_test_reason: str | None = None,
+) -> Gate:
+    """The changes against ``baseline`` and each requirement's outcome."""
+    check_available(reqs, current, baseline)
+    base = {} if baseline is None else baseline.numbers
+    found = () if baseline is None else changes(base, current)
+    outcomes = tuple(evaluate(r, current, base) for r in reqs)
+    if baseline is not None and auc_test is None and auc_test_reason is None:
+        auc_test_reason = NO_ROWS
+    return Gate(baseline, found, outcomes, auc_test, auc_test_reason)
+
+
+def parse_requirements(given: object) -> tuple[Requirement, ...]:
+    """``require=``: one text or a list of them."""
+    if isinstance(given, str):
+        return (parse_requirement(given),)
+    if isinstance(given, list | tuple) and all(isinstance(g, str) for g in given):
+        return tuple(parse_requirement(g) for g in given)
+    raise InputError(f"require: give a text such as 'auc >= 0.8' or a list of them, not {given!r}")

@@ -1,0 +1,209 @@
+"""Figures (#33): each chart drawn with matplotlib, its data read back from the figure's
+artists and held equal to the sweep (and to scikit-learn where it has the curve); the
+files written as PNG, SVG and PDF; matplotlib missing said in one line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import cast
+
+import numpy as np
+import pytest
+from PIL import Image
+from sklearn.metrics import det_curve, precision_recall_curve, roc_curve
+from threshold_lab.core.curves.det import probit
+from threshold_lab.core.figures import CHARTS
+from threshold_lab.tui.cli import main
+
+import threshold_lab as tl
+from tests.paths import DATA
+
+
+def _data(n: int = 160, seed: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    s = np.clip(rng.normal(0.4 + 0.25 * y, 0.2), 0, 1).round(2)
+    return y, s, np.arange(n) % 4
+
+
+def _line(fig, gid: str):  # type: ignore[no-untyped-def]
+    ax = fig.axes[0]
+    found = [a for a in [*ax.lines, *ax.collections] if a.get_gid() == gid]
+    assert len(found) == 1, (gid, [a.get_gid() for a in [*ax.lines, *ax.collections]])
+    return found[0]
+
+
+def test_roc_is_the_sweep_and_sklearn_s_curve() -> None:
+    y, s, _ = _data()
+    r = tl.report(y, s)
+    line = _line(r.figure("roc"), "roc:")
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    assert line.get_xdata().tolist() == fpr.tolist()
+    assert line.get_ydata().tolist() == tpr.tolist()
+    assert "AUC" in line.get_label() and "(trapezoid)" in line.get_label()
+    active = _line(r.figure("roc"), "active:")
+    p = r.analysis.point
+    assert (active.get_xdata()[0], active.get_ydata()[0]) == (fpr[p], tpr[p])
+
+
+def test_pr_is_the_step_whose_area_is_ap_with_the_trapezoid_named_beside() -> None:
+    y, s, _ = _data()
+    r = tl.report(y, s)
+    line = _line(r.figure("pr"), "pr:")
+    precision, recall, _ = precision_recall_curve(y, s, drop_intermediate=False)
+    assert line.get_xdata().tolist() == recall[:-1][::-1].tolist()
+    assert line.get_ydata().tolist() == pytest.approx(precision[:-1][::-1].tolist(), abs=1e-15)
+    assert line.get_drawstyle() == "steps-pre"
+    # The step's area (precision at each recall step) is AP.
+    x, v = line.get_xdata(), line.get_ydata()
+    area = float(np.sum(np.diff(np.concatenate(([0.0], x))) * v))
+    assert area == pytest.approx(r.average_precision.value, abs=1e-12)
+    label = line.get_label()
+    assert "AP" in label and "trapezoid area" in label
+    assert label.index("AP") < label.index("trapezoid")
+
+
+def test_det_is_sklearn_s_points_on_probit_axes() -> None:
+    y, s, _ = _data()
+    r = tl.report(y, s)
+    line = _line(r.figure("det"), "det:")
+    fpr, fnr, _ = det_curve(y, s)
+    inside = (fpr > 0) & (fpr < 1) & (fnr > 0) & (fnr < 1)
+    assert line.get_xdata().tolist() == pytest.approx(probit(fpr[inside][::-1]).tolist(), abs=1e-12)
+    assert line.get_ydata().tolist() == pytest.approx(probit(fnr[inside][::-1]).tolist(), abs=1e-12)
+
+
+def test_decision_gains_cost_metrics_and_reliability_read_back() -> None:
+    y, s, _ = _data()
+    r = tl.report(y, s)
+    dc = r.decision_curve
+    assert dc is not None
+    line = _line(r.figure("decision"), "decision:")
+    assert line.get_xdata().tolist() == [float(row.pt) for row in dc.grid]
+    assert line.get_ydata().tolist() == [row.net_benefit.value for row in dc.grid]
+    sw = r.sweep
+    n = len(y)
+    g = _line(r.figure("gains"), "gains:")
+    assert g.get_xdata().tolist() == ((sw.tp + sw.fp) / n).tolist()
+    assert g.get_ydata().tolist() == (sw.tp / y.sum()).tolist()
+    m = r.figure("metrics")
+    recall = _line(m, "metrics:recall:")
+    # Ascending thresholds: each point's metrics hold from the next lower score up to it.
+    assert recall.get_xdata().tolist() == sw.threshold[1:][::-1].tolist()
+    assert recall.get_ydata().tolist() == (sw.tp[1:] / y.sum())[::-1].tolist()
+    assert recall.get_drawstyle() == "steps-pre"
+    precision = _line(m, "metrics:precision:")
+    want = sw.tp[1:] / (sw.tp[1:] + sw.fp[1:])
+    assert precision.get_ydata().tolist() == want[::-1].tolist()
+    cost = _line(r.figure("cost"), "cost:")
+    pc = cost.get_xdata()
+    fpr, tpr = sw.fp / (~y).sum(), sw.tp / y.sum()
+    brute = np.min([(1 - t) * pc + f * (1 - pc) for f, t in zip(fpr, tpr, strict=True)], axis=0)
+    assert cost.get_ydata().tolist() == pytest.approx(brute.tolist(), abs=1e-12)
+    rel = _line(r.figure("reliability"), "reliability:")
+    bins = [b for b in r.analysis.curves.calibration().bins]
+    assert rel.get_xdata().tolist() == [b.mean_score for b in bins]
+    assert rel.get_ydata().tolist() == [b.positive_rate.value for b in bins]
+
+
+def test_models_folds_and_bands_are_each_drawn_and_told_apart() -> None:
+    y, s, folds = _data()
+    rng = np.random.default_rng(9)
+    other = np.clip(s + rng.normal(0, 0.15, s.shape[0]), 0, 1)
+    two = tl.report(y, {"a": s, "b": other}, bootstrap=100)
+    fig = two.figure("roc")
+    a, b = _line(fig, "roc:a"), _line(fig, "roc:b")
+    assert (a.get_marker(), a.get_linestyle()) != (b.get_marker(), b.get_linestyle())
+    assert a.get_label().startswith("a: AUC") and b.get_label().startswith("b: AUC")
+    band = _line(fig, "band:roc:a")
+    assert "95% bootstrap band" in band.get_label()
+    r = tl.report(y, s, folds=folds)
+    fig = r.figure("roc")
+    fr = r.folds
+    assert fr is not None
+    for f in fr.folds:
+        line = _line(fig, f"fold:roc:{f.name}")
+        assert line.get_xdata().tolist() == (f.sweep.fp / f.negatives).tolist()
+        assert line.get_ydata().tolist() == (f.sweep.tp / f.positives).tolist()
+    shapes = {(_line(fig, f"fold:roc:{f.name}").get_marker()) for f in fr.folds}
+    assert len(shapes) == len(fr.folds)
+    band = _line(fig, "band:folds")
+    mean = _line(fig, "mean:folds")
+    assert "folds' TPR range" in band.get_label() and "vertical average" in mean.get_label()
+    assert "all rows pooled" in _line(fig, "roc:").get_label()
+
+
+@pytest.mark.parametrize("chart", CHARTS)
+def test_each_chart_writes_a_png_of_the_size_asked(tmp_path: Path, chart: str) -> None:
+    y, s, _ = _data()
+    out = tl.report(y, s).plot(chart, tmp_path / f"{chart}.png", size=(5, 3), dpi=80)
+    with Image.open(out) as im:
+        assert im.size == (400, 240)
+        darkest, lightest = cast(tuple[int, int], im.convert("L").getextrema())
+        assert darkest < 100 < lightest  # marks on a light background, not blank
+
+
+def test_svg_and_pdf_and_the_same_bytes_twice(tmp_path: Path) -> None:
+    y, s, _ = _data()
+    r = tl.report(y, s)
+    a = r.plot("roc", tmp_path / "a.svg").read_bytes()
+    b = r.plot("roc", tmp_path / "b.svg").read_bytes()
+    assert a.startswith(b"<?xml") and a == b
+    assert r.plot("pr", tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_the_plot_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "roc.png"
+    assert main(["plot", str(DATA / "model-a.csv"), "--compare", str(DATA / "model-b.csv"),
+                 "--chart", "roc", "--out", str(out), "--size", "4x3",
+                 "--dpi", "50"]) == 0  # fmt: skip
+    assert capsys.readouterr().err == f"threshold-lab: note: wrote {out}\n"
+    with Image.open(out) as im:
+        assert im.size == (200, 150)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--chart", "roc", "--out", "x.gif"], "name a .png, .svg or .pdf file"),
+        (["--chart", "roc", "--out", "/no/such/x.png"], "no such folder /no/such"),
+        (["--chart", "lift", "--out", "x.png"], "give one of roc, pr, det"),
+        (["--chart", "roc", "--out", "x.png", "--size", "6"], "give width x height in inches"),
+        (
+            ["--chart", "roc", "--out", "x.png", "--dpi", "0"],
+            "argument --dpi: '0': from 10 to 2400",
+        ),
+    ],
+)
+def test_plot_refusals(capsys: pytest.CaptureFixture[str], argv: list[str], said: str) -> None:
+    try:
+        code = main(["plot", "canonical", *argv])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and said in err, err
+
+
+def test_undefined_charts_say_why(tmp_path: Path) -> None:
+    r = tl.report([1, 0, 1], [2.0, -1.0, 3.0])  # scores are not probabilities
+    with pytest.raises(tl.InputError, match="--chart reliability: "):
+        r.plot("reliability", tmp_path / "x.png")
+    one = tl.report([1, 1], [0.2, 0.4])
+    with pytest.raises(tl.InputError, match="no actual negatives"):
+        one.plot("roc", tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_without_matplotlib_one_line_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    assert main(["plot", "canonical", "--chart", "roc", "--out", str(tmp_path / "x.png")]) == 2
+    assert capsys.readouterr().err == (
+        "threshold-lab: error: figures need matplotlib: pip install 'threshold-lab[plot]' "
+        "(or pip install matplotlib)\n"
+    )
+    with pytest.raises(tl.InputError, match=r"threshold-lab\[plot\]"):
+        tl.report([1, 0], [0.9, 0.1]).figure("roc")
