@@ -175,10 +175,10 @@ def _kept(x: Any, y: Any, active: int | None, rising: bool) -> npt.NDArray[np.in
     return reduce_curve(x, y, columns=COLUMNS, keep=keep, rising=rising)
 
 
-def _active(ax: Any, x: float, y: float, a: Analysis, colour: str, gid: str) -> None:
+def _active(ax: Any, x: float, y: float, a: Analysis, colour: str, gid: str, who: str = "") -> None:
     (mark,) = ax.plot([x], [y], marker="o", markersize=9, markerfacecolor="none",
                       markeredgewidth=2, color=colour, linestyle="none",
-                      label=f"active point ({_threshold_words(a)})", zorder=5)  # fmt: skip
+                      label=f"{who}active point ({_threshold_words(a)})", zorder=5)  # fmt: skip
     mark.set_gid(gid)
     ax.annotate(_threshold_words(a).replace("threshold ", "t = "), (x, y), xytext=(9, -15),
                 textcoords="offset points", fontsize=8, color=colour,
@@ -248,7 +248,15 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
                                    linewidth=0, label=f"{_who(m, several)}"
                                    f"{_confidence(m.sure):.0%} bootstrap band")  # fmt: skip
             fill.set_gid(f"band:roc:{m.name}")
-        _active(ax, float(x[a.point]), float(y[a.point]), a, st["color"], f"active:{m.name}")
+        _active(
+            ax,
+            float(x[a.point]),
+            float(y[a.point]),
+            a,
+            st["color"],
+            f"active:{m.name}",
+            _who(m, several),
+        )
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     ax.set_xlabel(f"FPR = FP / N   (N = {_count(first.negatives)} actual negatives)")
@@ -332,7 +340,15 @@ def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | No
             fill.set_gid(f"band:pr:{m.name}")
         if a.point >= start:
             k = a.point - start
-            _active(ax, float(recall[k]), float(precision[k]), a, st["color"], f"active:{m.name}")
+            _active(
+                ax,
+                float(recall[k]),
+                float(precision[k]),
+                a,
+                st["color"],
+                f"active:{m.name}",
+                _who(m, several),
+            )
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.05)
     ax.set_xlabel(f"Recall = TP / P   (P = {_count(first.positives)} actual positives)")
@@ -367,7 +383,15 @@ def _det(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
         if placeable(s)[p]:
             px = probit(float(s.fp[p]) / float(s.negatives))
             py = probit((float(s.positives) - float(s.tp[p])) / float(s.positives))
-            _active(ax, float(px[()]), float(py[()]), a, st["color"], f"active:{m.name}")
+            _active(
+                ax,
+                float(px[()]),
+                float(py[()]),
+                a,
+                st["color"],
+                f"active:{m.name}",
+                _who(m, several),
+            )
     ticks = np.array([0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999])
     pos = probit(ticks)
     ax.set_xticks(pos, [f"{t:.1%}".replace(".0%", "%") for t in ticks], fontsize=7)
@@ -474,7 +498,15 @@ def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport |
                           markevery=_every(keep.shape[0]),
                           label=f"{_who(m, several)}cumulative gains", **st)  # fmt: skip
         line.set_gid(f"gains:{m.name}")
-        _active(ax, float(x[a.point]), float(y[a.point]), a, st["color"], f"active:{m.name}")
+        _active(
+            ax,
+            float(x[a.point]),
+            float(y[a.point]),
+            a,
+            st["color"],
+            f"active:{m.name}",
+            _who(m, several),
+        )
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     ax.set_xlabel(f"Share predicted positive = (TP + FP) / n   (n = {_count(total)})")

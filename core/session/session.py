@@ -28,9 +28,11 @@ from threshold_lab.core.decide.net_benefit import (
     net_benefit_reader,
 )
 from threshold_lab.core.decide.solve import decision_sentence
+from threshold_lab.core.drawing.bands import Band
 from threshold_lab.core.drawing.decision import decision_curve_of
 from threshold_lab.core.drawing.model_rows import ModelRow, model_row
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.folds import tpr_band
 from threshold_lab.core.groups.thresholds import parse_criterion, parse_tolerance
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import Bootstrap, CurveStatistic
@@ -76,6 +78,7 @@ class Session(Reading):
     _readout: int = -1
     #: The models are every row pooled and its cross-validation folds (``--fold COL``).
     folds: bool = False
+    _fold_band_kept: tuple[tuple[int, ...], Band] | None = None
     #: The rows' groups (``--group COL``), followed through the edits; None without.
     row_groups: RowGroups | None = None
     #: The last pooled analysis with each group at its own threshold, and its key.
@@ -86,7 +89,22 @@ class Session(Reading):
         """An Update of the current state, with the goal and prevalence in force."""
         return Update(self.analysis, changed, message, fresh, self._deciding(), self.sure,
                       self.model_rows(wait=False), self.shown.class_name, self.group_by,
-                      self.quantisation, self.asked, self.pooled, self.folds)  # fmt: skip
+                      self.quantisation, self.asked, self.pooled, self.folds,
+                      self._fold_band())  # fmt: skip
+
+    def _fold_band(self) -> Band | None:
+        """With folds: the folds' TPR range at each FPR (lowest to highest fold), the
+        band the ROC chart shades; None until every fold's sweep is ready."""
+        n = len(self.shown.models)
+        if not self.folds or n < 3 or any(self.model_waits(i) for i in range(1, n)):
+            return None
+        curves = [self.model_curves(i) for i in range(1, n)]
+        key = tuple(id(c) for c in curves)
+        kept = self._fold_band_kept
+        if kept is None or kept[0] != key:
+            x, low, _, high = tpr_band([c.sweep for c in curves])
+            kept = self._fold_band_kept = (key, Band(x, low, high))
+        return kept[1]
 
     def current(self) -> Update:
         return self._update()  # the state as it is, with nothing to say

@@ -19,7 +19,7 @@ from threshold_lab.core.curves.peaks import f1_peak
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Deciding, metrics_at_prevalence
-from threshold_lab.core.drawing.bands import DrawnBands, drawn_bands
+from threshold_lab.core.drawing.bands import Band, DrawnBands, drawn_bands
 from threshold_lab.core.drawing.decision import (
     CostSeries,
     DecisionSeries,
@@ -80,6 +80,8 @@ class Update:
     pooled: bool = False
     #: The groups are cross-validation folds (``--fold COL``).
     folds: bool = False
+    #: With folds, the folds' TPR range at each FPR (the ROC chart shades it).
+    fold_band: Band | None = None
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

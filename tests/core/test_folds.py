@@ -212,10 +212,20 @@ def test_the_explorer_session_has_a_line_a_fold(tmp_path: Path) -> None:
     from threshold_lab.tui.cli.args import SourceArgs
     from threshold_lab.tui.cli.explore import parser
 
-    path, _ = _cv(tmp_path)
+    path, d = _cv(tmp_path)
     args = parser().parse_args([str(path), "--fold", "fold"])
     wanted = SourceArgs.parse(args)
     src, t = wanted.open()
     session = wanted.session(src, t).session
     assert [m.name for m in session.models] == ["all", "k1", "k2", "k3", "k4"]
-    assert session.folds and session.current().folds
+    update = session.current()
+    assert session.folds and update.folds
+    # The ROC chart's shaded band: the folds' lowest to highest TPR at each FPR.
+    band = update.fold_band
+    assert band is not None
+    r = tl.report(d["y"], d["s"], folds=d["fold"])
+    assert r.folds is not None
+    x, low, _, high = tpr_band([f.sweep for f in r.folds.folds])
+    assert band.x.tolist() == x.tolist()
+    assert band.low.tolist() == low.tolist() and band.high.tolist() == high.tolist()
+    assert session.current().fold_band is band  # kept while the rows stand

@@ -4,6 +4,7 @@ code draws by tests/test_docs_images.py, so they can never go stale."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -28,6 +29,27 @@ IMAGES: dict[str, list[str]] = {
 }
 
 
+#: The figures docs/figures.md shows: ``threshold-lab plot`` of the examples' files,
+#: each chart once (made in docs/examples, where the page's commands run).
+FIGURES: dict[str, list[str]] = {
+    "roc-folds.png": ["cv.csv", "--fold", "fold", "--chart", "roc"],
+    "roc-models.png": ["runs.csv", "--score-column", "A", "--score-column", "B", "--chart", "roc"],
+    "pr.png": ["preds.csv", "--chart", "pr", "--bootstrap", "200"],
+    "det.png": ["runs.csv", "--score-column", "A", "--score-column", "B", "--chart", "det"],
+    "decision.png": ["preds.csv", "--chart", "decision"],
+    "reliability.png": ["preds.csv", "--chart", "reliability"],
+    "gains.png": ["preds.csv", "--chart", "gains"],
+    "cost.png": ["preds.csv", "--chart", "cost"],
+    "metrics.png": ["preds.csv", "--chart", "metrics", "--threshold", "0.4"],
+}
+FIGURES_DIR = DOCS / "figures"
+
+
+def make_figure(name: str, out: Path) -> int:
+    """Write figure ``name`` to ``out`` (run from docs/examples); the exit status."""
+    return main(["plot", *FIGURES[name], "--out", str(out), "--size", "6x4", "--dpi", "100"])
+
+
 def make(name: str, out: Path) -> int:
     """Write image ``name`` to ``out``; the command's exit status."""
     return main(["screenshot", str(out), *IMAGES[name]])
@@ -36,4 +58,9 @@ def make(name: str, out: Path) -> int:
 if __name__ == "__main__":
     for image in IMAGES:
         if make(image, DOCS / image) != 0:
+            sys.exit(1)
+    FIGURES_DIR.mkdir(exist_ok=True)
+    os.chdir(DOCS / "examples")
+    for figure in FIGURES:
+        if make_figure(figure, FIGURES_DIR / figure) != 0:
             sys.exit(1)

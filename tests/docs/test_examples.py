@@ -28,7 +28,7 @@ from tests.paths import ROOT
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```$", re.M | re.S)
 EXITS = re.compile(r"#\s*exits (\d+)\b")
-COMMANDS = ("report", "screenshot", "aggregate", "serve")
+COMMANDS = ("report", "screenshot", "aggregate", "serve", "plot")
 
 
 @dataclass(frozen=True)

@@ -366,6 +366,28 @@ def test_groups_view(snap_compare: Compare, size: tuple[int, int]) -> None:
     assert snap_compare(app, run_before=settled, terminal_size=size)
 
 
+@pytest.mark.parametrize(("size", "press"), [(SIZE, []), (SMALL, ["2"])],
+                         ids=["120x40", "80x24"])  # fmt: skip
+def test_folds_and_their_range(
+    snap_compare: Compare, size: tuple[int, int], press: list[str]
+) -> None:
+    """#33: tests/data/folds.csv opened with --fold fold: a line for all rows and each
+    fold, every fold's ROC curve with its own mark, and the folds' TPR range (lowest
+    to highest fold at each FPR) in dots, named in the legend (at 80x24 the chart)."""
+    app = file_app(str(DATA / "folds.csv"), "--fold", "fold")
+
+    async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(2):
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+        await pilot.press(*press)
+        for _ in range(2):
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+
+    assert snap_compare(app, run_before=settled, terminal_size=size)
+
+
 @pytest.mark.parametrize(("size", "press"), [(SIZE, ["M"]), (SMALL, ["M", "2"])],
                          ids=["120x40", "80x24"])  # fmt: skip
 def test_one_group_shown_alone(

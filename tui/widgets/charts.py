@@ -263,7 +263,9 @@ class CurveChart(PlotextPlot):
         pct = "" if band is None else percent(band.confidence)
         models = self._models()
         if models:
-            return self._models_legend(width, models, band is not None, pct)
+            folds = band is None and self._fold_band() is not None
+            return self._models_legend(width, models, band is not None or folds, pct,
+                                       "folds' range" if folds else None)  # fmt: skip
         if self.draws_hull:
             h = HULL_MARK
             hulled = (
@@ -306,7 +308,12 @@ class CurveChart(PlotextPlot):
         return out
 
     def _models_legend(
-        self, width: int, models: list[tuple[str, str, bool]], band: bool, pct: str
+        self,
+        width: int,
+        models: list[tuple[str, str, bool]],
+        band: bool,
+        pct: str,
+        band_words: str | None = None,
     ) -> str:
         """The legend with one entry a model (the shown one said so, or starred where
         room is short), then the baseline, the band and the active point as room
@@ -317,8 +324,8 @@ class CurveChart(PlotextPlot):
         short = [f"{m} {n}{'*' if shown else ''}" for m, n, shown in models]
         baseline = "chance" if self.kind in ("roc", "det") else "prevalence"
         sep = "  " if band else " · "
-        banded = [f"{b}{b} {pct} band"] if band else []
-        short_band = [f"{b}{b} band"] if band else []
+        banded = [f"{b}{b} {band_words or pct + ' band'}"] if band else []
+        short_band = [f"{b}{b} {'folds' if band_words else 'band'}"] if band else []
         wordings: tuple[str, ...] = (
             sep.join([*long, f"{c} {baseline}", *banded, f"{o} active point"]),
             sep.join([*long, f"{c} {baseline}", *banded, f"{o} active"]),
@@ -328,6 +335,15 @@ class CurveChart(PlotextPlot):
             " ".join([*short, f"{c} base"]),
             " ".join(short),
         )
+        if band_words is not None:  # the folds' range: kept before the baseline
+            fb = f"{b}{b} {band_words}"
+            wordings = (
+                sep.join([*long, f"{c} {baseline}", fb, f"{o} active point"]),
+                "  ".join([*short, fb, f"{c} base", f"{o} active"]),
+                " ".join([*short, f"{b}{b} folds", f"{c} base", f"{o} active"]),
+                " ".join([*short, f"{b}{b} folds"]),
+                " ".join(short),
+            )
         if self.frame is not None and self.frame.own is not None:  # no one point is active
             mark = [f"{o} pooled"] if self.kind in ("roc", "pr") and not self.log_fpr else []
             wordings = (sep.join([*long, f"{c} {baseline}", *banded, *mark]),
@@ -353,12 +369,20 @@ class CurveChart(PlotextPlot):
             return None
         return self.frame.update.bands
 
+    def _fold_band(self) -> Band | None:
+        """With folds, on the ROC chart with linear axes and no bootstrap band: the
+        folds' TPR range at each FPR."""
+        frame = self.frame
+        if frame is None or self.kind != "roc" or self.log_fpr or frame.own is not None:
+            return None
+        return frame.update.fold_band
+
     def _band(self) -> Band | None:
         """The band around this chart's curve, placed on its axes (FPR on the log
-        scale when it is on)."""
+        scale when it is on); with folds and no bootstrap, the folds' range."""
         bands = self._bands()
         if bands is None:
-            return None
+            return self._fold_band()
         b = bands.of(self.kind)
         scaled = self._scaled()
         if scaled is None:
@@ -419,7 +443,8 @@ class CurveChart(PlotextPlot):
         band = self._bands()
         others = prepared.others
         key = (self.line_kind, width, height, self.app.theme, self.ascii, band and band.source,
-               others, frame.update.asked.partial_aucs, self.draws_hull)  # fmt: skip
+               others, frame.update.asked.partial_aucs, self.draws_hull,
+               self._fold_band())  # fmt: skip
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
