@@ -189,9 +189,9 @@ def _tokens(expr: str) -> list[_Token]:
 
 
 class _Malformed(Exception):
-    def __init__(self, what: str, at: int) -> None:
+    def __init__(self, what: str, at: int, hint: str = "") -> None:
         super().__init__(what)
-        self.what, self.at = what, at
+        self.what, self.at, self.hint = what, at, hint
 
 
 @dataclass(frozen=True)
@@ -265,9 +265,9 @@ class _Parser:
         self.i += 1
         return t
 
-    def fail(self, what: str, t: _Token | None = None) -> _Malformed:
+    def fail(self, what: str, t: _Token | None = None, hint: str = "") -> _Malformed:
         t = t or self.tok
-        return _Malformed(what, t.at)
+        return _Malformed(what, t.at, hint)
 
     def requirement(self) -> Requirement:
         left = self.sum()
@@ -319,7 +319,7 @@ class _Parser:
         if t.kind == "name":
             return self.reference()
         said = "the end" if t.kind == "end" else repr(t.text)
-        raise self.fail(f"expected a number or a name, found {said}")
+        raise self.fail(f"expected a number or a name, found {said}", hint=NAMES_HELP)
 
     def reference(self) -> Ref:
         t = self.take()
@@ -363,7 +363,7 @@ class _Parser:
                             at)  # fmt: skip
         if word in SUMMARIES or word in _METRICS or word == "objective":
             return word
-        raise self.fail(f"{t.text!r} is not a name: {NAMES_HELP}", t)
+        raise self.fail(f"{t.text!r} is not a name", t, NAMES_HELP)
 
 
 def _literal_zero(n: Node) -> bool:
@@ -386,8 +386,8 @@ def parse_requirement(expr: str) -> Requirement:
     try:
         return _Parser(expr).requirement()
     except _Malformed as exc:
-        caret = f" (column {exc.at + 1})"
-        raise InputError(f"--require {expr!r}: {exc.what}{caret}") from None
+        hint = f"; {exc.hint}" if exc.hint else ""
+        raise InputError(f"--require {expr!r}: {exc.what} (column {exc.at + 1}){hint}") from None
 
 
 def needed_readouts(reqs: Sequence[Requirement]) -> tuple[tuple[Kind, float], ...]:

@@ -557,9 +557,10 @@ def test_a_malformed_requirement_is_refused_naming_the_part(
     said = str(info.value)
     assert said.startswith(f"--require {text!r}: ")
     assert part in said[len(f"--require {text!r}: ") :], said
-    assert re.search(r"\(column \d+\)$", said), said
+    # The column, then (where a name or a number was wanted) the names allowed.
+    assert re.search(r"\(column \d+\)(; the names are .*)?$", said), said
     if column is not None:
-        assert said.endswith(f"(column {column})"), said
+        assert f"(column {column})" in said, said
 
 
 @pytest.mark.parametrize("text", ["aucc >= 0.5", "baseline.foo > 0", "Precison >= 0.5"])
@@ -660,3 +661,23 @@ def test_cli_a_malformed_requirement_exits_2_before_the_report(
     assert code == 2 and out == ""
     assert err.startswith("threshold-lab: error: --require ") and said in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# --- soak: any text at all -------------------------------------------------------------
+
+_ALPHABET = "aucbselinprtgofy_. 0123456789e+-*/()<>=!&$\t"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=_ALPHABET, max_size=40) | st.text(max_size=20))
+def test_any_text_is_a_requirement_or_one_input_error(text: str) -> None:
+    """Whatever is typed: a requirement that evaluates to an outcome, or InputError."""
+    try:
+        req = parse_requirement(text)
+    except InputError as exc:
+        assert str(exc).startswith("--require ")
+        return
+    numbers = {str(ref).removeprefix("baseline."): Number(0.25, Fraction(1, 4))
+               for ref in req.refs()}  # fmt: skip
+    out = evaluate(req, numbers, numbers)
+    assert isinstance(out.passed, bool)

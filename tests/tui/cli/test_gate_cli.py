@@ -150,7 +150,10 @@ def test_a_readout_a_requirement_names_is_added_to_the_report(
     ("argv", "said"),
     [
         (["--require", "auc >= "], "expected a number or a name, found the end (column 8)"),
-        (["--require", "auc >= basline.auc"], "'basline' is not a name: the names are auc"),
+        (
+            ["--require", "auc >= basline.auc"],
+            "'basline' is not a name (column 8); the names are auc",
+        ),
         (["--require", "auc >= baseline.auc"], "needs --baseline BASE.json"),
         (["--require", "recall at goal >= 0.9"], "recall at goal needs --goal"),
         (["--require", "auc > 1/0"], "a division by zero"),
