@@ -175,11 +175,14 @@ def _kept(x: Any, y: Any, active: int | None, rising: bool) -> npt.NDArray[np.in
     return reduce_curve(x, y, columns=COLUMNS, keep=keep, rising=rising)
 
 
-def _active(ax: Any, x: float, y: float, a: Analysis, colour: str, gid: str, who: str = "") -> None:
+def _active(ax: Any, x: float, y: float, m: FigureModel, colour: str, several: bool) -> None:
+    """The model's active point, ringed, with its threshold beside it."""
+    a = m.analysis
     (mark,) = ax.plot([x], [y], marker="o", markersize=9, markerfacecolor="none",
                       markeredgewidth=2, color=colour, linestyle="none",
-                      label=f"{who}active point ({_threshold_words(a)})", zorder=5)  # fmt: skip
-    mark.set_gid(gid)
+                      label=f"{_who(m, several)}active point ({_threshold_words(a)})",
+                      zorder=5)  # fmt: skip
+    mark.set_gid(f"active:{m.name}")
     ax.annotate(_threshold_words(a).replace("threshold ", "t = "), (x, y), xytext=(9, -15),
                 textcoords="offset points", fontsize=8, color=colour,
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
@@ -194,6 +197,12 @@ def _bands(sure: Sure | None) -> Any:
 
 def _confidence(sure: Sure | None) -> float:
     return 0.95 if sure is None else sure.confidence
+
+
+def _unit_square(ax: Any) -> None:
+    """Both axes from 0 to 1, with room for the marks on the edges."""
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
 
 
 def _finish(fig: Any, ax: Any, title: str, legend: str = "lower right") -> None:
@@ -248,17 +257,8 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
                                    linewidth=0, label=f"{_who(m, several)}"
                                    f"{_confidence(m.sure):.0%} bootstrap band")  # fmt: skip
             fill.set_gid(f"band:roc:{m.name}")
-        _active(
-            ax,
-            float(x[a.point]),
-            float(y[a.point]),
-            a,
-            st["color"],
-            f"active:{m.name}",
-            _who(m, several),
-        )
-    ax.set_xlim(-0.01, 1.01)
-    ax.set_ylim(-0.01, 1.01)
+        _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
+    _unit_square(ax)
     ax.set_xlabel(f"FPR = FP / N   (N = {_count(first.negatives)} actual negatives)")
     ax.set_ylabel(f"TPR = TP / P   (P = {_count(first.positives)} actual positives)")
     return "ROC curve"
@@ -340,15 +340,7 @@ def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | No
             fill.set_gid(f"band:pr:{m.name}")
         if a.point >= start:
             k = a.point - start
-            _active(
-                ax,
-                float(recall[k]),
-                float(precision[k]),
-                a,
-                st["color"],
-                f"active:{m.name}",
-                _who(m, several),
-            )
+            _active(ax, float(recall[k]), float(precision[k]), m, st["color"], several)
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.05)
     ax.set_xlabel(f"Recall = TP / P   (P = {_count(first.positives)} actual positives)")
@@ -383,15 +375,7 @@ def _det(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
         if placeable(s)[p]:
             px = probit(float(s.fp[p]) / float(s.negatives))
             py = probit((float(s.positives) - float(s.tp[p])) / float(s.positives))
-            _active(
-                ax,
-                float(px[()]),
-                float(py[()]),
-                a,
-                st["color"],
-                f"active:{m.name}",
-                _who(m, several),
-            )
+            _active(ax, float(px[()]), float(py[()]), m, st["color"], several)
     ticks = np.array([0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999])
     pos = probit(ticks)
     ax.set_xticks(pos, [f"{t:.1%}".replace(".0%", "%") for t in ticks], fontsize=7)
@@ -467,8 +451,7 @@ def _reliability(fig: Any, ax: Any, models: Sequence[FigureModel], look: Look) -
                            label=f"{_who(m, several)}{len(bins)} bins ({look.binning}); ECE "
                            f"{_short(cal.ece)} (Wilson intervals)", **st)  # fmt: skip
         bars.lines[0].set_gid(f"reliability:{m.name}")
-    ax.set_xlim(-0.01, 1.01)
-    ax.set_ylim(-0.01, 1.01)
+    _unit_square(ax)
     ax.set_xlabel("Mean score in the bin")
     ax.set_ylabel("Observed positive rate = positives / rows in the bin")
     return "Reliability diagram"
@@ -498,17 +481,8 @@ def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport |
                           markevery=_every(keep.shape[0]),
                           label=f"{_who(m, several)}cumulative gains", **st)  # fmt: skip
         line.set_gid(f"gains:{m.name}")
-        _active(
-            ax,
-            float(x[a.point]),
-            float(y[a.point]),
-            a,
-            st["color"],
-            f"active:{m.name}",
-            _who(m, several),
-        )
-    ax.set_xlim(-0.01, 1.01)
-    ax.set_ylim(-0.01, 1.01)
+        _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
+    _unit_square(ax)
     ax.set_xlabel(f"Share predicted positive = (TP + FP) / n   (n = {_count(total)})")
     ax.set_ylabel(f"Share of positives captured = TP / P   (P = {_count(first.positives)})")
     return "Cumulative gains"
