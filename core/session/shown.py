@@ -54,6 +54,9 @@ class Shown:
         self.pooled = pooled
         #: Each group's own threshold (groups only), or None: one threshold for all.
         self.own: dict[str, Threshold] | None = None
+        #: What each of the pooled rows' parts is called: "group", or "fold" for
+        #: cross-validation folds (``--fold COL``).
+        self.part = "group"
 
     @property
     def showing_group(self) -> str | None:
@@ -141,17 +144,17 @@ class Shown:
                              "models")  # fmt: skip
         if name not in names:
             raise InputError(f"no model {name!r}; the models are: {', '.join(names)}")
-        what = "group" if self.group_by is not None else "model"
+        what = self.part if self.group_by is not None else "model"
         if edited:
             raise InputError(f"edits apply to the {what} shown only: " + EDITS_FIRST.format(what))
         self.model = names.index(name)
         if self.pooled and self.model == 0:
-            return self.models[0].data, (f"All rows, pooled across the {len(names) - 1} groups "
-                                         f"by {self.group_by}.")  # fmt: skip
+            return self.models[0].data, (f"All rows, pooled across the {len(names) - 1} "
+                                         f"{self.part}s by {self.group_by}.")  # fmt: skip
         if not self.paired:
             return self.models[
                 self.model
-            ].data, f"Group {name} ({self.group_by} = {name}): its own rows."
+            ].data, f"{self.part.capitalize()} {name} ({self.group_by} = {name}): its own rows."
         return self.models[self.model].data, f"Model {name}: its scores of the same rows."
 
     def next_model_name(self) -> str:

@@ -229,3 +229,8 @@ def test_the_explorer_session_has_a_line_a_fold(tmp_path: Path) -> None:
     assert band.x.tolist() == x.tolist()
     assert band.low.tolist() == low.tolist() and band.high.tolist() == high.tolist()
     assert session.current().fold_band is band  # kept while the rows stand
+    # The words name folds, not groups.
+    _, said = session.shown.pick_model("k2", edited=False)
+    assert said == "Fold k2 (fold = k2): its own rows."
+    _, said = session.shown.pick_model("all", edited=False)
+    assert said == "All rows, pooled across the 4 folds by fold."

@@ -499,6 +499,8 @@ class SourceArgs:
         )  # fmt: skip
         session.row_groups = row_groups
         session.folds = pooled
+        if pooled:
+            session.shown.part = "fold"
         if self.prevalence_text is not None:
             session.set_prevalence(self.prevalence_text)
         if self.asked:

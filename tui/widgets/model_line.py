@@ -47,7 +47,8 @@ class ModelLine(TextLines):
         if self.app.size.height >= 40:  # below that the rows go to the panes (? lists M)
             shown = next(r.name for r in rows if r.shown)
             by = frame.update.group_by if frame is not None else None
-            what = "model" if by is None else f"group (groups by {by}: different rows)"
+            part = "fold" if frame is not None and frame.update.folds else "group"
+            what = "model" if by is None else f"{part} ({part}s by {by}: different rows)"
             hint = Text(f"* shown: {shown}; M shows the next {what}", style="dim")
         self.show(Text("\n").join(fit_rows(rows, width, room, hint)))
 
