@@ -238,7 +238,7 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
     ax.plot([0, 1], [0, 1], color="#767676", linestyle=":", linewidth=1,
             label="chance (AUC 1/2)", gid="baseline")  # fmt: skip
     if folds is not None:
-        _fold_curves(ax, folds, "roc")
+        _fold_curves(ax, folds, "roc", _who(models[0], len(models) > 1))
     for i, m in enumerate(models):
         a = m.analysis
         x, y = _rates(a)
@@ -259,13 +259,14 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
             fill.set_gid(f"band:roc:{m.name}")
         _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
     _unit_square(ax)
-    ax.set_xlabel(f"FPR = FP / N   (N = {_count(first.negatives)} actual negatives)")
-    ax.set_ylabel(f"TPR = TP / P   (P = {_count(first.positives)} actual positives)")
+    ax.set_xlabel(f"FPR = FP / N\n(N = {_count(first.negatives)} actual negatives)")
+    ax.set_ylabel(f"TPR = TP / P\n(P = {_count(first.positives)} actual positives)")
     return "ROC curve"
 
 
-def _fold_curves(ax: Any, folds: FoldReport, chart: str) -> None:
-    """Each fold's curve, thin, with its own marker; on ROC the folds' TPR range."""
+def _fold_curves(ax: Any, folds: FoldReport, chart: str, model: str = "") -> None:
+    """Each fold's curve, thin, with its own marker; on ROC the folds' TPR range
+    (``model``: whose folds, said when there are several models)."""
     for j, f in enumerate(folds.folds):
         s = f.sweep
         if not s.positives or not s.negatives:
@@ -287,11 +288,12 @@ def _fold_curves(ax: Any, folds: FoldReport, chart: str) -> None:
         keep = _kept(x, y, None, rising=chart == "roc")
         (line,) = ax.plot(x[keep], y[keep], linewidth=0.8, markersize=3, alpha=0.8,
                           markevery=_every(keep.shape[0]), drawstyle=drawstyle,
-                          label=f"fold {f.name}: {what}", **st)  # fmt: skip
+                          label=f"{model}fold {f.name}: {what}", **st)  # fmt: skip
         line.set_gid(f"fold:{chart}:{f.name}")
     if chart == "roc":
         x, low, mean, high = tpr_band([f.sweep for f in folds.folds])
-        fill = ax.fill_between(x, low, high, color="#999999", alpha=0.25, linewidth=0,
+        fill = ax.fill_between(x, low, high, facecolor="#d9d9d9", edgecolor="#8c8c8c",
+                               hatch="///", linewidth=0,
                                label="folds' TPR range (lowest to highest of "
                                f"{len(folds.folds)})")  # fmt: skip
         fill.set_gid("band:folds")
@@ -312,7 +314,7 @@ def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | No
                label=f"prevalence {_count(first.positives)}/{_count(total)} ≈ {prevalence:.4f} "
                "(a random ranking's precision)")  # fmt: skip
     if folds is not None:
-        _fold_curves(ax, folds, "pr")
+        _fold_curves(ax, folds, "pr", _who(models[0], len(models) > 1))
     for i, m in enumerate(models):
         a = m.analysis
         s = a.sweep
@@ -343,8 +345,8 @@ def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | No
             _active(ax, float(recall[k]), float(precision[k]), m, st["color"], several)
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.05)
-    ax.set_xlabel(f"Recall = TP / P   (P = {_count(first.positives)} actual positives)")
-    ax.set_ylabel("Precision = TP / (TP + FP)   (predicted positives)")
+    ax.set_xlabel(f"Recall = TP / P\n(P = {_count(first.positives)} actual positives)")
+    ax.set_ylabel("Precision = TP / (TP + FP)\n(of the predicted positives)")
     return "Precision-recall curve"
 
 
@@ -385,8 +387,8 @@ def _det(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
     ax.set_ylim(*lim)
     ax.plot([lim[0], lim[1]], [lim[1], lim[0]], color="#767676", linestyle=":", linewidth=1,
             label="chance (FNR = 1 − FPR)", gid="baseline")  # fmt: skip
-    ax.set_xlabel(f"FPR = FP / N   (N = {_count(first.negatives)}; normal deviate scale)")
-    ax.set_ylabel(f"FNR = FN / P   (P = {_count(first.positives)}; normal deviate scale)")
+    ax.set_xlabel(f"FPR = FP / N\n(N = {_count(first.negatives)}; normal deviate scale)")
+    ax.set_ylabel(f"FNR = FN / P\n(P = {_count(first.positives)}; normal deviate scale)")
     return "DET curve"
 
 
@@ -426,8 +428,8 @@ def _decision(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldRepor
     bottom = min(min(lows), -0.05 * top) if lows else -0.05
     ax.set_ylim(bottom - 0.05 * (top - bottom), top + 0.05 * (top - bottom))
     ax.set_xlim(0, 1)
-    ax.set_xlabel("Threshold probability pt (acting when the score is at least pt)")
-    ax.set_ylabel("Net benefit = TP/n − FP/n · pt/(1 − pt)")
+    ax.set_xlabel("Threshold probability pt\n(acting when the score is at least pt)")
+    ax.set_ylabel("Net benefit\n= TP/n − FP/n · pt/(1 − pt)")
     return "Decision curve"
 
 
@@ -453,7 +455,7 @@ def _reliability(fig: Any, ax: Any, models: Sequence[FigureModel], look: Look) -
         bars.lines[0].set_gid(f"reliability:{m.name}")
     _unit_square(ax)
     ax.set_xlabel("Mean score in the bin")
-    ax.set_ylabel("Observed positive rate = positives / rows in the bin")
+    ax.set_ylabel("Observed positive rate\n= positives / rows in the bin")
     return "Reliability diagram"
 
 
@@ -483,23 +485,27 @@ def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport |
         line.set_gid(f"gains:{m.name}")
         _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
     _unit_square(ax)
-    ax.set_xlabel(f"Share predicted positive = (TP + FP) / n   (n = {_count(total)})")
-    ax.set_ylabel(f"Share of positives captured = TP / P   (P = {_count(first.positives)})")
+    ax.set_xlabel(f"Share predicted positive = (TP + FP) / n\n(n = {_count(total)})")
+    ax.set_ylabel(f"Share of positives captured\n= TP / P (P = {_count(first.positives)})")
     return "Cumulative gains"
 
 
 def _cost(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
     _both_classes(models, "cost")
     several = len(models) > 1
-    pc = np.linspace(0.0, 1.0, 401)
     for i, m in enumerate(models):
         a = m.analysis
         s = a.sweep
         cc = a.curves.cost_curve
         vertices = np.asarray(sorted(cc.points()), dtype=np.intp)
+        # The envelope's corners (where the cheapest point changes) are on the grid,
+        # and the markers are there: one a change of the cheapest point.
+        corners = np.array(sorted({v.pc_low for v in cc.hull} | {v.pc_high for v in cc.hull}))
+        pc = np.union1d(np.linspace(0.0, 1.0, 401), corners)
         envelope = normalised_costs(s, vertices, pc).min(axis=0)
+        at = np.searchsorted(pc, corners).tolist()
         st = _style(i)
-        (line,) = ax.plot(pc, envelope, linewidth=1.8, markersize=4, markevery=_every(401),
+        (line,) = ax.plot(pc, envelope, linewidth=1.8, markersize=4, markevery=at,
                           label=f"{_who(m, several)}lower envelope (ROC convex hull, "
                           f"{len(vertices)} points; hull AUC {_short(cc.hull_auc)})",
                           **st)  # fmt: skip
@@ -514,8 +520,8 @@ def _cost(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | 
     ax.plot([0, 1], [1, 0], color="#767676", linewidth=0.8, linestyle="--", gid="baseline2")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    ax.set_xlabel("Probability cost PC(+) = p·C(FN) / (p·C(FN) + (1 − p)·C(FP))")
-    ax.set_ylabel("Normalised cost = FNR·PC(+) + FPR·(1 − PC(+))", fontsize=8)
+    ax.set_xlabel("Probability cost PC(+)\n= p·C(FN) / (p·C(FN) + (1 − p)·C(FP))")
+    ax.set_ylabel("Normalised expected cost\n= FNR·PC(+) + FPR·(1 − PC(+))")
     return "Cost curves"
 
 
@@ -552,7 +558,7 @@ def _metrics(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport
                        gid=f"active:{m.name}", label=f"{_who(m, several)}"
                        f"{_threshold_words(a)}")  # fmt: skip
     ax.set_ylim(-0.01, 1.05)
-    ax.set_xlabel("Threshold (predicted positive when score >= threshold)")
+    ax.set_xlabel("Threshold\n(predicted positive when score >= threshold)")
     ax.set_ylabel("Metric at the threshold")
     return "Metrics by threshold"
 

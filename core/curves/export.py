@@ -41,14 +41,14 @@ def parse_curve(text: str) -> str:
     return name
 
 
-def header(curve: str, model: bool = False) -> list[str]:
-    """The CSV's columns (``model`` first when several models are written)."""
+def header(curve: str, labels: Sequence[str] = ()) -> list[str]:
+    """The CSV's columns: ``labels`` first (``model``, ``fold``), then the point's."""
     a, b = _COLUMNS[curve]
     cols = ["point", "threshold", "tp", "fp", "tn", "fn", a, b]
     if curve == "det":
         cols += ["fpr_probit", "fnr_probit"]
     cols += [f"{a}_exact", f"{b}_exact"]
-    return (["model"] if model else []) + cols
+    return [*labels, *cols]
 
 
 def _span(sweep: Sweep, curve: str) -> tuple[int, int]:
@@ -91,14 +91,14 @@ def _counts(x: npt.NDArray[Any]) -> list[str]:
 
 
 def curve_rows(
-    sweep: Sweep, curve: str, *, model: str | None = None, chunk: int = 65536
+    sweep: Sweep, curve: str, *, labels: Sequence[str] = (), chunk: int = 65536
 ) -> Iterator[str]:
     """The CSV lines (each ending in a newline) of ``sweep``'s ``curve``, ``chunk``
-    points at a time."""
+    points at a time, each starting with the cells ``labels``."""
     first, stop = _span(sweep, curve)
     pos, neg = sweep.positives, sweep.negatives
     whole = _whole(sweep.tp) and _whole(sweep.fp)
-    prefix = "" if model is None else _quoted(model) + ","
+    prefix = "".join(_quoted(label) + "," for label in labels)
     for start in range(first, stop, chunk):
         end = min(stop, start + chunk)
         at = np.arange(start, end)
@@ -135,14 +135,19 @@ def _quoted(text: str) -> str:
 
 
 def curve_csv(
-    sweeps: Sequence[tuple[str, Sweep]], curve: str, *, chunk: int = 65536
+    sweeps: Sequence[tuple[Sequence[str], Sweep]],
+    curve: str,
+    *,
+    labels: Sequence[str] = (),
+    chunk: int = 65536,
 ) -> Iterator[str]:
-    """The whole CSV: its header, then each model's rows (a ``model`` column first
-    when there are several).
+    """The whole CSV: its header, then each sweep's rows, each sweep given with its
+    cells for the columns ``labels`` (``model`` with several models, ``fold`` with
+    folds; none with one sweep).
 
     >>> from threshold_lab.core.data.presets import preset
     >>> from threshold_lab.core.curves.sweep import build_sweep
-    >>> print("".join(curve_csv([("", build_sweep(preset("canonical").data))], "roc")), end="")
+    >>> print("".join(curve_csv([((), build_sweep(preset("canonical").data))], "roc")), end="")
     point,threshold,tp,fp,tn,fn,fpr,tpr,fpr_exact,tpr_exact
     0,,0,0,2,3,0.0,0.0,0/1,0/1
     1,0.9,1,0,2,2,0.0,0.3333333333333333,0/1,1/3
@@ -150,7 +155,6 @@ def curve_csv(
     3,0.4,2,2,0,1,1.0,0.6666666666666666,1/1,2/3
     4,0.1,3,2,0,0,1.0,1.0,1/1,1/1
     """
-    several = len(sweeps) > 1
-    yield ",".join(header(curve, several)) + "\n"
-    for name, sweep in sweeps:
-        yield from curve_rows(sweep, curve, model=name if several else None, chunk=chunk)
+    yield ",".join(header(curve, labels)) + "\n"
+    for cells, sweep in sweeps:
+        yield from curve_rows(sweep, curve, labels=cells, chunk=chunk)

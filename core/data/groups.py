@@ -34,16 +34,17 @@ def _order_key(names: Sequence[str]) -> Any:
 
 
 def group_codes(
-    values: Any, n: int, *, where: str = "groups"
+    values: Any, n: int, *, where: str = "groups", part: str = "group"
 ) -> tuple[list[str], npt.NDArray[np.intp]]:
     """The group names, in order, and each row's index into them. Each distinct value
-    is named once (``1`` and ``1.0`` are group "1"; spaces around a name are dropped)."""
+    is named once (``1`` and ``1.0`` are group "1"; spaces around a name are dropped).
+    ``part`` is what the messages call one: "group", or "fold"."""
     arr = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
     if arr.ndim != 1:
-        raise InputError(f"{where}: one group name a row is needed (got an array of shape "
+        raise InputError(f"{where}: one {part} name a row is needed (got an array of shape "
                          f"{arr.shape})")  # fmt: skip
     if arr.shape[0] != n:
-        raise InputError(f"{where}: {arr.shape[0]} group names for {n} rows: the lengths must "
+        raise InputError(f"{where}: {arr.shape[0]} {part} names for {n} rows: the lengths must "
                          "match")  # fmt: skip
     if arr.dtype.kind == "O":
         # Each distinct value numbered as it first appears (a dict: far quicker than
@@ -63,12 +64,12 @@ def group_codes(
     for j, x in enumerate(raw):
         if x == "":
             i = int(np.flatnonzero(inverse == j)[0])
-            raise InputError(f"{where}: row {i + 1} has no group (an empty name): every row "
+            raise InputError(f"{where}: row {i + 1} has no {part} (an empty name): every row "
                              "needs one")  # fmt: skip
     names = sorted(set(raw), key=_order_key(sorted(set(raw))))
     if len(names) > MAX_GROUPS:
-        raise InputError(f"{where}: {len(names)} groups (at most {MAX_GROUPS}): is this the "
-                         "group column, or an id?")  # fmt: skip
+        raise InputError(f"{where}: {len(names)} {part}s (at most {MAX_GROUPS}): is this the "
+                         f"{part} column, or an id?")  # fmt: skip
     index = {x: i for i, x in enumerate(names)}
     rank = np.array([index[x] for x in raw], dtype=np.intp)
     return names, rank[inverse]

@@ -97,7 +97,7 @@ def with_folds(src: Source, column: str, values: Any, *, where: str | None = Non
         raise InputError(f"{said}: a fold column and a group column do not combine (the "
                          "folds' spread and the groups' gaps are two different questions: "
                          "report each on its own)")  # fmt: skip
-    names, codes = group_codes(values, src.data.n, where=said)
+    names, codes = group_codes(values, src.data.n, where=said, part="fold")
     if len(names) < 2:
         raise InputError(f"{said}: every row is in fold {names[0]!r}; folds need at least two")
     return dataclasses.replace(src, fold_column=column, fold_names=tuple(names),

@@ -396,8 +396,9 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
         ]
         if c.group_thresholds is not None:
             lines += ["", *c.group_thresholds.sentences()]
-    if first.folds is not None:
-        lines += ["", *folds_lines(first.folds)]
+    for part in c.parts:
+        if part.folds is not None:
+            lines += ["", *folds_lines(part.folds, part.name if c.several else None)]
     if c.gate is not None:
         lines += ["", *c.gate.lines()]
     return "\n".join(lines) + "\n"

@@ -17,7 +17,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -104,9 +104,13 @@ def _text(x: Exact | None) -> str | None:
 
 
 def _float(x: Exact | None) -> float | None:
+    """The double nearest ``x`` (None: undefined, or past a double's range)."""
     if x is None:
         return None
-    f = float(x)
+    try:
+        f = float(x)
+    except OverflowError:
+        return None
     return f if math.isfinite(f) else None
 
 
@@ -159,7 +163,7 @@ def headline(d: Mapping[str, Any]) -> dict[str, Number]:
 # --- requirements: parsing ----------------------------------------------------------
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
+    r"\s*(?:(?P<number>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<op>>=|<=|==|!=|>|<|[-+*/().]))"
 )
@@ -315,7 +319,14 @@ class _Parser:
             return node
         if t.kind == "number":
             self.take()
-            return Num(Fraction(t.text))
+            mantissa, _, exponent = t.text.lower().partition("e")
+            digits = len(mantissa.replace(".", "").lstrip("0"))
+            if exponent and abs(int(exponent)) + digits > 330:
+                raise self.fail(f"{t.text} is beyond a double's range (about 1e308)", t)
+            value = Fraction(t.text)
+            if value > Fraction(1.7976931348623157e308):
+                raise self.fail(f"{t.text} is beyond a double's range (about 1e308)", t)
+            return Num(value)
         if t.kind == "name":
             return self.reference()
         said = "the end" if t.kind == "end" else repr(t.text)
@@ -498,7 +509,10 @@ def _said(x: Exact | None, *, signed: bool = False) -> str:
     """``7/12 ≈ 0.583333``, ``3/5 = 0.6``, ``≈ 0.816497`` (``signed``: ``+1/12 ≈ ...``)."""
     if x is None:
         return "undefined"
-    f = float(x)
+    try:
+        f = float(x)
+    except OverflowError:
+        return "a number beyond a double's range"
     plus = "+" if signed and x > 0 else ""
     if isinstance(x, Fraction):
         if x.denominator == 1:
@@ -538,6 +552,56 @@ class Baseline:
     numbers: Mapping[str, Number]
     #: The source the earlier report itself named (its file or preset).
     report_source: str | None = None
+    #: What it was a report of: its rows, threshold, goal and models (:func:`facts`).
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: The report JSON's schema this version reads and writes.
+SCHEMA = 1
+
+
+def facts(d: Mapping[str, Any]) -> dict[str, Any]:
+    """What a report's JSON was a report of: rows, positives, threshold, goal, models."""
+    goal = d.get("goal")
+    models = d.get("models")
+    return {
+        "n": d.get("n"),
+        "positives": d.get("positives"),
+        "threshold": d.get("threshold"),
+        "goal": goal.get("text") if isinstance(goal, Mapping) else None,
+        "models": [m.get("name") for m in models if isinstance(m, Mapping)]
+        if isinstance(models, list) else [],
+    }  # fmt: skip
+
+
+def notes(baseline: Baseline | None, now: Mapping[str, Any]) -> list[str]:
+    """What makes the two reports' numbers not like for like, in words (none: [])."""
+    out = []
+    models = now.get("models") or []
+    if len(models) > 1:
+        out.append(f"this report holds {len(models)} models ({', '.join(map(str, models))}): "
+                   f"the names read the first's ({models[0]})")  # fmt: skip
+    if baseline is None:
+        return out
+    was = baseline.facts
+    if was.get("n") is not None and (was.get("n"), was.get("positives")) != (
+        now.get("n"),
+        now.get("positives"),
+    ):
+        out.append(f"the baseline was a report of {was.get('n')} rows ({was.get('positives')} "
+                   f"positive), this one of {now.get('n')} ({now.get('positives')}): not the "
+                   "same rows, so their numbers are of different examples")  # fmt: skip
+    if was.get("goal") != now.get("goal"):
+        said = {k: f"{v!r}" if v else "none" for k, v in (("was", was.get("goal")),
+                                                          ("now", now.get("goal")))}  # fmt: skip
+        out.append(f"the baseline's goal was {said['was']}, this report's is {said['now']}: "
+                   "the objective and the metrics at the goal are of different goals")  # fmt: skip
+    elif was.get("threshold") != now.get("threshold") and "threshold" in was:
+        t = {k: "above all" if v is None else f"{v:g}" for k, v in
+             (("was", was.get("threshold")), ("now", now.get("threshold")))}  # fmt: skip
+        out.append(f"the baseline is at threshold {t['was']}, this report at {t['now']}: the "
+                   "metrics at the threshold are of two operating points")  # fmt: skip
+    return out
 
 
 def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
@@ -581,6 +645,9 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
     else:
         raise InputError(f"baseline: give a path to an earlier report --json, its dict or a "
                          f"Report, not {type(given).__name__}")  # fmt: skip
+    if isinstance(d, Mapping) and "schema" in d and d.get("schema") != SCHEMA:
+        raise InputError(f"--baseline {source}: a report of schema {d.get('schema')!r}; this "
+                         f"version reads schema {SCHEMA}")  # fmt: skip
     if not isinstance(d, Mapping) or "schema" not in d or "roc" not in d:
         raise InputError(f"--baseline {source}: not a threshold-lab report's JSON (no schema "
                          "and roc fields): give the output of report --json or "
@@ -590,7 +657,7 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
     except (InputError, AttributeError, TypeError) as exc:
         raise InputError(f"--baseline {source}: a number in it is malformed: {exc}") from None
     said = d.get("source")
-    return Baseline(source, numbers, said if isinstance(said, str) else None)
+    return Baseline(source, numbers, said if isinstance(said, str) else None, facts(d))
 
 
 @dataclass(frozen=True)
@@ -674,6 +741,8 @@ class Gate:
     outcomes: tuple[Outcome, ...]
     auc_test: AucTest | None = None
     auc_test_reason: str | None = None
+    #: What makes the numbers not like for like (other rows, goal, threshold, models).
+    notes: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -692,6 +761,7 @@ class Gate:
             "changes": [c.as_json() for c in self.changes],
             "auc_test": None if self.auc_test is None else self.auc_test.as_json(),
             "auc_test_reason": self.auc_test_reason,
+            "notes": list(self.notes),
         }
 
     def requirements_json(self) -> list[dict[str, Any]]:
@@ -704,6 +774,7 @@ class Gate:
             out.append(f"Against the baseline {self.baseline.source}"
                        + (f" (a report of {self.baseline.report_source})"
                           if self.baseline.report_source else "") + ":")  # fmt: skip
+            out += [f"  note: {n}" for n in self.notes]
             same = [c.name for c in self.changes if c.difference == 0]
             out += [f"  {c.line()}" for c in self.changes if c.difference != 0]
             if same:
@@ -715,9 +786,14 @@ class Gate:
         if self.outcomes:
             passed = sum(o.passed for o in self.outcomes)
             out.append(f"Requirements: {passed} of {len(self.outcomes)} met")
+            if self.baseline is None:
+                out += [f"  note: {n}" for n in self.notes]
             out += [f"  {o.line()}" for o in self.outcomes]
         return out
 
+
+#: Why the AUC's change has no test with several models in the report.
+SEVERAL = "the report holds several models; the paired test compares one model's rows"
 
 #: Why the AUC's change has no test without the baseline's rows.
 NO_ROWS = (
@@ -732,15 +808,19 @@ def gate(
     reqs: Sequence[Requirement],
     auc_test: AucTest | None = None,
     auc_test_reason: str | None = None,
+    now: Mapping[str, Any] | None = None,
 ) -> Gate:
-    """The changes against ``baseline`` and each requirement's outcome."""
+    """The changes against ``baseline`` and each requirement's outcome; ``now``: what
+    this report is of (:func:`facts`), for the notes."""
     check_available(reqs, current, baseline)
     base = {} if baseline is None else baseline.numbers
     found = () if baseline is None else changes(base, current)
     outcomes = tuple(evaluate(r, current, base) for r in reqs)
+    said = notes(baseline, now or {})
     if baseline is not None and auc_test is None and auc_test_reason is None:
-        auc_test_reason = NO_ROWS
-    return Gate(baseline, found, outcomes, auc_test, auc_test_reason)
+        several = len((now or {}).get("models") or []) > 1
+        auc_test_reason = SEVERAL if several else NO_ROWS
+    return Gate(baseline, found, outcomes, auc_test, auc_test_reason, tuple(said))
 
 
 def parse_requirements(given: object) -> tuple[Requirement, ...]:

@@ -87,6 +87,7 @@ from threshold_lab.core.report.gate import (
     AucTest,
     Gate,
     Outcome,
+    facts,
     gate,
     headline,
     needed_readouts,
@@ -192,6 +193,10 @@ def _scores(values: Any) -> FloatArray:
         raise InputError(f"baseline_scores: row {int(bad[0])} is {a[bad[0]]!r}, not a finite "
                          "number")  # fmt: skip
     return a
+
+
+#: ``threshold=`` not given: the report's own.
+_SAME = object()
 
 
 def _size(size: object) -> tuple[float, float]:
@@ -322,7 +327,8 @@ def _folds(source: Source, o: Options, p: _Prepared, part: ModelPart) -> FoldRep
 def _gate(source: Source, o: Options, c: Contents) -> Gate:
     """The headline numbers against the baseline's, and each requirement, read from
     the report's own JSON (as the baseline's are from its)."""
-    current = headline(report_dict(c, 0))
+    d = report_dict(c, 0)
+    current = headline(d)
     test, why = None, None
     rows = o.baseline_rows
     if o.baseline is not None and rows is not None:
@@ -335,7 +341,7 @@ def _gate(source: Source, o: Options, c: Contents) -> Gate:
                                     o.confidence)  # fmt: skip
         if delong is not None:
             test = AucTest(data.n, rows.name, delong)
-    return gate(current, o.baseline, o.requirements, test, why)
+    return gate(current, o.baseline, o.requirements, test, why, now=facts(d))
 
 
 def _with_required_readouts(o: Options) -> Options:
@@ -893,10 +899,14 @@ class Report:
         size: object = (6.0, 4.0),
         dpi: object = 150,
         title: str | None = None,
+        threshold: object = _SAME,
     ) -> Any:
         """The matplotlib Figure of ``chart`` (roc, pr, det, decision, reliability,
-        gains, cost, metrics): what :meth:`plot` saves. Needs matplotlib
+        gains, cost, metrics): what :meth:`plot` saves, the active point at
+        ``threshold`` (default: the report's). Needs matplotlib
         (``pip install threshold-lab[plot]``)."""
+        if threshold is not _SAME:
+            return self.at(threshold).figure(chart, size=size, dpi=dpi, title=title)
         c = self.contents
         look = Look(size=_size(size), dpi=parse_dpi(str(dpi)), title=title,
                     bins=c.options.bins, binning=c.options.binning)  # fmt: skip
@@ -911,13 +921,15 @@ class Report:
         size: object = (6.0, 4.0),
         dpi: object = 150,
         title: str | None = None,
+        threshold: object = _SAME,
     ) -> Path:
         """Draw ``chart`` and write it to ``path`` (.png, .svg or .pdf): the exact sweep,
         the baseline, the active point, the summaries named, each model's own marker
         and line style, bands when the bootstrap ran, each fold's curve. Returns the
         path written."""
         check_output(path)
-        return save(self.figure(chart, size=size, dpi=dpi, title=title), path)
+        figure = self.figure(chart, size=size, dpi=dpi, title=title, threshold=threshold)
+        return save(figure, path)
 
     # --- another threshold ---------------------------------------------------------
 

@@ -19,7 +19,7 @@ def _spread(s: Spread) -> str:
     return f"{s.mean:.4f}{sd}"
 
 
-def folds_lines(fr: FoldReport) -> list[str]:
+def folds_lines(fr: FoldReport, model: str | None = None) -> list[str]:
     """``Folds (column fold): 5 folds, each its own rows`` and its table, the spread
     (mean ± sample standard deviation), the pooled AUC, the readouts averaged."""
     reads = [(i, r) for i, r in enumerate(fr.folds[0].readouts) if r.kind == "tpr_at_fpr"]
@@ -30,8 +30,9 @@ def folds_lines(fr: FoldReport) -> list[str]:
     spreads = fr.readout_spreads()
     rows.append(["mean ± sd", "", "", _spread(fr.auc), _spread(fr.average_precision),
                  *(_spread(spreads[i][2]) for i, _ in reads)])  # fmt: skip
-    out = [f"Folds (column {fr.column}): {len(fr.folds)} folds, each reported on its own rows; "
-           "mean ± sample standard deviation (n − 1) across them"]  # fmt: skip
+    of = f" of model {model}" if model else ""
+    out = [f"Folds{of} (column {fr.column}): {len(fr.folds)} folds, each reported on its own "
+           "rows; mean ± sample standard deviation (n − 1) across them"]  # fmt: skip
     out += ["  " + line for line in table(header, rows)]
     pooled = fr.pooled_auc
     said = "undefined" if pooled.value is None else pooled.short()
@@ -41,6 +42,10 @@ def folds_lines(fr: FoldReport) -> list[str]:
     if reads:
         out.append("TPR@FPR: each fold's ROC polyline at exactly that FPR (vertical averaging "
                    "across folds)")  # fmt: skip
+    for kind, limit, s in spreads:
+        if kind == "fpr_at_tpr":
+            out.append(f"FPR@TPR {limit:g} (each fold's polyline at exactly that TPR, averaged "
+                       f"horizontally): {_spread(s)}")  # fmt: skip
     for what, s in (("AUC", fr.auc), ("AP", fr.average_precision)):
         if s.reason:
             out.append(f"{what}: {s.reason}")

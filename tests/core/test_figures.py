@@ -207,3 +207,14 @@ def test_without_matplotlib_one_line_says_how_to_install(
     )
     with pytest.raises(tl.InputError, match=r"threshold-lab\[plot\]"):
         tl.report([1, 0], [0.9, 0.1]).figure("roc")
+
+
+def test_a_figure_at_another_threshold_and_the_cost_markers_at_the_corners() -> None:
+    y, s, _ = _data()
+    r = tl.report(y, s)
+    fig = r.figure("roc", threshold=0.7)
+    assert "threshold 0.7" in _line(fig, "active:").get_label()
+    cost = _line(r.figure("cost"), "cost:")
+    corners = {v.pc_low for v in r.cost_curve.hull} | {v.pc_high for v in r.cost_curve.hull}
+    at = cost.get_markevery()
+    assert {float(cost.get_xdata()[i]) for i in at} == corners

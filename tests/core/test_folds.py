@@ -234,3 +234,29 @@ def test_the_explorer_session_has_a_line_a_fold(tmp_path: Path) -> None:
     assert said == "Fold k2 (fold = k2): its own rows."
     _, said = session.shown.pick_model("all", edited=False)
     assert said == "All rows, pooled across the 4 folds by fold."
+
+
+def test_the_text_has_each_model_s_folds_and_the_tpr_readouts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = _cv(tmp_path)
+    lines = path.read_text().splitlines()
+    two = tmp_path / "two.csv"
+    cells = [row.split(",") for row in lines[1:]]
+    two.write_text("\n".join(["id,fold,score_a,score_b,label"] + [
+        f"{c[0]},{c[1]},{c[2]},{1 - float(c[2]):.2f},{c[3]}" for c in cells
+    ]) + "\n")  # fmt: skip
+    assert main(["report", str(two), "--fold", "fold", "--points", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "Folds of model a (column fold): 4 folds" in text
+    assert "Folds of model b (column fold): 4 folds" in text
+    assert "FPR@TPR 0.9 (each fold's polyline at exactly that TPR, averaged horizontally)" in text
+
+
+def test_an_empty_fold_cell_is_said_as_a_fold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "f.csv"
+    path.write_text("fold,score,label\n,0.9,1\na,0.2,0\nb,0.4,1\n")
+    assert main(["report", str(path), "--fold", "fold"]) == 2
+    assert "row 1 has no fold (an empty name)" in capsys.readouterr().err

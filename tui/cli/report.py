@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from threshold_lab.core.curves.export import curve_csv, parse_curve
+from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.models import join_models
 from threshold_lab.core.data.presets import PRESET_NAMES
@@ -42,6 +43,7 @@ from threshold_lab.core.report.gate import (
 )
 from threshold_lab.core.report.junit import junit_xml
 from threshold_lab.core.report.options import BaselineRows, Options
+from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.report.report import build
 from threshold_lab.core.transform import parse_transform
 from threshold_lab.tui.cli import COMMANDS
@@ -270,9 +272,8 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     points: int | None = args.points
     if args.curve is not None:
-        pieces: Iterable[str] = curve_csv(
-            [(p.name, p.analysis.sweep) for p in report.contents.parts], args.curve
-        )
+        labels, sweeps = curve_sweeps(report.contents)
+        pieces: Iterable[str] = curve_csv(sweeps, args.curve, labels=labels)
     elif args.json:
         pieces = report_pieces(
             report.contents, JSON_POINTS if points == _DEFAULT_POINTS else points
@@ -291,6 +292,8 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             sys.stderr.write(f"{PROG}: error: {problem}\n")
             return 1
+    for said in () if gated is None else gated.notes:
+        note(said)
     for outcome in () if gated is None else gated.failed:
         note(f"requirement not met: {outcome.expr}: {outcome.detail()}")
         failed = True
@@ -305,6 +308,23 @@ def run(args: argparse.Namespace) -> int:
             note(f"gap not within --max-gap: {why}")
             failed = True
     return 1 if failed else 0
+
+
+def curve_sweeps(
+    c: Contents,
+) -> tuple[tuple[str, ...], list[tuple[tuple[str, ...], CoreSweep]]]:
+    """The sweeps ``--curve`` writes, and the columns naming each: the one model's;
+    each model's (``model``); with folds, all rows (fold ``all``) then each fold's."""
+    several = len(c.parts) > 1
+    folded = c.first.folds is not None
+    labels = (("model",) if several else ()) + (("fold",) if folded else ())
+    out: list[tuple[tuple[str, ...], CoreSweep]] = []
+    for p in c.parts:
+        model = (p.name,) if several else ()
+        out.append((model + (("all",) if folded else ()), p.analysis.sweep))
+        for f in () if p.folds is None else p.folds.folds:
+            out.append(((*model, f.name), f.sweep))
+    return labels, out
 
 
 def _gate_args(

@@ -31,7 +31,7 @@ def _csv(
     y: np.ndarray, s: np.ndarray, curve: str, w: np.ndarray | None = None
 ) -> list[dict[str, str]]:
     sweep = build_sweep(make_dataset(s, y, weights=w))
-    return _rows("".join(curve_csv([("", sweep)], curve, chunk=3)))
+    return _rows("".join(curve_csv([((), sweep)], curve, chunk=3)))
 
 
 labels_scores = st.integers(2, 60).flatmap(
@@ -145,3 +145,23 @@ def test_curve_refusals(capsys: pytest.CaptureFixture[str], argv: list[str], sai
     assert code == 2
     out = capsys.readouterr()
     assert out.out == "" and said in out.err
+
+
+def test_with_folds_each_fold_s_rows_follow_all_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--fold: a fold column, 'all' first, then each fold's curve: the CSV its own
+    rows alone give."""
+    path = DATA / "folds.csv"
+    assert main(["report", str(path), "--fold", "fold", "--curve", "roc"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert list(rows[0])[:2] == ["fold", "point"]
+    assert [r["fold"] for r in rows][:1] == ["all"]
+    lines = path.read_text().splitlines()
+    for fold in "12345":
+        alone = tmp_path / f"{fold}.csv"
+        alone.write_text("\n".join([lines[0], *(x for x in lines[1:] if x.split(",")[1] == fold)]))
+        assert main(["report", str(alone), "--curve", "roc"]) == 0
+        want = _rows(capsys.readouterr().out)
+        got = [{k: v for k, v in r.items() if k != "fold"} for r in rows if r["fold"] == fold]
+        assert got == want

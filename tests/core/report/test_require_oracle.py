@@ -495,16 +495,27 @@ def test_float_only_numbers_make_their_side_a_float() -> None:
     assert out.passed is True and out.value == 0.1 and out.bound == Fraction(1, 10)
 
 
-def test_a_big_exact_literal_stays_exact() -> None:
+def test_a_big_exact_product_stays_exact() -> None:
     out = evaluate(
-        parse_requirement("auc * 1e400 >= 1e399"), {"auc": Number(0.5, Fraction(1, 2))}, {}
+        parse_requirement("auc * 1e300 * 1e300 >= 1e300 * 1e299"),
+        {"auc": Number(0.5, Fraction(1, 2))},
+        {},
     )
-    assert out.value == Fraction(5 * 10**399) and out.bound == Fraction(10**399) and out.passed
+    assert out.value == Fraction(5 * 10**599) and out.bound == Fraction(10**599) and out.passed
+    assert out.as_json()["value"] is None  # past a double: no double to give
 
 
-# A float-only number met by a literal past the double range (1e400) gives an
-# outcome (failed, with its reason), never an OverflowError.
-@pytest.mark.parametrize("text", ["log_loss + 1e400 > 0", "log_loss * 1e400 >= 1"])
+@pytest.mark.parametrize("text", ["auc >= 1e400", "auc <= 1e999999999", "auc > 1e-400"])
+def test_a_literal_past_a_double_is_refused_before_anything(text: str) -> None:
+    with pytest.raises(InputError, match="beyond a double's range"):
+        parse_requirement(text)
+
+
+# A float-only number met by an exact product past the double range gives an outcome
+# (failed, with its reason), never an OverflowError.
+@pytest.mark.parametrize(
+    "text", ["log_loss + 1e300 * 1e300 > 0", "log_loss * (1e300 * 1e300) >= 1"]
+)
 def test_a_float_meeting_a_literal_past_the_double_range_gives_an_outcome(text: str) -> None:
     out = evaluate(parse_requirement(text), {"log_loss": Number(0.5)}, {})
     assert not out.passed and out.reason == "a number too large for a double"

@@ -128,8 +128,10 @@ def test_requirements_pass_fail_and_exit_status(
     assert reqs[1]["value_exact"] == "3/20" and reqs[1]["bound_exact"] == "3/5"
     # One line a failed requirement, nothing for the ones that passed.
     assert err.splitlines() == [
+        "threshold-lab: note: the baseline's goal was none, this report's is 'max precision "
+        "where recall >= 0.5': the objective and the metrics at the goal are of different goals",
         "threshold-lab: note: requirement not met: tpr at fpr 0.01 >= 0.6: value 3/20 = 0.15, "
-        "bound 3/5 = 0.6"
+        "bound 3/5 = 0.6",
     ]
     code, out, err = _run(capsys, A, "--require", "auc >= 0.7", "--points", "0")
     assert code == 0 and err == ""
@@ -286,3 +288,42 @@ def test_baseline_scores_must_be_one_a_row() -> None:
         tl.report([1, 0, 1], [0.9, 0.1, 0.5], baseline=b, baseline_scores=[0.1, 0.2])
     with pytest.raises(tl.InputError, match="not a finite"):
         tl.report([1, 0, 1], [0.9, 0.1, 0.5], baseline=b, baseline_scores=[0.1, np.nan, 0.2])
+
+
+def test_numbers_not_like_for_like_are_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A baseline of other rows, another goal or threshold, several models: each said
+    in a note (stderr, the text and baseline.notes), the numbers still compared."""
+    goal = tmp_path / "goal.json"
+    code, out, _ = _run(capsys, B, "--json", "--goal", "max f1")
+    goal.write_text(out)
+    code, out, err = _run(capsys, A, "--baseline", str(goal), "--goal", "min cost fp=1 fn=5",
+                          "--json", "--points", "0")  # fmt: skip
+    assert code == 0
+    said = ("the baseline's goal was 'max f1', this report's is 'min cost fp=1 fn=5': the "
+            "objective and the metrics at the goal are of different goals")  # fmt: skip
+    assert json.loads(out)["baseline"]["notes"] == [said]
+    assert err == f"threshold-lab: note: {said}\n"
+    plain = tmp_path / "plain.json"
+    plain.write_text(_run(capsys, B, "--json")[1])
+    code, out, err = _run(capsys, A, "--baseline", str(plain), "--threshold", "0.3",
+                          "--points", "0")  # fmt: skip
+    assert "note: the baseline is at threshold 0.5, this report at 0.3" in out
+    code, out, err = _run(capsys, str(DATA / "clinics.csv"), "--baseline", str(plain),
+                          "--points", "0")  # fmt: skip
+    assert "the baseline was a report of 60 rows (20 positive), this one of 90" in err
+    code, out, err = _run(capsys, A, "--compare", B, "--require", "auc > 0.5", "--points", "0")
+    assert "this report holds 2 models (model-a, model-b): the names read the first's" in err
+    code, out, err = _run(capsys, A, "--compare", B, "--baseline", str(plain), "--json",
+                          "--points", "0")  # fmt: skip
+    assert "several models" in json.loads(out)["baseline"]["auc_test_reason"]
+
+
+def test_a_baseline_of_another_schema_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "v2.json"
+    other.write_text('{"schema": 2, "roc": {}}')
+    code, _, err = _run(capsys, A, "--baseline", str(other))
+    assert code == 2 and "a report of schema 2; this version reads schema 1" in err
