@@ -52,6 +52,9 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 STYLES = ("-", "--", "-.", ":")
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#F0E442")  # fmt: skip
+#: Each fold's marker: a dozen shapes, none the models' first ("o"), so ten folds
+#: beside the pooled curve are each told apart by shape.
+FOLD_MARKERS = ("s", "^", "D", "v", "P", "X", "*", "<", ">", "p", "h", "d")
 INSTALL = "figures need matplotlib: pip install 'threshold-lab[plot]' (or pip install matplotlib)"
 
 
@@ -199,6 +202,14 @@ def _confidence(sure: Sure | None) -> float:
     return 0.95 if sure is None else sure.confidence
 
 
+def _mean_sd(folds: FoldReport) -> str:
+    """``0.8891 ± 0.0441 sd``, the sd left out with one fold defined, or undefined."""
+    s = folds.auc
+    if s.mean is None:
+        return "undefined: no fold has both classes"
+    return f"{s.mean:.4f}" + ("" if s.sd is None else f" ± {s.sd:.4f} sd")
+
+
 def _unit_square(ax: Any) -> None:
     """Both axes from 0 to 1, with room for the marks on the edges."""
     ax.set_xlim(-0.01, 1.01)
@@ -271,8 +282,8 @@ def _fold_curves(ax: Any, folds: FoldReport, chart: str, model: str = "") -> Non
         s = f.sweep
         if not s.positives or not s.negatives:
             continue
-        st = _style(j + 1)
-        st["color"] = "#5a5a5a"
+        st = {"marker": FOLD_MARKERS[j % len(FOLD_MARKERS)], "color": "#5a5a5a",
+              "linestyle": STYLES[(j + 1) % len(STYLES)]}  # fmt: skip
         if chart == "roc":
             x = np.asarray(s.fp, dtype=np.float64) / float(s.negatives)
             y = np.asarray(s.tp, dtype=np.float64) / float(s.positives)
@@ -299,7 +310,7 @@ def _fold_curves(ax: Any, folds: FoldReport, chart: str, model: str = "") -> Non
         fill.set_gid("band:folds")
         (avg,) = ax.plot(x, mean, color="#000000", linewidth=1.2, linestyle=(0, (5, 2)),
                          label=f"folds' mean TPR (vertical average; mean AUC "
-                         f"{folds.auc.mean:.4f} ± {folds.auc.sd or 0:.4f} sd)")  # fmt: skip
+                         f"{_mean_sd(folds)})")  # fmt: skip
         avg.set_gid("mean:folds")
 
 

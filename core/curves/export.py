@@ -59,12 +59,6 @@ def _span(sweep: Sweep, curve: str) -> tuple[int, int]:
     return 0, sweep.size
 
 
-def _whole(x: npt.NDArray[Any]) -> bool:
-    if x.dtype.kind in "iu":
-        return True
-    return bool(np.all(np.isfinite(x) & (x == np.floor(x)) & (np.abs(x) <= 2**53)))
-
-
 def _fractions(num: npt.NDArray[Any], den: npt.NDArray[Any], whole: bool) -> list[str]:
     """``num/den`` reduced, as text ("" where den is 0 or the counts are not whole)."""
     den = np.broadcast_to(den, num.shape)
@@ -97,7 +91,7 @@ def curve_rows(
     points at a time, each starting with the cells ``labels``."""
     first, stop = _span(sweep, curve)
     pos, neg = sweep.positives, sweep.negatives
-    whole = _whole(sweep.tp) and _whole(sweep.fp)
+    whole = sweep.whole_counts()
     prefix = "".join(_quoted(label) + "," for label in labels)
     for start in range(first, stop, chunk):
         end = min(stop, start + chunk)

@@ -91,8 +91,8 @@ def with_folds(src: Source, column: str, values: Any, *, where: str | None = Non
     refused for several classes, with groups, and with one fold only."""
     said = where or column
     if src.multiclass is not None:
-        raise InputError(f"{said}: folds are for two classes (use --class C for one class "
-                         "against the rest)")  # fmt: skip
+        raise InputError(f"{said}: folds are for two classes; a file of several classes is "
+                         "not split into folds (not even with --class)")  # fmt: skip
     if src.group_column is not None or src.group_by is not None:
         raise InputError(f"{said}: a fold column and a group column do not combine (the "
                          "folds' spread and the groups' gaps are two different questions: "
@@ -143,8 +143,8 @@ def open_source(
                           compare=compare, class_scores=class_scores, multiclass=multiclass,
                           klass=klass)  # fmt: skip
         if src.multiclass is not None:
-            raise InputError(f"--fold {fold}: folds are for two classes (use --class C for "
-                             "one class against the rest)")  # fmt: skip
+            raise InputError(f"--fold {fold}: folds are for two classes; a file of several "
+                             "classes is not split into folds (not even with --class)")  # fmt: skip
         values = text_column(path, fold, src.data.n, purpose="the folds")
         return with_folds(src, fold, values, where=f"{path}, column {fold!r}")
     if _there(path) and _regular(path) and _counts_file(path, aggregated):

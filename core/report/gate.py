@@ -154,16 +154,24 @@ def headline(d: Mapping[str, Any]) -> dict[str, Number]:
         out["objective"] = (
             Number.of_json(goal.get("objective")) if feasible else Number(None, None, why)
         )
+        # The metrics at the goal: the report's own when it stands at the goal's
+        # threshold (at the deployment prevalence when one was given, as the goal is).
+        shown = d.get("at_prevalence")
+        at = (shown.get("metrics") if isinstance(shown, Mapping) else metrics) or {}
+        if feasible and goal.get("threshold") != d.get("threshold"):
+            feasible, why = False, "the report is not at its goal's threshold"
         for name in METRIC_NAMES:
-            if name in metrics:
-                out[f"{name} at goal"] = out[name] if feasible else Number(None, None, why)
+            if name in at:
+                out[f"{name} at goal"] = (
+                    Number.of_json(at[name]) if feasible else Number(None, None, why)
+                )
     return out
 
 
 # --- requirements: parsing ----------------------------------------------------------
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+    r"[ \t]*(?:(?P<number>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<op>>=|<=|==|!=|>|<|[-+*/().]))"
 )
@@ -179,11 +187,11 @@ class _Token:
 def _tokens(expr: str) -> list[_Token]:
     out, i = [], 0
     while i < len(expr):
-        if expr[i:].strip() == "":
+        if expr[i:].strip(" \t") == "":
             break
         m = _TOKEN.match(expr, i)
         if m is None or m.end() == i:
-            start = len(expr) - len(expr[i:].lstrip())
+            start = len(expr) - len(expr[i:].lstrip(" \t"))
             raise _Malformed(f"{expr[start]!r} is not part of a requirement", start)
         kind = m.lastgroup or "op"
         out.append(_Token(kind, m.group(kind), m.start(kind)))

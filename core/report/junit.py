@@ -7,6 +7,7 @@ requirement holds a ``failure`` whose message is the line ``report`` prints.
 
 from __future__ import annotations
 
+import re
 import socket
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -16,6 +17,14 @@ from threshold_lab.core.report.gate import Outcome
 
 #: The class name every requirement's test case has.
 CLASSNAME = "threshold-lab.requirements"
+
+
+#: Characters XML 1.0 cannot hold (a requirement's text may carry one).
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _clean(text: str) -> str:
+    return _ILLEGAL.sub("\ufffd", text)
 
 
 def junit_xml(
@@ -30,7 +39,7 @@ def junit_xml(
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%S")
     failed = sum(not o.passed for o in outcomes)
     root = ET.Element("testsuite", {
-        "name": suite or "threshold-lab report",
+        "name": _clean(suite) or "threshold-lab report",
         "timestamp": stamp,
         "hostname": socket.gethostname() or "localhost",
         "tests": str(len(outcomes)),
@@ -41,14 +50,15 @@ def junit_xml(
     })  # fmt: skip
     props = ET.SubElement(root, "properties")
     for name, value in properties:
-        ET.SubElement(props, "property", {"name": name, "value": value})
+        ET.SubElement(props, "property", {"name": _clean(name), "value": _clean(value)})
     for o in outcomes:
-        case = ET.SubElement(root, "testcase", {"name": o.expr.strip() or "(empty)",
+        case = ET.SubElement(root, "testcase", {"name": _clean(o.expr.strip()) or "(empty)",
                                                 "classname": CLASSNAME, "time": "0"})  # fmt: skip
         if not o.passed:
-            failure = ET.SubElement(case, "failure", {"message": o.line(), "type": "requirement"})
-            failure.text = o.line()
-    ET.SubElement(root, "system-out").text = "\n".join(o.line() for o in outcomes)
+            line = _clean(o.line())
+            failure = ET.SubElement(case, "failure", {"message": line, "type": "requirement"})
+            failure.text = line
+    ET.SubElement(root, "system-out").text = _clean("\n".join(o.line() for o in outcomes))
     ET.SubElement(root, "system-err").text = ""
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

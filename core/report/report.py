@@ -56,7 +56,7 @@ from threshold_lab.core.decide.net_benefit import (
     net_benefit_reader,
     weights_of,
 )
-from threshold_lab.core.decide.solve import Decision, threshold_statistic
+from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.figures import (
@@ -80,12 +80,15 @@ from threshold_lab.core.intervals.bootstrap import CurveStatistic, bootstrap
 from threshold_lab.core.intervals.closed import CONFIDENCE
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
 from threshold_lab.core.report.as_text import TEXT_POINTS, report_text
 from threshold_lab.core.report.gate import (
+    SEVERAL,
     AucTest,
     Gate,
+    Number,
     Outcome,
     facts,
     gate,
@@ -328,10 +331,12 @@ def _gate(source: Source, o: Options, c: Contents) -> Gate:
     """The headline numbers against the baseline's, and each requirement, read from
     the report's own JSON (as the baseline's are from its)."""
     d = report_dict(c, 0)
-    current = headline(d)
+    current = {**headline(d), **_at_goal(c)}
     test, why = None, None
     rows = o.baseline_rows
-    if o.baseline is not None and rows is not None:
+    if o.baseline is not None and rows is not None and len(source.models) > 1:
+        why = SEVERAL
+    elif o.baseline is not None and rows is not None:
         data = source.models[0].data if source.models else source.data
         if rows.scores.shape[0] != data.n:
             raise InputError(f"--baseline-rows {rows.name}: {rows.scores.shape[0]:,} scores for "
@@ -342,6 +347,22 @@ def _gate(source: Source, o: Options, c: Contents) -> Gate:
         if delong is not None:
             test = AucTest(data.n, rows.name, delong)
     return gate(current, o.baseline, o.requirements, test, why, now=facts(d))
+
+
+def _at_goal(c: Contents) -> dict[str, Number]:
+    """Every metric at the goal's own point (at the deployment prevalence when one is
+    given), whatever threshold the report stands at (``Report.at``)."""
+    first, o = c.first, c.options
+    decision = first.decision
+    if decision is None or not decision.feasible:
+        return {}
+    a = first.analysis
+    if o.prevalence is not None:
+        metrics = metrics_at_prevalence(a.sweep, decision.index, o.prevalence, o.beta)
+    else:
+        metrics = analyse(a.curves, decision.threshold, beta=o.beta).metrics
+    return {f"{name} at goal": Number(m.value, m.exact, m.reason)
+            for name, m in metrics.items() if name in METRIC_NAMES}  # fmt: skip
 
 
 def _with_required_readouts(o: Options) -> Options:

@@ -218,3 +218,21 @@ def test_a_figure_at_another_threshold_and_the_cost_markers_at_the_corners() -> 
     corners = {v.pc_low for v in r.cost_curve.hull} | {v.pc_high for v in r.cost_curve.hull}
     at = cost.get_markevery()
     assert {float(cost.get_xdata()[i]) for i in at} == corners
+
+
+def test_ten_folds_each_have_a_shape_of_their_own_and_none_the_pooled_s() -> None:
+    y, s, _ = _data(n=400)
+    r = tl.report(y, s, folds=np.arange(400) % 10)
+    fig = r.figure("roc")
+    assert r.folds is not None
+    looks = {(_line(fig, f"fold:roc:{f.name}").get_marker(),) for f in r.folds.folds}
+    assert len(looks) == 10
+    assert ("o",) not in looks  # the pooled curve's marker
+
+
+def test_folds_with_no_auc_draw_and_say_undefined() -> None:
+    y = np.array([1, 0, 1, 0, 1, 1, 0, 0])
+    s = np.array([0.9, 0.2, 0.8, 0.3, 0.7, 0.6, 0.4, 0.1])
+    r = tl.report(y, s, folds=y)  # each fold one class: no fold has an AUC
+    label = _line(r.figure("roc"), "mean:folds").get_label()
+    assert "undefined: no fold has both classes" in label

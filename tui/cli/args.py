@@ -481,6 +481,11 @@ class SourceArgs:
             data, models, opening = transformed(self.transform, data, models, threshold)
         row_groups, quantised, by = None, src.quantised, src.group_by
         pooled = False
+        if src.fold_codes is not None and models:  # said, not dropped in silence
+            opening = (opening + " " if opening else "") + (
+                f"--fold {src.fold_column}: with several models the explorer shows the models; "
+                "each model's folds are in report --fold"
+            )
         if src.fold_codes is not None and src.fold_column is not None and not models:
             # Every row pooled, then each fold: a line and a curve each, M shows one.
             folds = RowGroups(src.fold_column, list(src.fold_names), src.fold_codes)

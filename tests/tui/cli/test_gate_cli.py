@@ -327,3 +327,40 @@ def test_a_baseline_of_another_schema_is_refused(
     other.write_text('{"schema": 2, "roc": {}}')
     code, _, err = _run(capsys, A, "--baseline", str(other))
     assert code == 2 and "a report of schema 2; this version reads schema 1" in err
+
+
+def test_a_metric_at_goal_is_read_at_the_goal_whatever_the_threshold() -> None:
+    """``recall at goal`` is the goal's point's recall: after Report.at() too, and at the
+    deployment prevalence when one is given (as the goal's objective is)."""
+    rng = np.random.default_rng(2)
+    y = rng.random(400) < 0.3
+    s = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1).round(3)
+    goal = "max precision where recall >= 0.8"
+    r = tl.report(y, s, goal=goal, require="recall at goal >= 0.8")
+    at_goal = r.metrics["recall"].exact
+    assert r.requirements[0].value == at_goal and r.requirements[0].passed
+    moved = r.at(0.9)
+    assert moved.metrics["recall"].exact != at_goal
+    assert moved.requirements[0].value == at_goal and moved.requirements[0].passed
+    shifted = tl.report(
+        y, s, goal=goal, prevalence="0.05", require="precision at goal == objective"
+    )
+    assert shifted.requirements[0].passed
+    assert shifted.requirements[0].value != shifted.metrics["precision"].exact
+
+
+def test_the_api_runs_no_paired_test_with_several_models() -> None:
+    y = np.array([1, 0, 1, 0, 1, 0, 1, 0], bool)
+    s = np.array([0.9, 0.1, 0.8, 0.3, 0.6, 0.7, 0.4, 0.2])
+    old = tl.report(y, s)
+    r = tl.report(y, {"A": s[::-1].copy(), "B": s}, baseline=old, baseline_scores=s)
+    assert r.gate is not None and r.gate.auc_test is None
+    assert "several models" in (r.gate.auc_test_reason or "")
+
+
+def test_a_control_character_is_not_part_of_a_requirement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "j.xml"
+    code, _, err = _run(capsys, A, "--require", "auc\x0b>= 0.9", "--junit", str(out))
+    assert code == 2 and "is not part of a requirement" in err and not out.exists()
