@@ -165,8 +165,9 @@ def tpr_band(
     """(FPR grid, lowest, mean, highest TPR of the folds at each): the folds' band
     (a grid of 201 FPRs from 0 to 1 unless one is given)."""
     x = np.linspace(0.0, 1.0, 201) if grid is None else np.asarray(grid, dtype=np.float64)
-    rows = np.array([tpr_at(s, x) for s in sweeps])
-    ok = ~np.all(np.isnan(rows), axis=1)
-    rows = rows[ok] if ok.any() else rows
-    with np.errstate(all="ignore"):
-        return x, np.nanmin(rows, axis=0), np.nanmean(rows, axis=0), np.nanmax(rows, axis=0)
+    rows = np.array([tpr_at(s, x) for s in sweeps]).reshape(len(sweeps), x.shape[0])
+    rows = rows[~np.any(np.isnan(rows), axis=1)]  # a fold without both classes: no curve
+    if rows.shape[0] == 0:
+        nothing = np.full(x.shape, np.nan)
+        return x, nothing, nothing.copy(), nothing.copy()
+    return x, rows.min(axis=0), rows.mean(axis=0), rows.max(axis=0)
