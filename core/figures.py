@@ -198,6 +198,18 @@ def _bands(sure: Sure | None) -> Any:
     return None if sure is None or sure.boot is None else sure.boot.bands
 
 
+def _band_fill(ax: Any, m: FigureModel, chart: str, colour: str, several: bool) -> None:
+    """The model's bootstrap band around its ROC or PR curve, when the bootstrap ran."""
+    bands = _bands(m.sure)
+    if bands is None:
+        return
+    x, low, high = ((bands.fpr, bands.tpr_low, bands.tpr_high) if chart == "roc" else
+                    (bands.recall, bands.precision_low, bands.precision_high))  # fmt: skip
+    said = f"{_who(m, several)}{_confidence(m.sure):.0%} bootstrap band"
+    fill = ax.fill_between(x, low, high, color=colour, alpha=0.18, linewidth=0, label=said)
+    fill.set_gid(f"band:{chart}:{m.name}")
+
+
 def _confidence(sure: Sure | None) -> float:
     return 0.95 if sure is None else sure.confidence
 
@@ -261,13 +273,7 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
                           linewidth=1.6, label=f"{_who(m, several)}{pooled}AUC {_short(auc)} "
                           "(trapezoid)", **st)  # fmt: skip
         line.set_gid(f"roc:{m.name}")
-        bands = _bands(m.sure)
-        if bands is not None:
-            fill = ax.fill_between(bands.fpr, bands.tpr_low, bands.tpr_high,
-                                   color=st["color"], alpha=0.18,
-                                   linewidth=0, label=f"{_who(m, several)}"
-                                   f"{_confidence(m.sure):.0%} bootstrap band")  # fmt: skip
-            fill.set_gid(f"band:roc:{m.name}")
+        _band_fill(ax, m, "roc", st["color"], several)
         _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
     _unit_square(ax)
     ax.set_xlabel(f"FPR = FP / N\n(N = {_count(first.negatives)} actual negatives)")
@@ -344,13 +350,7 @@ def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | No
                           f"step's area); trapezoid area {_short(summ.pr_trapezoid_area)}",
                           **st)  # fmt: skip
         line.set_gid(f"pr:{m.name}")
-        bands = _bands(m.sure)
-        if bands is not None:
-            fill = ax.fill_between(bands.recall, bands.precision_low, bands.precision_high,
-                                   color=st["color"], alpha=0.18,
-                                   linewidth=0, label=f"{_who(m, several)}"
-                                   f"{_confidence(m.sure):.0%} bootstrap band")  # fmt: skip
-            fill.set_gid(f"band:pr:{m.name}")
+        _band_fill(ax, m, "pr", st["color"], several)
         if a.point >= start:
             k = a.point - start
             _active(ax, float(recall[k]), float(precision[k]), m, st["color"], several)
