@@ -20,7 +20,7 @@ SCRIPT = (
 def test_explore_returns_the_threshold_and_the_edited_rows(tmp_path) -> None:  # type: ignore[no-untyped-def]
     proc, master = spawn_in_terminal([sys.executable, "-c", SCRIPT], tmp_path)
     try:
-        out = read_terminal(master, 20, until=b"threshold-lab")  # the screen is up
+        out = read_terminal(master, 20, until=b"positive if score")  # the screen is up
         out += read_terminal(master, 1.5)
         for keys in (b"\x1b[C", b"a", b"\r", b"q"):  # +0.01, add the row "0.5 1", quit
             os.write(master, keys)

@@ -7,17 +7,29 @@ per page, its ``>>>`` lines checked as doctests. ``text`` blocks (synopses, figu
 sample output) are not examples. Each page runs in a fresh copy of docs/examples,
 whose small files the examples name; a command that opens the explorer opens it
 headless (Textual's pilot), draws it, and quits.
+
+A command that is the program alone (no pipe, no redirection) runs in a fork of this
+process with the program already imported: the child has its own working folder,
+environment, streams and exit status, as a new process would, and calls the same
+``main`` the ``threshold-lab`` script calls, without paying Python's start and the
+imports (about a second a command). Anything else runs in bash.
 """
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import importlib
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,31 +83,100 @@ def _env() -> dict[str, str]:
             "COLUMNS": "100", "NO_COLOR": "1"}  # fmt: skip
 
 
-def _explorer_argv(line: str) -> list[str] | None:
-    """The explorer's arguments when ``line`` opens the explorer, else None."""
+def _program_argv(line: str) -> list[str] | None:
+    """The program's arguments when ``line`` is the program alone, else None."""
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     if any(set(token) <= set("|&;<>()") for token in lexer):
         return None  # a pipe or a redirection: the shell runs it as written
     words = shlex.split(line, comments=True)
     if words[:1] == ["threshold-lab"]:
-        args = words[1:]
-    elif words[:3] == ["python", "-m", "threshold_lab"]:
-        args = words[3:]
-    else:
-        return None
-    if (args and args[0] in COMMANDS) or "--plain" in args or "--help" in args:
+        return words[1:]
+    if words[:3] == ["python", "-m", "threshold_lab"]:
+        return words[3:]
+    return None
+
+
+def _explorer_argv(line: str) -> list[str] | None:
+    """The explorer's arguments when ``line`` opens the explorer, else None."""
+    args = _program_argv(line)
+    if args is None or (args and args[0] in COMMANDS) or "--plain" in args or "--help" in args:
         return None
     return args
 
 
+def _forked(call: Callable[[], int | None], cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    """``call()`` in a fork of this process as a child process would run it: in ``cwd``
+    with ``env``, stdin empty, stdout and stderr read back, its status its return value
+    (or SystemExit's; an uncaught exception is a traceback and status 1)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        pid = os.fork()
+        if pid == 0:  # the child: it never returns into pytest
+            status = 1
+            try:
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)
+                signal.alarm(300)  # a command that hangs ends the child, as a timeout would
+                os.chdir(cwd)
+                os.environ.clear()
+                os.environ.update(env)
+                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+                sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                                  closefd=False)  # fmt: skip
+                try:
+                    code = call()
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) or exc.code is None else 1
+                    if not isinstance(exc.code, int | None):
+                        print(exc.code, file=sys.stderr)
+                status = code or 0
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                for stream in (sys.stdout, sys.stderr):
+                    with contextlib.suppress(BaseException):  # the child must reach _exit
+                        stream.flush()
+                os._exit(status)
+        _, wait = os.waitpid(pid, 0)
+        out.seek(0)
+        err.seek(0)
+        decoded = [f.read().decode("utf-8", errors="replace") for f in (out, err)]
+        return os.waitstatus_to_exitcode(wait), decoded[0], decoded[1]
+
+
+def _open_explorer(argv: list[str]) -> Callable[[], int]:
+    from tests.docs import open_explorer
+
+    return lambda: open_explorer.main(argv)
+
+
+def _program(argv: list[str]) -> Callable[[], int]:
+    """``main(argv)``, with the command's own modules imported here first, so that each
+    child starts with them as the first one left them."""
+    from threshold_lab.tui.cli import COMMANDS, main
+
+    if argv and argv[0] in COMMANDS:
+        COMMANDS[argv[0]].parser()
+        if argv[0] == "plot":
+            for name in ("matplotlib.figure", "matplotlib.backends.backend_agg"):
+                importlib.import_module(name)
+    else:
+        importlib.import_module("threshold_lab.tui.cli.explore")
+    return lambda: main(argv)
+
+
 def run(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    argv = _explorer_argv(line)
+    argv = _program_argv(line)
     if argv is not None:
-        command = [sys.executable, "-m", "tests.docs.open_explorer", *argv]
-        env = {**_env(), "PYTHONPATH": str(ROOT)}
-        return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
-                              timeout=300)  # fmt: skip
+        explorer = _explorer_argv(line)
+        call = _program(argv) if explorer is None else _open_explorer(explorer)
+        code, out, err = _forked(call, cwd, _env())
+        return subprocess.CompletedProcess(line, code, out, err)
     line = re.sub(r"^python ", f"{shlex.quote(sys.executable)} ", line)
     return subprocess.run(["bash", "-c", line], cwd=cwd, env=_env(), capture_output=True,
                           text=True, timeout=300)  # fmt: skip
