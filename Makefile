@@ -45,12 +45,21 @@ lint: $(STAMP_TEST) typing-tree
 	$(BIN)/mypy
 
 # A fixed hypothesis seed: CI replays the same examples every run (pytest alone, and
-# make fuzz with SEED=..., explore new ones). Two workers (pytest-xdist), one a core
-# (three were tried: 9m07 against 8m36 for two, each on a quiet machine, so no gain);
-# the ten slowest tests are listed at the end.
-WORKERS ?= 2
-test: lint
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=10 --hypothesis-seed=$(SEED)
+# make fuzz with SEED=..., explore new ones). Three workers (pytest-xdist) on the two
+# cores: a worker's test often waits (a pilot waiting for the screen to settle, the
+# JVM, a child process), and the third fills those waits (8m29 against 10m00 for two,
+# in turns on one machine; four were no faster). mypy (single-threaded, about 25 s
+# from a fresh clone) runs beside the tests rather than before them; its verdict and
+# the tests' both decide the status. The ten slowest tests are listed at the end.
+WORKERS ?= 3
+test: $(STAMP_TEST) typing-tree
+	$(BIN)/ruff check threshold_lab core tui tests bench
+	$(BIN)/ruff format --check threshold_lab core tui tests bench
+	@$(BIN)/mypy > $(VENV)/mypy.out 2>&1 & types=$$!; \
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=10 \
+		--hypothesis-seed=$(SEED); tests=$$?; \
+	wait $$types; typed=$$?; echo "mypy:"; cat $(VENV)/mypy.out; \
+	test $$tests -eq 0 && test $$typed -eq 0
 
 # The inner loop: lint, types and core's unit tests (no soaks, engines or screens).
 check: lint
@@ -58,8 +67,8 @@ check: lint
 		tests/test_doctests.py --ignore=tests/core/engines --ignore=tests/core/data/test_fuzz_loaders.py
 
 # The long soaks, with a fixed seed so a failure can be replayed (SEED=... to vary it):
-# loader fuzzing and plain mode far longer than in `make test`, and the key mash at
-# 1,500 keys a seed (make test presses 250).
+# loader fuzzing and plain mode far longer than in `make test` (50,000 commands a seed
+# against 400), and the key mash at 1,500 keys a seed (make test presses 100).
 SEED ?= 20261130
 fuzz: $(STAMP_TEST)
 	FUZZ_EXAMPLES=5000 PLAIN_SOAK_COMMANDS=50000 SOAK_KEYS=1500 $(BIN)/python -m pytest -q \

@@ -33,11 +33,34 @@ for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
 
 
+#: The longest tests (a file's, or one test's by its name), each 3 to 20 s of a worker:
+#: they run first, so that the end of a run is short tests on every worker rather than
+#: one worker finishing a long one while the others wait (the workers take tests in
+#: the order collected; the Spark group goes before all, being the largest).
+LONGEST = (
+    "tests/tui/widgets/test_ticks.py",
+    "tests/tui/test_soak.py::test_key_mash_soak",
+    "tests/api/test_explore.py",
+    "tests/docs/test_examples.py",
+    "tests/tui/test_pilot.py::test_no_crash_on_a_storm_of_keys",
+    "tests/tui/test_edits_in_thread.py",
+    "tests/tui/test_signals.py",
+    "tests/core/groups/test_groups_oracle.py",
+    "tests/tui/test_plain_soak.py",
+    "tests/tui/test_snapshots.py",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    return next((i for i, p in enumerate(LONGEST) if item.nodeid.startswith(p)), len(LONGEST))
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that runs Spark goes to one worker (make test runs two, ``--dist
+    """Every test that runs Spark goes to one worker (make test runs three, ``--dist
     loadgroup``): one JVM, started and warmed once, where each worker starting its own
-    cost both cores half a minute."""
+    cost both cores half a minute. The longest tests go first (see :data:`LONGEST`)."""
     for item in items:
         if "spark" in item.nodeid.lower() or "spark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("spark"))
+    items.sort(key=_rank)
