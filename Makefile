@@ -7,6 +7,13 @@ STAMP_TEST := $(VENV)/.installed-test
 
 .PHONY: run test check lint typing-tree bench fuzz docs snapshots-update clean
 
+# Python may write its byte code (__pycache__, ignored by git) even where the machine
+# says not to (PYTHONDONTWRITEBYTECODE=1 here, and uv compiles nothing at install):
+# otherwise every process of a run compiles numpy, pandas, Textual and the rest from
+# source again, 5 s of a core each (7.6 s against 2.4 s to import what a test worker
+# imports), and a test run starts hundreds of them.
+unexport PYTHONDONTWRITEBYTECODE
+
 # The packages install with uv (itself from PyPI, into the venv): from a warm cache it
 # takes the test extras' ~90 packages (pyspark among them) in a third of pip's time.
 UV := $(BIN)/uv pip install --quiet --python $(BIN)/python
