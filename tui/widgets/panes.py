@@ -82,9 +82,16 @@ class PaneBar(TextLines):
 
 class WholeFooter(Footer):
     """Textual's footer, holding only the keys that fit whole: a key cut at the screen's
-    edge ("P Pre", "s Sav") reads as a different word. What it leaves out is in help."""
+    edge ("P Pre", "s Sav") reads as a different word. What it leaves out is in help.
 
-    def compose(self) -> ComposeResult:
+    Textual rebuilds a footer's keys whenever the bindings may have changed (a key
+    press, a focus change) and on every resize: two dozen widgets mounted and styled
+    each time. This one rebuilds them only when what it shows would change."""
+
+    #: What the keys now mounted show (None before the first composition).
+    _shown: tuple[tuple[object, ...], ...] | None = None
+
+    def _kept(self) -> list[Widget]:
         items = list(super().compose())
         room = self.app.size.width - 1
         kept: list[Widget] = []
@@ -97,9 +104,31 @@ class WholeFooter(Footer):
                 if room - width < 0:
                     continue
                 room -= width
+                # The class its compact watcher sets once mounted, set now: the watcher
+                # then has nothing to change, and the key is styled once, not twice.
+                item.set_class(self.compact, "-compact", update=False)
             kept.append(item)
+        return kept
+
+    def _shows(self, kept: list[Widget]) -> tuple[tuple[object, ...], ...]:
+        return tuple(
+            (type(w).__name__, w.key, w.key_display, w.description, w.action, w._disabled,
+             str(w.tooltip), tuple(sorted(w.classes)))
+            if isinstance(w, FooterKey) else (type(w).__name__, id(w))
+            for w in kept
+        )  # fmt: skip
+
+    def compose(self) -> ComposeResult:
+        kept = self._kept()
+        self._shown = self._shows(kept)
         self.styles.grid_size_columns = len(kept)
         yield from kept
+
+    async def recompose(self) -> None:
+        attached = self._shown is not None and self.is_attached and not self._pruning
+        if attached and self._shows(self._kept()) == self._shown:
+            return  # the same keys, descriptions, states and classes: nothing to redo
+        await super().recompose()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.recompose)

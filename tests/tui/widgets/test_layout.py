@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
+from threshold_lab.tui.app import ThresholdLab
 from threshold_lab.tui.widgets.charts import CurveChart
 from threshold_lab.tui.widgets.confusion import PANEL_ORDER, MetricsPanel
 from threshold_lab.tui.widgets.row_table import RowTable
@@ -18,7 +19,7 @@ from threshold_lab.tui.widgets.sweep_table import SweepTable
 from threshold_lab.tui.widgets.text import ItemLines
 from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
-from tests.tui.helpers import file_app, make_app, rendered
+from tests.tui.helpers import SIZE, SMALL, file_app, make_app, rendered
 
 PANE_WIDGETS = {
     "1": "#matrix",
@@ -305,6 +306,41 @@ async def test_the_footer_holds_only_whole_keys(size: tuple[int, int], ascii: bo
         for key in keys:  # each drawn whole: its key and its description
             text = rendered(key)
             assert str(key.description) in text
+
+
+def _footer(app: ThresholdLab) -> list[tuple[str, str, bool, tuple[str, ...]]]:
+    keys = app.main.query(FooterKey)
+    return [(k.key, str(k.description), k._disabled, tuple(sorted(k.classes))) for k in keys]
+
+
+async def test_the_footer_rebuilds_its_keys_only_when_they_change() -> None:
+    """Textual rebuilds a footer's keys on every key press and resize; ours keeps them
+    while they would come out the same (the same widgets), and after a change shows
+    what a footer built from scratch shows: focus on the row table, then 80 columns."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        before = list(app.main.query(FooterKey))
+        await pilot.press("right", "shift+right", "c", "l", "l")
+        await pilot.resize_terminal(SIZE[0] + 1, SIZE[1])  # a column more: the same keys fit
+        await pilot.pause()
+        await pilot.pause()
+        assert list(app.main.query(FooterKey)) == before  # kept, not rebuilt
+        await pilot.press("tab")  # the row table's keys join the footer's
+        await pilot.pause()
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause()
+        await pilot.pause()
+        after = _footer(app)
+    fresh = make_app()
+    async with fresh.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("right", "shift+right", "c", "l", "l", "tab")
+        await pilot.pause()
+        await pilot.pause()
+        assert after == _footer(fresh)
+        assert len(after) < len(before)
 
 
 async def test_the_strip_shows_density_at_5000_rows_and_says_what_its_digits_mean(
