@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test check lint typing-tree bench fuzz docs snapshots-update clean
+.PHONY: run test check ruff lint typing-tree bench fuzz docs snapshots-update clean
 
 # Python may write its byte code (__pycache__, ignored by git) even where the machine
 # says not to (PYTHONDONTWRITEBYTECODE=1 here, and uv compiles nothing at install):
@@ -46,9 +46,11 @@ typing-tree: | $(BIN)/python
 	ln -sfn ../../../core $(TYPING)/core
 	ln -sfn ../../../tui $(TYPING)/tui
 
-lint: $(STAMP_TEST) typing-tree
+ruff: $(STAMP_TEST)
 	$(BIN)/ruff check threshold_lab core tui tests bench
 	$(BIN)/ruff format --check threshold_lab core tui tests bench
+
+lint: ruff typing-tree
 	$(BIN)/mypy
 
 # A fixed hypothesis seed: CI replays the same examples every run (pytest alone, and
@@ -59,9 +61,7 @@ lint: $(STAMP_TEST) typing-tree
 # from a fresh clone) runs beside the tests rather than before them; its verdict and
 # the tests' both decide the status. The ten slowest tests are listed at the end.
 WORKERS ?= 3
-test: $(STAMP_TEST) typing-tree
-	$(BIN)/ruff check threshold_lab core tui tests bench
-	$(BIN)/ruff format --check threshold_lab core tui tests bench
+test: ruff typing-tree
 	@$(BIN)/mypy > $(VENV)/mypy.out 2>&1 & types=$$!; \
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=10 \
 		--hypothesis-seed=$(SEED); tests=$$?; \

@@ -97,12 +97,9 @@ def _program_argv(line: str) -> list[str] | None:
     return None
 
 
-def _explorer_argv(line: str) -> list[str] | None:
-    """The explorer's arguments when ``line`` opens the explorer, else None."""
-    args = _program_argv(line)
-    if args is None or (args and args[0] in COMMANDS) or "--plain" in args or "--help" in args:
-        return None
-    return args
+def _opens_explorer(args: list[str]) -> bool:
+    """Whether the program's arguments ``args`` open the explorer."""
+    return not ((args and args[0] in COMMANDS) or "--plain" in args or "--help" in args)
 
 
 def _forked(call: Callable[[], int | None], cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
@@ -160,21 +157,18 @@ def _program(argv: list[str]) -> Callable[[], int]:
     child starts with them as the first one left them."""
     from threshold_lab.tui.cli import COMMANDS, main
 
-    if argv and argv[0] in COMMANDS:
-        COMMANDS[argv[0]].parser()
-        if argv[0] == "plot":
-            for name in ("matplotlib.figure", "matplotlib.backends.backend_agg"):
-                importlib.import_module(name)
-    else:
-        importlib.import_module("threshold_lab.tui.cli.explore")
+    command = COMMANDS.get(argv[0]) if argv else None
+    importlib.import_module(f"threshold_lab.tui.cli.{command.module if command else 'explore'}")
+    if argv[:1] == ["plot"]:
+        for name in ("matplotlib.figure", "matplotlib.backends.backend_agg"):
+            importlib.import_module(name)
     return lambda: main(argv)
 
 
 def run(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     argv = _program_argv(line)
     if argv is not None:
-        explorer = _explorer_argv(line)
-        call = _program(argv) if explorer is None else _open_explorer(explorer)
+        call = _open_explorer(argv) if _opens_explorer(argv) else _program(argv)
         code, out, err = _forked(call, cwd, _env())
         return subprocess.CompletedProcess(line, code, out, err)
     line = re.sub(r"^python ", f"{shlex.quote(sys.executable)} ", line)

@@ -114,7 +114,7 @@ class WholeFooter(Footer):
         return tuple(
             (type(w).__name__, w.key, w.key_display, w.description, w.action, w._disabled,
              str(w.tooltip), tuple(sorted(w.classes)))
-            if isinstance(w, FooterKey) else (type(w).__name__, id(w))
+            if isinstance(w, FooterKey) else (type(w).__name__, object())  # never the same
             for w in kept
         )  # fmt: skip
 
