@@ -100,6 +100,19 @@ def unit_ticks(cells: int, least_apart: int) -> tuple[float, ...]:
     return (0.0, 1.0)
 
 
+def plain_canvas(plt: Any, cols: int, rows: int) -> list[str]:
+    """What plotext drew on a ``cols`` x ``rows`` canvas: ``rows`` lines of ``cols``
+    characters, the top row first. Read from plotext's grid of marks rather than from
+    ``build()``, which wraps every cell in colour codes (none here: theme "clear") that
+    a parse then strips again, half of a chart's drawing time. The same characters as
+    ``build()``'s text (a test holds it to that)."""
+    plt._set_sizes()
+    plt._build_matrix()
+    grid = plt.monitor.matrix.marker
+    lines = ["".join(row) for row in reversed(grid)][:rows]
+    return [(line + " " * cols)[:cols] for line in lines + [""] * (rows - len(lines))]
+
+
 def _drawable(prepared: Prepared | None, kind: str) -> bool:
     """Whether a chart of ``kind`` belongs on screen: its curve exists, or it is still
     being prepared (the chart says so); False when core found no curve to draw."""
@@ -561,8 +574,7 @@ class CurveChart(PlotextPlot):
         if line is not None:  # the shown model's last, over the others
             xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
             plt.plot(xs, ys, marker=self._shown_mark(frame))
-        canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        drawn = [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        drawn = plain_canvas(plt, cols, rows)
         if band is not None and line is not None:
             b = band
             beside = _beside(b, line.x[line.drawn], line.y[line.drawn])
@@ -585,7 +597,7 @@ class CurveChart(PlotextPlot):
             leaves = ~np.isnan(np.interp(at, band.x, apart))
             plt = self._bare(cols, rows)
             plt.plot(band.x.tolist(), ys.tolist(), marker=mark)
-            side = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+            side = plain_canvas(plt, cols, rows)
             for r, row in enumerate(side):
                 for c, ch in enumerate(row[:cols]):
                     if ch != mark or not leaves[c] or not _is_curve(grid[r][c], self.ascii):
@@ -996,7 +1008,7 @@ class MetricChart(CurveChart):
         """The (row, column) cells plotext draws a line through ``xs``, ``ys`` in."""
         plt = self._bare(cols, rows)
         plt.plot(xs, ys, marker=mark)
-        canvas = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+        canvas = plain_canvas(plt, cols, rows)
         return {(r, c) for r, row in enumerate(canvas) for c, ch in enumerate(row[:cols])
                 if ch == mark}  # fmt: skip
 
@@ -1015,8 +1027,7 @@ class MetricChart(CurveChart):
                 if 0 <= c.bound <= 1 and c.metric not in ("predicted_positives",):
                     y = float(c.bound)
                     plt.plot([0, 1], [y, y], marker=BOUND_MARK)
-        canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        grid = [list((row + " " * cols)[:cols]) for row in (canvas + [""] * rows)[:rows]]
+        grid = [list(row) for row in plain_canvas(plt, cols, rows)]
         if not ts.size:
             return ["".join(row) for row in grid]
         names = tuple(n for n, _, _, _ in SERIES)
@@ -1160,8 +1171,7 @@ class GainsChart(CurveChart):
         if line is not None:
             xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
             plt.plot(xs, ys, marker="*" if self.ascii else "braille")
-        canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        return plain_canvas(plt, cols, rows)
 
 
 class ReliabilityChart(CurveChart):
@@ -1219,8 +1229,7 @@ class ReliabilityChart(CurveChart):
             plt.scatter([b.mean_score for b in c.bins],
                         [float(b.positive_rate.value or 0.0) for b in c.bins],
                         marker=BIN_MARK_ASCII if self.ascii else BIN_MARK)  # fmt: skip
-        canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        return plain_canvas(plt, cols, rows)
 
 
 #: The decision chart's marks: treating everyone (``=``), treating no one is the
@@ -1356,8 +1365,7 @@ class DecisionChart(CurveChart):
         if series.weights is not None:
             plt.plot(series.pt.tolist(), self._unit(series.model, rows).tolist(),
                      marker=self._shown_mark(frame))  # fmt: skip
-        canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        return plain_canvas(plt, cols, rows)
 
     def render(self) -> RenderResult:
         frame = self.frame
@@ -1446,8 +1454,7 @@ class CostChart(CurveChart):
         if c.active is not None:
             plt.plot(pc, c.active.tolist(), marker=ACTIVE_LINE_MARK)
         plt.plot(pc, c.envelope.tolist(), marker="*" if self.ascii else "braille")
-        canvas = Text.from_ansi(plt.build()).plain.split("\n")
-        return [(row + " " * cols)[:cols] for row in (canvas + [""] * rows)[:rows]]
+        return plain_canvas(plt, cols, rows)
 
     def render(self) -> RenderResult:
         frame = self.frame
