@@ -108,6 +108,7 @@ def plain_canvas(plt: Any, cols: int, rows: int) -> list[str]:
     ``build()``'s text (a test holds it to that)."""
     plt._set_sizes()
     plt._build_matrix()
+    assert not plt.monitor.fast_plot  # plotext's fast plots keep no grid (never drawn here)
     grid = plt.monitor.matrix.marker
     lines = ["".join(row) for row in reversed(grid)][:rows]
     return [(line + " " * cols)[:cols] for line in lines + [""] * (rows - len(lines))]

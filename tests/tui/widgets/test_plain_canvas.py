@@ -10,11 +10,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.text import Text
+from threshold_lab.tui.widgets import charts as c
 from threshold_lab.tui.widgets.charts import CurveChart, plain_canvas
 
-#: Every mark a chart draws with (charts.py's constants, the model marks, braille).
-MARKS = ("braille", "-", "O", ":", "=", "\u00b7", ".", "|", "^", "\u25c6", "@", "o", "*",
-         "#", "%", "&", "$", "~", "x")  # fmt: skip
+#: Every mark a chart draws with: its constants, the models' and the metric series'.
+MARKS = tuple(sorted({
+    "braille", "*", "x", c.CHANCE_MARK, c.ACTIVE_MARK, c.PARTIAL_MARK, c.HULL_MARK,
+    c.BAND_MARK, c.BAND_MARK_ASCII, *c.MODEL_MARKS, *(s[1] for s in c.SERIES),
+    c.BOUND_MARK, c.THRESHOLD_MARK, c.GOAL_MARK, c.PEAK_MARK, c.BIN_MARK, c.BIN_MARK_ASCII,
+    c.WHISKER_MARK, c.PERFECT_MARK, c.TREAT_ALL_MARK, c.FAINT_MARK, c.ACTIVE_LINE_MARK,
+}))  # fmt: skip
 
 
 def _bare(cols: int, rows: int) -> Any:
@@ -36,7 +41,7 @@ series = st.tuples(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(cols=st.integers(1, 190), rows=st.integers(1, 55), drawn=st.lists(series, max_size=5))
 def test_the_marks_read_from_the_grid_are_the_text_plotext_builds(
     cols: int, rows: int, drawn: list[tuple[str, bool, list[tuple[float, float]]]]
@@ -52,13 +57,15 @@ def test_the_marks_read_from_the_grid_are_the_text_plotext_builds(
 
 
 def test_a_figure_read_twice_reads_the_same() -> None:
-    """A chart reads its figure once per drawing; reading it again (the band's sides
-    on the same figure object) starts from a clear grid, not the last one's marks."""
-    plt = _bare(30, 9)
+    """A chart reads its figure once per drawing and clears it for the next (the band's
+    sides reuse one chart's figure): a second reading, and the next drawing after a
+    clear, start from a clear grid, not the last one's marks."""
+    chart = CurveChart("roc")
+    plt = chart._bare(30, 9)
     plt.plot([0.0, 1.0], [0.0, 1.0], marker="x")
     first = plain_canvas(plt, 30, 9)
     assert plain_canvas(plt, 30, 9) == first
-    plt = _bare(30, 9)
+    plt = chart._bare(30, 9)
     plt.plot([0.0, 1.0], [1.0, 0.0], marker="o")
     second = plain_canvas(plt, 30, 9)
     assert "x" not in "".join(second) and second[0][0] == "o" and second[-1][-1] == "o"
