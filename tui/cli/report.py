@@ -14,6 +14,7 @@ import itertools
 import os
 import stat
 import sys
+import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -236,6 +237,10 @@ def run(args: argparse.Namespace) -> int:
     goal = parse_goal(args.goal) if args.goal is not None else None
     prevalence = parse_prevalence(args.prevalence) if args.prevalence is not None else None
     requirements, baseline = _gate_args(args, goal is not None)
+    unwritable = "" if args.junit is None else _junit_unwritable(args.junit)
+    if unwritable:  # the machine's, not the input's (as a full disk): status 1, nothing out
+        sys.stderr.write(f"{PROG}: error: {unwritable}\n")
+        return 1
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
     rows = None if args.baseline_rows is None else _baseline_rows(args.baseline_rows, src, wanted)
     # Groups come from --group COL, or by themselves from an aggregated file's column.
@@ -373,6 +378,29 @@ def _baseline_rows(name: str, src: Source, wanted: SourceArgs) -> BaselineRows:
         raise InputError(f"{flag} {name}: no such file")
     models = join_models(src.path, src.data, path, wanted.columns, flag)
     return BaselineRows(name, models[1].data.scores)
+
+
+def _junit_unwritable(path: str) -> str:
+    """Refuse, before anything is computed or printed, a --junit file that could not be
+    written at the end: a folder, or a folder that is not there (InputError, status
+    2). A folder that takes no new files (read-only, /proc) is tried the way the end
+    writes, with a file made and removed again, since permission bits do not tell
+    (root ignores them); what went wrong is returned, or ""."""
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"--junit {path}: is a folder; name the file to write")
+    folder = target.parent
+    if not folder.is_dir():
+        raise InputError(f"--junit {path}: no folder {folder}")
+    try:
+        fd, trial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=folder)
+    except OSError:
+        return f"--junit {path}: cannot write it: folder {folder} is not writable (it takes " \
+               "no new files)"  # fmt: skip
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(trial)
+    return ""
 
 
 def _write_junit(path: str, gated: Gate, source: str, seconds: float) -> str:

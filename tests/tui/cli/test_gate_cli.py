@@ -229,12 +229,35 @@ def test_the_junit_file_validates_against_ant_s_schema(
     assert ET.parse(out).getroot().get("failures") == "0"
 
 
-def test_junit_to_a_folder_that_is_not_there_is_one_line(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize(
+    ("where", "code_wanted", "says"),
+    [
+        ("/no/such/dir/x.xml", 2, "--junit /no/such/dir/x.xml: no folder /no/such/dir"),
+        (".", 2, "--junit .: is a folder; name the file to write"),
+        ("/proc/x.xml", 1, "--junit /proc/x.xml: cannot write it: folder /proc is not writable"),
+    ],
+    ids=["no-folder", "a-folder", "unwritable"],
+)
+def test_a_junit_file_that_cannot_be_written_is_refused_before_the_report(
+    capsys: pytest.CaptureFixture[str], where: str, code_wanted: int, says: str
 ) -> None:
-    code, _, err = _run(capsys, A, "--junit", "/no/such/dir/x.xml", "--require", "auc > 0.5",
-                        "--points", "0")  # fmt: skip
-    assert code == 1 and err.startswith("threshold-lab: error: --junit /no/such/dir/x.xml:")
+    """Refused before anything is computed or printed, in one line: a folder not there,
+    or a folder for a file, is the command's fault (2); a folder that takes no files is
+    the machine's (1, as a full disk). Nothing on stdout: no report a CI log would
+    read as the run's, and no requirement's verdict."""
+    code, out, err = _run(capsys, A, "--junit", where, "--require", "auc > 0.5",
+                          "--points", "0")  # fmt: skip
+    assert (code, out) == (code_wanted, "")
+    assert err.startswith(f"threshold-lab: error: {says}") and err.count("\n") == 1
+
+
+def test_the_junit_check_leaves_nothing_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The writability trial's file is gone again; the report's file is all there is."""
+    out = tmp_path / "gate.xml"
+    code, _, _ = _run(capsys, A, "--junit", str(out), "--require", "auc > 0.5", "--points", "0")
+    assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["gate.xml"]
 
 
 def test_the_python_api_gates_the_same(base: Path) -> None:
