@@ -345,7 +345,9 @@ class PlainSession:
             self.say(f"error: {exc}; nothing changed")
             return False
         moved = change_words(before, self.session.analysis)
-        if moved and name not in ("play",):
+        # model NAME shows other rows or another model's scores, which its own line says:
+        # counts of two different things are not a move (all rows to fold 2 read "TP -101").
+        if moved and name not in ("play", "model"):
             self.say(f"Moved: {moved}.")
         return done
 

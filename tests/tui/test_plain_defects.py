@@ -14,7 +14,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain import run_plain
 
-from tests.paths import DATA
+from tests.paths import DATA, ROOT
 
 CANON_STATUS = (
     "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
@@ -272,6 +272,20 @@ def test_each_change_says_what_moved() -> None:
         "Moved: recall 1/3 -> 2/3; TP +1, FN -1.",
         "Moved: recall 2/3 -> 1/3; TP -1, FN +1.",
     ]
+
+
+def test_showing_a_fold_or_model_is_not_a_move() -> None:
+    """All rows to fold 2 and back said "Moved: ... TP -101, FP -41": counts of two
+    different sets of rows, not a threshold's move. The fold's own line says what is
+    shown; a threshold moved after it still says what moved."""
+    out = io.StringIO()
+    s = opened(str(ROOT / "docs" / "examples" / "cv.csv"), "--fold", "fold")
+    run_plain(s, ["model 2\n", "model all\n", "threshold 0.6\n"], out, prompt=False)
+    lines = out.getvalue().splitlines()[2:]
+    assert lines[0] == "Fold 2 (fold = 2): its own rows."
+    assert "All rows, pooled across the 5 folds by fold." in lines
+    moved = [ln for ln in lines if ln.startswith("Moved: ")]
+    assert len(moved) == 1 and lines.index(moved[0]) == len(lines) - 1, lines
 
 
 def test_a_cost_goal_then_a_delete_says_the_column_no_longer_lines_up() -> None:
