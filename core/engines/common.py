@@ -307,23 +307,25 @@ def _unwritable(out: Path, folder: Path, exc: OSError) -> str:
     return f"cannot write beside {out}: folder {folder} is not writable ({why})"
 
 
-def _partial_folder(out: Path) -> Path:
+def _partial_folder(out: Path, flag: str = "-o") -> Path:
     """A new hidden folder beside ``out``, for the temporary OUT (on the same file
-    system, so the finished file is linked or moved into place, not copied)."""
+    system, so the finished file is linked or moved into place, not copied); ``flag``
+    is the option that named ``out``, for the message when its folder is not there."""
     parent = out.parent if str(out.parent) else Path(".")
     if not parent.is_dir():
-        raise InputError(f"-o {out}: no folder {parent}")
+        raise InputError(f"{flag} {out}: no folder {parent}")
     try:
         return Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=parent))
     except OSError as exc:
         raise CannotWrite(_unwritable(out, parent, exc)) from None
 
 
-def check_writable(out: Path) -> None:
+def check_writable(out: Path, flag: str = "-o") -> None:
     """Refuse, before any work, an OUT whose folder takes no files: the same test
     as writing (make the temporary folder), since permission bits do not tell (root
-    ignores them; /proc and read-only mounts refuse whatever they say)."""
-    shutil.rmtree(_partial_folder(out), ignore_errors=True)
+    ignores them; /proc and read-only mounts refuse whatever they say). A folder that
+    is not there is InputError, one that takes no files CannotWrite."""
+    shutil.rmtree(_partial_folder(out, flag), ignore_errors=True)
 
 
 def _copy_new(tmp: Path, out: Path) -> None:

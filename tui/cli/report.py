@@ -14,7 +14,6 @@ import itertools
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -383,23 +382,18 @@ def _baseline_rows(name: str, src: Source, wanted: SourceArgs) -> BaselineRows:
 def _junit_unwritable(path: str) -> str:
     """Refuse, before anything is computed or printed, a --junit file that could not be
     written at the end: a folder, or a folder that is not there (InputError, status
-    2). A folder that takes no new files (read-only, /proc) is tried the way the end
-    writes, with a file made and removed again, since permission bits do not tell
-    (root ignores them); what went wrong is returned, or ""."""
+    2). A folder that takes no new files (read-only, /proc) is tried as aggregate tries
+    its OUT (:func:`check_writable`); what went wrong is returned, or ""."""
+    from threshold_lab.core.engines.common import CannotWrite, check_writable
+
     target = Path(path)
     if target.is_dir():
         raise InputError(f"--junit {path}: is a folder; name the file to write")
-    folder = target.parent
-    if not folder.is_dir():
-        raise InputError(f"--junit {path}: no folder {folder}")
     try:
-        fd, trial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=folder)
-    except OSError:
-        return f"--junit {path}: cannot write it: folder {folder} is not writable (it takes " \
-               "no new files)"  # fmt: skip
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(trial)
+        check_writable(target, "--junit")
+    except CannotWrite:
+        return f"--junit {path}: cannot write it: folder {target.parent} is not writable " \
+               "(it takes no new files)"  # fmt: skip
     return ""
 
 

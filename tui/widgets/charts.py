@@ -600,7 +600,7 @@ class CurveChart(PlotextPlot):
             plt.plot(band.x.tolist(), ys.tolist(), marker=mark)
             side = plain_canvas(plt, cols, rows)
             for r, row in enumerate(side):
-                for c, ch in enumerate(row[:cols]):
+                for c, ch in enumerate(row):
                     if ch != mark or not leaves[c] or not _is_curve(grid[r][c], self.ascii):
                         continue  # moved only off the curve's own cells
                     for k in (r + step, r + 2 * step):
@@ -1010,7 +1010,7 @@ class MetricChart(CurveChart):
         plt = self._bare(cols, rows)
         plt.plot(xs, ys, marker=mark)
         canvas = plain_canvas(plt, cols, rows)
-        return {(r, c) for r, row in enumerate(canvas) for c, ch in enumerate(row[:cols])
+        return {(r, c) for r, row in enumerate(canvas) for c, ch in enumerate(row)
                 if ch == mark}  # fmt: skip
 
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
