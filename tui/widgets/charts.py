@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal, get_args
 import numpy as np
 import numpy.typing as npt
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
@@ -633,30 +633,35 @@ class CurveChart(PlotextPlot):
         other = self.get_component_rich_style("curve-chart--other")
         shown_mark = self._shown_mark(frame)
         labels = {rows - 1 - _cell(v, rows): t for v, t in yticks}
+        overlay = frame.update.models and self.kind in OVERLAID
         out: list[Text] = []
         for r, row in enumerate(self._canvas(frame, line, cols, rows)):
             if r in labels:
-                text = Text(f"{labels[r]:>{margin - 1}}┤", style=axis)
+                left = f"{labels[r]:>{margin - 1}}┤"
             elif r == 1:  # the y axis's name, at its top
-                text = Text(f"{yname:>{margin - 1}}│", style=axis)
+                left = f"{yname:>{margin - 1}}│"
             else:
-                text = Text(" " * (margin - 1) + "│", style=axis)
-            for ch in row:
-                own = self._mark_style(ch)
+                left = " " * (margin - 1) + "│"
+            # Each mark its own one-cell span, as appending it with its style would
+            # make (the spans, and so the screen, the same), without append's checks.
+            spans = []
+            for c, ch in enumerate(row, len(left)):
                 if ch == " ":
-                    text.append(" ")
-                elif own is not None:
-                    text.append(ch, style=own)
+                    continue
+                own = self._mark_style(ch)
+                if own is not None:
+                    style = own
                 elif ch in (BAND_MARK, BAND_MARK_ASCII):
-                    text.append(ch, style=band_style)
+                    style = band_style
                 elif ch in self.faint_marks:
-                    text.append(ch, style=chance)
+                    style = chance
                 elif ch == shown_mark or (shown_mark == "braille" and _is_braille(ch)):
-                    text.append(ch, style=sweep)
+                    style = sweep
                 else:  # another model's mark (or a metric's letter, as the sweep's)
-                    overlay = frame.update.models and self.kind in OVERLAID
-                    text.append(ch, style=other if overlay else sweep)
-            out.append(text)
+                    style = other if overlay else sweep
+                if style:  # as append: a style that sets nothing makes no span
+                    spans.append(Span(c, c + 1, style))
+            out.append(Text(left + row, style=axis, spans=spans))
         rule = ["─"] * cols
         names = [" "] * (margin + cols + 2)
         for v in xticks:
