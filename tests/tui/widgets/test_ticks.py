@@ -6,7 +6,8 @@ reliability diagram at 80x24 and the zoomed ROC at 120x40 were uneven too.
 A tick is on its value's row when the row's centre is exactly that value: the plot
 spans (cells - 1) steps and the value is a whole number of them. plotext itself is
 asked where it draws a line at the tick's value, so the check does not lean on the
-chart's own arithmetic."""
+chart's own arithmetic (its grid of marks, read by ``plain_canvas``, which
+test_plain_canvas.py holds to plotext's own text)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from rich.text import Text
 from threshold_lab.tui.widgets.charts import (
     CHART_MODES,
     ChartPanel,
     CurveChart,
     DecisionChart,
     MetricChart,
+    plain_canvas,
 )
 
 from tests.tui.helpers import make_app, rendered
@@ -40,7 +41,7 @@ def _plotext_row(cols: int, rows: int, value: float) -> int:
     """The canvas row plotext draws a horizontal line at ``value`` on."""
     plt = CurveChart("roc")._bare(cols, rows)
     plt.plot([0.0, 1.0], [value, value], marker="x")
-    canvas = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+    canvas = plain_canvas(plt, cols, rows)
     found = {r for r, line in enumerate(canvas) if "x" in line}
     assert len(found) == 1, (value, found)
     return found.pop()
@@ -51,7 +52,7 @@ def _plotext_column(cols: int, rows: int, value: float) -> int:
     """The canvas column plotext draws a vertical line at ``value`` on."""
     plt = CurveChart("roc")._bare(cols, rows)
     plt.plot([value, value], [0.0, 1.0], marker="x")
-    canvas = Text.from_ansi(plt.build()).plain.split("\n")[:rows]
+    canvas = plain_canvas(plt, cols, rows)
     found = {c for line in canvas for c, ch in enumerate(line) if ch == "x"}
     assert len(found) == 1, (value, found)
     return found.pop()
