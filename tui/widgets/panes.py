@@ -90,6 +90,20 @@ class WholeFooter(Footer):
 
     #: What the keys now mounted show (None before the first composition).
     _shown: tuple[tuple[object, ...], ...] | None = None
+    #: What they were made from (:meth:`_inputs`; None before the first composition).
+    _made_from: tuple[object, ...] | None = None
+
+    def _inputs(self) -> tuple[object, ...]:
+        """Everything the keys are made from: the screen's active bindings (each with
+        whether it is enabled and its tooltip), the width and the footer's settings.
+        The same inputs make the same keys, so a recompose with them need not even
+        make the keys to compare them (a dozen widgets made for nothing, five times
+        in an explorer's first frame)."""
+        if not self._bindings_ready:
+            return (False,)
+        active = tuple((b, on, tip) for _, b, on, tip in self.screen.active_bindings.values())
+        return (True, self.app.size.width, self.compact, self.show_command_palette,
+                self.app.ENABLE_COMMAND_PALETTE, active)  # fmt: skip
 
     def _kept(self) -> list[Widget]:
         items = list(super().compose())
@@ -104,9 +118,15 @@ class WholeFooter(Footer):
                 if room - width < 0:
                     continue
                 room -= width
-                # The class its compact watcher sets once mounted, set now: the watcher
-                # then has nothing to change, and the key is styled once, not twice.
-                item.set_class(self.compact, "-compact", update=False)
+                # The compact value a key will have once mounted, and the class its
+                # watcher sets for it, set now: the watcher then has nothing to change
+                # and the key is styled once. A key bound to the footer's value takes
+                # it (Textual's default, True, became a class on mounting that the
+                # binding then took away again: two restylings of every key); one not
+                # bound (the palette's) keeps its own.
+                if "compact" in (item._reactive_connect or {}):
+                    item.set_reactive(FooterKey.compact, self.compact)
+                item.set_class(item.compact, "-compact", update=False)
             kept.append(item)
         return kept
 
@@ -119,6 +139,7 @@ class WholeFooter(Footer):
         )  # fmt: skip
 
     def compose(self) -> ComposeResult:
+        self._made_from = self._inputs()
         kept = self._kept()
         self._shown = self._shows(kept)
         self.styles.grid_size_columns = len(kept)
@@ -126,8 +147,13 @@ class WholeFooter(Footer):
 
     async def recompose(self) -> None:
         attached = self._shown is not None and self.is_attached and not self._pruning
-        if attached and self._shows(self._kept()) == self._shown:
-            return  # the same keys, descriptions, states and classes: nothing to redo
+        if attached:
+            inputs = self._inputs()
+            if inputs == self._made_from:
+                return  # made from the same bindings at the same width: the same keys
+            if self._shows(self._kept()) == self._shown:
+                self._made_from = inputs
+                return  # the same keys, descriptions, states and classes: nothing to redo
         await super().recompose()
 
     def on_resize(self) -> None:
