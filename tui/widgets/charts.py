@@ -789,8 +789,10 @@ class ChartPanel(Vertical):
             metrics.replot()
         show_gains = self.mode == "gains" and _drawable(prepared, "gains")
         show_reliability = self.mode == "reliability" and _drawable(prepared, "reliability")
-        decision_defined = frame.update.decision_curve.reason is None
-        show_decision = self.mode == "decision" and decision_defined
+        # The decision curve is worked out only when its chart is asked for (a pass
+        # over the sweep for each of its 99 thresholds).
+        decision_defined = self.mode == "decision" and frame.update.decision_curve.reason is None
+        show_decision = decision_defined
         show_cost = self.mode == "cost" and frame.analysis.curves.cost_curve.reason is None
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
