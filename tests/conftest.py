@@ -27,6 +27,11 @@ class TopLevelSVGExtension(SVGImageExtension):  # type: ignore[misc]
 pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension
 
 
+# The garbage collector's passes, every 50,000 allocations rather than 700, from the
+# start: importing and collecting (a few million objects) made a full pass over a
+# growing heap again and again. See pytest_collection_finish below.
+gc.set_threshold(50_000, 20, 20)
+
 # pytest-xdist's workers set COLUMNS=80 and LINES=24, which a child process (an
 # explorer on its own pseudo-terminal, a report's text) would take over the
 # terminal's real size: the tests run the same in one process and in two.
