@@ -435,7 +435,9 @@ class CurveChart(PlotextPlot):
         self._base = None
 
     def on_resize(self) -> None:
-        self._base = None
+        # The drawing is kept: its key holds the size and the border it was drawn for,
+        # so a chart shown again (whose first frame was drawn before its resize
+        # arrived) is not drawn twice at the same size.
         self.border_title = self._title()
         self.border_subtitle = self.legend_to_fit(self.size.width - 4)
 
@@ -456,7 +458,8 @@ class CurveChart(PlotextPlot):
         line = self._line(prepared)
         band = self._bands()
         others = prepared.others
-        key = (self.line_kind, width, height, self.app.theme, self.ascii, band and band.source,
+        key = (self.line_kind, width, height, self._bordered(), self.app.theme, self.ascii,
+               band and band.source,
                others, frame.update.asked.partial_aucs, self.draws_hull,
                self._fold_band())  # fmt: skip
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
@@ -609,6 +612,11 @@ class CurveChart(PlotextPlot):
                             break
         return ["".join(row) for row in grid]
 
+    def _bordered(self) -> bool:
+        """Whether a border carries the legend (none at 80x24, where the legend shares
+        the axis name's line): part of every drawing's key."""
+        return self.styles.border_bottom[0] not in ("", "none", "hidden", "blank")
+
     def _shown_mark(self, frame: Frame) -> str:
         """The shown model's mark: its place among the models' (the first's with one)."""
         rows = frame.update.models
@@ -674,7 +682,7 @@ class CurveChart(PlotextPlot):
         out.append(Text(" " * (margin - 1) + "└" + "".join(rule), style=axis))
         out.append(Text("".join(names).rstrip(), style=axis))
         name = Text(" " * margin + f"{xname:^{cols}}".rstrip(), style=axis)
-        if self.styles.border_bottom[0] in ("", "none", "hidden", "blank"):
+        if not self._bordered():
             # No border to carry the legend (80x24): it shares the axis name's line,
             # which has room either side of the name.
             legend = self.legend_to_fit(width - 6 - len(xname))
@@ -976,7 +984,7 @@ class MetricChart(CurveChart):
         a = frame.analysis
         deciding = frame.update.deciding
         goal = None if deciding is None else deciding.goal
-        key = (width, height, self.app.theme, self.ascii, a.curves, goal)
+        key = (width, height, self._bordered(), self.app.theme, self.ascii, a.curves, goal)
         if self._base is None or self._base[1] != key:
             lines, place = self._build(frame, None, width, height)
             self._base = (None, key, lines, place)
@@ -1219,7 +1227,7 @@ class ReliabilityChart(CurveChart):
         prepared = frame.ready
         if prepared is None or "reliability" not in prepared.kinds:
             return Text("Binning these rows by score…", style="dim")
-        key = (width, height, self.app.theme, self.ascii, frame.analysis.curves)
+        key = (width, height, self._bordered(), self.app.theme, self.ascii, frame.analysis.curves)
         if self._base is None or self._base[1] != key:
             lines, place = self._build(frame, None, width, height)
             self._base = (None, key, lines, place)
@@ -1381,7 +1389,7 @@ class DecisionChart(CurveChart):
         if frame is None or width < 12 or height < 6:
             return Text("")
         band = self._decision_band()
-        key = (width, height, self.app.theme, self.ascii, frame.analysis.curves,
+        key = (width, height, self._bordered(), self.app.theme, self.ascii, frame.analysis.curves,
                frame.update.asked.harm, frame.update.deciding and frame.update.deciding.prevalence,
                band is not None and tuple(band[1]), frame.ready and frame.ready.others)  # fmt: skip
         if self._base is None or not _same(self._base[1], key):
@@ -1472,7 +1480,7 @@ class CostChart(CurveChart):
         prepared = frame.ready
         if prepared is None or "roc" not in prepared.kinds:
             return Text("Drawing the cost curves of these rows…", style="dim")
-        key = (width, height, self.app.theme, self.ascii, frame.analysis.curves,
+        key = (width, height, self._bordered(), self.app.theme, self.ascii, frame.analysis.curves,
                frame.analysis.point, prepared.roc)  # fmt: skip
         if self._base is None or not _same(self._base[1], key):
             lines, place = self._build(frame, None, width, height)
