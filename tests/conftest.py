@@ -30,7 +30,8 @@ pytest_textual_snapshot.SVGImageExtension = TopLevelSVGExtension
 # The garbage collector's passes, every 50,000 allocations rather than 700, from the
 # start: importing and collecting (a few million objects) made a full pass over a
 # growing heap again and again. See pytest_collection_finish below.
-gc.set_threshold(50_000, 20, 20)
+GC_THRESHOLD = (50_000, 20, 20)
+gc.set_threshold(*GC_THRESHOLD)
 
 # pytest-xdist's workers set COLUMNS=80 and LINES=24, which a child process (an
 # explorer on its own pseudo-terminal, a report's text) would take over the
@@ -90,12 +91,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Python's cyclic garbage collector, tuned for a test process: what collection
     imported and built (Textual, numpy, pandas, scikit-learn, every test's parameters:
-    a few million objects) is frozen out of its passes, and it runs after 50,000
-    allocations rather than 700. A Pilot-driven test makes hundreds of thousands of
-    short-lived objects (widgets, styles, strips), and each young pass used to walk
-    them, each full one the whole heap: the snapshot tests took 82 s and 85 s of CPU
-    against 102 s and 111 s, in turns. Nothing a test checks depends on when garbage
-    is collected (the one test that counts on it collects and disables it itself)."""
+    a few million objects) is frozen out of its passes, which run after 50,000
+    allocations rather than 700 (:data:`GC_THRESHOLD`, set on import). A Pilot-driven
+    test makes hundreds of thousands of short-lived objects (widgets, styles, strips),
+    and each young pass used to walk them, each full one the whole heap: the snapshot
+    tests took 82 s and 85 s of CPU against 102 s and 111 s, in turns. Nothing a test
+    checks depends on when garbage is collected (the one test that counts on it
+    collects and disables it itself)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)

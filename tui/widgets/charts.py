@@ -458,10 +458,8 @@ class CurveChart(PlotextPlot):
         line = self._line(prepared)
         band = self._bands()
         others = prepared.others
-        key = (self.line_kind, width, height, self._bordered(), self.app.theme, self.ascii,
-               band and band.source,
-               others, frame.update.asked.partial_aucs, self.draws_hull,
-               self._fold_band())  # fmt: skip
+        key = (self.line_kind, *self._look(width, height), band and band.source, others,
+               frame.update.asked.partial_aucs, self.draws_hull, self._fold_band())  # fmt: skip
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
@@ -614,8 +612,14 @@ class CurveChart(PlotextPlot):
 
     def _bordered(self) -> bool:
         """Whether a border carries the legend (none at 80x24, where the legend shares
-        the axis name's line): part of every drawing's key."""
+        the axis name's line)."""
         return self.styles.border_bottom[0] not in ("", "none", "hidden", "blank")
+
+    def _look(self, width: int, height: int) -> tuple[object, ...]:
+        """What every chart's drawing is made for, whatever it draws: the size, the
+        border, the theme and the character set. The first part of each drawing's key;
+        the rest is what that chart draws from."""
+        return (width, height, self._bordered(), self.app.theme, self.ascii)
 
     def _shown_mark(self, frame: Frame) -> str:
         """The shown model's mark: its place among the models' (the first's with one)."""
@@ -799,8 +803,7 @@ class ChartPanel(Vertical):
         show_reliability = self.mode == "reliability" and _drawable(prepared, "reliability")
         # The decision curve is worked out only when its chart is asked for (a pass
         # over the sweep for each of its 99 thresholds).
-        decision_defined = self.mode == "decision" and frame.update.decision_curve.reason is None
-        show_decision = decision_defined
+        show_decision = self.mode == "decision" and frame.update.decision_curve.reason is None
         show_cost = self.mode == "cost" and frame.analysis.curves.cost_curve.reason is None
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
@@ -857,7 +860,7 @@ class ChartPanel(Vertical):
         if self.mode == "reliability" and not _drawable(prepared, "reliability"):
             reason = prepared.curves.calibration().reason
             notes.append(f"No reliability diagram: {reason}.")
-        if self.mode == "decision" and not decision_defined:
+        if self.mode == "decision" and not show_decision:
             notes.append(f"No decision curve: {frame.update.decision_curve.reason}.")
         if self.mode == "cost" and not show_cost:
             notes.append(f"No cost curves: {frame.analysis.curves.cost_curve.reason}.")
@@ -984,7 +987,7 @@ class MetricChart(CurveChart):
         a = frame.analysis
         deciding = frame.update.deciding
         goal = None if deciding is None else deciding.goal
-        key = (width, height, self._bordered(), self.app.theme, self.ascii, a.curves, goal)
+        key = (*self._look(width, height), a.curves, goal)
         if self._base is None or self._base[1] != key:
             lines, place = self._build(frame, None, width, height)
             self._base = (None, key, lines, place)
@@ -1227,7 +1230,7 @@ class ReliabilityChart(CurveChart):
         prepared = frame.ready
         if prepared is None or "reliability" not in prepared.kinds:
             return Text("Binning these rows by score…", style="dim")
-        key = (width, height, self._bordered(), self.app.theme, self.ascii, frame.analysis.curves)
+        key = (*self._look(width, height), frame.analysis.curves)
         if self._base is None or self._base[1] != key:
             lines, place = self._build(frame, None, width, height)
             self._base = (None, key, lines, place)
@@ -1389,7 +1392,7 @@ class DecisionChart(CurveChart):
         if frame is None or width < 12 or height < 6:
             return Text("")
         band = self._decision_band()
-        key = (width, height, self._bordered(), self.app.theme, self.ascii, frame.analysis.curves,
+        key = (*self._look(width, height), frame.analysis.curves,
                frame.update.asked.harm, frame.update.deciding and frame.update.deciding.prevalence,
                band is not None and tuple(band[1]), frame.ready and frame.ready.others)  # fmt: skip
         if self._base is None or not _same(self._base[1], key):
@@ -1480,7 +1483,7 @@ class CostChart(CurveChart):
         prepared = frame.ready
         if prepared is None or "roc" not in prepared.kinds:
             return Text("Drawing the cost curves of these rows…", style="dim")
-        key = (width, height, self._bordered(), self.app.theme, self.ascii, frame.analysis.curves,
+        key = (*self._look(width, height), frame.analysis.curves,
                frame.analysis.point, prepared.roc)  # fmt: skip
         if self._base is None or not _same(self._base[1], key):
             lines, place = self._build(frame, None, width, height)

@@ -9,7 +9,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from threshold_lab.tui.widgets import charts
 from threshold_lab.tui.widgets.charts import CHART_MODES, ChartPanel, CurveChart
 
 from tests.tui.helpers import make_app, rendered
@@ -17,13 +16,13 @@ from tests.tui.helpers import make_app, rendered
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     drawn: Counter[str] = Counter()
-    build = charts.CurveChart._build
+    build = CurveChart._build
 
     def counted(self: CurveChart, *args: Any) -> Any:
         drawn[self.kind] += 1
         return build(self, *args)
 
-    monkeypatch.setattr(charts.CurveChart, "_build", counted)
+    monkeypatch.setattr(CurveChart, "_build", counted)
     return drawn
 
 
