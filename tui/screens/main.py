@@ -218,11 +218,12 @@ class MainScreen(Screen[None]):
         """Classes for the layout (app.tcss): ``-one`` with ``-view-<pane>`` for a
         single pane, ``-tall`` where the strip and the key line fit beside the rest."""
         view, compact = self.view, self.compact
-        self.set_class(view != "all", "-one")
-        self.set_class(compact, "-compact")
-        self.set_class(self.size.height >= TALL_HEIGHT, "-tall")
-        for _, name, _label in PANES:
-            self.set_class(view == name, f"-view-{name}")
+        # One batch: each class changed on its own restyled the whole screen again
+        # (Textual restyles a node's subtree at once on each change).
+        classes = {"-one": view != "all", "-compact": compact,
+                   "-tall": self.size.height >= TALL_HEIGHT}  # fmt: skip
+        classes.update((f"-view-{name}", view == name) for _, name, _label in PANES)
+        self.update_classes(classes)
         bar = self.query_one(PaneBar)
         bar.view, bar.compact = view, compact
         # Narrow (or spelled out in ASCII): the footer's keys closer together, and the

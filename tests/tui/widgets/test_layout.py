@@ -290,6 +290,35 @@ async def test_a_number_key_zooms_one_pane_and_zero_shows_them_all() -> None:
         assert chart.region.height == before
 
 
+async def test_a_pane_switch_restyles_the_screen_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layout's classes change together: Textual restyles a node and everything in
+    it on each class change, and the screen holds every widget; a restyle per class
+    made two of them for each pane switch."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        m = app.main
+        restyled: list[str] = []
+        update_styles = type(app).update_styles
+
+        def counted(self: ThresholdLab, node: Widget, animate: bool = True) -> None:
+            if node is m:
+                restyled.append(" ".join(sorted(c for c in m.classes if c.startswith("-"))))
+            update_styles(self, node, animate=animate)
+
+        monkeypatch.setattr(type(app), "update_styles", counted)
+        for key, classes in (("2", "-one -view-chart"), ("0", ""),
+                             ("3", "-one -view-rows")):  # fmt: skip
+            restyled.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert restyled == [classes], key
+        restyled.clear()
+        await pilot.resize_terminal(80, 24)  # one pane at a time, shorter, the footer compact
+        await pilot.pause()
+        assert restyled == ["-compact -one -view-rows"]
+
+
 @pytest.mark.parametrize(
     ("size", "ascii"), [((80, 24), False), ((80, 24), True), ((120, 40), True)]
 )
