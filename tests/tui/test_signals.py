@@ -62,6 +62,18 @@ class Plain:
             assert self.proc.poll() is None, f"ended early: {self.lines[-5:]}"
             time.sleep(0.02)
 
+    def at_prompt(self, seconds: float = 30) -> None:
+        """Wait until the child waits for its next line: blocked reading the pipe of
+        its input (Linux names that wait in /proc). A command's last line comes a
+        moment before it returns, and on a busy machine a signal sent on that line
+        could still land in the command."""
+        wchan = Path(f"/proc/{self.proc.pid}/wchan")
+        end = time.monotonic() + seconds
+        while "pipe_read" not in wchan.read_text():
+            assert time.monotonic() < end, f"never waited for input: {self.lines[-5:]}"
+            assert self.proc.poll() is None, f"ended early: {self.lines[-5:]}"
+            time.sleep(0.02)
+
     def signal(self, sig: int) -> None:
         self.proc.send_signal(sig)
 
@@ -189,9 +201,11 @@ def test_ctrl_c_at_the_prompt_with_edits_asks_then_leaves(rows: Path, tmp_path: 
     plain = Plain(str(rows), cwd=tmp_path)
     plain.send("label 1 1")
     plain.wait_for("Moved:")
+    plain.at_prompt()
     plain.signal(signal.SIGINT)
     plain.wait_for("There are unsaved edits: Ctrl-C again or quit! to leave")
     assert plain.proc.poll() is None  # still there: it asked
+    plain.at_prompt()
     plain.signal(signal.SIGINT)
     code, err = plain.end()
     assert code == 130 and err == "threshold-lab: interrupted; the unsaved edits were not saved\n"
@@ -200,6 +214,7 @@ def test_ctrl_c_at_the_prompt_with_edits_asks_then_leaves(rows: Path, tmp_path: 
 def test_ctrl_c_at_the_prompt_without_edits_leaves(tmp_path: Path) -> None:
     plain = Plain("canonical", cwd=tmp_path)
     plain.wait_for("Threshold 0.5: 3 of 5")
+    plain.at_prompt()
     plain.signal(signal.SIGINT)
     code, err = plain.end()
     assert (code, err) == (130, "")
