@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
+from textual.screen import Screen
 from threshold_lab.tui.widgets.charts import (
     CHART_MODES,
     ChartPanel,
@@ -134,6 +135,20 @@ SCALED_Y = re.compile(r"^\s*(\S+)┤")
 PARTS = 4
 
 
+@pytest.fixture
+def unpainted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen lays its widgets out (sizes, resize events) but paints no frames:
+    the checks read each chart's own text, and painting every frame of ~270 presses
+    at up to 200x60 was half of this test's CPU. The snapshot tests paint."""
+
+    def lay_out_only(self: Screen[object]) -> None:
+        self._dirty_widgets.clear()
+        self._compositor._dirty_regions.clear()
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", lay_out_only)
+
+
+@pytest.mark.usefixtures("unpainted")
 @pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("zoomed", [False, True])
 async def test_every_chart_puts_each_tick_on_the_row_of_its_value(zoomed: bool, part: int) -> None:
