@@ -72,18 +72,19 @@ lint: ruff typing-tree
 	$(MYPY)
 
 # A fixed hypothesis seed: CI replays the same examples every run (pytest alone, and
-# make fuzz with SEED=..., explore new ones). Three workers (pytest-xdist) on the two
-# cores: a worker's test often waits (a pilot waiting for the screen to settle, the
-# JVM, a child process), and the third fills those waits (8m29 against 10m00 for two,
-# in turns on one machine; four were no faster). mypy (single-threaded, 28 s with no
-# cache) runs beside the tests rather than before them; its verdict and
+# make fuzz with SEED=..., explore new ones). Four workers (pytest-xdist) on the two
+# cores: a worker's test often waits (a pilot waiting for the screen to settle, at
+# least 20 ms a key; the JVM; a child process), and the others fill those waits: three
+# kept the cores 92% busy and four 95% (fresh clones in turns: 7m38 and 7m57 against
+# 8m33 for three; earlier, three 8m29 against 10m00 for two). mypy (single-threaded,
+# 28 s with no cache) runs beside the tests rather than before them; its verdict and
 # the tests' both decide the status. The ten slowest tests are listed at the end.
 # Before the workers start, two processes collect the tests, core's and the rest (the
 # output is not needed: the run reports any error of collection again): from a fresh
-# clone nothing is compiled yet, and three workers importing at once each compiled the
+# clone nothing is compiled yet, and the workers importing at once each compiled the
 # same modules (57 s of CPU and 33 s against 27 s and 15 s for the two, then 19 s and
 # 11 s for the workers, from the byte code).
-WORKERS ?= 3
+WORKERS ?= 4
 COLLECT := $(BIN)/python -m pytest --collect-only -p no:cacheprovider
 test: ruff typing-tree
 	@$(MYPY) > $(VENV)/mypy.out 2>&1 & types=$$!; \
