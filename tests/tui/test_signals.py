@@ -64,12 +64,13 @@ class Plain:
 
     def at_prompt(self, seconds: float = 30) -> None:
         """Wait until the child waits for its next line: blocked reading the pipe of
-        its input (Linux names that wait in /proc). A command's last line comes a
-        moment before it returns, and on a busy machine a signal sent on that line
-        could still land in the command."""
+        its input (Linux names that wait in /proc: pipe_read, anon_pipe_read, or
+        pipe_wait on older kernels). A command's last line comes a moment before it
+        returns, and on a busy machine a signal sent on that line could still land in
+        the command."""
         wchan = Path(f"/proc/{self.proc.pid}/wchan")
         end = time.monotonic() + seconds
-        while "pipe_read" not in wchan.read_text():
+        while not any(w in wchan.read_text() for w in ("pipe_read", "pipe_wait")):
             assert time.monotonic() < end, f"never waited for input: {self.lines[-5:]}"
             assert self.proc.poll() is None, f"ended early: {self.lines[-5:]}"
             time.sleep(0.02)
