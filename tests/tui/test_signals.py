@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -55,12 +56,18 @@ class Plain:
             self.proc.stdin.write(c + "\n")
         self.proc.stdin.flush()
 
-    def wait_for(self, text: str, seconds: float = 30) -> None:
+    def _until(self, done: Callable[[], bool], what: str, seconds: float) -> None:
+        """Poll ``done`` until it holds; fail naming ``what`` after ``seconds``, or at
+        once if the child has ended."""
         end = time.monotonic() + seconds
-        while not any(text in line for line in self.lines):
-            assert time.monotonic() < end, f"{text!r} never came; got {self.lines[-5:]}"
+        while not done():
+            assert time.monotonic() < end, f"{what}; got {self.lines[-5:]}"
             assert self.proc.poll() is None, f"ended early: {self.lines[-5:]}"
             time.sleep(0.02)
+
+    def wait_for(self, text: str, seconds: float = 30) -> None:
+        self._until(lambda: any(text in line for line in self.lines),
+                    f"{text!r} never came", seconds)  # fmt: skip
 
     def at_prompt(self, seconds: float = 30) -> None:
         """Wait until the child waits for its next line: blocked reading the pipe of
@@ -69,11 +76,8 @@ class Plain:
         returns, and on a busy machine a signal sent on that line could still land in
         the command."""
         wchan = Path(f"/proc/{self.proc.pid}/wchan")
-        end = time.monotonic() + seconds
-        while not any(w in wchan.read_text() for w in ("pipe_read", "pipe_wait")):
-            assert time.monotonic() < end, f"never waited for input: {self.lines[-5:]}"
-            assert self.proc.poll() is None, f"ended early: {self.lines[-5:]}"
-            time.sleep(0.02)
+        self._until(lambda: any(w in wchan.read_text() for w in ("pipe_read", "pipe_wait")),
+                    "never waited for input", seconds)  # fmt: skip
 
     def signal(self, sig: int) -> None:
         self.proc.send_signal(sig)
