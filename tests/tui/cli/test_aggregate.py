@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import logging
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -29,10 +30,17 @@ Row = tuple[str, float, float, float, bool]
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
-    """One local Spark session for every test here (starting one costs seconds)."""
+    """One local Spark session for every test here (starting one costs seconds).
+
+    PySpark's context sets its own Ctrl-C handler (cancel the jobs, then stop) and
+    leaves it set when stopped: the handler the worker had comes back after, or a
+    signal after the session (pytest-xdist's worker interrupts itself when its ending
+    takes long) fails in that handler on the stopped context."""
+    before = signal.getsignal(signal.SIGINT)
     session = spark_engine.session("local[2]")
     yield session
     session.stop()
+    signal.signal(signal.SIGINT, before)
 
 
 @pytest.fixture(params=ENGINES)
