@@ -17,7 +17,9 @@ SHOW = "show-python: ; @echo $(PYTHON)"
 
 
 def chosen(*assignments: str) -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "SYSTEM_PYTHON")}
+    # Not what a make around the tests was given (make test PYTHON=...: MAKEFLAGS).
+    drop = ("PYTHON", "SYSTEM_PYTHON", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     out = subprocess.run(
         ["make", "-s", "--no-print-directory", "-C", str(ROOT), "--eval", SHOW, "show-python",
          *assignments],
