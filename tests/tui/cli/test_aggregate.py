@@ -40,7 +40,8 @@ def spark() -> Iterator[Any]:
     session = spark_engine.session("local[2]")
     yield session
     session.stop()
-    signal.signal(signal.SIGINT, before)
+    if before is not None:  # None: not set from Python, nothing to put back
+        signal.signal(signal.SIGINT, before)
 
 
 @pytest.fixture(params=ENGINES)
