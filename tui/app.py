@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
+import termios
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -27,6 +29,11 @@ from threshold_lab.tui.widgets.row_table import RowTable
 
 #: Textual's system commands the explorer has its own, better version of.
 _TWICE = frozenset({"Quit", "Keys"})
+
+
+#: How often the explorer asks whether its terminal is still there (see
+#: :meth:`ThresholdLab._check_terminal`): one request a second, nothing drawn.
+TERMINAL_CHECK_SECONDS = 1.0
 
 
 class ThresholdLab(App[None]):
@@ -78,6 +85,10 @@ class ThresholdLab(App[None]):
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGHUP, signal.SIGTERM):
                 loop.add_signal_handler(sig, self._hang_up, sig)
+            stdin = sys.__stdin__
+            if stdin is not None and stdin.isatty():
+                self.set_interval(TERMINAL_CHECK_SECONDS, partial(self._check_terminal,
+                                                                  stdin.fileno()))  # fmt: skip
         if self._main is not None:
             self.push_screen(self._main)
         elif self._loader is not None:
@@ -94,6 +105,17 @@ class ThresholdLab(App[None]):
         else:
             self.exit_note = outcome
             self.exit(return_code=1 if message.screen.progress.cancelled else 2)
+
+    def _check_terminal(self, fd: int) -> None:
+        """A terminal can go with no SIGHUP reaching the explorer: under `make run`, or
+        any program that keeps the terminal's hang-up for itself, the explorer is not
+        the one the terminal signals, and Textual's input thread then reads end-of-file
+        in a loop, a core's worth of CPU, for ever. A terminal that has hung up answers
+        every request with an error: ending then is a hang-up like SIGHUP's."""
+        try:
+            termios.tcgetattr(fd)
+        except (termios.error, OSError):
+            self._hang_up(signal.SIGHUP)
 
     def _hang_up(self, signum: int) -> None:
         """SIGHUP (the terminal or SSH link went) or SIGTERM: keep unsaved edits in a

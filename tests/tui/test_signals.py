@@ -259,3 +259,29 @@ def test_the_explorer_keeps_edits_and_gives_the_terminal_back_on_a_hang_up(
     text = out.decode(errors="replace")
     # The alternate screen is left before the note, which names the file.
     assert text.rindex("\x1b[?1049l") < text.index(f"{sig.name}: the unsaved edits were written")
+
+
+def test_the_explorer_ends_as_on_a_hang_up_when_its_terminal_goes_without_a_signal(
+    tmp_path: Path,
+) -> None:
+    """The terminal closes and no SIGHUP comes: here the terminal is not the child's
+    controlling one, as under `make run` (make, not the explorer, gets the hang-up).
+    Before: the explorer stayed, orphaned, its input thread reading end-of-file in a
+    loop at a whole core's worth of CPU. Now it keeps the edits and ends as on SIGHUP."""
+    src = tmp_path / "costs.csv"
+    src.write_bytes((DATA / "costs.csv").read_bytes())
+    proc, master = spawn_in_terminal([*COMMAND, str(src)], tmp_path)
+    try:
+        read_terminal(master, 30, until=b"predicted positive")
+        read_terminal(master, 1.5)
+        os.write(master, b" ")  # space: flip the selected row's label
+        read_terminal(master, 10, until=b"actual label flipped")
+        os.close(master)
+        master = -1
+        assert proc.wait(timeout=15) == 128 + signal.SIGHUP
+    finally:
+        proc.kill()
+        if master >= 0:
+            os.close(master)
+    kept = list(tmp_path.glob("costs.recovered-*.csv"))
+    assert len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
