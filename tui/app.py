@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-import termios
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -25,6 +24,7 @@ from threshold_lab.tui.screens.help import key_names as _key_names
 from threshold_lab.tui.screens.loading import Loaded, LoadingScreen
 from threshold_lab.tui.screens.main import MainScreen
 from threshold_lab.tui.screens.palette import OncePalette
+from threshold_lab.tui.terminal import hung_up
 from threshold_lab.tui.widgets.row_table import RowTable
 
 #: Textual's system commands the explorer has its own, better version of.
@@ -111,10 +111,8 @@ class ThresholdLab(App[None]):
         any program that keeps the terminal's hang-up for itself, the explorer is not
         the one the terminal signals, and Textual's input thread then reads end-of-file
         in a loop, a core's worth of CPU, for ever. A terminal that has hung up answers
-        every request with an error: ending then is a hang-up like SIGHUP's."""
-        try:
-            termios.tcgetattr(fd)
-        except (termios.error, OSError):
+        every request with an error (:func:`hung_up`): ending then is SIGHUP's end."""
+        if hung_up(fd):
             self._hang_up(signal.SIGHUP)
 
     def _hang_up(self, signum: int) -> None:

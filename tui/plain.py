@@ -84,6 +84,7 @@ from threshold_lab.core.threshold import format_threshold, parse_threshold
 from threshold_lab.core.transform import NAMES as TRANSFORMS
 from threshold_lab.tui import commands as cmd
 from threshold_lab.tui.commands import GROUPS, Command, plain_commands, plain_words
+from threshold_lab.tui.terminal import hung_up
 
 #: What runs one plain command: its arguments in, True to quit.
 Handler = Callable[[list[str]], bool | None]
@@ -969,7 +970,14 @@ def _typed_lines() -> Iterator[str]:
     while True:
         try:
             yield input("> ") + "\n"
-        except EOFError:
+        except (EOFError, OSError) as end:
+            # The terminal hung up with no SIGHUP here (it went to the process the
+            # terminal belongs to, make under `make run`): the edits are kept as on
+            # SIGHUP. Ctrl-D on a terminal still there is the end of input as before.
+            if hung_up(sys.stdin.fileno()):
+                raise HangUp(signal.SIGHUP) from None
+            if isinstance(end, OSError):
+                raise
             sys.stdout.write("\n")
             return
         except KeyboardInterrupt:

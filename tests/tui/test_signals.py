@@ -285,3 +285,48 @@ def test_the_explorer_ends_as_on_a_hang_up_when_its_terminal_goes_without_a_sign
             os.close(master)
     kept = list(tmp_path.glob("costs.recovered-*.csv"))
     assert len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
+
+
+def test_plain_mode_keeps_the_edits_when_its_terminal_goes_without_a_signal(
+    tmp_path: Path,
+) -> None:
+    """Plain mode at a prompt on a terminal that closes with no SIGHUP (not its
+    controlling terminal, as under `make run`). Before: end of input, "unsaved edits
+    were not saved", status 1, the edit lost. Now: kept as on SIGHUP, status 129."""
+    src = tmp_path / "costs.csv"
+    src.write_bytes((DATA / "costs.csv").read_bytes())
+    proc, master = spawn_in_terminal([*COMMAND, "--plain", str(src)], tmp_path)
+    try:
+        read_terminal(master, 30, until=b"> ")
+        os.write(master, b"label r0 1\n")
+        read_terminal(master, 10, until=b"flipped to 1.")
+        read_terminal(master, 10, until=b"> ")
+        os.close(master)
+        master = -1
+        assert proc.wait(timeout=15) == 128 + signal.SIGHUP
+    finally:
+        proc.kill()
+        if master >= 0:
+            os.close(master)
+    kept = list(tmp_path.glob("costs.recovered-*.csv"))
+    assert len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
+
+
+def test_ctrl_d_on_a_terminal_still_there_ends_plain_mode_as_before(tmp_path: Path) -> None:
+    """End of input typed at a live terminal is not a hang-up: the warning, status 1,
+    no recovery file."""
+    src = tmp_path / "costs.csv"
+    src.write_bytes((DATA / "costs.csv").read_bytes())
+    proc, master = spawn_in_terminal([*COMMAND, "--plain", str(src)], tmp_path)
+    try:
+        read_terminal(master, 30, until=b"> ")
+        os.write(master, b"label r0 1\n")
+        read_terminal(master, 10, until=b"flipped to 1.")
+        read_terminal(master, 10, until=b"> ")
+        os.write(master, b"\x04")  # Ctrl-D
+        out = read_terminal(master, 15, until=b"not saved")
+        assert proc.wait(timeout=15) == 1
+    finally:
+        proc.kill()
+        os.close(master)
+    assert b"unsaved edits" in out and not list(tmp_path.glob("costs.recovered-*.csv"))
