@@ -300,7 +300,7 @@ def test_plain_mode_keeps_the_edits_when_its_terminal_goes_without_a_signal(
         read_terminal(master, 30, until=b"> ")
         os.write(master, b"label r0 1\n")
         read_terminal(master, 10, until=b"flipped to 1.")
-        read_terminal(master, 10, until=b"> ")
+        read_terminal(master, 10, until=b"\n> ")  # the prompt (not "13/25 -> 14/25")
         os.close(master)
         master = -1
         assert proc.wait(timeout=15) == 128 + signal.SIGHUP
@@ -322,7 +322,7 @@ def test_ctrl_d_on_a_terminal_still_there_ends_plain_mode_as_before(tmp_path: Pa
         read_terminal(master, 30, until=b"> ")
         os.write(master, b"label r0 1\n")
         read_terminal(master, 10, until=b"flipped to 1.")
-        read_terminal(master, 10, until=b"> ")
+        read_terminal(master, 10, until=b"\n> ")  # the prompt (not "13/25 -> 14/25")
         os.write(master, b"\x04")  # Ctrl-D
         out = read_terminal(master, 15, until=b"not saved")
         assert proc.wait(timeout=15) == 1
