@@ -3,8 +3,6 @@ with no signal (see :func:`hung_up`)."""
 
 from __future__ import annotations
 
-import termios
-
 
 def hung_up(fd: int) -> bool:
     """``fd``'s terminal has hung up (its other end closed: the window, the SSH link).
@@ -12,7 +10,12 @@ def hung_up(fd: int) -> bool:
     The signal that says so, SIGHUP, goes to the terminal's controlling process, which
     need not be this one: under `make run`, make gets it. A terminal that has hung up
     answers every request with an error, so asking for its settings tells; a closed
-    or non-terminal ``fd`` counts as gone too."""
+    or non-terminal ``fd`` counts as gone too. Where there is no termios (Windows),
+    nothing is known: not gone."""
+    try:
+        import termios
+    except ImportError:
+        return False
     try:
         termios.tcgetattr(fd)
     except (termios.error, OSError, ValueError):
