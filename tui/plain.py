@@ -974,11 +974,7 @@ def _typed_lines() -> Iterator[str]:
             # The terminal hung up with no SIGHUP here (it went to the process the
             # terminal belongs to, make under `make run`): the edits are kept as on
             # SIGHUP. Ctrl-D on a terminal still there is the end of input as before.
-            try:
-                fd = sys.stdin.fileno()
-            except (ValueError, OSError):  # closed under us: no terminal to ask
-                fd = -1
-            if hung_up(fd):
+            if hung_up(sys.stdin):
                 raise HangUp(signal.SIGHUP) from None
             if isinstance(end, OSError):
                 raise

@@ -3,9 +3,12 @@ with no signal (see :func:`hung_up`)."""
 
 from __future__ import annotations
 
+from typing import IO
 
-def hung_up(fd: int) -> bool:
-    """``fd``'s terminal has hung up (its other end closed: the window, the SSH link).
+
+def hung_up(fd: int | IO[str]) -> bool:
+    """``fd``'s terminal has hung up (its other end closed: the window, the SSH link);
+    ``fd`` a descriptor or an open file (a closed one: gone).
 
     The signal that says so, SIGHUP, goes to the terminal's controlling process, which
     need not be this one: under `make run`, make gets it. A terminal that has hung up

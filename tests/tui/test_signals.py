@@ -235,18 +235,47 @@ def test_ctrl_c_during_a_report_bootstrap_is_one_line_and_status_130(rows: Path)
     assert err == "threshold-lab: interrupted; nothing was written\n"
 
 
+def edited_in_terminal(
+    tmp_path: Path, *, plain: bool
+) -> tuple[subprocess.Popen[bytes], int, bytes]:
+    """costs.csv, copied to ``tmp_path``, open in the explorer (or plain mode) on a new
+    pseudo-terminal (not the child's controlling one) with row r0's label flipped to 1,
+    the explorer settled or plain mode back at its prompt: the child, the terminal's
+    other end and what it showed so far."""
+    src = tmp_path / "costs.csv"
+    src.write_bytes((DATA / "costs.csv").read_bytes())
+    proc, master = spawn_in_terminal([*COMMAND, *(["--plain"] if plain else []), str(src)],
+                                     tmp_path)  # fmt: skip
+    try:
+        if plain:
+            out = read_terminal(master, 30, until=b"> ")
+            os.write(master, b"label r0 1\n")
+            out += read_terminal(master, 10, until=b"flipped to 1.")
+            out += read_terminal(master, 10, until=b"\n> ")  # the prompt (not "13/25 -> 14/25")
+        else:
+            out = read_terminal(master, 30, until=b"predicted positive")
+            out += read_terminal(master, 1.5)
+            os.write(master, b" ")  # space: flip the selected row's label
+            out += read_terminal(master, 10, until=b"actual label flipped")
+    except BaseException:
+        proc.kill()
+        os.close(master)
+        raise
+    return proc, master, out
+
+
+def kept_the_flip(tmp_path: Path) -> bool:
+    """One recovery file beside costs.csv, holding the flipped row."""
+    kept = list(tmp_path.glob("costs.recovered-*.csv"))
+    return len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_the_explorer_keeps_edits_and_gives_the_terminal_back_on_a_hang_up(
     tmp_path: Path, sig: signal.Signals
 ) -> None:
-    src = tmp_path / "costs.csv"
-    src.write_bytes((DATA / "costs.csv").read_bytes())
-    proc, master = spawn_in_terminal([*COMMAND, str(src)], tmp_path)
+    proc, master, out = edited_in_terminal(tmp_path, plain=False)
     try:
-        out = read_terminal(master, 30, until=b"predicted positive")
-        out += read_terminal(master, 1.5)
-        os.write(master, b" ")  # space: flip the selected row's label
-        out += read_terminal(master, 10, until=b"actual label flipped")
         proc.send_signal(sig)
         out += read_terminal(master, 15, until=b"unsaved edits were written")
         out += read_terminal(master, 1)
@@ -254,75 +283,35 @@ def test_the_explorer_keeps_edits_and_gives_the_terminal_back_on_a_hang_up(
     finally:
         proc.kill()
         os.close(master)
-    kept = list(tmp_path.glob("costs.recovered-*.csv"))
-    assert len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
+    assert kept_the_flip(tmp_path)
     text = out.decode(errors="replace")
     # The alternate screen is left before the note, which names the file.
     assert text.rindex("\x1b[?1049l") < text.index(f"{sig.name}: the unsaved edits were written")
 
 
-def test_the_explorer_ends_as_on_a_hang_up_when_its_terminal_goes_without_a_signal(
-    tmp_path: Path,
+@pytest.mark.parametrize("plain", [False, True], ids=["explorer", "plain"])
+def test_edits_are_kept_when_the_terminal_goes_without_a_signal(
+    tmp_path: Path, plain: bool
 ) -> None:
-    """The terminal closes and no SIGHUP comes: here the terminal is not the child's
-    controlling one, as under `make run` (make, not the explorer, gets the hang-up).
-    Before: the explorer stayed, orphaned, its input thread reading end-of-file in a
-    loop at a whole core's worth of CPU. Now it keeps the edits and ends as on SIGHUP."""
-    src = tmp_path / "costs.csv"
-    src.write_bytes((DATA / "costs.csv").read_bytes())
-    proc, master = spawn_in_terminal([*COMMAND, str(src)], tmp_path)
+    """The terminal closes and no SIGHUP comes: it is not the child's controlling
+    terminal, as under `make run` (make, not the child, gets the hang-up). Before: the
+    explorer stayed, orphaned, its input thread reading end-of-file in a loop at a
+    core's worth of CPU; plain mode took it as the end of input, said the edits were
+    not saved and left with status 1. Now both keep the edits and end as on SIGHUP."""
+    proc, master, _ = edited_in_terminal(tmp_path, plain=plain)
     try:
-        read_terminal(master, 30, until=b"predicted positive")
-        read_terminal(master, 1.5)
-        os.write(master, b" ")  # space: flip the selected row's label
-        read_terminal(master, 10, until=b"actual label flipped")
         os.close(master)
-        master = -1
         assert proc.wait(timeout=15) == 128 + signal.SIGHUP
     finally:
         proc.kill()
-        if master >= 0:
-            os.close(master)
-    kept = list(tmp_path.glob("costs.recovered-*.csv"))
-    assert len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
-
-
-def test_plain_mode_keeps_the_edits_when_its_terminal_goes_without_a_signal(
-    tmp_path: Path,
-) -> None:
-    """Plain mode at a prompt on a terminal that closes with no SIGHUP (not its
-    controlling terminal, as under `make run`). Before: end of input, "unsaved edits
-    were not saved", status 1, the edit lost. Now: kept as on SIGHUP, status 129."""
-    src = tmp_path / "costs.csv"
-    src.write_bytes((DATA / "costs.csv").read_bytes())
-    proc, master = spawn_in_terminal([*COMMAND, "--plain", str(src)], tmp_path)
-    try:
-        read_terminal(master, 30, until=b"> ")
-        os.write(master, b"label r0 1\n")
-        read_terminal(master, 10, until=b"flipped to 1.")
-        read_terminal(master, 10, until=b"\n> ")  # the prompt (not "13/25 -> 14/25")
-        os.close(master)
-        master = -1
-        assert proc.wait(timeout=15) == 128 + signal.SIGHUP
-    finally:
-        proc.kill()
-        if master >= 0:
-            os.close(master)
-    kept = list(tmp_path.glob("costs.recovered-*.csv"))
-    assert len(kept) == 1 and kept[0].read_text().splitlines()[1] == "r0,0.44,1"
+    assert kept_the_flip(tmp_path)
 
 
 def test_ctrl_d_on_a_terminal_still_there_ends_plain_mode_as_before(tmp_path: Path) -> None:
     """End of input typed at a live terminal is not a hang-up: the warning, status 1,
     no recovery file."""
-    src = tmp_path / "costs.csv"
-    src.write_bytes((DATA / "costs.csv").read_bytes())
-    proc, master = spawn_in_terminal([*COMMAND, "--plain", str(src)], tmp_path)
+    proc, master, _ = edited_in_terminal(tmp_path, plain=True)
     try:
-        read_terminal(master, 30, until=b"> ")
-        os.write(master, b"label r0 1\n")
-        read_terminal(master, 10, until=b"flipped to 1.")
-        read_terminal(master, 10, until=b"\n> ")  # the prompt (not "13/25 -> 14/25")
         os.write(master, b"\x04")  # Ctrl-D
         out = read_terminal(master, 15, until=b"not saved")
         assert proc.wait(timeout=15) == 1

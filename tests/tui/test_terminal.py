@@ -27,3 +27,14 @@ def test_what_is_not_a_terminal_counts_as_gone() -> None:
         os.close(read)
         os.close(write)
     assert hung_up(-1)  # closed or never open
+
+
+def test_an_open_file_is_asked_through_its_descriptor_and_a_closed_one_is_gone() -> None:
+    master, slave = pty.openpty()
+    stream = open(slave, closefd=True)  # noqa: SIM115 -- closed below, on purpose
+    try:
+        assert not hung_up(stream)
+    finally:
+        os.close(master)
+        stream.close()
+    assert hung_up(stream)  # plain mode's stdin closed under it
