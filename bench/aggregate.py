@@ -105,25 +105,35 @@ def main() -> None:
     make_rows(small, CHUNK, seed=19)
     out = args.data / "agg.parquet"
 
-    print(f"\n1. {args.rows:,} rows of float32 scores ({big.stat().st_size / 2**20:,.0f} MiB "
-          "of Parquet)")  # fmt: skip
+    print(
+        f"\n1. {args.rows:,} rows of float32 scores ({big.stat().st_size / 2**20:,.0f} MiB "
+        "of Parquet)"
+    )
     duck_s, duck_mb, _ = child(AGGREGATE, str(big), "-o", str(out), "--memory-limit", "1.5GB")
     import pyarrow.parquet as pq
 
     distinct = pq.read_metadata(out).num_rows
-    print(f"  DuckDB aggregate: {duck_s:.1f} s, peak {duck_mb:,.0f} MiB "
-          f"({duck_mb / 2048:.2f}x of 2 GiB; aim < 1), {distinct:,} distinct scores")  # fmt: skip
+    print(
+        f"  DuckDB aggregate: {duck_s:.1f} s, peak {duck_mb:,.0f} MiB "
+        f"({duck_mb / 2048:.2f}x of 2 GiB; aim < 1), {distinct:,} distinct scores"
+    )
     np_s, np_mb, _ = child(NUMPY, str(big))
-    print(f"  threshold-lab in memory (load + sweep): {np_s:.1f} s, peak {np_mb:,.0f} MiB "
-          f"= {np_s / duck_s:.2f}x DuckDB's time, {np_mb / duck_mb:.1f}x its memory")  # fmt: skip
+    print(
+        f"  threshold-lab in memory (load + sweep): {np_s:.1f} s, peak {np_mb:,.0f} MiB "
+        f"= {np_s / duck_s:.2f}x DuckDB's time, {np_mb / duck_mb:.1f}x its memory"
+    )
     sk_s, sk_mb, _ = child(SKLEARN, str(big))
-    print(f"  scikit-learn roc_curve (read + curve): {sk_s:.1f} s, peak {sk_mb:,.0f} MiB "
-          f"= {sk_s / duck_s:.2f}x DuckDB's time, {sk_mb / duck_mb:.1f}x its memory")  # fmt: skip
+    print(
+        f"  scikit-learn roc_curve (read + curve): {sk_s:.1f} s, peak {sk_mb:,.0f} MiB "
+        f"= {sk_s / duck_s:.2f}x DuckDB's time, {sk_mb / duck_mb:.1f}x its memory"
+    )
     per_row = duck_s / args.rows
-    print(f"  10^9 rows at this rate: DuckDB about {per_row * 1e9 / 60:.0f} min on this "
-          "machine, in the same memory (it spills); the in-memory paths would need "
-          f"about {np_mb * 1e9 / args.rows / 1024:.0f} GiB and {sk_mb * 1e9 / args.rows / 1024:.0f}"
-          " GiB")  # fmt: skip
+    print(
+        f"  10^9 rows at this rate: DuckDB about {per_row * 1e9 / 60:.0f} min on this "
+        "machine, in the same memory (it spills); the in-memory paths would need "
+        f"about {np_mb * 1e9 / args.rows / 1024:.0f} GiB and {sk_mb * 1e9 / args.rows / 1024:.0f}"
+        " GiB"
+    )
 
     small_out = args.data / "agg-small.parquet"
     print(f"\n2. {CHUNK:,} rows, DuckDB beside Spark (local[*], this machine's cores)")
@@ -132,17 +142,21 @@ def main() -> None:
     if not args.no_spark:
         spark_out = args.data / "agg-small-spark.parquet"
         s_s, s_mb, _ = child(SPARK, str(small), "-o", str(spark_out), "--engine", "spark")
-        print(f"  Spark local: {s_s:.1f} s (with the JVM's start) = {s_s / d_s:.1f}x DuckDB's "
-              f"time; peak {s_mb:,.0f} MiB (the JVM's)")  # fmt: skip
+        print(
+            f"  Spark local: {s_s:.1f} s (with the JVM's start) = {s_s / d_s:.1f}x DuckDB's "
+            f"time; peak {s_mb:,.0f} MiB (the JVM's)"
+        )
 
     print(f"\n3. opening {CHUNK:,} distinct scores vs {CHUNK:,} rows (report --json)")
     # The best of two runs each: one run is noisy on a busy machine.
     rows_s, rows_mb, _ = min(child(REPORT, str(small)) for _ in range(2))
     agg_s, agg_mb, _ = min(child(REPORT, str(small_out)) for _ in range(2))
     n_agg = pq.read_metadata(small_out).num_rows
-    print(f"  rows: {rows_s:.2f} s, peak {rows_mb:,.0f} MiB; aggregated ({n_agg:,} distinct "
-          f"scores): {agg_s:.2f} s = {agg_s / rows_s:.2f}x (aim <= 1x), "
-          f"peak {agg_mb:,.0f} MiB")  # fmt: skip
+    print(
+        f"  rows: {rows_s:.2f} s, peak {rows_mb:,.0f} MiB; aggregated ({n_agg:,} distinct "
+        f"scores): {agg_s:.2f} s = {agg_s / rows_s:.2f}x (aim <= 1x), "
+        f"peak {agg_mb:,.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

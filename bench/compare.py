@@ -32,8 +32,10 @@ def main() -> None:
     delong_s = timed(lambda: paired_delong(a, b, labels), repeat=2)
     mcnemar_s = timed(lambda: mcnemar(a >= 1.0, b >= 1.0, labels), repeat=2)
     print(f"one model's sweep at {n:,} rows: {sweep_s:.2f} s")
-    print(f"paired DeLong of two models: {delong_s:.2f} s = {delong_s / sweep_s:.2f}x the sweep "
-          "(aim < 3x)")  # fmt: skip
+    print(
+        f"paired DeLong of two models: {delong_s:.2f} s = {delong_s / sweep_s:.2f}x the sweep "
+        "(aim < 3x)"
+    )
     print(f"McNemar at a threshold: {mcnemar_s:.2f} s = {mcnemar_s / sweep_s:.2f}x the sweep")
 
 

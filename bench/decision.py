@@ -62,11 +62,12 @@ def main() -> None:
     w = weights_of(sweep, None, DEFAULT_GRID[0] * 0)
     assert not isinstance(w, str)
     parts = {
-        "net benefit at the 99 grid pt": lambda: [net_benefit_row(sweep, w, pt)
-                                                   for pt in DEFAULT_GRID],
+        "net benefit at the 99 grid pt": lambda: [
+            net_benefit_row(sweep, w, pt) for pt in DEFAULT_GRID
+        ],
         "useful range (a pass)": lambda: useful_range(sweep, w),
         "ROC convex hull, cost ranges": lambda: cost_curve(sweep),
-    }  # fmt: skip
+    }
     print(f"{args.rows} rows, {sweep.size - 1} distinct scores: sweep {t_sweep:.3f} s")
     for name, fn in parts.items():
         t = timed(fn)
@@ -93,15 +94,20 @@ def main() -> None:
     without, with_nb = in_turns(2, plain, banded)
     print(f"{args.boot_rows} rows, B = {b} (median of 2, in turns):")
     print(f"  the report's bootstrap (bands)      {without:7.2f} s")
-    print(f"  the same with net benefit at 99 pt  {with_nb:7.2f} s  "
-          f"(+{with_nb - without:.2f} s, {with_nb / without:.2f}x; the interval issue's "
-          "target for its bootstrap: 30 s)")  # fmt: skip
-    other = make_dataset(np.clip(p + np.random.default_rng(3).normal(0, 0.05, p.shape[0]),
-                                 0, 1), y)  # fmt: skip
+    print(
+        f"  the same with net benefit at 99 pt  {with_nb:7.2f} s  "
+        f"(+{with_nb - without:.2f} s, {with_nb / without:.2f}x; the interval issue's "
+        "target for its bootstrap: 30 s)"
+    )
+    other = make_dataset(np.clip(p + np.random.default_rng(3).normal(0, 0.05, p.shape[0]), 0, 1), y)
     pts = np.asarray([float(pt) for pt in DEFAULT_GRID])
     n = float(sweep.positives + sweep.negatives)
-    t = timed(lambda: paired_net_benefit_bootstrap(data, other, pts, (1 / n, 1 / n),
-                                                   replicates=b, seed=1), repeat=1)  # fmt: skip
+    t = timed(
+        lambda: paired_net_benefit_bootstrap(
+            data, other, pts, (1 / n, 1 / n), replicates=b, seed=1
+        ),
+        repeat=1,
+    )
     print(f"  paired bootstrap of two models' NB difference at 99 pt: {t:.2f} s")
 
 

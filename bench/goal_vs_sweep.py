@@ -47,8 +47,10 @@ def main() -> None:
             for text in GOALS:
                 goal = parse_goal(text)
                 goal_s = timed(lambda: solve(Setting(sweep, 2.0), goal))  # noqa: B023
-                print(f"{n:>10} {kind:<10} {sweep_s:>8.3f}  {text:<52} {goal_s:>7.3f} "
-                      f"{goal_s / sweep_s:>9.1%}")  # fmt: skip
+                print(
+                    f"{n:>10} {kind:<10} {sweep_s:>8.3f}  {text:<52} {goal_s:>7.3f} "
+                    f"{goal_s / sweep_s:>9.1%}"
+                )
 
 
 if __name__ == "__main__":

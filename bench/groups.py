@@ -85,8 +85,10 @@ def main() -> None:
     for name, t in zip(names, times, strict=True):
         print(f"  {name:<62} {t:7.2f} s  {ratio(t, base)}")
     worst = max(times[2:])
-    print(f"  target: per-group thresholds under 20x one binary report: worst {ratio(worst, base)}"
-          f" ({'met' if worst < 20 * base else 'NOT met'})")  # fmt: skip
+    print(
+        f"  target: per-group thresholds under 20x one binary report: worst {ratio(worst, base)}"
+        f" ({'met' if worst < 20 * base else 'NOT met'})"
+    )
 
     q = np.round(p, 2)
 
@@ -97,8 +99,10 @@ def main() -> None:
         return tl.report(y, q).to_json(points=0)
 
     t_odds, t_q = in_turns(3, odds, plain_q)
-    print(f"  equalised odds on scores rounded to 2 decimals: {t_odds:.2f} s, "
-          f"{ratio(t_odds, t_q)} one binary report of those scores")  # fmt: skip
+    print(
+        f"  equalised odds on scores rounded to 2 decimals: {t_odds:.2f} s, "
+        f"{ratio(t_odds, t_q)} one binary report of those scores"
+    )
 
 
 if __name__ == "__main__":

@@ -38,8 +38,9 @@ def closed_form(n: int) -> None:
     scores, labels = data(n, 1)
     dataset = make_dataset(scores, labels)
     a = analyse(dataset, 1.0)
-    total = once(lambda: report_json(analyse(dataset, 1.0), source="bench", points=10_000,
-                                     sure=Sure()))  # fmt: skip
+    total = once(
+        lambda: report_json(analyse(dataset, 1.0), source="bench", points=10_000, sure=Sure())
+    )
 
     def closed() -> None:
         delong_se(a.sweep)

@@ -105,9 +105,12 @@ def tmux(*args: str, check: bool = True) -> str:
 def pane_state() -> tuple[bool, int | None]:
     """(dead, exit status) of the explorer's pane; a death by signal N is status -N."""
     out = tmux(
-        "display-message", "-p", "-t", SESSION,
+        "display-message",
+        "-p",
+        "-t",
+        SESSION,
         "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}",
-    )  # fmt: skip
+    )
     dead, status, signal = [*out.strip().split(" "), "", ""][:3]
     if status.strip().isdigit():
         return dead == "1", int(status)

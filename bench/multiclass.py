@@ -45,8 +45,10 @@ def main() -> None:
     one_s = timed(one, repeat=2)
     several_s = timed(several, repeat=2)
     print(f"one binary report at {n:,} rows: {one_s:.2f} s")
-    print(f"the multiclass report, {k} classes: {several_s:.2f} s = {several_s / one_s:.1f}x "
-          "(aim < 15x)")  # fmt: skip
+    print(
+        f"the multiclass report, {k} classes: {several_s:.2f} s = {several_s / one_s:.1f}x "
+        "(aim < 15x)"
+    )
 
 
 if __name__ == "__main__":

@@ -119,8 +119,10 @@ def report_seconds(python: str, path: Path, env: dict[str, str]) -> float:
     start = time.perf_counter()
     proc = subprocess.run(
         [python, "-m", "threshold_lab", "report", str(path), "--json"],
-        stdout=subprocess.DEVNULL, env=env, check=False,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        env=env,
+        check=False,
+    )
     if proc.returncode != 0:
         raise SystemExit(f"report exited with {proc.returncode}")
     return time.perf_counter() - start
@@ -148,8 +150,10 @@ def main() -> None:
             t = json.loads(run(python, _SECTIONS, str(path)))
             sweep, distinct, report = t.pop("sweep"), t.pop("distinct"), t.pop("report")
             print(f"  {label[python]}: sweep {sweep:.3f} s ({distinct} distinct scores)")
-            print(f"    {'as the report computes them':<36} {report:7.3f} s  {report / sweep:6.1%}"
-                  "  (target 50%)")  # fmt: skip
+            print(
+                f"    {'as the report computes them':<36} {report:7.3f} s  {report / sweep:6.1%}"
+                "  (target 50%)"
+            )
             print("    each section's own function, on its own:")
             for name, seconds in t.items():
                 print(f"      {name:<34} {seconds:7.3f} s  {seconds / sweep:6.1%}")
@@ -159,13 +163,22 @@ def main() -> None:
         print(f"peak memory of report --json (target {MEMORY_TARGET_MIB} MiB)")
         for python in pythons:
             code, mib = run(
-                python, _PEAK, str(Path(tmp) / "out"), python, "-m", "threshold_lab",
-                "report", str(path), "--json",
-            ).split()  # fmt: skip
+                python,
+                _PEAK,
+                str(Path(tmp) / "out"),
+                python,
+                "-m",
+                "threshold_lab",
+                "report",
+                str(path),
+                "--json",
+            ).split()
             if code != "0":
                 raise SystemExit(f"report exited with {code}")
-            print(f"  {label[python]}: {float(mib):.0f} MiB  "
-                  f"{float(mib) / MEMORY_TARGET_MIB:.2f}x of the target")  # fmt: skip
+            print(
+                f"  {label[python]}: {float(mib):.0f} MiB  "
+                f"{float(mib) / MEMORY_TARGET_MIB:.2f}x of the target"
+            )
 
         print("report --json with both cores busy: default BLAS threads vs one (median, in turns)")
         one = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
@@ -188,8 +201,10 @@ def main() -> None:
         for python in pythons:
             d = statistics.median(times[(python, "default")])
             o = statistics.median(times[(python, "one")])
-            print(f"  {label[python]}: default {d:.2f} s, one thread {o:.2f} s: "
-                  f"{d / o:.2f}x (target within 1.10x)")  # fmt: skip
+            print(
+                f"  {label[python]}: default {d:.2f} s, one thread {o:.2f} s: "
+                f"{d / o:.2f}x (target within 1.10x)"
+            )
 
 
 if __name__ == "__main__":

@@ -52,8 +52,13 @@ def main() -> None:
     }
     for other in args.python:
         commands[f"report canonical --json ({other})"] = [
-            other, "-m", "threshold_lab", "report", "canonical", "--json",
-        ]  # fmt: skip
+            other,
+            "-m",
+            "threshold_lab",
+            "report",
+            "canonical",
+            "--json",
+        ]
     for argv in commands.values():
         seconds(argv)  # writes the byte-compiled modules; not counted
     times: dict[str, list[float]] = {name: [] for name in commands}

@@ -127,9 +127,12 @@ class Curves:
                 kept[key] = calibration(self.sweep, bins=bins, binning=binning)
             else:
                 kept[key] = calibration_from_sums(
-                    self.sweep, ranges=self._ranges, run_scores=t.run_scores,
-                    squares=t.squares, mixed=t.mixed,
-                )  # fmt: skip
+                    self.sweep,
+                    ranges=self._ranges,
+                    run_scores=t.run_scores,
+                    squares=t.squares,
+                    mixed=t.mixed,
+                )
         return kept[key]  # type: ignore[no-any-return]
 
     @cached_property

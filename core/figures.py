@@ -50,8 +50,7 @@ COLUMNS = 2_000
 #: colour from Okabe and Ito's palette for colour-blind readers.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 STYLES = ("-", "--", "-.", ":")
-COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#F0E442")  # fmt: skip
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 #: Each fold's marker: a dozen shapes, none the models' first ("o"), so ten folds
 #: beside the pooled curve are each told apart by shape.
 FOLD_MARKERS = ("s", "^", "D", "v", "P", "X", "*", "<", ">", "p", "h", "d")
@@ -113,8 +112,9 @@ def check_output(path: str | Path) -> Path:
     """The figure's file, its format from its suffix (.png, .svg, .pdf)."""
     p = Path(path)
     if p.suffix.lower() not in FORMATS:
-        raise InputError(f"--out {p}: name a .png, .svg or .pdf file (the format follows the "
-                         "suffix)")  # fmt: skip
+        raise InputError(
+            f"--out {p}: name a .png, .svg or .pdf file (the format follows the suffix)"
+        )
     if p.parent != Path("") and not p.parent.is_dir():
         raise InputError(f"--out {p}: no such folder {p.parent}")
     return p
@@ -160,8 +160,11 @@ def _threshold_words(a: Analysis) -> str:
 
 
 def _style(i: int) -> dict[str, Any]:
-    return {"marker": MARKERS[i % len(MARKERS)], "linestyle": STYLES[i % len(STYLES)],
-            "color": COLOURS[i % len(COLOURS)]}  # fmt: skip
+    return {
+        "marker": MARKERS[i % len(MARKERS)],
+        "linestyle": STYLES[i % len(STYLES)],
+        "color": COLOURS[i % len(COLOURS)],
+    }
 
 
 def _every(n: int) -> int | tuple[int, int]:
@@ -181,15 +184,33 @@ def _kept(x: Any, y: Any, active: int | None, rising: bool) -> npt.NDArray[np.in
 def _active(ax: Any, x: float, y: float, m: FigureModel, colour: str, several: bool) -> None:
     """The model's active point, ringed, with its threshold beside it."""
     a = m.analysis
-    (mark,) = ax.plot([x], [y], marker="o", markersize=9, markerfacecolor="none",
-                      markeredgewidth=2, color=colour, linestyle="none",
-                      label=f"{_who(m, several)}active point ({_threshold_words(a)})",
-                      zorder=5)  # fmt: skip
+    (mark,) = ax.plot(
+        [x],
+        [y],
+        marker="o",
+        markersize=9,
+        markerfacecolor="none",
+        markeredgewidth=2,
+        color=colour,
+        linestyle="none",
+        label=f"{_who(m, several)}active point ({_threshold_words(a)})",
+        zorder=5,
+    )
     mark.set_gid(f"active:{m.name}")
-    ax.annotate(_threshold_words(a).replace("threshold ", "t = "), (x, y), xytext=(9, -15),
-                textcoords="offset points", fontsize=8, color=colour,
-                bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
-                      "alpha": 0.85})  # fmt: skip
+    ax.annotate(
+        _threshold_words(a).replace("threshold ", "t = "),
+        (x, y),
+        xytext=(9, -15),
+        textcoords="offset points",
+        fontsize=8,
+        color=colour,
+        bbox={
+            "boxstyle": "round,pad=0.15",
+            "facecolor": "white",
+            "edgecolor": "none",
+            "alpha": 0.85,
+        },
+    )
 
 
 def _bands(sure: Sure | None) -> Any:
@@ -203,8 +224,11 @@ def _band_fill(ax: Any, m: FigureModel, chart: str, colour: str, several: bool) 
     bands = _bands(m.sure)
     if bands is None:
         return
-    x, low, high = ((bands.fpr, bands.tpr_low, bands.tpr_high) if chart == "roc" else
-                    (bands.recall, bands.precision_low, bands.precision_high))  # fmt: skip
+    x, low, high = (
+        (bands.fpr, bands.tpr_low, bands.tpr_high)
+        if chart == "roc"
+        else (bands.recall, bands.precision_low, bands.precision_high)
+    )
     said = f"{_who(m, several)}{_confidence(m.sure):.0%} bootstrap band"
     fill = ax.fill_between(x, low, high, color=colour, alpha=0.18, linewidth=0, label=said)
     fill.set_gid(f"band:{chart}:{m.name}")
@@ -237,8 +261,10 @@ def _finish(fig: Any, ax: Any, title: str, legend: str = "lower right") -> None:
 
 def _rates(a: Analysis) -> tuple[FloatArray, FloatArray]:
     s = a.sweep
-    return (np.asarray(s.fp, dtype=np.float64) / float(s.negatives),
-            np.asarray(s.tp, dtype=np.float64) / float(s.positives))  # fmt: skip
+    return (
+        np.asarray(s.fp, dtype=np.float64) / float(s.negatives),
+        np.asarray(s.tp, dtype=np.float64) / float(s.positives),
+    )
 
 
 def _both_classes(models: Sequence[FigureModel], chart: str) -> None:
@@ -247,8 +273,10 @@ def _both_classes(models: Sequence[FigureModel], chart: str) -> None:
         if not s.positives or not s.negatives:
             who = f" (model {m.name})" if m.name else ""
             missing = "positives" if not s.positives else "negatives"
-            raise InputError(f"--chart {chart}: the rows{who} have no actual {missing}, so the "
-                             "curve is undefined")  # fmt: skip
+            raise InputError(
+                f"--chart {chart}: the rows{who} have no actual {missing}, so the "
+                "curve is undefined"
+            )
 
 
 # --- the charts -----------------------------------------------------------------
@@ -258,8 +286,15 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
     _both_classes(models, "roc")
     several = len(models) > 1
     first = models[0].analysis.sweep
-    ax.plot([0, 1], [0, 1], color="#767676", linestyle=":", linewidth=1,
-            label="chance (AUC 1/2)", gid="baseline")  # fmt: skip
+    ax.plot(
+        [0, 1],
+        [0, 1],
+        color="#767676",
+        linestyle=":",
+        linewidth=1,
+        label="chance (AUC 1/2)",
+        gid="baseline",
+    )
     if folds is not None:
         _fold_curves(ax, folds, "roc", _who(models[0], len(models) > 1))
     for i, m in enumerate(models):
@@ -269,9 +304,15 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
         st = _style(i)
         auc = a.curves.summaries.roc_auc
         pooled = "all rows pooled: " if folds is not None else ""
-        (line,) = ax.plot(x[keep], y[keep], markevery=_every(keep.shape[0]), markersize=4,
-                          linewidth=1.6, label=f"{_who(m, several)}{pooled}AUC {_short(auc)} "
-                          "(trapezoid)", **st)  # fmt: skip
+        (line,) = ax.plot(
+            x[keep],
+            y[keep],
+            markevery=_every(keep.shape[0]),
+            markersize=4,
+            linewidth=1.6,
+            label=f"{_who(m, several)}{pooled}AUC {_short(auc)} (trapezoid)",
+            **st,
+        )
         line.set_gid(f"roc:{m.name}")
         _band_fill(ax, m, "roc", st["color"], several)
         _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
@@ -288,8 +329,11 @@ def _fold_curves(ax: Any, folds: FoldReport, chart: str, model: str = "") -> Non
         s = f.sweep
         if not s.positives or not s.negatives:
             continue
-        st = {"marker": FOLD_MARKERS[j % len(FOLD_MARKERS)], "color": "#5a5a5a",
-              "linestyle": STYLES[(j + 1) % len(STYLES)]}  # fmt: skip
+        st = {
+            "marker": FOLD_MARKERS[j % len(FOLD_MARKERS)],
+            "color": "#5a5a5a",
+            "linestyle": STYLES[(j + 1) % len(STYLES)],
+        }
         if chart == "roc":
             x = np.asarray(s.fp, dtype=np.float64) / float(s.negatives)
             y = np.asarray(s.tp, dtype=np.float64) / float(s.positives)
@@ -303,20 +347,39 @@ def _fold_curves(ax: Any, folds: FoldReport, chart: str, model: str = "") -> Non
             what = f"AP {_short(f.average_precision)}"
             drawstyle = "steps-pre"
         keep = _kept(x, y, None, rising=chart == "roc")
-        (line,) = ax.plot(x[keep], y[keep], linewidth=0.8, markersize=3, alpha=0.8,
-                          markevery=_every(keep.shape[0]), drawstyle=drawstyle,
-                          label=f"{model}fold {f.name}: {what}", **st)  # fmt: skip
+        (line,) = ax.plot(
+            x[keep],
+            y[keep],
+            linewidth=0.8,
+            markersize=3,
+            alpha=0.8,
+            markevery=_every(keep.shape[0]),
+            drawstyle=drawstyle,
+            label=f"{model}fold {f.name}: {what}",
+            **st,
+        )
         line.set_gid(f"fold:{chart}:{f.name}")
     if chart == "roc":
         x, low, mean, high = tpr_band([f.sweep for f in folds.folds])
-        fill = ax.fill_between(x, low, high, facecolor="#d9d9d9", edgecolor="#8c8c8c",
-                               hatch="///", linewidth=0,
-                               label="folds' TPR range (lowest to highest of "
-                               f"{len(folds.folds)})")  # fmt: skip
+        fill = ax.fill_between(
+            x,
+            low,
+            high,
+            facecolor="#d9d9d9",
+            edgecolor="#8c8c8c",
+            hatch="///",
+            linewidth=0,
+            label=f"folds' TPR range (lowest to highest of {len(folds.folds)})",
+        )
         fill.set_gid("band:folds")
-        (avg,) = ax.plot(x, mean, color="#000000", linewidth=1.2, linestyle=(0, (5, 2)),
-                         label=f"folds' mean TPR (vertical average; mean AUC "
-                         f"{_mean_sd(folds)})")  # fmt: skip
+        (avg,) = ax.plot(
+            x,
+            mean,
+            color="#000000",
+            linewidth=1.2,
+            linestyle=(0, (5, 2)),
+            label=f"folds' mean TPR (vertical average; mean AUC {_mean_sd(folds)})",
+        )
         avg.set_gid("mean:folds")
 
 
@@ -327,9 +390,15 @@ def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | No
         raise InputError("--chart pr: the rows have no actual positives, so recall is undefined")
     total = float(first.positives) + float(first.negatives)
     prevalence = float(first.positives) / total
-    ax.axhline(prevalence, color="#767676", linestyle=":", linewidth=1, gid="baseline",
-               label=f"prevalence {_count(first.positives)}/{_count(total)} ≈ {prevalence:.4f} "
-               "(a random ranking's precision)")  # fmt: skip
+    ax.axhline(
+        prevalence,
+        color="#767676",
+        linestyle=":",
+        linewidth=1,
+        gid="baseline",
+        label=f"prevalence {_count(first.positives)}/{_count(total)} ≈ {prevalence:.4f} "
+        "(a random ranking's precision)",
+    )
     if folds is not None:
         _fold_curves(ax, folds, "pr", _who(models[0], len(models) > 1))
     for i, m in enumerate(models):
@@ -343,12 +412,18 @@ def _pr(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | No
         st = _style(i)
         summ = a.curves.summaries
         pooled = "all rows pooled: " if folds is not None else ""
-        (line,) = ax.plot(recall[keep], precision[keep], drawstyle="steps-pre", linewidth=1.6,
-                          markevery=_every(keep.shape[0]), markersize=4,
-                          label=f"{_who(m, several)}{pooled}AP "
-                          f"{_short(summ.average_precision)} (the "
-                          f"step's area); trapezoid area {_short(summ.pr_trapezoid_area)}",
-                          **st)  # fmt: skip
+        (line,) = ax.plot(
+            recall[keep],
+            precision[keep],
+            drawstyle="steps-pre",
+            linewidth=1.6,
+            markevery=_every(keep.shape[0]),
+            markersize=4,
+            label=f"{_who(m, several)}{pooled}AP "
+            f"{_short(summ.average_precision)} (the "
+            f"step's area); trapezoid area {_short(summ.pr_trapezoid_area)}",
+            **st,
+        )
         line.set_gid(f"pr:{m.name}")
         _band_fill(ax, m, "pr", st["color"], several)
         if a.point >= start:
@@ -380,9 +455,15 @@ def _det(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
         st = _style(i)
         out = (stop - lo) - at.shape[0]
         said = f"; {out:,} at a rate of 0 or 1 cannot be placed" if out else ""
-        (line,) = ax.plot(x[keep], y[keep], linewidth=1.6, markersize=4,
-                          markevery=_every(keep.shape[0]), label=f"{_who(m, several)}DET curve "
-                          f"({at.shape[0]:,} points{said})", **st)  # fmt: skip
+        (line,) = ax.plot(
+            x[keep],
+            y[keep],
+            linewidth=1.6,
+            markersize=4,
+            markevery=_every(keep.shape[0]),
+            label=f"{_who(m, several)}DET curve ({at.shape[0]:,} points{said})",
+            **st,
+        )
         line.set_gid(f"det:{m.name}")
         p = a.point
         if placeable(s)[p]:
@@ -396,8 +477,15 @@ def _det(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
     lim = (float(probit(0.0005)[()]), float(probit(0.9995)[()]))
     ax.set_xlim(*lim)
     ax.set_ylim(*lim)
-    ax.plot([lim[0], lim[1]], [lim[1], lim[0]], color="#767676", linestyle=":", linewidth=1,
-            label="chance (FNR = 1 − FPR)", gid="baseline")  # fmt: skip
+    ax.plot(
+        [lim[0], lim[1]],
+        [lim[1], lim[0]],
+        color="#767676",
+        linestyle=":",
+        linewidth=1,
+        label="chance (FNR = 1 − FPR)",
+        gid="baseline",
+    )
     ax.set_xlabel(f"FPR = FP / N\n(N = {_count(first.negatives)}; normal deviate scale)")
     ax.set_ylabel(f"FNR = FN / P\n(P = {_count(first.positives)}; normal deviate scale)")
     return "DET curve"
@@ -413,27 +501,43 @@ def _decision(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldRepor
             why = "no decision curve" if dc is None else (dc.reason or "an empty grid")
             raise InputError(f"--chart decision: {why}")
         pt = np.array([float(r.pt) for r in dc.grid])
-        nb = np.array([np.nan if r.net_benefit.value is None else r.net_benefit.value
-                       for r in dc.grid])  # fmt: skip
+        nb = np.array(
+            [np.nan if r.net_benefit.value is None else r.net_benefit.value for r in dc.grid]
+        )
         st = _style(i)
-        (line,) = ax.plot(pt, nb, linewidth=1.6, markersize=4, markevery=_every(pt.shape[0]),
-                          label=f"{_who(m, several)}model", **st)  # fmt: skip
+        (line,) = ax.plot(
+            pt,
+            nb,
+            linewidth=1.6,
+            markersize=4,
+            markevery=_every(pt.shape[0]),
+            label=f"{_who(m, several)}model",
+            **st,
+        )
         line.set_gid(f"decision:{m.name}")
         lows.append(np.nanmin(nb))
         highs.append(np.nanmax(nb))
         if not everyone_drawn:
-            alle = np.array([np.nan if r.treat_all.value is None else r.treat_all.value
-                             for r in dc.grid])  # fmt: skip
-            (e,) = ax.plot(pt, alle, color="#767676", linestyle="--", linewidth=1,
-                           label="act on everyone")  # fmt: skip
+            alle = np.array(
+                [np.nan if r.treat_all.value is None else r.treat_all.value for r in dc.grid]
+            )
+            (e,) = ax.plot(
+                pt, alle, color="#767676", linestyle="--", linewidth=1, label="act on everyone"
+            )
             e.set_gid("treat_all")
             highs.append(float(np.nanmax(alle)))
             everyone_drawn = True
         a = m.analysis
         t = a.threshold
         if t is not None and 0 < t < 1:
-            ax.axvline(t, color=st["color"], linestyle=":", linewidth=1, gid=f"active:{m.name}",
-                       label=f"{_who(m, several)}{_threshold_words(a)}")  # fmt: skip
+            ax.axvline(
+                t,
+                color=st["color"],
+                linestyle=":",
+                linewidth=1,
+                gid=f"active:{m.name}",
+                label=f"{_who(m, several)}{_threshold_words(a)}",
+            )
     ax.axhline(0, color="#000000", linewidth=1, label="act on no one", gid="treat_none")
     top = max(highs) if highs else 1.0
     bottom = min(min(lows), -0.05 * top) if lows else -0.05
@@ -446,8 +550,15 @@ def _decision(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldRepor
 
 def _reliability(fig: Any, ax: Any, models: Sequence[FigureModel], look: Look) -> str:
     several = len(models) > 1
-    ax.plot([0, 1], [0, 1], color="#767676", linestyle=":", linewidth=1,
-            label="perfect calibration", gid="baseline")  # fmt: skip
+    ax.plot(
+        [0, 1],
+        [0, 1],
+        color="#767676",
+        linestyle=":",
+        linewidth=1,
+        label="perfect calibration",
+        gid="baseline",
+    )
     for i, m in enumerate(models):
         cal = m.analysis.curves.calibration(look.bins, look.binning)
         if cal.reason is not None:
@@ -455,14 +566,24 @@ def _reliability(fig: Any, ax: Any, models: Sequence[FigureModel], look: Look) -
         bins = [b for b in cal.bins if b.positive_rate.value is not None]
         x = np.array([b.mean_score for b in bins])
         y = np.array([b.positive_rate.value for b in bins], dtype=np.float64)
-        low = np.array([y[k] - (b.interval.low if b.interval else y[k])
-                        for k, b in enumerate(bins)])  # fmt: skip
-        high = np.array([(b.interval.high if b.interval else y[k]) - y[k]
-                         for k, b in enumerate(bins)])  # fmt: skip
+        low = np.array(
+            [y[k] - (b.interval.low if b.interval else y[k]) for k, b in enumerate(bins)]
+        )
+        high = np.array(
+            [(b.interval.high if b.interval else y[k]) - y[k] for k, b in enumerate(bins)]
+        )
         st = _style(i)
-        bars = ax.errorbar(x, y, yerr=[low, high], capsize=2, linewidth=1.4, markersize=5,
-                           label=f"{_who(m, several)}{len(bins)} bins ({look.binning}); ECE "
-                           f"{_short(cal.ece)} (Wilson intervals)", **st)  # fmt: skip
+        bars = ax.errorbar(
+            x,
+            y,
+            yerr=[low, high],
+            capsize=2,
+            linewidth=1.4,
+            markersize=5,
+            label=f"{_who(m, several)}{len(bins)} bins ({look.binning}); ECE "
+            f"{_short(cal.ece)} (Wilson intervals)",
+            **st,
+        )
         bars.lines[0].set_gid(f"reliability:{m.name}")
     _unit_square(ax)
     ax.set_xlabel("Mean score in the bin")
@@ -477,10 +598,24 @@ def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport |
         raise InputError("--chart gains: the rows have no actual positives")
     total = float(first.positives) + float(first.negatives)
     prevalence = float(first.positives) / total
-    ax.plot([0, 1], [0, 1], color="#767676", linestyle=":", linewidth=1,
-            label="random order", gid="baseline")  # fmt: skip
-    ax.plot([0, prevalence, 1], [0, 1, 1], color="#767676", linestyle="--", linewidth=1,
-            label="perfect order", gid="perfect")  # fmt: skip
+    ax.plot(
+        [0, 1],
+        [0, 1],
+        color="#767676",
+        linestyle=":",
+        linewidth=1,
+        label="random order",
+        gid="baseline",
+    )
+    ax.plot(
+        [0, prevalence, 1],
+        [0, 1, 1],
+        color="#767676",
+        linestyle="--",
+        linewidth=1,
+        label="perfect order",
+        gid="perfect",
+    )
     for i, m in enumerate(models):
         a = m.analysis
         s = a.sweep
@@ -490,9 +625,15 @@ def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport |
         x, y = (tp + fp) / n, tp / float(s.positives)
         keep = _kept(x, y, a.point, rising=True)
         st = _style(i)
-        (line,) = ax.plot(x[keep], y[keep], linewidth=1.6, markersize=4,
-                          markevery=_every(keep.shape[0]),
-                          label=f"{_who(m, several)}cumulative gains", **st)  # fmt: skip
+        (line,) = ax.plot(
+            x[keep],
+            y[keep],
+            linewidth=1.6,
+            markersize=4,
+            markevery=_every(keep.shape[0]),
+            label=f"{_who(m, several)}cumulative gains",
+            **st,
+        )
         line.set_gid(f"gains:{m.name}")
         _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
     _unit_square(ax)
@@ -516,18 +657,36 @@ def _cost(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | 
         envelope = normalised_costs(s, vertices, pc).min(axis=0)
         at = np.searchsorted(pc, corners).tolist()
         st = _style(i)
-        (line,) = ax.plot(pc, envelope, linewidth=1.8, markersize=4, markevery=at,
-                          label=f"{_who(m, several)}lower envelope (ROC convex hull, "
-                          f"{len(vertices)} points; hull AUC {_short(cc.hull_auc)})",
-                          **st)  # fmt: skip
+        (line,) = ax.plot(
+            pc,
+            envelope,
+            linewidth=1.8,
+            markersize=4,
+            markevery=at,
+            label=f"{_who(m, several)}lower envelope (ROC convex hull, "
+            f"{len(vertices)} points; hull AUC {_short(cc.hull_auc)})",
+            **st,
+        )
         line.set_gid(f"cost:{m.name}")
         mine = normalised_costs(s, np.array([a.point]), pc)[0]
-        (act,) = ax.plot(pc, mine, color=st["color"], linewidth=1, linestyle=":",
-                         label=f"{_who(m, several)}the active point's line "
-                         f"({_threshold_words(a)})")  # fmt: skip
+        (act,) = ax.plot(
+            pc,
+            mine,
+            color=st["color"],
+            linewidth=1,
+            linestyle=":",
+            label=f"{_who(m, several)}the active point's line ({_threshold_words(a)})",
+        )
         act.set_gid(f"active:{m.name}")
-    ax.plot([0, 1], [0, 1], color="#767676", linewidth=0.8, linestyle="--",
-            label="always negative / always positive", gid="baseline")  # fmt: skip
+    ax.plot(
+        [0, 1],
+        [0, 1],
+        color="#767676",
+        linewidth=0.8,
+        linestyle="--",
+        label="always negative / always positive",
+        gid="baseline",
+    )
     ax.plot([0, 1], [1, 0], color="#767676", linewidth=0.8, linestyle="--", gid="baseline2")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
@@ -538,8 +697,11 @@ def _cost(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | 
 
 def _metrics(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
     several = len(models) > 1
-    names = (("precision", "precision = TP / (TP + FP)"), ("recall", "recall = TP / P"),
-             ("f1", "F1 = 2TP / (2TP + FP + FN)"))  # fmt: skip
+    names = (
+        ("precision", "precision = TP / (TP + FP)"),
+        ("recall", "recall = TP / P"),
+        ("f1", "F1 = 2TP / (2TP + FP + FN)"),
+    )
     for i, m in enumerate(models):
         a = m.analysis
         s = a.sweep
@@ -552,22 +714,35 @@ def _metrics(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport
             series = {
                 "precision": np.where(tp + fp > 0, tp / (tp + fp), np.nan),
                 "recall": tp / P if P else np.full(tp.shape, np.nan),
-                "f1": np.where(2 * tp + fp + (P - tp) > 0, 2 * tp / (2 * tp + fp + (P - tp)),
-                               np.nan),
-            }  # fmt: skip
+                "f1": np.where(
+                    2 * tp + fp + (P - tp) > 0, 2 * tp / (2 * tp + fp + (P - tp)), np.nan
+                ),
+            }
         t = s.thresholds
         keep = _kept(t[::-1], series["recall"][::-1], None, False)
         order = np.arange(t.shape[0])[::-1][keep]
         for j, (key, words) in enumerate(names):
             st = _style(j + 3 * i)
-            (line,) = ax.plot(t[order], series[key][order], drawstyle="steps-pre",
-                              linewidth=1.5, markersize=4, markevery=_every(order.shape[0]),
-                              label=f"{_who(m, several)}{words}", **st)  # fmt: skip
+            (line,) = ax.plot(
+                t[order],
+                series[key][order],
+                drawstyle="steps-pre",
+                linewidth=1.5,
+                markersize=4,
+                markevery=_every(order.shape[0]),
+                label=f"{_who(m, several)}{words}",
+                **st,
+            )
             line.set_gid(f"metrics:{key}:{m.name}")
         if a.threshold is not None:
-            ax.axvline(a.threshold, color="#000000", linestyle=":", linewidth=1,
-                       gid=f"active:{m.name}", label=f"{_who(m, several)}"
-                       f"{_threshold_words(a)}")  # fmt: skip
+            ax.axvline(
+                a.threshold,
+                color="#000000",
+                linestyle=":",
+                linewidth=1,
+                gid=f"active:{m.name}",
+                label=f"{_who(m, several)}{_threshold_words(a)}",
+            )
     ax.set_ylim(-0.01, 1.05)
     ax.set_xlabel("Threshold\n(predicted positive when score >= threshold)")
     ax.set_ylabel("Metric at the threshold")
@@ -591,12 +766,24 @@ def draw(
     if chart == "reliability":
         name = _reliability(fig, ax, models, look)
     else:
-        name = {"roc": _roc, "pr": _pr, "det": _det, "decision": _decision, "gains": _gains,
-                "cost": _cost, "metrics": _metrics}[chart](fig, ax, models, folds)  # fmt: skip
+        name = {
+            "roc": _roc,
+            "pr": _pr,
+            "det": _det,
+            "decision": _decision,
+            "gains": _gains,
+            "cost": _cost,
+            "metrics": _metrics,
+        }[chart](fig, ax, models, folds)
     title = look.title if look.title is not None else (f"{name} of {source}" if source else name)
-    legend = {"pr": "lower left", "decision": "upper right", "det": "upper right",
-              "metrics": "best", "reliability": "upper left", "cost": "upper right"}.get(
-        chart, "lower right")  # fmt: skip
+    legend = {
+        "pr": "lower left",
+        "decision": "upper right",
+        "det": "upper right",
+        "metrics": "best",
+        "reliability": "upper left",
+        "cost": "upper right",
+    }.get(chart, "lower right")
     _finish(fig, ax, title, legend)
     return fig
 

@@ -72,8 +72,14 @@ class Spread:
         return f"undefined in {missing} of {len(self.values)} folds (a fold with one class)"
 
     def as_json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "sd": self.sd, "low": self.low, "high": self.high,
-                "values": list(self.values), "reason": self.reason}  # fmt: skip
+        return {
+            "mean": self.mean,
+            "sd": self.sd,
+            "low": self.low,
+            "high": self.high,
+            "values": list(self.values),
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,8 +134,18 @@ def fold_report(
     (``asked``: the readouts)."""
     out = []
     for name, n, sweep in folds:
-        out.append(Fold(name, n, sweep.positives, sweep.negatives, sweep, roc_auc(sweep),
-                        average_precision(sweep), readouts(sweep, asked)))  # fmt: skip
+        out.append(
+            Fold(
+                name,
+                n,
+                sweep.positives,
+                sweep.negatives,
+                sweep,
+                roc_auc(sweep),
+                average_precision(sweep),
+                readouts(sweep, asked),
+            )
+        )
     return FoldReport(column, tuple(out), pooled_auc)
 
 

@@ -84,8 +84,9 @@ def metric_measure(name: str, a: Analysis, sure: Sure) -> Measure:
     m = a.metrics[name]
     if m.value is not None and name in BOOT_AT_THRESHOLD:
         e = sure.estimate(name, a.point)
-        return Measure(m, e.interval, e.reason if e.interval is None else None, "bootstrap",
-                       e.undefined)  # fmt: skip
+        return Measure(
+            m, e.interval, e.reason if e.interval is None else None, "bootstrap", e.undefined
+        )
     interval, reason = proportion_interval(
         name, a.counts, whole=a.sweep.whole_counts(), confidence=sure.confidence
     )
@@ -115,8 +116,9 @@ def boot_measure(m: Metric, sure: Sure, name: str) -> Measure:
     if m.value is None:
         return Measure(m)
     e = sure.estimate(name)
-    return Measure(m, e.interval, e.reason if e.interval is None else None, "bootstrap",
-                   e.undefined)  # fmt: skip
+    return Measure(
+        m, e.interval, e.reason if e.interval is None else None, "bootstrap", e.undefined
+    )
 
 
 def auc_interval_text(a: Analysis, sure: Sure) -> str | None:

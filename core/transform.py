@@ -161,8 +161,7 @@ class Applied:
         """(f of the next lower score, f of the operating point's score): a threshold
         on the new scores above the first and at most the second decides alike."""
         low = self.scores[~at_or_above]
-        return (float(low.max()) if low.size else -math.inf,
-                float(self.scores[at_or_above].min()))  # fmt: skip
+        return (float(low.max()) if low.size else -math.inf, float(self.scores[at_or_above].min()))
 
 
 def _shortest(x: float, valid: tuple[float, float]) -> float:
@@ -284,9 +283,13 @@ def kept(applied: Applied, threshold: Threshold, before: Analysis, after: Analys
     else:
         changed = int(np.count_nonzero((applied.old >= threshold) != (applied.scores >= threshold)))
     return Kept(
-        applied.transform.name, threshold, applied.equivalent_threshold(threshold),
-        (sb.roc_auc, sa.roc_auc), (sb.average_precision, sa.average_precision), changed,
-    )  # fmt: skip
+        applied.transform.name,
+        threshold,
+        applied.equivalent_threshold(threshold),
+        (sb.roc_auc, sa.roc_auc),
+        (sb.average_precision, sa.average_precision),
+        changed,
+    )
 
 
 def transform_rows(

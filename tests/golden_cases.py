@@ -175,8 +175,11 @@ def contains(golden: Any, new: Any, where: str = "") -> list[str]:
     if isinstance(golden, list):
         if not isinstance(new, list) or len(new) != len(golden):
             return [f"{where}: a list of {len(golden)} became {new!r:.80}"]
-        return [d for i, (g, n) in enumerate(zip(golden, new, strict=True))
-                for d in contains(g, n, f"{where}[{i}]")]  # fmt: skip
+        return [
+            d
+            for i, (g, n) in enumerate(zip(golden, new, strict=True))
+            for d in contains(g, n, f"{where}[{i}]")
+        ]
     if isinstance(golden, float) and isinstance(new, float) and same_float(golden, new):
         return []
     if golden != new or type(golden) is not type(new):

@@ -87,8 +87,9 @@ def weighted_counts(
     return tp, fp, tn, fn
 
 
-def goal_metric(name: str, tp: Fraction, fp: Fraction, tn: Fraction, fn: Fraction,
-                beta2: Fraction = Fraction(4)) -> Fraction | None:  # fmt: skip
+def goal_metric(
+    name: str, tp: Fraction, fp: Fraction, tn: Fraction, fn: Fraction, beta2: Fraction = Fraction(4)
+) -> Fraction | None:
     """A goal metric from its textbook definition, exactly; MCC as sign·MCC² (same
     order); None where a denominator is zero."""
     pos, neg, n = tp + fn, fp + tn, tp + fp + tn + fn

@@ -25,8 +25,7 @@ def spawn_in_terminal(
     # The size is the terminal's own: COLUMNS and LINES would override it.
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env["TERM"] = "xterm-256color"
-    proc = subprocess.Popen(list(argv), stdin=slave, stdout=slave, stderr=slave, env=env,
-                            cwd=cwd)  # fmt: skip
+    proc = subprocess.Popen(list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd)
     os.close(slave)
     return proc, master
 

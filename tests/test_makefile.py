@@ -21,10 +21,23 @@ def chosen(*assignments: str) -> str:
     drop = ("PYTHON", "SYSTEM_PYTHON", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")
     env = {k: v for k, v in os.environ.items() if k not in drop}
     out = subprocess.run(
-        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "--eval", SHOW, "show-python",
-         *assignments],
-        capture_output=True, text=True, env=env, timeout=60, check=True,
-    )  # fmt: skip
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "-C",
+            str(ROOT),
+            "--eval",
+            SHOW,
+            "show-python",
+            *assignments,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    )
     return out.stdout.strip()
 
 

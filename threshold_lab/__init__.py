@@ -22,8 +22,16 @@ from threshold_lab.core.report.report import Report, Sweep
 if TYPE_CHECKING:
     from threshold_lab.tui.api import Explored
 
-__all__ = ["Explored", "InputError", "Measure", "Report", "Sweep", "explore", "from_frame",
-           "report"]  # fmt: skip
+__all__ = [
+    "Explored",
+    "InputError",
+    "Measure",
+    "Report",
+    "Sweep",
+    "explore",
+    "from_frame",
+    "report",
+]
 
 
 def report(y_true: Any, y_score: Any, **options: Any) -> Report:
@@ -80,8 +88,9 @@ def from_frame(
     ``group`` names a column of each row's group (every number per group, and the
     gaps); ``fold`` a column of each row's cross-validation fold; the other options
     are :func:`report`'s."""
-    return Report.from_frame(frame, score=score, label=label, weight=weight, id=id,
-                             group=group, fold=fold, **options)  # fmt: skip
+    return Report.from_frame(
+        frame, score=score, label=label, weight=weight, id=id, group=group, fold=fold, **options
+    )
 
 
 def explore(y_true: Any, y_score: Any, **options: Any) -> Explored:

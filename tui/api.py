@@ -78,11 +78,18 @@ def explore(
     check_theme(theme)
     # Every option checked as the report checks it, before a screen opens.
     o = make_options(
-        threshold=threshold, beta=beta, goal=goal, prevalence=prevalence,
-        confidence=confidence, bootstrap=bootstrap, seed=seed, transform=transform,
-    )  # fmt: skip
-    src = arrays_source(y_true, y_score, sample_weight=sample_weight, ids=ids,
-                        positive=positive, classes=classes)  # fmt: skip
+        threshold=threshold,
+        beta=beta,
+        goal=goal,
+        prevalence=prevalence,
+        confidence=confidence,
+        bootstrap=bootstrap,
+        seed=seed,
+        transform=transform,
+    )
+    src = arrays_source(
+        y_true, y_score, sample_weight=sample_weight, ids=ids, positive=positive, classes=classes
+    )
     wanted = SourceArgs(
         name="arrays",
         typed=None,

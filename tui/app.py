@@ -67,8 +67,9 @@ class ThresholdLab(App[None]):
         self._loader = loader
         self._main: MainScreen | None = None
         if session is not None:
-            self._main = MainScreen(session, playback_seconds=playback_seconds, demo=demo,
-                                    ascii=ascii, opening=opening)  # fmt: skip
+            self._main = MainScreen(
+                session, playback_seconds=playback_seconds, demo=demo, ascii=ascii, opening=opening
+            )
         elif loader is None:
             raise ValueError("give a session or a loader")
         self.theme = theme
@@ -87,8 +88,9 @@ class ThresholdLab(App[None]):
                 loop.add_signal_handler(sig, self._hang_up, sig)
             stdin = sys.__stdin__
             if stdin is not None and stdin.isatty():
-                self.set_interval(TERMINAL_CHECK_SECONDS, partial(self._check_terminal,
-                                                                  stdin.fileno()))  # fmt: skip
+                self.set_interval(
+                    TERMINAL_CHECK_SECONDS, partial(self._check_terminal, stdin.fileno())
+                )
         if self._main is not None:
             self.push_screen(self._main)
         elif self._loader is not None:
@@ -98,9 +100,12 @@ class ThresholdLab(App[None]):
         outcome = message.screen.outcome
         if isinstance(outcome, Opened):
             self._main = MainScreen(
-                outcome.session, playback_seconds=self.playback_seconds, demo=self.demo,
-                ascii=self.ascii, opening=outcome.opening,
-            )  # fmt: skip
+                outcome.session,
+                playback_seconds=self.playback_seconds,
+                demo=self.demo,
+                ascii=self.ascii,
+                opening=outcome.opening,
+            )
             self.switch_screen(self._main)
         else:
             self.exit_note = outcome

@@ -20,8 +20,20 @@ import inspect
 from typing import ClassVar
 
 #: Help's sections, in the order people learn them.
-GROUPS = ("Threshold", "Rows", "Edits", "Deciding", "Models", "Classes", "How sure",
-          "Panes", "Views and playback", "Data and the app", "Describe", "Other keys")  # fmt: skip
+GROUPS = (
+    "Threshold",
+    "Rows",
+    "Edits",
+    "Deciding",
+    "Models",
+    "Classes",
+    "How sure",
+    "Panes",
+    "Views and playback",
+    "Data and the app",
+    "Describe",
+    "Other keys",
+)
 
 
 class Command:
@@ -362,8 +374,10 @@ class Goal(Command):
     ACTION = "goal"
     GROUP = "Deciding"
     PLAIN = "goal GOAL | goal | goal off"
-    PLAIN_HELP = ("choose the threshold for a goal (max precision where recall >= 0.9; "
-                  "min cost fp=1 fn=5), say it, or drop it")  # fmt: skip
+    PLAIN_HELP = (
+        "choose the threshold for a goal (max precision where recall >= 0.9; "
+        "min cost fp=1 fn=5), say it, or drop it"
+    )
 
 
 class Prevalence(Command):
@@ -387,8 +401,10 @@ class Transform(Command):
     ACTION = "transform"
     GROUP = "Edits"
     PLAIN = "transform NAME"
-    PLAIN_HELP = ("square, sqrt, log, logit, expit, rank or affine:A,B of every score (one "
-                  "edit: undo goes back)")  # fmt: skip
+    PLAIN_HELP = (
+        "square, sqrt, log, logit, expit, rank or affine:A,B of every score (one "
+        "edit: undo goes back)"
+    )
 
 
 class NextClass(Command):
@@ -523,8 +539,10 @@ class Bootstrap(Command):
     ACTION = "bootstrap"
     GROUP = "How sure"
     PLAIN = "bootstrap B [seed S] | bootstrap off"
-    PLAIN_HELP = ("bootstrap intervals (B replicates) for AP, the PR area, F1, MCC, a goal's "
-                  "threshold, and curve bands")  # fmt: skip
+    PLAIN_HELP = (
+        "bootstrap intervals (B replicates) for AP, the PR area, F1, MCC, a goal's "
+        "threshold, and curve bands"
+    )
 
 
 class Play(Command):
@@ -590,8 +608,9 @@ class Presets(Command):
     ACTION = "pick_preset"
     GROUP = "Data and the app"
     PLAIN = "preset NAME [force] | presets"
-    PLAIN_HELP = ("load a built-in fixture (force: even over unsaved edits, losing them), or "
-                  "list them")  # fmt: skip
+    PLAIN_HELP = (
+        "load a built-in fixture (force: even over unsaved edits, losing them), or list them"
+    )
 
 
 class Save(Command):
@@ -716,9 +735,11 @@ class Rows(Command):
 
     PLAIN = "rows [TP|FP|TN|FN|differ] [file|high|low] [N]"
     GROUP = "Rows"
-    PLAIN_HELP = ("rows: one cell only (or, with several models, the rows they decide "
-                  "differently), in file order or by score (high to low, low to high), at most "
-                  "N (100)")  # fmt: skip
+    PLAIN_HELP = (
+        "rows: one cell only (or, with several models, the rows they decide "
+        "differently), in file order or by score (high to low, low to high), at most "
+        "N (100)"
+    )
 
 
 # --- the sweep table's own keys -------------------------------------------------------------
@@ -832,10 +853,12 @@ class Readout(Command):
 
     PLAIN = "readout [fpr X,..|tpr Y,..]"
     GROUP = "Describe"
-    PLAIN_HELP = ("the point with the highest TPR at FPR <= X (fpr 0.01,0.05) or the lowest "
-                  "FPR at TPR >= Y (tpr 0.9), its threshold and counts, and the ROC line's "
-                  "value interpolated at exactly X or Y (default: FPR 0.001, 0.01, 0.05, 0.1 "
-                  "and TPR 0.9, 0.95, 0.99)")  # fmt: skip
+    PLAIN_HELP = (
+        "the point with the highest TPR at FPR <= X (fpr 0.01,0.05) or the lowest "
+        "FPR at TPR >= Y (tpr 0.9), its threshold and counts, and the ROC line's "
+        "value interpolated at exactly X or Y (default: FPR 0.001, 0.01, 0.05, 0.1 "
+        "and TPR 0.9, 0.95, 0.99)"
+    )
 
 
 class PartialAuc(Command):
@@ -843,8 +866,10 @@ class PartialAuc(Command):
 
     PLAIN = "partial auc fpr|tpr A B"
     GROUP = "Describe"
-    PLAIN_HELP = ("the ROC area over FPR (or TPR) from A to B, exact, and McClish's "
-                  "standardised value (partial auc fpr 0 0.1)")  # fmt: skip
+    PLAIN_HELP = (
+        "the ROC area over FPR (or TPR) from A to B, exact, and McClish's "
+        "standardised value (partial auc fpr 0 0.1)"
+    )
 
 
 class NetBenefit(Command):
@@ -852,9 +877,11 @@ class NetBenefit(Command):
 
     PLAIN = "net benefit [PT]"
     GROUP = "Deciding"
-    PLAIN_HELP = ("the decision curve: net benefit TP/n − FP/n·pt/(1 − pt) at the --pt grid "
-                  "beside treating all and treating none, where the model is useful; net "
-                  "benefit 0.2 for one pt, its counts filled in")  # fmt: skip
+    PLAIN_HELP = (
+        "the decision curve: net benefit TP/n − FP/n·pt/(1 − pt) at the --pt grid "
+        "beside treating all and treating none, where the model is useful; net "
+        "benefit 0.2 for one pt, its counts filled in"
+    )
 
 
 class UsefulRange(Command):
@@ -862,8 +889,10 @@ class UsefulRange(Command):
 
     PLAIN = "useful range"
     GROUP = "Deciding"
-    PLAIN_HELP = ("the threshold probabilities pt where acting on the model beats treating "
-                  "everyone and treating no one")  # fmt: skip
+    PLAIN_HELP = (
+        "the threshold probabilities pt where acting on the model beats treating "
+        "everyone and treating no one"
+    )
 
 
 class Hull(Command):
@@ -871,8 +900,10 @@ class Hull(Command):
 
     PLAIN = "hull"
     GROUP = "Deciding"
-    PLAIN_HELP = ("the cost curves' envelope: the ROC convex hull's vertices, the range of "
-                  "probability-cost PC(+) each is cheapest over, and the hull's area")  # fmt: skip
+    PLAIN_HELP = (
+        "the cost curves' envelope: the ROC convex hull's vertices, the range of "
+        "probability-cost PC(+) each is cheapest over, and the hull's area"
+    )
 
 
 class Groups(Command):
@@ -888,9 +919,11 @@ class Groups(Command):
     ON_KEY_LINE = False
     PLAIN = "groups"
     GROUP = "Models"
-    PLAIN_HELP = ("with --group COL: each group at the threshold (its counts, rates with "
-                  "Wilson intervals, AUC with DeLong's) and the gaps between groups, as "
-                  "Fairlearn names them, with Newcombe's intervals")  # fmt: skip
+    PLAIN_HELP = (
+        "with --group COL: each group at the threshold (its counts, rates with "
+        "Wilson intervals, AUC with DeLong's) and the gaps between groups, as "
+        "Fairlearn names them, with Newcombe's intervals"
+    )
 
 
 class OwnThresholds(Command):
@@ -903,9 +936,11 @@ class OwnThresholds(Command):
     ON_KEY_LINE = False  # as E: help, the palette and the grouped file's opening say it
     PLAIN = "own"
     GROUP = "Models"
-    PLAIN_HELP = ("with --group COL: each group its own threshold (model NAME shows one "
-                  "to move its own; all rows' status and matrix are then the groups' "
-                  "pooled), or own again for one threshold")  # fmt: skip
+    PLAIN_HELP = (
+        "with --group COL: each group its own threshold (model NAME shows one "
+        "to move its own; all rows' status and matrix are then the groups' "
+        "pooled), or own again for one threshold"
+    )
 
 
 class GroupGoal(Command):
@@ -913,10 +948,12 @@ class GroupGoal(Command):
 
     PLAIN = "group-goal CRITERION [E]"
     GROUP = "Models"
-    PLAIN_HELP = ("with --group COL: one threshold a group for demographic_parity, "
-                  "equal_opportunity, equalized_odds, predictive_parity or same_goal (gap "
-                  "at most E, 0.01 by default), maximising the goal in force (max accuracy "
-                  "without one) on all rows pooled; each group then carries its own")  # fmt: skip
+    PLAIN_HELP = (
+        "with --group COL: one threshold a group for demographic_parity, "
+        "equal_opportunity, equalized_odds, predictive_parity or same_goal (gap "
+        "at most E, 0.01 by default), maximising the goal in force (max accuracy "
+        "without one) on all rows pooled; each group then carries its own"
+    )
 
 
 class Group(Command):
@@ -932,8 +969,10 @@ class Models(Command):
 
     PLAIN = "models"
     GROUP = "Models"
-    PLAIN_HELP = ("several models of the same rows (or all rows and each group, with "
-                  "--group COL): each one's summaries")  # fmt: skip
+    PLAIN_HELP = (
+        "several models of the same rows (or all rows and each group, with "
+        "--group COL): each one's summaries"
+    )
 
 
 class Model(Command):

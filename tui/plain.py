@@ -126,12 +126,14 @@ def _topic_word(group: str) -> str:
 def topic_list() -> str:
     """What ``help`` alone says: the topics and the commands, each a word to ask for."""
     words = [w for w in plain_words() if not w.endswith("!")]
-    return "\n".join([
-        "Help: help TOPIC for a group of commands, help COMMAND for one, help all for every "
-        "command.",
-        *textwrap.wrap(f"Topics: {', '.join(topics())}.", 96),
-        *textwrap.wrap(f"Commands: {', '.join(words)}.", 96),
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            "Help: help TOPIC for a group of commands, help COMMAND for one, help all for every "
+            "command.",
+            *textwrap.wrap(f"Topics: {', '.join(topics())}.", 96),
+            *textwrap.wrap(f"Commands: {', '.join(words)}.", 96),
+        ]
+    )
 
 
 def help_on(word: str) -> str:
@@ -364,13 +366,14 @@ class PlainSession:
         """``partial auc fpr 0 0.1`` (or ``fpr:0-0.1``); ``partial auc`` alone: those
         --partial-auc asked for."""
         if not args or args[0].lower() != "auc":
-            raise InputError("say partial auc, then the focus and the range: "
-                             "partial auc fpr 0 0.1")  # fmt: skip
+            raise InputError("say partial auc, then the focus and the range: partial auc fpr 0 0.1")
         if len(args) == 1:
             found = self.session.asked.partial(self.analysis.sweep)
             if not found:
-                raise InputError("partial auc: give the focus and the range, as in "
-                                 "partial auc fpr 0 0.1 (--partial-auc gave none)")  # fmt: skip
+                raise InputError(
+                    "partial auc: give the focus and the range, as in "
+                    "partial auc fpr 0 0.1 (--partial-auc gave none)"
+                )
             self.say(*(partial_auc_sentence(p) for p in found))
             return
         focus, low, high = parse_partial_auc(" ".join(args[1:]))
@@ -382,8 +385,7 @@ class PlainSession:
         """``net benefit``: the decision curve on the --pt grid; ``net benefit 0.2``: at
         one pt, its counts filled in."""
         if not args or args[0].lower() != "benefit":
-            raise InputError("say net benefit, or net benefit 0.2 for one threshold "
-                             "probability")  # fmt: skip
+            raise InputError("say net benefit, or net benefit 0.2 for one threshold probability")
         d = self.session.decision_curve()
         if d.reason is not None:
             raise InputError(f"net benefit is undefined: {d.reason}")
@@ -391,16 +393,20 @@ class PlainSession:
             self.say(*decision_curve_lines(d, self.session.sure))
             return
         if len(args) > 2:
-            raise InputError(f"net benefit takes one threshold probability, not "
-                             f"{' '.join(args[1:])!r}")  # fmt: skip
+            raise InputError(
+                f"net benefit takes one threshold probability, not {' '.join(args[1:])!r}"
+            )
         try:
             (pt,) = parse_pt(args[1])
         except InputError:
-            raise InputError(f"net benefit {args[1]}: give one threshold probability strictly "
-                             "between 0 and 1, like net benefit 0.2") from None  # fmt: skip
+            raise InputError(
+                f"net benefit {args[1]}: give one threshold probability strictly "
+                "between 0 and 1, like net benefit 0.2"
+            ) from None
         a = self.session.asked
-        one = decision_curve(self.analysis.sweep, (pt,), harm=a.harm,
-                             prevalence=self.session.prevalence)  # fmt: skip
+        one = decision_curve(
+            self.analysis.sweep, (pt,), harm=a.harm, prevalence=self.session.prevalence
+        )
         self.say(net_benefit_sentence(one, one.grid[0], self.analysis.sweep))
 
     def cmd_useful_range(self, args: list[str]) -> None:
@@ -416,11 +422,18 @@ class PlainSession:
         """The groups' report at the session's threshold (refused without groups)."""
         g = self.session.row_groups
         if g is None:
-            raise InputError("no groups: open a file with --group COL (a column naming each "
-                             "row's group)")  # fmt: skip
+            raise InputError(
+                "no groups: open a file with --group COL (a column naming each row's group)"
+            )
         s = self.session
-        return g.report(s.grouped_rows(), s.threshold, beta=s.beta, confidence=s.confidence,
-                        label=s.source, own=s.shown.own)  # fmt: skip
+        return g.report(
+            s.grouped_rows(),
+            s.threshold,
+            beta=s.beta,
+            confidence=s.confidence,
+            label=s.source,
+            own=s.shown.own,
+        )
 
     def _groups(self) -> list[str]:
         """``groups``: each group at the threshold, then the gaps."""
@@ -429,16 +442,19 @@ class PlainSession:
         assert c.group_column is not None
         lines = groups_lines(c.group_column, c.groups, c.gaps, r.threshold)
         if added:
-            lines.append(f"({added} row{'s' if added != 1 else ''} added by an edit "
-                         f"{'have' if added != 1 else 'has'} no group and "
-                         f"{'are' if added != 1 else 'is'} left out.)")  # fmt: skip
+            lines.append(
+                f"({added} row{'s' if added != 1 else ''} added by an edit "
+                f"{'have' if added != 1 else 'has'} no group and "
+                f"{'are' if added != 1 else 'is'} left out.)"
+            )
         return [line.strip() for line in lines if line.strip()]
 
     def cmd_group_goal(self, args: list[str]) -> None:
         """``group-goal CRITERION [E]``: per-group thresholds, each group's its own."""
         if not args or len(args) > 2:
-            raise InputError("say group-goal CRITERION [E], such as group-goal "
-                             "equal_opportunity 0.05")  # fmt: skip
+            raise InputError(
+                "say group-goal CRITERION [E], such as group-goal equal_opportunity 0.05"
+            )
         self._said(self.session.solve_group_goal(args[0], args[1] if len(args) > 1 else None))
 
     def cmd_group(self, args: list[str]) -> None:
@@ -580,9 +596,11 @@ class PlainSession:
         is shown and each group has its own)."""
         a = self.analysis
         if isinstance(a, PooledAnalysis):
-            raise InputError(f"{what} needs one threshold, and each group has its own: "
-                             "model NAME shows a group alone, own gives every group one "
-                             "threshold")  # fmt: skip
+            raise InputError(
+                f"{what} needs one threshold, and each group has its own: "
+                "model NAME shows a group alone, own gives every group one "
+                "threshold"
+            )
         return a
 
     def cmd_boundary(self, args: list[str]) -> None:
@@ -601,9 +619,11 @@ class PlainSession:
         texts = (
             row_texts(a.data, a.threshold, rows, a.sweep.thresholds)
             if not isinstance(a, PooledAnalysis)
-            else [row_texts(a.data, a.row_threshold(int(i)), np.array([i]), a.sweep.thresholds)[0]
-                  for i in rows]
-        )  # fmt: skip
+            else [
+                row_texts(a.data, a.row_threshold(int(i)), np.array([i]), a.sweep.thresholds)[0]
+                for i in rows
+            ]
+        )
         for row in texts:
             self.say(
                 f"{row.id}: score {row.score}, actual {row.actual}, "
@@ -627,8 +647,10 @@ class PlainSession:
         s = self.session
         mc = s.multiclass
         if mc is None:
-            return ["Two classes (a binary problem): class C and multiclass need a label column "
-                    "of class names and score_<class> columns."]  # fmt: skip
+            return [
+                "Two classes (a binary problem): class C and multiclass need a label column "
+                "of class names and score_<class> columns."
+            ]
         r = s.multiclass_summary()
         assert r is not None
         return classes_words(r, s.klass)
@@ -726,22 +748,30 @@ class PlainSession:
     def _models(self) -> list[str]:
         s = self.session
         if not s.models:
-            return ["One model: these rows have one score column (open a file with score_A, "
-                    "score_B, ... or --score-column twice to compare models)."]  # fmt: skip
+            return [
+                "One model: these rows have one score column (open a file with score_A, "
+                "score_B, ... or --score-column twice to compare models)."
+            ]
         lines = [f"{len(s.models)} models of the same {s.data.n} rows:"]
         if s.pooled:
             parts = "folds" if s.folds else "groups"
-            lines = [f"Every row pooled, then {len(s.models) - 1} {parts} by {s.group_by}, each "
-                     "its own rows (model NAME shows one):"]  # fmt: skip
+            lines = [
+                f"Every row pooled, then {len(s.models) - 1} {parts} by {s.group_by}, each "
+                "its own rows (model NAME shows one):"
+            ]
         elif not s.paired:
-            lines = [f"{len(s.models)} groups by {s.group_by}, each its own rows (model NAME "
-                     "shows one):"]  # fmt: skip
+            lines = [
+                f"{len(s.models)} groups by {s.group_by}, each its own rows (model NAME shows one):"
+            ]
         own = s.shown.own
         for row in s.model_rows():
             at = "threshold " + format_threshold(s.threshold)
             if own is not None:
-                at = ("each group's own threshold" if row.name not in own
-                      else "threshold " + format_threshold(own[row.name]))  # fmt: skip
+                at = (
+                    "each group's own threshold"
+                    if row.name not in own
+                    else "threshold " + format_threshold(own[row.name])
+                )
             shown = " (shown)" if row.shown else ""
             q = s.quantised.get(row.name)
             if q is not None:
@@ -991,8 +1021,9 @@ def main_plain(session: Session, opening: str = "") -> int:
     for sig in (signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, _hang_up)
     if sys.stdin.isatty():
-        return run_plain(session, _typed_lines(), sys.stdout, prompt=False, script=False,
-                         opening=opening)  # fmt: skip
+        return run_plain(
+            session, _typed_lines(), sys.stdout, prompt=False, script=False, opening=opening
+        )
     return run_plain(session, sys.stdin, sys.stdout, prompt=False, opening=opening)
 
 

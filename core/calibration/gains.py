@@ -55,11 +55,13 @@ def ks_statistic(sweep: Sweep) -> KS:
     """
     name, formula = "KS", "max (TPR − FPR)"
     if sweep.positives == 0:
-        return KS(undefined(f"{NO_ACTUAL_POS}: TPR is undefined", name=name, formula=formula),
-                  None, None)  # fmt: skip
+        return KS(
+            undefined(f"{NO_ACTUAL_POS}: TPR is undefined", name=name, formula=formula), None, None
+        )
     if sweep.negatives == 0:
-        return KS(undefined(f"{NO_ACTUAL_NEG}: FPR is undefined", name=name, formula=formula),
-                  None, None)  # fmt: skip
+        return KS(
+            undefined(f"{NO_ACTUAL_NEG}: FPR is undefined", name=name, formula=formula), None, None
+        )
     whole = sweep.whole_counts()
     p, n = (int(sweep.positives), int(sweep.negatives)) if whole else (0, 0)
     best_k: int = 0
@@ -162,5 +164,8 @@ def gains(sweep: Sweep) -> Gains | None:
     total = float(sweep.positives + sweep.negatives)
     if sweep.positives == 0 or total == 0:
         return None
-    return Gains(Share(sweep.tp, sweep.fp, total), Share(sweep.tp, None, float(sweep.positives)),
-                 float(sweep.positives) / total)  # fmt: skip
+    return Gains(
+        Share(sweep.tp, sweep.fp, total),
+        Share(sweep.tp, None, float(sweep.positives)),
+        float(sweep.positives) / total,
+    )

@@ -128,8 +128,9 @@ def parse_binning(text: str) -> str:
 
     word = text.strip().lower()
     if word not in BINNINGS:
-        raise InputError(f"binning is mass (equal rows per bin) or width (equal score "
-                         f"ranges), not {text!r}")  # fmt: skip
+        raise InputError(
+            f"binning is mass (equal rows per bin) or width (equal score ranges), not {text!r}"
+        )
     return word
 
 
@@ -418,9 +419,8 @@ def _assemble(
             rate = Metric(p / n, None, None)
             interval, reason = None, NOT_WHOLE
         out.append(
-            Bin(n, p, float(mean_b[k]), rate, float(low_b[k]), float(high_b[k]), interval,
-                reason)
-        )  # fmt: skip
+            Bin(n, p, float(mean_b[k]), rate, float(low_b[k]), float(high_b[k]), interval, reason)
+        )
     rates = pos_b / n_b
     gaps = np.abs(rates - mean_b)
     ece = float(np.sum(n_b / total * gaps))
@@ -429,10 +429,12 @@ def _assemble(
     resolution = float(resolution_sum / total)
     uncertainty = o_bar * (1 - o_bar)
     return Calibration(
-        binning, bins, tuple(out),
+        binning,
+        bins,
+        tuple(out),
         Metric(ece, None, None, "ECE", "Σ (n_b/n)·|rate_b − mean_b|"),
         Metric(mce, None, None, "MCE", "max |rate_b − mean_b|"),
         Metric(reliability, None, None, "reliability", "Σ n_g (s_g − o_g)² / n"),
         Metric(resolution, None, None, "resolution", "Σ n_g (o_g − ō)² / n"),
         Metric(uncertainty, None, None, "uncertainty", "ō (1 − ō)"),
-    )  # fmt: skip
+    )

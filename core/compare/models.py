@@ -94,16 +94,29 @@ class Comparison:
         if self.delong is not None:
             d = self.delong
             auc.update(
-                {"se": d.se, "interval": d.interval.as_json(), "z": d.z, **d.p.as_json(),
-                 "method": d.method, "alternative": d.alternative}
-            )  # fmt: skip
+                {
+                    "se": d.se,
+                    "interval": d.interval.as_json(),
+                    "z": d.z,
+                    **d.p.as_json(),
+                    "method": d.method,
+                    "alternative": d.alternative,
+                }
+            )
             if not d.paired:
                 auc["df"] = d.df  # Student's t, Welch–Satterthwaite (null when the SE is 0)
             if d.z is None:
                 auc["z_reason"] = d.z_reason
         elif self.auc_difference.value is not None:
-            auc.update({"se": None, "interval": None, "p_value": None, "p_value_log10": None,
-                        "interval_reason": self.delong_reason})  # fmt: skip
+            auc.update(
+                {
+                    "se": None,
+                    "interval": None,
+                    "p_value": None,
+                    "p_value_log10": None,
+                    "interval_reason": self.delong_reason,
+                }
+            )
         at: dict[str, Any] = {
             "thresholds": {self.a: self.thresholds[0], self.b: self.thresholds[1]}
         }
@@ -257,8 +270,9 @@ def compare(
     labels, weights = a.data.labels, a.data.weights
     delong, why = (None, None)
     if auc_diff.value is not None:
-        delong, why = paired_delong(a.data.scores, b.data.scores, labels, weights, confidence,
-                                    alternative)  # fmt: skip
+        delong, why = paired_delong(
+            a.data.scores, b.data.scores, labels, weights, confidence, alternative
+        )
     disagree = None
     if auc_diff.value is not None and ap_diff.value is not None:
         disagree = auc_diff.value * ap_diff.value < 0
@@ -270,10 +284,20 @@ def compare(
         alternative,
     )
     return Comparison(
-        a.name, b.name, (sa.roc_auc, sb.roc_auc), (sa.average_precision, sb.average_precision),
-        auc_diff, delong, why, ap_diff, disagree, test, test_why,
-        (a_an.threshold, b_an.threshold), ap_interval,
-    )  # fmt: skip
+        a.name,
+        b.name,
+        (sa.roc_auc, sb.roc_auc),
+        (sa.average_precision, sb.average_precision),
+        auc_diff,
+        delong,
+        why,
+        ap_diff,
+        disagree,
+        test,
+        test_why,
+        (a_an.threshold, b_an.threshold),
+        ap_interval,
+    )
 
 
 #: Why different examples (groups, or --unpaired) get no McNemar test or paired bootstrap.
@@ -298,17 +322,26 @@ def _unpaired(
     delong, why = (None, None)
     if auc_diff.value is not None:
         # n each set's examples: its rows, or its counts' total when aggregated.
-        delong, why = unpaired_delong(a_an.curves.sweep, b_an.curves.sweep, confidence,
-                                      alternative)  # fmt: skip
+        delong, why = unpaired_delong(a_an.curves.sweep, b_an.curves.sweep, confidence, alternative)
     disagree = None
     if auc_diff.value is not None and ap_diff.value is not None:
         disagree = auc_diff.value * ap_diff.value < 0
     ap_interval = (None, f"no paired bootstrap: {NOT_PAIRED}") if booted else (None, None)
     return Comparison(
-        a.name, b.name, (sa.roc_auc, sb.roc_auc), (sa.average_precision, sb.average_precision),
-        auc_diff, delong, why, ap_diff, disagree, None, f"McNemar's test: {NOT_PAIRED}",
-        (a_an.threshold, b_an.threshold), ap_interval,
-    )  # fmt: skip
+        a.name,
+        b.name,
+        (sa.roc_auc, sb.roc_auc),
+        (sa.average_precision, sb.average_precision),
+        auc_diff,
+        delong,
+        why,
+        ap_diff,
+        disagree,
+        None,
+        f"McNemar's test: {NOT_PAIRED}",
+        (a_an.threshold, b_an.threshold),
+        ap_interval,
+    )
 
 
 def _examples(n: int) -> str:
@@ -345,9 +378,14 @@ def net_benefit_differences(
         else:
             pts = np.asarray([float(pt) for (pt, _), _ in rows])
             intervals, reason = paired_net_benefit_bootstrap(
-                a.data, b.data, pts, weights, replicates=boot[0], seed=boot[1],
+                a.data,
+                b.data,
+                pts,
+                weights,
+                replicates=boot[0],
+                seed=boot[1],
                 confidence=confidence,
-            )  # fmt: skip
+            )
     out = []
     for i, ((pt, nb_a), (_, nb_b)) in enumerate(rows):
         value = difference(nb_a, nb_b, "net benefit difference")

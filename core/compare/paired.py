@@ -297,13 +297,31 @@ def unpaired_delong(
     zc = z_for(confidence)
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
     if se == 0:
-        return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
-                            ONE if diff == 0 else ZERO, paired=False,
-                            alternative=alternative), None  # fmt: skip
+        return PairedDeLong(
+            auc_a,
+            auc_b,
+            diff,
+            0.0,
+            interval,
+            None,
+            ONE if diff == 0 else ZERO,
+            paired=False,
+            alternative=alternative,
+        ), None
     df = (var_a + var_b) ** 2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1))
     d = diff / se
-    return PairedDeLong(auc_a, auc_b, diff, se, interval, d, student_t_p(d, df, alternative),
-                        paired=False, alternative=alternative, df=df), None  # fmt: skip
+    return PairedDeLong(
+        auc_a,
+        auc_b,
+        diff,
+        se,
+        interval,
+        d,
+        student_t_p(d, df, alternative),
+        paired=False,
+        alternative=alternative,
+        df=df,
+    ), None
 
 
 def paired_delong(
@@ -360,11 +378,20 @@ def paired_delong(
     zc = z_for(confidence)
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
     if se == 0:  # the models place every example alike: no spread to test against
-        return PairedDeLong(auc_a, auc_b, diff, 0.0, interval, None,
-                            ONE if diff == 0 else ZERO, alternative=alternative), None  # fmt: skip
+        return PairedDeLong(
+            auc_a,
+            auc_b,
+            diff,
+            0.0,
+            interval,
+            None,
+            ONE if diff == 0 else ZERO,
+            alternative=alternative,
+        ), None
     z = diff / se
-    return PairedDeLong(auc_a, auc_b, diff, se, interval, z, normal_p(z, alternative),
-                        alternative=alternative), None  # fmt: skip
+    return PairedDeLong(
+        auc_a, auc_b, diff, se, interval, z, normal_p(z, alternative), alternative=alternative
+    ), None
 
 
 @dataclass(frozen=True)
@@ -517,8 +544,10 @@ def paired_net_benefit_bootstrap(
     g = pts.shape[0]
     # Each row's count of grid pts at or below its score: a model acts on it at pt j
     # iff j is below that count (pts ascending).
-    bins = (np.searchsorted(pts, a.scores, side="right"),
-            np.searchsorted(pts, b.scores, side="right"))  # fmt: skip
+    bins = (
+        np.searchsorted(pts, a.scores, side="right"),
+        np.searchsorted(pts, b.scores, side="right"),
+    )
     pos = _cells(bins, pos_rows, w, g + 1)
     neg = _cells(bins, neg_rows, w, g + 1)
     odds = pts / (1.0 - pts)

@@ -25,14 +25,30 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
 # Acklam's coefficients (central region and tails).
-_A = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02,
-      1.383577518672690e02, -3.066479806614716e01, 2.506628277459239e00)  # fmt: skip
-_B = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02,
-      6.680131188771972e01, -1.328068155288572e01)  # fmt: skip
-_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00,
-      -2.549732539343734e00, 4.374664141464968e00, 2.938163982698783e00)  # fmt: skip
-_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00,
-      3.754408661907416e00)  # fmt: skip
+_A = (
+    -3.969683028665376e01,
+    2.209460984245205e02,
+    -2.759285104469687e02,
+    1.383577518672690e02,
+    -3.066479806614716e01,
+    2.506628277459239e00,
+)
+_B = (
+    -5.447609879822406e01,
+    1.615858368580409e02,
+    -1.556989798598866e02,
+    6.680131188771972e01,
+    -1.328068155288572e01,
+)
+_C = (
+    -7.784894002430293e-03,
+    -3.223964580411365e-01,
+    -2.400758277161838e00,
+    -2.549732539343734e00,
+    4.374664141464968e00,
+    2.938163982698783e00,
+)
+_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00)
 _LOW = 0.02425
 
 
@@ -123,10 +139,13 @@ def placeable_run(sweep: Sweep) -> tuple[int, int]:
     FP < N and TP < P each hold from one point on or up to one point (the counts
     never fall), so four binary searches find it."""
     fp, tp = sweep.fp, sweep.tp
-    start = max(int(np.searchsorted(fp, 0, side="right")),
-                int(np.searchsorted(tp, 0, side="right")))  # fmt: skip
-    stop = min(int(np.searchsorted(fp, sweep.negatives, side="left")),
-               int(np.searchsorted(tp, sweep.positives, side="left")))  # fmt: skip
+    start = max(
+        int(np.searchsorted(fp, 0, side="right")), int(np.searchsorted(tp, 0, side="right"))
+    )
+    stop = min(
+        int(np.searchsorted(fp, sweep.negatives, side="left")),
+        int(np.searchsorted(tp, sweep.positives, side="left")),
+    )
     return start, max(start, stop)
 
 

@@ -69,8 +69,10 @@ def _fractions(num: npt.NDArray[Any], den: npt.NDArray[Any], whole: bool) -> lis
     d = np.where(defined, den, 1).astype(np.int64)
     g = np.gcd(n, d)
     g[g == 0] = 1
-    return [f"{p}/{q}" if ok else "" for p, q, ok in
-            zip((n // g).tolist(), (d // g).tolist(), defined.tolist(), strict=True)]  # fmt: skip
+    return [
+        f"{p}/{q}" if ok else ""
+        for p, q, ok in zip((n // g).tolist(), (d // g).tolist(), defined.tolist(), strict=True)
+    ]
 
 
 def _cells(x: npt.NDArray[np.float64]) -> list[str]:
@@ -113,9 +115,15 @@ def curve_rows(
             a = np.where(a_den != 0, a_num / np.where(a_den != 0, a_den, 1), np.nan)
             b = np.where(b_den != 0, b_num / np.where(b_den != 0, b_den, 1), np.nan)
         columns: list[Sequence[str]] = [
-            [str(i) for i in at.tolist()], thresholds, _counts(tp), _counts(fp), _counts(tn),
-            _counts(fn), _cells(a), _cells(b),
-        ]  # fmt: skip
+            [str(i) for i in at.tolist()],
+            thresholds,
+            _counts(tp),
+            _counts(fp),
+            _counts(tn),
+            _counts(fn),
+            _cells(a),
+            _cells(b),
+        ]
         if curve == "det":
             columns += [_cells(probit(a)), _cells(probit(b))]
         columns += [_fractions(a_num, a_den, whole), _fractions(b_num, b_den, whole)]

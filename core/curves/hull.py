@@ -209,8 +209,11 @@ def cost_curve(sweep: Sweep) -> CostCurve:
         else:
             rate_fp, rate_tp = d_fp / float(neg), d_tp / float(pos)
             changes.append(rate_fp / (rate_fp + rate_tp))
-    bounds: list[Fraction | float] = [Fraction(0) if whole else 0.0, *changes,
-                                      Fraction(1) if whole else 1.0]  # fmt: skip
+    bounds: list[Fraction | float] = [
+        Fraction(0) if whole else 0.0,
+        *changes,
+        Fraction(1) if whole else 1.0,
+    ]
     vertices = []
     for a, k in enumerate(points):
         low, high = bounds[a], bounds[a + 1]
@@ -227,8 +230,9 @@ def cost_curve(sweep: Sweep) -> CostCurve:
             (int(fp[a + 1]) - int(fp[a])) * (int(tp[a + 1]) + int(tp[a]))
             for a in range(len(points) - 1)
         )
-        area = from_fraction(Fraction(twice, 2 * int(pos) * int(neg)), 0.0, name=name,
-                             formula=formula)  # fmt: skip
+        area = from_fraction(
+            Fraction(twice, 2 * int(pos) * int(neg)), 0.0, name=name, formula=formula
+        )
     else:
         value = sum(
             (fp[a + 1] - fp[a]) / float(neg) * (tp[a + 1] + tp[a]) / float(pos) / 2

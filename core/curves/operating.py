@@ -217,25 +217,40 @@ def readout(sweep: Sweep, kind: Kind, limit: float) -> Readout:
         if k_max == last or _rate_of(fp[k_max], N, whole) == _exact(limit, whole):
             interp: Fraction | float = _rate_of(tp[k_max], P, whole)
         else:  # FPR crosses x on the segment from k_max to k_max + 1
-            interp = _between(limit, _rate_of(fp[k_max], N, whole),
-                              _rate_of(fp[k_max + 1], N, whole), _rate_of(tp[k_max], P, whole),
-                              _rate_of(tp[k_max + 1], P, whole), whole)  # fmt: skip
+            interp = _between(
+                limit,
+                _rate_of(fp[k_max], N, whole),
+                _rate_of(fp[k_max + 1], N, whole),
+                _rate_of(tp[k_max], P, whole),
+                _rate_of(tp[k_max + 1], P, whole),
+                whole,
+            )
         how = f"the ROC polyline's TPR at FPR = {limit:g}, interpolated"
     else:
         k = _first_at_least(tp, P, limit, whole)  # TPR >= y from k on; FPR lowest at k
         if k == 0 or _rate_of(tp[k], P, whole) == _exact(limit, whole):
             interp = _rate_of(fp[k], N, whole)
         else:  # TPR crosses y on the segment from k − 1 to k
-            interp = _between(limit, _rate_of(tp[k - 1], P, whole), _rate_of(tp[k], P, whole),
-                              _rate_of(fp[k - 1], N, whole), _rate_of(fp[k], N, whole),
-                              whole)  # fmt: skip
+            interp = _between(
+                limit,
+                _rate_of(tp[k - 1], P, whole),
+                _rate_of(tp[k], P, whole),
+                _rate_of(fp[k - 1], N, whole),
+                _rate_of(fp[k], N, whole),
+                whole,
+            )
         how = f"the ROC polyline's FPR at TPR = {limit:g}, interpolated"
     counts = sweep.counts_at(k)
     return Readout(
-        kind, limit, k, sweep.threshold_at(k), counts,
-        _rate_metric(tp[k].item(), P, "TPR", whole), _rate_metric(fp[k].item(), N, "FPR", whole),
+        kind,
+        limit,
+        k,
+        sweep.threshold_at(k),
+        counts,
+        _rate_metric(tp[k].item(), P, "TPR", whole),
+        _rate_metric(fp[k].item(), N, "FPR", whole),
         _exact_or_float(interp, "interpolated " + name, how),
-    )  # fmt: skip
+    )
 
 
 def _decimal(x: float) -> Fraction:
@@ -375,8 +390,9 @@ def partial_auc(sweep: Sweep, focus: Focus, low: float, high: float) -> PartialA
     if P == 0 or N == 0:
         why = f"{NO_ACTUAL_POS if P == 0 else NO_ACTUAL_NEG}: there is no ROC curve"
         u = undefined(why, name=name, formula=formula)
-        return PartialAUC(focus, low, high, u, undefined(why, name="standardised " + name,
-                                                         formula=s_formula))  # fmt: skip
+        return PartialAUC(
+            focus, low, high, u, undefined(why, name="standardised " + name, formula=s_formula)
+        )
     whole = sweep.whole_counts(limit=2**30)  # each block's Σ Δfp·(tp + tp′) stays in int64
     along, a_total = (sweep.fp, N) if focus == "fpr" else (sweep.tp, P)
     k_low = _last_at_most(along, a_total, low, whole)

@@ -90,8 +90,9 @@ def _ap_exact(sweep: Sweep, steps: npt.NDArray[np.intp]) -> Metric:
         ),
         Fraction(0),
     )
-    return from_fraction(total / int(sweep.positives), 0.0, name="average precision",
-                         formula="Σ (Rₖ−Rₖ₋₁)·Pₖ")  # fmt: skip
+    return from_fraction(
+        total / int(sweep.positives), 0.0, name="average precision", formula="Σ (Rₖ−Rₖ₋₁)·Pₖ"
+    )
 
 
 def _trapezoid_exact(sweep: Sweep, first: int, later: npt.NDArray[np.intp]) -> Metric:
@@ -104,8 +105,12 @@ def _trapezoid_exact(sweep: Sweep, first: int, later: npt.NDArray[np.intp]) -> M
         prev = Fraction(int(tp[k - 1]), int(tp[k - 1] + fp[k - 1]))
         here = Fraction(int(tp[k]), int(tp[k] + fp[k]))
         total += int(tp[k] - tp[k - 1]) * (prev + here) / 2
-    return from_fraction(total / int(sweep.positives), 0.0, name="PR trapezoid area",
-                         formula="Σ (Rₖ−Rₖ₋₁)·(Pₖ+Pₖ₋₁)/2")  # fmt: skip
+    return from_fraction(
+        total / int(sweep.positives),
+        0.0,
+        name="PR trapezoid area",
+        formula="Σ (Rₖ−Rₖ₋₁)·(Pₖ+Pₖ₋₁)/2",
+    )
 
 
 def _rises(sweep: Sweep, first: int) -> npt.NDArray[np.intp] | None:

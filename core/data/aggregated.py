@@ -65,8 +65,11 @@ def count_columns(path: Path, header: Sequence[str], by: str | None = None) -> d
             wanted[name] = i
             taken.add(i)
     if ("merged" in wanted) != ("quantisation" in wanted):
-        raise fail(path, "a quantised file has both a 'merged' and a 'quantisation' column; "
-                   "this one has only one")  # fmt: skip
+        raise fail(
+            path,
+            "a quantised file has both a 'merged' and a 'quantisation' column; "
+            "this one has only one",
+        )
     if by is not None:
         wanted["group"] = find(path, header, by, "--by")
         return wanted
@@ -75,8 +78,11 @@ def count_columns(path: Path, header: Sequence[str], by: str | None = None) -> d
         wanted["group"] = others[0]
     elif len(others) > 1:
         names = ", ".join(repr(header[i]) for i in others)
-        raise fail(path, f"aggregated counts with several other columns ({names}): name the "
-                   "one that holds groups with --by COLUMN")  # fmt: skip
+        raise fail(
+            path,
+            f"aggregated counts with several other columns ({names}): name the "
+            "one that holds groups with --by COLUMN",
+        )
     return wanted
 
 
@@ -174,8 +180,9 @@ def _check(path: Path, c: Counts, where: Where, *, full: bool = True) -> None:
     bad = np.flatnonzero(~np.isfinite(c.scores))
     if bad.shape[0]:
         i = int(bad[0])
-        raise fail(path, f"{where(i)}, column 'score': {float(c.scores[i])!r} is not a finite "
-                   "number")  # fmt: skip
+        raise fail(
+            path, f"{where(i)}, column 'score': {float(c.scores[i])!r} is not a finite number"
+        )
 
 
 def dataset_of(path: Path, c: Counts, where: Where | None = None) -> Dataset:
@@ -212,8 +219,9 @@ def _layout(c: Counts) -> tuple[IntArray | None, npt.NDArray[np.bool_], FloatArr
         rows = np.flatnonzero(keep)
         return rows, keep_p[rows], (pos + neg)[rows]
     rows = np.concatenate((np.flatnonzero(keep_p), np.flatnonzero(keep_n)))
-    side = np.concatenate((np.zeros(int(keep_p.sum()), np.int8),
-                           np.ones(int(keep_n.sum()), np.int8)))  # fmt: skip
+    side = np.concatenate(
+        (np.zeros(int(keep_p.sum()), np.int8), np.ones(int(keep_n.sum()), np.int8))
+    )
     order = np.lexsort((side, rows))
     rows, side = rows[order], side[order]
     labels = side == 0
@@ -262,16 +270,22 @@ def _rule(path: Path, values: Sequence[str], where: Where) -> str:
         raise fail(path, f"{where(0)}, column 'quantisation': {exc}") from None
     if len(distinct) > 1:
         i = values.index(distinct[1])
-        raise fail(path, f"{where(i)}, column 'quantisation': {distinct[1]!r} differs from "
-                   f"{distinct[0]!r} above; a file is quantised one way")  # fmt: skip
+        raise fail(
+            path,
+            f"{where(i)}, column 'quantisation': {distinct[1]!r} differs from "
+            f"{distinct[0]!r} above; a file is quantised one way",
+        )
     return distinct[0]
 
 
 def grouped(path: Path, c: Counts) -> InputError:
     names = c.group_names()
-    return fail(path, f"holds {len(names)} groups by {c.by!r} ({', '.join(names[:4])}"
-                f"{', ...' if len(names) > 4 else ''}): open it with threshold-lab to choose "
-                "one")  # fmt: skip
+    return fail(
+        path,
+        f"holds {len(names)} groups by {c.by!r} ({', '.join(names[:4])}"
+        f"{', ...' if len(names) > 4 else ''}): open it with threshold-lab to choose "
+        "one",
+    )
 
 
 def _from_table(path: Path, table: Any, names: dict[str, str], by: str | None) -> Counts | None:
@@ -421,8 +435,14 @@ def load_delimited_counts(path: Path, by: str | None = None) -> Counts:
     by_name = None
     if "group" in rows.cells:
         header = delimited.header_of(path) or [""]
-        by_name = by or next((h for h in header if h.strip() and h.strip().lower() not in (
-            *AGGREGATED_COLUMNS, *QUANTISED_COLUMNS)), None)  # fmt: skip
+        by_name = by or next(
+            (
+                h
+                for h in header
+                if h.strip() and h.strip().lower() not in (*AGGREGATED_COLUMNS, *QUANTISED_COLUMNS)
+            ),
+            None,
+        )
     return _from_cells(path, rows.cells, rows.where, by_name)
 
 

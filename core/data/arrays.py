@@ -59,8 +59,9 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
         return y.astype(bool, copy=True)
     wanted = None if positive is None else label_key(positive)
     if y.dtype.kind in "fc" and np.isnan(y).any():
-        raise InputError(f"y_true[{int(np.flatnonzero(np.isnan(y))[0])}]: the label is missing "
-                         "(NaN)")  # fmt: skip
+        raise InputError(
+            f"y_true[{int(np.flatnonzero(np.isnan(y))[0])}]: the label is missing (NaN)"
+        )
     if y.dtype.kind == "O":
         missing = next((i for i, v in enumerate(y.tolist()) if v is None), None)
         if missing is not None:
@@ -118,8 +119,10 @@ def _dataset(
     name: str,
 ) -> Dataset:
     if scores.shape[0] != labels.shape[0]:
-        raise InputError(f"{name} has {scores.shape[0]} values but y_true has "
-                         f"{labels.shape[0]}: the lengths must match")  # fmt: skip
+        raise InputError(
+            f"{name} has {scores.shape[0]} values but y_true has "
+            f"{labels.shape[0]}: the lengths must match"
+        )
     try:
         return make_dataset(scores, labels, weights=weights, ids=ids, owned=True)
     except InputError as exc:
@@ -131,8 +134,9 @@ def _weights(sample_weight: Any, n: int) -> npt.NDArray[np.float64] | None:
         return None
     w = scores_of(sample_weight, "sample_weight")
     if w.shape[0] != n:
-        raise InputError(f"sample_weight has {w.shape[0]} values but y_true has {n}: the "
-                         "lengths must match")  # fmt: skip
+        raise InputError(
+            f"sample_weight has {w.shape[0]} values but y_true has {n}: the lengths must match"
+        )
     return w
 
 
@@ -174,8 +178,7 @@ def arrays_source(
         )
     labels = labels_of(y_true, positive)
     n = labels.shape[0]
-    data = _dataset(scores_of(y_score), labels, _weights(sample_weight, n), _ids(ids, n),
-                    "y_score")  # fmt: skip
+    data = _dataset(scores_of(y_score), labels, _weights(sample_weight, n), _ids(ids, n), "y_score")
     return Source(data=data, label=source)
 
 
@@ -195,8 +198,9 @@ def _models_source(
     models = []
     for name, scores in y_score.items():
         where = f"y_score[{name!r}]"
-        models.append(Model(str(name), _dataset(scores_of(scores, where), labels, w, row_ids,
-                                                where)))  # fmt: skip
+        models.append(
+            Model(str(name), _dataset(scores_of(scores, where), labels, w, row_ids, where))
+        )
     if len({m.name for m in models}) != len(models):
         raise InputError("y_score: two models have the same name")
     if len(models) == 1:
@@ -230,12 +234,15 @@ def _classes_source(
     labels = np.empty(len(keys), dtype=np.int64)
     for i, key in enumerate(keys):
         if key not in index:
-            raise InputError(f"y_true[{i}]: label {key!r} is not one of the classes "
-                             f"({', '.join(names)})")  # fmt: skip
+            raise InputError(
+                f"y_true[{i}]: label {key!r} is not one of the classes ({', '.join(names)})"
+            )
         labels[i] = index[key]
     if labels.shape[0] != matrix.shape[0]:
-        raise InputError(f"y_score has {matrix.shape[0]} rows but y_true has "
-                         f"{labels.shape[0]}: the lengths must match")  # fmt: skip
+        raise InputError(
+            f"y_score has {matrix.shape[0]} rows but y_true has "
+            f"{labels.shape[0]}: the lengths must match"
+        )
     if not np.all(np.isfinite(matrix)):
         i, j = (int(x[0]) for x in np.nonzero(~np.isfinite(matrix)))
         raise InputError(f"y_score[{i}, {j}] is {matrix[i, j]}: scores must be finite numbers")

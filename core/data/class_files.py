@@ -15,6 +15,8 @@ column is an error naming it and its line.
 
 from __future__ import annotations
 
+import csv
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -67,9 +69,6 @@ SAMPLE_ROWS = 2000
 def _sample_labels(path: Path, label: str) -> set[str] | None:
     """The distinct labels of the first :data:`SAMPLE_ROWS` rows, or None when they
     cannot be read cheaply (the full read then says what is wrong)."""
-    import csv
-    import itertools
-
     try:
         with path.open(encoding="utf-8-sig", newline="") as fh:
             first = fh.readline()
@@ -107,8 +106,11 @@ def load_multiclass(
     suffix = path.suffix.lower()
     if not _regular(path):  # a pipe, or a file that cannot be looked at
         if given:
-            raise fail(path, "several classes are read from a regular file that can be read "
-                       "(this is a pipe or device, or cannot be opened)")  # fmt: skip
+            raise fail(
+                path,
+                "several classes are read from a regular file that can be read "
+                "(this is a pipe or device, or cannot be opened)",
+            )
         return None  # the loader reads it once, and says what is wrong
     if suffix == ".json":
         return _from_json(path, cols) if not given else _refuse_json(path)
@@ -134,8 +136,10 @@ def load_multiclass(
 
 
 def _refuse_json(path: Path) -> Multiclass:
-    raise fail(path, '--class-score is for CSV, TSV and Parquet; a JSON fixture names its '
-               'classes in "classes"')  # fmt: skip
+    raise fail(
+        path,
+        '--class-score is for CSV, TSV and Parquet; a JSON fixture names its classes in "classes"',
+    )
 
 
 def _assemble(
@@ -154,8 +158,10 @@ def _assemble(
         key = str(raw).strip()
         if key not in index:
             place = where(i) if callable(where) else f"row {i + 1}"
-            raise fail(path, f"{place}: label {key!r} has no score column; the classes are "
-                       f"{', '.join(classes)}")  # fmt: skip
+            raise fail(
+                path,
+                f"{place}: label {key!r} has no score column; the classes are {', '.join(classes)}",
+            )
         labels[i] = index[key]
     if labels.shape[0] == 0:
         raise fail(path, "no rows")
@@ -174,8 +180,10 @@ def _wanted(
     for k, (_, column) in enumerate(pairs):
         out[f"s{k}"] = find(path, header, column, "--class-score CLASS=COLUMN")
     taken = set(out.values())
-    for key, named, flag in (("weight", cols.weight, "--weight-column"),
-                             ("id", cols.id, "--id-column")):  # fmt: skip
+    for key, named, flag in (
+        ("weight", cols.weight, "--weight-column"),
+        ("id", cols.id, "--id-column"),
+    ):
         i = find(path, header, named, flag) if named else optional(path, header, key, taken)
         if i is not None:
             out[key] = i
@@ -203,8 +211,10 @@ def _delimited(
         return out
 
     rows = read_rows(path, lines, columns_of)
-    scores = [numbers(path, column, rows.cells[f"s{k}"], rows.where)
-              for k, (_, column) in enumerate(pairs)]  # fmt: skip
+    scores = [
+        numbers(path, column, rows.cells[f"s{k}"], rows.where)
+        for k, (_, column) in enumerate(pairs)
+    ]
     ids = [str(x).strip() for x in rows.cells["id"]] if "id" in named else None
     weights = (
         numbers(path, named["weight"], rows.cells["weight"], rows.where)
@@ -239,9 +249,9 @@ def _parquet(
 
     scores = [numbers(path, c, column(f"s{k}"), where) for k, (_, c) in enumerate(pairs)]
     ids = [str(x) for x in column("id")] if "id" in at else None
-    weights = numbers(path, names[at["weight"]], column("weight"), where) if (
-        "weight" in at
-    ) else None  # fmt: skip
+    weights = (
+        numbers(path, names[at["weight"]], column("weight"), where) if ("weight" in at) else None
+    )
     return column("label"), scores, where, ids, weights
 
 
@@ -285,6 +295,11 @@ def _from_json(path: Path, cols: Columns) -> Multiclass | None:
     if ids is not None and (not isinstance(ids, list) or len(ids) != len(labels)):
         raise fail(path, '"ids" must be a list, one a row')
     return _assemble(
-        path, [(str(c), str(c)) for c in classes], labels, columns,
-        lambda j: f"item {j + 1}", None if ids is None else [str(x) for x in ids], w,
-    )  # fmt: skip
+        path,
+        [(str(c), str(c)) for c in classes],
+        labels,
+        columns,
+        lambda j: f"item {j + 1}",
+        None if ids is None else [str(x) for x in ids],
+        w,
+    )

@@ -64,8 +64,7 @@ def _raw_column(
         found = matching(header, name)
         if len(found) != 1:
             what = "no column" if not found else "more than one column"
-            raise fail(path, f"{what} named {name!r} for {purpose} (columns: "
-                       f"{', '.join(header)})")  # fmt: skip
+            raise fail(path, f"{what} named {name!r} for {purpose} (columns: {', '.join(header)})")
         return {"extra": found[0]}
 
     rows = read_rows(path, lines, column_of)

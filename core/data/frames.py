@@ -64,8 +64,12 @@ def _numbers(table: Any, name: str) -> np.ndarray:
 
     column = _column(table, name)
     t = column.type
-    if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
-            or pa.types.is_boolean(t)):  # fmt: skip
+    if not (
+        pa.types.is_integer(t)
+        or pa.types.is_floating(t)
+        or pa.types.is_decimal(t)
+        or pa.types.is_boolean(t)
+    ):
         raise InputError(f"column {name!r} holds {t}, not numbers")
     return np.asarray(column.cast(pa.float64()).to_numpy(), dtype=np.float64)
 

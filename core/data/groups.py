@@ -41,11 +41,13 @@ def group_codes(
     ``part`` is what the messages call one: "group", or "fold"."""
     arr = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
     if arr.ndim != 1:
-        raise InputError(f"{where}: one {part} name a row is needed (got an array of shape "
-                         f"{arr.shape})")  # fmt: skip
+        raise InputError(
+            f"{where}: one {part} name a row is needed (got an array of shape {arr.shape})"
+        )
     if arr.shape[0] != n:
-        raise InputError(f"{where}: {arr.shape[0]} {part} names for {n} rows: the lengths must "
-                         "match")  # fmt: skip
+        raise InputError(
+            f"{where}: {arr.shape[0]} {part} names for {n} rows: the lengths must match"
+        )
     if arr.dtype.kind == "O":
         # Each distinct value numbered as it first appears (a dict: far quicker than
         # sorting 10^6 strings); None, NaN, 1 and "1" are then named once each.
@@ -64,12 +66,15 @@ def group_codes(
     for j, x in enumerate(raw):
         if x == "":
             i = int(np.flatnonzero(inverse == j)[0])
-            raise InputError(f"{where}: row {i + 1} has no {part} (an empty name): every row "
-                             "needs one")  # fmt: skip
+            raise InputError(
+                f"{where}: row {i + 1} has no {part} (an empty name): every row needs one"
+            )
     names = sorted(set(raw), key=_order_key(sorted(set(raw))))
     if len(names) > MAX_GROUPS:
-        raise InputError(f"{where}: {len(names)} {part}s (at most {MAX_GROUPS}): is this the "
-                         f"{part} column, or an id?")  # fmt: skip
+        raise InputError(
+            f"{where}: {len(names)} {part}s (at most {MAX_GROUPS}): is this the "
+            f"{part} column, or an id?"
+        )
     index = {x: i for i, x in enumerate(names)}
     rank = np.array([index[x] for x in raw], dtype=np.intp)
     return names, rank[inverse]
@@ -101,8 +106,14 @@ def split_groups(
         w = None if data.weights is None else data.weights[idx]
         ids = RowNames(data.ids, idx.astype(np.int64)) if named else None
         try:
-            sub = make_dataset(data.scores[idx], data.labels[idx], weights=w, ids=ids,
-                               ids_known_unique=True, owned=True)  # fmt: skip
+            sub = make_dataset(
+                data.scores[idx],
+                data.labels[idx],
+                weights=w,
+                ids=ids,
+                ids_known_unique=True,
+                owned=True,
+            )
         except InputError as exc:
             raise InputError(f"group {name!r}: {exc}") from None
         out.append((name, sub))

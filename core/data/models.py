@@ -82,8 +82,9 @@ def load_models(
         out = [Model(next(iter(lists)), first)]
         for name, values in list(lists.items())[1:]:
             if len(values) != first.n:
-                raise fail(path, f'"scores" of model {name!r} has {len(values)} items for '
-                           f"{first.n} rows")  # fmt: skip
+                raise fail(
+                    path, f'"scores" of model {name!r} has {len(values)} items for {first.n} rows'
+                )
             scores = numbers(path, f"scores.{name}", values, lambda i: f"item {i}")
             out.append(Model(name, first.with_scores(scores, name=name)))
         return tuple(out) if len(out) >= 2 else ()
@@ -91,11 +92,17 @@ def load_models(
     if not pairs:
         return ()
     if not _regular(path):
-        raise fail(path, "several models are read from a regular file (each model's "
-                   "column is read in turn); this is a pipe or device")  # fmt: skip
+        raise fail(
+            path,
+            "several models are read from a regular file (each model's "
+            "column is read in turn); this is a pipe or device",
+        )
     if aggregated:
-        raise fail(path, "aggregated counts (score, positives, negatives) hold one model; "
-                   "several models need one row per example")  # fmt: skip
+        raise fail(
+            path,
+            "aggregated counts (score, positives, negatives) hold one model; "
+            "several models need one row per example",
+        )
     first_name, first_column = pairs[0]
     first = load_file(path, dataclasses.replace(cols, score=first_column), aggregated=False)
     out = [Model(first_name, first)]

@@ -91,8 +91,9 @@ def digits(text: str) -> int:
     try:
         d = int(text)
     except ValueError:
-        raise InputError(f"--round {text!r}: the number of decimal digits, 0 to "
-                         f"{MAX_DIGITS}") from None  # fmt: skip
+        raise InputError(
+            f"--round {text!r}: the number of decimal digits, 0 to {MAX_DIGITS}"
+        ) from None
     if not 0 <= d <= MAX_DIGITS:
         raise InputError(f"--round {d}: the number of decimal digits must be 0 to {MAX_DIGITS}")
     return d

@@ -77,13 +77,15 @@ def with_groups(src: Source, column: str, values: Any, *, where: str | None = No
     ``column``; refused for several classes, and with one group only."""
     said = where or column
     if src.multiclass is not None:
-        raise InputError(f"{said}: groups are for two classes (use --class C for one class "
-                         "against the rest)")  # fmt: skip
+        raise InputError(
+            f"{said}: groups are for two classes (use --class C for one class against the rest)"
+        )
     names, codes = group_codes(values, src.data.n, where=said)
     if len(names) < 2:
         raise InputError(f"{said}: every row is in group {names[0]!r}; groups need at least two")
-    return dataclasses.replace(src, group_column=column, group_codes=codes,
-                               groups=split_groups(src.data, names, codes))  # fmt: skip
+    return dataclasses.replace(
+        src, group_column=column, group_codes=codes, groups=split_groups(src.data, names, codes)
+    )
 
 
 def with_folds(src: Source, column: str, values: Any, *, where: str | None = None) -> Source:
@@ -91,17 +93,20 @@ def with_folds(src: Source, column: str, values: Any, *, where: str | None = Non
     refused for several classes, with groups, and with one fold only."""
     said = where or column
     if src.multiclass is not None:
-        raise InputError(f"{said}: folds are for two classes; a file of several classes is "
-                         "not split into folds (not even with --class)")  # fmt: skip
+        raise InputError(
+            f"{said}: folds are for two classes; a file of several classes is "
+            "not split into folds (not even with --class)"
+        )
     if src.group_column is not None or src.group_by is not None:
-        raise InputError(f"{said}: a fold column and a group column do not combine (the "
-                         "folds' spread and the groups' gaps are two different questions: "
-                         "report each on its own)")  # fmt: skip
+        raise InputError(
+            f"{said}: a fold column and a group column do not combine (the "
+            "folds' spread and the groups' gaps are two different questions: "
+            "report each on its own)"
+        )
     names, codes = group_codes(values, src.data.n, where=said, part="fold")
     if len(names) < 2:
         raise InputError(f"{said}: every row is in fold {names[0]!r}; folds need at least two")
-    return dataclasses.replace(src, fold_column=column, fold_names=tuple(names),
-                               fold_codes=codes)  # fmt: skip
+    return dataclasses.replace(src, fold_column=column, fold_names=tuple(names), fold_codes=codes)
 
 
 def open_source(
@@ -129,48 +134,80 @@ def open_source(
     path = Path(name)
     if fold is not None:
         if group is not None or by is not None:
-            raise InputError(f"--fold {fold} and --group {group or by}: a fold column and a "
-                             "group column do not combine (the folds' spread and the groups' "
-                             "gaps are two different questions: report each on its "
-                             "own)")  # fmt: skip
+            raise InputError(
+                f"--fold {fold} and --group {group or by}: a fold column and a "
+                "group column do not combine (the folds' spread and the groups' "
+                "gaps are two different questions: report each on its "
+                "own)"
+            )
         if not _there(path):
-            raise InputError(f"--fold {fold}: {name} is a preset, with no fold column "
-                             "(presets have scores and labels only)")  # fmt: skip
+            raise InputError(
+                f"--fold {fold}: {name} is a preset, with no fold column "
+                "(presets have scores and labels only)"
+            )
         if _regular(path) and _counts_file(path, aggregated):
-            raise fail(path, f"--fold {fold}: aggregated counts (score, positives, negatives) "
-                       "have no rows to split into folds; give the rows file")  # fmt: skip
-        src = open_source(name, cols, aggregated=aggregated, keep=keep, scores=scores,
-                          compare=compare, class_scores=class_scores, multiclass=multiclass,
-                          klass=klass)  # fmt: skip
+            raise fail(
+                path,
+                f"--fold {fold}: aggregated counts (score, positives, negatives) "
+                "have no rows to split into folds; give the rows file",
+            )
+        src = open_source(
+            name,
+            cols,
+            aggregated=aggregated,
+            keep=keep,
+            scores=scores,
+            compare=compare,
+            class_scores=class_scores,
+            multiclass=multiclass,
+            klass=klass,
+        )
         if src.multiclass is not None:
-            raise InputError(f"--fold {fold}: folds are for two classes; a file of several "
-                             "classes is not split into folds (not even with --class)")  # fmt: skip
+            raise InputError(
+                f"--fold {fold}: folds are for two classes; a file of several "
+                "classes is not split into folds (not even with --class)"
+            )
         values = text_column(path, fold, src.data.n, purpose="the folds")
         return with_folds(src, fold, values, where=f"{path}, column {fold!r}")
     if _there(path) and _regular(path) and _counts_file(path, aggregated):
         classes = bool(class_scores) or multiclass or klass is not None
         return _counts_source(path, by, group, keep, scores, compare, classes, as_models)
     if by is not None:
-        raise InputError(f"{name}: --by is for aggregated files (score, positives, negatives "
-                         "and a group column, as threshold-lab aggregate --by writes)")  # fmt: skip
+        raise InputError(
+            f"{name}: --by is for aggregated files (score, positives, negatives "
+            "and a group column, as threshold-lab aggregate --by writes)"
+        )
     if group is not None:
         if not _there(path):
-            raise InputError(f"--group {group}: {name} is a preset, with no group column "
-                             "(presets have scores and labels only)")  # fmt: skip
-        src = open_source(name, cols, aggregated=aggregated, keep=keep, scores=scores,
-                          compare=compare, class_scores=class_scores, multiclass=multiclass,
-                          klass=klass)  # fmt: skip
+            raise InputError(
+                f"--group {group}: {name} is a preset, with no group column "
+                "(presets have scores and labels only)"
+            )
+        src = open_source(
+            name,
+            cols,
+            aggregated=aggregated,
+            keep=keep,
+            scores=scores,
+            compare=compare,
+            class_scores=class_scores,
+            multiclass=multiclass,
+            klass=klass,
+        )
         values = text_column(path, group, src.data.n, purpose="the groups")
         return with_groups(src, group, values, where=f"{path}, column {group!r}")
     if _there(path) and not aggregated and len(scores) < 2 and compare is None:
         mc = load_multiclass(path, cols, class_scores, force=multiclass)
         if mc is not None:
             if keep:
-                raise InputError(f"{path}: a goal's cost column is for binary rows, not "
-                                 "several classes (use --class C for one class)")  # fmt: skip
+                raise InputError(
+                    f"{path}: a goal's cost column is for binary rows, not "
+                    "several classes (use --class C for one class)"
+                )
             c = class_index(mc, klass, path)
-            return Source(data=mc.one_vs_rest(c), label=str(path), path=path, multiclass=mc,
-                          klass=c)  # fmt: skip
+            return Source(
+                data=mc.one_vs_rest(c), label=str(path), path=path, multiclass=mc, klass=c
+            )
     if (klass is not None or class_scores or multiclass) and name not in PRESETS:
         raise InputError(
             f"{name}: not several classes: --class, --class-score and --multiclass need a "
@@ -206,8 +243,13 @@ def open_source(
             )
         if p.multiclass is not None:
             c = class_index(p.multiclass, klass, Path(f"preset {name}"))
-            return Source(data=p.multiclass.one_vs_rest(c), label=f"preset {name}",
-                          threshold=p.threshold, multiclass=p.multiclass, klass=c)  # fmt: skip
+            return Source(
+                data=p.multiclass.one_vs_rest(c),
+                label=f"preset {name}",
+                threshold=p.threshold,
+                multiclass=p.multiclass,
+                klass=c,
+            )
         if klass is not None:
             raise InputError(f"preset {name} has two classes; --class is for several")
         return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, models=p.models)
@@ -256,14 +298,22 @@ def _counts_source(
     into groups (``group``: the column, or one group's rows alone), or with
     ``as_models`` each group a model of its own rows."""
     if keep:
-        raise InputError(f"{path}: a cost column (@{keep[0]}) needs one row per example; "
-                         "aggregated counts have none")  # fmt: skip
+        raise InputError(
+            f"{path}: a cost column (@{keep[0]}) needs one row per example; "
+            "aggregated counts have none"
+        )
     if compare is not None:
-        raise fail(path, "aggregated counts (score, positives, negatives) have no rows to "
-                   "join; --compare needs one row per example in each file")  # fmt: skip
+        raise fail(
+            path,
+            "aggregated counts (score, positives, negatives) have no rows to "
+            "join; --compare needs one row per example in each file",
+        )
     if len(scores) >= 2:
-        raise fail(path, "aggregated counts (score, positives, negatives) hold one model; "
-                   "several models need one row per example")  # fmt: skip
+        raise fail(
+            path,
+            "aggregated counts (score, positives, negatives) hold one model; "
+            "several models need one row per example",
+        )
     if classes:
         raise InputError(
             f"{path}: not several classes: --class, --class-score and --multiclass need a "
@@ -275,24 +325,36 @@ def _counts_source(
         if group is not None:
             raise fail(path, f"--group {group}: the file has no group column")
         q = counts.quantised()
-        return Source(data=dataset_of(path, counts), label=str(path), path=path,
-                      quantised={"": q} if q else {})  # fmt: skip
+        return Source(
+            data=dataset_of(path, counts),
+            label=str(path),
+            path=path,
+            quantised={"": q} if q else {},
+        )
     column = counts.by or "group"
     if group is not None and not as_models and not matching([column], group):
         if group not in names:
             shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-            raise fail(path, f"--group {group}: neither the group column ({column!r}) nor a "
-                       f"group in it; the groups are: {shown}")  # fmt: skip
+            raise fail(
+                path,
+                f"--group {group}: neither the group column ({column!r}) nor a "
+                f"group in it; the groups are: {shown}",
+            )
         # One group's rows alone (its report, as before groups were read together).
         part = counts.part(group)
         q = part.quantised()
-        return Source(data=dataset_of(path, part), label=f"{path} ({column} = {group})",
-                      path=path, quantised={"": q} if q else {})  # fmt: skip
+        return Source(
+            data=dataset_of(path, part),
+            label=f"{path} ({column} = {group})",
+            path=path,
+            quantised={"": q} if q else {},
+        )
     if as_models:
         return _group_models(path, counts, names, group)
     q = counts.pooled_quantised()
-    src = Source(data=dataset_of(path, counts), label=str(path), path=path,
-                 quantised={"": q} if q else {})  # fmt: skip
+    src = Source(
+        data=dataset_of(path, counts), label=str(path), path=path, quantised={"": q} if q else {}
+    )
     each = example_groups(counts)
     if len(names) < 2 or np.unique(each).shape[0] < 2:  # a group of zero counts has no rows
         return src
@@ -306,8 +368,7 @@ def _group_models(path: Path, counts: Counts, names: list[str], group: str | Non
         names.insert(0, group)
     elif group is not None:
         shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-        raise fail(path, f"no group {group!r} in column {counts.by!r}; the groups are: "
-                   f"{shown}")  # fmt: skip
+        raise fail(path, f"no group {group!r} in column {counts.by!r}; the groups are: {shown}")
     models = []
     quantised = {}
     for g in names:
@@ -319,11 +380,16 @@ def _group_models(path: Path, counts: Counts, names: list[str], group: str | Non
         q = part.quantised()
         if q is not None:
             quantised[g] = q
-    return Source(data=models[0].data, label=str(path), path=path,
-                  models=tuple(models) if len(models) > 1 else (),
-                  quantised=quantised if len(models) > 1 else
-                  ({"": quantised[names[0]]} if names[0] in quantised else {}),
-                  group_by=counts.by if len(models) > 1 else None)  # fmt: skip
+    return Source(
+        data=models[0].data,
+        label=str(path),
+        path=path,
+        models=tuple(models) if len(models) > 1 else (),
+        quantised=quantised
+        if len(models) > 1
+        else ({"": quantised[names[0]]} if names[0] in quantised else {}),
+        group_by=counts.by if len(models) > 1 else None,
+    )
 
 
 def class_index(mc: Multiclass, name: str | None, path: Path) -> int:
@@ -348,14 +414,19 @@ def _joined(
     if not _there(other_path):
         raise InputError(f"--compare {other}: no such file")
     if models:
-        raise fail(path, "holds several models already; --compare joins files of one "
-                   "model each")  # fmt: skip
+        raise fail(path, "holds several models already; --compare joins files of one model each")
     if aggregated or (aggregated is None and _aggregated(path)):
-        raise fail(path, "aggregated counts (score, positives, negatives) have no rows to "
-                   "join; --compare needs one row per example in each file")  # fmt: skip
+        raise fail(
+            path,
+            "aggregated counts (score, positives, negatives) have no rows to "
+            "join; --compare needs one row per example in each file",
+        )
     if _aggregated(other_path):
-        raise fail(other_path, "aggregated counts (score, positives, negatives) have no "
-                   "rows to join; --compare needs one row per example in each file")  # fmt: skip
+        raise fail(
+            other_path,
+            "aggregated counts (score, positives, negatives) have no "
+            "rows to join; --compare needs one row per example in each file",
+        )
     return join_models(path, data, other_path, cols)
 
 

@@ -21,22 +21,52 @@ from threshold_lab.core.errors import InputError
 
 #: The metrics a goal can name (threshold metrics core computes, plus two of its own).
 GOAL_METRICS = (
-    "precision", "recall", "f1", "fbeta", "accuracy", "balanced_accuracy", "specificity",
-    "npv", "fpr", "fnr", "mcc", "queue_rate", "lr_plus", "lr_minus", "youden",
-    "predicted_positives", "cohen_kappa", "informedness", "markedness",
-    "diagnostic_odds_ratio", "fowlkes_mallows", "jaccard",
-)  # fmt: skip
+    "precision",
+    "recall",
+    "f1",
+    "fbeta",
+    "accuracy",
+    "balanced_accuracy",
+    "specificity",
+    "npv",
+    "fpr",
+    "fnr",
+    "mcc",
+    "queue_rate",
+    "lr_plus",
+    "lr_minus",
+    "youden",
+    "predicted_positives",
+    "cohen_kappa",
+    "informedness",
+    "markedness",
+    "diagnostic_odds_ratio",
+    "fowlkes_mallows",
+    "jaccard",
+)
 
 #: Other spellings people use for the same metrics.
 ALIASES = {
-    "tpr": "recall", "sensitivity": "recall", "ppv": "precision", "tnr": "specificity",
-    "lr+": "lr_plus", "lr-": "lr_minus", "lr−": "lr_minus", "j": "youden",
-    "balanced-accuracy": "balanced_accuracy", "queue-rate": "queue_rate",
-    "predicted-positives": "predicted_positives", "f-beta": "fbeta",
-    "kappa": "cohen_kappa", "dor": "diagnostic_odds_ratio", "fmi": "fowlkes_mallows",
-    "fowlkes-mallows": "fowlkes_mallows", "iou": "jaccard", "bm": "informedness",
+    "tpr": "recall",
+    "sensitivity": "recall",
+    "ppv": "precision",
+    "tnr": "specificity",
+    "lr+": "lr_plus",
+    "lr-": "lr_minus",
+    "lr−": "lr_minus",
+    "j": "youden",
+    "balanced-accuracy": "balanced_accuracy",
+    "queue-rate": "queue_rate",
+    "predicted-positives": "predicted_positives",
+    "f-beta": "fbeta",
+    "kappa": "cohen_kappa",
+    "dor": "diagnostic_odds_ratio",
+    "fmi": "fowlkes_mallows",
+    "fowlkes-mallows": "fowlkes_mallows",
+    "iou": "jaccard",
+    "bm": "informedness",
     "mk": "markedness",
-}  # fmt: skip
+}
 
 #: The four cells a cost can be put on.
 CELLS = ("fp", "fn", "tp", "tn")
@@ -233,8 +263,9 @@ def parse_goal(text: str) -> Goal:
         return Goal("cost", False, costs=_costs(words[2:]))
     if words[1].lower() in NET_BENEFIT_WORDS:
         if head == "min":
-            raise InputError('goal: "min net_benefit": net benefit is maximised '
-                             "(max net_benefit at pt X)")  # fmt: skip
+            raise InputError(
+                'goal: "min net_benefit": net benefit is maximised (max net_benefit at pt X)'
+            )
         return Goal(NET_BENEFIT, True, pt=_at_pt(words[2:]))
     metric = metric_name(words[1])
     rest = words[2:]

@@ -200,13 +200,20 @@ def weights_of(sweep: Sweep, prevalence: Fraction | None, harm: Fraction) -> Wei
     exact = sweep.whole_counts()
     if prevalence is not None:
         if not (pos > 0 and neg > 0):
-            return ("decision curves at a given prevalence need actual positives and "
-                    "negatives (TPR and FPR)")  # fmt: skip
+            return (
+                "decision curves at a given prevalence need actual positives and "
+                "negatives (TPR and FPR)"
+            )
         if exact:
             a, b = prevalence / int(pos), (1 - prevalence) / int(neg)
             return Weights(a, b, prevalence, harm, True)
-        return Weights(float(prevalence) / float(pos), float(1 - prevalence) / float(neg),
-                       float(prevalence), harm, False)  # fmt: skip
+        return Weights(
+            float(prevalence) / float(pos),
+            float(1 - prevalence) / float(neg),
+            float(prevalence),
+            harm,
+            False,
+        )
     total = pos + neg
     if not total > 0:
         return "the rows have no weight"
@@ -242,13 +249,16 @@ def net_benefit_row(sweep: Sweep, w: Weights, pt: Fraction) -> NetBenefit:
         else _metric(nb / w.prevalence, "standardised net benefit", w.exact)
     )
     return NetBenefit(
-        pt=pt, point=k, threshold=sweep.threshold_at(k),
+        pt=pt,
+        point=k,
+        threshold=sweep.threshold_at(k),
         net_benefit=_metric(nb, "net benefit", w.exact),
         treat_all=_metric(everyone, "net benefit of treating all", w.exact),
-        interventions_avoided_per_100=_metric(avoided, "net interventions avoided per 100",
-                                              w.exact),
+        interventions_avoided_per_100=_metric(
+            avoided, "net interventions avoided per 100", w.exact
+        ),
         standardised=std,
-    )  # fmt: skip
+    )
 
 
 def useful_range(sweep: Sweep, w: Weights) -> tuple[tuple[float, float], ...]:
@@ -324,8 +334,9 @@ def decision_curve(
     if isinstance(w, str):
         return DecisionCurve(None, harm, (), (), w, prevalence is not None)
     rows = tuple(net_benefit_row(sweep, w, pt) for pt in grid)
-    return DecisionCurve(float(w.prevalence), harm, rows, useful_range(sweep, w), None,
-                         prevalence is not None)  # fmt: skip
+    return DecisionCurve(
+        float(w.prevalence), harm, rows, useful_range(sweep, w), None, prevalence is not None
+    )
 
 
 def net_benefits(sweep: Sweep, w: Weights, pt: FloatArray) -> tuple[FloatArray, FloatArray]:

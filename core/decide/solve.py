@@ -61,16 +61,31 @@ EXACT_LIMIT = 20_000
 
 #: The words a goal's metrics are said with.
 WORDS = {
-    "precision": "precision", "recall": "recall", "f1": "F1", "fbeta": "F-beta",
-    "accuracy": "accuracy", "balanced_accuracy": "balanced accuracy",
-    "specificity": "specificity", "npv": "NPV", "fpr": "FPR", "fnr": "FNR", "mcc": "MCC",
-    "queue_rate": "queue rate", "lr_plus": "LR+", "lr_minus": "LR−",
-    "youden": "Youden's J (TPR − FPR)", "predicted_positives": "predicted positives",
-    "cost": "cost", "cohen_kappa": "Cohen's kappa", "informedness": "informedness",
-    "markedness": "markedness", "diagnostic_odds_ratio": "diagnostic odds ratio",
-    "fowlkes_mallows": "Fowlkes-Mallows index", "jaccard": "Jaccard index",
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "F1",
+    "fbeta": "F-beta",
+    "accuracy": "accuracy",
+    "balanced_accuracy": "balanced accuracy",
+    "specificity": "specificity",
+    "npv": "NPV",
+    "fpr": "FPR",
+    "fnr": "FNR",
+    "mcc": "MCC",
+    "queue_rate": "queue rate",
+    "lr_plus": "LR+",
+    "lr_minus": "LR−",
+    "youden": "Youden's J (TPR − FPR)",
+    "predicted_positives": "predicted positives",
+    "cost": "cost",
+    "cohen_kappa": "Cohen's kappa",
+    "informedness": "informedness",
+    "markedness": "markedness",
+    "diagnostic_odds_ratio": "diagnostic odds ratio",
+    "fowlkes_mallows": "Fowlkes-Mallows index",
+    "jaccard": "Jaccard index",
     "net_benefit": "net benefit",
-}  # fmt: skip
+}
 
 
 def parse_prevalence(text: str) -> Fraction:
@@ -397,8 +412,14 @@ def _exact_compare(setting: Setting, name: str, goal: Goal, bound_den: int = 1) 
 
 #: Metrics that only rise (+1) or only fall (-1) as the threshold falls (the index
 #: grows): a bound on one of them keeps a run of points, found by bisection.
-MONOTONE = {"recall": 1, "fpr": 1, "predicted_positives": 1, "queue_rate": 1,
-            "fnr": -1, "specificity": -1}  # fmt: skip
+MONOTONE = {
+    "recall": 1,
+    "fpr": 1,
+    "predicted_positives": 1,
+    "queue_rate": 1,
+    "fnr": -1,
+    "specificity": -1,
+}
 
 
 def _run(setting: Setting, goal: Goal, c: Constraint) -> tuple[int, int] | None:
@@ -504,9 +525,17 @@ def solve(setting: Setting, goal: Goal) -> Decision:
             runner = None  # within the float tie of the best: not a clear runner-up
     k = first
     return _decision(
-        setting, goal, k, True, None, found, scan.candidates, _slacks(setting, goal, k),
-        runner, exact,
-    )  # fmt: skip
+        setting,
+        goal,
+        k,
+        True,
+        None,
+        found,
+        scan.candidates,
+        _slacks(setting, goal, k),
+        runner,
+        exact,
+    )
 
 
 #: Points per block of a scan: a block's temporaries stay in the processor's cache.
@@ -579,8 +608,11 @@ class _Scan:
         return np.where(keep, signed, -np.inf)
 
     def _blocks_reaching(self, value: float) -> list[int]:
-        return [i for i, (t, sec) in enumerate(zip(self.tops, self.seconds, strict=True))
-                if t >= value or sec >= value]  # fmt: skip
+        return [
+            i
+            for i, (t, sec) in enumerate(zip(self.tops, self.seconds, strict=True))
+            if t >= value or sec >= value
+        ]
 
     def _block(self, i: int) -> tuple[int, FloatArray]:
         b0 = self.lo + i * BLOCK
@@ -666,9 +698,17 @@ def _monotone_among(
         runner = lo + int(after[0]) if after.size else None
     k = lo + int(run[0])
     return _decision(
-        setting, goal, k, True, None, int(run.size), int(idx.size), _slacks(setting, goal, k),
-        runner, exact,
-    )  # fmt: skip
+        setting,
+        goal,
+        k,
+        True,
+        None,
+        int(run.size),
+        int(idx.size),
+        _slacks(setting, goal, k),
+        runner,
+        exact,
+    )
 
 
 def _infeasible(
@@ -791,8 +831,9 @@ def decision_sentence(d: Decision, sweep: Sweep) -> str:
     parts = [f"Goal {goal}: {where}, {WORDS[d.goal.metric]} {value}"]
     if d.goal.is_net_benefit and d.goal.pt is not None:
         pt = d.goal.pt
-        parts[0] += (f" (the least-cost point with FP:FN costs {number_text(pt)} : "
-                     f"{number_text(1 - pt)})")  # fmt: skip
+        parts[0] += (
+            f" (the least-cost point with FP:FN costs {number_text(pt)} : {number_text(1 - pt)})"
+        )
     if d.slacks:
         parts.append("; ".join(slack_text(s) for s in d.slacks))
     text = ", ".join(parts)

@@ -23,8 +23,17 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Metrics whose exact value may be irrational (MCC) or a ratio of ratios (LR+,
 #: LR-): their floats are never taken as exact.
-NOT_SEPARATED = frozenset({"mcc", "lr_plus", "lr_minus", "cohen_kappa", "markedness",
-                           "diagnostic_odds_ratio", "fowlkes_mallows"})  # fmt: skip
+NOT_SEPARATED = frozenset(
+    {
+        "mcc",
+        "lr_plus",
+        "lr_minus",
+        "cohen_kappa",
+        "markedness",
+        "diagnostic_odds_ratio",
+        "fowlkes_mallows",
+    }
+)
 
 
 def _div(num: Any, den: Any) -> FloatArray:

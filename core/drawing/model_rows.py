@@ -48,8 +48,11 @@ class ModelRow:
         mark = "*" if self.shown else ""
         if self.pending:
             return [f"{self.name}{mark} being computed…"]
-        return [f"{self.name}{mark} AUC {self.auc.brief()}", f"AP {self.ap.brief()}",
-                f"F1 {self.metrics['f1'].brief()}"]  # fmt: skip
+        return [
+            f"{self.name}{mark} AUC {self.auc.brief()}",
+            f"AP {self.ap.brief()}",
+            f"F1 {self.metrics['f1'].brief()}",
+        ]
 
 
 def model_row(name: str, shown: bool, a: Analysis, confidence: float | None) -> ModelRow:

@@ -33,9 +33,18 @@ IndexArray = npt.NDArray[np.intp]
 #: The DET chart's ticks, in the order they are kept when rows are few: the issue's
 #: seven first, then the far ends a wider range reaches.
 PROBIT_TICKS: tuple[tuple[float, str], ...] = (
-    (0.5, "50%"), (0.05, "5%"), (0.95, "95%"), (0.01, "1%"), (0.2, "20%"), (0.8, "80%"),
-    (0.001, "0.1%"), (0.99, "99%"), (0.999, "99.9%"), (0.0001, "0.01%"), (0.9999, "99.99%"),
-)  # fmt: skip
+    (0.5, "50%"),
+    (0.05, "5%"),
+    (0.95, "95%"),
+    (0.01, "1%"),
+    (0.2, "20%"),
+    (0.8, "80%"),
+    (0.001, "0.1%"),
+    (0.99, "99%"),
+    (0.999, "99.9%"),
+    (0.0001, "0.01%"),
+    (0.9999, "99.99%"),
+)
 #: The probit axis runs from 0.1% to 99.9%, or from 0.01% to 99.99% when a point needs it.
 PROBIT_EDGES = (0.001, 0.0001)
 #: The log axis's decades: down to 10^-6 at most.
@@ -250,8 +259,12 @@ def det_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
     extremes: list[float] = []
     if b > a:
         nf, pf = float(n), float(p)
-        extremes = [float(fp[a]) / nf, float(fp[b - 1]) / nf,
-                    1 - float(tp[a]) / pf, 1 - float(tp[b - 1]) / pf]  # fmt: skip
+        extremes = [
+            float(fp[a]) / nf,
+            float(fp[b - 1]) / nf,
+            1 - float(tp[a]) / pf,
+            1 - float(tp[b - 1]) / pf,
+        ]
         if any(r < edge or r > 1 - edge for r in extremes):
             edge = PROBIT_EDGES[1]
     scale = Scale("probit", edge=edge)
@@ -269,19 +282,28 @@ def det_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
         # them: a low FPR or a high FNR (few predicted positive) is a run at the start,
         # a high FPR or a low FNR one at the end, so the points past it on either axis
         # are the longer run of each pair.
-        start = max(_first(lambda k: fpr(k) >= edge, a, b),
-                    _first(lambda k: fnr(k) <= 1 - edge, a, b)) - a  # fmt: skip
-        end = b - min(_first(lambda k: fpr(k) > 1 - edge, a, b),
-                      _first(lambda k: fnr(k) < edge, a, b))  # fmt: skip
+        start = (
+            max(_first(lambda k: fpr(k) >= edge, a, b), _first(lambda k: fnr(k) <= 1 - edge, a, b))
+            - a
+        )
+        end = b - min(
+            _first(lambda k: fpr(k) > 1 - edge, a, b), _first(lambda k: fnr(k) < edge, a, b)
+        )
         beyond = min(start + end, b - a)
     x = _OnScale(Rates(fp, float(n)), scale)
     y = _OnScale(Rates(tp, float(p)), scale, complement=True)
     keep = _thin(sweep, scale, scale, a, b, columns, fnr=True)
     return ScaledLine(
-        x, y, _reduced(x, y, keep, columns), _Placed(a, b, sweep.size),
-        xscale=scale, yscale=scale, points=stop - first, left_out=stop - first - max(b - a, 0),
+        x,
+        y,
+        _reduced(x, y, keep, columns),
+        _Placed(a, b, sweep.size),
+        xscale=scale,
+        yscale=scale,
+        points=stop - first,
+        left_out=stop - first - max(b - a, 0),
         beyond=beyond,
-    )  # fmt: skip
+    )
 
 
 def log_roc_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
@@ -301,7 +323,13 @@ def log_roc_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
     y = _OnScale(Rates(sweep.tp, float(p)), Scale("linear"))
     keep = _thin(sweep, scale, Scale("linear"), 0, sweep.size, columns, fnr=False)
     return ScaledLine(
-        x, y, _reduced(x, y, keep, columns), _Placed(0, sweep.size, sweep.size),
-        xscale=scale, yscale=Scale("linear"), points=sweep.size, on_axis=zero,
+        x,
+        y,
+        _reduced(x, y, keep, columns),
+        _Placed(0, sweep.size, sweep.size),
+        xscale=scale,
+        yscale=Scale("linear"),
+        points=sweep.size,
+        on_axis=zero,
         beyond=max(beyond, 0),
-    )  # fmt: skip
+    )

@@ -59,8 +59,12 @@ def metric_series(
         return np.zeros(0), {name: np.zeros(0) for name in names}
     lo, hi = span if span is not None else (float(ts[-1]), float(ts[0]))
     xs, ks = steps(ts, lo, hi, cols)
-    cells = Cells(sweep.tp[ks], sweep.fp[ks], pos=np.float64(float(sweep.positives)),
-                  neg=np.float64(float(sweep.negatives)))  # fmt: skip
+    cells = Cells(
+        sweep.tp[ks],
+        sweep.fp[ks],
+        pos=np.float64(float(sweep.positives)),
+        neg=np.float64(float(sweep.negatives)),
+    )
     return xs, {name: float_values(name, cells, beta) for name in names}
 
 

@@ -293,8 +293,9 @@ def full_disk(text: str, tmp: Path) -> bool:
 
 def appeared(out: Path) -> str:
     """Why a finished run refused to publish: OUT was made by someone else meanwhile."""
-    return (f"-o {out}: appeared during the run and was left as it is; give --overwrite "
-            "to replace it")  # fmt: skip
+    return (
+        f"-o {out}: appeared during the run and was left as it is; give --overwrite to replace it"
+    )
 
 
 def _unwritable(out: Path, folder: Path, exc: OSError) -> str:

@@ -159,8 +159,11 @@ class Duck:
         self.plan = plan
         self.memory_limit = memory_limit
         self._own_temp = temp_directory is None
-        self.temp = Path(tempfile.mkdtemp(prefix="threshold-lab-duckdb-")) if (
-            temp_directory is None) else temp_directory  # fmt: skip
+        self.temp = (
+            Path(tempfile.mkdtemp(prefix="threshold-lab-duckdb-"))
+            if (temp_directory is None)
+            else temp_directory
+        )
         config: dict[str, str | bool | int | float | list[str]] = {
             "memory_limit": memory_limit,
             "temp_directory": str(self.temp),
@@ -204,11 +207,12 @@ class Duck:
         """DuckDB's message, with the file it names (or the inputs), on one line."""
         text = re.sub(r"\s*Possible solutions:?\s*$", "", _first_line(exc)).rstrip(": ")
         if "out of memory" in text.lower():
-            text += (f" (the memory limit is {self.memory_limit}: raise it with --memory-limit, "
-                     "or give --temp-directory on a disk with room to spill)")  # fmt: skip
+            text += (
+                f" (the memory limit is {self.memory_limit}: raise it with --memory-limit, "
+                "or give --temp-directory on a disk with room to spill)"
+            )
         files = self.plan.files
-        named = [f for f in files if str(f) in str(exc)] or (
-            list(files) if len(files) == 1 else [])  # fmt: skip
+        named = [f for f in files if str(f) in str(exc)] or (list(files) if len(files) == 1 else [])
         for f in named:
             exact_message(str(f), self.plan)  # a small CSV: the loader's message, by line
             return InputError(f"{f}: {text}")
@@ -261,8 +265,9 @@ class Duck:
     def _check_rows(self) -> tuple[list[str], int]:
         """The positive label keys and the row count; the first bad cell raises."""
         weighted = self.plan.weighted
-        bad_w = "count(*) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0)" if (
-            weighted) else "0"  # fmt: skip
+        bad_w = (
+            "count(*) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0)" if (weighted) else "0"
+        )
         found = self.fetch(
             "SELECT lab, min(file), count(*), "
             "count(*) FILTER (WHERE s IS NULL OR NOT isfinite(s)), "
@@ -277,16 +282,19 @@ class Duck:
             self._first_bad("rows_in", "w IS NULL OR NOT isfinite(w) OR w < 0", "raw_w", "weight")
         if any(r[5] for r in found):
             self._first_bad("rows_in", "grp IS NULL", "grp", "by")
-        positive = positive_keys([(r[0], r[1]) for r in found], self.plan,
-                                 label_columns(self.plan), self._locate)  # fmt: skip
+        positive = positive_keys(
+            [(r[0], r[1]) for r in found], self.plan, label_columns(self.plan), self._locate
+        )
         return positive, sum(int(r[2]) for r in found)
 
     def _locate(self, file: str, key: str | None) -> str | None:
         """The row of label ``key`` in ``file`` (Parquet only: text files have no row
         numbers in DuckDB), as "row N"."""
         match = "lab IS NULL" if key is None else f"lab = {lit(key)}"
-        found = self.fetch(f"SELECT rn FROM rows_in WHERE file = {lit(file)} AND {match} "
-                           "AND rn IS NOT NULL ORDER BY rn LIMIT 1")  # fmt: skip
+        found = self.fetch(
+            f"SELECT rn FROM rows_in WHERE file = {lit(file)} AND {match} "
+            "AND rn IS NOT NULL ORDER BY rn LIMIT 1"
+        )
         return f"row {int(found[0][0]) + 1}" if found else None
 
     def _check_shards(self) -> int:
@@ -295,11 +303,14 @@ class Duck:
         bad_count = "p IS NULL OR NOT isfinite(p) OR p < 0 OR n IS NULL OR NOT isfinite(n) OR n < 0"
         checks = [
             ("s IS NULL OR NOT isfinite(s)", "raw_s", "score"),
-            (bad_count, "CASE WHEN p IS NULL OR NOT isfinite(p) OR p < 0 THEN raw_p ELSE raw_n END",
-             "positives/negatives"),
+            (
+                bad_count,
+                "CASE WHEN p IS NULL OR NOT isfinite(p) OR p < 0 THEN raw_p ELSE raw_n END",
+                "positives/negatives",
+            ),
             ("grp IS NULL", "grp", "by"),
             ("merged_ok IS NOT TRUE", "CAST(merged AS VARCHAR)", "merged"),
-        ]  # fmt: skip
+        ]
         counted = ", ".join(f"count(*) FILTER (WHERE {where})" for where, _, _ in checks)
         count, *bad = self.fetch(f"SELECT count(*), {counted} FROM shards_in")[0]
         for (where, raw, role), k in zip(checks, bad, strict=True):
@@ -363,12 +374,17 @@ class Duck:
         options = "FORMAT parquet" if fmt == "parquet" else f"HEADER, DELIMITER {lit(delim)}"
         with whole_or_nothing(plan.out, overwrite=plan.overwrite) as tmp:
             self.sql(f"COPY ({query}) TO {lit(str(tmp))} ({options})", writing=tmp)
-        stats = self.fetch(
-            f"SELECT grp, count(*), sum(p), sum(n), coalesce(sum(p * n) FILTER (WHERE merged), 0) "
-            f"FROM {table} GROUP BY grp ORDER BY grp"
-        ) if plan.rule is not None else self.fetch(
-            f"SELECT grp, count(*), sum(p), sum(n), 0.0 FROM {table} GROUP BY grp ORDER BY grp"
-        )  # fmt: skip
+        stats = (
+            self.fetch(
+                "SELECT grp, count(*), sum(p), sum(n), "
+                "coalesce(sum(p * n) FILTER (WHERE merged), 0) "
+                f"FROM {table} GROUP BY grp ORDER BY grp"
+            )
+            if plan.rule is not None
+            else self.fetch(
+                f"SELECT grp, count(*), sum(p), sum(n), 0.0 FROM {table} GROUP BY grp ORDER BY grp"
+            )
+        )
         return tuple(_group(plan, *row) for row in stats)
 
 

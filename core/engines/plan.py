@@ -8,6 +8,7 @@ aggregated shards. Files with the same columns are read together, as one scan.
 
 from __future__ import annotations
 
+import csv
 import fnmatch
 import glob
 import os
@@ -186,8 +187,9 @@ def _schema(path: Path) -> tuple[list[str], dict[str, str]]:
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise fail(path, "reading Parquet needs pyarrow: pip install "
-                   "'threshold-lab[engines]'") from None  # fmt: skip
+        raise fail(
+            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[engines]'"
+        ) from None
     try:
         schema = pq.read_schema(str(path))
     except Exception as exc:  # pyarrow raises many types for a bad file
@@ -259,11 +261,17 @@ def plan(
                     roles[name] = header[i]
             others = [h for h in header if h not in roles.values()]
             if by is None and others:
-                raise fail(path, f"aggregated counts with another column, {others[0]!r}: if "
-                           f"it names groups, keep them apart with --by {others[0]}")  # fmt: skip
+                raise fail(
+                    path,
+                    f"aggregated counts with another column, {others[0]!r}: if "
+                    f"it names groups, keep them apart with --by {others[0]}",
+                )
             if ("merged" in roles) != ("quantisation" in roles):
-                raise fail(path, "a quantised file has both a 'merged' and a "
-                           "'quantisation' column; this one has only one")  # fmt: skip
+                raise fail(
+                    path,
+                    "a quantised file has both a 'merged' and a "
+                    "'quantisation' column; this one has only one",
+                )
         else:
             roles = names_wanted(path, header, cols)
             roles.pop("id", None)
@@ -273,10 +281,16 @@ def plan(
         group_col = None if by is None else _group_column(path, header, by)
         role_types = tuple(sorted((r, types[c]) for r, c in roles.items() if c in types))
         scan = Scan(
-            files=(path,), parquet=parquet, delimiter=delim, aggregated=aggregated,
-            columns=tuple(sorted(roles.items())), header=tuple(header), types=role_types,
-            by=group_col, root=root,
-        )  # fmt: skip
+            files=(path,),
+            parquet=parquet,
+            delimiter=delim,
+            aggregated=aggregated,
+            columns=tuple(sorted(roles.items())),
+            header=tuple(header),
+            types=role_types,
+            by=group_col,
+            root=root,
+        )
         rule_texts: list[str] = []
         if aggregated and "quantisation" in roles:
             rule_texts = _rules_of(path, roles["quantisation"], parquet, delim)
@@ -284,8 +298,17 @@ def plan(
                 rules.setdefault(text, []).append(path)
         else:
             exact.append(path)
-        key = (scan.parquet, scan.delimiter, scan.aggregated, scan.columns, scan.header,
-               scan.types, scan.by, scan.root, tuple(rule_texts))  # fmt: skip
+        key = (
+            scan.parquet,
+            scan.delimiter,
+            scan.aggregated,
+            scan.columns,
+            scan.header,
+            scan.types,
+            scan.by,
+            scan.root,
+            tuple(rule_texts),
+        )
         held = groups.get(key)
         scan = replace(scan, rules=tuple(parse_rule(t) for t in rule_texts))
         groups[key] = scan if held is None else replace(held, files=(*held.files, path))
@@ -325,8 +348,6 @@ def _rules_of(path: Path, column: str, parquet: bool, delim: str) -> list[str]:
             raise fail(path, f"not a readable Parquet file ({exc})") from None
         values = [str(v) for v in pc.unique(col.cast("string")).to_pylist() if v is not None]
     else:
-        import csv
-
         with path.open(encoding="utf-8-sig", newline="") as fh:
             reader = csv.reader(fh, delimiter=delim)
             header = [h.strip() for h in next(reader)]
@@ -335,8 +356,11 @@ def _rules_of(path: Path, column: str, parquet: bool, delim: str) -> list[str]:
     if not values:
         return []
     if len(values) > 1:
-        raise fail(path, f"column 'quantisation' holds more than one rule "
-                   f"({', '.join(values[:3])}); a shard is quantised one way")  # fmt: skip
+        raise fail(
+            path,
+            f"column 'quantisation' holds more than one rule "
+            f"({', '.join(values[:3])}); a shard is quantised one way",
+        )
     parse_rule(values[0])
     return values
 

@@ -61,8 +61,9 @@ def session(master: str | None = None) -> Any:
     if active is not None:
         return active
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise InputError("the spark engine needs Java 17 or later: install a JDK (java on "
-                         "PATH, or JAVA_HOME)")  # fmt: skip
+        raise InputError(
+            "the spark engine needs Java 17 or later: install a JDK (java on PATH, or JAVA_HOME)"
+        )
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # the JVM of spark-submit started us
     if master is None and not submitted:
         master = "local[*]"
@@ -92,8 +93,10 @@ def session(master: str | None = None) -> Any:
     except Exception as exc:  # Py4J and the JVM raise many kinds
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         where = master or "the spark-submit master"
-        raise InputError(f"spark could not start on {where} ({first}); it needs Java 17 "
-                         f"or later (its log: {LOG})") from None  # fmt: skip
+        raise InputError(
+            f"spark could not start on {where} ({first}); it needs Java 17 "
+            f"or later (its log: {LOG})"
+        ) from None
     finally:
         os.dup2(saved, 2)
         os.close(saved)
@@ -150,11 +153,16 @@ class SparkRun:
             names = dict(scan.columns)
         else:
             df = (
-                reader.option("header", True).option("sep", scan.delimiter)
-                .option("quote", '"').option("escape", '"').option("mode", "FAILFAST")
-                .option("inferSchema", False).option("enforceSchema", False)
-                .option("encoding", "UTF-8").csv(files)
-            )  # fmt: skip
+                reader.option("header", True)
+                .option("sep", scan.delimiter)
+                .option("quote", '"')
+                .option("escape", '"')
+                .option("mode", "FAILFAST")
+                .option("inferSchema", False)
+                .option("enforceSchema", False)
+                .option("encoding", "UTF-8")
+                .csv(files)
+            )
             width = len(scan.header)
             positional = [f"c{i}" for i in range(width)]
             df = df.toDF(*positional, *df.columns[width:])
@@ -181,24 +189,36 @@ class SparkRun:
 
         grp = F.lit("")
         if scan.by is not None:
-            by_col = f"c{scan.header.index(scan.by)}" if (
-                text and scan.by in scan.header) else scan.by  # fmt: skip
+            by_col = (
+                f"c{scan.header.index(scan.by)}" if (text and scan.by in scan.header) else scan.by
+            )
             grp = F.col(f"`{by_col}`").cast("string")
         cols = [
-            F.input_file_name().alias("file"), number("score").alias("s"),
-            raw("score").alias("raw_s"), grp.alias("grp"),
-        ]  # fmt: skip
+            F.input_file_name().alias("file"),
+            number("score").alias("s"),
+            raw("score").alias("raw_s"),
+            grp.alias("grp"),
+        ]
         if scan.aggregated:
-            cols += [number("positives").alias("p"), raw("positives").alias("raw_p"),
-                     number("negatives").alias("n"), raw("negatives").alias("raw_n")]  # fmt: skip
+            cols += [
+                number("positives").alias("p"),
+                raw("positives").alias("raw_p"),
+                number("negatives").alias("n"),
+                raw("negatives").alias("raw_n"),
+            ]
             if "merged" in names:
                 m = F.lower(F.trim(F.col(f"`{names['merged']}`").cast("string")))
-                cols += [m.isin("true", "1", "1.0").alias("merged"),
-                         m.isin("true", "1", "1.0", "false", "0", "0.0").alias("merged_ok"),
-                         F.lit(True).alias("approx")]  # fmt: skip
+                cols += [
+                    m.isin("true", "1", "1.0").alias("merged"),
+                    m.isin("true", "1", "1.0", "false", "0", "0.0").alias("merged_ok"),
+                    F.lit(True).alias("approx"),
+                ]
             else:
-                cols += [F.lit(False).alias("merged"), F.lit(True).alias("merged_ok"),
-                         F.lit(False).alias("approx")]  # fmt: skip
+                cols += [
+                    F.lit(False).alias("merged"),
+                    F.lit(True).alias("merged_ok"),
+                    F.lit(False).alias("approx"),
+                ]
         else:
             cols.append(F.trim(F.col(f"`{names['label']}`").cast("string")).alias("lab"))
             if "weight" in names:
@@ -228,12 +248,17 @@ class SparkRun:
                 w = F.lit(1.0) if not plan.weighted else F.col("w")
                 score = F.when(F.col("s") == 0, F.lit(0.0)).otherwise(F.col("s"))
                 parts.append(
-                    df.select(score.alias("score"), "grp", F.when(is_pos, w).otherwise(0.0)
-                              .alias("p"), F.when(is_pos, 0.0).otherwise(w).alias("n"))
+                    df.select(
+                        score.alias("score"),
+                        "grp",
+                        F.when(is_pos, w).otherwise(0.0).alias("p"),
+                        F.when(is_pos, 0.0).otherwise(w).alias("n"),
+                    )
                     .groupBy("score", "grp")
                     .agg(F.sum("p").alias("p"), F.sum("n").alias("n"))
-                    .withColumn("merged", F.lit(False)).withColumn("approx", F.lit(False))
-                )  # fmt: skip
+                    .withColumn("merged", F.lit(False))
+                    .withColumn("approx", F.lit(False))
+                )
             if shards:
                 df = self._union(shards)
                 n_shards = self._check_shards(df)
@@ -277,7 +302,8 @@ class SparkRun:
             text += f" (Spark's log: {LOG})"
         files = self.plan.files
         named = [f for f in files if str(f.resolve()) in str(exc)] or (
-            list(files) if len(files) == 1 else [])  # fmt: skip
+            list(files) if len(files) == 1 else []
+        )
         for f in named:
             exact_message(str(f), self.plan)
             return InputError(f"{f}: {text}")
@@ -288,12 +314,18 @@ class SparkRun:
         bad_s = F.col("s").isNull() | F.isnan("s") | (F.abs("s") == float("inf"))
         bad_w = F.col("w").isNull() | F.isnan("w") | (F.abs("w") == float("inf")) | (F.col("w") < 0)
         found = (
-            df.groupBy("lab").agg(
-                F.min("file").alias("file"), F.count(F.lit(1)).alias("k"),
-                F.sum(bad_s.cast("int")).alias("bad_s"), F.sum(bad_w.cast("int")).alias("bad_w"),
+            df.groupBy("lab")
+            .agg(
+                F.min("file").alias("file"),
+                F.count(F.lit(1)).alias("k"),
+                F.sum(bad_s.cast("int")).alias("bad_s"),
+                F.sum(bad_w.cast("int")).alias("bad_w"),
                 F.sum(F.col("grp").isNull().cast("int")).alias("bad_g"),
-            ).orderBy("file", "lab").limit(1000).collect()
-        )  # fmt: skip
+            )
+            .orderBy("file", "lab")
+            .limit(1000)
+            .collect()
+        )
         if not found:
             raise InputError(f"{self.plan.files[0]}: no data rows after the header")
         if any(r["bad_s"] for r in found):
@@ -341,15 +373,21 @@ class SparkRun:
             big = exact.where(F.abs("score") * F.lit(c) >= F.lit(ROUND_LIMIT)).limit(1).collect()
             if big:
                 raise InputError(f"score {big[0]['score']!r} {TOO_LARGE.format(d=rule.value)}")
-            key = (F.floor(F.col("score") * F.lit(c) + F.lit(0.5)).cast("double")
-                   / F.lit(c)).alias("q")  # fmt: skip
+            key = (F.floor(F.col("score") * F.lit(c) + F.lit(0.5)).cast("double") / F.lit(c)).alias(
+                "q"
+            )
             return (
-                exact.select(key, "grp", "p", "n", "merged").groupBy("q", "grp")
-                .agg(F.sum("p").alias("p"), F.sum("n").alias("n"),
-                     ((F.max(F.col("merged").cast("int")) == 1) | (F.count(F.lit(1)) > 1))
-                     .alias("merged"))
+                exact.select(key, "grp", "p", "n", "merged")
+                .groupBy("q", "grp")
+                .agg(
+                    F.sum("p").alias("p"),
+                    F.sum("n").alias("n"),
+                    ((F.max(F.col("merged").cast("int")) == 1) | (F.count(F.lit(1)) > 1)).alias(
+                        "merged"
+                    ),
+                )
                 .withColumnRenamed("q", "score")
-            )  # fmt: skip
+            )
         n = rule.value
         ordered = (
             Window.partitionBy("grp").orderBy("score").rowsBetween(Window.unboundedPreceding, -1)
@@ -362,27 +400,39 @@ class SparkRun:
             "bin", F.when(total > 0, F.floor(F.lit(float(n)) * below / total)).otherwise(F.lit(0))
         )
         return binned.groupBy("grp", "bin").agg(
-            F.min("score").alias("score"), F.sum("p").alias("p"), F.sum("n").alias("n"),
+            F.min("score").alias("score"),
+            F.sum("p").alias("p"),
+            F.sum("n").alias("n"),
             ((F.max(F.col("merged").cast("int")) == 1) | (F.count(F.lit(1)) > 1)).alias("merged"),
-        )  # fmt: skip
+        )
 
     def _write(self, final: Any, fmt: str, delim: str, n_rows: int, n_shards: int) -> Result:
         F, plan = self.F, self.plan
         final = final.cache()
         try:
             stats = (
-                final.groupBy("grp").agg(
-                    F.count(F.lit(1)).alias("k"), F.sum("p").alias("p"), F.sum("n").alias("n"),
-                    F.sum(F.when(F.col("merged"), F.col("p") * F.col("n")).otherwise(0.0))
-                    .alias("pairs"),
-                    F.min((F.col("p") == F.floor("p")) & (F.col("n") == F.floor("n")))
-                    .alias("whole"),
-                ).orderBy("grp").collect()
-            )  # fmt: skip
+                final.groupBy("grp")
+                .agg(
+                    F.count(F.lit(1)).alias("k"),
+                    F.sum("p").alias("p"),
+                    F.sum("n").alias("n"),
+                    F.sum(F.when(F.col("merged"), F.col("p") * F.col("n")).otherwise(0.0)).alias(
+                        "pairs"
+                    ),
+                    F.min((F.col("p") == F.floor("p")) & (F.col("n") == F.floor("n"))).alias(
+                        "whole"
+                    ),
+                )
+                .orderBy("grp")
+                .collect()
+            )
             whole = all(r["whole"] for r in stats)
             kind = "bigint" if whole and not plan.weighted else "double"
-            cols = [F.col("score"), F.col("p").cast(kind).alias("positives"),
-                    F.col("n").cast(kind).alias("negatives")]  # fmt: skip
+            cols = [
+                F.col("score"),
+                F.col("p").cast(kind).alias("positives"),
+                F.col("n").cast(kind).alias("negatives"),
+            ]
             if plan.by is not None:
                 cols.append(F.col("grp").alias(plan.by))
             if plan.rule is not None:
@@ -406,8 +456,9 @@ class SparkRun:
                 else None
             )
             groups.append(Group(None if plan.by is None else r["grp"], int(r["k"]), p, n, e))
-        return Result(plan.out, len(plan.files), n_rows, n_shards, tuple(groups), plan.rule,
-                      "spark")  # fmt: skip
+        return Result(
+            plan.out, len(plan.files), n_rows, n_shards, tuple(groups), plan.rule, "spark"
+        )
 
 
 def _save(ordered: Any, fmt: str, delim: str, tmp: Path) -> None:

@@ -237,8 +237,9 @@ class _Spread:
         (ghi, khi, nhi), (glo, klo, nlo) = self.ends()
         names = (ghi.name, glo.name)
         if khi == 0:
-            return undefined(f"the {RATE_WORDS[self.rate]} is 0 in every group",
-                             name=self.rate), names  # fmt: skip
+            return undefined(
+                f"the {RATE_WORDS[self.rate]} is 0 in every group", name=self.rate
+            ), names
         if ghi.whole and glo.whole:
             exact = Fraction(int(klo), int(nlo)) / Fraction(int(khi), int(nhi))
             return from_fraction(exact, float(exact), name=self.rate), names
@@ -262,8 +263,16 @@ def _too_few(name: str, kind: str, s: _Spread) -> Gap | None:
     words = RATE_WORDS[s.rate]
     why = f"the {words} is defined in {len(s.defined)} group{'' if len(s.defined) == 1 else 's'}"
     why += ", and a gap needs two" if s.defined else ""
-    return Gap(name, kind, s.rate, undefined(why, name=name), None, None,
-               f"the gap is undefined ({why})", s.left_out)  # fmt: skip
+    return Gap(
+        name,
+        kind,
+        s.rate,
+        undefined(why, name=name),
+        None,
+        None,
+        f"the gap is undefined ({why})",
+        s.left_out,
+    )
 
 
 def _newcombe_of(s: _Spread, confidence: float) -> tuple[Interval | None, str | None]:
@@ -305,8 +314,19 @@ def compute_gaps(
                     interval, why = booted.interval(rate, confidence)
             value = _named(value, name)
             (_, khi, nhi), (_, klo, nlo) = s.ends()
-            gaps.append(Gap(name, kind, rate, value, names, interval, why, s.left_out,
-                            ((khi, nhi), (klo, nlo))))  # fmt: skip
+            gaps.append(
+                Gap(
+                    name,
+                    kind,
+                    rate,
+                    value,
+                    names,
+                    interval,
+                    why,
+                    s.left_out,
+                    ((khi, nhi), (klo, nlo)),
+                )
+            )
         out[name] = _worse(gaps, kind, booted, confidence)
     return out
 
@@ -358,8 +378,14 @@ class _Boot:
             return None, "undefined in every replicate"
         alpha = (1 - confidence) / 2
         low, high = np.quantile(kept, [alpha, 1 - alpha])
-        return Interval(float(low), float(high), "bootstrap", confidence,
-                        replicates=self.replicates, seed=self.seed), None  # fmt: skip
+        return Interval(
+            float(low),
+            float(high),
+            "bootstrap",
+            confidence,
+            replicates=self.replicates,
+            seed=self.seed,
+        ), None
 
     def interval(self, rate: str, confidence: float) -> tuple[Interval | None, str | None]:
         return self._interval(self.differences[rate], confidence)
@@ -374,17 +400,20 @@ def _bootstrap(groups: Sequence[GroupRates], replicates: int, seed: int) -> _Boo
     Binomial(N, FP/N), so its positives and negatives stay as they are."""
     empty = {rate: np.full(replicates, np.nan) for rate in GAP_RATES}
     if not all(g.whole for g in groups):
-        return _Boot(empty, replicates, seed,
-                     "the bootstrap draws whole rows (the weights are not whole)")  # fmt: skip
+        return _Boot(
+            empty, replicates, seed, "the bootstrap draws whole rows (the weights are not whole)"
+        )
     rng = np.random.default_rng(seed)
     tp, fp, pos, neg = [], [], [], []
     for g in groups:
         c = g.counts
         p, n = int(c.tp + c.fn), int(c.fp + c.tn)
-        tp.append(rng.binomial(p, c.tp / p if p else 0.0, replicates) if p else
-                  np.zeros(replicates))  # fmt: skip
-        fp.append(rng.binomial(n, c.fp / n if n else 0.0, replicates) if n else
-                  np.zeros(replicates))  # fmt: skip
+        tp.append(
+            rng.binomial(p, c.tp / p if p else 0.0, replicates) if p else np.zeros(replicates)
+        )
+        fp.append(
+            rng.binomial(n, c.fp / n if n else 0.0, replicates) if n else np.zeros(replicates)
+        )
         pos.append(p)
         neg.append(n)
     TP = np.array(tp, dtype=np.float64)  # groups x replicates
@@ -415,12 +444,15 @@ def parse_max_gap(text: str) -> tuple[str, float]:
     :data:`GAPS` and a number, refused naming what is wrong."""
     parts = text.replace("=", " ").split()
     if len(parts) != 2:
-        raise InputError(f"--max-gap {text!r}: give a gap's name and a number, as "
-                         "'equal_opportunity_difference 0.05'")  # fmt: skip
+        raise InputError(
+            f"--max-gap {text!r}: give a gap's name and a number, as "
+            "'equal_opportunity_difference 0.05'"
+        )
     name, number = parts
     if name not in GAPS:
-        raise InputError(f"--max-gap {text!r}: no gap named {name!r}; the gaps are: "
-                         f"{', '.join(GAPS)}")  # fmt: skip
+        raise InputError(
+            f"--max-gap {text!r}: no gap named {name!r}; the gaps are: {', '.join(GAPS)}"
+        )
     try:
         limit = float(number)
     except ValueError:

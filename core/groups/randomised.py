@@ -44,8 +44,12 @@ class Mixture:
     q: Fraction
 
     def as_json(self) -> dict[str, Any]:
-        return {"high": self.high, "low": self.low, "q": float(self.q),
-                "q_exact": f"{self.q.numerator}/{self.q.denominator}"}  # fmt: skip
+        return {
+            "high": self.high,
+            "low": self.low,
+            "q": float(self.q),
+            "q_exact": f"{self.q.numerator}/{self.q.denominator}",
+        }
 
     def sentence(self, name: str) -> str:
         def t(x: Threshold) -> str:
@@ -54,8 +58,10 @@ class Mixture:
         if self.q == 0 or self.low == self.high:
             return f"{name}: threshold {t(self.high)}"
         q = f"{self.q} ≈ {float(self.q):.4f}"
-        return (f"{name}: threshold {t(self.high)}; a case scored from {t(self.low)} up to "
-                f"{t(self.high)} is positive with probability {q}")  # fmt: skip
+        return (
+            f"{name}: threshold {t(self.high)}; a case scored from {t(self.low)} up to "
+            f"{t(self.high)} is positive with probability {q}"
+        )
 
 
 @dataclass(frozen=True)
@@ -127,11 +133,15 @@ def solve_randomised(
     ``coefficients`` (a, b, c): the pooled objective is a·ΣTP + b·ΣFP + c; ``sign``
     -1 when it is minimised."""
     if criterion not in RANDOMISED:
-        raise InputError(f"--randomised: for {', '.join(RANDOMISED)} (one rate each group can "
-                         f"hit exactly by mixing two points), not {criterion}")  # fmt: skip
+        raise InputError(
+            f"--randomised: for {', '.join(RANDOMISED)} (one rate each group can "
+            f"hit exactly by mixing two points), not {criterion}"
+        )
     if not all(s.whole_counts() for _, s in sweeps):
-        raise InputError("--randomised: the weights must be whole numbers (the mixtures are "
-                         "found in exact fractions of the counts)")  # fmt: skip
+        raise InputError(
+            "--randomised: the weights must be whole numbers (the mixtures are "
+            "found in exact fractions of the counts)"
+        )
     a, b, c = coefficients
     groups = []
     for name, s in sweeps:
@@ -142,8 +152,9 @@ def solve_randomised(
             xs = [(t + f) / (pos + neg) for t, f in zip(tp, fp, strict=True)]
         else:
             if pos == 0:
-                raise InputError(f"--randomised: group {name!r} has no actual positives (its "
-                                 "TPR is undefined)")  # fmt: skip
+                raise InputError(
+                    f"--randomised: group {name!r} has no actual positives (its TPR is undefined)"
+                )
             xs = [t / pos for t in tp]
         ys = [sign * (a * t + b * f) for t, f in zip(tp, fp, strict=True)]
         groups.append((name, s, xs, ys, _hull(xs, ys)))

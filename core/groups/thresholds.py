@@ -92,8 +92,20 @@ PAIR_LIMIT = 200_000_000
 
 #: Objectives linear in the pooled counts: value = (a·ΣTP + b·ΣFP + c) with a, b, c
 #: from the totals (P, N, n); larger is better after the goal's direction.
-LINEAR = ("accuracy", "recall", "specificity", "fpr", "fnr", "balanced_accuracy", "youden",
-          "informedness", "queue_rate", "predicted_positives", "cost", "net_benefit")  # fmt: skip
+LINEAR = (
+    "accuracy",
+    "recall",
+    "specificity",
+    "fpr",
+    "fnr",
+    "balanced_accuracy",
+    "youden",
+    "informedness",
+    "queue_rate",
+    "predicted_positives",
+    "cost",
+    "net_benefit",
+)
 #: Objectives N/D with N and D linear in the pooled counts.
 RATIO = ("precision", "f1", "fbeta", "npv", "jaccard")
 
@@ -101,8 +113,9 @@ RATIO = ("precision", "f1", "fbeta", "npv", "jaccard")
 def parse_criterion(text: str) -> str:
     word = text.strip().lower().replace("-", "_")
     if word not in CRITERIA:
-        raise InputError(f"--group-goal {text!r}: not a criterion; give one of: "
-                         f"{', '.join(CRITERIA)}")  # fmt: skip
+        raise InputError(
+            f"--group-goal {text!r}: not a criterion; give one of: {', '.join(CRITERIA)}"
+        )
     return word
 
 
@@ -190,9 +203,11 @@ class GroupThresholds:
         if self.criterion == "same_goal":
             head = f"Per-group thresholds: each group solves {self.objective} on its own rows:"
         else:
-            head = (f"Per-group thresholds for {self.criterion.replace('_', ' ')} (gap <= "
-                    f"{_fraction_text(self.tolerance)}), {self.objective} on all rows "
-                    "pooled:")  # fmt: skip
+            head = (
+                f"Per-group thresholds for {self.criterion.replace('_', ' ')} (gap <= "
+                f"{_fraction_text(self.tolerance)}), {self.objective} on all rows "
+                "pooled:"
+            )
         if not self.feasible or self.chosen is None:
             return [head, f"  infeasible: {self.reason}", f"  ({self.search})"]
         c = self.chosen
@@ -210,20 +225,26 @@ class GroupThresholds:
             ts = ", ".join(
                 f"{n} {'above all' if t is None else t}" for n, t in r.thresholds.items()
             )
-            lines.append(f"  runner-up (the best with another smallest rate): {ts}: "
-                         f"{_said(r.objective)}, the gap {_said(r.gap)}")  # fmt: skip
+            lines.append(
+                f"  runner-up (the best with another smallest rate): {ts}: "
+                f"{_said(r.objective)}, the gap {_said(r.gap)}"
+            )
         lines.append(f"  ({self.search})")
         if self.randomised is not None:
             rnd = self.randomised
             rate = RATE_WORDS[CRITERION_RATES[self.criterion][0]]
             at = _fraction_text(rnd.rate)
-            lines.append(f"  Randomised (--randomised; identical cases may be decided "
-                         f"differently): every group at {rate} {at}")  # fmt: skip
+            lines.append(
+                f"  Randomised (--randomised; identical cases may be decided "
+                f"differently): every group at {rate} {at}"
+            )
             lines += [f"    {m.sentence(name)}" for name, m in rnd.mixtures.items()]
             v = rnd.objective
             shown = str(v) if v.denominator == 1 else f"{v} ≈ {float(v):.4f}"
-            lines.append(f"    expected {self.chosen.objective.name if self.chosen else ''} on "
-                         f"all rows pooled = {shown}")  # fmt: skip
+            lines.append(
+                f"    expected {self.chosen.objective.name if self.chosen else ''} on "
+                f"all rows pooled = {shown}"
+            )
         return lines
 
 
@@ -269,8 +290,9 @@ def _form(goal: Goal, pos: Fraction, neg: Fraction, beta: float) -> _Form:
     if m == "cost":
         costs = {cell: c.value for cell, c in goal.costs}
         if any(v is None for v in costs.values()):
-            raise InputError("per-group thresholds: a cost goal's costs must be numbers, not "
-                             "columns")  # fmt: skip
+            raise InputError(
+                "per-group thresholds: a cost goal's costs must be numbers, not columns"
+            )
         cfp, cfn = Fraction(costs.get("fp") or 0), Fraction(costs.get("fn") or 0)
         ctp, ctn = Fraction(costs.get("tp") or 0), Fraction(costs.get("tn") or 0)
         # cost = ctp·TP + cfp·FP + ctn·(N − FP) + cfn·(P − TP)
@@ -282,20 +304,22 @@ def _form(goal: Goal, pos: Fraction, neg: Fraction, beta: float) -> _Form:
         "fpr": (zero, one / neg, zero) if neg else None,
         "fnr": (-one / pos, zero, one) if pos else None,
         "balanced_accuracy": (one / (2 * pos), -one / (2 * neg), Fraction(1, 2))
-        if pos and neg else None,
+        if pos and neg
+        else None,
         "youden": (one / pos, -one / neg, zero) if pos and neg else None,
         "informedness": (one / pos, -one / neg, zero) if pos and neg else None,
         "queue_rate": (one / n, one / n, zero),
         "predicted_positives": (one, one, zero),
-    }  # fmt: skip
+    }
     if m == "net_benefit":
         pt = goal.pt or Fraction(1, 2)
         return _Form((one / n, -pt / (1 - pt) / n, zero), None, 1)
     if m in linear:
         form = linear[m]
         if form is None:
-            raise InputError(f"per-group thresholds: {m} is undefined on the pooled rows (a "
-                             "class is missing)")  # fmt: skip
+            raise InputError(
+                f"per-group thresholds: {m} is undefined on the pooled rows (a class is missing)"
+            )
         return _Form(form, None, sign)
     b2 = Fraction(repr(float(beta))) ** 2
     ratio = {
@@ -432,8 +456,13 @@ def _within(
     if top * max(ed, en, 1) * 2 < 2.0**62:
         out: npt.NDArray[np.bool_] = num * b * ed <= a * den * ed + en * den * b
         return out
-    return np.array([int(x) * int(y) * ed <= int(p) * int(q) * ed + en * int(q) * int(y)
-                     for x, q, p, y in zip(num, den, a, b, strict=True)], dtype=bool)  # fmt: skip
+    return np.array(
+        [
+            int(x) * int(y) * ed <= int(p) * int(q) * ed + en * int(q) * int(y)
+            for x, q, p, y in zip(num, den, a, b, strict=True)
+        ],
+        dtype=bool,
+    )
 
 
 class _Windows:
@@ -504,10 +533,14 @@ def _pair_search(
     tables = [_Table(v, np.arange(v.shape[0], dtype=np.intp)) for v in vals]
     runs = []
     for st, sf in zip(tpr, fpr, strict=True):
-        runs.append((
-            np.searchsorted(st.rate, va, side="left"), _upper(st, va, va_exact, e),
-            np.searchsorted(sf.rate, vb, side="left"), _upper(sf, vb, vb_exact, e),
-        ))  # fmt: skip
+        runs.append(
+            (
+                np.searchsorted(st.rate, va, side="left"),
+                _upper(st, va, va_exact, e),
+                np.searchsorted(sf.rate, vb, side="left"),
+                _upper(sf, vb, vb_exact, e),
+            )
+        )
     totals = np.full(va.shape, -np.inf)
     picks_at: list[IntArray | None] = [None] * va.shape[0]
     for i in range(va.shape[0]):
@@ -598,9 +631,21 @@ def _objective_of(
 
 
 #: The objectives read off the pooled confusion counts as every metric is.
-READ_ON_COUNTS = ("accuracy", "recall", "specificity", "fpr", "fnr", "balanced_accuracy",
-                  "informedness", "queue_rate", "precision", "f1", "fbeta", "npv",
-                  "jaccard")  # fmt: skip
+READ_ON_COUNTS = (
+    "accuracy",
+    "recall",
+    "specificity",
+    "fpr",
+    "fnr",
+    "balanced_accuracy",
+    "informedness",
+    "queue_rate",
+    "precision",
+    "f1",
+    "fbeta",
+    "npv",
+    "jaccard",
+)
 
 
 def _choice(
@@ -650,10 +695,17 @@ def solve_group_thresholds(
     if criterion == "same_goal":
         raise ValueError("same_goal is solved group by group by the goal solver")
     groups = [
-        _Group(name, s.tp.astype(np.float64), s.fp.astype(np.float64), float(s.positives),
-               float(s.negatives), s.thresholds, s.whole_counts())
+        _Group(
+            name,
+            s.tp.astype(np.float64),
+            s.fp.astype(np.float64),
+            float(s.positives),
+            float(s.negatives),
+            s.thresholds,
+            s.whole_counts(),
+        )
         for name, s in sweeps
-    ]  # fmt: skip
+    ]
     exact = all(g.whole for g in groups)
     pos = sum((Fraction(g.pos) for g in groups), Fraction(0))
     neg = sum((Fraction(g.neg) for g in groups), Fraction(0))
@@ -667,8 +719,10 @@ def solve_group_thresholds(
         if "fpr" in rates and g.neg == 0:
             why = "no actual negatives (its FPR is undefined)"
         if why:
-            raise InputError(f"per-group thresholds for {criterion}: group {g.name!r} has "
-                             f"{why}; the criterion cannot hold there")  # fmt: skip
+            raise InputError(
+                f"per-group thresholds for {criterion}: group {g.name!r} has "
+                f"{why}; the criterion cannot hold there"
+            )
     floats = "" if exact else "; rates and the objective in floats (the weights are not whole)"
 
     def values(lam: float | None) -> list[FloatArray]:
@@ -705,10 +759,12 @@ def solve_group_thresholds(
         return windows[0].best(vals)
 
     size = sum(g.tp.shape[0] for g in groups)
-    how = (f"exhaustive over {len(groups)} groups' {size:,} sweep points" +
-           (", pairs of TPR and FPR windows" if criterion == "equalized_odds" else "") +
-           (", Dinkelbach's iteration for the ratio" if form.den is not None else "") +
-           floats)  # fmt: skip
+    how = (
+        f"exhaustive over {len(groups)} groups' {size:,} sweep points"
+        + (", pairs of TPR and FPR windows" if criterion == "equalized_odds" else "")
+        + (", Dinkelbach's iteration for the ratio" if form.den is not None else "")
+        + floats
+    )
     chosen, _, runner = search(values(None))
     if form.den is not None and chosen.size:
         for _ in range(100):  # Dinkelbach: λ rises strictly until no choice beats it
@@ -726,29 +782,43 @@ def solve_group_thresholds(
     if not chosen.size:
         smallest = max(_smallest_gap(groups, r) for r in rates)
         return GroupThresholds(
-            criterion, goal.text(), tolerance, False,
+            criterion,
+            goal.text(),
+            tolerance,
+            False,
             f"no thresholds keep the {' and '.join(RATE_WORDS[r] for r in rates)} gap within "
             f"{float(tolerance):g}; "
             f"the smallest gap reachable is {smallest:.4g}"
             + (" (at least: each rate alone)" if len(rates) > 1 else ""),
-            None, None, how, smallest,
-        )  # fmt: skip
+            None,
+            None,
+            how,
+            smallest,
+        )
     mixed = None
     if randomised:
         if form.den is not None:
-            raise InputError(f"--randomised: the objective {name} is a ratio, and a mixture's "
-                             "expected ratio is not the ratio of its expected counts; use a "
-                             f"sum: {', '.join(LINEAR)}")  # fmt: skip
+            raise InputError(
+                f"--randomised: the objective {name} is a ratio, and a mixture's "
+                "expected ratio is not the ratio of its expected counts; use a "
+                f"sum: {', '.join(LINEAR)}"
+            )
         found = solve_randomised(sweeps, criterion, goal, form.num, form.sign)
         if isinstance(found, str):
             raise InputError(f"--randomised: {found}")
         mixed = found
     return GroupThresholds(
-        criterion, goal.text(), tolerance, True, None,
+        criterion,
+        goal.text(),
+        tolerance,
+        True,
+        None,
         _choice(groups, chosen, form, rates, exact, name, beta),
         None if runner is None else _choice(groups, runner, form, rates, exact, name, beta),
-        how, None, mixed,
-    )  # fmt: skip
+        how,
+        None,
+        mixed,
+    )
 
 
 def solve_same_goal(
@@ -757,8 +827,7 @@ def solve_same_goal(
     """``same_goal``: each group solves ``goal`` (its constraints too) on its own rows
     with the goal solver; the objective is then read on all rows pooled."""
     if goal.columns():
-        raise InputError("per-group thresholds: a cost goal's costs must be numbers, not "
-                         "columns")  # fmt: skip
+        raise InputError("per-group thresholds: a cost goal's costs must be numbers, not columns")
     thresholds: dict[str, Threshold] = {}
     points = []
     tp = fp = pos = neg = Fraction(0)
@@ -767,10 +836,14 @@ def solve_same_goal(
         at, decision, _ = solved_at(a, goal, None, a.data)
         if not decision.feasible:
             return GroupThresholds(
-                "same_goal", goal.text(), Fraction(0), False,
-                f"group {name!r}: {decision.reason}", None,
+                "same_goal",
+                goal.text(),
+                Fraction(0),
+                False,
+                f"group {name!r}: {decision.reason}",
+                None,
                 search="the goal solver on each group's rows",
-            )  # fmt: skip
+            )
         thresholds[name] = at.threshold
         points.append(at.point)
         k = at.counts
@@ -778,11 +851,21 @@ def solve_same_goal(
         pos, neg = pos + _frac(k.tp + k.fn, exact), neg + _frac(k.fp + k.tn, exact)
     counts = Counts(tp=_back(tp), fp=_back(fp), tn=_back(neg - fp), fn=_back(pos - tp))
     objective = _pooled_metric(goal, counts, pos, neg, beta, exact)
-    chosen = Choice(thresholds, tuple(points), objective,
-                    undefined("same_goal bounds no gap; the gaps section has them",
-                              name="gap"))  # fmt: skip
-    return GroupThresholds("same_goal", goal.text(), Fraction(0), True, None, chosen,
-                           search="the goal solver on each group's rows")  # fmt: skip
+    chosen = Choice(
+        thresholds,
+        tuple(points),
+        objective,
+        undefined("same_goal bounds no gap; the gaps section has them", name="gap"),
+    )
+    return GroupThresholds(
+        "same_goal",
+        goal.text(),
+        Fraction(0),
+        True,
+        None,
+        chosen,
+        search="the goal solver on each group's rows",
+    )
 
 
 def _frac(x: float, exact: bool) -> Fraction:
@@ -801,8 +884,11 @@ def _pooled_metric(
         form = _form(goal, pos, neg, beta)
         v = form.value(Fraction(counts.tp), Fraction(counts.fp))
         assert not isinstance(v, tuple)
-        return from_fraction(v, float(v), name=goal.metric) if exact else Metric(
-            float(v), None, None, goal.metric)  # fmt: skip
+        return (
+            from_fraction(v, float(v), name=goal.metric)
+            if exact
+            else Metric(float(v), None, None, goal.metric)
+        )
     metrics = threshold_metrics(counts, beta=beta)
     if goal.metric in metrics:
         return metrics[goal.metric]
@@ -819,10 +905,14 @@ def _pooled_counts(groups: Sequence[_Group], points: Sequence[int], exact: bool)
     """The pooled TP and FP with each group at its point: fractions when ``exact``."""
     pairs = list(zip(groups, points, strict=True))
     if exact:
-        return (sum((Fraction(int(g.tp[k])) for g, k in pairs), Fraction(0)),
-                sum((Fraction(int(g.fp[k])) for g, k in pairs), Fraction(0)))  # fmt: skip
-    return (float(sum(float(g.tp[k]) for g, k in pairs)),
-            float(sum(float(g.fp[k]) for g, k in pairs)))  # fmt: skip
+        return (
+            sum((Fraction(int(g.tp[k])) for g, k in pairs), Fraction(0)),
+            sum((Fraction(int(g.fp[k])) for g, k in pairs), Fraction(0)),
+        )
+    return (
+        float(sum(float(g.tp[k]) for g, k in pairs)),
+        float(sum(float(g.fp[k]) for g, k in pairs)),
+    )
 
 
 def _pooled(form: _Form, groups: Sequence[_Group], points: IntArray) -> tuple[float, float]:

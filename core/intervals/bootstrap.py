@@ -61,9 +61,19 @@ GRID = np.linspace(0.0, 1.0, 101)
 PR_GRID = GRID[1:]  # recall 0 has no operating point of its own
 
 #: The statistics at the active operating point, as (name, function of the counts).
-AT_THRESHOLD = ("f1", "fbeta", "mcc", "balanced_accuracy", "lr_plus", "lr_minus",
-                "cohen_kappa", "informedness", "markedness", "diagnostic_odds_ratio",
-                "fowlkes_mallows")  # fmt: skip
+AT_THRESHOLD = (
+    "f1",
+    "fbeta",
+    "mcc",
+    "balanced_accuracy",
+    "lr_plus",
+    "lr_minus",
+    "cohen_kappa",
+    "informedness",
+    "markedness",
+    "diagnostic_odds_ratio",
+    "fowlkes_mallows",
+)
 #: The threshold-free statistics.
 SUMMARIES = ("average_precision", "pr_trapezoid_area")
 
@@ -552,8 +562,12 @@ def bootstrap(
     check_confidence(confidence)
     why = unavailable(sweep)
     if why is not None:
-        names = [*SUMMARIES, *AT_THRESHOLD, *(["goal_threshold"] if goal else []),
-                 *(n for c in curves for n in c.names)]  # fmt: skip
+        names = [
+            *SUMMARIES,
+            *AT_THRESHOLD,
+            *(["goal_threshold"] if goal else []),
+            *(n for c in curves for n in c.names),
+        ]
         unknown = {n: Estimate(None, why) for n in names}
         return Bootstrap(replicates, seed, confidence, point, unknown)
     pace = Pace(progress, replicates, clock)
@@ -583,8 +597,7 @@ def bootstrap(
         if rows is not None:
             # The same draws as :func:`draw`'s, read without per-group negatives unless a
             # band or a goal needs them: the same replicates, faster.
-            d = draw_rows(rng, rows, summaries=not only_point, groups=groups_wanted,
-                          tick=pace.tick)  # fmt: skip
+            d = draw_rows(rng, rows, summaries=not only_point, groups=groups_wanted, tick=pace.tick)
             tp, fp = float(d.tp), float(d.fp)
             if d.pos is None or d.binned is None:
                 ap_area = (math.nan, math.nan)
@@ -625,8 +638,9 @@ def bootstrap(
         if not (only_point and name in SUMMARIES)
     }
     for name, read in extra.items():
-        estimates[name] = _percentile(read, confidence, replicates, seed,
-                                      f"{labels[name]} was undefined")  # fmt: skip
+        estimates[name] = _percentile(
+            read, confidence, replicates, seed, f"{labels[name]} was undefined"
+        )
     if base is not None:
         kept = {k: v for k, v in base.estimates.items() if k not in AT_THRESHOLD}
         return Bootstrap(replicates, seed, confidence, point, {**kept, **estimates}, base.bands)

@@ -168,8 +168,13 @@ def proportion_interval(
         prevalence = (counts.tp + counts.fn) / counts.total if counts.total else 0
         if p_interval is None or not prevalence:
             return None, why or "the metric is undefined (the prevalence is 0)"
-        return Interval(p_interval.low / prevalence, p_interval.high / prevalence, "wilson",
-                        confidence, p_interval.n), None  # fmt: skip
+        return Interval(
+            p_interval.low / prevalence,
+            p_interval.high / prevalence,
+            "wilson",
+            confidence,
+            p_interval.n,
+        ), None
     rate = RATES.get(name)
     if rate is None:
         return None, None

@@ -50,8 +50,10 @@ class PValue:
 
     def as_json(self) -> dict[str, float | None]:
         """``{"p_value", "p_value_log10"}`` (the logarithm null only for p = 0)."""
-        return {"p_value": self.value,
-                "p_value_log10": self.log10 if math.isfinite(self.log10) else None}  # fmt: skip
+        return {
+            "p_value": self.value,
+            "p_value_log10": self.log10 if math.isfinite(self.log10) else None,
+        }
 
 
 ONE = PValue(1.0, 0.0)
@@ -131,8 +133,10 @@ def parse_alternative(text: str) -> str:
 def _upper_normal(z: float) -> PValue:
     """P(Z >= z) for a standard normal Z, its logarithm finite however far out."""
     if z <= 0:
-        return PValue(1.0 - 0.5 * math.erfc(-z / math.sqrt(2)),
-                      math.log10(1.0 - 0.5 * math.erfc(-z / math.sqrt(2))))  # fmt: skip
+        return PValue(
+            1.0 - 0.5 * math.erfc(-z / math.sqrt(2)),
+            math.log10(1.0 - 0.5 * math.erfc(-z / math.sqrt(2))),
+        )
     x = z / math.sqrt(2)
     return PValue(0.5 * math.erfc(x), min(0.0, _log10_erfc(x) - math.log10(2)))
 
@@ -157,8 +161,10 @@ def _log_beta_cf(a: float, b: float, x: float) -> float:
     d = 1.0 / (d if abs(d) > tiny else tiny)
     h = d
     for m in range(1, 10_000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):  # fmt: skip
+        for num in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
             d = 1.0 + num * d
             d = 1.0 / (d if abs(d) > tiny else tiny)
             c = 1.0 + num / c

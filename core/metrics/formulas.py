@@ -205,8 +205,7 @@ def _mcc_square(c: Cells) -> Any:
 
 
 def _mcc_why(c: Cells) -> str:
-    margins = (("TP+FP", c.tp + c.fp), ("TP+FN", c.pos), ("TN+FP", c.neg),
-               ("TN+FN", c.tn + c.fn))  # fmt: skip
+    margins = (("TP+FP", c.tp + c.fp), ("TP+FN", c.pos), ("TN+FP", c.neg), ("TN+FN", c.tn + c.fn))
     empty = [label for label, v in margins if not _nonzero(v)]
     return "A margin of the confusion matrix is empty (" + ", ".join(f"{e}=0" for e in empty) + ")"
 
@@ -214,81 +213,122 @@ def _mcc_why(c: Cells) -> str:
 FORMULAS: dict[str, Formula] = {
     **RATES,
     "tpr": RATES["recall"],
-    "f1": Formula("f1", "F1", "2TP/(2TP+FP+FN)", _f1,
-                  lambda _c: "No actual or predicted positives (2TP+FP+FN=0)"),
-    "fbeta": Formula("fbeta", "F-beta", "(1+β²)TP/((1+β²)TP+β²FN+FP)", _f_beta,
-                     lambda _c: "No actual or predicted positives (TP+FP+FN=0)"),
+    "f1": Formula(
+        "f1",
+        "F1",
+        "2TP/(2TP+FP+FN)",
+        _f1,
+        lambda _c: "No actual or predicted positives (2TP+FP+FN=0)",
+    ),
+    "fbeta": Formula(
+        "fbeta",
+        "F-beta",
+        "(1+β²)TP/((1+β²)TP+β²FN+FP)",
+        _f_beta,
+        lambda _c: "No actual or predicted positives (TP+FP+FN=0)",
+    ),
     # (TP/P + TN/N)/2 as one division.
     "balanced_accuracy": Formula(
-        "balanced_accuracy", "balanced accuracy", "(TPR+TNR)/2",
+        "balanced_accuracy",
+        "balanced accuracy",
+        "(TPR+TNR)/2",
         lambda c, _b2: (c.tp * c.neg + c.tn * c.pos, 2 * c.pos * c.neg),
         lambda c: _class_missing(c, NO_ACTUAL_POS),
     ),
     "youden": Formula(
-        "youden", "Youden's J", "TPR−FPR",
+        "youden",
+        "Youden's J",
+        "TPR−FPR",
         lambda c, _b2: (c.tp * c.neg - c.fp * c.pos, c.pos * c.neg),
         lambda c: _class_missing(c, NO_ACTUAL_POS),
     ),
     # TP·TN − FP·FN = TP·N − FP·P, and (TP+FN)(TN+FP) = P·N: fewer passes over arrays.
     "mcc": Formula(
-        "mcc", "MCC", "(TP·TN−FP·FN)/√((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+        "mcc",
+        "MCC",
+        "(TP·TN−FP·FN)/√((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
         lambda c, _b2: (c.tp * c.neg - c.fp * c.pos, _mcc_square(c)),
         _mcc_why,
         root=True,
     ),
     # Ratios of two rates: TPR/FPR = (TP·N)/(FP·P), FNR/TNR = (FN·N)/(TN·P).
     "lr_plus": Formula(
-        "lr_plus", "LR+", "TPR/FPR",
+        "lr_plus",
+        "LR+",
+        "TPR/FPR",
         lambda c, _b2: (c.tp * c.neg, c.fp * c.pos),
         lambda c: _class_missing(c, "FPR is 0, so the ratio has a zero denominator"),
     ),
     "lr_minus": Formula(
-        "lr_minus", "LR−", "FNR/TNR",
+        "lr_minus",
+        "LR−",
+        "FNR/TNR",
         lambda c, _b2: (c.fn * c.neg, c.tn * c.pos),
         lambda c: _class_missing(c, "specificity is 0, so the ratio has a zero denominator"),
     ),
     # precision / prevalence = (TP/(TP+FP)) / (P/n).
     "lift": Formula(
-        "lift", "lift", "precision/prevalence",
+        "lift",
+        "lift",
+        "precision/prevalence",
         lambda c, _b2: (c.tp * c.n, (c.tp + c.fp) * c.pos),
-        lambda c: f"{NO_PRED_POS}: precision is undefined" if not _nonzero(c.tp + c.fp)
-        else f"{NO_ACTUAL_POS}: the prevalence is 0",
+        lambda c: (
+            f"{NO_PRED_POS}: precision is undefined"
+            if not _nonzero(c.tp + c.fp)
+            else f"{NO_ACTUAL_POS}: the prevalence is 0"
+        ),
     ),
     # Agreement beyond chance: (p_o − p_e)/(1 − p_e), as one division of the counts.
     "cohen_kappa": Formula(
-        "cohen_kappa", "Cohen's kappa", "2(TP·TN−FP·FN)/((TP+FP)(FP+TN)+(TP+FN)(FN+TN))",
-        lambda c, _b2: (2 * (c.tp * c.tn - c.fp * c.fn),
-                        (c.tp + c.fp) * c.neg + c.pos * (c.fn + c.tn)),
-        lambda _c: "Every row is in one class, actual and predicted (the chance agreement "
-        "is 1)",
+        "cohen_kappa",
+        "Cohen's kappa",
+        "2(TP·TN−FP·FN)/((TP+FP)(FP+TN)+(TP+FN)(FN+TN))",
+        lambda c, _b2: (
+            2 * (c.tp * c.tn - c.fp * c.fn),
+            (c.tp + c.fp) * c.neg + c.pos * (c.fn + c.tn),
+        ),
+        lambda _c: "Every row is in one class, actual and predicted (the chance agreement is 1)",
     ),
     # TPR + TNR − 1 (Youden's J, named as informedness).
     "informedness": Formula(
-        "informedness", "informedness", "TPR+TNR−1",
+        "informedness",
+        "informedness",
+        "TPR+TNR−1",
         lambda c, _b2: (c.tp * c.neg - c.fp * c.pos, c.pos * c.neg),
         lambda c: _class_missing(c, NO_ACTUAL_POS),
     ),
     # PPV + NPV − 1 = (TP·TN − FP·FN) / ((TP+FP)(TN+FN)).
     "markedness": Formula(
-        "markedness", "markedness", "PPV+NPV−1",
+        "markedness",
+        "markedness",
+        "PPV+NPV−1",
         lambda c, _b2: (c.tp * c.tn - c.fp * c.fn, (c.tp + c.fp) * (c.tn + c.fn)),
         lambda c: NO_PRED_POS if not _nonzero(c.tp + c.fp) else NO_PRED_NEG,
     ),
     "diagnostic_odds_ratio": Formula(
-        "diagnostic_odds_ratio", "diagnostic odds ratio", "(TP·TN)/(FP·FN)",
+        "diagnostic_odds_ratio",
+        "diagnostic odds ratio",
+        "(TP·TN)/(FP·FN)",
         lambda c, _b2: (c.tp * c.tn, c.fp * c.fn),
-        lambda c: ("FP is 0" if not _nonzero(c.fp) else "FN is 0")
-        + ", so the odds ratio has a zero denominator",
+        lambda c: (
+            ("FP is 0" if not _nonzero(c.fp) else "FN is 0")
+            + ", so the odds ratio has a zero denominator"
+        ),
     ),
     # √(PPV·TPR) = TP/√((TP+FP)(TP+FN)).
     "fowlkes_mallows": Formula(
-        "fowlkes_mallows", "Fowlkes-Mallows index", "√(PPV·TPR)",
+        "fowlkes_mallows",
+        "Fowlkes-Mallows index",
+        "√(PPV·TPR)",
         lambda c, _b2: (c.tp, (c.tp + c.fp) * c.pos),
         lambda c: NO_PRED_POS if not _nonzero(c.tp + c.fp) else NO_ACTUAL_POS,
         root=True,
     ),
     "predicted_positives": Formula(
-        "predicted_positives", "predicted positives", "TP+FP",
-        lambda c, _b2: (c.tp + c.fp, 1), lambda _c: "never",
+        "predicted_positives",
+        "predicted positives",
+        "TP+FP",
+        lambda c, _b2: (c.tp + c.fp, 1),
+        lambda _c: "never",
     ),
-}  # fmt: skip
+}

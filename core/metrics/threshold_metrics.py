@@ -30,8 +30,17 @@ from threshold_lab.core.metrics.metric import (
 )
 from threshold_lab.core.metrics.metric import format_count as c
 
-__all__ = ["METRIC_NAMES", "NO_ACTUAL_NEG", "NO_ACTUAL_POS", "NO_PRED_NEG", "NO_PRED_POS",
-           "beta_squared", "f_beta", "lift", "threshold_metrics"]  # fmt: skip
+__all__ = [
+    "METRIC_NAMES",
+    "NO_ACTUAL_NEG",
+    "NO_ACTUAL_POS",
+    "NO_PRED_NEG",
+    "NO_PRED_POS",
+    "beta_squared",
+    "f_beta",
+    "lift",
+    "threshold_metrics",
+]
 
 #: The order in which metrics are listed everywhere (report, TUI, JSON).
 METRIC_NAMES = (
@@ -271,8 +280,15 @@ def _rate(key: str, cells: Cells, whole: bool) -> Metric:
     """A proportion of the table (precision, recall, ...) at these counts."""
     r = RATES[key]
     num, den = r.parts(cells, Fraction(1))
-    return ratio(num, den, exact_ok=whole, reason=r.why(cells), name=r.name, formula=r.text,
-                 filled=r.filled(cells))  # fmt: skip
+    return ratio(
+        num,
+        den,
+        exact_ok=whole,
+        reason=r.why(cells),
+        name=r.name,
+        formula=r.text,
+        filled=r.filled(cells),
+    )
 
 
 def _balanced(counts: Counts, recall: Metric, specificity: Metric) -> Metric:
@@ -280,8 +296,11 @@ def _balanced(counts: Counts, recall: Metric, specificity: Metric) -> Metric:
     table = FORMULAS["balanced_accuracy"]
     name, formula = table.name, table.text
     if recall.value is None or specificity.value is None:
-        return undefined(str(recall.reason if recall.value is None else specificity.reason),
-                         name=name, formula=formula)  # fmt: skip
+        return undefined(
+            str(recall.reason if recall.value is None else specificity.reason),
+            name=name,
+            formula=formula,
+        )
     if recall.exact is not None and specificity.exact is not None:
         num, den = table.parts(_exact_cells(counts), Fraction(1))
         filled = f"({recall.short()}+{specificity.short()})/2"

@@ -99,8 +99,13 @@ _ONE = Fraction(1)
 
 
 def _f1(tp: float, fp: float, fn: float, whole: bool) -> Metric:
-    return _rate("f1", Cells(tp, fp, fn=fn), whole,
-                 "No actual or predicted rows of the class (2TP+FP+FN=0)", "F1")  # fmt: skip
+    return _rate(
+        "f1",
+        Cells(tp, fp, fn=fn),
+        whole,
+        "No actual or predicted rows of the class (2TP+FP+FN=0)",
+        "F1",
+    )
 
 
 @dataclass(frozen=True)
@@ -155,8 +160,7 @@ def _mean(
 ) -> Average:
     """The (weighted) mean over the classes where the metric is defined."""
     used = [i for i, m in enumerate(values) if m.value is not None]
-    left = tuple((names[i], str(values[i].reason)) for i, m in enumerate(values)
-                 if m.value is None)  # fmt: skip
+    left = tuple((names[i], str(values[i].reason)) for i, m in enumerate(values) if m.value is None)
     if not used:
         return Average(undefined("undefined for every class"), (), left)
     w = [1.0] * len(values) if weights is None else list(weights)
@@ -242,11 +246,15 @@ def probabilities(mc: Multiclass) -> Probabilities:
     if far.size:
         i = int(far[0])
         allowed = format((mc.k * PER_CLASS).normalize(), "e")
-        return Probabilities(None, 0, (
-            f"row {_row_name(mc, i)}'s scores sum to {_sum_text(s[i])}, not 1 (within "
-            f"{PER_CLASS_TEXT} a class: {allowed} for {mc.k} classes): they are not "
-            "probabilities"
-        ))  # fmt: skip
+        return Probabilities(
+            None,
+            0,
+            (
+                f"row {_row_name(mc, i)}'s scores sum to {_sum_text(s[i])}, not 1 (within "
+                f"{PER_CLASS_TEXT} a class: {allowed} for {mc.k} classes): they are not "
+                "probabilities"
+            ),
+        )
     off = np.flatnonzero(np.abs(sums - 1.0) > SUM_TOLERANCE)
     if not off.size:
         return Probabilities(s)
@@ -309,19 +317,18 @@ def _probability(mc: Multiclass) -> tuple[Metric, Metric, int]:
     if np.any((p_true == 0) & (w > 0)):
         i = int(np.flatnonzero((p_true == 0) & (w > 0))[0])
         loss = undefined(
-            f"row {_row_name(mc, i)} gives its actual class probability 0: log loss is "
-            "infinite", name="log loss", formula="−mean ln p(true class)",
-        )  # fmt: skip
+            f"row {_row_name(mc, i)} gives its actual class probability 0: log loss is infinite",
+            name="log loss",
+            formula="−mean ln p(true class)",
+        )
     else:
         with np.errstate(divide="ignore"):
             logs = np.where(w > 0, np.log(np.where(p_true > 0, p_true, 1.0)), 0.0)
-        loss = Metric(-dot(w, logs) / total, None, None, "log loss",
-                      "−mean ln p(true class)")  # fmt: skip
+        loss = Metric(-dot(w, logs) / total, None, None, "log loss", "−mean ln p(true class)")
     onehot = np.zeros_like(scores)
     onehot[np.arange(mc.n), mc.labels] = 1.0
     per_row = ((scores - onehot) ** 2).sum(axis=1)
-    brier = Metric(dot(w, per_row) / total, None, None, "Brier score",
-                   "mean Σ_c (p_c − [y = c])²")  # fmt: skip
+    brier = Metric(dot(w, per_row) / total, None, None, "Brier score", "mean Σ_c (p_c − [y = c])²")
     return loss, brier, probs.normalised
 
 
@@ -500,8 +507,11 @@ def _ovo_averages(mc: Multiclass, ovo: _OneVsOne) -> tuple[Average, Average]:
     scores = [(ovo.area[i, j] + ovo.area[j, i]) / 2 for i, j in pairs]
     prevalence = [float(w[i] + w[j]) for i, j in pairs]
     macro = Metric(math.fsum(scores) / len(pairs), None, None)
-    weighted = Metric(math.fsum(p * s for p, s in zip(prevalence, scores, strict=True))
-                      / math.fsum(prevalence), None, None)  # fmt: skip
+    weighted = Metric(
+        math.fsum(p * s for p, s in zip(prevalence, scores, strict=True)) / math.fsum(prevalence),
+        None,
+        None,
+    )
     if all(bool(ovo.exact[i, j]) for i, j in pairs):
         macro, weighted = _ovo_exact(ovo, used, len(pairs))
     classes = tuple(names[c] for c in used)
@@ -552,15 +562,32 @@ def multiclass_report(mc: Multiclass) -> MulticlassReport:
     aucs, aps, micro_auc, micro_ap, distinct = _ranking(mc)
     per = []
     for c, name in enumerate(names):
-        per.append(PerClass(
-            name, float(tp[c]), float(fp[c]), float(fn[c]), float(support[c]),
-            _rate("precision", Cells(tp[c], fp[c], fn=fn[c]), whole,
-                  f"No rows predicted {name} (TP+FP=0)", "precision"),
-            _rate("recall", Cells(tp[c], fp[c], fn=fn[c]), whole,
-                  f"No rows labelled {name} (TP+FN=0)", "recall"),
-            _f1(tp[c], fp[c], fn[c], whole),
-            _named(aucs[c], name), _named(aps[c], name),
-        ))  # fmt: skip
+        per.append(
+            PerClass(
+                name,
+                float(tp[c]),
+                float(fp[c]),
+                float(fn[c]),
+                float(support[c]),
+                _rate(
+                    "precision",
+                    Cells(tp[c], fp[c], fn=fn[c]),
+                    whole,
+                    f"No rows predicted {name} (TP+FP=0)",
+                    "precision",
+                ),
+                _rate(
+                    "recall",
+                    Cells(tp[c], fp[c], fn=fn[c]),
+                    whole,
+                    f"No rows labelled {name} (TP+FN=0)",
+                    "recall",
+                ),
+                _f1(tp[c], fp[c], fn[c], whole),
+                _named(aucs[c], name),
+                _named(aps[c], name),
+            )
+        )
     weights = [float(s) for s in support]
     averages: dict[str, dict[str, Average]] = {"macro": {}, "weighted": {}, "micro": {}}
     for metric in ("precision", "recall", "f1", "roc_auc", "average_precision"):
@@ -590,8 +617,9 @@ def multiclass_report(mc: Multiclass) -> MulticlassReport:
     recalls = [p.recall for p in per]
     balanced = _mean(recalls, names, None, whole)
     loss, brier, normalised = _probability(mc)
-    return MulticlassReport(tuple(names), cm, ties, tuple(per), averages, accuracy, balanced,
-                            loss, brier, n, normalised)  # fmt: skip
+    return MulticlassReport(
+        tuple(names), cm, ties, tuple(per), averages, accuracy, balanced, loss, brier, n, normalised
+    )
 
 
 def _named(m: Metric, name: str) -> Metric:

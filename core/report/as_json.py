@@ -236,10 +236,16 @@ def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, An
     """One model's fields (as the top level has them for the first model)."""
     o = c.options
     fields = report_json(
-        part.analysis, source=c.source, points=points, sure=part.sure,
-        bins=(o.bins, o.binning), quantised=part.quantised, readouts=part.readouts,
-        partial=part.partial_aucs, decision=part.decision_curve,
-    )  # fmt: skip
+        part.analysis,
+        source=c.source,
+        points=points,
+        sure=part.sure,
+        bins=(o.bins, o.binning),
+        quantised=part.quantised,
+        readouts=part.readouts,
+        partial=part.partial_aucs,
+        decision=part.decision_curve,
+    )
     out: dict[str, Any] = {"name": part.name, **fields}
     if part.decision is not None:
         out["goal"] = _goal_json(part, o.replicates is not None)
@@ -254,22 +260,33 @@ def folds_json(fr: FoldReport) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     standard deviation of AUC and AP across folds, the pooled AUC (every row
     together), and at each readout the folds' interpolated rates averaged."""
     folds = [
-        {"name": f.name, "n": f.n, "positives": f.positives, "negatives": f.negatives,
-         "roc": {"auc": f.auc.as_json()},
-         "pr": {"average_precision": f.average_precision.as_json()},
-         "readouts": [readout_json(r) for r in f.readouts]}
+        {
+            "name": f.name,
+            "n": f.n,
+            "positives": f.positives,
+            "negatives": f.negatives,
+            "roc": {"auc": f.auc.as_json()},
+            "pr": {"average_precision": f.average_precision.as_json()},
+            "readouts": [readout_json(r) for r in f.readouts],
+        }
         for f in fr.folds
-    ]  # fmt: skip
+    ]
     summary = {
         "column": fr.column,
         "folds": len(fr.folds),
         "auc": fr.auc.as_json(),
         "average_precision": fr.average_precision.as_json(),
         "pooled_auc": fr.pooled_auc.as_json(),
-        "readouts": [{"kind": kind, "limit": limit, "averaging": "vertical" if kind ==
-                      "tpr_at_fpr" else "horizontal", **spread.as_json()}
-                     for kind, limit, spread in fr.readout_spreads()],
-    }  # fmt: skip
+        "readouts": [
+            {
+                "kind": kind,
+                "limit": limit,
+                "averaging": "vertical" if kind == "tpr_at_fpr" else "horizontal",
+                **spread.as_json(),
+            }
+            for kind, limit, spread in fr.readout_spreads()
+        ],
+    }
     return folds, summary
 
 
@@ -311,8 +328,11 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     o, first = c.options, c.first
     extra: dict[str, Any] = {}
     if c.group_by is not None:
-        extra["groups"] = {"by": c.group_by, "names": [p.name for p in c.parts],
-                           "shown": first.name}  # fmt: skip
+        extra["groups"] = {
+            "by": c.group_by,
+            "names": [p.name for p in c.parts],
+            "shown": first.name,
+        }
     if c.group_column is not None:
         extra["group_column"] = c.group_column
         extra["groups"] = [group_json(p) for p in c.groups]
@@ -351,10 +371,16 @@ def report_dict(c: Contents, points: int | None = JSON_POINTS) -> dict[str, Any]
     :func:`report_pieces` writes."""
     first = c.first
     head = report_json(
-        first.analysis, source=c.source, points=points, sure=first.sure,
-        bins=(c.options.bins, c.options.binning), quantised=first.quantised,
-        readouts=first.readouts, partial=first.partial_aucs, decision=first.decision_curve,
-    )  # fmt: skip
+        first.analysis,
+        source=c.source,
+        points=points,
+        sure=first.sure,
+        bins=(c.options.bins, c.options.binning),
+        quantised=first.quantised,
+        readouts=first.readouts,
+        partial=first.partial_aucs,
+        decision=first.decision_curve,
+    )
     sweep = head.pop("sweep")
     head.update(extra_json(c, points))
     head["sweep"] = sweep
@@ -371,10 +397,16 @@ def report_pieces(
     a = first.analysis
     listed = listed_points(a, points)
     head = report_json(
-        a, source=c.source, points=0, sure=first.sure,
-        bins=(c.options.bins, c.options.binning), quantised=first.quantised,
-        readouts=first.readouts, partial=first.partial_aucs, decision=first.decision_curve,
-    )  # fmt: skip
+        a,
+        source=c.source,
+        points=0,
+        sure=first.sure,
+        bins=(c.options.bins, c.options.binning),
+        quantised=first.quantised,
+        readouts=first.readouts,
+        partial=first.partial_aucs,
+        decision=first.decision_curve,
+    )
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
     head.update(extra_json(c, points))

@@ -67,8 +67,7 @@ def sweep_table(
     for i in excerpt(s.size, marks, limit):
         if i > previous + 1:
             hidden = i - previous - 1
-            rows.append([f"... {c(hidden)} {'point' if hidden == 1 else 'points'} ...",
-                         *[""] * 10])  # fmt: skip
+            rows.append([f"... {c(hidden)} {'point' if hidden == 1 else 'points'} ...", *[""] * 10])
         previous = i
         pk = s.counts_at(i)
         pm = a.sweep.point_metrics(i)
@@ -91,11 +90,22 @@ def sweep_table(
         hidden = s.size - 1 - previous
         rows.append([f"... {c(hidden)} points, not listed ...", *[""] * 10])
     out = table(
-        ["  threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision", "recall", "hull",
-         "notable"],
+        [
+            "  threshold",
+            "TP",
+            "FP",
+            "TN",
+            "FN",
+            "TPR",
+            "FPR",
+            "precision",
+            "recall",
+            "hull",
+            "notable",
+        ],
         [["  " + r[0], *r[1:]] for r in rows],
         left=(0, 10),
-    )  # fmt: skip
+    )
     return out
 
 
@@ -268,8 +278,10 @@ def _ci(sure: Sure, name: str) -> str | None:
 def partial_lines(partial: tuple[PartialAUC, ...], sure: Sure) -> list[str]:
     """A line per partial AUC, its area with the bootstrap's interval."""
     key = partial_auc_key
-    return [f"  {partial_auc_sentence(p, _ci(sure, key(p.focus, p.low, p.high, 'area')))}"
-            for p in partial]  # fmt: skip
+    return [
+        f"  {partial_auc_sentence(p, _ci(sure, key(p.focus, p.low, p.high, 'area')))}"
+        for p in partial
+    ]
 
 
 def operating_lines(readouts: tuple[Readout, ...], sure: Sure | None = None) -> list[str]:
@@ -334,12 +346,16 @@ def models_lines(c: Contents) -> list[str]:
     first = c.first
     if c.group_by is not None:
         names = ", ".join(p.name for p in c.parts)
-        lines = [f"Groups by {c.group_by} ({len(c.parts)}: {names}; each is different examples, "
-                 f"compared as independent samples; the report above is group "
-                 f"{first.name}'s, --group NAME for another)"]  # fmt: skip
+        lines = [
+            f"Groups by {c.group_by} ({len(c.parts)}: {names}; each is different examples, "
+            f"compared as independent samples; the report above is group "
+            f"{first.name}'s, --group NAME for another)"
+        ]
     else:
-        lines = [f"Models ({len(c.parts)}, the same {first.analysis.data.n} examples; the report "
-                 f"above is model {first.name}'s)"]  # fmt: skip
+        lines = [
+            f"Models ({len(c.parts)}, the same {first.analysis.data.n} examples; the report "
+            f"above is model {first.name}'s)"
+        ]
     for x in c.comparisons:
         lines += x.detail_lines()
     return lines
@@ -355,18 +371,28 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
     o, first = c.options, c.first
     a, sure = first.analysis, first.sure
     body = model_lines(
-        a, source=c.source, sweep_limit=points, sure=sure, bins=(o.bins, o.binning),
-        quantised=first.quantised, readouts=first.readouts, partial=first.partial_aucs,
+        a,
+        source=c.source,
+        sweep_limit=points,
+        sure=sure,
+        bins=(o.bins, o.binning),
+        quantised=first.quantised,
+        readouts=first.readouts,
+        partial=first.partial_aucs,
         goal_point=first.decision.index if first.decision and first.decision.feasible else None,
         decision=first.decision_curve,
-    )  # fmt: skip
+    )
     said: list[str] = []
     if c.multiclass is not None:
-        said.append(f"Class {c.klass} against the rest (--class C for another; the multiclass "
-                    "summary is at the end)")  # fmt: skip
+        said.append(
+            f"Class {c.klass} against the rest (--class C for another; the multiclass "
+            "summary is at the end)"
+        )
     if c.group_by is not None:
-        said.append(f"Group {first.name} ({c.group_by} = {first.name}; {len(c.parts)} groups, "
-                    "--group NAME for another; they are compared at the end)")  # fmt: skip
+        said.append(
+            f"Group {first.name} ({c.group_by} = {first.name}; {len(c.parts)} groups, "
+            "--group NAME for another; they are compared at the end)"
+        )
     if first.kept is not None:
         said.append(first.kept.sentence())
     deciding: list[str] = []

@@ -52,10 +52,13 @@ SUMMARIES = (
 
 #: How the names are spelled, for a message refusing one.
 NAMES_HELP = (
-    "the names are " + ", ".join(SUMMARIES) + ", each metric at the threshold ("
-    + ", ".join(METRIC_NAMES) + "), objective (the goal's), METRIC at goal, "
+    "the names are "
+    + ", ".join(SUMMARIES)
+    + ", each metric at the threshold ("
+    + ", ".join(METRIC_NAMES)
+    + "), objective (the goal's), METRIC at goal, "
     "tpr at fpr X, fpr at tpr Y, and baseline.NAME for each of them"
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)
@@ -360,26 +363,35 @@ class _Parser:
             if nxt.kind == "name" and nxt.text.lower() == "goal":
                 self.take()
                 if word not in _METRICS:
-                    raise self.fail(f"{t.text!r} is not a metric ('METRIC at goal': "
-                                    f"{', '.join(METRIC_NAMES)})", t)  # fmt: skip
+                    raise self.fail(
+                        f"{t.text!r} is not a metric ('METRIC at goal': {', '.join(METRIC_NAMES)})",
+                        t,
+                    )
                 return f"{word} at goal"
             if word in _RATES and nxt.kind == "name" and nxt.text.lower() == _RATES[word]:
                 self.take()
                 n = self.tok
                 if n.kind != "number":
-                    raise self.fail(f"expected the {_RATES[word].upper()} after "
-                                    f"'{word} at {_RATES[word]}' (as 0.01)")  # fmt: skip
+                    raise self.fail(
+                        f"expected the {_RATES[word].upper()} after "
+                        f"'{word} at {_RATES[word]}' (as 0.01)"
+                    )
                 self.take()
                 limit = float(n.text)
                 if not 0 < limit < 1:
                     raise self.fail(f"{n.text} is not a rate strictly between 0 and 1", n)
                 return f"{word} at {_RATES[word]} {limit_text(limit)}"
             if word in _RATES:
-                raise self.fail(f"expected '{_RATES[word]} RATE' after '{word} at' "
-                                f"({word} at {_RATES[word]} 0.01)", nxt)  # fmt: skip
-            raise self.fail(f"'{t.text} at ...': only a metric is read at the goal "
-                            "(recall at goal) and a rate at a rate (tpr at fpr 0.01)",
-                            at)  # fmt: skip
+                raise self.fail(
+                    f"expected '{_RATES[word]} RATE' after '{word} at' "
+                    f"({word} at {_RATES[word]} 0.01)",
+                    nxt,
+                )
+            raise self.fail(
+                f"'{t.text} at ...': only a metric is read at the goal "
+                "(recall at goal) and a rate at a rate (tpr at fpr 0.01)",
+                at,
+            )
         if word in SUMMARIES or word in _METRICS or word == "objective":
             return word
         raise self.fail(f"{t.text!r} is not a name", t, NAMES_HELP)
@@ -432,14 +444,19 @@ def check_available(
         for ref in r.refs():
             if ref.baseline:
                 if baseline is None:
-                    raise InputError(f"--require {r.expr!r}: {ref} needs --baseline BASE.json "
-                                     "(an earlier report --json)")  # fmt: skip
+                    raise InputError(
+                        f"--require {r.expr!r}: {ref} needs --baseline BASE.json "
+                        "(an earlier report --json)"
+                    )
                 if ref.name not in baseline.numbers:
-                    raise InputError(f"--require {r.expr!r}: the baseline {baseline.source} "
-                                     f"has no {ref.name}{why_missing(ref.name)}")  # fmt: skip
+                    raise InputError(
+                        f"--require {r.expr!r}: the baseline {baseline.source} "
+                        f"has no {ref.name}{why_missing(ref.name)}"
+                    )
             elif ref.name not in current:
-                raise InputError(f"--require {r.expr!r}: this report has no {ref.name}"
-                                 f"{why_missing(ref.name)}")  # fmt: skip
+                raise InputError(
+                    f"--require {r.expr!r}: this report has no {ref.name}{why_missing(ref.name)}"
+                )
 
 
 def why_missing(name: str) -> str:
@@ -578,8 +595,9 @@ def facts(d: Mapping[str, Any]) -> dict[str, Any]:
         "threshold": d.get("threshold"),
         "goal": goal.get("text") if isinstance(goal, Mapping) else None,
         "models": [m.get("name") for m in models if isinstance(m, Mapping)]
-        if isinstance(models, list) else [],
-    }  # fmt: skip
+        if isinstance(models, list)
+        else [],
+    }
 
 
 def notes(baseline: Baseline | None, now: Mapping[str, Any]) -> list[str]:
@@ -587,8 +605,10 @@ def notes(baseline: Baseline | None, now: Mapping[str, Any]) -> list[str]:
     out = []
     models = now.get("models") or []
     if len(models) > 1:
-        out.append(f"this report holds {len(models)} models ({', '.join(map(str, models))}): "
-                   f"the names read the first's ({models[0]})")  # fmt: skip
+        out.append(
+            f"this report holds {len(models)} models ({', '.join(map(str, models))}): "
+            f"the names read the first's ({models[0]})"
+        )
     if baseline is None:
         return out
     was = baseline.facts
@@ -596,19 +616,29 @@ def notes(baseline: Baseline | None, now: Mapping[str, Any]) -> list[str]:
         now.get("n"),
         now.get("positives"),
     ):
-        out.append(f"the baseline was a report of {was.get('n')} rows ({was.get('positives')} "
-                   f"positive), this one of {now.get('n')} ({now.get('positives')}): not the "
-                   "same rows, so their numbers are of different examples")  # fmt: skip
+        out.append(
+            f"the baseline was a report of {was.get('n')} rows ({was.get('positives')} "
+            f"positive), this one of {now.get('n')} ({now.get('positives')}): not the "
+            "same rows, so their numbers are of different examples"
+        )
     if was.get("goal") != now.get("goal"):
-        said = {k: f"{v!r}" if v else "none" for k, v in (("was", was.get("goal")),
-                                                          ("now", now.get("goal")))}  # fmt: skip
-        out.append(f"the baseline's goal was {said['was']}, this report's is {said['now']}: "
-                   "the objective and the metrics at the goal are of different goals")  # fmt: skip
+        said = {
+            k: f"{v!r}" if v else "none"
+            for k, v in (("was", was.get("goal")), ("now", now.get("goal")))
+        }
+        out.append(
+            f"the baseline's goal was {said['was']}, this report's is {said['now']}: "
+            "the objective and the metrics at the goal are of different goals"
+        )
     elif was.get("threshold") != now.get("threshold") and "threshold" in was:
-        t = {k: "above all" if v is None else f"{v:g}" for k, v in
-             (("was", was.get("threshold")), ("now", now.get("threshold")))}  # fmt: skip
-        out.append(f"the baseline is at threshold {t['was']}, this report at {t['now']}: the "
-                   "metrics at the threshold are of two operating points")  # fmt: skip
+        t = {
+            k: "above all" if v is None else f"{v:g}"
+            for k, v in (("was", was.get("threshold")), ("now", now.get("threshold")))
+        }
+        out.append(
+            f"the baseline is at threshold {t['was']}, this report at {t['now']}: the "
+            "metrics at the threshold are of two operating points"
+        )
     return out
 
 
@@ -620,8 +650,10 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
         try:
             d = json.loads(given)
         except json.JSONDecodeError as exc:
-            raise InputError(f"{name}: the JSON text given is not JSON at line {exc.lineno}, "
-                             f"column {exc.colno}: {exc.msg}") from None  # fmt: skip
+            raise InputError(
+                f"{name}: the JSON text given is not JSON at line {exc.lineno}, "
+                f"column {exc.colno}: {exc.msg}"
+            ) from None
         source = name
     elif isinstance(given, str | Path):
         path = Path(given)
@@ -643,23 +675,31 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
         try:
             d = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(f"--baseline {source}: not JSON at line {exc.lineno}, column "
-                             f"{exc.colno}: {exc.msg} (give an earlier report "
-                             "--json)") from None  # fmt: skip
+            raise InputError(
+                f"--baseline {source}: not JSON at line {exc.lineno}, column "
+                f"{exc.colno}: {exc.msg} (give an earlier report "
+                "--json)"
+            ) from None
     elif isinstance(given, Mapping):
         source, d = name, given
     elif hasattr(given, "to_dict"):
         source, d = getattr(given, "source", name), given.to_dict(points=0)
     else:
-        raise InputError(f"baseline: give a path to an earlier report --json, its dict or a "
-                         f"Report, not {type(given).__name__}")  # fmt: skip
+        raise InputError(
+            f"baseline: give a path to an earlier report --json, its dict or a "
+            f"Report, not {type(given).__name__}"
+        )
     if isinstance(d, Mapping) and "schema" in d and d.get("schema") != SCHEMA:
-        raise InputError(f"--baseline {source}: a report of schema {d.get('schema')!r}; this "
-                         f"version reads schema {SCHEMA}")  # fmt: skip
+        raise InputError(
+            f"--baseline {source}: a report of schema {d.get('schema')!r}; this "
+            f"version reads schema {SCHEMA}"
+        )
     if not isinstance(d, Mapping) or "schema" not in d or "roc" not in d:
-        raise InputError(f"--baseline {source}: not a threshold-lab report's JSON (no schema "
-                         "and roc fields): give the output of report --json or "
-                         "to_json()")  # fmt: skip
+        raise InputError(
+            f"--baseline {source}: not a threshold-lab report's JSON (no schema "
+            "and roc fields): give the output of report --json or "
+            "to_json()"
+        )
     try:
         numbers = headline(d)
     except (InputError, AttributeError, TypeError) as exc:
@@ -698,10 +738,14 @@ class Change:
         d = self.difference
         if d is None:
             why = self.value.reason or self.baseline.reason
-            return f"{self.name}: baseline {_said(self.baseline.number)}, now " \
-                   f"{_said(self.value.number)} ({why})"  # fmt: skip
-        return (f"{self.name}: baseline {_said(self.baseline.number)}, now "
-                f"{_said(self.value.number)}, change {_said(d, signed=True)}")  # fmt: skip
+            return (
+                f"{self.name}: baseline {_said(self.baseline.number)}, now "
+                f"{_said(self.value.number)} ({why})"
+            )
+        return (
+            f"{self.name}: baseline {_said(self.baseline.number)}, now "
+            f"{_said(self.value.number)}, change {_said(d, signed=True)}"
+        )
 
 
 def changes(base: Mapping[str, Number], current: Mapping[str, Number]) -> tuple[Change, ...]:
@@ -735,9 +779,11 @@ class AucTest:
     def line(self) -> str:
         d = self.delong
         low, high = d.interval.low, d.interval.high
-        return (f"AUC change {d.difference:+.4f} (DeLong's paired test over {self.rows:,} rows "
-                f"joined with {self.baseline_rows}: SE {d.se:.4f}, {d.interval.confidence:.0%} "
-                f"interval {low:+.4f} to {high:+.4f}, {d.p.text()})")  # fmt: skip
+        return (
+            f"AUC change {d.difference:+.4f} (DeLong's paired test over {self.rows:,} rows "
+            f"joined with {self.baseline_rows}: SE {d.se:.4f}, {d.interval.confidence:.0%} "
+            f"interval {low:+.4f} to {high:+.4f}, {d.p.text()})"
+        )
 
 
 @dataclass(frozen=True)
@@ -779,9 +825,15 @@ class Gate:
         """The report's text section: the changes, the AUC's test, the requirements."""
         out: list[str] = []
         if self.baseline is not None:
-            out.append(f"Against the baseline {self.baseline.source}"
-                       + (f" (a report of {self.baseline.report_source})"
-                          if self.baseline.report_source else "") + ":")  # fmt: skip
+            out.append(
+                f"Against the baseline {self.baseline.source}"
+                + (
+                    f" (a report of {self.baseline.report_source})"
+                    if self.baseline.report_source
+                    else ""
+                )
+                + ":"
+            )
             out += [f"  note: {n}" for n in self.notes]
             same = [c.name for c in self.changes if c.difference == 0]
             out += [f"  {c.line()}" for c in self.changes if c.difference != 0]

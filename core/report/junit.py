@@ -38,22 +38,28 @@ def junit_xml(
     """The JUnit XML document of ``outcomes`` (a suite named ``suite``)."""
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%S")
     failed = sum(not o.passed for o in outcomes)
-    root = ET.Element("testsuite", {
-        "name": _clean(suite) or "threshold-lab report",
-        "timestamp": stamp,
-        "hostname": socket.gethostname() or "localhost",
-        "tests": str(len(outcomes)),
-        "failures": str(failed),
-        "errors": "0",
-        "skipped": "0",
-        "time": f"{seconds:.3f}",
-    })  # fmt: skip
+    root = ET.Element(
+        "testsuite",
+        {
+            "name": _clean(suite) or "threshold-lab report",
+            "timestamp": stamp,
+            "hostname": socket.gethostname() or "localhost",
+            "tests": str(len(outcomes)),
+            "failures": str(failed),
+            "errors": "0",
+            "skipped": "0",
+            "time": f"{seconds:.3f}",
+        },
+    )
     props = ET.SubElement(root, "properties")
     for name, value in properties:
         ET.SubElement(props, "property", {"name": _clean(name), "value": _clean(value)})
     for o in outcomes:
-        case = ET.SubElement(root, "testcase", {"name": _clean(o.expr.strip()) or "(empty)",
-                                                "classname": CLASSNAME, "time": "0"})  # fmt: skip
+        case = ET.SubElement(
+            root,
+            "testcase",
+            {"name": _clean(o.expr.strip()) or "(empty)", "classname": CLASSNAME, "time": "0"},
+        )
         if not o.passed:
             line = _clean(o.line())
             failure = ET.SubElement(case, "failure", {"message": line, "type": "requirement"})

@@ -188,10 +188,29 @@ def make_options(
         raise InputError("randomised needs group_goal (--randomised needs --group-goal)")
     reqs = () if require is None else parse_requirements(require)
     base = None if baseline is None else baseline_of(baseline)
-    return Options(t, b, g, p, c, replicates, s, nb, how, tf, readouts=reads, partial_aucs=areas,
-                   alternative=alt, unpaired=unpaired, pt=grid, harm=h, group_goal=crit,
-                   tolerance=e, randomised=randomised, baseline=base,
-                   requirements=reqs)  # fmt: skip
+    return Options(
+        t,
+        b,
+        g,
+        p,
+        c,
+        replicates,
+        s,
+        nb,
+        how,
+        tf,
+        readouts=reads,
+        partial_aucs=areas,
+        alternative=alt,
+        unpaired=unpaired,
+        pt=grid,
+        harm=h,
+        group_goal=crit,
+        tolerance=e,
+        randomised=randomised,
+        baseline=base,
+        requirements=reqs,
+    )
 
 
 def _grid(pt: object) -> tuple[Fraction, ...]:
@@ -214,8 +233,7 @@ def _texts(name: str, value: object) -> list[str]:
     if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
         return list(value)
     example = "fpr 0.01,0.05" if name == "readout" else "fpr:0-0.1"
-    raise InputError(f"{name}: give a text such as {example!r} or a list of them, "
-                     f"not {value!r}")  # fmt: skip
+    raise InputError(f"{name}: give a text such as {example!r} or a list of them, not {value!r}")
 
 
 def _prevalence_text(p: object) -> str:

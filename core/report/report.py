@@ -151,12 +151,19 @@ def _part(
             boot = base
         else:
             boot = bootstrap(
-                a.sweep, a.point, beta=o.beta, replicates=o.replicates, seed=o.seed,
-                confidence=o.confidence, bands=True,
-                goal=None if o.goal is None or setting is None
+                a.sweep,
+                a.point,
+                beta=o.beta,
+                replicates=o.replicates,
+                seed=o.seed,
+                confidence=o.confidence,
+                bands=True,
+                goal=None
+                if o.goal is None or setting is None
                 else threshold_statistic(o.goal, setting),
-                base=base, curves=curve_statistics(o),
-            )  # fmt: skip
+                base=base,
+                curves=curve_statistics(o),
+            )
         sure = Sure(o.confidence, boot)
     if o.partial_aucs:
         # The AUC's pass keeps running sums each partial AUC reads (the report has
@@ -187,14 +194,16 @@ def _scores(values: Any) -> FloatArray:
     try:
         a = np.asarray(_sequence(values), dtype=np.float64)
     except (TypeError, ValueError):
-        raise InputError("baseline_scores: give one number a row (the baseline model's "
-                         "scores of the same rows)") from None  # fmt: skip
+        raise InputError(
+            "baseline_scores: give one number a row (the baseline model's scores of the same rows)"
+        ) from None
     if a.ndim != 1:
         raise InputError(f"baseline_scores: one score a row, not an array of shape {a.shape}")
     bad = np.flatnonzero(~np.isfinite(a))
     if bad.size:
-        raise InputError(f"baseline_scores: row {int(bad[0])} is {a[bad[0]]!r}, not a finite "
-                         "number")  # fmt: skip
+        raise InputError(
+            f"baseline_scores: row {int(bad[0])} is {a[bad[0]]!r}, not a finite number"
+        )
     return a
 
 
@@ -232,24 +241,32 @@ def curve_statistics(o: Options) -> tuple[CurveStatistic, ...]:
 
     for kind, limit in o.readouts:
         said = f"{'TPR at FPR <=' if kind == 'tpr_at_fpr' else 'FPR at TPR >='} {limit:g}"
-        out.append(CurveStatistic(
-            rates_of(kind, limit),
-            (readout_key(kind, limit, "tpr"), readout_key(kind, limit, "fpr")),
-            (f"the TPR of {said}", f"the FPR of {said}"),
-        ))  # fmt: skip
-    out.append(CurveStatistic(
-        net_benefit_reader(o.pt, o.harm, o.prevalence),
-        tuple(net_benefit_key(pt) for pt in o.pt),
-        tuple(f"the net benefit at pt {float(pt):g}" for pt in o.pt),
-    ))  # fmt: skip
+        out.append(
+            CurveStatistic(
+                rates_of(kind, limit),
+                (readout_key(kind, limit, "tpr"), readout_key(kind, limit, "fpr")),
+                (f"the TPR of {said}", f"the FPR of {said}"),
+            )
+        )
+    out.append(
+        CurveStatistic(
+            net_benefit_reader(o.pt, o.harm, o.prevalence),
+            tuple(net_benefit_key(pt) for pt in o.pt),
+            tuple(f"the net benefit at pt {float(pt):g}" for pt in o.pt),
+        )
+    )
     for focus, low, high in o.partial_aucs:
         region = f"{focus.upper()} {low:g} to {high:g}"
-        out.append(CurveStatistic(
-            area_of(focus, low, high),
-            (partial_auc_key(focus, low, high, "area"),
-             partial_auc_key(focus, low, high, "standardised")),
-            (f"the partial AUC ({region})", f"the standardised partial AUC ({region})"),
-        ))  # fmt: skip
+        out.append(
+            CurveStatistic(
+                area_of(focus, low, high),
+                (
+                    partial_auc_key(focus, low, high, "area"),
+                    partial_auc_key(focus, low, high, "standardised"),
+                ),
+                (f"the partial AUC ({region})", f"the standardised partial AUC ({region})"),
+            )
+        )
     return tuple(out)
 
 
@@ -261,16 +278,25 @@ def _contents(
     grouped: Sequence[_Prepared] = (),
 ) -> Contents:
     parts = tuple(
-        _part(p, source, options, source.quantised.get(p.name),
-              None if previous is None else previous.parts[i])
+        _part(
+            p,
+            source,
+            options,
+            source.quantised.get(p.name),
+            None if previous is None else previous.parts[i],
+        )
         for i, p in enumerate(prepared)
-    )  # fmt: skip
+    )
     if source.fold_codes is not None:
         parts = tuple(
-            dataclasses.replace(part, folds=previous.parts[i].folds if previous is not None
-                                else _folds(source, options, prepared[i], part))
+            dataclasses.replace(
+                part,
+                folds=previous.parts[i].folds
+                if previous is not None
+                else _folds(source, options, prepared[i], part),
+            )
             for i, part in enumerate(parts)
-        )  # fmt: skip
+        )
     comparisons: tuple[Comparison, ...] = ()
     if len(parts) >= 2:
         boot = None if options.replicates is None else (options.replicates, options.seed)
@@ -282,17 +308,28 @@ def _contents(
             comparisons = previous.comparisons
         else:
             comparisons = tuple(
-                compare(models[i], parts[i].analysis, models[j], parts[j].analysis,
-                        options.confidence, boot, paired=source.paired and not options.unpaired,
-                        alternative=options.alternative)
+                compare(
+                    models[i],
+                    parts[i].analysis,
+                    models[j],
+                    parts[j].analysis,
+                    options.confidence,
+                    boot,
+                    paired=source.paired and not options.unpaired,
+                    alternative=options.alternative,
+                )
                 for i, j in pairs(models)
-            )  # fmt: skip
+            )
     if comparisons and all(c.net_benefit_difference == () for c in comparisons):
         comparisons = tuple(
-            dataclasses.replace(x, net_benefit_difference=_nb_difference(
-                source, options, prepared[i], prepared[j], parts[i], parts[j]))
+            dataclasses.replace(
+                x,
+                net_benefit_difference=_nb_difference(
+                    source, options, prepared[i], prepared[j], parts[i], parts[j]
+                ),
+            )
             for x, (i, j) in zip(comparisons, pairs([p.model for p in prepared]), strict=True)
-        )  # fmt: skip
+        )
     mc = source.multiclass
     summary: MulticlassReport | None = None
     if mc is not None:
@@ -339,11 +376,14 @@ def _gate(source: Source, o: Options, c: Contents) -> Gate:
     elif o.baseline is not None and rows is not None:
         data = source.models[0].data if source.models else source.data
         if rows.scores.shape[0] != data.n:
-            raise InputError(f"--baseline-rows {rows.name}: {rows.scores.shape[0]:,} scores for "
-                             f"{data.n:,} rows (give the baseline model's score of each "
-                             "row)")  # fmt: skip
-        delong, why = paired_delong(data.scores, rows.scores, data.labels, data.weights,
-                                    o.confidence)  # fmt: skip
+            raise InputError(
+                f"--baseline-rows {rows.name}: {rows.scores.shape[0]:,} scores for "
+                f"{data.n:,} rows (give the baseline model's score of each "
+                "row)"
+            )
+        delong, why = paired_delong(
+            data.scores, rows.scores, data.labels, data.weights, o.confidence
+        )
         if delong is not None:
             test = AucTest(data.n, rows.name, delong)
     return gate(current, o.baseline, o.requirements, test, why, now=facts(d))
@@ -361,8 +401,11 @@ def _at_goal(c: Contents) -> dict[str, Number]:
         metrics = metrics_at_prevalence(a.sweep, decision.index, o.prevalence, o.beta)
     else:
         metrics = analyse(a.curves, decision.threshold, beta=o.beta).metrics
-    return {f"{name} at goal": Number(m.value, m.exact, m.reason)
-            for name, m in metrics.items() if name in METRIC_NAMES}  # fmt: skip
+    return {
+        f"{name} at goal": Number(m.value, m.exact, m.reason)
+        for name, m in metrics.items()
+        if name in METRIC_NAMES
+    }
 
 
 def _with_required_readouts(o: Options) -> Options:
@@ -381,23 +424,30 @@ def _groups(
         if options.group_goal is not None:
             raise InputError("--group-goal needs groups: --group COL (or groups=)")
         return (), None, None
-    o = dataclasses.replace(options, threshold=first.analysis.threshold, goal=None,
-                            follow_goal=False, replicates=None)  # fmt: skip
+    o = dataclasses.replace(
+        options, threshold=first.analysis.threshold, goal=None, follow_goal=False, replicates=None
+    )
     own = dict(options.group_at or ())
-    parts = tuple(_part(g, source, o if g.name not in own else dataclasses.replace(
-        o, threshold=own[g.name]), None) for g in grouped)  # fmt: skip
-    rates = [GroupRates(p.name, p.analysis.counts, p.analysis.sweep.whole_counts())
-             for p in parts]  # fmt: skip
-    gaps = compute_gaps(rates, confidence=options.confidence, replicates=options.replicates,
-                        seed=options.seed)  # fmt: skip
+    parts = tuple(
+        _part(
+            g,
+            source,
+            o if g.name not in own else dataclasses.replace(o, threshold=own[g.name]),
+            None,
+        )
+        for g in grouped
+    )
+    rates = [GroupRates(p.name, p.analysis.counts, p.analysis.sweep.whole_counts()) for p in parts]
+    gaps = compute_gaps(
+        rates, confidence=options.confidence, replicates=options.replicates, seed=options.seed
+    )
     chosen = None
     if options.group_goal is not None:
         goal = options.goal or parse_goal("max accuracy")
         if options.group_goal == "same_goal":
             if options.goal is None:
                 raise InputError("--group-goal same_goal needs --goal (each group solves it)")
-            chosen = solve_same_goal([(p.name, p.analysis) for p in parts], goal,
-                                     beta=options.beta)  # fmt: skip
+            chosen = solve_same_goal([(p.name, p.analysis) for p in parts], goal, beta=options.beta)
         else:
             if goal.constraints:
                 raise InputError(
@@ -406,9 +456,13 @@ def _groups(
                     "apply with same_goal only"
                 )
             chosen = solve_group_thresholds(
-                [(p.name, p.analysis.sweep) for p in parts], options.group_goal, goal,
-                options.tolerance, beta=options.beta, randomised=options.randomised,
-            )  # fmt: skip
+                [(p.name, p.analysis.sweep) for p in parts],
+                options.group_goal,
+                goal,
+                options.tolerance,
+                beta=options.beta,
+                randomised=options.randomised,
+            )
     return parts, MappingProxyType(gaps), chosen
 
 
@@ -430,10 +484,15 @@ def _nb_difference(
         return ()
     boot = None if o.replicates is None else (o.replicates, o.seed)
     return net_benefit_differences(
-        pa.model, pb.model, [(r.pt, r.net_benefit) for r in da.grid],
-        [(r.pt, r.net_benefit) for r in db.grid], (float(w.a), float(w.b)),
-        paired=source.paired and not o.unpaired, confidence=o.confidence, boot=boot,
-    )  # fmt: skip
+        pa.model,
+        pb.model,
+        [(r.pt, r.net_benefit) for r in da.grid],
+        [(r.pt, r.net_benefit) for r in db.grid],
+        (float(w.a), float(w.b)),
+        paired=source.paired and not o.unpaired,
+        confidence=o.confidence,
+        boot=boot,
+    )
 
 
 def build(source: Source, options: Options) -> Report:
@@ -451,8 +510,9 @@ def build(source: Source, options: Options) -> Report:
     else:
         prepared = [_prepare("", source.data, options)]
     grouped = tuple(_prepare(name, data, options) for name, data in source.groups)
-    return Report(_contents(source, options, prepared, None, grouped), source, tuple(prepared),
-                  grouped)  # fmt: skip
+    return Report(
+        _contents(source, options, prepared, None, grouped), source, tuple(prepared), grouped
+    )
 
 
 @dataclass(frozen=True)
@@ -517,8 +577,10 @@ class Group:
 
     def __repr__(self) -> str:
         k = self.counts
-        return (f"<Group {self.name}: {self.n} rows; TP {k.tp}, FP {k.fp}, TN {k.tn}, FN {k.fn}; "
-                f"selection rate {self.selection_rate.metric.short()}>")  # fmt: skip
+        return (
+            f"<Group {self.name}: {self.n} rows; TP {k.tp}, FP {k.fp}, TN {k.tn}, FN {k.fn}; "
+            f"selection rate {self.selection_rate.metric.short()}>"
+        )
 
 
 def _readonly(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -582,29 +644,52 @@ class Report:
         """The report of labels and scores given as arrays (see
         :func:`threshold_lab.report`, which this is)."""
         options = make_options(
-            threshold=threshold, beta=beta, goal=goal, prevalence=prevalence,
-            confidence=confidence, bootstrap=bootstrap, seed=seed, bins=bins, binning=binning,
-            transform=transform, readout=readout, partial_auc=partial_auc,
-            alternative=alternative, unpaired=unpaired, pt=pt, harm=harm,
-            group_goal=group_goal, tolerance=tolerance, randomised=randomised,
-            baseline=baseline, require=require,
-        )  # fmt: skip
+            threshold=threshold,
+            beta=beta,
+            goal=goal,
+            prevalence=prevalence,
+            confidence=confidence,
+            bootstrap=bootstrap,
+            seed=seed,
+            bins=bins,
+            binning=binning,
+            transform=transform,
+            readout=readout,
+            partial_auc=partial_auc,
+            alternative=alternative,
+            unpaired=unpaired,
+            pt=pt,
+            harm=harm,
+            group_goal=group_goal,
+            tolerance=tolerance,
+            randomised=randomised,
+            baseline=baseline,
+            require=require,
+        )
         if baseline_scores is not None:
             if options.baseline is None:
-                raise InputError("baseline_scores needs baseline= (the earlier report whose "
-                                 "model scored these rows)")  # fmt: skip
+                raise InputError(
+                    "baseline_scores needs baseline= (the earlier report whose "
+                    "model scored these rows)"
+                )
             options = dataclasses.replace(
                 options, baseline_rows=BaselineRows("baseline_scores", _scores(baseline_scores))
             )
         src = arrays_source(
-            y_true, y_score, sample_weight=sample_weight, ids=ids,
-            positive=None if classes is not None else positive, classes=classes, source=source,
-        )  # fmt: skip
+            y_true,
+            y_score,
+            sample_weight=sample_weight,
+            ids=ids,
+            positive=None if classes is not None else positive,
+            classes=classes,
+            source=source,
+        )
         if classes is not None and positive is not None and src.multiclass is not None:
             names = src.multiclass.classes
             if str(positive) not in names:
-                raise InputError(f"positive {positive!r} is not one of the classes "
-                                 f"({', '.join(names)})")  # fmt: skip
+                raise InputError(
+                    f"positive {positive!r} is not one of the classes ({', '.join(names)})"
+                )
             c = names.index(str(positive))
             src = dataclasses.replace(src, data=src.multiclass.one_vs_rest(c), klass=c)
         if groups is not None:
@@ -613,8 +698,10 @@ class Report:
             src = with_groups(src, column, _sequence(groups), where="groups")
         if folds is not None:
             if groups is not None:
-                raise InputError("folds= and groups= do not combine (the folds' spread and "
-                                 "the groups' gaps are two different questions)")  # fmt: skip
+                raise InputError(
+                    "folds= and groups= do not combine (the folds' spread and "
+                    "the groups' gaps are two different questions)"
+                )
             named = getattr(folds, "name", None)
             column = fold_name or (named if isinstance(named, str) and named else "fold")
             src = with_folds(src, column, _sequence(folds), where="folds")
@@ -674,8 +761,10 @@ class Report:
         if scores is None:
             decide = getattr(estimator, "decision_function", None)
             if not callable(decide):
-                raise InputError(f"{type(estimator).__name__} has neither predict_proba nor "
-                                 "decision_function: give its scores to report()")  # fmt: skip
+                raise InputError(
+                    f"{type(estimator).__name__} has neither predict_proba nor "
+                    "decision_function: give its scores to report()"
+                )
             scores = np.asarray(decide(X), dtype=np.float64)
         if scores.ndim == 2 and scores.shape[1] > 2:
             options.setdefault("classes", classes or list(range(scores.shape[1])))
@@ -808,9 +897,12 @@ class Report:
         threshold = np.concatenate([[np.inf], s.thresholds])
         tp, fp = s.tp.copy(), s.fp.copy()
         return Sweep(
-            _readonly(threshold), _readonly(tp), _readonly(fp),
-            _readonly(s.negatives - fp), _readonly(s.positives - tp),
-        )  # fmt: skip
+            _readonly(threshold),
+            _readonly(tp),
+            _readonly(fp),
+            _readonly(s.negatives - fp),
+            _readonly(s.positives - tp),
+        )
 
     @property
     def models(self) -> Mapping[str, Report]:
@@ -820,9 +912,15 @@ class Report:
             return MappingProxyType({})
         out = {}
         for part, prepared in zip(self.contents.parts, self._prepared, strict=True):
-            one = dataclasses.replace(self.contents, parts=(part,), comparisons=(),
-                                      group_by=None, group_column=None, groups=(),
-                                      gaps=None)  # fmt: skip
+            one = dataclasses.replace(
+                self.contents,
+                parts=(part,),
+                comparisons=(),
+                group_by=None,
+                group_column=None,
+                groups=(),
+                gaps=None,
+            )
             out[part.name] = Report(one, self._source, (prepared,))
         return MappingProxyType(out)
 
@@ -844,10 +942,25 @@ class Report:
         >>> [(g.name, g.counts.tp, g.selection_rate.exact) for g in r.groups]
         [('a', 2, Fraction(1, 1)), ('b', 0, Fraction(0, 1))]
         """
-        return tuple(Group(p, Report(dataclasses.replace(
-            self.contents, parts=(p,), comparisons=(), group_by=None, group_column=None,
-            groups=(), gaps=None), self._source, (g,)))
-            for p, g in zip(self.contents.groups, self._grouped, strict=True))  # fmt: skip
+        return tuple(
+            Group(
+                p,
+                Report(
+                    dataclasses.replace(
+                        self.contents,
+                        parts=(p,),
+                        comparisons=(),
+                        group_by=None,
+                        group_column=None,
+                        groups=(),
+                        gaps=None,
+                    ),
+                    self._source,
+                    (g,),
+                ),
+            )
+            for p, g in zip(self.contents.groups, self._grouped, strict=True)
+        )
 
     @property
     def gaps(self) -> Mapping[str, Gap] | None:
@@ -929,8 +1042,13 @@ class Report:
         if threshold is not _SAME:
             return self.at(threshold).figure(chart, size=size, dpi=dpi, title=title)
         c = self.contents
-        look = Look(size=_size(size), dpi=parse_dpi(str(dpi)), title=title,
-                    bins=c.options.bins, binning=c.options.binning)  # fmt: skip
+        look = Look(
+            size=_size(size),
+            dpi=parse_dpi(str(dpi)),
+            title=title,
+            bins=c.options.bins,
+            binning=c.options.binning,
+        )
         models = [FigureModel(p.name, p.analysis, p.sure, p.decision_curve) for p in c.parts]
         return draw(chart, models, source=c.source, folds=c.first.folds, look=look)
 

@@ -97,14 +97,23 @@ class RowGroups:
         names = [self.names[i] for i in present]
         remap = np.full(len(self.names), -1, dtype=np.intp)
         remap[present] = np.arange(len(present))
-        src = Source(data=rows, label=label, group_column=self.column,
-                     groups=split_groups(rows, names, remap[codes]),
-                     group_codes=remap[codes])  # fmt: skip
-        options = Options(threshold=threshold, beta=beta, confidence=confidence,
-                          group_at=None if own is None else tuple(own.items()))  # fmt: skip
+        src = Source(
+            data=rows,
+            label=label,
+            group_column=self.column,
+            groups=split_groups(rows, names, remap[codes]),
+            group_codes=remap[codes],
+        )
+        options = Options(
+            threshold=threshold,
+            beta=beta,
+            confidence=confidence,
+            group_at=None if own is None else tuple(own.items()),
+        )
         if solve is not None:  # per-group thresholds: its criterion, tolerance and goal
-            options = dataclasses.replace(solve, threshold=threshold, beta=beta,
-                                          confidence=confidence, follow_goal=False)  # fmt: skip
+            options = dataclasses.replace(
+                solve, threshold=threshold, beta=beta, confidence=confidence, follow_goal=False
+            )
         return build(src, options), added
 
 
@@ -148,13 +157,17 @@ class PooledAnalysis(Analysis):
         pred = data.scores >= self._row_cut
         pos = data.labels
         if data.weights is None:
-            cells = [int(np.count_nonzero(m & known)) for m in
-                     (pred & pos, pred & ~pos, ~pred & ~pos, ~pred & pos)]  # fmt: skip
+            cells = [
+                int(np.count_nonzero(m & known))
+                for m in (pred & pos, pred & ~pos, ~pred & ~pos, ~pred & pos)
+            ]
             k = Counts(tp=cells[0], fp=cells[1], tn=cells[2], fn=cells[3])
         else:
             w = np.where(known, data.weights, 0.0)
-            cells_f = [float(np.add.reduce(w[m])) for m in
-                       (pred & pos, pred & ~pos, ~pred & ~pos, ~pred & pos)]  # fmt: skip
+            cells_f = [
+                float(np.add.reduce(w[m]))
+                for m in (pred & pos, pred & ~pos, ~pred & ~pos, ~pred & pos)
+            ]
             k = Counts(tp=cells_f[0], fp=cells_f[1], tn=cells_f[2], fn=cells_f[3])
         return k, int(np.count_nonzero(~known))
 
@@ -169,8 +182,9 @@ class PooledAnalysis(Analysis):
 
     def thresholds_words(self) -> str:
         """``east 0.56, north 0.51, south 0.58``."""
-        return ", ".join(f"{n} {'above all' if t is None else format_threshold(t)}"
-                         for n, t in self.own)  # fmt: skip
+        return ", ".join(
+            f"{n} {'above all' if t is None else format_threshold(t)}" for n, t in self.own
+        )
 
     def pooled_words(self) -> str:
         """What the status sentence opens with: ``All rows pooled, each group at its

@@ -33,12 +33,22 @@ class Reading:
     :class:`Policy` (threshold, goal, prevalence) and :class:`Sureness` (intervals and
     the bootstrap); their attributes read here as the session's own."""
 
-    def __init__(self, data: Dataset, threshold: Threshold, *, source: str,
-                 path: Path | None = None, beta: float = 2.0,
-                 columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
-                 models: Sequence[Model] = (), multiclass: Multiclass | None = None,
-                 klass: int = 0, quantised: Mapping[str, Quantised] | None = None,
-                 group_by: str | None = None, pooled: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        data: Dataset,
+        threshold: Threshold,
+        *,
+        source: str,
+        path: Path | None = None,
+        beta: float = 2.0,
+        columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
+        models: Sequence[Model] = (),
+        multiclass: Multiclass | None = None,
+        klass: int = 0,
+        quantised: Mapping[str, Quantised] | None = None,
+        group_by: str | None = None,
+        pooled: bool = False,
+    ) -> None:
         self.history = History(data, threshold, source=source, path=path, columns=columns)
         self.shown = Shown(models, multiclass, klass, quantised, group_by, pooled)
         self.policy = Policy(threshold, beta)
@@ -95,8 +105,15 @@ class Reading:
     def _state(self) -> tuple[object, ...]:
         """What a bootstrap's threshold-free results depend on (the point aside)."""
         p = self.policy
-        return (self.curves, p.goal, p.prevalence, self.history.aligned, p.beta, p.asked.pt,
-                p.asked.harm)  # fmt: skip
+        return (
+            self.curves,
+            p.goal,
+            p.prevalence,
+            self.history.aligned,
+            p.beta,
+            p.asked.pt,
+            p.asked.harm,
+        )
 
     def _deciding(self) -> Deciding | None:
         h = self.history
@@ -106,8 +123,9 @@ class Reading:
         """Every model at the threshold, or (); without ``wait`` a large model whose
         sweep is not done yet has a pending row (a front end sweeps it in a worker)."""
         s = self.sure
-        return self.shown.rows(self.curves, self.threshold, self.beta,
-                               None if s is None else s.confidence, wait=wait)  # fmt: skip
+        return self.shown.rows(
+            self.curves, self.threshold, self.beta, None if s is None else s.confidence, wait=wait
+        )
 
     def model_waits(self, i: int) -> bool:
         return self.shown.waits(i, self.curves)
@@ -117,8 +135,9 @@ class Reading:
 
     def comparisons(self) -> list[Comparison]:
         p = self.policy
-        return self.shown.comparisons(self.curves, p.threshold, p.beta, self.confidence,
-                                      p.goal, p.prevalence, p.asked)  # fmt: skip
+        return self.shown.comparisons(
+            self.curves, p.threshold, p.beta, self.confidence, p.goal, p.prevalence, p.asked
+        )
 
     def multiclass_summary(self) -> MulticlassReport | None:
         return self.shown.summary()

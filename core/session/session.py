@@ -58,8 +58,10 @@ from threshold_lab.core.transform import kept
 __all__ = ["STEP", "Later", "NeedsOverwrite", "Session"]
 
 #: Why the threshold does not move while every row is shown and each group has its own.
-OWN_REFUSED = ("each group has its own threshold: M shows a group alone to move its own "
-               "(O: one threshold for every group again)")  # fmt: skip
+OWN_REFUSED = (
+    "each group has its own threshold: M shows a group alone to move its own "
+    "(O: one threshold for every group again)"
+)
 
 
 class Session(Reading):
@@ -84,13 +86,26 @@ class Session(Reading):
     #: The last pooled analysis with each group at its own threshold, and its key.
     _pooled_kept: tuple[tuple[object, ...], PooledAnalysis] | None = None
 
-    def _update(self, changed: Changed = NOTHING_CHANGED, message: str = "", *,
-                fresh: bool = False) -> Update:  # fmt: skip
+    def _update(
+        self, changed: Changed = NOTHING_CHANGED, message: str = "", *, fresh: bool = False
+    ) -> Update:
         """An Update of the current state, with the goal and prevalence in force."""
-        return Update(self.analysis, changed, message, fresh, self._deciding(), self.sure,
-                      self.model_rows(wait=False), self.shown.class_name, self.group_by,
-                      self.quantisation, self.asked, self.pooled, self.folds,
-                      self._fold_band())  # fmt: skip
+        return Update(
+            self.analysis,
+            changed,
+            message,
+            fresh,
+            self._deciding(),
+            self.sure,
+            self.model_rows(wait=False),
+            self.shown.class_name,
+            self.group_by,
+            self.quantisation,
+            self.asked,
+            self.pooled,
+            self.folds,
+            self._fold_band(),
+        )
 
     def _fold_band(self) -> Band | None:
         """With folds: the folds' TPR range at each FPR (lowest to highest fold), the
@@ -125,9 +140,13 @@ class Session(Reading):
         key = (curves, threshold, tuple(own.items()), self.beta)
         kept = self._pooled_kept
         if kept is None or kept[0] != key:  # O(rows): once per rows and thresholds
-            pooled = PooledAnalysis(curves=curves, threshold=threshold, beta=self.beta,
-                                    own=tuple((n, own[n]) for n in groups.names if n in own),
-                                    groups=groups)  # fmt: skip
+            pooled = PooledAnalysis(
+                curves=curves,
+                threshold=threshold,
+                beta=self.beta,
+                own=tuple((n, own[n]) for n in groups.names if n in own),
+                groups=groups,
+            )
             kept = self._pooled_kept = (key, pooled)
         return kept[1]
 
@@ -141,8 +160,9 @@ class Session(Reading):
             pooled = self.analysis
         else:  # every row as loaded, each group at its own threshold
             pooled = self._pooled_at_own(self.shown.curves(0, self.curves), self.threshold)
-        first = model_row(rows[0].name, rows[0].shown, pooled,
-                          None if self.sure is None else self.sure.confidence)  # fmt: skip
+        first = model_row(
+            rows[0].name, rows[0].shown, pooled, None if self.sure is None else self.sure.confidence
+        )
         return (first, *rows[1:])
 
     def toggle_own(self) -> Update:
@@ -151,14 +171,18 @@ class Session(Reading):
         names = self._group_names("each group its own threshold")
         if self.shown.own is not None:
             self.shown.own = None
-            return self._update(message=f"One threshold for every group again: "
-                                f"{format_threshold(self.threshold)}.")  # fmt: skip
+            return self._update(
+                message=f"One threshold for every group again: {format_threshold(self.threshold)}."
+            )
         self.shown.own = dict.fromkeys(names, self.threshold)
-        return self._update(message=(
-            f"Each group now has its own threshold, every one at "
-            f"{format_threshold(self.threshold)} to start: M shows a group alone to move its "
-            "own; all rows' status line and matrix are the groups' pooled. O again: one "
-            "threshold."))  # fmt: skip
+        return self._update(
+            message=(
+                f"Each group now has its own threshold, every one at "
+                f"{format_threshold(self.threshold)} to start: M shows a group alone to move its "
+                "own; all rows' status line and matrix are the groups' pooled. O again: one "
+                "threshold."
+            )
+        )
 
     def set_group_thresholds(self, thresholds: dict[str, Threshold], said: str) -> Update:
         """Each group at its own threshold from ``thresholds`` (by group name)."""
@@ -182,9 +206,14 @@ class Session(Reading):
         opts = Options(group_goal=crit, goal=self.goal)
         if tolerance is not None:
             opts = dataclasses.replace(opts, tolerance=parse_tolerance(tolerance))
-        r, _ = self.row_groups.report(self.grouped_rows(), self.threshold, beta=self.beta,
-                                      confidence=self.confidence, label=self.source,
-                                      solve=opts)  # fmt: skip
+        r, _ = self.row_groups.report(
+            self.grouped_rows(),
+            self.threshold,
+            beta=self.beta,
+            confidence=self.confidence,
+            label=self.source,
+            solve=opts,
+        )
         g = r.group_thresholds
         assert g is not None
         if not g.feasible or g.chosen is None:
@@ -195,8 +224,10 @@ class Session(Reading):
 
     def _group_names(self, what: str) -> list[str]:
         if self.row_groups is None or not self.shown.pooled:
-            raise InputError(f"{what} needs groups: open a file with --group COL (a column "
-                             "naming each row's group)")  # fmt: skip
+            raise InputError(
+                f"{what} needs groups: open a file with --group COL (a column "
+                "naming each row's group)"
+            )
         return list(self.row_groups.names)
 
     @property
@@ -369,8 +400,9 @@ class Session(Reading):
     def set_label(self, index: int, text: str) -> Update:
         if bool(self.data.labels[index]) != label_of(text):
             return self.flip_label(index)
-        return self._update(message=f"Row {self.data.shown_id(index)}: actual label is "
-                            f"already {text.strip()}.")  # fmt: skip
+        return self._update(
+            message=f"Row {self.data.shown_id(index)}: actual label is already {text.strip()}."
+        )
 
     def add_row(self, score_text: str, label_text: str) -> Update:
         """Add a row at the end from typed text (a score, and a label 0 or 1)."""
@@ -426,8 +458,10 @@ class Session(Reading):
             self.shown.own = None  # as loaded: one threshold for every group
             one = " One threshold for every group."
         changed = edits.changed_between(before, old, self.data, self.threshold)
-        return self._update(changed, f"Reset to {self.source} as loaded, threshold "
-                            f"{format_threshold(threshold)}.{one}")  # fmt: skip
+        return self._update(
+            changed,
+            f"Reset to {self.source} as loaded, threshold {format_threshold(threshold)}.{one}",
+        )
 
     def recover(self) -> Path | None:
         """Unsaved edits written to a new recovery file (on a hang-up), or None."""

@@ -139,9 +139,11 @@ class Shown:
         """Model ``name``'s rows and the sentence saying so (raises InputError)."""
         names = [m.name for m in self.models]
         if not self.models:
-            raise InputError("these rows have one model; open a file with several score "
-                             "columns (score_A, score_B), or two with --compare, to compare "
-                             "models")  # fmt: skip
+            raise InputError(
+                "these rows have one model; open a file with several score "
+                "columns (score_A, score_B), or two with --compare, to compare "
+                "models"
+            )
         if name not in names:
             raise InputError(f"no model {name!r}; the models are: {', '.join(names)}")
         what = self.part if self.group_by is not None else "model"
@@ -149,8 +151,9 @@ class Shown:
             raise InputError(f"edits apply to the {what} shown only: " + EDITS_FIRST.format(what))
         self.model = names.index(name)
         if self.pooled and self.model == 0:
-            return self.models[0].data, (f"All rows, pooled across the {len(names) - 1} "
-                                         f"{self.part}s by {self.group_by}.")  # fmt: skip
+            return self.models[0].data, (
+                f"All rows, pooled across the {len(names) - 1} {self.part}s by {self.group_by}."
+            )
         if not self.paired:
             return self.models[
                 self.model
@@ -159,24 +162,30 @@ class Shown:
 
     def next_model_name(self) -> str:
         if len(self.models) < 2:
-            raise InputError("these rows have one model (open a file with score_A, score_B, "
-                             "..., --score-column twice, or --compare OTHER_FILE to compare "
-                             "models)")  # fmt: skip
+            raise InputError(
+                "these rows have one model (open a file with score_A, score_B, "
+                "..., --score-column twice, or --compare OTHER_FILE to compare "
+                "models)"
+            )
         return self.models[(self.model + 1) % len(self.models)].name
 
     def pick_class(self, name: str, edited: bool) -> tuple[Dataset, str]:
         """Class ``name`` against the rest, and the sentence saying so."""
         mc = self.multiclass
         if mc is None:
-            raise InputError("these rows have two classes; open a file with a label column "
-                             "of class names and score_<class> columns for several")  # fmt: skip
+            raise InputError(
+                "these rows have two classes; open a file with a label column "
+                "of class names and score_<class> columns for several"
+            )
         if name not in mc.classes:
             raise InputError(f"no class {name!r}; the classes are: {', '.join(mc.classes)}")
         if edited:
             raise InputError("edits apply to the class shown only: " + EDITS_FIRST.format("class"))
         self.klass = mc.classes.index(name)
-        return (mc.one_vs_rest(self.klass),
-                f"Class {name} against the rest: its scores, and label == {name}.")  # fmt: skip
+        return (
+            mc.one_vs_rest(self.klass),
+            f"Class {name} against the rest: its scores, and label == {name}.",
+        )
 
     def next_class_name(self) -> str:
         mc = self.multiclass
@@ -211,9 +220,15 @@ class Shown:
                     a = solved_at(a, goal, prevalence, m.data)[0]
             runs.append(a)
         return [
-            compare(self.models[i], runs[i], self.models[j], runs[j], confidence,
-                    paired=self.paired and not (asked and asked.unpaired),
-                    alternative="two-sided" if asked is None else asked.alternative)
+            compare(
+                self.models[i],
+                runs[i],
+                self.models[j],
+                runs[j],
+                confidence,
+                paired=self.paired and not (asked and asked.unpaired),
+                alternative="two-sided" if asked is None else asked.alternative,
+            )
             for i, j in pairs(self.models)
             if not (self.pooled and i == 0)  # every row against one group: not independent
-        ]  # fmt: skip
+        ]

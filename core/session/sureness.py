@@ -71,8 +71,18 @@ class Sureness:
         base = None
         if self._boot is not None and self._boot[0][:-1] == key[:-1]:
             base = self._boot[1]  # the same rows at another point: count the new one only
-        return BootJob(key, a.sweep, a.point, beta, self.replicates, self.seed,
-                       self.confidence, goal, base, curves)  # fmt: skip
+        return BootJob(
+            key,
+            a.sweep,
+            a.point,
+            beta,
+            self.replicates,
+            self.seed,
+            self.confidence,
+            goal,
+            base,
+            curves,
+        )
 
     def done(self, job: BootJob, result: Bootstrap, state: State) -> bool:
         """Keep a finished bootstrap if it still belongs to ``state`` (its

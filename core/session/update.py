@@ -110,8 +110,11 @@ class Update:
         sure = self.sure or Sure()
         s = self.analysis.curves.summaries
         auc = auc_measure(self.analysis, sure)[0] if self.sure is not None else Measure(s.roc_auc)
-        return (auc, boot_measure(s.average_precision, sure, "average_precision"),
-                boot_measure(s.pr_trapezoid_area, sure, "pr_trapezoid_area"))  # fmt: skip
+        return (
+            auc,
+            boot_measure(s.average_precision, sure, "average_precision"),
+            boot_measure(s.pr_trapezoid_area, sure, "pr_trapezoid_area"),
+        )
 
     @cached_property
     def decision_curve(self) -> DecisionCurve:
@@ -158,8 +161,9 @@ class Update:
         key = ("decision", c, cols)
         kept = self.__dict__.setdefault("_series", {})
         if key not in kept:
-            kept[key] = decision_series(c, self.asked.harm, None if d is None else d.prevalence,
-                                        cols)  # fmt: skip
+            kept[key] = decision_series(
+                c, self.asked.harm, None if d is None else d.prevalence, cols
+            )
         return kept[key]  # type: ignore[no-any-return]
 
     def cost_series(self, faint: tuple[int, ...], cols: int) -> CostSeries:

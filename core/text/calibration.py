@@ -45,13 +45,22 @@ def calibration_lines(c: Calibration) -> list[str]:
     rows = [["bin", "rows", "mean score", "observed rate", "95% CI", "scores"]]
     for i, b in enumerate(c.bins, 1):
         ci = "" if b.interval is None else f"{b.interval.low:.2f} to {b.interval.high:.2f}"
-        rows.append([str(i), format_count(b.n), _num(b.mean_score), b.positive_rate.short(),
-                     ci, f"{b.low_score!r} to {b.high_score!r}"])  # fmt: skip
+        rows.append(
+            [
+                str(i),
+                format_count(b.n),
+                _num(b.mean_score),
+                b.positive_rate.short(),
+                ci,
+                f"{b.low_score!r} to {b.high_score!r}",
+            ]
+        )
     if c.bins and c.bins[0].interval is not None:
         rows[0][4] = f"{percent(c.bins[0].interval.confidence)} CI"
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    table = ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
-             for r in rows]  # fmt: skip
+    table = [
+        "  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    ]
     return [
         head,
         *table,
@@ -67,8 +76,10 @@ def calibration_words(c: Calibration) -> list[str]:
     how = "equal-mass" if c.binning == "mass" else "equal-width"
     if c.reason is not None:
         return [f"Calibration is undefined: {c.reason}."]
-    out = [f"Calibration in {len(c.bins)} {how} bins (of {c.requested_bins} asked for; "
-           "tie groups never split, empty bins left out):"]  # fmt: skip
+    out = [
+        f"Calibration in {len(c.bins)} {how} bins (of {c.requested_bins} asked for; "
+        "tie groups never split, empty bins left out):"
+    ]
     for i, b in enumerate(c.bins, 1):
         ci = "" if b.interval is None else f" ({b.interval.short()})"
         rows = "row" if b.n == 1 else "rows"

@@ -66,39 +66,52 @@ def decision_curve_lines(d: DecisionCurve | None, sure: Sure | None = None) -> l
         return [head, f"  undefined: {d.reason}"]
     prevalence = f"{d.prevalence:.4g}" + (" (given)" if d.given_prevalence else "")
     harm = f", harm {float(d.harm):g}" if d.harm else ""
-    out = [head, f"  prevalence {prevalence}{harm}; treating none has net benefit 0",
-           "  " + useful_sentence(d)]  # fmt: skip
+    out = [
+        head,
+        f"  prevalence {prevalence}{harm}; treating none has net benefit 0",
+        "  " + useful_sentence(d),
+    ]
     rows = []
     shown = shown_rows(d)
     for i in shown:
         r = d.grid[i]
         ci = _interval(sure, net_benefit_key(r.pt))
-        rows.append([
-            f"{float(r.pt):g}", format_decimal(r.net_benefit.value or 0.0),
-            format_decimal(r.treat_all.value or 0.0),
-            format_decimal(r.interventions_avoided_per_100.value or 0.0, places=2),
-            r.standardised.value_text() if r.standardised.value is None
-            else format_decimal(r.standardised.value),
-            "above all" if r.threshold is None else f"{r.threshold!r}",
-            *([] if sure is None or sure.boot is None else [ci or ""]),
-        ])  # fmt: skip
+        rows.append(
+            [
+                f"{float(r.pt):g}",
+                format_decimal(r.net_benefit.value or 0.0),
+                format_decimal(r.treat_all.value or 0.0),
+                format_decimal(r.interventions_avoided_per_100.value or 0.0, places=2),
+                r.standardised.value_text()
+                if r.standardised.value is None
+                else format_decimal(r.standardised.value),
+                "above all" if r.threshold is None else f"{r.threshold!r}",
+                *([] if sure is None or sure.boot is None else [ci or ""]),
+            ]
+        )
     header = ["  pt", "net benefit", "treat all", "avoided/100", "standardised", "acts from"]
     if sure is not None and sure.boot is not None:
         header.append("net benefit's interval")
     out += table(header, [["  " + r[0], *r[1:]] for r in rows], left=(0, 5, 6))
     if len(shown) < len(d.grid):
-        out.append(f"  ({len(shown)} of the {len(d.grid)} grid points, decimals rounded; --json "
-                   "lists every one)")  # fmt: skip
-    out.append("  (for one pt, the threshold with the highest net benefit is the least-cost "
-               "one with FP:FN costs pt : 1 − pt: --goal \"max net_benefit at pt X\")")  # fmt: skip
+        out.append(
+            f"  ({len(shown)} of the {len(d.grid)} grid points, decimals rounded; --json "
+            "lists every one)"
+        )
+    out.append(
+        "  (for one pt, the threshold with the highest net benefit is the least-cost "
+        'one with FP:FN costs pt : 1 − pt: --goal "max net_benefit at pt X")'
+    )
     return out
 
 
 def useful_sentence(d: DecisionCurve) -> str:
     """Where the model's net benefit beats treating everyone and treating no one."""
     if not d.useful_range:
-        return ("useful nowhere: at every pt treating all or treating none has at least the "
-                "model's net benefit")  # fmt: skip
+        return (
+            "useful nowhere: at every pt treating all or treating none has at least the "
+            "model's net benefit"
+        )
     return f"useful (beats treating all and treating none) where {' and '.join(useful_spans(d))}"
 
 
@@ -113,23 +126,34 @@ def cost_curve_lines(a: Analysis) -> list[str]:
     head = "Cost curves (each point costs FNR·PC + FPR·(1 − PC) at probability-cost PC(+))"
     if cc.reason is not None:
         return [head, f"  undefined: {cc.reason}"]
-    out = [head, f"  ROCCH AUC {cc.hull_auc.value_or_reason()}; the cheapest point at each "
-                 "PC(+) is a vertex of the ROC convex hull:"]  # fmt: skip
+    out = [
+        head,
+        f"  ROCCH AUC {cc.hull_auc.value_or_reason()}; the cheapest point at each "
+        "PC(+) is a vertex of the ROC convex hull:",
+    ]
     rows = []
     for i in _thinned(len(cc.hull), HULL_ROWS):
         v = cc.hull[i]
-        rows.append([
-            "above all" if v.threshold is None else f"{v.threshold!r}",
-            format_decimal(v.fpr), format_decimal(v.tpr),
-            f"{format_decimal(v.pc_low)} to {format_decimal(v.pc_high)}",
-        ])  # fmt: skip
-    out += table(["  threshold", "FPR", "TPR", "cheapest for PC(+)"],
-                  [["  " + r[0], *r[1:]] for r in rows], left=(0, 3))  # fmt: skip
+        rows.append(
+            [
+                "above all" if v.threshold is None else f"{v.threshold!r}",
+                format_decimal(v.fpr),
+                format_decimal(v.tpr),
+                f"{format_decimal(v.pc_low)} to {format_decimal(v.pc_high)}",
+            ]
+        )
+    out += table(
+        ["  threshold", "FPR", "TPR", "cheapest for PC(+)"],
+        [["  " + r[0], *r[1:]] for r in rows],
+        left=(0, 3),
+    )
     if len(cc.hull) > HULL_ROWS:
         out.append(f"  ({HULL_ROWS} of the {len(cc.hull)} vertices; --json lists every one)")
     never = a.sweep.size - len(cc.hull)
-    out.append(f"  The other {format_count(never)} of the {format_count(a.sweep.size)} points "
-               "are never the cheapest at any cost ratio.")  # fmt: skip
+    out.append(
+        f"  The other {format_count(never)} of the {format_count(a.sweep.size)} points "
+        "are never the cheapest at any cost ratio."
+    )
     return out
 
 
@@ -140,8 +164,11 @@ def net_benefit_sentence(d: DecisionCurve, row: NetBenefit, sweep: Sweep) -> str
     k = row.point
     tp, fp = format_count(sweep.tp[k].item()), format_count(sweep.fp[k].item())
     n = format_count(sweep.positives + sweep.negatives)
-    where = ("nothing is acted on (every score is below pt)" if row.threshold is None
-             else f"from threshold {row.threshold!r}: TP {tp}, FP {fp} of {n}")  # fmt: skip
+    where = (
+        "nothing is acted on (every score is below pt)"
+        if row.threshold is None
+        else f"from threshold {row.threshold!r}: TP {tp}, FP {fp} of {n}"
+    )
     odds = f"{number_text(row.pt)}/{number_text(1 - row.pt)}"
     if d.given_prevalence:
         formula = f"TPR·P − FPR·(1 − P)·{odds} with P = {d.prevalence:g}"
@@ -150,8 +177,9 @@ def net_benefit_sentence(d: DecisionCurve, row: NetBenefit, sweep: Sweep) -> str
     if d.harm:
         formula += f" − harm {float(d.harm):g}"
     nb, everyone = row.net_benefit, row.treat_all
-    beats = (nb.value is not None and everyone.value is not None
-             and nb.value > max(everyone.value, 0.0))  # fmt: skip
+    beats = (
+        nb.value is not None and everyone.value is not None and nb.value > max(everyone.value, 0.0)
+    )
     verdict = (
         "useful here: it beats treating all and treating none"
         if beats

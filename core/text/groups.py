@@ -82,24 +82,39 @@ def groups_table(parts: Sequence[ModelPart]) -> list[str]:
     """One line a group: rows (their weight when weighted), positives, the counts, the
     five rates as counts, AUC."""
     weighted = any(p.analysis.data.weighted for p in parts)  # then the weights, not rows
-    head = ["group", "weight" if weighted else "rows", "positives", "TP", "FP", "TN", "FN",
-            *(RATE_WORDS[r] for r in COLUMNS), "ROC AUC"]  # fmt: skip
+    head = [
+        "group",
+        "weight" if weighted else "rows",
+        "positives",
+        "TP",
+        "FP",
+        "TN",
+        "FN",
+        *(RATE_WORDS[r] for r in COLUMNS),
+        "ROC AUC",
+    ]
     rows = [head]
     for p in parts:
         a, k = p.analysis, p.analysis.counts
         rates = group_measures(p)
         auc = a.curves.summaries.roc_auc
-        rows.append([
-            p.name,
-            format_count(a.data.positives + a.data.negatives if weighted else a.data.n),
-            format_count(a.data.positives),
-            format_count(k.tp), format_count(k.fp), format_count(k.tn), format_count(k.fn),
-            *(_cell(rates[r]) for r in COLUMNS),
-            "undefined" if auc.value is None else f"{auc.value:.4f}",
-        ])  # fmt: skip
+        rows.append(
+            [
+                p.name,
+                format_count(a.data.positives + a.data.negatives if weighted else a.data.n),
+                format_count(a.data.positives),
+                format_count(k.tp),
+                format_count(k.fp),
+                format_count(k.tn),
+                format_count(k.fn),
+                *(_cell(rates[r]) for r in COLUMNS),
+                "undefined" if auc.value is None else f"{auc.value:.4f}",
+            ]
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-            for r in rows]  # fmt: skip
+    return [
+        "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    ]
 
 
 def groups_lines(
@@ -115,9 +130,14 @@ def groups_lines(
     whose scores, with several models)."""
     whose = f"model {model}'s scores, " if model is not None else ""
     ts = {p.analysis.threshold for p in parts}
-    at = (f"each at threshold {format_threshold(t)}" if ts <= {t} else "each at its own "
-          "threshold (" + ", ".join(f"{p.name} {format_threshold(p.analysis.threshold)}"
-                                    for p in parts) + ")")  # fmt: skip
+    at = (
+        f"each at threshold {format_threshold(t)}"
+        if ts <= {t}
+        else "each at its own "
+        "threshold ("
+        + ", ".join(f"{p.name} {format_threshold(p.analysis.threshold)}" for p in parts)
+        + ")"
+    )
     lines = [
         f"Groups by {column} ({len(parts)} groups, {whose}{at}; each group's numbers are the "
         "binary report of its rows alone)",
@@ -128,7 +148,10 @@ def groups_lines(
         *("  " + group_sentence(p) for p in parts),
     ]
     if gaps is not None:
-        lines += ["", "Gaps between the groups (the largest difference and the smallest ratio "
-                  "across groups, naming the two):"]  # fmt: skip
+        lines += [
+            "",
+            "Gaps between the groups (the largest difference and the smallest ratio "
+            "across groups, naming the two):",
+        ]
         lines += ["  " + g.sentence() for g in gaps.values()]
     return lines

@@ -32,8 +32,9 @@ def _a(m: Metric) -> str:
 
 def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    return ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
-            for r in rows]  # fmt: skip
+    return [
+        "  " + "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    ]
 
 
 def _avg_note(a: Average) -> str:
@@ -54,36 +55,66 @@ def multiclass_lines(r: MulticlassReport) -> list[str]:
     ]
     rows = [["", *[f"pred {n}" for n in names], "total"]]
     for i, n in enumerate(names):
-        rows.append([f"actual {n}", *[format_count(x) for x in r.confusion[i]],
-                     format_count(r.confusion[i].sum())])  # fmt: skip
-    rows.append(["total", *[format_count(x) for x in r.confusion.sum(axis=0)],
-                 format_count(r.confusion.sum())])  # fmt: skip
+        rows.append(
+            [
+                f"actual {n}",
+                *[format_count(x) for x in r.confusion[i]],
+                format_count(r.confusion[i].sum()),
+            ]
+        )
+    rows.append(
+        [
+            "total",
+            *[format_count(x) for x in r.confusion.sum(axis=0)],
+            format_count(r.confusion.sum()),
+        ]
+    )
     out += _table(rows)
     out.append("Per class (one against the rest)")
     per = [["class", "precision", "recall", "F1", "support", "ROC AUC", "AP"]]
     for p in r.per_class:
-        per.append([p.name, _v(p.precision), _v(p.recall), _v(p.f1), format_count(p.support),
-                    _v(p.roc_auc), _v(p.average_precision)])  # fmt: skip
+        per.append(
+            [
+                p.name,
+                _v(p.precision),
+                _v(p.recall),
+                _v(p.f1),
+                format_count(p.support),
+                _v(p.roc_auc),
+                _v(p.average_precision),
+            ]
+        )
     out += _table(per)
     for p in r.per_class:
         for m in (p.precision, p.recall, p.roc_auc):
             if m.value is None:
                 out.append(f"  {p.name}: {m.name or 'metric'} undefined: {m.reason}")
-    out.append("Averages (macro: every class equal; weighted: by support, and one-vs-one by "
-               "each pair's rows; micro: pooled counts)")  # fmt: skip
+    out.append(
+        "Averages (macro: every class equal; weighted: by support, and one-vs-one by "
+        "each pair's rows; micro: pooled counts)"
+    )
     avg = [["", "macro", "weighted", "micro"]]
     for key, label in AVERAGED:
-        avg.append([label, *[_a(r.averages[kind][key].metric) if key in r.averages[kind]
-                             else "—" for kind in ("macro", "weighted", "micro")]])  # fmt: skip
+        avg.append(
+            [
+                label,
+                *[
+                    _a(r.averages[kind][key].metric) if key in r.averages[kind] else "—"
+                    for kind in ("macro", "weighted", "micro")
+                ],
+            ]
+        )
     out += _table(avg)
     for kind in ("macro", "weighted"):
         for key, label in AVERAGED:
             note = _avg_note(r.averages[kind][key])
             if note:
                 out.append(f"  {kind} {label}{note}")
-    out.append(f"  accuracy {_v(r.accuracy)}; balanced accuracy (macro recall) "
-               f"{_v(r.balanced_accuracy.metric)}{_avg_note(r.balanced_accuracy)}; chance "
-               f"level 1/{k}")  # fmt: skip
+    out.append(
+        f"  accuracy {_v(r.accuracy)}; balanced accuracy (macro recall) "
+        f"{_v(r.balanced_accuracy.metric)}{_avg_note(r.balanced_accuracy)}; chance "
+        f"level 1/{k}"
+    )
     for m in (r.log_loss, r.brier):
         out.append(f"  {m.describe()}")
     if r.probability_note:
@@ -114,8 +145,7 @@ def multiclass_words(r: MulticlassReport) -> list[str]:
         "(to the class listed first)."
     ]
     for i, name in enumerate(r.classes):
-        cells = ", ".join(f"{format_count(r.confusion[i][j])} as {r.classes[j]}"
-                          for j in range(k))  # fmt: skip
+        cells = ", ".join(f"{format_count(r.confusion[i][j])} as {r.classes[j]}" for j in range(k))
         out.append(f"Actual {name}: {cells}.")
     for p in r.per_class:
         out.append(
@@ -124,8 +154,11 @@ def multiclass_words(r: MulticlassReport) -> list[str]:
             f"{_v(p.average_precision)} (one against the rest)."
         )
     for key, label in AVERAGED:
-        parts = [f"{kind} {_a(r.averages[kind][key].metric)}{_avg_note(r.averages[kind][key])}"
-                 for kind in ("macro", "weighted", "micro") if key in r.averages[kind]]  # fmt: skip
+        parts = [
+            f"{kind} {_a(r.averages[kind][key].metric)}{_avg_note(r.averages[kind][key])}"
+            for kind in ("macro", "weighted", "micro")
+            if key in r.averages[kind]
+        ]
         out.append(f"{label}: " + ", ".join(parts) + ".")
     out.append(
         f"Accuracy {_v(r.accuracy)}; balanced accuracy {_v(r.balanced_accuracy.metric)} "

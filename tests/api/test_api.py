@@ -92,8 +92,19 @@ def test_repr_is_one_short_paragraph_and_html_a_small_table() -> None:
     r = tl.report(Y, S)
     text = repr(r)
     assert "\n" not in text and len(text) < 240
-    for part in ("5 rows", "prevalence 3/5", "threshold 0.5", "TP 2", "FP 1", "TN 1", "FN 1",
-                 "precision 2/3", "recall 2/3", "ROC AUC 7/12", "AP"):  # fmt: skip
+    for part in (
+        "5 rows",
+        "prevalence 3/5",
+        "threshold 0.5",
+        "TP 2",
+        "FP 1",
+        "TN 1",
+        "FN 1",
+        "precision 2/3",
+        "recall 2/3",
+        "ROC AUC 7/12",
+        "AP",
+    ):
         assert part in text
     html = r._repr_html_()
     assert html.count("<table>") == 2 and "TP 2" in html and "FN 1" in html
@@ -105,10 +116,20 @@ def test_options_of_the_contract() -> None:
     w = [1, 2, 1, 1, 1]
     ids = ["a", "b", "c", "d", "e"]
     r = tl.report(
-        ["yes", "no", "yes", "no", "yes"], S, threshold=0.7, sample_weight=w, ids=ids,
-        positive="yes", goal="max precision where recall >= 0.5", prevalence=0.05,
-        confidence=0.9, bootstrap=200, seed=1, bins=3, binning="width",
-    )  # fmt: skip
+        ["yes", "no", "yes", "no", "yes"],
+        S,
+        threshold=0.7,
+        sample_weight=w,
+        ids=ids,
+        positive="yes",
+        goal="max precision where recall >= 0.5",
+        prevalence=0.05,
+        confidence=0.9,
+        bootstrap=200,
+        seed=1,
+        bins=3,
+        binning="width",
+    )
     d = r.to_dict()
     assert d["weighted"] is True and d["negatives"] == 3
     assert d["goal"]["text"] == "max precision where recall >= 0.5"
@@ -118,10 +139,14 @@ def test_options_of_the_contract() -> None:
 
 
 def test_several_models_on_the_same_rows() -> None:
-    r = tl.report([1, 0, 0, 0, 1, 0, 0, 0, 0, 0], {
-        "A": [0.95, 0.85, 0.75, 0.65, 0.55, 0.45, 0.35, 0.25, 0.15, 0.05],
-        "B": [0.86, 0.96, 0.66, 0.56, 0.76, 0.46, 0.36, 0.26, 0.16, 0.06],
-    }, threshold=0.7)  # fmt: skip
+    r = tl.report(
+        [1, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        {
+            "A": [0.95, 0.85, 0.75, 0.65, 0.55, 0.45, 0.35, 0.25, 0.15, 0.05],
+            "B": [0.86, 0.96, 0.66, 0.56, 0.76, 0.46, 0.36, 0.26, 0.16, 0.06],
+        },
+        threshold=0.7,
+    )
     assert list(r.models) == ["A", "B"]
     # The lesson's deliveries: AUC 13/16 vs 7/8, AP 7/10 vs 7/12.
     assert r.models["A"].roc_auc.exact == Fraction(13, 16)
@@ -133,8 +158,16 @@ def test_several_models_on_the_same_rows() -> None:
 
 def test_several_classes() -> None:
     y = ["cat", "dog", "eel", "cat", "eel", "dog"]
-    proba = np.array([[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6],
-                      [0.4, 0.5, 0.1], [0.5, 0.1, 0.4], [0.2, 0.7, 0.1]])  # fmt: skip
+    proba = np.array(
+        [
+            [0.7, 0.2, 0.1],
+            [0.3, 0.6, 0.1],
+            [0.2, 0.2, 0.6],
+            [0.4, 0.5, 0.1],
+            [0.5, 0.1, 0.4],
+            [0.2, 0.7, 0.1],
+        ]
+    )
     r = tl.report(y, proba, classes=["cat", "dog", "eel"])
     assert r.multiclass is not None and r.multiclass.classes == ("cat", "dog", "eel")
     assert r.to_dict()["class"] == "cat"
@@ -196,6 +229,12 @@ def test_importing_the_package_never_imports_textual() -> None:
         "    pass\n"
         "print('textual' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=ROOT, stdin=subprocess.DEVNULL)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+    )
     assert out.stdout.splitlines() == ["[]", "False"]

@@ -51,8 +51,9 @@ class _Interchange:
 def test_a_frame_is_its_columns(kind: str) -> None:
     frame = _frames()[kind]
     r = tl.from_frame(frame, score="p", label="y", weight="w", id="id", threshold=0.5)
-    direct = tl.report(COLUMNS["y"], COLUMNS["p"], sample_weight=COLUMNS["w"],
-                       ids=COLUMNS["id"], threshold=0.5)  # fmt: skip
+    direct = tl.report(
+        COLUMNS["y"], COLUMNS["p"], sample_weight=COLUMNS["w"], ids=COLUMNS["id"], threshold=0.5
+    )
     assert r.to_dict() == direct.to_dict()
 
 
@@ -75,12 +76,18 @@ def test_series_of_pandas_and_polars_are_arrays() -> None:
     [
         (pd.DataFrame(COLUMNS), {"score": "nope", "label": "y"}, "no column 'nope'"),
         (pd.DataFrame(COLUMNS), {"score": "id", "label": "y"}, "column 'id' holds"),
-        (pd.DataFrame({"p": [0.5, None], "y": [1, 0]}), {"score": "p", "label": "y"},
-         "column 'p' is missing a value (null) at row 1"),
-        (pd.DataFrame({"p": [0.5, 0.2], "y": ["a", "b"]}), {"score": "p", "label": "y"},
-         "positive=NAME"),
+        (
+            pd.DataFrame({"p": [0.5, None], "y": [1, 0]}),
+            {"score": "p", "label": "y"},
+            "column 'p' is missing a value (null) at row 1",
+        ),
+        (
+            pd.DataFrame({"p": [0.5, 0.2], "y": ["a", "b"]}),
+            {"score": "p", "label": "y"},
+            "positive=NAME",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_frame_that_cannot_be_read(frame: Any, kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(tl.InputError) as caught:
         tl.from_frame(frame, **kwargs)

@@ -51,8 +51,15 @@ def api_report(case: str) -> tl.Report:
     if mc is not None:
         names = list(mc.classes)
         y = [names[i] for i in mc.labels.tolist()]
-        return tl.report(y, mc.scores, classes=names, positive=names[src.klass],
-                         sample_weight=mc.weights, ids=mc.ids, **options)  # fmt: skip
+        return tl.report(
+            y,
+            mc.scores,
+            classes=names,
+            positive=names[src.klass],
+            sample_weight=mc.weights,
+            ids=mc.ids,
+            **options,
+        )
     if src.group_column is not None and src.group_codes is not None:
         names = [name for name, _ in src.groups]
         common["groups"] = [names[c] for c in src.group_codes.tolist()]

@@ -27,8 +27,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(src)],
-        check=True, capture_output=True, timeout=600,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     (built,) = out.glob("threshold_lab-*.whl")
     return built
 
@@ -49,9 +51,9 @@ def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
 def test_the_listed_packages_are_every_folder() -> None:
     import tomllib
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "packages"
-    ])  # fmt: skip
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
     folders = {"threshold_lab"} | {
         "threshold_lab." + ".".join(p.parent.relative_to(ROOT).parts)
         for top in ("core", "tui")
@@ -66,8 +68,10 @@ def test_a_fresh_environment_with_only_the_wheel(wheel: Path, tmp_path: Path) ->
     python = env_dir / "bin" / "python"
     site = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     # The wheel, unpacked as pip would; its dependencies from this environment, read
     # as a plain path (so this environment's editable install of the checkout is not).
     zipfile.ZipFile(wheel).extractall(site)
@@ -76,8 +80,9 @@ def test_a_fresh_environment_with_only_the_wheel(wheel: Path, tmp_path: Path) ->
     run.mkdir()
 
     def python_c(code: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(python), "-c", code], capture_output=True, text=True,
-                              cwd=run, timeout=120)  # fmt: skip
+        return subprocess.run(
+            [str(python), "-c", code], capture_output=True, text=True, cwd=run, timeout=120
+        )
 
     for name in ("core", "tui"):
         out = python_c(f"import {name}")
@@ -88,6 +93,11 @@ def test_a_fresh_environment_with_only_the_wheel(wheel: Path, tmp_path: Path) ->
         "tl.report([1, 0, 1], [0.9, 0.2, 0.6]).roc_auc.exact)"
     )
     assert out.stdout.split() == ["True", "1"], out.stderr
-    out = subprocess.run([str(python), "-m", "threshold_lab", "report", "canonical", "--json"],
-                         capture_output=True, text=True, cwd=run, timeout=120)  # fmt: skip
+    out = subprocess.run(
+        [str(python), "-m", "threshold_lab", "report", "canonical", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=run,
+        timeout=120,
+    )
     assert out.returncode == 0 and '"exact": "7/12"' in out.stdout

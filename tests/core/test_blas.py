@@ -57,8 +57,12 @@ def test_dot_adds_its_blocks_exactly() -> None:
     a = np.full(n, 0.1)
     b = np.arange(n, dtype=np.float64)
     # Each block's sum is a float; their total is rounded once.
-    expected = float(sum(np.float64(np.dot(a[i : i + DOT_BLOCK], b[i : i + DOT_BLOCK]))
-                         for i in range(0, n, DOT_BLOCK)))  # fmt: skip
+    expected = float(
+        sum(
+            np.float64(np.dot(a[i : i + DOT_BLOCK], b[i : i + DOT_BLOCK]))
+            for i in range(0, n, DOT_BLOCK)
+        )
+    )
     assert abs(dot(a, b) - expected) <= 1e-9 * abs(expected)
     assert abs(dot(a, b) - 0.1 * n * (n - 1) / 2) <= 1e-9 * abs(expected)
 

@@ -155,9 +155,25 @@ def test_svg_and_pdf_and_the_same_bytes_twice(tmp_path: Path) -> None:
 
 def test_the_plot_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "roc.png"
-    assert main(["plot", str(DATA / "model-a.csv"), "--compare", str(DATA / "model-b.csv"),
-                 "--chart", "roc", "--out", str(out), "--size", "4x3",
-                 "--dpi", "50"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "plot",
+                str(DATA / "model-a.csv"),
+                "--compare",
+                str(DATA / "model-b.csv"),
+                "--chart",
+                "roc",
+                "--out",
+                str(out),
+                "--size",
+                "4x3",
+                "--dpi",
+                "50",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().err == f"threshold-lab: note: wrote {out}\n"
     with Image.open(out) as im:
         assert im.size == (200, 150)

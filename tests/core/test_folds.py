@@ -90,10 +90,13 @@ cases = st.integers(3, 40).flatmap(
     lambda n: st.tuples(
         st.lists(st.booleans(), min_size=n, max_size=n).filter(lambda v: 0 < sum(v) < len(v)),
         st.lists(st.integers(0, 6).map(lambda k: k / 6), min_size=n, max_size=n),
-        st.lists(st.sampled_from([0.0, 0.01, 0.1, 0.2, 0.25, 0.5, 0.6, 0.77, 1.0]), min_size=1,
-                 max_size=6),
+        st.lists(
+            st.sampled_from([0.0, 0.01, 0.1, 0.2, 0.25, 0.5, 0.6, 0.77, 1.0]),
+            min_size=1,
+            max_size=6,
+        ),
     )
-)  # fmt: skip
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -157,9 +160,13 @@ def test_several_models_each_have_their_folds(
     rng = np.random.default_rng(1)
     two = tmp_path / "two.csv"
     cells = [row.split(",") for row in lines[1:]]
-    two.write_text("\n".join(["id,fold,score_a,score_b,label"] + [
-        f"{c[0]},{c[1]},{c[2]},{rng.random():.3f},{c[3]}" for c in cells
-    ]) + "\n")  # fmt: skip
+    two.write_text(
+        "\n".join(
+            ["id,fold,score_a,score_b,label"]
+            + [f"{c[0]},{c[1]},{c[2]},{rng.random():.3f},{c[3]}" for c in cells]
+        )
+        + "\n"
+    )
     assert main(["report", str(two), "--fold", "fold", "--json", "--points", "0"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [m["name"] for m in out["models"]] == ["a", "b"]
@@ -177,11 +184,13 @@ def test_several_models_each_have_their_folds(
     ("argv", "said"),
     [
         (["canonical", "--fold", "f"], "canonical is a preset, with no fold column"),
-        ([str(DATA / "clinics.csv"), "--fold", "site", "--group", "site"],
-         "a fold column and a group column do not combine"),
+        (
+            [str(DATA / "clinics.csv"), "--fold", "site", "--group", "site"],
+            "a fold column and a group column do not combine",
+        ),
         ([str(DATA / "clinics.csv"), "--fold", "nope"], "no column named 'nope' for the folds"),
     ],
-)  # fmt: skip
+)
 def test_refusals(capsys: pytest.CaptureFixture[str], argv: list[str], said: str) -> None:
     code = main(["report", *argv])
     err = capsys.readouterr().err
@@ -243,9 +252,13 @@ def test_the_text_has_each_model_s_folds_and_the_tpr_readouts(
     lines = path.read_text().splitlines()
     two = tmp_path / "two.csv"
     cells = [row.split(",") for row in lines[1:]]
-    two.write_text("\n".join(["id,fold,score_a,score_b,label"] + [
-        f"{c[0]},{c[1]},{c[2]},{1 - float(c[2]):.2f},{c[3]}" for c in cells
-    ]) + "\n")  # fmt: skip
+    two.write_text(
+        "\n".join(
+            ["id,fold,score_a,score_b,label"]
+            + [f"{c[0]},{c[1]},{c[2]},{1 - float(c[2]):.2f},{c[3]}" for c in cells]
+        )
+        + "\n"
+    )
     assert main(["report", str(two), "--fold", "fold", "--points", "0"]) == 0
     text = capsys.readouterr().out
     assert "Folds of model a (column fold): 4 folds" in text

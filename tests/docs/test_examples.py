@@ -79,8 +79,12 @@ def _commands(text: str) -> list[tuple[str, int]]:
 
 def _env() -> dict[str, str]:
     bin_dir = str(Path(sys.executable).parent)
-    return {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-            "COLUMNS": "100", "NO_COLOR": "1"}  # fmt: skip
+    return {
+        **os.environ,
+        "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+        "COLUMNS": "100",
+        "NO_COLOR": "1",
+    }
 
 
 def _program_argv(line: str) -> list[str] | None:
@@ -123,8 +127,9 @@ def _forked(call: Callable[[], int | None], cwd: Path, env: dict[str, str]) -> t
                 os.dup2(err.fileno(), 2)
                 sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
                 sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-                sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
-                                  closefd=False)  # fmt: skip
+                sys.stderr = open(  # noqa: SIM115
+                    2, "w", encoding="utf-8", errors="backslashreplace", closefd=False
+                )
                 try:
                     code = call()
                 except SystemExit as exc:
@@ -172,8 +177,9 @@ def run(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         code, out, err = _forked(call, cwd, _env())
         return subprocess.CompletedProcess(line, code, out, err)
     line = re.sub(r"^python ", f"{shlex.quote(sys.executable)} ", line)
-    return subprocess.run(["bash", "-c", line], cwd=cwd, env=_env(), capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    return subprocess.run(
+        ["bash", "-c", line], cwd=cwd, env=_env(), capture_output=True, text=True, timeout=300
+    )
 
 
 def _console(block: Block, cwd: Path, where: str) -> None:

@@ -55,8 +55,7 @@ def file_app(*argv: str, theme: str = "textual-dark") -> ThresholdLab:
     wanted = SourceArgs.parse(parser().parse_args(list(argv)))
     src, threshold = wanted.open()
     opened = wanted.session(src, threshold)
-    return ThresholdLab(opened.session, opening=opened.opening, theme=theme,
-                        playback_seconds=60.0)  # fmt: skip
+    return ThresholdLab(opened.session, opening=opened.opening, theme=theme, playback_seconds=60.0)
 
 
 def keys(text: str) -> list[str]:

@@ -21,8 +21,11 @@ from tests.tui.helpers import SIZE, SMALL, make_app, retype
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", *args],
-        capture_output=True, text=True, cwd=ROOT, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 def test_the_report_json_has_calibration_ks_lift_and_the_transform() -> None:
@@ -39,11 +42,14 @@ def test_the_report_json_has_calibration_ks_lift_and_the_transform() -> None:
     assert set(cal["brier_decomposition"]) == {"reliability", "resolution", "uncertainty"}
     assert cal["ece"]["value"] == pytest.approx(0.3) and cal["mce"]["value"] > 0
     assert doc["metrics"]["lift"]["exact"] == "5/3"
-    assert doc["ks"] == {"value": {"value": 0.625, "reason": None, "exact": "5/8"},
-                         "threshold": 0.55}  # fmt: skip
+    assert doc["ks"] == {
+        "value": {"value": 0.625, "reason": None, "exact": "5/8"},
+        "threshold": 0.55,
+    }
     assert "transform" not in doc
-    sq = json.loads(_report("delivery-a", "--threshold", "0.7", "--json", "--transform",
-                            "square").stdout)  # fmt: skip
+    sq = json.loads(
+        _report("delivery-a", "--threshold", "0.7", "--json", "--transform", "square").stdout
+    )
     assert sq["transform"]["name"] == "square"
     assert sq["transform"]["equivalent_threshold"] == 0.49
     assert sq["transform"]["decisions_changed"] == 1
@@ -73,13 +79,16 @@ def test_the_report_text_prints_the_reliability_table_and_the_transform() -> Non
 @pytest.mark.parametrize(
     ("content", "args", "words"),
     [
-        ("id,score,label\na,0.0,1\nb,0.5,0\n", ["--transform", "log"],
-         "log is defined and increasing on scores > 0 only; row a has score 0.0"),
+        (
+            "id,score,label\na,0.0,1\nb,0.5,0\n",
+            ["--transform", "log"],
+            "log is defined and increasing on scores > 0 only; row a has score 0.0",
+        ),
         ("score,label\n0.2,1\n", ["--transform", "cube"], "no transform 'cube'"),
         ("score,label\n0.2,1\n", ["--bins", "0"], "bins must be from 1 to 1000"),
         ("score,label\n0.2,1\n", ["--binning", "quantile"], "binning is mass"),
     ],
-)  # fmt: skip
+)
 def test_bad_transforms_and_bins_are_one_clear_line(
     tmp_path: Path, content: str, args: list[str], words: str
 ) -> None:
@@ -102,8 +111,12 @@ def test_plain_mode_calibration_gains_ks_and_transform() -> None:
     p = preset("delivery-a")
     s = Session(p.data, 0.7, source="preset delivery-a")
     out = io.StringIO()
-    run_plain(s, io.StringIO("calibration 3\nks\ngains\ntransform square\nundo\ntransform x\n"),
-              out, prompt=False)  # fmt: skip
+    run_plain(
+        s,
+        io.StringIO("calibration 3\nks\ngains\ntransform square\nundo\ntransform x\n"),
+        out,
+        prompt=False,
+    )
     text = out.getvalue()
     assert "Calibration in 3 equal-mass bins (of 3 asked for;" in text
     assert "Bin 2: 3 rows, scores 0.45 to 0.65, mean score 0.55, observed positive rate 1/3" in text
@@ -178,10 +191,23 @@ def test_a_transform_on_the_command_line_opens_the_rows_transformed() -> None:
     from threshold_lab.tui.cli.args import SourceArgs
 
     out = subprocess.run(
-        [sys.executable, "-m", "threshold_lab", "--plain", "delivery-a", "--threshold", "0.7",
-         "--transform", "square"],
-        input="status\nquit\n", capture_output=True, text=True, cwd=ROOT, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "threshold_lab",
+            "--plain",
+            "delivery-a",
+            "--threshold",
+            "0.7",
+            "--transform",
+            "square",
+        ],
+        input="status\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr  # not an unsaved edit: quit needs no save
     lines = out.stdout.splitlines()
     assert lines[1].endswith("precision 1/2, recall 1/2.")
@@ -189,6 +215,10 @@ def test_a_transform_on_the_command_line_opens_the_rows_transformed() -> None:
     assert SourceArgs is not None
     two = subprocess.run(
         [sys.executable, "-m", "threshold_lab", "--plain", "deliveries", "--transform", "sqrt"],
-        input="models\nquit\n", capture_output=True, text=True, cwd=ROOT, check=False,
-    )  # fmt: skip
+        input="models\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert "B: ROC AUC 7/8" in two.stdout  # every model transformed; rankings kept

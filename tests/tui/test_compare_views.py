@@ -50,8 +50,11 @@ def _files(tmp_path: Path, a: str = A_CSV, b: str = B_CSV) -> tuple[Path, Path]:
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", *args],
-        capture_output=True, text=True, cwd=ROOT, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 # --- the join -------------------------------------------------------------------------
@@ -82,8 +85,9 @@ def test_compare_names_each_model_after_its_file(tmp_path: Path) -> None:
     # The same stem: their folders tell them apart.
     assert names == [f"{tmp_path.name}/modelA", "one/modelA"]
     assert [m.name for m in open_source(str(fa), compare=str(fa)).models] == [
-        "modelA", "modelA (2)"
-    ]  # fmt: skip
+        "modelA",
+        "modelA (2)",
+    ]
 
 
 def test_files_without_ids_join_by_row_position(tmp_path: Path) -> None:
@@ -97,13 +101,17 @@ def test_files_without_ids_join_by_row_position(tmp_path: Path) -> None:
     [
         (B_CSV.replace("r2,0.2,0\n", ""), "modelB.csv: has no row with id 'r2', which "),
         (B_CSV + "r9,0.5,0\n", "modelB.csv: has a row with id 'r9' that "),
-        (B_CSV.replace("r4,0.6,0", "r4,0.6,1"),
-         "modelB.csv: row id 'r4' is labelled positive here and negative in "),
-        ("score,label\n0.1,1\n0.2,0\n0.3,1\n0.4,0\n0.5,0\n",
-         "modelB.csv: --compare joins the two files on their id column; "),
+        (
+            B_CSV.replace("r4,0.6,0", "r4,0.6,1"),
+            "modelB.csv: row id 'r4' is labelled positive here and negative in ",
+        ),
+        (
+            "score,label\n0.1,1\n0.2,0\n0.3,1\n0.4,0\n0.5,0\n",
+            "modelB.csv: --compare joins the two files on their id column; ",
+        ),
         ("id,score,label\nr1,0.1,1\n", "has no row with id 'r2'"),
     ],
-)  # fmt: skip
+)
 def test_compare_refuses_files_that_do_not_match_naming_the_id(
     tmp_path: Path, b: str, words: str
 ) -> None:
@@ -140,10 +148,9 @@ def test_compare_refuses_weights_that_differ_and_what_it_cannot_join(tmp_path: P
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1), st.booleans()), min_size=1,
-             max_size=30),
+    st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1), st.booleans()), min_size=1, max_size=30),
     st.randoms(use_true_random=False),
-)  # fmt: skip
+)
 def test_a_join_is_the_same_rows_whatever_the_second_files_order(rows, rnd) -> None:  # type: ignore[no-untyped-def]
     ids = [f"x{i}" for i in range(len(rows))]
     first = make_dataset([r[0] for r in rows], [r[2] for r in rows], ids=ids)
@@ -183,10 +190,9 @@ def test_the_rows_decided_differently_at_seed_004s_threshold() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1), st.booleans()), min_size=1,
-             max_size=40),
+    st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1), st.booleans()), min_size=1, max_size=40),
     st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, None]),
-)  # fmt: skip
+)
 def test_decided_differently_is_the_rows_whose_cells_differ(rows, t) -> None:  # type: ignore[no-untyped-def]
     a = make_dataset([r[0] for r in rows], [r[2] for r in rows])
     b = a.with_scores([r[1] for r in rows])
@@ -205,8 +211,12 @@ def test_plain_mode_lists_the_rows_decided_differently() -> None:
     p = preset("deliveries")
     s = Session(p.data, 0.7, source="preset deliveries", models=p.models)
     out = io.StringIO()
-    run_plain(s, io.StringIO("rows differ\nrows differ low 1\nthreshold 0.5\nrows differ\n"),
-              out, prompt=False)  # fmt: skip
+    run_plain(
+        s,
+        io.StringIO("rows differ\nrows differ low 1\nthreshold 0.5\nrows differ\n"),
+        out,
+        prompt=False,
+    )
     text = out.getvalue()
     assert "2 rows decided differently at threshold 0.7, file order:" in text
     assert "3: actual 0; A score 0.75 FP, B score 0.66 TN" in text
@@ -214,8 +224,12 @@ def test_plain_mode_lists_the_rows_decided_differently() -> None:
     assert "... and 1 more row: rows differ 2 shows them all." in text
     assert "0 rows decided differently at threshold 0.5" in text
     one = io.StringIO()
-    run_plain(Session(preset("canonical").data, 0.5, source="x"), io.StringIO("rows differ\n"),
-              one, prompt=False)  # fmt: skip
+    run_plain(
+        Session(preset("canonical").data, 0.5, source="x"),
+        io.StringIO("rows differ\n"),
+        one,
+        prompt=False,
+    )
     assert "rows differ needs several models" in one.getvalue()
 
 
@@ -237,8 +251,18 @@ async def test_the_row_filter_shows_decided_differently_rows_side_by_side() -> N
         assert table.summary_to_fit(60) == (
             "rows decided differently 1-2 of 2 (10 in all); file order"
         )
-        assert lines[1].split() == ["id", "actual", "A", "score", "A", "cell", "B", "score",
-                                    "B", "cell"]  # fmt: skip
+        assert lines[1].split() == [
+            "id",
+            "actual",
+            "A",
+            "score",
+            "A",
+            "cell",
+            "B",
+            "score",
+            "B",
+            "cell",
+        ]
         assert lines[2].split() == ["3", "0", "0.75", "FP", "0.66", "TN"]
         await pilot.press(*["left"] * 5)  # threshold 0.65: the view follows
         await pilot.pause()

@@ -31,12 +31,21 @@ DIMMED = 2.2
 #: ...in these snapshots only, which show a dialog; anywhere else every run counts
 #: (a cursor row at 2.2:1 in an ANSI theme hid below this once).
 WITH_DIALOG = {
-    "test_typed_threshold_dialog", "test_typed_threshold_refused", "test_score_edit_open",
-    "test_score_edit_refused", "test_save_dialog", "test_quit_confirm",
-    "test_preset_picker", "test_help_screen", "test_all_metrics", "test_goal_dialog",
-    "test_goal_dialog_small", "test_multiclass_summary", "test_groups_view[120x40]",
+    "test_typed_threshold_dialog",
+    "test_typed_threshold_refused",
+    "test_score_edit_open",
+    "test_score_edit_refused",
+    "test_save_dialog",
+    "test_quit_confirm",
+    "test_preset_picker",
+    "test_help_screen",
+    "test_all_metrics",
+    "test_goal_dialog",
+    "test_goal_dialog_small",
+    "test_multiclass_summary",
+    "test_groups_view[120x40]",
     "test_groups_view[80x24]",
-}  # fmt: skip
+}
 
 
 def luminance(colour: str) -> float:

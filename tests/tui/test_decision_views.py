@@ -81,8 +81,9 @@ async def test_h_draws_the_roc_hull_and_its_area() -> None:
         assert chart.draws_hull and "convex hull" in chart.legend and "=" in rendered(chart)
         summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
         assert "ROCCH AUC 189/200 = 0.945" in summary
-        assert app.main.message == ("ROC chart: its convex hull (=), the points ever cheapest, "
-                                    "and ROCCH AUC (h: hide).")  # fmt: skip
+        assert app.main.message == (
+            "ROC chart: its convex hull (=), the points ever cheapest, and ROCCH AUC (h: hide)."
+        )
         await pilot.press("h")
         await pilot.pause()
         assert not chart.draws_hull and "=" not in rendered(chart)

@@ -30,8 +30,9 @@ def _session(n: int = 40, seed: int = 3) -> Session:
     rng = np.random.default_rng(seed)
     labels = rng.random(n) < 0.4
     scores = np.round(rng.random(n), 2)  # ties: some rows share a point
-    return Session(make_dataset(scores, labels, ids=[f"r{i}" for i in range(n)]), 0.5,
-                   source="generated")  # fmt: skip
+    return Session(
+        make_dataset(scores, labels, ids=[f"r{i}" for i in range(n)]), 0.5, source="generated"
+    )
 
 
 def _rows(s: Session) -> list[tuple[str, float, bool]]:
@@ -113,8 +114,9 @@ async def test_a_refusal_in_the_thread_is_said_and_changes_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(MainScreen, "LATER_ROWS", 1)
-    app = ThresholdLab(Session(make_dataset(np.array([0.4]), np.array([True])), 0.5,
-                               source="one row"))  # fmt: skip
+    app = ThresholdLab(
+        Session(make_dataset(np.array([0.4]), np.array([True])), 0.5, source="one row")
+    )
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("delete")

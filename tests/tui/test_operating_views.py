@@ -30,8 +30,7 @@ def _plain(*argv: str, commands: str) -> list[str]:
     wanted = SourceArgs.parse(parser().parse_args([*argv, "--plain"]))
     src, threshold = wanted.open()
     out = io.StringIO()
-    run_plain(wanted.session(src, threshold).session, commands.splitlines(True), out,
-              prompt=False)  # fmt: skip
+    run_plain(wanted.session(src, threshold).session, commands.splitlines(True), out, prompt=False)
     return out.getvalue().splitlines()
 
 
@@ -131,8 +130,14 @@ async def test_a_one_class_file_has_no_det_curve_and_says_why() -> None:
 
 
 def test_plain_mode_takes_the_operating_options() -> None:
-    said = _plain(*ASAH, "--readout", "fpr 0.2", "--partial-auc", "fpr:0-0.1",
-                  commands="readout\npartial auc\nroc\nquit\n")  # fmt: skip
+    said = _plain(
+        *ASAH,
+        "--readout",
+        "fpr 0.2",
+        "--partial-auc",
+        "fpr:0-0.1",
+        commands="readout\npartial auc\nroc\nquit\n",
+    )
     text = "\n".join(said)
     assert "TPR at FPR <= 0.2: " in text and "TPR at FPR <= 0.01" not in text
     assert "Partial AUC, FPR 0 to 0.1 (∫ TPR dFPR): 967/29520 ≈ 0.0328" in text

@@ -308,8 +308,15 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         # The footer's "1-4 Panes", l and h (the chart's message says them: #30, #31),
         # and E (the line a file opened with --group starts with says it: #32).
         quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
-        assert {"pane-chart", "pane-rows", "pane-sweep", "log-fpr", "roc-hull", "groups",
-                "own-thresholds"} == quiet  # fmt: skip
+        assert {
+            "pane-chart",
+            "pane-rows",
+            "pane-sweep",
+            "log-fpr",
+            "roc-hull",
+            "groups",
+            "own-thresholds",
+        } == quiet
         for b in app.main.all_bindings():
             moves = b.action.startswith("move(") or (b.id or "").startswith("sweep-")
             if b.action not in footer_actions and not moves and b.id not in quiet:

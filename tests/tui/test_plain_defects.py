@@ -356,8 +356,13 @@ def test_transformed_scores_read_without_float_noise_and_undo_reads_as_before() 
     out = io.StringIO()
     p = preset("good")
     s = Session(p.data, p.threshold, source="preset good")
-    run_plain(s, ["transform square\n", "rows 3\n", "sweep\n", "next\n", "undo\n", "rows 3\n"],
-              out, prompt=False, err=io.StringIO())  # fmt: skip
+    run_plain(
+        s,
+        ["transform square\n", "rows 3\n", "sweep\n", "next\n", "undo\n", "rows 3\n"],
+        out,
+        prompt=False,
+        err=io.StringIO(),
+    )
     text = out.getvalue()
     assert "p3: score 0.7396, actual 1" in text and "0.7395999999999999" not in text
     assert "\n  0.49        6   0  10   4" in text and "0.48999999999999994" not in text

@@ -51,8 +51,12 @@ def test_groups_equal_the_report_and_follow_the_edits() -> None:
     p.run_line("groups")
     said = out.getvalue()
     keep = [i for i, x in enumerate(ids) if x != first_east]
-    r = tl.report([label[i] for i in keep], [score[i] for i in keep],
-                  groups=[site[i] for i in keep], threshold=0.4)  # fmt: skip
+    r = tl.report(
+        [label[i] for i in keep],
+        [score[i] for i in keep],
+        groups=[site[i] for i in keep],
+        threshold=0.4,
+    )
     east = r.groups[0]
     k = east.counts
     assert f"east   19    {east.positives}" in said
@@ -132,8 +136,10 @@ def test_each_group_is_a_line_and_model_name_shows_one_group_alone() -> None:
     # Edits apply to the group shown; another is shown once they are undone.
     p.run_line(f"delete {east[0]}")
     p.run_line("model all")
-    assert "edits apply to the group shown only: undo or reset them (r) before showing " \
-        "another group" in out.getvalue()  # fmt: skip
+    assert (
+        "edits apply to the group shown only: undo or reset them (r) before showing "
+        "another group" in out.getvalue()
+    )
     # The groups while one is shown: every row as loaded.
     out.truncate(0)
     out.seek(0)
@@ -184,8 +190,9 @@ def _brute(
 
 
 def test_each_group_at_its_own_threshold_pools_the_counts() -> None:
-    p, out = _plain(str(CLINICS), "--group", "site", "--group-goal", "equal_opportunity",
-                    "--tolerance", "0.05")  # fmt: skip
+    p, out = _plain(
+        str(CLINICS), "--group", "site", "--group-goal", "equal_opportunity", "--tolerance", "0.05"
+    )
     s = p.session
     assert s.shown.own == {"east": 0.56, "north": 0.51, "south": 0.58}  # the report's choice
     k = s.analysis.counts
@@ -197,8 +204,11 @@ def test_each_group_at_its_own_threshold_pools_the_counts() -> None:
     for name, t in s.shown.own.items():
         mine = [r for r in clinics_rows() if r[1] == name]
         one = tl.report([r[3] for r in mine], [r[2] for r in mine], threshold=t)
-        assert f"{name}: {len(mine)} rows" in said and f"TP {one.counts.tp}, FP " \
-            f"{one.counts.fp}, TN {one.counts.tn}, FN {one.counts.fn}" in said  # fmt: skip
+        assert (
+            f"{name}: {len(mine)} rows" in said
+            and f"TP {one.counts.tp}, FP {one.counts.fp}, TN {one.counts.tn}, FN {one.counts.fn}"
+            in said
+        )
     # The threshold of all rows does not move: each group moves its own, shown alone.
     for line in ("threshold 0.4", "goal max f1", "sweep", "boundary", "rows TP"):
         out.truncate(0)
@@ -253,34 +263,44 @@ def test_the_pooled_counts_are_each_row_at_its_group_s_threshold(data: st.DataOb
     from threshold_lab.core.session.groups import PooledAnalysis, RowGroups
 
     n = data.draw(st.integers(2, 30))
-    scores = data.draw(st.lists(st.sampled_from([0.1, 0.3, 0.5, 0.5, 0.7, 0.9]), min_size=n,
-                                max_size=n))  # fmt: skip
+    scores = data.draw(
+        st.lists(st.sampled_from([0.1, 0.3, 0.5, 0.5, 0.7, 0.9]), min_size=n, max_size=n)
+    )
     labels = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    weights = data.draw(st.none() | st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n,
-                                             max_size=n))  # fmt: skip
+    weights = data.draw(
+        st.none() | st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n, max_size=n)
+    )
     codes = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
     added = data.draw(st.integers(0, 3))
-    own = {g: data.draw(st.none() | st.sampled_from([0.0, 0.3, 0.5, 0.6, 1.0]))
-           for g in ("a", "b", "c")}  # fmt: skip
+    own = {
+        g: data.draw(st.none() | st.sampled_from([0.0, 0.3, 0.5, 0.6, 1.0]))
+        for g in ("a", "b", "c")
+    }
     groups = RowGroups("g", ["a", "b", "c"], np.asarray(codes, dtype=np.intp))
-    ids = RowNames(None, np.concatenate([np.arange(n), -np.arange(1, added + 1)]).astype(np.int64),
-                   tuple(f"new{i}" for i in range(added)))  # fmt: skip
+    ids = RowNames(
+        None,
+        np.concatenate([np.arange(n), -np.arange(1, added + 1)]).astype(np.int64),
+        tuple(f"new{i}" for i in range(added)),
+    )
     extra_s = [0.5] * added
     extra_y = [True] * added
     w = None if weights is None else [*weights, *([1.0] * added)]
-    d = make_dataset([*scores, *extra_s], [*labels, *extra_y], weights=w, ids=ids,
-                     ids_known_unique=True)  # fmt: skip
+    d = make_dataset(
+        [*scores, *extra_s], [*labels, *extra_y], weights=w, ids=ids, ids_known_unique=True
+    )
     from threshold_lab.core.analysis import curves_for
 
-    a = PooledAnalysis(curves=curves_for(d), threshold=0.5, own=tuple(own.items()),
-                       groups=groups)  # fmt: skip
+    a = PooledAnalysis(curves=curves_for(d), threshold=0.5, own=tuple(own.items()), groups=groups)
     cells = [0.0, 0.0, 0.0, 0.0]
     for i in range(n):
         t = own["abc"[codes[i]]]
         pred = t is not None and scores[i] >= t
         wi = 1.0 if weights is None else weights[i]
-        cells[{(True, True): 0, (True, False): 1, (False, False): 2, (False, True): 3}[
-            (pred, labels[i])]] += wi  # fmt: skip
+        cells[
+            {(True, True): 0, (True, False): 1, (False, False): 2, (False, True): 3}[
+                (pred, labels[i])
+            ]
+        ] += wi
     k = a.counts
     assert [k.tp, k.fp, k.tn, k.fn] == pytest.approx(cells)
     assert a.left_out == added
@@ -313,7 +333,8 @@ async def test_o_in_the_explorer_gives_each_group_its_own_threshold() -> None:
         k = s.analysis.counts
         assert (k.tp, k.fp, k.tn, k.fn) == _brute(clinics_rows(), s.shown.own)
         assert "All rows pooled, each group at its own threshold: 4" in rendered(
-            app.main.query_one("#status"))  # fmt: skip
+            app.main.query_one("#status")
+        )
         assert "east 0.52, north 0.5" in rendered(app.main.query_one(ThresholdBar))
         await pilot.press("O")
         await pilot.pause()
@@ -321,8 +342,11 @@ async def test_o_in_the_explorer_gives_each_group_its_own_threshold() -> None:
 
 
 def test_metrics_name_each_group_s_threshold_when_pooled() -> None:
-    p, out = _plain(str(CLINICS), "--group", "site", "--group-goal", "equal_opportunity",
-                    "--tolerance", "0.05")  # fmt: skip
+    p, out = _plain(
+        str(CLINICS), "--group", "site", "--group-goal", "equal_opportunity", "--tolerance", "0.05"
+    )
     p.run_line("metrics")
-    assert "Metrics of all rows pooled, each group at its own threshold (east 0.56, north " \
-        "0.51, south 0.58):" in out.getvalue()  # fmt: skip
+    assert (
+        "Metrics of all rows pooled, each group at its own threshold (east 0.56, north "
+        "0.51, south 0.58):" in out.getvalue()
+    )

@@ -36,26 +36,112 @@ from tests.paths import DATA
 COMMANDS = int(os.environ.get("PLAIN_SOAK_COMMANDS", "400"))
 
 WEIRD = [
-    "", "0", "1", "-1", "0.5", "1e308", "-1e308", "1e400", "nan", "inf", "-inf", "above-all",
-    "9" * 400, "1" + "0" * 5000, "\u0663", "\u00b2", "1_000", "0x10", "  ", "\t", "\x1b[2J",
-    "\u202e", "é", "'", '"', "\\", "\\n", "TP", "fp", "high", "low", "file", "force",
-    "overwrite", "score", "label", "x" * 3000, "\ud800",
-]  # fmt: skip
+    "",
+    "0",
+    "1",
+    "-1",
+    "0.5",
+    "1e308",
+    "-1e308",
+    "1e400",
+    "nan",
+    "inf",
+    "-inf",
+    "above-all",
+    "9" * 400,
+    "1" + "0" * 5000,
+    "\u0663",
+    "\u00b2",
+    "1_000",
+    "0x10",
+    "  ",
+    "\t",
+    "\x1b[2J",
+    "\u202e",
+    "é",
+    "'",
+    '"',
+    "\\",
+    "\\n",
+    "TP",
+    "fp",
+    "high",
+    "low",
+    "file",
+    "force",
+    "overwrite",
+    "score",
+    "label",
+    "x" * 3000,
+    "\ud800",
+]
 
 WORDS = [
-    "threshold", "next", "prev", "lowest", "step", "play", "status", "rows", "boundary",
-    "set", "label", "add", "delete", "undo", "redo", "reset", "preset", "presets", "metrics",
-    "explain", "sweep", "roc", "pr", "save", "help", "nonsense", "THRESHOLD", "Rows",
-    "intervals", "bootstrap", "models", "model", "compare", "calibration", "gains", "ks",
-    "transform", "classes", "class", "multiclass", "goal", "prevalence", "groups", "group",
-    "own", "group-goal",
-]  # fmt: skip
+    "threshold",
+    "next",
+    "prev",
+    "lowest",
+    "step",
+    "play",
+    "status",
+    "rows",
+    "boundary",
+    "set",
+    "label",
+    "add",
+    "delete",
+    "undo",
+    "redo",
+    "reset",
+    "preset",
+    "presets",
+    "metrics",
+    "explain",
+    "sweep",
+    "roc",
+    "pr",
+    "save",
+    "help",
+    "nonsense",
+    "THRESHOLD",
+    "Rows",
+    "intervals",
+    "bootstrap",
+    "models",
+    "model",
+    "compare",
+    "calibration",
+    "gains",
+    "ks",
+    "transform",
+    "classes",
+    "class",
+    "multiclass",
+    "goal",
+    "prevalence",
+    "groups",
+    "group",
+    "own",
+    "group-goal",
+]
 
 #: Numbers at and past the edges of a double, for goals and prevalences.
 EXTREME = [
-    "1e309", "1e999", "1e-320", "5e-324", "1e-300", "1e300", "1/3", "9/10/2", "1_0",
-    "0.9999999999999999", "1e-400", "2.2250738585072014e-308", "-0", "0",
-]  # fmt: skip
+    "1e309",
+    "1e999",
+    "1e-320",
+    "5e-324",
+    "1e-300",
+    "1e300",
+    "1/3",
+    "9/10/2",
+    "1_0",
+    "0.9999999999999999",
+    "1e-400",
+    "2.2250738585072014e-308",
+    "-0",
+    "0",
+]
 
 METRICS = ["precision", "recall", "f1", "mcc", "auc", "ap", "fpr", "lr+", "nonsense"]
 
@@ -114,8 +200,14 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         names = ["baseline", "candidate", "legacy", "east", rng.choice(WEIRD)]
         return f"group {rng.choice(names)}"
     if word == "group-goal":
-        crit = ["demographic_parity", "equal_opportunity", "equalized_odds",
-                "predictive_parity", "same_goal", rng.choice(WEIRD)]  # fmt: skip
+        crit = [
+            "demographic_parity",
+            "equal_opportunity",
+            "equalized_odds",
+            "predictive_parity",
+            "same_goal",
+            rng.choice(WEIRD),
+        ]
         return f"group-goal {rng.choice(crit)} {rng.choice(['', '0.05', '0', '0.5', '2'])}"
     if word == "save":
         return f"save '{folder / rng.choice(['a.csv', 'b.csv', 'no/such/x.csv', ''])}'" + (
@@ -125,10 +217,15 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         return "play" if data.n < 50 else "status"
     if word == "goal":
         a, b = rng.choice(EXTREME), rng.choice([*EXTREME, "@amount", "5"])
-        return rng.choice([
-            f"goal min cost fp={a} fn={b}", f"goal max precision where recall >= {a}",
-            "goal min cost fp=1 fn=@amount", "goal off", f"goal {rng.choice(WEIRD)}",
-        ])  # fmt: skip
+        return rng.choice(
+            [
+                f"goal min cost fp={a} fn={b}",
+                f"goal max precision where recall >= {a}",
+                "goal min cost fp=1 fn=@amount",
+                "goal off",
+                f"goal {rng.choice(WEIRD)}",
+            ]
+        )
     if word == "prevalence":
         return f"prevalence {rng.choice([*EXTREME, '1/20', 'off', rng.choice(WEIRD)])}"
     if rng.random() < 0.1:
@@ -160,12 +257,20 @@ def start(seed: int, folder: Path) -> Session:
         copy = folder / "slices.csv"
         copy.write_bytes((DATA / "slices.csv").read_bytes())
         src = open_source(str(copy), as_models=True)
-        return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
-                       quantised=src.quantised, group_by=src.group_by)  # fmt: skip
+        return Session(
+            src.data,
+            0.5,
+            source=src.label,
+            path=src.path,
+            models=src.models,
+            quantised=src.quantised,
+            group_by=src.group_by,
+        )
     if seed % 2:
         p = preset(PRESET_NAMES[seed % len(PRESET_NAMES)])
-        return Session(p.data, p.threshold, source=f"preset {p.name}", models=p.models,
-                       multiclass=p.multiclass)  # fmt: skip
+        return Session(
+            p.data, p.threshold, source=f"preset {p.name}", models=p.models, multiclass=p.multiclass
+        )
     rng = random.Random(seed)
     n = 30
     ids = [f"r{i}" for i in range(n - 3)] + ["a\nb", "c\x1bd", "e f"]

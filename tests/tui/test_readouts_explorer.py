@@ -24,8 +24,10 @@ async def test_r_walks_round_the_readouts_saying_each() -> None:
             assert m.message.endswith(f"(readout {i % 7 + 1} of 7).")
         # "good": TPR at FPR <= 0.1 is 8/10 at 0.55 (FPR 1/10), and FPR at TPR >= 0.9
         # is 3/10 at 0.42.
-        assert [(r.threshold, r.value.short()) for r in want[3:5]] == [(0.55, "8/10"),
-                                                                       (0.42, "3/10")]  # fmt: skip
+        assert [(r.threshold, r.value.short()) for r in want[3:5]] == [
+            (0.55, "8/10"),
+            (0.42, "3/10"),
+        ]
 
 
 async def test_the_metrics_column_lists_the_readouts_when_every_metric_fits() -> None:

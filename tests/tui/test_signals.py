@@ -34,9 +34,14 @@ class Plain:
 
     def __init__(self, *argv: str, cwd: Path) -> None:
         self.proc = subprocess.Popen(
-            [*COMMAND, "--plain", *argv], cwd=cwd, text=True, bufsize=1,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )  # fmt: skip
+            [*COMMAND, "--plain", *argv],
+            cwd=cwd,
+            text=True,
+            bufsize=1,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.lines: list[str] = []
         #: Cleared to stop reading: the child then blocks once the pipe is full.
         self.reading = threading.Event()
@@ -66,8 +71,9 @@ class Plain:
             time.sleep(0.02)
 
     def wait_for(self, text: str, seconds: float = 30) -> None:
-        self._until(lambda: any(text in line for line in self.lines),
-                    f"{text!r} never came", seconds)  # fmt: skip
+        self._until(
+            lambda: any(text in line for line in self.lines), f"{text!r} never came", seconds
+        )
 
     def at_prompt(self, seconds: float = 30) -> None:
         """Wait until the child waits for its next line: blocked reading the pipe of
@@ -76,8 +82,11 @@ class Plain:
         returns, and on a busy machine a signal sent on that line could still land in
         the command."""
         wchan = Path(f"/proc/{self.proc.pid}/wchan")
-        self._until(lambda: any(w in wchan.read_text() for w in ("pipe_read", "pipe_wait")),
-                    "never waited for input", seconds)  # fmt: skip
+        self._until(
+            lambda: any(w in wchan.read_text() for w in ("pipe_read", "pipe_wait")),
+            "never waited for input",
+            seconds,
+        )
 
     def signal(self, sig: int) -> None:
         self.proc.send_signal(sig)
@@ -226,8 +235,12 @@ def test_ctrl_c_at_the_prompt_without_edits_leaves(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_during_a_report_bootstrap_is_one_line_and_status_130(rows: Path) -> None:
-    proc = subprocess.Popen([*COMMAND, "report", str(rows), "--bootstrap", "100000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [*COMMAND, "report", str(rows), "--bootstrap", "100000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(4)  # well into the resampling
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -244,8 +257,9 @@ def edited_in_terminal(
     other end and what it showed so far."""
     src = tmp_path / "costs.csv"
     src.write_bytes((DATA / "costs.csv").read_bytes())
-    proc, master = spawn_in_terminal([*COMMAND, *(["--plain"] if plain else []), str(src)],
-                                     tmp_path)  # fmt: skip
+    proc, master = spawn_in_terminal(
+        [*COMMAND, *(["--plain"] if plain else []), str(src)], tmp_path
+    )
     try:
         if plain:
             out = read_terminal(master, 30, until=b"> ")

@@ -366,8 +366,7 @@ def test_groups_view(snap_compare: Compare, size: tuple[int, int]) -> None:
     assert snap_compare(app, run_before=settled, terminal_size=size)
 
 
-@pytest.mark.parametrize(("size", "press"), [(SIZE, []), (SMALL, ["2"])],
-                         ids=["120x40", "80x24"])  # fmt: skip
+@pytest.mark.parametrize(("size", "press"), [(SIZE, []), (SMALL, ["2"])], ids=["120x40", "80x24"])
 def test_folds_and_their_range(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
@@ -388,8 +387,9 @@ def test_folds_and_their_range(
     assert snap_compare(app, run_before=settled, terminal_size=size)
 
 
-@pytest.mark.parametrize(("size", "press"), [(SIZE, ["M"]), (SMALL, ["M", "2"])],
-                         ids=["120x40", "80x24"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("size", "press"), [(SIZE, ["M"]), (SMALL, ["M", "2"])], ids=["120x40", "80x24"]
+)
 def test_one_group_shown_alone(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
@@ -416,8 +416,15 @@ def test_each_group_at_its_own_threshold(snap_compare: Compare, size: tuple[int,
     0.05: the bar names each group's threshold (east 0.56, north 0.51, south 0.58), the
     matrix and status line are the groups' pooled (TP 25, FP 10, TN 46, FN 9), the sweep
     has no active point, and O on the ROC chart is the pooled point, off the curve."""
-    app = file_app(str(DATA / "clinics.csv"), "--group", "site", "--group-goal",
-                   "equal_opportunity", "--tolerance", "0.05")  # fmt: skip
+    app = file_app(
+        str(DATA / "clinics.csv"),
+        "--group",
+        "site",
+        "--group-goal",
+        "equal_opportunity",
+        "--tolerance",
+        "0.05",
+    )
 
     async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
         for _ in range(2):

@@ -248,8 +248,15 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
         src = open_source(str(copy), as_models=True)
 
         def session() -> Session:
-            return Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
-                           quantised=src.quantised, group_by=src.group_by)  # fmt: skip
+            return Session(
+                src.data,
+                0.5,
+                source=src.label,
+                path=src.path,
+                models=src.models,
+                quantised=src.quantised,
+                group_by=src.group_by,
+            )
 
     elif source == "clinics":  # #32: groups, each at its own threshold to start (O, M)
         from threshold_lab.tui.cli import parser
@@ -257,8 +264,15 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
 
         copy = tmp_path / "clinics.csv"
         copy.write_bytes((DATA / "clinics.csv").read_bytes())
-        argv = [str(copy), "--group", "site", "--group-goal", "equal_opportunity",
-                "--tolerance", "0.05"]  # fmt: skip
+        argv = [
+            str(copy),
+            "--group",
+            "site",
+            "--group-goal",
+            "equal_opportunity",
+            "--tolerance",
+            "0.05",
+        ]
 
         def session() -> Session:
             wanted = SourceArgs.parse(parser().parse_args(argv))
@@ -276,8 +290,13 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
         p = preset(source)
 
         def session() -> Session:
-            return Session(p.data, p.threshold, source=f"preset {source}", models=p.models,
-                           multiclass=p.multiclass)  # fmt: skip
+            return Session(
+                p.data,
+                p.threshold,
+                source=f"preset {source}",
+                models=p.models,
+                multiclass=p.multiclass,
+            )
 
     def make() -> ThresholdLab:
         # Playback starts slow; + and - in the mash change its speed like any key.
@@ -302,9 +321,15 @@ def expected_status(app: ThresholdLab) -> str:
         from threshold_lab.core.session.groups import PooledAnalysis
 
         assert s.shown.own is not None and s.row_groups is not None
-        return status_sentence(PooledAnalysis(
-            curves=curves_for(s.data), threshold=s.threshold, beta=s.beta,
-            own=tuple(s.shown.own.items()), groups=s.row_groups))  # fmt: skip
+        return status_sentence(
+            PooledAnalysis(
+                curves=curves_for(s.data),
+                threshold=s.threshold,
+                beta=s.beta,
+                own=tuple(s.shown.own.items()),
+                groups=s.row_groups,
+            )
+        )
     return status_sentence(analyse(s.data, s.threshold, beta=s.beta))
 
 

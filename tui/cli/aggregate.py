@@ -45,39 +45,90 @@ def parser() -> Parser:
         description=DESCRIPTION,
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, globs or folders")
-    p.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="the aggregated file to write: .parquet, .csv or .tsv")  # fmt: skip
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace OUT if it exists (a failed run leaves it as it was); "
-                   "without it, an OUT that appears during the run is left too")  # fmt: skip
-    p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
-                   help="duckdb (embedded, the default) or spark")  # fmt: skip
-    p.add_argument("--score-column", default="score", metavar="NAME",
-                   help="column holding the scores (default: score)")  # fmt: skip
-    p.add_argument("--label-column", default="label", metavar="NAME",
-                   help="column holding the actual labels (default: label)")  # fmt: skip
-    p.add_argument("--weight-column", default=None, metavar="NAME",
-                   help="column of row weights (default: 'weight' if present)")  # fmt: skip
-    p.add_argument("--positive", default=None, metavar="NAME",
-                   help="the label value that means positive, when labels are not 0/1 or "
-                   "true/false")  # fmt: skip
-    p.add_argument("--by", default=None, metavar="COLUMN",
-                   help="one table per value of COLUMN (a model or a slice), in one pass; a "
-                   "column of the files or a hive partition key")  # fmt: skip
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="the aggregated file to write: .parquet, .csv or .tsv",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace OUT if it exists (a failed run leaves it as it was); "
+        "without it, an OUT that appears during the run is left too",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("duckdb", "spark"),
+        default="duckdb",
+        help="duckdb (embedded, the default) or spark",
+    )
+    p.add_argument(
+        "--score-column",
+        default="score",
+        metavar="NAME",
+        help="column holding the scores (default: score)",
+    )
+    p.add_argument(
+        "--label-column",
+        default="label",
+        metavar="NAME",
+        help="column holding the actual labels (default: label)",
+    )
+    p.add_argument(
+        "--weight-column",
+        default=None,
+        metavar="NAME",
+        help="column of row weights (default: 'weight' if present)",
+    )
+    p.add_argument(
+        "--positive",
+        default=None,
+        metavar="NAME",
+        help="the label value that means positive, when labels are not 0/1 or true/false",
+    )
+    p.add_argument(
+        "--by",
+        default=None,
+        metavar="COLUMN",
+        help="one table per value of COLUMN (a model or a slice), in one pass; a "
+        "column of the files or a hive partition key",
+    )
     q = p.add_mutually_exclusive_group()
-    q.add_argument("--round", default=None, metavar="D",
-                   help="round scores to D decimal digits (bounded quantisation)")  # fmt: skip
-    q.add_argument("--quantile-bins", default=None, metavar="N",
-                   help="merge scores into N equal-mass bins (bounded quantisation)")  # fmt: skip
-    p.add_argument("--memory-limit", default=None, metavar="SIZE",
-                   help="duckdb: memory before spilling to disk, e.g. 4GB (default: half "
-                   "of this machine's memory)")  # fmt: skip
-    p.add_argument("--temp-directory", default=None, metavar="DIR",
-                   help="duckdb: where to spill (default: a new folder in the system's "
-                   "temporary folder, removed afterwards)")  # fmt: skip
-    p.add_argument("--spark-master", default=None, metavar="URL",
-                   help="spark: the cluster (default: local[*], or spark-submit's --master "
-                   "under spark-submit)")  # fmt: skip
+    q.add_argument(
+        "--round",
+        default=None,
+        metavar="D",
+        help="round scores to D decimal digits (bounded quantisation)",
+    )
+    q.add_argument(
+        "--quantile-bins",
+        default=None,
+        metavar="N",
+        help="merge scores into N equal-mass bins (bounded quantisation)",
+    )
+    p.add_argument(
+        "--memory-limit",
+        default=None,
+        metavar="SIZE",
+        help="duckdb: memory before spilling to disk, e.g. 4GB (default: half "
+        "of this machine's memory)",
+    )
+    p.add_argument(
+        "--temp-directory",
+        default=None,
+        metavar="DIR",
+        help="duckdb: where to spill (default: a new folder in the system's "
+        "temporary folder, removed afterwards)",
+    )
+    p.add_argument(
+        "--spark-master",
+        default=None,
+        metavar="URL",
+        help="spark: the cluster (default: local[*], or spark-submit's --master "
+        "under spark-submit)",
+    )
     return p
 
 
@@ -94,11 +145,17 @@ def run(args: argparse.Namespace) -> int:
     OUT cannot be written (a read-only folder, a full disk) is one line and status
     1; Ctrl-C is one line and status 130."""
     out = Path(args.output)
-    cols = Columns(score=args.score_column, label=args.label_column, weight=args.weight_column,
-                   positive=args.positive)  # fmt: skip
+    cols = Columns(
+        score=args.score_column,
+        label=args.label_column,
+        weight=args.weight_column,
+        positive=args.positive,
+    )
     if args.engine == "spark" and (args.memory_limit or args.temp_directory):
-        raise InputError("--memory-limit and --temp-directory are for --engine duckdb; "
-                         "Spark takes its memory from its own configuration")  # fmt: skip
+        raise InputError(
+            "--memory-limit and --temp-directory are for --engine duckdb; "
+            "Spark takes its memory from its own configuration"
+        )
     if args.engine == "duckdb" and args.spark_master is not None:
         raise InputError("--spark-master is for --engine spark")
     from threshold_lab.core.engines.common import check_writable, out_format
@@ -163,8 +220,10 @@ def summary_lines(r: Result, rule_from: str = "") -> list[str]:
         )
     for g in r.groups:
         name = f"  {g.name}: " if g.name is not None else "  "
-        line = f"{name}{g.scores:,} scores, {_count(g.positives)} positives, " \
-               f"{_count(g.negatives)} negatives"  # fmt: skip
+        line = (
+            f"{name}{g.scores:,} scores, {_count(g.positives)} positives, "
+            f"{_count(g.negatives)} negatives"
+        )
         if not (g.positives > 0 and g.negatives > 0):
             line += "; one class only: AUC is undefined"
         elif r.rule is not None:

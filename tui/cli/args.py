@@ -162,28 +162,40 @@ def add_operating_options(p: argparse.ArgumentParser) -> None:
     from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
 
     p.add_argument(
-        "--readout", action="append", type=_typed(parse_readouts), default=None,
+        "--readout",
+        action="append",
+        type=_typed(parse_readouts),
+        default=None,
         metavar="'fpr X,..'|'tpr Y,..'",
         help="operating points at fixed rates: TPR at each FPR <= X (fpr ...) or FPR at "
         "each TPR >= Y (tpr ...); repeatable, replacing the default "
         "'fpr 0.001,0.01,0.05,0.1' and 'tpr 0.9,0.95,0.99'",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--partial-auc", action="append", type=_typed(parse_partial_auc), default=None,
+        "--partial-auc",
+        action="append",
+        type=_typed(parse_partial_auc),
+        default=None,
         metavar="fpr:A-B|tpr:A-B",
         help="the ROC area over FPR (or TPR) from A to B, with McClish's standardised "
         "value; repeatable (default none)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--pt", type=_typed(parse_pt), default=None, metavar="A:B:S|a,b,..",
+        "--pt",
+        type=_typed(parse_pt),
+        default=None,
+        metavar="A:B:S|a,b,..",
         help="the decision curve's threshold probabilities: a range START:END:STEP or a "
         "list (default 0.01:0.99:0.01)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--harm", type=_typed(parse_harm), default=None, metavar="H",
+        "--harm",
+        type=_typed(parse_harm),
+        default=None,
+        metavar="H",
         help="what acting costs every case, in net benefit, subtracted from the model's "
         "net benefit (default 0)",
-    )  # fmt: skip
+    )
 
 
 def add_test_options(p: argparse.ArgumentParser) -> None:
@@ -191,16 +203,19 @@ def add_test_options(p: argparse.ArgumentParser) -> None:
     from threshold_lab.core.intervals.pvalues import parse_alternative
 
     p.add_argument(
-        "--alternative", type=_typed(parse_alternative), default="two-sided",
+        "--alternative",
+        type=_typed(parse_alternative),
+        default="two-sided",
         metavar="two-sided|greater|less",
         help="comparing models: the alternative of DeLong's and McNemar's tests (greater: "
         "the first model's AUC above the second's; default two-sided)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--unpaired", action="store_true",
+        "--unpaired",
+        action="store_true",
         help="comparing models: treat the score sets as different examples (DeLong's "
         "unpaired test, Student's t with Welch-Satterthwaite df); automatic for groups",
-    )  # fmt: skip
+    )
 
 
 def operating_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -236,13 +251,19 @@ def add_meaning_options(p: argparse.ArgumentParser, *, bins: bool = True) -> Non
     )
     if bins:
         p.add_argument(
-            "--bins", type=_typed(parse_bins), default=BINS, metavar="N",
+            "--bins",
+            type=_typed(parse_bins),
+            default=BINS,
+            metavar="N",
             help=f"calibration's reliability bins (default {BINS})",
-        )  # fmt: skip
+        )
         p.add_argument(
-            "--binning", type=_typed(parse_binning), default="mass", metavar="mass|width",
+            "--binning",
+            type=_typed(parse_binning),
+            default="mass",
+            metavar="mass|width",
             help="equal-mass bins, tie groups never split (default), or equal-width",
-        )  # fmt: skip
+        )
 
 
 def add_source_options(p: argparse.ArgumentParser) -> None:
@@ -462,11 +483,20 @@ class SourceArgs:
         if self.prevalence_text is not None:
             parse_prevalence(self.prevalence_text)
         src = open_source(
-            self.name, self.columns, aggregated=self.aggregated, keep=keep,
-            scores=self.score_columns, compare=self.compare, class_scores=self.class_scores,
-            multiclass=self.multiclass, klass=self.klass, by=self.by, group=self.group,
-            as_models=self.as_models, fold=self.fold,
-        )  # fmt: skip
+            self.name,
+            self.columns,
+            aggregated=self.aggregated,
+            keep=keep,
+            scores=self.score_columns,
+            compare=self.compare,
+            class_scores=self.class_scores,
+            multiclass=self.multiclass,
+            klass=self.klass,
+            by=self.by,
+            group=self.group,
+            as_models=self.as_models,
+            fold=self.fold,
+        )
         return src, self.threshold(src.threshold)
 
     def session(self, src: Source, threshold: Threshold) -> Opened:
@@ -497,11 +527,19 @@ class SourceArgs:
                 whole = quantised.get("")  # the pooled rows' bound: the "all" line's
                 quantised = {} if whole is None else {models[0].name: whole}
         session = Session(
-            data, threshold, source=src.label, path=src.path, beta=self.beta,
-            columns=src.columns, models=models, multiclass=src.multiclass, klass=src.klass,
-            quantised=quantised, group_by=by,
+            data,
+            threshold,
+            source=src.label,
+            path=src.path,
+            beta=self.beta,
+            columns=src.columns,
+            models=models,
+            multiclass=src.multiclass,
+            klass=src.klass,
+            quantised=quantised,
+            group_by=by,
             pooled=pooled or (row_groups is not None and not src.models),
-        )  # fmt: skip
+        )
         session.row_groups = row_groups
         session.folds = pooled
         if pooled:
@@ -526,8 +564,14 @@ class SourceArgs:
         grouped = ""
         if row_groups is not None:
             col = src.group_column
-            alone = ("" if src.models else " M shows one group alone (its rows, matrix and "
-                     "curves), O gives each group its own threshold;")  # fmt: skip
-            grouped = (f"{len(src.groups)} groups by {col}: every row is shown pooled;{alone} E "
-                       "(in plain mode, groups) shows each group and the gaps.")  # fmt: skip
+            alone = (
+                ""
+                if src.models
+                else " M shows one group alone (its rows, matrix and "
+                "curves), O gives each group its own threshold;"
+            )
+            grouped = (
+                f"{len(src.groups)} groups by {col}: every row is shown pooled;{alone} E "
+                "(in plain mode, groups) shows each group and the gaps."
+            )
         return Opened(session, " ".join(s for s in (opening, grouped, solved, recovered) if s))

@@ -54,25 +54,52 @@ def parser() -> Parser:
         prog=f"{PROG} plot",
         description="Draw one chart of the report (the exact sweep, the active point, the "
         "summaries named) as a PNG, SVG or PDF figure, with matplotlib.",
-        epilog="SOURCE is a CSV/TSV/JSON/Parquet file or a preset: " + ", ".join(PRESET_NAMES)
+        epilog="SOURCE is a CSV/TSV/JSON/Parquet file or a preset: "
+        + ", ".join(PRESET_NAMES)
         + ". Needs matplotlib: pip install 'threshold-lab[plot]'.",
-    )  # fmt: skip
+    )
     p.add_argument("source", metavar="SOURCE")
-    p.add_argument("--chart", required=True, type=_typed(parse_chart),
-                   metavar="|".join(CHARTS), help="the chart to draw")  # fmt: skip
-    p.add_argument("--out", required=True, metavar="FIG.png|svg|pdf",
-                   help="the figure's file (the format follows the suffix)")  # fmt: skip
-    p.add_argument("--threshold", default=None, metavar="T",
-                   help="the active point: a number, or above-all (default: the preset's, "
-                   "else 0.5)")  # fmt: skip
-    p.add_argument("--size", type=_typed(parse_size), default=(6.0, 4.0), metavar="WxH",
-                   help="width x height in inches (default 6x4)")  # fmt: skip
-    p.add_argument("--dpi", type=_typed(parse_dpi), default=150, metavar="N",
-                   help="dots per inch of a PNG (default 150)")  # fmt: skip
-    p.add_argument("--title", default=None, help="the figure's title (default: the chart "
-                   "and the source)")  # fmt: skip
-    p.add_argument("--goal", metavar="GOAL", help="the active point is the goal's "
-                   "('max precision where recall >= 0.9')")  # fmt: skip
+    p.add_argument(
+        "--chart",
+        required=True,
+        type=_typed(parse_chart),
+        metavar="|".join(CHARTS),
+        help="the chart to draw",
+    )
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="FIG.png|svg|pdf",
+        help="the figure's file (the format follows the suffix)",
+    )
+    p.add_argument(
+        "--threshold",
+        default=None,
+        metavar="T",
+        help="the active point: a number, or above-all (default: the preset's, else 0.5)",
+    )
+    p.add_argument(
+        "--size",
+        type=_typed(parse_size),
+        default=(6.0, 4.0),
+        metavar="WxH",
+        help="width x height in inches (default 6x4)",
+    )
+    p.add_argument(
+        "--dpi",
+        type=_typed(parse_dpi),
+        default=150,
+        metavar="N",
+        help="dots per inch of a PNG (default 150)",
+    )
+    p.add_argument(
+        "--title", default=None, help="the figure's title (default: the chart and the source)"
+    )
+    p.add_argument(
+        "--goal",
+        metavar="GOAL",
+        help="the active point is the goal's ('max precision where recall >= 0.9')",
+    )
     p.add_argument("--prevalence", metavar="P", help="the decision curve at prevalence P")
     add_operating_options(p)
     add_test_options(p)
@@ -101,12 +128,18 @@ def run(args: argparse.Namespace) -> int:
     prevalence = parse_prevalence(args.prevalence) if args.prevalence is not None else None
     src, threshold = wanted.open(keep=goal.columns() if goal else ())
     options = Options(
-        threshold=threshold, beta=wanted.beta, goal=goal, prevalence=prevalence,
-        confidence=args.confidence, replicates=args.bootstrap,
-        seed=SEED if args.seed is None else args.seed, bins=args.bins, binning=args.binning,
+        threshold=threshold,
+        beta=wanted.beta,
+        goal=goal,
+        prevalence=prevalence,
+        confidence=args.confidence,
+        replicates=args.bootstrap,
+        seed=SEED if args.seed is None else args.seed,
+        bins=args.bins,
+        binning=args.binning,
         transform=None if args.transform is None else parse_transform(args.transform),
         **operating_options(args),
-    )  # fmt: skip
+    )
     report = build(src, options)
     w, h = args.size
     written = report.plot(args.chart, args.out, size=(w, h), dpi=args.dpi, title=args.title)

@@ -229,8 +229,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format is not None and args.curve is None:
         raise InputError("--format csv is the format of --curve's points: add --curve roc|pr|det")
     if args.curve is not None and args.json:
-        raise InputError("--curve writes the curve's points as CSV, --json the whole report: "
-                         "give one")  # fmt: skip
+        raise InputError(
+            "--curve writes the curve's points as CSV, --json the whole report: give one"
+        )
     if args.seed is not None and args.bootstrap is None:
         raise InputError("--seed needs --bootstrap (it seeds the bootstrap's resampling)")
     goal = parse_goal(args.goal) if args.goal is not None else None
@@ -340,24 +341,31 @@ def _gate_args(
     if args.junit is not None and not requirements:
         raise InputError("--junit writes each --require as a test case: add --require")
     if args.baseline_rows is not None and args.baseline is None:
-        raise InputError("--baseline-rows needs --baseline BASE.json (the earlier report "
-                         "whose model scored those rows)")  # fmt: skip
+        raise InputError(
+            "--baseline-rows needs --baseline BASE.json (the earlier report "
+            "whose model scored those rows)"
+        )
     baseline = None if args.baseline is None else baseline_of(args.baseline)
     for r in requirements:
         for ref in r.refs():
             if ref.baseline and baseline is None:
-                raise InputError(f"--require {r.expr!r}: {ref} needs --baseline BASE.json "
-                                 "(an earlier report --json)")  # fmt: skip
+                raise InputError(
+                    f"--require {r.expr!r}: {ref} needs --baseline BASE.json "
+                    "(an earlier report --json)"
+                )
             if ref.baseline and baseline is not None and ref.name not in baseline.numbers:
-                raise InputError(f"--require {r.expr!r}: the baseline {baseline.source} has "
-                                 f"no {ref.name}{why_missing(ref.name)}")  # fmt: skip
+                raise InputError(
+                    f"--require {r.expr!r}: the baseline {baseline.source} has "
+                    f"no {ref.name}{why_missing(ref.name)}"
+                )
             if (
                 not ref.baseline
                 and not has_goal
                 and (ref.name == "objective" or ref.name.endswith(" at goal"))
             ):
-                raise InputError(f"--require {r.expr!r}: {ref} needs --goal (the goal it "
-                                 "is read at)")  # fmt: skip
+                raise InputError(
+                    f"--require {r.expr!r}: {ref} needs --goal (the goal it is read at)"
+                )
     return requirements, baseline
 
 
@@ -368,8 +376,10 @@ def _baseline_rows(name: str, src: Source, wanted: SourceArgs) -> BaselineRows:
     if src.path is None:
         raise InputError(f"{flag} joins two files on id; {src.label} is not a file")
     if src.models or src.multiclass is not None:
-        raise InputError(f"{flag} compares one model's rows with the baseline's; "
-                         f"{src.label} holds several models or classes")  # fmt: skip
+        raise InputError(
+            f"{flag} compares one model's rows with the baseline's; "
+            f"{src.label} holds several models or classes"
+        )
     if src.quantised or src.group_by is not None:
         raise InputError(f"{flag}: {src.label} is aggregated counts, with no rows to join")
     path = Path(name)
@@ -392,15 +402,21 @@ def _junit_unwritable(path: str) -> str:
     try:
         check_writable(target, "--junit")
     except CannotWrite:
-        return f"--junit {path}: cannot write it: folder {target.parent} is not writable " \
-               "(it takes no new files)"  # fmt: skip
+        return (
+            f"--junit {path}: cannot write it: folder {target.parent} is not writable "
+            "(it takes no new files)"
+        )
     return ""
 
 
 def _write_junit(path: str, gated: Gate, source: str, seconds: float) -> str:
     """Write the JUnit file (whole or not at all); what went wrong, or ""."""
-    text = junit_xml(gated.outcomes, suite=f"threshold-lab report {source}",
-                     properties=[("source", source)], seconds=seconds)  # fmt: skip
+    text = junit_xml(
+        gated.outcomes,
+        suite=f"threshold-lab report {source}",
+        properties=[("source", source)],
+        seconds=seconds,
+    )
     target = Path(path)
     temporary = target.with_name(f".{target.name}.partial")
     try:

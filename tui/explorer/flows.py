@@ -315,13 +315,19 @@ def groups_summary(host: Host) -> None:
     s = host.session
     g = s.row_groups
     if g is None:
-        host.say("Refused: no groups; open a file with --group COL (a column naming each "
-                 "row's group).")  # fmt: skip
+        host.say(
+            "Refused: no groups; open a file with --group COL (a column naming each row's group)."
+        )
         return
     try:
-        r, added = g.report(s.grouped_rows(), s.threshold, beta=s.beta,
-                            confidence=s.confidence, label=s.source,
-                            own=s.shown.own)  # fmt: skip
+        r, added = g.report(
+            s.grouped_rows(),
+            s.threshold,
+            beta=s.beta,
+            confidence=s.confidence,
+            label=s.source,
+            own=s.shown.own,
+        )
     except InputError as exc:
         host.say(f"Refused: {exc}.")
         return
@@ -329,8 +335,9 @@ def groups_summary(host: Host) -> None:
     assert c.group_column is not None
     lines = groups_lines(c.group_column, c.groups, c.gaps, r.threshold, table=False)
     if added:
-        lines.append(f"({added} row{'s' if added != 1 else ''} added by an edit: no group, "
-                     "left out.)")  # fmt: skip
+        lines.append(
+            f"({added} row{'s' if added != 1 else ''} added by an edit: no group, left out.)"
+        )
     shown = s.showing_group
     title = (
         f"{len(c.groups)} groups by {c.group_column}, the rows as edited"

@@ -14,8 +14,11 @@ from threshold_lab.tui.screens.help import key_names
 
 #: Where the row table's own keys (edit, flip, delete) go among the screen's, so
 #: help and the key line read in the order people learn them: each after this key.
-ROW_KEYS_AFTER = {"edit-score": "type-threshold", "flip-label": "edit-score",
-                  "delete-row": "add-row"}  # fmt: skip
+ROW_KEYS_AFTER = {
+    "edit-score": "type-threshold",
+    "flip-label": "edit-score",
+    "delete-row": "add-row",
+}
 
 
 _MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})

@@ -37,9 +37,13 @@ def prepare_for(
     when they are not yet: in the worker, when there is one); ``last`` is the drawing
     before, whose score bins a one-row edit moves."""
     return prepare(
-        curves, chart_columns=chart_columns, strip_columns=strip_columns, kinds=kinds,
-        others=others(), last=last,
-    )  # fmt: skip
+        curves,
+        chart_columns=chart_columns,
+        strip_columns=strip_columns,
+        kinds=kinds,
+        others=others(),
+        last=last,
+    )
 
 
 class Preparer:
@@ -90,9 +94,13 @@ class Preparer:
             return self._last
         if not needs_background(curves) and not self._waiting():
             self._last = prepare_for(
-                curves, self.chart_columns, self.strip_columns, self.kinds, self._others,
+                curves,
+                self.chart_columns,
+                self.strip_columns,
+                self.kinds,
+                self._others,
                 self._last,
-            )  # fmt: skip
+            )
             return self._last
         self._start(curves)
         # Meanwhile the last drawing of the same rows (another width) still serves.

@@ -143,8 +143,7 @@ class MessageLogScreen(Dialog[None]):
         lines = [f"{i}. {m}" for i, m in enumerate(self.messages, 1)] or ["Nothing said yet."]
         lines += ["", "Esc, L or q closes; up/down scroll."]
         with VerticalScroll(classes="dialog full", id="message-log"):
-            yield Static(titled(f"Messages (the last {len(self.messages)}, newest last)",
-                                lines))  # fmt: skip
+            yield Static(titled(f"Messages (the last {len(self.messages)}, newest last)", lines))
 
     async def action_dismiss(self, result: None = None) -> None:
         self.answer(None)  # closes only itself, once (two Esc together)

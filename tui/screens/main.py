@@ -59,8 +59,12 @@ LOG_SIZE = 50
 
 
 #: What a row edit worked out in a thread is said to be doing meanwhile.
-_DOING = {"delete": "Removing row {}...", "flip": "Flipping the label of row {}...",
-          "undo": "Undoing...", "redo": "Redoing..."}  # fmt: skip
+_DOING = {
+    "delete": "Removing row {}...",
+    "flip": "Flipping the label of row {}...",
+    "undo": "Undoing...",
+    "redo": "Redoing...",
+}
 
 
 def _letting_go(work: Callable[[], None]) -> Callable[[], None]:
@@ -138,9 +142,14 @@ class MainScreen(Screen[None]):
         return pane(name)
 
     def __init__(
-        self, session: Session, *, playback_seconds: float = 1.0, demo: bool = False,
-        ascii: bool = False, opening: str = "",
-    ) -> None:  # fmt: skip
+        self,
+        session: Session,
+        *,
+        playback_seconds: float = 1.0,
+        demo: bool = False,
+        ascii: bool = False,
+        opening: str = "",
+    ) -> None:
         super().__init__()
         self.session = session
         #: What the screen says first (what the command line's --transform did).
@@ -220,8 +229,11 @@ class MainScreen(Screen[None]):
         view, compact = self.view, self.compact
         # One batch: each class changed on its own restyled the whole screen again
         # (Textual restyles a node's subtree at once on each change).
-        classes = {"-one": view != "all", "-compact": compact,
-                   "-tall": self.size.height >= TALL_HEIGHT}  # fmt: skip
+        classes = {
+            "-one": view != "all",
+            "-compact": compact,
+            "-tall": self.size.height >= TALL_HEIGHT,
+        }
         classes.update((f"-view-{name}", view == name) for _, name, _label in PANES)
         self.update_classes(classes)
         bar = self.query_one(PaneBar)
@@ -243,8 +255,10 @@ class MainScreen(Screen[None]):
     def action_pane(self, name: str) -> None:
         if name == "all" and self.compact:
             w, h = self.size
-            self.say(f"All panes need at least {COMPACT_WIDTH}x{COMPACT_HEIGHT}; this "
-                     f"screen is {w}x{h}, so 1-4 show one pane each.")  # fmt: skip
+            self.say(
+                f"All panes need at least {COMPACT_WIDTH}x{COMPACT_HEIGHT}; this "
+                f"screen is {w}x{h}, so 1-4 show one pane each."
+            )
             return
         self.pane = pane(name)
         key = next((k for k, n, _ in PANES if n == name), "0")
@@ -260,8 +274,9 @@ class MainScreen(Screen[None]):
         time per ``group``): it gets a way to cancel it."""
 
         def start(work: Callable[[], None]) -> Callable[[], object]:
-            worker = self.run_worker(_letting_go(work), thread=True, group=group,
-                                     exclusive=True, exit_on_error=False)  # fmt: skip
+            worker = self.run_worker(
+                _letting_go(work), thread=True, group=group, exclusive=True, exit_on_error=False
+            )
             return worker.cancel
 
         return start
@@ -481,15 +496,17 @@ class MainScreen(Screen[None]):
 
     def action_cycle_chart(self) -> None:
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % len(CHART_MODES)]
-        shown = {"roc": "the ROC curve", "pr": "the precision-recall curve",
-                 "both": "ROC and precision-recall side by side",
-                 "metrics": "precision, recall, F1 and queue rate against the threshold",
-                 "reliability": "the reliability diagram (observed rate by mean score per bin)",
-                 "gains": "cumulative gains (share of positives captured by share of rows)",
-                 "det": "the DET curve (FNR against FPR, both on probit axes)",
-                 "decision": "the decision curve (net benefit by pt)",
-                 "cost": "cost curves (expected cost by PC(+))",
-                 }[self.chart_mode]  # fmt: skip
+        shown = {
+            "roc": "the ROC curve",
+            "pr": "the precision-recall curve",
+            "both": "ROC and precision-recall side by side",
+            "metrics": "precision, recall, F1 and queue rate against the threshold",
+            "reliability": "the reliability diagram (observed rate by mean score per bin)",
+            "gains": "cumulative gains (share of positives captured by share of rows)",
+            "det": "the DET curve (FNR against FPR, both on probit axes)",
+            "decision": "the decision curve (net benefit by pt)",
+            "cost": "cost curves (expected cost by PC(+))",
+        }[self.chart_mode]
         keys = "c for the next"
         if self.chart_mode in ("roc", "both"):
             shown += ", FPR on a log scale" if self.log_fpr else ""
@@ -503,8 +520,10 @@ class MainScreen(Screen[None]):
         if self.chart_mode not in ("roc", "both"):
             self.chart_mode = "roc"
         if self.log_fpr:
-            self.say("ROC chart: FPR on a log scale, decades down to the smallest FPR above 0; "
-                     "points at FPR 0 sit on the axis (l: linear again).")  # fmt: skip
+            self.say(
+                "ROC chart: FPR on a log scale, decades down to the smallest FPR above 0; "
+                "points at FPR 0 sit on the axis (l: linear again)."
+            )
         else:
             self.say("ROC chart: FPR on a linear scale again (l: log scale).")
 
@@ -513,8 +532,9 @@ class MainScreen(Screen[None]):
         if self.chart_mode not in ("roc", "both"):
             self.chart_mode = "roc"
         if self.roc_hull:
-            self.say("ROC chart: its convex hull (=), the points ever cheapest, and ROCCH AUC "
-                     "(h: hide).")  # fmt: skip
+            self.say(
+                "ROC chart: its convex hull (=), the points ever cheapest, and ROCCH AUC (h: hide)."
+            )
         else:
             self.say("ROC chart: the convex hull hidden (h: show it).")
 
@@ -523,8 +543,9 @@ class MainScreen(Screen[None]):
         if self.decimals:
             self.say("Sweep table: rates as decimals (x: as counts again).")
         else:
-            self.say("Sweep table: rates as their counts, such as 8/14, while they fit "
-                     "(x: decimals).")  # fmt: skip
+            self.say(
+                "Sweep table: rates as their counts, such as 8/14, while they fit (x: decimals)."
+            )
 
     def action_goal(self) -> None:
         flows.set_goal(self)

@@ -185,9 +185,13 @@ class CurveChart(PlotextPlot):
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "curve-chart--axis", "curve-chart--sweep", "curve-chart--chance", "curve-chart--active",
-        "curve-chart--band", "curve-chart--other",
-    }  # fmt: skip
+        "curve-chart--axis",
+        "curve-chart--sweep",
+        "curve-chart--chance",
+        "curve-chart--active",
+        "curve-chart--band",
+        "curve-chart--other",
+    }
     """
     | Class | Description |
     | :- | :- |
@@ -278,8 +282,9 @@ class CurveChart(PlotextPlot):
         models = self._models()
         if models:
             folds = band is None and self._fold_band() is not None
-            return self._models_legend(width, models, band is not None or folds, pct,
-                                       "folds' range" if folds else None)  # fmt: skip
+            return self._models_legend(
+                width, models, band is not None or folds, pct, "folds' range" if folds else None
+            )
         if self.draws_hull:
             h = HULL_MARK
             hulled = (
@@ -360,9 +365,12 @@ class CurveChart(PlotextPlot):
             )
         if self.frame is not None and self.frame.own is not None:  # no one point is active
             mark = [f"{o} pooled"] if self.kind in ("roc", "pr") and not self.log_fpr else []
-            wordings = (sep.join([*long, f"{c} {baseline}", *banded, *mark]),
-                        "  ".join([*short, f"{c} base", *short_band, *mark]),
-                        " ".join([*short, *mark]), " ".join(short))  # fmt: skip
+            wordings = (
+                sep.join([*long, f"{c} {baseline}", *banded, *mark]),
+                "  ".join([*short, f"{c} base", *short_band, *mark]),
+                " ".join([*short, *mark]),
+                " ".join(short),
+            )
         return next((w for w in wordings if len(w) <= width), wordings[-1])
 
     def _pooled_point(self, a: Analysis) -> tuple[float, float] | None:
@@ -427,8 +435,12 @@ class CurveChart(PlotextPlot):
         if self.frame is not None and self.frame.update.pooled:
             parts = "folds" if self.frame.update.folds else "groups"
             what = f"all rows and {len(models) - 1} {parts}"
-        wordings = (f"{name}s of {what}{log}", f"{short} curves of {what}{log}",
-                    f"{short} curves of {what}", f"{short}, {what}")  # fmt: skip
+        wordings = (
+            f"{name}s of {what}{log}",
+            f"{short} curves of {what}{log}",
+            f"{short} curves of {what}",
+            f"{short}, {what}",
+        )
         return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
 
     def watch_ascii(self) -> None:
@@ -458,8 +470,15 @@ class CurveChart(PlotextPlot):
         line = self._line(prepared)
         band = self._bands()
         others = prepared.others
-        key = (self.line_kind, *self._look(width, height), band and band.source, others,
-               frame.update.asked.partial_aucs, self.draws_hull, self._fold_band())  # fmt: skip
+        key = (
+            self.line_kind,
+            *self._look(width, height),
+            band and band.source,
+            others,
+            frame.update.asked.partial_aucs,
+            self.draws_hull,
+            self._fold_band(),
+        )
         if self._base is None or self._base[0] is not line or not _same(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
             self._base = (line, key, lines, place)
@@ -557,8 +576,9 @@ class CurveChart(PlotextPlot):
             plt.plot([0, 1], [1, 0], marker=CHANCE_MARK)
         elif scaled is not None:  # TPR = FPR, along the log axis
             at = scaled.xscale.rate(np.linspace(LOG_GAP, 1.0, 2 * cols))
-            plt.plot([0.0, *scaled.xscale.unit(at).tolist()], [0.0, *at.tolist()],
-                     marker=CHANCE_MARK)  # fmt: skip
+            plt.plot(
+                [0.0, *scaled.xscale.unit(at).tolist()], [0.0, *at.tolist()], marker=CHANCE_MARK
+            )
         elif self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
             if self.draws_hull:
@@ -776,9 +796,13 @@ class ChartPanel(Vertical):
 
     def _needs(self, width: int) -> None:
         roc = self.roc_kind
-        kinds = {"both": frozenset((roc, "pr")), "metrics": frozenset[str](),
-                 "roc": frozenset((roc,)), "decision": frozenset[str](),
-                 "cost": frozenset(("roc",))}.get(self.mode, frozenset((self.mode,)))  # fmt: skip
+        kinds = {
+            "both": frozenset((roc, "pr")),
+            "metrics": frozenset[str](),
+            "roc": frozenset((roc,)),
+            "decision": frozenset[str](),
+            "cost": frozenset(("roc",)),
+        }.get(self.mode, frozenset((self.mode,)))
         self.post_message(self.Needs(chart_columns(width), kinds))
 
     def watch_frame(self) -> None:
@@ -844,12 +868,15 @@ class ChartPanel(Vertical):
         # m lists them all. Only the shown mode's are worked out: KS, calibration and
         # F1's peak each cost a pass over the sweep.
         items: dict[str, Callable[[], list[str]]] = {
-            "roc": lambda: auc, "pr": lambda: ap + area, "gains": lambda: _gains_items(frame),
+            "roc": lambda: auc,
+            "pr": lambda: ap + area,
+            "gains": lambda: _gains_items(frame),
             "reliability": lambda: _reliability_items(frame),
             "metrics": lambda: _metric_items(frame) + ap + area,
             "det": lambda: auc + _scaled_items(frame, "det"),
-            "decision": lambda: _decision_items(frame), "cost": lambda: _cost_items(frame),
-        }  # fmt: skip
+            "decision": lambda: _decision_items(frame),
+            "cost": lambda: _cost_items(frame),
+        }
         if self.log_fpr:
             items["roc"] = lambda: auc + _scaled_items(frame, "log_roc")
             items["both"] = lambda: auc + _scaled_items(frame, "log_roc") + ap + area
@@ -878,10 +905,12 @@ class ChartPanel(Vertical):
 
 #: The metric-vs-threshold chart's series: (metric, mark, word, component class):
 #: yellowbrick's set, each with a letter and a colour of its own.
-SERIES = (("precision", "p", "precision", "metric-chart--precision"),
-          ("recall", "r", "recall", "metric-chart--recall"),
-          ("f1", "f", "F1", "metric-chart--f1"),
-          ("queue_rate", "q", "queue rate", "metric-chart--queue"))  # fmt: skip
+SERIES = (
+    ("precision", "p", "precision", "metric-chart--precision"),
+    ("recall", "r", "recall", "metric-chart--recall"),
+    ("f1", "f", "F1", "metric-chart--f1"),
+    ("queue_rate", "q", "queue rate", "metric-chart--queue"),
+)
 BOUND_MARK, THRESHOLD_MARK, GOAL_MARK, PEAK_MARK = "=", "|", ":", "^"
 
 
@@ -1028,8 +1057,7 @@ class MetricChart(CurveChart):
         plt = self._bare(cols, rows)
         plt.plot(xs, ys, marker=mark)
         canvas = plain_canvas(plt, cols, rows)
-        return {(r, c) for r, row in enumerate(canvas) for c, ch in enumerate(row)
-                if ch == mark}  # fmt: skip
+        return {(r, c) for r, row in enumerate(canvas) for c, ch in enumerate(row) if ch == mark}
 
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
         """Each series as a step function of the threshold, on the unit square (the
@@ -1138,10 +1166,11 @@ def _reliability_items(frame: Frame) -> list[str]:
         return ["Calibration: undefined"]
     sizes = ", ".join(format_count(b.n) for b in c.bins)
     return [
-        f"ECE {c.ece.value_text()}", f"MCE {c.mce.value_text()}",
+        f"ECE {c.ece.value_text()}",
+        f"MCE {c.mce.value_text()}",
         f"Brier ≈ {brier_terms(c)} (reliability − resolution + uncertainty)",
         f"rows per bin: {sizes}",
-    ]  # fmt: skip
+    ]
 
 
 #: The reliability diagram's marks: each bin's (mean score, observed rate), and its
@@ -1242,12 +1271,17 @@ class ReliabilityChart(CurveChart):
         c = frame.analysis.curves.calibration()
         for b in c.bins:
             if b.interval is not None:
-                plt.plot([b.mean_score, b.mean_score], [b.interval.low, b.interval.high],
-                         marker=WHISKER_MARK)  # fmt: skip
+                plt.plot(
+                    [b.mean_score, b.mean_score],
+                    [b.interval.low, b.interval.high],
+                    marker=WHISKER_MARK,
+                )
         if c.bins:
-            plt.scatter([b.mean_score for b in c.bins],
-                        [float(b.positive_rate.value or 0.0) for b in c.bins],
-                        marker=BIN_MARK_ASCII if self.ascii else BIN_MARK)  # fmt: skip
+            plt.scatter(
+                [b.mean_score for b in c.bins],
+                [float(b.positive_rate.value or 0.0) for b in c.bins],
+                marker=BIN_MARK_ASCII if self.ascii else BIN_MARK,
+            )
         return plain_canvas(plt, cols, rows)
 
 
@@ -1281,8 +1315,11 @@ class DecisionChart(CurveChart):
         super().__init__("decision", id=id)
 
     def _title(self) -> str:
-        wordings = ("Decision curve: net benefit (NB) by threshold probability pt",
-                    "Decision curve: net benefit (NB) by pt", "Decision curve")  # fmt: skip
+        wordings = (
+            "Decision curve: net benefit (NB) by threshold probability pt",
+            "Decision curve: net benefit (NB) by pt",
+            "Decision curve",
+        )
         return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
 
     def _axes(self) -> tuple[str, str]:
@@ -1365,8 +1402,11 @@ class DecisionChart(CurveChart):
         plt.plot([0.0, 1.0], [zero, zero], marker=CHANCE_MARK)
         if series.weights is not None:
             keep = series.treat_all >= self._range(rows)[0]
-            plt.plot(series.pt[keep].tolist(), self._unit(series.treat_all[keep], rows).tolist(),
-                     marker=TREAT_ALL_MARK)  # fmt: skip
+            plt.plot(
+                series.pt[keep].tolist(),
+                self._unit(series.treat_all[keep], rows).tolist(),
+                marker=TREAT_ALL_MARK,
+            )
         band = self._decision_band()
         if band is not None:
             mark = BAND_MARK_ASCII if self.ascii else BAND_MARK
@@ -1379,11 +1419,17 @@ class DecisionChart(CurveChart):
                 continue
             theirs = frame.update.decision_series(other.curves, cols)
             if theirs.weights is not None:
-                plt.plot(theirs.pt.tolist(), self._unit(theirs.model, rows).tolist(),
-                         marker=model_mark(other.index, self.ascii))  # fmt: skip
+                plt.plot(
+                    theirs.pt.tolist(),
+                    self._unit(theirs.model, rows).tolist(),
+                    marker=model_mark(other.index, self.ascii),
+                )
         if series.weights is not None:
-            plt.plot(series.pt.tolist(), self._unit(series.model, rows).tolist(),
-                     marker=self._shown_mark(frame))  # fmt: skip
+            plt.plot(
+                series.pt.tolist(),
+                self._unit(series.model, rows).tolist(),
+                marker=self._shown_mark(frame),
+            )
         return plain_canvas(plt, cols, rows)
 
     def render(self) -> RenderResult:
@@ -1392,9 +1438,14 @@ class DecisionChart(CurveChart):
         if frame is None or width < 12 or height < 6:
             return Text("")
         band = self._decision_band()
-        key = (*self._look(width, height), frame.analysis.curves,
-               frame.update.asked.harm, frame.update.deciding and frame.update.deciding.prevalence,
-               band is not None and tuple(band[1]), frame.ready and frame.ready.others)  # fmt: skip
+        key = (
+            *self._look(width, height),
+            frame.analysis.curves,
+            frame.update.asked.harm,
+            frame.update.deciding and frame.update.deciding.prevalence,
+            band is not None and tuple(band[1]),
+            frame.ready and frame.ready.others,
+        )
         if self._base is None or not _same(self._base[1], key):
             lines, place = self._build(frame, None, width, height)
             self._base = (None, key, lines, place)
@@ -1426,8 +1477,11 @@ class CostChart(CurveChart):
         super().__init__("cost", id=id)
 
     def _title(self) -> str:
-        wordings = ("Cost curves: normalised expected cost by probability-cost PC(+)",
-                    "Cost curves: expected cost by PC(+)", "Cost curves")  # fmt: skip
+        wordings = (
+            "Cost curves: normalised expected cost by probability-cost PC(+)",
+            "Cost curves: expected cost by PC(+)",
+            "Cost curves",
+        )
         return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
 
     def _axes(self) -> tuple[str, str]:
@@ -1483,8 +1537,12 @@ class CostChart(CurveChart):
         prepared = frame.ready
         if prepared is None or "roc" not in prepared.kinds:
             return Text("Drawing the cost curves of these rows…", style="dim")
-        key = (*self._look(width, height), frame.analysis.curves,
-               frame.analysis.point, prepared.roc)  # fmt: skip
+        key = (
+            *self._look(width, height),
+            frame.analysis.curves,
+            frame.analysis.point,
+            prepared.roc,
+        )
         if self._base is None or not _same(self._base[1], key):
             lines, place = self._build(frame, None, width, height)
             self._base = (None, key, lines, place)

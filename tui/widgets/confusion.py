@@ -16,9 +16,25 @@ from threshold_lab.tui.widgets.text import ItemLines, TextLines, wrap_items
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
 #: The panel's metrics in the order they are shown while rows last: the headline six,
 #: then the rest of what ``m`` lists at this threshold.
-PANEL_ORDER = (*SHORT_LIST, "npv", "fnr", "balanced_accuracy", "mcc", "fbeta", "prevalence",
-               "queue_rate", "lr_plus", "lr_minus", "lift", "cohen_kappa", "informedness",
-               "markedness", "diagnostic_odds_ratio", "fowlkes_mallows", "jaccard")  # fmt: skip
+PANEL_ORDER = (
+    *SHORT_LIST,
+    "npv",
+    "fnr",
+    "balanced_accuracy",
+    "mcc",
+    "fbeta",
+    "prevalence",
+    "queue_rate",
+    "lr_plus",
+    "lr_minus",
+    "lift",
+    "cohen_kappa",
+    "informedness",
+    "markedness",
+    "diagnostic_odds_ratio",
+    "fowlkes_mallows",
+    "jaccard",
+)
 
 
 class ConfusionMatrix(TextLines):

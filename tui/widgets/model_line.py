@@ -35,8 +35,11 @@ class ModelLine(TextLines):
         klass = None if frame is None else frame.update.klass
         if klass is not None:  # several classes: which one is "1" here
             width = max(self.content_region.width, 20)
-            items = [Text(f"Class {klass} against the rest (1 = {klass})", style="bold"),
-                     Text("C: next", style="dim"), Text("K: all classes", style="dim")]  # fmt: skip
+            items = [
+                Text(f"Class {klass} against the rest (1 = {klass})", style="bold"),
+                Text("C: next", style="dim"),
+                Text("K: all classes", style="dim"),
+            ]
             self.show(Text("\n").join(wrap_items(items, width)))
             return
         if not rows:

@@ -102,8 +102,14 @@ class WholeFooter(Footer):
         if not self._bindings_ready:
             return (False,)
         active = tuple((b, on, tip) for _, b, on, tip in self.screen.active_bindings.values())
-        return (True, self.app.size.width, self.compact, self.show_command_palette,
-                self.app.ENABLE_COMMAND_PALETTE, active)  # fmt: skip
+        return (
+            True,
+            self.app.size.width,
+            self.compact,
+            self.show_command_palette,
+            self.app.ENABLE_COMMAND_PALETTE,
+            active,
+        )
 
     def _kept(self) -> list[Widget]:
         items = list(super().compose())
@@ -132,11 +138,20 @@ class WholeFooter(Footer):
 
     def _shows(self, kept: list[Widget]) -> tuple[tuple[object, ...], ...]:
         return tuple(
-            (type(w).__name__, w.key, w.key_display, w.description, w.action, w._disabled,
-             str(w.tooltip), tuple(sorted(w.classes)))
-            if isinstance(w, FooterKey) else (type(w).__name__, object())  # never the same
+            (
+                type(w).__name__,
+                w.key,
+                w.key_display,
+                w.description,
+                w.action,
+                w._disabled,
+                str(w.tooltip),
+                tuple(sorted(w.classes)),
+            )
+            if isinstance(w, FooterKey)
+            else (type(w).__name__, object())  # never the same
             for w in kept
-        )  # fmt: skip
+        )
 
     def compose(self) -> ComposeResult:
         self._made_from = self._inputs()

@@ -87,15 +87,19 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
 
     #: What each key that acts on the selected row asks for, by its binding's id.
     REQUESTS: ClassVar[dict[str, type[RowRequest]]] = {
-        "edit-score": EditScore, "flip-label": FlipLabel, "delete-row": DeleteRow,
-    }  # fmt: skip
+        "edit-score": EditScore,
+        "flip-label": FlipLabel,
+        "delete-row": DeleteRow,
+    }
 
     #: The table's own keys, from the commands' declarations (tui/commands.py).
     BINDINGS: ClassVar[list[BindingType]] = bindings("rows")
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "row-table--header", "row-table--cursor", "row-table--summary",
-    }  # fmt: skip
+        "row-table--header",
+        "row-table--cursor",
+        "row-table--summary",
+    }
     """
     | Class | Description |
     | :- | :- |

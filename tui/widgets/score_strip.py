@@ -90,10 +90,14 @@ class ScoreStrip(Widget):
         room = LABEL_WIDTH + usable
         scaled = int(max(pos_counts.max(initial=0), neg_counts.max(initial=0))) >= 10
         notes = (
-            ("; digits: a column's rows in tenths of its lane's busiest (#)",
-             "; digits: tenths of the busiest (#)", "")
-            if scaled else ("",)
-        )  # fmt: skip
+            (
+                "; digits: a column's rows in tenths of its lane's busiest (#)",
+                "; digits: tenths of the busiest (#)",
+                "",
+            )
+            if scaled
+            else ("",)
+        )
         bases: tuple[str, ...] = (
             f"{' ' * LABEL_WIDTH}^ threshold {t}; right of the line is predicted positive; {span}",
             f" ^ threshold {t}; right of the line is predicted positive; {span}",
@@ -101,9 +105,11 @@ class ScoreStrip(Widget):
             f" ^ {t}; right: predicted positive; {span}",
         )
         if frame.own is not None:
-            bases = (f"{' ' * LABEL_WIDTH}each group at its own threshold: no one line; {span}",
-                     f" each group at its own threshold: no one line; {span}",
-                     f" each group at its own threshold; {span}")  # fmt: skip
+            bases = (
+                f"{' ' * LABEL_WIDTH}each group at its own threshold: no one line; {span}",
+                f" each group at its own threshold: no one line; {span}",
+                f" each group at its own threshold; {span}",
+            )
         for caption in (base + note for note in notes for base in bases):
             if len(caption) <= room:
                 break

@@ -70,8 +70,10 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = bindings("sweep")
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "sweep-table--header", "sweep-table--active", "sweep-table--summary",
-    }  # fmt: skip
+        "sweep-table--header",
+        "sweep-table--active",
+        "sweep-table--summary",
+    }
     """
     | Class | Description |
     | :- | :- |
@@ -127,8 +129,9 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
     def watch_decimals(self) -> None:
         # Every line again, and the rate columns as narrow as their new cells allow.
         self._lines_of = None
-        self._widths = [len(c) if c in RATES else w
-                        for c, w in zip(COLUMNS, self._widths, strict=True)]  # fmt: skip
+        self._widths = [
+            len(c) if c in RATES else w for c, w in zip(COLUMNS, self._widths, strict=True)
+        ]
         self.refresh()
 
     async def action_page(self, direction: int) -> None:

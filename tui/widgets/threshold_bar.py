@@ -28,8 +28,9 @@ class ThresholdBar(ItemLines):
         if own is not None:  # no one threshold: each group's
             head = Text("Each group at its own threshold", style="bold")
             each = own.thresholds_words()
-            self.show_items((head, each, "all rows pooled; M shows one, O one threshold"),
-                            (head, each), (head,))  # fmt: skip
+            self.show_items(
+                (head, each, "all rows pooled; M shows one, O one threshold"), (head, each), (head,)
+            )
             return
         t = threshold_words(a.threshold, a.sweep.thresholds)
         value = Text(f"Threshold {t}", style="bold")

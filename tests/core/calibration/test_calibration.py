@@ -67,8 +67,9 @@ def test_bins_ece_and_mce_match_a_row_by_row_oracle(rows, bins, binning) -> None
         nb = sum(weights[i] for i in members)
         pos = sum(weights[i] for i in members if labels[i])
         mean = sum(weights[i] * scores[i] for i in members) / nb
-        expect.append((k, nb, pos, mean, min(scores[i] for i in members),
-                       max(scores[i] for i in members)))  # fmt: skip
+        expect.append(
+            (k, nb, pos, mean, min(scores[i] for i in members), max(scores[i] for i in members))
+        )
     assert [(b.n, b.positives) for b in got.bins] == [(e[1], e[2]) for e in expect]
     for b, e in zip(got.bins, expect, strict=True):
         assert b.positive_rate.exact == Fraction(e[2], e[1])
@@ -91,12 +92,14 @@ def test_a_tie_group_straddling_a_quantile_stays_in_one_bin() -> None:
     # rows below it, floor(2 * 2 / 5) = 0, so both join the lower bin.
     c = calibration(build_sweep(preset("canonical").data), bins=2)
     assert [(b.n, b.positive_rate.short(), b.low_score, b.high_score) for b in c.bins] == [
-        (4, "2/4", 0.1, 0.8), (1, "1/1", 0.9, 0.9)
-    ]  # fmt: skip
+        (4, "2/4", 0.1, 0.8),
+        (1, "1/1", 0.9, 0.9),
+    ]
     assert math.isclose(c.ece.value or 0, 4 / 5 * abs(0.5 - 0.525) + 1 / 5 * abs(1 - 0.9))
     # Width: 0.1 -> 1, 0.4 -> 4, 0.8 -> 8, 0.9 -> 9, and 1.0 goes to the last bin.
-    w = calibration(build_sweep(make_dataset([0.1, 0.4, 0.8, 1.0], [0, 0, 1, 1])), bins=10,
-                    binning="width")  # fmt: skip
+    w = calibration(
+        build_sweep(make_dataset([0.1, 0.4, 0.8, 1.0], [0, 0, 1, 1])), bins=10, binning="width"
+    )
     assert [(b.low_score, b.n) for b in w.bins] == [(0.1, 1), (0.4, 1), (0.8, 1), (1.0, 1)]
     assert (
         calibration(build_sweep(make_dataset([0.7], [1])), bins=10, binning="width")
@@ -154,10 +157,10 @@ def test_ks_is_the_brute_force_max_of_tpr_minus_fpr(ex) -> None:  # type: ignore
         return
     best, at = Fraction(-2), None
     for t in [None, *sorted(set(scores), reverse=True)]:  # fewest predicted first
-        tp = sum(1 for s, y in zip(scores, labels, strict=True) if y and t is not None
-                 and s >= t)  # fmt: skip
-        fp = sum(1 for s, y in zip(scores, labels, strict=True) if not y and t is not None
-                 and s >= t)  # fmt: skip
+        tp = sum(1 for s, y in zip(scores, labels, strict=True) if y and t is not None and s >= t)
+        fp = sum(
+            1 for s, y in zip(scores, labels, strict=True) if not y and t is not None and s >= t
+        )
         d = Fraction(tp, p) - Fraction(fp, n)
         if d > best:
             best, at = d, t
@@ -207,8 +210,7 @@ def test_seed_004_squaring_keeps_the_ranking_and_moves_the_decisions() -> None:
     assert applied.equivalent_threshold(None) is None
 
 
-TRANSFORMS = ["square", "sqrt", "log", "logit", "expit", "rank", "affine:2.5,-1",
-              "affine:0.001,3"]  # fmt: skip
+TRANSFORMS = ["square", "sqrt", "log", "logit", "expit", "rank", "affine:2.5,-1", "affine:0.001,3"]
 
 
 @settings(max_examples=200, deadline=None)
@@ -240,8 +242,10 @@ def test_an_allowed_transform_keeps_the_sweep_and_maps_each_point(ex, name, t) -
 
 def test_transforms_refuse_naming_the_row() -> None:
     zero = make_dataset([0.0, 0.5, 0.9], [0, 1, 1], ids=["a", "b", "c"])
-    with pytest.raises(InputError, match=re.escape(
-        "log is defined and increasing on scores > 0 only; row a has score 0.0")):  # fmt: skip
+    with pytest.raises(
+        InputError,
+        match=re.escape("log is defined and increasing on scores > 0 only; row a has score 0.0"),
+    ):
         apply(parse_transform("log"), zero)
     one = make_dataset([0.2, 1.0], [0, 1], ids=["x", "y"])
     with pytest.raises(InputError, match=re.escape("row y has score 1.0")):
@@ -254,9 +258,12 @@ def test_transforms_refuse_naming_the_row() -> None:
         apply(parse_transform("square"), tiny)
     with pytest.raises(InputError, match="not a finite number"):
         apply(parse_transform("affine:1e308,1e308"), make_dataset([0.5, 2.0], [0, 1]))
-    for bad, words in [("cube", "no transform 'cube'; the transforms are: square"),
-                       ("affine:0,1", "A > 0"), ("affine:1", "two numbers"),
-                       ("affine:x,1", "two numbers")]:  # fmt: skip
+    for bad, words in [
+        ("cube", "no transform 'cube'; the transforms are: square"),
+        ("affine:0,1", "A > 0"),
+        ("affine:1", "two numbers"),
+        ("affine:x,1", "two numbers"),
+    ]:
         with pytest.raises(InputError, match=words):
             parse_transform(bad)
 

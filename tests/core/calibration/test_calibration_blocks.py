@@ -55,8 +55,13 @@ def _sweep(data: list[tuple[float, bool, float]], weighted: bool) -> Sweep:
     return build_sweep(make_dataset(s, y, weights=w))
 
 
-@given(rows, st.integers(1, 6), st.sampled_from([1, 2, 10]), st.sampled_from(["mass", "width"]),
-       st.booleans())  # fmt: skip
+@given(
+    rows,
+    st.integers(1, 6),
+    st.sampled_from([1, 2, 10]),
+    st.sampled_from(["mass", "width"]),
+    st.booleans(),
+)
 def test_any_block_size_gives_the_same_calibration(
     data: list[tuple[float, bool, float]], block: int, bins: int, binning: str, weighted: bool
 ) -> None:
@@ -94,8 +99,13 @@ def test_ks_in_blocks_is_the_first_largest_gap(
     assert math.isclose(float(ks.value.value or 0.0), top, abs_tol=1e-12)
 
 
-@given(rows, st.integers(1, 6), st.sampled_from([1, 2, 3, 10, 17]),
-       st.sampled_from(["mass", "width"]), st.booleans())  # fmt: skip
+@given(
+    rows,
+    st.integers(1, 6),
+    st.sampled_from([1, 2, 3, 10, 17]),
+    st.sampled_from(["mass", "width"]),
+    st.booleans(),
+)
 def test_whole_counts_binned_by_runs_equal_binning_every_group(
     data: list[tuple[float, bool, float]], block: int, bins: int, binning: str, weighted: bool
 ) -> None:

@@ -29,12 +29,16 @@ def _asah() -> tuple[dict[str, np.ndarray], np.ndarray]:
 
 
 # pROC tests/testthat/test-roc.test.R: roc.test(r.a, r.b[, paired = FALSE][, alternative]).
-PAIRED = [("wfns", "s100b", 2.20898359144091, 0.0271757822291882),
-          ("wfns", "ndka", 2.79777591868904, 0.00514557970691098),
-          ("ndka", "s100b", -1.39077002573558, 0.164295175223054)]  # fmt: skip
-UNPAIRED = [("wfns", "s100b", 1.43490640926908, 0.152825378808796),
-            ("wfns", "ndka", 3.10125096778969, 0.00220950791756457),
-            ("ndka", "s100b", -1.55995743389685, 0.120192832430845)]  # fmt: skip
+PAIRED = [
+    ("wfns", "s100b", 2.20898359144091, 0.0271757822291882),
+    ("wfns", "ndka", 2.79777591868904, 0.00514557970691098),
+    ("ndka", "s100b", -1.39077002573558, 0.164295175223054),
+]
+UNPAIRED = [
+    ("wfns", "s100b", 1.43490640926908, 0.152825378808796),
+    ("wfns", "ndka", 3.10125096778969, 0.00220950791756457),
+    ("ndka", "s100b", -1.55995743389685, 0.120192832430845),
+]
 
 
 @pytest.mark.parametrize(("a", "b", "z", "p"), PAIRED)
@@ -78,8 +82,19 @@ def test_identical_curves_have_no_z_and_p_1() -> None:
 
 
 def test_the_report_says_the_alternative_and_the_method(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["report", str(DATA / "asah.csv"), "--label-column", "outcome", "--positive", "Poor",
-            "--score-column", "wfns", "--score-column", "s100b", "--json"]  # fmt: skip
+    args = [
+        "report",
+        str(DATA / "asah.csv"),
+        "--label-column",
+        "outcome",
+        "--positive",
+        "Poor",
+        "--score-column",
+        "wfns",
+        "--score-column",
+        "s100b",
+        "--json",
+    ]
     assert main([*args, "--alternative", "greater"]) == 0
     c = json.loads(capsys.readouterr().out)["comparison"][0]
     auc = c["auc_difference"]
@@ -100,14 +115,20 @@ def test_the_report_says_the_alternative_and_the_method(capsys: pytest.CaptureFi
 @settings(max_examples=300, deadline=None)
 @given(st.floats(-40, 40), st.floats(0.5, 1e5), st.sampled_from(["two-sided", "greater", "less"]))
 def test_the_t_and_normal_tails_are_scipys(t: float, df: float, alt: str) -> None:
-    want_t = {"two-sided": 2 * stats.t.sf(abs(t), df), "greater": stats.t.sf(t, df),
-              "less": stats.t.cdf(t, df)}[alt]  # fmt: skip
+    want_t = {
+        "two-sided": 2 * stats.t.sf(abs(t), df),
+        "greater": stats.t.sf(t, df),
+        "less": stats.t.cdf(t, df),
+    }[alt]
     got = student_t_p(t, df, alt)
     if want_t > 1e-290:
         assert got.value == pytest.approx(min(1.0, want_t), rel=1e-8)
     assert math.isfinite(got.log10) or got.value == 0
-    want_z = {"two-sided": 2 * stats.norm.sf(abs(t)), "greater": stats.norm.sf(t),
-              "less": stats.norm.cdf(t)}[alt]  # fmt: skip
+    want_z = {
+        "two-sided": 2 * stats.norm.sf(abs(t)),
+        "greater": stats.norm.sf(t),
+        "less": stats.norm.cdf(t),
+    }[alt]
     if want_z > 1e-290:
         assert normal_p(t, alt).value == pytest.approx(min(1.0, want_z), rel=1e-10)
 

@@ -73,10 +73,11 @@ def _placement_oracle(
     def cov(x: Sequence[float], y: Sequence[float], mx: float, my: float) -> float:
         return sum((p - mx) * (q - my) for p, q in zip(x, y, strict=True)) / (len(x) - 1)
 
-    var = (cov(a10, a10, auc_a, auc_a) + cov(b10, b10, auc_b, auc_b)
-           - 2 * cov(a10, b10, auc_a, auc_b)) / len(pos) + (
-        cov(a01, a01, auc_a, auc_a) + cov(b01, b01, auc_b, auc_b)
-        - 2 * cov(a01, b01, auc_a, auc_b)) / len(neg)  # fmt: skip
+    var = (
+        cov(a10, a10, auc_a, auc_a) + cov(b10, b10, auc_b, auc_b) - 2 * cov(a10, b10, auc_a, auc_b)
+    ) / len(pos) + (
+        cov(a01, a01, auc_a, auc_a) + cov(b01, b01, auc_b, auc_b) - 2 * cov(a01, b01, auc_a, auc_b)
+    ) / len(neg)
     return auc_a - auc_b, math.sqrt(max(var, 0.0))
 
 
@@ -109,13 +110,25 @@ def test_paired_delong_matches_procs_published_roc_tests() -> None:
         return np.array([float(r[name]) for r in rows])
 
     published = {
-        ("wfns", "s100b"): (2.20898359144091, 0.0271757822291882,
-                            0.0104061769564846, 0.174214419249478),
-        ("wfns", "ndka"): (2.79777591868904, 0.00514557970691098,
-                           0.0634011709339876, 0.3600405634833566),
-        ("ndka", "s100b"): (-1.39077002573558, 0.164295175223054,
-                            -0.2876917446341914, 0.0488706064228094),
-    }  # fmt: skip
+        ("wfns", "s100b"): (
+            2.20898359144091,
+            0.0271757822291882,
+            0.0104061769564846,
+            0.174214419249478,
+        ),
+        ("wfns", "ndka"): (
+            2.79777591868904,
+            0.00514557970691098,
+            0.0634011709339876,
+            0.3600405634833566,
+        ),
+        ("ndka", "s100b"): (
+            -1.39077002573558,
+            0.164295175223054,
+            -0.2876917446341914,
+            0.0488706064228094,
+        ),
+    }
     for (a, b), (z, p, low, high) in published.items():
         got, _ = paired_delong(col(a), col(b), labels)
         assert got is not None and got.z is not None
@@ -165,8 +178,9 @@ def test_whole_weights_are_the_expanded_rows_for_the_paired_test() -> None:
     y = rng.random(30) < 0.4
     w = rng.integers(1, 4, 30).astype(float)
     weighted, _ = paired_delong(a, b, y, w)
-    rows, _ = paired_delong(np.repeat(a, w.astype(int)), np.repeat(b, w.astype(int)),
-                            np.repeat(y, w.astype(int)))  # fmt: skip
+    rows, _ = paired_delong(
+        np.repeat(a, w.astype(int)), np.repeat(b, w.astype(int)), np.repeat(y, w.astype(int))
+    )
     assert weighted is not None and rows is not None
     assert weighted.se == pytest.approx(rows.se, rel=1e-12)
     assert paired_delong(a, b, y, w + 0.5)[1] is not None  # not whole: refused, said why
@@ -178,8 +192,11 @@ def test_whole_weights_are_the_expanded_rows_for_the_paired_test() -> None:
 def _report(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", *args],
-        capture_output=True, text=True, cwd=cwd, timeout=120,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 DELIVERIES_CSV = (
@@ -216,13 +233,27 @@ def test_the_report_of_two_models_keeps_the_first_at_the_top(tmp_path: Path) -> 
     same = json.loads(_report("deliveries", "--json").stdout)["comparison"]
     assert same == doc["comparison"]
     named = json.loads(
-        _report(str(f), "--json", "--threshold", "0.7", "--score-column", "score_A",
-                "--score-column", "score_B").stdout
-    )["comparison"][0]  # fmt: skip
+        _report(
+            str(f),
+            "--json",
+            "--threshold",
+            "0.7",
+            "--score-column",
+            "score_A",
+            "--score-column",
+            "score_B",
+        ).stdout
+    )["comparison"][0]
     assert (named["a"], named["b"], named["summaries_disagree"]) == ("score_A", "score_B", True)
     j = tmp_path / "two.json"
-    j.write_text(json.dumps({"scores": {"A": [0.9, 0.2, 0.7, 0.4], "B": [0.1, 0.8, 0.6, 0.3]},
-                             "labels": [1, 0, 1, 0]}))  # fmt: skip
+    j.write_text(
+        json.dumps(
+            {
+                "scores": {"A": [0.9, 0.2, 0.7, 0.4], "B": [0.1, 0.8, 0.6, 0.3]},
+                "labels": [1, 0, 1, 0],
+            }
+        )
+    )
     assert [m["name"] for m in json.loads(_report(str(j), "--json").stdout)["models"]] == ["A", "B"]
 
 
@@ -237,14 +268,19 @@ def test_each_model_is_compared_at_its_own_goal_point(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "args", "words"),
     [
-        ("label,m1,m2\n1,0.9,0.1\n0,0.2,nan\n", ["--score-column", "m1", "--score-column", "m2"],
-         "line 3, column 'm2'"),
-        (DELIVERIES_CSV, ["--score-column", "score_A", "--score-column", "nope"],
-         "no column named 'nope' for model nope's scores"),
-        (DELIVERIES_CSV, ["--score-column", "score_A", "--score-column", "score_A"],
-         "given twice"),
+        (
+            "label,m1,m2\n1,0.9,0.1\n0,0.2,nan\n",
+            ["--score-column", "m1", "--score-column", "m2"],
+            "line 3, column 'm2'",
+        ),
+        (
+            DELIVERIES_CSV,
+            ["--score-column", "score_A", "--score-column", "nope"],
+            "no column named 'nope' for model nope's scores",
+        ),
+        (DELIVERIES_CSV, ["--score-column", "score_A", "--score-column", "score_A"], "given twice"),
     ],
-)  # fmt: skip
+)
 def test_bad_model_columns_are_one_clear_line(
     tmp_path: Path, content: str, args: list[str], words: str
 ) -> None:
@@ -278,8 +314,9 @@ def test_plain_mode_lists_switches_and_compares_models() -> None:
     p = preset("deliveries")
     s = Session(p.data, 0.7, source="preset deliveries", models=p.models)
     out = io.StringIO()
-    run_plain(s, io.StringIO("models\ncompare\nmodel B\nlabel 1 0\nmodel A\nmodel C\n"), out,
-              prompt=False)  # fmt: skip
+    run_plain(
+        s, io.StringIO("models\ncompare\nmodel B\nlabel 1 0\nmodel A\nmodel C\n"), out, prompt=False
+    )
     text = out.getvalue()
     assert (
         "A (shown): ROC AUC 13/16, average precision 7/10; at threshold 0.7, precision 1/3" in text
@@ -291,8 +328,12 @@ def test_plain_mode_lists_switches_and_compares_models() -> None:
     assert "edits apply to the model shown only" in text  # after the label edit
     assert "no model 'C'; the models are: A, B" in text
     one = io.StringIO()
-    run_plain(Session(preset("canonical").data, 0.5, source="x"), io.StringIO("models\n"), one,
-              prompt=False)  # fmt: skip
+    run_plain(
+        Session(preset("canonical").data, 0.5, source="x"),
+        io.StringIO("models\n"),
+        one,
+        prompt=False,
+    )
     assert "One model" in one.getvalue()
 
 
@@ -304,8 +345,9 @@ async def test_the_explorer_lists_the_models_and_M_shows_the_next() -> None:
     from tests.tui.helpers import SIZE
 
     p = preset("deliveries")
-    app = ThresholdLab(Session(p.data, 0.7, source="preset deliveries", models=p.models),
-                       theme="textual-dark")  # fmt: skip
+    app = ThresholdLab(
+        Session(p.data, 0.7, source="preset deliveries", models=p.models), theme="textual-dark"
+    )
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         line = app.main.query_one(ModelLine)

@@ -94,10 +94,14 @@ def test_probability_metrics(rows, weights) -> None:  # type: ignore[no-untyped-
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 30), st.booleans(), st.floats(0.05, 10.0)),
-             min_size=2, max_size=300),
-    st.booleans(), st.integers(1, 7),
-)  # fmt: skip
+    st.lists(
+        st.tuples(st.integers(0, 30), st.booleans(), st.floats(0.05, 10.0)),
+        min_size=2,
+        max_size=300,
+    ),
+    st.booleans(),
+    st.integers(1, 7),
+)
 def test_ap_and_pr_area_in_one_pass_are_the_two_functions_and_sklearns(
     rows: list[tuple[int, bool, float]], weighted: bool, block: int
 ) -> None:

@@ -209,13 +209,18 @@ def test_points_on_an_edge_are_not_vertices() -> None:
     # (0, 0), (0, 1/2), (1/2, 3/4), (1, 1): the last three on one line.
     sweep = build_sweep(make_dataset([0.9, 0.5, 0.5, 0.1, 0.1], [1, 1, 0, 1, 0]))
     assert [(float(f), float(t)) for f, t in _rates(sweep)] == [
-        (0.0, 0.0), (0.0, 1 / 3), (0.5, 2 / 3), (1.0, 1.0)
-    ]  # fmt: skip
+        (0.0, 0.0),
+        (0.0, 1 / 3),
+        (0.5, 2 / 3),
+        (1.0, 1.0),
+    ]
     assert hull_vertices(sweep).tolist() == [0, 1, 3]
     c = cost_curve(sweep)
     assert [(v.pc_low_exact, v.pc_high_exact) for v in c.hull] == [
-        (0, 0), (0, Fraction(3, 5)), (Fraction(3, 5), 1)
-    ]  # fmt: skip
+        (0, 0),
+        (0, Fraction(3, 5)),
+        (Fraction(3, 5), 1),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -157,8 +157,9 @@ def test_partial_auc_read_from_the_aucs_running_sums_is_the_same(  # type: ignor
         via = partial_auc(s, focus, low, high)
     assert via.area.exact == direct.area.exact
     assert via.standardised.exact == direct.standardised.exact
-    assert via.area.exact == _brute_area(_polyline(s), focus, Fraction(repr(low)),
-                                         Fraction(repr(high)))  # fmt: skip
+    assert via.area.exact == _brute_area(
+        _polyline(s), focus, Fraction(repr(low)), Fraction(repr(high))
+    )
 
 
 @settings(max_examples=200, deadline=None)
@@ -226,16 +227,25 @@ def test_whole_weights_read_out_as_repeated_rows(case, limit, kind) -> None:  # 
 
 
 def test_weighted_counts_that_are_not_whole_give_decimals() -> None:
-    s = build_sweep(make_dataset(np.array([0.9, 0.8, 0.7, 0.2]), np.array([1, 0, 1, 0]) == 1,
-                                 weights=np.array([0.5, 1.5, 1.0, 2.0])))  # fmt: skip
+    s = build_sweep(
+        make_dataset(
+            np.array([0.9, 0.8, 0.7, 0.2]),
+            np.array([1, 0, 1, 0]) == 1,
+            weights=np.array([0.5, 1.5, 1.0, 2.0]),
+        )
+    )
     r = readout(s, "tpr_at_fpr", 0.5)
     assert r.tpr.exact is None and r.tpr.value == pytest.approx(1.0)
     assert r.threshold == 0.7 and r.fpr.value == pytest.approx(1.5 / 3.5)
     p = partial_auc(s, "fpr", 0.0, 0.5)
     # Brute force in floats: TPR 1/3 to FPR 0 ... (0.5/1.5) then rises.
-    points = [(Fraction(0), Fraction(0)), (Fraction(0), Fraction(1, 3)),
-              (Fraction(3, 7), Fraction(1, 3)), (Fraction(3, 7), Fraction(1)),
-              (Fraction(1), Fraction(1))]  # fmt: skip
+    points = [
+        (Fraction(0), Fraction(0)),
+        (Fraction(0), Fraction(1, 3)),
+        (Fraction(3, 7), Fraction(1, 3)),
+        (Fraction(3, 7), Fraction(1)),
+        (Fraction(1), Fraction(1)),
+    ]
     want = _brute_area(points, "fpr", Fraction(0), Fraction(1, 2))
     assert p.area.exact is None and p.area.value == pytest.approx(float(want))
 

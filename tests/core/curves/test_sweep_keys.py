@@ -16,9 +16,23 @@ from hypothesis import strategies as st
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import make_dataset
 
-AWKWARD = [-0.0, 0.0, 5e-324, -5e-324, 2.2250738585072014e-308, -2.2250738585072014e-308,
-           1.7976931348623157e308, -1.7976931348623157e308, 1.0, np.nextafter(1.0, 2.0),
-           np.nextafter(1.0, 0.0), -1.0, np.nextafter(-1.0, 0.0), 0.5, -0.5]  # fmt: skip
+AWKWARD = [
+    -0.0,
+    0.0,
+    5e-324,
+    -5e-324,
+    2.2250738585072014e-308,
+    -2.2250738585072014e-308,
+    1.7976931348623157e308,
+    -1.7976931348623157e308,
+    1.0,
+    np.nextafter(1.0, 2.0),
+    np.nextafter(1.0, 0.0),
+    -1.0,
+    np.nextafter(-1.0, 0.0),
+    0.5,
+    -0.5,
+]
 
 scores = st.one_of(
     st.sampled_from(AWKWARD),

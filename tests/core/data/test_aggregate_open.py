@@ -79,8 +79,11 @@ def test_groups_open_as_models_of_their_own_rows_with_as_models(tmp_path: Path) 
 def test_by_names_the_group_column_when_there_are_several(tmp_path: Path) -> None:
     p = tmp_path / "g.csv"
     p.write_text("score,positives,negatives,model,day\n0.9,1,0,a,1\n0.2,0,1,a,2\n0.5,1,1,b,1\n")
-    with pytest.raises(InputError, match=r"several other columns \('model', 'day'\): name the "
-                       r"one that holds groups with --by COLUMN"):  # fmt: skip
+    with pytest.raises(
+        InputError,
+        match=r"several other columns \('model', 'day'\): name the "
+        r"one that holds groups with --by COLUMN",
+    ):
         open_source(str(p))
     assert [m.name for m in open_source(str(p), by="day", as_models=True).models] == ["1", "2"]
     assert [name for name, _ in open_source(str(p), by="day").groups] == ["1", "2"]
@@ -103,10 +106,17 @@ def test_the_report_compares_groups_as_independent_samples(
 ) -> None:
     p = tmp_path / "g.parquet"
     rows = [line.split(",") for line in GROUPED.strip().splitlines()[1:]]
-    pq.write_table(pa.table({
-        "score": [float(r[0]) for r in rows], "positives": [int(r[1]) for r in rows],
-        "negatives": [int(r[2]) for r in rows], "model": [r[3] for r in rows],
-    }), p)  # fmt: skip
+    pq.write_table(
+        pa.table(
+            {
+                "score": [float(r[0]) for r in rows],
+                "positives": [int(r[1]) for r in rows],
+                "negatives": [int(r[2]) for r in rows],
+                "model": [r[3] for r in rows],
+            }
+        ),
+        p,
+    )
     assert main(["report", str(p), "--json", "--as-models"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["groups"] == {"by": "model", "names": ["a", "b"], "shown": "a"}
@@ -127,8 +137,10 @@ def test_the_report_compares_groups_as_independent_samples(
     assert "different examples" in pair["at_threshold"]["mcnemar_reason"]
     assert main(["report", str(p), "--group", "b", "--as-models"]) == 0
     text = capsys.readouterr().out
-    assert "Groups by model (2: b, a; each is different examples, compared as independent " \
-        "samples; the report above is group b's" in text  # fmt: skip
+    assert (
+        "Groups by model (2: b, a; each is different examples, compared as independent "
+        "samples; the report above is group b's" in text
+    )
     assert "unpaired DeLong SE" in text
 
 
@@ -176,16 +188,22 @@ def test_a_quantised_file_reports_its_bound(
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (QUANTISED.replace("false", "maybe"),
-         "line 3, column 'merged': 'maybe' is not true or false"),
-        (QUANTISED.replace("0.5,1,1,false,round:1", "0.5,1,1,false,round:2"),
-         "line 3, column 'quantisation': 'round:2' differs from 'round:1' above"),
+        (
+            QUANTISED.replace("false", "maybe"),
+            "line 3, column 'merged': 'maybe' is not true or false",
+        ),
+        (
+            QUANTISED.replace("0.5,1,1,false,round:1", "0.5,1,1,false,round:2"),
+            "line 3, column 'quantisation': 'round:2' differs from 'round:1' above",
+        ),
         (QUANTISED.replace("round:1", "round:x"), "line 2, column 'quantisation': quantisation"),
         ("score,positives,negatives,merged\n0.5,1,1,true\n", "has only one"),
-        ("score,positives,negatives,model\n0.5,1,1,a\n0.4,1,1, \n", "line 3, column 'model': "
-         "the group is empty"),
+        (
+            "score,positives,negatives,model\n0.5,1,1,a\n0.4,1,1, \n",
+            "line 3, column 'model': the group is empty",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_quantised_and_grouped_files(tmp_path: Path, text: str, message: str) -> None:
     p = tmp_path / "bad.csv"
     p.write_text(text)
@@ -271,16 +289,21 @@ def test_the_engine_writes_the_bound_the_true_auc_keeps(  # type: ignore[no-unty
         return
     folder = tmp_path_factory.mktemp("q")
     src = folder / "rows.parquet"
-    pq.write_table(pa.table({"score": scores.astype(np.float32), "label": labels,
-                             "weight": weights.astype(float)}), src)  # fmt: skip
+    pq.write_table(
+        pa.table(
+            {"score": scores.astype(np.float32), "label": labels, "weight": weights.astype(float)}
+        ),
+        src,
+    )
     out = folder / "q.parquet"
     flag = ["--round", str(rule[1])] if rule[0] == "round" else ["--quantile-bins", str(rule[1])]
     assert main(["aggregate", str(src), "-o", str(out), *flag]) == 0
     opened = open_source(str(out))
     q = opened.quantised[""]
     assert q.bound is not None
-    true = _auc(make_dataset(scores.astype(np.float32).astype(float), labels,
-                             weights=weights.astype(float)))  # fmt: skip
+    true = _auc(
+        make_dataset(scores.astype(np.float32).astype(float), labels, weights=weights.astype(float))
+    )
     assert abs(_auc(opened.data) - true) <= q.bound + 1e-12
 
 
@@ -302,8 +325,15 @@ async def test_the_explorer_shows_groups_and_the_bound(tmp_path: Path) -> None:
         "0.8,2,0,b,false,round:1\n0.2,1,3,b,false,round:1\n"
     )
     src = open_source(str(p), as_models=True)
-    s = Session(src.data, 0.5, source=src.label, path=src.path, models=src.models,
-                quantised=src.quantised, group_by=src.group_by)  # fmt: skip
+    s = Session(
+        src.data,
+        0.5,
+        source=src.label,
+        path=src.path,
+        models=src.models,
+        quantised=src.quantised,
+        group_by=src.group_by,
+    )
     app = ThresholdLab(s, theme="textual-dark", playback_seconds=60.0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -323,8 +353,9 @@ async def test_the_explorer_shows_groups_and_the_bound(tmp_path: Path) -> None:
 
 
 def test_the_examples_follow_the_table_and_zero_counts_add_none() -> None:
-    one_side = Counts(np.array([0.9, 0.5, -0.0]), np.array([2.0, 0.0, 1.0]),
-                      np.array([0.0, 3.0, 0.0]))  # fmt: skip
+    one_side = Counts(
+        np.array([0.9, 0.5, -0.0]), np.array([2.0, 0.0, 1.0]), np.array([0.0, 3.0, 0.0])
+    )
     d = dataset_of(Path("t"), one_side)
     assert d.scores.tolist() == [0.9, 0.5, 0.0] and not np.signbit(d.scores).any()
     assert d.weights is not None
@@ -338,8 +369,12 @@ def test_the_examples_follow_the_table_and_zero_counts_add_none() -> None:
 
 def test_a_weight_problem_in_parquet_counts_names_the_row(tmp_path: Path) -> None:
     p = tmp_path / "tiny.parquet"
-    pq.write_table(pa.table({"score": [0.9, 0.5], "positives": [1.0, 5e-324],
-                             "negatives": [0.0, 1.0]}), p)  # fmt: skip
-    with pytest.raises(InputError, match=r"tiny.parquet: row 2, column 'positives': the count "
-                       r"is 5e-324"):  # fmt: skip
+    pq.write_table(
+        pa.table({"score": [0.9, 0.5], "positives": [1.0, 5e-324], "negatives": [0.0, 1.0]}), p
+    )
+    with pytest.raises(
+        InputError,
+        match=r"tiny.parquet: row 2, column 'positives': the count "
+        r"is 5e-324",
+    ):
         open_source(str(p))

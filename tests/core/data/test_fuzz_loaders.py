@@ -47,13 +47,55 @@ FUZZ = settings(
 # Bytes that break readers: separators, quotes, line ends, bad UTF-8, numbers
 # floats cannot hold, spellings of classes, Unicode digits and line separators.
 TOKENS = [
-    b"", b",", b"\t", b"\n", b"\r\n", b"\r", b'"', b'""', b" ", b"\x00", b"\xef\xbb\xbf",
-    b"\xff", b"\xc3", b"nan", b"inf", b"-inf", b"1e400", b"1e-400", b"5e-324", b"-0",
-    b"0x1p3", b"1_0", "\u0661".encode(), "\u00b2".encode(), b"true", b"TRUE", b"1.0",
-    b"0.0", b"yes", b"null", b"None", b"{", b"[", b"]", b"}", b":", b"\\", b"2",
-    "\u2029".encode(), "\x85".encode(), "\u00e9".encode(), b"9" * 400, b"1e308",
-    b"-1e308", b"score", b"label", b"weight", b"id",
-]  # fmt: skip
+    b"",
+    b",",
+    b"\t",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b'"',
+    b'""',
+    b" ",
+    b"\x00",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"\xc3",
+    b"nan",
+    b"inf",
+    b"-inf",
+    b"1e400",
+    b"1e-400",
+    b"5e-324",
+    b"-0",
+    b"0x1p3",
+    b"1_0",
+    "\u0661".encode(),
+    "\u00b2".encode(),
+    b"true",
+    b"TRUE",
+    b"1.0",
+    b"0.0",
+    b"yes",
+    b"null",
+    b"None",
+    b"{",
+    b"[",
+    b"]",
+    b"}",
+    b":",
+    b"\\",
+    b"2",
+    "\u2029".encode(),
+    "\x85".encode(),
+    "\u00e9".encode(),
+    b"9" * 400,
+    b"1e308",
+    b"-1e308",
+    b"score",
+    b"label",
+    b"weight",
+    b"id",
+]
 
 SCORES = st.one_of(
     st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0]),
@@ -395,11 +437,14 @@ def test_mutated_grouped_and_quantised_files(tmp_path: Path, data: Any) -> None:
     n = data.draw(st.integers(1, 6))
     rows = [
         (
-            data.draw(SCORES), data.draw(st.integers(0, 5)), data.draw(st.integers(0, 5)),
-            data.draw(st.sampled_from(["a", "b", "c d"])), data.draw(st.booleans()),
+            data.draw(SCORES),
+            data.draw(st.integers(0, 5)),
+            data.draw(st.integers(0, 5)),
+            data.draw(st.sampled_from(["a", "b", "c d"])),
+            data.draw(st.booleans()),
         )
         for _ in range(n)
-    ]  # fmt: skip
+    ]
     text = "score,positives,negatives,model,merged,quantisation\n" + "".join(
         f"{s!r},{p},{q},{g},{str(m).lower()},round:2\n" for s, p, q, g, m in rows
     )
@@ -455,7 +500,10 @@ def test_mutated_rows_through_the_duckdb_engine(
     )
     # The same operating points, but for scores whose rows all weigh 0 (a row file keeps
     # them as rows; counts of 0 add no example).
-    weighed = np.unique(loaded.scores[loaded.weights > 0] + 0.0) if loaded.weights is not None \
-        else np.unique(loaded.scores + 0.0)  # fmt: skip
+    weighed = (
+        np.unique(loaded.scores[loaded.weights > 0] + 0.0)
+        if loaded.weights is not None
+        else np.unique(loaded.scores + 0.0)
+    )
     assert np.unique(engine.scores + 0.0).tolist() == weighed.tolist()
     assert a.curves.summaries.roc_auc.value == pytest.approx(b.curves.summaries.roc_auc.value)

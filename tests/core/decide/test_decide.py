@@ -104,12 +104,23 @@ def test_cost_goals_match_the_oracle(ex, c) -> None:  # type: ignore[no-untyped-
 @given(examples(), st.data())
 def test_weighted_rows_match_the_oracle(ex, data) -> None:  # type: ignore[no-untyped-def]
     scores, labels = ex
-    weights = data.draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0, 0.25]),
-                                 min_size=len(scores), max_size=len(scores)))  # fmt: skip
-    goal = data.draw(st.sampled_from([
-        "max f1", "max precision where recall >= 1/2", "min cost fp=1 fn=3",
-        "max youden", "max recall where predicted_positives <= 3", "max mcc",
-    ]))  # fmt: skip
+    weights = data.draw(
+        st.lists(
+            st.sampled_from([0.5, 1.0, 2.0, 3.0, 0.25]), min_size=len(scores), max_size=len(scores)
+        )
+    )
+    goal = data.draw(
+        st.sampled_from(
+            [
+                "max f1",
+                "max precision where recall >= 1/2",
+                "min cost fp=1 fn=3",
+                "max youden",
+                "max recall where predicted_positives <= 3",
+                "max mcc",
+            ]
+        )
+    )
     _check(scores, labels, goal, weights=weights)
 
 
@@ -256,20 +267,25 @@ def test_the_grammar_is_case_insensitive_with_aliases_and_exact_numbers() -> Non
     g = parse_goal("MAX PPV WHERE TPR>=0.9 AND fpr <= 1/20")
     assert g.metric == "precision"
     assert [(c.metric, c.at_least, c.bound) for c in g.constraints] == [
-        ("recall", True, Fraction(9, 10)), ("fpr", False, Fraction(1, 20)),
-    ]  # fmt: skip
+        ("recall", True, Fraction(9, 10)),
+        ("fpr", False, Fraction(1, 20)),
+    ]
 
 
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", *args],
-        capture_output=True, text=True, cwd=ROOT, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 def test_report_json_carries_the_goal_and_the_prevalence() -> None:
-    r = _report("good", "--goal", "max precision where recall >= 0.9", "--prevalence", "1/20",
-                "--json")  # fmt: skip
+    r = _report(
+        "good", "--goal", "max precision where recall >= 0.9", "--prevalence", "1/20", "--json"
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     goal = out["goal"]
@@ -286,8 +302,9 @@ def test_report_json_carries_the_goal_and_the_prevalence() -> None:
 
 
 def test_report_check_fails_an_infeasible_goal() -> None:
-    r = _report("imbalanced", "--goal", "min fpr where recall >= 0.95 and precision >= 0.5",
-                "--check")  # fmt: skip
+    r = _report(
+        "imbalanced", "--goal", "min fpr where recall >= 0.95 and precision >= 0.5", "--check"
+    )
     assert r.returncode == 1
     assert r.stderr.strip().splitlines()[-1].startswith("threshold-lab: note: goal not met: no")
     ok = _report("imbalanced", "--goal", "max recall where fpr <= 0.2", "--check")
@@ -368,8 +385,9 @@ def brute_min_cost(data: Dataset, goal: Goal) -> float | None:
         pred = np.zeros(data.n, bool) if t is None else data.scores >= t
         y = data.labels
         cells = {"tp": pred & y, "fp": pred & ~y, "tn": ~pred & ~y, "fn": ~pred & y}
-        total = sum((costs.get(k, Fraction(0)) * int(v.sum()) for k, v in cells.items()),
-                    Fraction(0))  # fmt: skip
+        total = sum(
+            (costs.get(k, Fraction(0)) * int(v.sum()) for k, v in cells.items()), Fraction(0)
+        )
         if best is None or total < best[0]:
             best = (total, t)
     assert best is not None
@@ -381,8 +399,9 @@ def test_a_cost_column_past_the_largest_double_is_refused() -> None:
     s = Setting(build_sweep(p.data), beta=2.0)
     cells = column_cells(p.data, s.sweep.thresholds, np.full(p.data.n, 1e308))
     with pytest.raises(InputError, match='cost column "big" adds up to more than the largest'):
-        solve(dataclasses.replace(s, column_cells={"big": cells}),
-              parse_goal("min cost fp=@big fn=1"))  # fmt: skip
+        solve(
+            dataclasses.replace(s, column_cells={"big": cells}), parse_goal("min cost fp=@big fn=1")
+        )
 
 
 def test_constant_costs_times_counts_past_the_largest_double_are_refused() -> None:

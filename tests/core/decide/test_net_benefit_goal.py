@@ -107,8 +107,9 @@ def test_the_paired_bootstrap_is_rows_resampled_by_hand() -> None:
     da, db = make_dataset(a, y), make_dataset(b, y)
     pts = np.array([0.1, 0.25, 0.5])
     w = 1 / n
-    intervals, reason = paired_net_benefit_bootstrap(da, db, pts, (w, w), replicates=200,
-                                                     seed=9, confidence=0.9)  # fmt: skip
+    intervals, reason = paired_net_benefit_bootstrap(
+        da, db, pts, (w, w), replicates=200, seed=9, confidence=0.9
+    )
     assert reason is None and intervals is not None
     bins_a, bins_b = np.searchsorted(pts, a, "right"), np.searchsorted(pts, b, "right")
     draw = np.random.default_rng(9)

@@ -381,8 +381,9 @@ def test_scores_outside_0_1_leave_the_curve_undefined_with_a_reason(
 def test_scores_of_exactly_0_and_1_are_probabilities() -> None:
     d = decision_curve(build_sweep(make_dataset([0.0, 1.0, 1.0], [0, 1, 0])), GRID)
     assert d.reason is None and len(d.grid) == 99
-    assert all(r.net_benefit.exact == Fraction(1, 3) - Fraction(1, 3) * r.pt / (1 - r.pt)
-               for r in d.grid)  # fmt: skip
+    assert all(
+        r.net_benefit.exact == Fraction(1, 3) - Fraction(1, 3) * r.pt / (1 - r.pt) for r in d.grid
+    )
 
 
 def test_a_given_prevalence_without_both_classes_is_undefined() -> None:
@@ -409,9 +410,22 @@ def test_parse_pt_reads_ranges_and_lists_as_written() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["0", "1", "0.5:0.1:0.1", "abc", "0.1:0.2", "0.1:0.2:0", "0.1:0.2:-0.1", "", "0.5,1.5",
-     "-0.1", "0.1:0.9:1e-6", "0.1,,0.2", "1/0"],
-)  # fmt: skip
+    [
+        "0",
+        "1",
+        "0.5:0.1:0.1",
+        "abc",
+        "0.1:0.2",
+        "0.1:0.2:0",
+        "0.1:0.2:-0.1",
+        "",
+        "0.5,1.5",
+        "-0.1",
+        "0.1:0.9:1e-6",
+        "0.1,,0.2",
+        "1/0",
+    ],
+)
 def test_parse_pt_refuses(text: str) -> None:
     with pytest.raises(InputError):
         parse_pt(text)

@@ -59,8 +59,12 @@ def test_the_det_line_places_each_point_by_its_rates(ex: Example, weighted: bool
     rates = np.concatenate((fpr[inside], fnr[inside]))
     need = bool(((rates < 0.001) | (rates > 0.999)).any())
     assert edge == (0.0001 if need else 0.001)
-    outside = int((((fpr[inside] < edge) | (fpr[inside] > 1 - edge))
-                   | ((fnr[inside] < edge) | (fnr[inside] > 1 - edge))).sum())  # fmt: skip
+    outside = int(
+        (
+            ((fpr[inside] < edge) | (fpr[inside] > 1 - edge))
+            | ((fnr[inside] < edge) | (fnr[inside] > 1 - edge))
+        ).sum()
+    )
     assert line.beyond == outside
 
 

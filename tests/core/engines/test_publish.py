@@ -49,8 +49,9 @@ def test_publish_never_replaces_without_overwrite(tmp_path: Path) -> None:
     out.write_text("theirs\n")
     with pytest.raises(InputError) as caught:
         publish(tmp, out)
-    assert str(caught.value) == (f"-o {out}: appeared during the run and was left as it is; "
-                                 "give --overwrite to replace it")  # fmt: skip
+    assert str(caught.value) == (
+        f"-o {out}: appeared during the run and was left as it is; give --overwrite to replace it"
+    )
     assert not isinstance(caught.value, CannotWrite)  # status 2, like "already exists"
     assert out.read_text() == "theirs\n"
 
@@ -159,8 +160,9 @@ def test_a_full_disk_before_the_first_byte_is_the_same_line(
 def test_proc_takes_no_files() -> None:
     with pytest.raises(CannotWrite) as caught, whole_or_nothing(Path("/proc/o.csv")):
         pass
-    assert str(caught.value) == ("cannot write beside /proc/o.csv: folder /proc is not "
-                                 "writable (it takes no new files)")  # fmt: skip
+    assert str(caught.value) == (
+        "cannot write beside /proc/o.csv: folder /proc is not writable (it takes no new files)"
+    )
 
 
 TMP = Path("/data/.o.parquet.k3j2.partial/o.parquet")

@@ -40,8 +40,11 @@ def grouped(draw: st.DrawFn, weighted: bool = False):  # type: ignore[no-untyped
     """Rows in 2 to 4 groups, scores on a grid of ninths (many ties), a threshold
     on the grid; each group has both classes and a predicted positive and negative."""
     k = draw(st.integers(2, 4))
-    names = draw(st.lists(st.sampled_from(["a", "b", "c", "d", "10", "x y"]), min_size=k,
-                          max_size=k, unique=True))  # fmt: skip
+    names = draw(
+        st.lists(
+            st.sampled_from(["a", "b", "c", "d", "10", "x y"]), min_size=k, max_size=k, unique=True
+        )
+    )
     rows = []
     t = draw(st.integers(1, 8)) / 9
     for name in names:
@@ -66,13 +69,19 @@ def grouped(draw: st.DrawFn, weighted: bool = False):  # type: ignore[no-untyped
 def _fairlearn(g: Any, y: Any, s: Any, w: Any, t: float) -> Any:
     pred = (s >= t).astype(int)
     sw = {"sample_weight": w}
-    fns = {"selection_rate": selection_rate, "tpr": true_positive_rate,
-           "fpr": false_positive_rate, "accuracy": accuracy_score}  # fmt: skip
+    fns = {
+        "selection_rate": selection_rate,
+        "tpr": true_positive_rate,
+        "fpr": false_positive_rate,
+        "accuracy": accuracy_score,
+    }
     mf = MetricFrame(
         metrics={**fns, "precision": precision_score},
-        y_true=y, y_pred=pred, sensitive_features=g,
+        y_true=y,
+        y_pred=pred,
+        sensitive_features=g,
         sample_params={name: sw for name in [*fns, "precision"]},
-    )  # fmt: skip
+    )
     return pred, mf
 
 
@@ -85,8 +94,9 @@ def test_every_group_is_the_binary_report_of_its_rows(case, weighted: bool) -> N
     assert [x.name for x in r.groups] == sorted(set(g), key=_order)
     for x in r.groups:
         rows = g == x.name
-        alone = tl.report(y[rows], s[rows], threshold=t,
-                          sample_weight=None if weights is None else weights[rows])  # fmt: skip
+        alone = tl.report(
+            y[rows], s[rows], threshold=t, sample_weight=None if weights is None else weights[rows]
+        )
         assert x.counts == alone.counts
         assert x.n == alone.n and x.positives == alone.positives
         for name, m in alone.metrics.items():
@@ -120,13 +130,17 @@ def test_gaps_equal_fairlearns(case, weighted: bool) -> None:  # type: ignore[no
     assert gaps is not None
     expected = {
         "demographic_parity_difference": demographic_parity_difference(
-            y, pred, sensitive_features=g, sample_weight=w),
+            y, pred, sensitive_features=g, sample_weight=w
+        ),
         "demographic_parity_ratio": demographic_parity_ratio(
-            y, pred, sensitive_features=g, sample_weight=w),
+            y, pred, sensitive_features=g, sample_weight=w
+        ),
         "equalized_odds_difference": equalized_odds_difference(
-            y, pred, sensitive_features=g, sample_weight=w),
+            y, pred, sensitive_features=g, sample_weight=w
+        ),
         "equalized_odds_ratio": equalized_odds_ratio(
-            y, pred, sensitive_features=g, sample_weight=w),
+            y, pred, sensitive_features=g, sample_weight=w
+        ),
         "equal_opportunity_difference": mf.difference()["tpr"],
         "equal_opportunity_ratio": mf.ratio()["tpr"],
         "false_positive_rate_difference": mf.difference()["fpr"],
@@ -135,7 +149,7 @@ def test_gaps_equal_fairlearns(case, weighted: bool) -> None:  # type: ignore[no
         "predictive_parity_ratio": mf.ratio()["precision"],
         "accuracy_difference": mf.difference()["accuracy"],
         "accuracy_ratio": mf.ratio()["accuracy"],
-    }  # fmt: skip
+    }
     assert set(expected) == set(GAPS) == set(gaps)
     for name, value in expected.items():
         assert gaps[name].value.value == pytest.approx(float(value), abs=1e-12), name
@@ -149,10 +163,17 @@ def test_gaps_equal_fairlearns(case, weighted: bool) -> None:  # type: ignore[no
         ), name
         if not weighted:
             assert gap.value.exact is not None
-            want = (Fraction(column[hi]).limit_denominator(1000) - Fraction(column[lo])
-                    .limit_denominator(1000)) if gap.kind == "difference" else (
+            want = (
+                (
+                    Fraction(column[hi]).limit_denominator(1000)
+                    - Fraction(column[lo]).limit_denominator(1000)
+                )
+                if gap.kind == "difference"
+                else (
                     Fraction(column[lo]).limit_denominator(1000)
-                    / Fraction(column[hi]).limit_denominator(1000))  # fmt: skip
+                    / Fraction(column[hi]).limit_denominator(1000)
+                )
+            )
             assert gap.value.exact == want, name
 
 
@@ -166,16 +187,17 @@ def _count_of() -> st.SearchStrategy[tuple[int, int]]:
 def test_newcombe_equals_statsmodels(one: tuple[int, int], two: tuple[int, int]) -> None:
     (k1, n1), (k2, n2) = one, two
     low, high = newcombe(k1, n1, k2, n2, 0.95)
-    want = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff",
-                                      alpha=0.05)  # fmt: skip
+    want = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=0.05)
     assert (low, high) == pytest.approx((float(want[0]), float(want[1])), abs=1e-9)
 
 
 def test_the_difference_interval_is_newcombes_of_the_two_groups_named() -> None:
     g = [*"a" * 10, *"b" * 10]
     y = [1, 1, 1, 1, 0, 0, 0, 0, 0, 0] * 2
-    s = [*(0.9, 0.8, 0.7, 0.2, 0.6, 0.1, 0.1, 0.1, 0.1, 0.1),
-         *(0.9, 0.2, 0.2, 0.2, 0.6, 0.6, 0.6, 0.1, 0.1, 0.1)]  # fmt: skip
+    s = [
+        *(0.9, 0.8, 0.7, 0.2, 0.6, 0.1, 0.1, 0.1, 0.1, 0.1),
+        *(0.9, 0.2, 0.2, 0.2, 0.6, 0.6, 0.6, 0.1, 0.1, 0.1),
+    ]
     r = tl.report(y, s, threshold=0.5, groups=g)
     gap = r.gaps["equal_opportunity_difference"]  # type: ignore[index]
     assert gap.groups == ("a", "b") and gap.value.exact == Fraction(3, 4) - Fraction(1, 4)
@@ -221,8 +243,13 @@ def test_ratio_is_undefined_when_every_group_rate_is_zero() -> None:
 
 
 def test_weights_that_are_not_whole_give_gaps_without_a_wilson_interval() -> None:
-    r = tl.report([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], threshold=0.5,
-                  groups=["a", "a", "b", "b"], sample_weight=[0.5, 1, 1, 1])  # fmt: skip
+    r = tl.report(
+        [1, 0, 1, 0],
+        [0.9, 0.8, 0.3, 0.1],
+        threshold=0.5,
+        groups=["a", "a", "b", "b"],
+        sample_weight=[0.5, 1, 1, 1],
+    )
     gap = r.gaps["demographic_parity_difference"]  # type: ignore[index]
     assert gap.value.value == pytest.approx(1.0 - 0.0) and gap.value.exact is None
     assert gap.interval is None and "whole" in str(gap.interval_reason)
@@ -286,5 +313,9 @@ def test_groups_with_several_classes_are_refused() -> None:
 
 def test_a_group_of_zero_weight_is_named() -> None:
     with pytest.raises(InputError, match="group 'b'"):
-        tl.report([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1], groups=["a", "a", "b", "b"],
-                  sample_weight=[1, 1, 0, 0])  # fmt: skip
+        tl.report(
+            [1, 0, 1, 0],
+            [0.9, 0.8, 0.3, 0.1],
+            groups=["a", "a", "b", "b"],
+            sample_weight=[1, 1, 0, 0],
+        )

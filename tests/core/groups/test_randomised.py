@@ -61,8 +61,9 @@ def _lp(g: Any, y: Any, s: Any, criterion: str) -> float:
         a_eq.append(row)
         b_eq.append(0)
         at += m
-    res = linprog(c, A_eq=np.array(a_eq), b_eq=np.array(b_eq), bounds=[(0, None)] * nv,
-                  method="highs")  # fmt: skip
+    res = linprog(
+        c, A_eq=np.array(a_eq), b_eq=np.array(b_eq), bounds=[(0, None)] * nv, method="highs"
+    )
     assert res.status == 0
     neg = float(np.sum(y == 0))
     return float((-res.fun + neg) / len(y))
@@ -127,14 +128,19 @@ def test_at_least_as_good_as_fairlearns_threshold_optimizer(criterion: str, seed
     X = s.reshape(-1, 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        to = ThresholdOptimizer(estimator=_Scores(), constraints=criterion,
-                                objective="accuracy_score", prefit=True,
-                                predict_method="predict")  # fmt: skip
+        to = ThresholdOptimizer(
+            estimator=_Scores(),
+            constraints=criterion,
+            objective="accuracy_score",
+            prefit=True,
+            predict_method="predict",
+        )
         to.fit(X, y, sensitive_features=g)
         p = to._pmf_predict(X, sensitive_features=g)[:, 1]
     theirs = float(np.mean(y * p + (1 - y) * (1 - p)))
-    ours_criterion = "demographic_parity" if criterion == "demographic_parity" else (
-        "equal_opportunity")  # fmt: skip
+    ours_criterion = (
+        "demographic_parity" if criterion == "demographic_parity" else ("equal_opportunity")
+    )
     r = tl.report(y, s, groups=g, group_goal=ours_criterion, randomised=True)
     assert r.group_thresholds is not None and r.group_thresholds.randomised is not None
     ours = float(r.group_thresholds.randomised.objective)

@@ -20,9 +20,17 @@ from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.groups.thresholds import CRITERION_RATES, solve_group_thresholds
 
-GOALS = ["max accuracy", "max f1", "max precision", "min cost fp=1 fn=3", "max recall",
-         "max balanced_accuracy", "max net_benefit at pt 1/4", "max jaccard",
-         "min fpr"]  # fmt: skip
+GOALS = [
+    "max accuracy",
+    "max f1",
+    "max precision",
+    "min cost fp=1 fn=3",
+    "max recall",
+    "max balanced_accuracy",
+    "max net_benefit at pt 1/4",
+    "max jaccard",
+    "min fpr",
+]
 
 
 @st.composite
@@ -88,10 +96,14 @@ def _brute(sweeps, criterion: str, goal: str, e: Fraction):  # type: ignore[no-u
     best, smallest = None, None
     for points in itertools.product(*(range(s.tp.shape[0]) for _, s in sweeps)):
         cells = [
-            (Fraction(s.tp[k].item()), Fraction(s.fp[k].item()), Fraction(s.positives),
-             Fraction(s.negatives))
+            (
+                Fraction(s.tp[k].item()),
+                Fraction(s.fp[k].item()),
+                Fraction(s.positives),
+                Fraction(s.negatives),
+            )
             for (_, s), k in zip(sweeps, points, strict=True)
-        ]  # fmt: skip
+        ]
         gap = Fraction(0)
         ok = True
         for rate in rates:
@@ -114,10 +126,14 @@ def _brute(sweeps, criterion: str, goal: str, e: Fraction):  # type: ignore[no-u
 
 
 @settings(max_examples=150, deadline=None)
-@given(groups(), st.sampled_from(["demographic_parity", "equal_opportunity", "equalized_odds",
-                                  "predictive_parity"]), st.sampled_from(GOALS),
-       st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(1, 4), Fraction(1, 3),
-                        Fraction(1, 2)]))  # fmt: skip
+@given(
+    groups(),
+    st.sampled_from(
+        ["demographic_parity", "equal_opportunity", "equalized_odds", "predictive_parity"]
+    ),
+    st.sampled_from(GOALS),
+    st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2)]),
+)
 def test_the_search_equals_the_brute_force(case, criterion: str, goal: str, e: Fraction) -> None:  # type: ignore[no-untyped-def]
     sweeps = _sweeps(case)
     best, smallest = _brute(sweeps, criterion, goal, e)
@@ -147,8 +163,9 @@ def test_tolerance_one_is_each_group_on_its_own_best() -> None:
         y[:2] = (1, 0)
         case.append((f"g{i}", y.tolist(), np.round(rng.random(30), 1).tolist(), None))
     sweeps = _sweeps(case)
-    got = solve_group_thresholds(sweeps, "demographic_parity", parse_goal("max accuracy"),
-                                 Fraction(1))  # fmt: skip
+    got = solve_group_thresholds(
+        sweeps, "demographic_parity", parse_goal("max accuracy"), Fraction(1)
+    )
     assert got.chosen is not None
     for (_, s), k in zip(sweeps, got.chosen.points, strict=True):
         d = s.tp - s.fp
@@ -177,6 +194,10 @@ def test_a_rate_on_the_window_s_edge_is_inside_though_floats_say_not() -> None:
     assert _upper(s, lo, None, Fraction(3, 5)).tolist() == [0]  # floats alone: outside
     exact = (np.array([3], dtype=np.int64), np.array([10], dtype=np.int64))
     assert _upper(s, lo, exact, Fraction(3, 5)).tolist() == [1]  # exactly: inside
-    s2 = _Sorted(np.array([0], dtype=np.intp), np.array([9000000000001 / 10**13]),
-                 np.array([9000000000001.0]), np.array([1e13]))  # fmt: skip
+    s2 = _Sorted(
+        np.array([0], dtype=np.intp),
+        np.array([9000000000001 / 10**13]),
+        np.array([9000000000001.0]),
+        np.array([1e13]),
+    )
     assert _upper(s2, lo, exact, Fraction(3, 5)).tolist() == [0]  # 1e-13 past: outside

@@ -248,8 +248,9 @@ def test_progress_is_told_and_false_cancels() -> None:
     bs.bootstrap(s, 1, replicates=400, progress=progress, clock=lambda: float(next(ticks)))
     assert seen[-1] == (400, 400) and len(seen) >= 400
     with pytest.raises(bs.Cancelled):
-        bs.bootstrap(s, 1, replicates=400, progress=lambda d, t: d < 50,
-                     clock=lambda: float(next(ticks)))  # fmt: skip
+        bs.bootstrap(
+            s, 1, replicates=400, progress=lambda d, t: d < 50, clock=lambda: float(next(ticks))
+        )
 
 
 def test_a_threshold_move_counts_the_same_replicates_at_the_new_point() -> None:
@@ -365,8 +366,11 @@ def test_hanley_and_mcneil_1982_rating_data() -> None:
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def test_report_json_carries_bootstrap_intervals_bands_and_the_goals_threshold() -> None:

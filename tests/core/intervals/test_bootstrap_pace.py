@@ -155,8 +155,16 @@ def test_without_progress_the_clock_is_never_read() -> None:
 def _run(s: Sweep, progress: bs.Progress | None = None, clock: Clock | None = None) -> bs.Bootstrap:
     """A run with bands and a goal's threshold: every kind of work a replicate does."""
     goal = threshold_statistic(parse_goal("max f1"), Setting(s, 2.0))
-    return bs.bootstrap(s, s.size // 3, replicates=150, seed=7, bands=True, goal=goal,
-                        progress=progress, clock=clock or time.monotonic)  # fmt: skip
+    return bs.bootstrap(
+        s,
+        s.size // 3,
+        replicates=150,
+        seed=7,
+        bands=True,
+        goal=goal,
+        progress=progress,
+        clock=clock or time.monotonic,
+    )
 
 
 def _same(a: bs.Bootstrap, b: bs.Bootstrap) -> bool:

@@ -127,8 +127,11 @@ def test_intervals_shrink_as_n_grows() -> None:
 def test_report_json_carries_intervals_and_the_auc_se() -> None:
     r = subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", "good", "--json"],
-        capture_output=True, text=True, cwd=ROOT, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     out = json.loads(r.stdout)
     precision = out["metrics"]["precision"]
     assert precision["interval"]["method"] == "wilson"
@@ -144,8 +147,11 @@ def test_report_json_carries_intervals_and_the_auc_se() -> None:
 def test_the_text_report_writes_the_interval_beside_the_metric() -> None:
     r = subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", "canonical"],
-        capture_output=True, text=True, cwd=ROOT, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     assert (
         "precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)"
         in r.stdout

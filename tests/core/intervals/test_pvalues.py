@@ -36,8 +36,9 @@ def test_the_tail_does_not_cancel_at_large_z() -> None:
     assert p.value > 0 and p.text() == "p = 2.41e-37"
 
 
-@pytest.mark.parametrize(("b", "c"), [(0, 0), (1, 5), (3, 3), (0, 10), (40, 90), (700, 1100),
-                                      (1500, 2500), (2, 4000)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("b", "c"), [(0, 0), (1, 5), (3, 3), (0, 10), (40, 90), (700, 1100), (1500, 2500), (2, 4000)]
+)
 def test_mcnemar_is_the_exact_binomial_tail(b: int, c: int) -> None:
     p = binomial_two_sided(b, c)
     want = 1.0 if b + c == 0 else binomtest(min(b, c), b + c, 0.5).pvalue

@@ -17,8 +17,14 @@ from sklearn.metrics import cohen_kappa_score, jaccard_score, precision_score, r
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES, threshold_metrics
 
-NEW = ("cohen_kappa", "informedness", "markedness", "diagnostic_odds_ratio",
-       "fowlkes_mallows", "jaccard")  # fmt: skip
+NEW = (
+    "cohen_kappa",
+    "informedness",
+    "markedness",
+    "diagnostic_odds_ratio",
+    "fowlkes_mallows",
+    "jaccard",
+)
 
 
 def _rows(tp: int, fp: int, tn: int, fn: int) -> tuple[Any, Any]:
@@ -75,14 +81,19 @@ def test_each_is_its_definition_and_scikit_learns(t: tuple[int, int, int, int]) 
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.floats(0.1, 5.0)), min_size=2,
-                max_size=30))  # fmt: skip
+@given(
+    st.lists(st.tuples(st.booleans(), st.booleans(), st.floats(0.1, 5.0)), min_size=2, max_size=30)
+)
 def test_weighted_kappa_and_jaccard_are_scikit_learns(rows: list[tuple[bool, bool, float]]) -> None:
     y = np.array([r[0] for r in rows])
     pred = np.array([r[1] for r in rows])
     w = np.array([r[2] for r in rows])
-    k = Counts(tp=float(w[y & pred].sum()), fp=float(w[~y & pred].sum()),
-               tn=float(w[~y & ~pred].sum()), fn=float(w[y & ~pred].sum()))  # fmt: skip
+    k = Counts(
+        tp=float(w[y & pred].sum()),
+        fp=float(w[~y & pred].sum()),
+        tn=float(w[~y & ~pred].sum()),
+        fn=float(w[y & ~pred].sum()),
+    )
     m = threshold_metrics(k)
     if m["cohen_kappa"].value is not None:
         want = cohen_kappa_score(y, pred, sample_weight=w)

@@ -63,10 +63,39 @@ def test_report_metric_line_adds_the_reduced_form_after_the_counts() -> None:
 
 def test_sweep_table_rows_show_the_counts() -> None:
     rows = sweep_table(reducing())
-    assert rows[2].split() == ["0.9", "8", "0", "10", "6", "8/14", "≈", "0.5714", "0/10", "=",
-                               "0", "8/8", "=", "1", "8/14", "≈", "0.5714", "*"]  # fmt: skip
-    assert rows[3].split()[:11] == [">", "0.8", "8", "2", "8", "6", "8/14", "≈", "0.5714",
-                                    "2/10", "="]  # fmt: skip
+    assert rows[2].split() == [
+        "0.9",
+        "8",
+        "0",
+        "10",
+        "6",
+        "8/14",
+        "≈",
+        "0.5714",
+        "0/10",
+        "=",
+        "0",
+        "8/8",
+        "=",
+        "1",
+        "8/14",
+        "≈",
+        "0.5714",
+        "*",
+    ]
+    assert rows[3].split()[:11] == [
+        ">",
+        "0.8",
+        "8",
+        "2",
+        "8",
+        "6",
+        "8/14",
+        "≈",
+        "0.5714",
+        "2/10",
+        "=",
+    ]
 
 
 def test_calibration_bins_show_positives_over_rows() -> None:
@@ -90,8 +119,12 @@ def test_per_class_recall_is_over_the_support() -> None:
     assert r.per_class[0].recall.counts == (8, 14) and r.per_class[0].recall.exact == Fraction(4, 7)
     table = multiclass_lines(r)
     assert table[table.index("Per class (one against the rest)") + 2].split()[:5] == [
-        "a", "8/8", "8/14", "16/22", "14"
-    ]  # fmt: skip
+        "a",
+        "8/8",
+        "8/14",
+        "16/22",
+        "14",
+    ]
     assert "a: precision 8/8, recall 8/14, F1 16/22, support 14" in "\n".join(multiclass_words(r))
     # Micro averages pool the counts; macro ones are means, kept reduced.
     assert r.averages["micro"]["recall"].metric.short() == "20/26"
@@ -115,9 +148,7 @@ def test_readable_limits_apply_to_the_counts_denominator() -> None:
 
 
 def test_json_exact_stays_reduced() -> None:
-    assert ratio(8, 14, reason="").as_json() == {
-        "value": 4 / 7, "reason": None, "exact": "4/7"
-    }  # fmt: skip
+    assert ratio(8, 14, reason="").as_json() == {"value": 4 / 7, "reason": None, "exact": "4/7"}
 
 
 def test_summaries_that_are_no_count_over_a_count_keep_reduced_fractions() -> None:
@@ -174,8 +205,20 @@ def test_counts_are_what_the_formula_line_shows(
     metrics = threshold_metrics(Counts(tp, fp, tn, fn), beta=beta)
     with_counts = {n for n, m in metrics.items() if m.counts is not None}
     defined = {n for n, m in metrics.items() if m.value is not None}
-    rates = {"precision", "recall", "f1", "fbeta", "accuracy", "specificity", "fpr", "fnr",
-             "npv", "prevalence", "queue_rate", "jaccard"}  # fmt: skip
+    rates = {
+        "precision",
+        "recall",
+        "f1",
+        "fbeta",
+        "accuracy",
+        "specificity",
+        "fpr",
+        "fnr",
+        "npv",
+        "prevalence",
+        "queue_rate",
+        "jaccard",
+    }
     assert with_counts == rates & defined
     for name in with_counts:
         m: Metric = metrics[name]

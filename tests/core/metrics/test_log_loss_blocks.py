@@ -17,11 +17,14 @@ from threshold_lab.core.metrics.probability import log_loss
 
 
 @given(
-    st.lists(st.tuples(st.floats(0.001, 0.999), st.booleans(), st.floats(0.1, 3.0)),
-             min_size=2, max_size=40),
+    st.lists(
+        st.tuples(st.floats(0.001, 0.999), st.booleans(), st.floats(0.1, 3.0)),
+        min_size=2,
+        max_size=40,
+    ),
     st.integers(1, 5),
     st.booleans(),
-)  # fmt: skip
+)
 def test_any_block_size_gives_sklearns_log_loss(
     rows: list[tuple[float, bool, float]], block: int, weighted: bool
 ) -> None:

@@ -42,8 +42,9 @@ def test_by_groups_is_by_rows(
     rows_ll, rows_br = log_loss(data), brier_score(data)
     assert br.value is not None and rows_br.value is not None
     assert math.isclose(br.value, rows_br.value, rel_tol=1e-12, abs_tol=1e-15)
-    assert math.isclose(br.value, brier_score_loss(y, p, sample_weight=w), rel_tol=1e-12,
-                        abs_tol=1e-15)  # fmt: skip
+    assert math.isclose(
+        br.value, brier_score_loss(y, p, sample_weight=w), rel_tol=1e-12, abs_tol=1e-15
+    )
     if rows_ll.value is None:  # a certain wrong prediction of some weight
         assert ll.value is None and ll.reason == rows_ll.reason
         assert ll.reason is not None and "certain wrong prediction" in ll.reason

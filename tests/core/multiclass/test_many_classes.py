@@ -70,10 +70,13 @@ def test_the_json_report_of_500_classes(
     assert digits > 4300  # the premise: the fraction the report failed to write
     # A short average keeps its exact fraction: macro recall, the mean of TP_c / 4.
     pred = np.argmax(scores, axis=1)
-    recall = sum(
-        (Fraction(int(np.sum((pred == c) & (labels == c))), PER_CLASS) for c in range(K)),
-        Fraction(0),
-    ) / K  # fmt: skip
+    recall = (
+        sum(
+            (Fraction(int(np.sum((pred == c) & (labels == c))), PER_CLASS) for c in range(K)),
+            Fraction(0),
+        )
+        / K
+    )
     assert m["averages"]["macro"]["recall"]["exact"] == f"{recall.numerator}/{recall.denominator}"
     assert m["log_loss"]["value"] is not None and m["normalised_rows"] > 0
 

@@ -177,8 +177,10 @@ def test_class_order_does_not_change_per_class_numbers(mc, rnd) -> None:  # type
         for p in a.per_class:
             q = by_name[p.name]
             assert (p.precision.value, p.recall.value, p.f1.value) == (
-                q.precision.value, q.recall.value, q.f1.value
-            )  # fmt: skip
+                q.precision.value,
+                q.recall.value,
+                q.f1.value,
+            )
 
 
 @settings(max_examples=60, deadline=None)

@@ -29,8 +29,11 @@ PETS = (
 def _report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "threshold_lab", "report", *args],
-        capture_output=True, text=True, cwd=ROOT, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 def test_score_class_columns_with_class_names_are_several_classes(tmp_path: Path) -> None:
@@ -69,8 +72,12 @@ def test_json_and_parquet_multiclass_fixtures(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     p = tmp_path / "m.parquet"
-    columns = {"label": ["a", "b", "c"], "score_a": [0.5, 0.2, 0.1], "score_b": [0.3, 0.6, 0.2],
-               "score_c": [0.2, 0.2, 0.7]}  # fmt: skip
+    columns = {
+        "label": ["a", "b", "c"],
+        "score_a": [0.5, 0.2, 0.1],
+        "score_b": [0.3, 0.6, 0.2],
+        "score_c": [0.2, 0.2, 0.7],
+    }
     pq.write_table(pa.table(columns), str(p))
     mp = load_multiclass(p, Columns())
     assert mp is not None and mp.classes == ("a", "b", "c") and mp.labels.tolist() == [0, 1, 2]
@@ -79,15 +86,21 @@ def test_json_and_parquet_multiclass_fixtures(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "args", "words"),
     [
-        (PETS + "6,bird,0.3,0.3,0.4\n", [], "line 7: label 'bird' has no score column; the "
-         "classes are cat, dog, fish"),
+        (
+            PETS + "6,bird,0.3,0.3,0.4\n",
+            [],
+            "line 7: label 'bird' has no score column; the classes are cat, dog, fish",
+        ),
         (PETS, ["--class", "cow"], "no class 'cow'; the classes are: cat, dog, fish"),
-        (PETS.replace("0.6,0.1\n", "x,0.1\n"), [], "line 3, column 'score_dog': 'x' is not a "
-         "number"),
+        (
+            PETS.replace("0.6,0.1\n", "x,0.1\n"),
+            [],
+            "line 3, column 'score_dog': 'x' is not a number",
+        ),
         (PETS, ["--class-score", "cat"], "--class-score takes CLASS=COLUMN"),
         ("score,label\n0.2,1\n0.7,0\n", ["--class", "a"], "not several classes"),
     ],
-)  # fmt: skip
+)
 def test_bad_multiclass_input_is_one_clear_line(
     tmp_path: Path, content: str, args: list[str], words: str
 ) -> None:
@@ -116,8 +129,14 @@ def test_the_report_json_has_the_multiclass_contract() -> None:
     m = doc["multiclass"]
     assert doc["class"] == "routine" and m["classes"] == ["routine", "urgent", "critical"]
     assert m["confusion"] == [[13, 0, 1], [1, 3, 0], [1, 1, 0]] and m["argmax_ties"] == 0
-    assert set(m["per_class"]["critical"]) >= {"precision", "recall", "f1", "support",
-                                               "roc_auc", "average_precision"}  # fmt: skip
+    assert set(m["per_class"]["critical"]) >= {
+        "precision",
+        "recall",
+        "f1",
+        "support",
+        "roc_auc",
+        "average_precision",
+    }
     assert m["per_class"]["critical"]["f1"]["exact"] == "0/1"
     assert set(m["averages"]) == {"macro", "weighted", "micro"}
     for kind in m["averages"].values():
@@ -140,16 +159,21 @@ def test_plain_mode_classes_class_and_multiclass() -> None:
     p = preset("triage")
     s = Session(p.data, p.threshold, source="preset triage", multiclass=p.multiclass)
     out = io.StringIO()
-    run_plain(s, io.StringIO("classes\nclass critical\nmulticlass\nclass nope\nflip\n"), out,
-              prompt=False)  # fmt: skip
+    run_plain(
+        s, io.StringIO("classes\nclass critical\nmulticlass\nclass nope\nflip\n"), out, prompt=False
+    )
     text = out.getvalue()
     assert "routine (shown, against the rest): support 14" in text
     assert "Class critical against the rest: its scores, and label == critical." in text
     assert "F1: macro 191/348 ≈ 0.5489, weighted 451/580 ≈ 0.7776, micro 32/40 = 0.8." in text
     assert "no class 'nope'; the classes are: routine, urgent, critical" in text
     one = io.StringIO()
-    run_plain(Session(preset("canonical").data, 0.5, source="x"), io.StringIO("class a\n"), one,
-              prompt=False)  # fmt: skip
+    run_plain(
+        Session(preset("canonical").data, 0.5, source="x"),
+        io.StringIO("class a\n"),
+        one,
+        prompt=False,
+    )
     assert "these rows have two classes" in one.getvalue()
 
 

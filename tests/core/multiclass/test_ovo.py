@@ -48,8 +48,9 @@ def problems(draw, every_class: bool = True, weighted: bool = False):  # type: i
     return Multiclass(names, scores, np.array(labels, dtype=np.int64), weights)
 
 
-def _mann_whitney(scores: np.ndarray, labels: np.ndarray, weights: np.ndarray | None,
-                  k: int) -> tuple[Fraction, Fraction]:  # fmt: skip
+def _mann_whitney(
+    scores: np.ndarray, labels: np.ndarray, weights: np.ndarray | None, k: int
+) -> tuple[Fraction, Fraction]:
     """Macro and weighted Hand and Till, every (positive, negative) pair of rows
     counted in Fractions: 1 above, 1/2 tied, each pair weighed by both rows' weights."""
     w = np.ones(labels.shape[0]) if weights is None else weights
@@ -60,8 +61,13 @@ def _mann_whitney(scores: np.ndarray, labels: np.ndarray, weights: np.ndarray | 
         count = Fraction(0)
         for p in np.flatnonzero(labels == c):
             for q in np.flatnonzero(labels == j):
-                hit = 1 if scores[p, c] > scores[q, c] else Fraction(1, 2) if (
-                    scores[p, c] == scores[q, c]) else 0  # fmt: skip
+                hit = (
+                    1
+                    if scores[p, c] > scores[q, c]
+                    else Fraction(1, 2)
+                    if (scores[p, c] == scores[q, c])
+                    else 0
+                )
                 count += Fraction(int(w[p])) * Fraction(int(w[q])) * hit
         return count / (support[c] * support[j])
 
@@ -103,8 +109,7 @@ def test_whole_weights_are_repeated_rows(mc: Multiclass) -> None:
     for average in ("macro", "weighted"):
         got = _ovo(mc, average).metric
         assert got.exact is not None and got.exact == _ovo(repeated, average).metric.exact
-        theirs = roc_auc_score(mc.labels[rows], mc.scores[rows], multi_class="ovo",
-                               average=average)  # fmt: skip
+        theirs = roc_auc_score(mc.labels[rows], mc.scores[rows], multi_class="ovo", average=average)
         assert got.value == pytest.approx(theirs, abs=1e-12)
     # Weights that are not whole: the same areas (each AUC and each pair's share are
     # ratios of weights), as decimals without a fraction.
@@ -157,8 +162,9 @@ def test_a_class_without_rows_leaves_its_pairs_out_and_says_why() -> None:
         why = "no rows labelled c2: its pairs with the other classes have no AUC"
         assert dict(got.left_out) == {"c2": f"{why} (ROC needs both classes)"}
         # scikit-learn, given every label, averages over the pairs of present classes
-        theirs = roc_auc_score(labels, scores, multi_class="ovo", average=average,
-                               labels=[0, 1, 2, 3])  # fmt: skip
+        theirs = roc_auc_score(
+            labels, scores, multi_class="ovo", average=average, labels=[0, 1, 2, 3]
+        )
         assert got.metric.value == pytest.approx(theirs, abs=1e-12)
     # Rows of weight 0 count as none, and say so.
     weights = np.where(labels == 3, 0.0, 1.0)
@@ -192,8 +198,9 @@ def test_scores_that_share_all_but_their_last_bits_and_negative_ones() -> None:
         assert _ovo(mc, "macro").metric.exact == macro
         assert _ovo(mc, "weighted").metric.exact == weighted
         sorted_by_argsort = metrics._one_vs_one(mc)  # no distinct counts: argsort
-        packed = metrics._one_vs_one(mc, [len(set((scores[:, c] + 0.0).tolist()))
-                                          for c in range(k)])  # fmt: skip
+        packed = metrics._one_vs_one(
+            mc, [len(set((scores[:, c] + 0.0).tolist())) for c in range(k)]
+        )
         assert np.array_equal(sorted_by_argsort.twice, packed.twice)
 
 
@@ -219,8 +226,16 @@ def test_the_json_report_has_it_for_macro_and_weighted_only(
     )
     assert main(["report", str(path), "--json"]) == 0
     averages = json.loads(capsys.readouterr().out)["multiclass"]["averages"]
-    scores = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2],
-                       [0.3, 0.3, 0.4], [0.3, 0.3, 0.4]])  # fmt: skip
+    scores = np.array(
+        [
+            [0.7, 0.2, 0.1],
+            [0.2, 0.5, 0.3],
+            [0.1, 0.3, 0.6],
+            [0.4, 0.4, 0.2],
+            [0.3, 0.3, 0.4],
+            [0.3, 0.3, 0.4],
+        ]
+    )
     labels = np.array([0, 1, 2, 0, 1, 2])
     for average in ("macro", "weighted"):
         got = averages[average]["roc_auc_ovo"]

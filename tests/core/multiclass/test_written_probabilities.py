@@ -65,10 +65,12 @@ def test_six_decimal_softmax_rows_are_normalised_and_match_the_exact_oracle(
     p = _normalised(cells)
     onehot = [[Fraction(int(c == y)) for c in range(len(CLASSES))] for y in labels]
     brier = sum(
-        (sum(((a - b) ** 2 for a, b in zip(pr, yr, strict=True)), Fraction(0))
-         for pr, yr in zip(p, onehot, strict=True)),
+        (
+            sum(((a - b) ** 2 for a, b in zip(pr, yr, strict=True)), Fraction(0))
+            for pr, yr in zip(p, onehot, strict=True)
+        ),
         Fraction(0),
-    ) / len(labels)  # fmt: skip
+    ) / len(labels)
     loss = -math.fsum(math.log(float(row[y])) for row, y in zip(p, labels, strict=True))
     assert r.brier.value == pytest.approx(float(brier), rel=1e-12, abs=0)
     assert r.log_loss.value == pytest.approx(loss / len(labels), rel=1e-12, abs=0)

@@ -24,11 +24,29 @@ from threshold_lab.tui.cli import main
 
 SUMMARIES = ("auc", "hull_auc", "average_precision", "pr_trapezoid_area", "log_loss", "brier", "ks")
 METRICS = (
-    "precision", "recall", "f1", "fbeta", "accuracy", "specificity", "fpr", "fnr", "npv",
-    "balanced_accuracy", "mcc", "prevalence", "queue_rate", "lr_plus", "lr_minus", "lift",
-    "cohen_kappa", "informedness", "markedness", "diagnostic_odds_ratio", "fowlkes_mallows",
+    "precision",
+    "recall",
+    "f1",
+    "fbeta",
+    "accuracy",
+    "specificity",
+    "fpr",
+    "fnr",
+    "npv",
+    "balanced_accuracy",
+    "mcc",
+    "prevalence",
+    "queue_rate",
+    "lr_plus",
+    "lr_minus",
+    "lift",
+    "cohen_kappa",
+    "informedness",
+    "markedness",
+    "diagnostic_odds_ratio",
+    "fowlkes_mallows",
     "jaccard",
-)  # fmt: skip
+)
 PLAIN = frozenset((*SUMMARIES, *METRICS, "objective"))
 RATES = (".5", "0.01", "0.010", "1e-2", "1E-3", "0.001", "0.25", "9e-1", "0.9", "0.05")
 OPS = (">=", ">", "<=", "<", "==", "!=")
@@ -454,7 +472,7 @@ def test_an_undefined_name_fails_every_comparison(op: str) -> None:
         ("1 <= 2 / (ks - 1/4)", {"ks": Number(0.25, Fraction(1, 4))}),
         ("auc / (1 - 1) > 0", {"auc": Number(0.5)}),
     ],
-)  # fmt: skip
+)
 def test_a_division_by_zero_from_names_fails_with_a_reason(
     text: str, cur: dict[str, Number]
 ) -> None:
@@ -688,7 +706,8 @@ def test_any_text_is_a_requirement_or_one_input_error(text: str) -> None:
     except InputError as exc:
         assert str(exc).startswith("--require ")
         return
-    numbers = {str(ref).removeprefix("baseline."): Number(0.25, Fraction(1, 4))
-               for ref in req.refs()}  # fmt: skip
+    numbers = {
+        str(ref).removeprefix("baseline."): Number(0.25, Fraction(1, 4)) for ref in req.refs()
+    }
     out = evaluate(req, numbers, numbers)
     assert isinstance(out.passed, bool)

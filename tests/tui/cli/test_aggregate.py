@@ -110,23 +110,47 @@ def oracle(
     return out
 
 
-def write_rows(path: Path, d: dict[str, np.ndarray], idx: np.ndarray, *, labels: str = "words",
-               float32: bool = False) -> None:  # fmt: skip
+def write_rows(
+    path: Path,
+    d: dict[str, np.ndarray],
+    idx: np.ndarray,
+    *,
+    labels: str = "words",
+    float32: bool = False,
+) -> None:
     """Rows ``idx`` of ``d`` as CSV/TSV or Parquet (by the name), labels as words or 0/1."""
-    lab = np.where(d["positive"][idx], "spam", "ham") if labels == "words" else \
-        d["positive"][idx].astype(int)  # fmt: skip
+    lab = (
+        np.where(d["positive"][idx], "spam", "ham")
+        if labels == "words"
+        else d["positive"][idx].astype(int)
+    )
     if path.suffix == ".parquet":
         scores = d["score"][idx].astype(np.float32 if float32 else np.float64)
-        pq.write_table(pa.table({"score": scores, "label": lab, "weight": d["weight"][idx],
-                                 "group": d["group"][idx]}), path)  # fmt: skip
+        pq.write_table(
+            pa.table(
+                {
+                    "score": scores,
+                    "label": lab,
+                    "weight": d["weight"][idx],
+                    "group": d["group"][idx],
+                }
+            ),
+            path,
+        )
         return
     delim = "\t" if path.suffix == ".tsv" else ","
     with path.open("w", newline="") as fh:
         w = csv.writer(fh, delimiter=delim)
         w.writerow(["score", "label", "weight", "group"])
         for i, k in enumerate(idx):
-            w.writerow([repr(float(d["score"][k])), f" {lab[i]} " if i % 7 == 0 else lab[i],
-                        repr(float(d["weight"][k])), d["group"][k]])  # fmt: skip
+            w.writerow(
+                [
+                    repr(float(d["score"][k])),
+                    f" {lab[i]} " if i % 7 == 0 else lab[i],
+                    repr(float(d["weight"][k])),
+                    d["group"][k],
+                ]
+            )
 
 
 def read_out(path: Path, by: str | None = "group") -> list[Row]:
@@ -173,8 +197,9 @@ def test_every_engine_equals_the_numpy_reduction(
     d = dataset(1)
     files = spread(tmp_path, d, ["a.csv", "b.tsv", "c.parquet", "d/e.parquet"], seed=2)
     out = tmp_path / out_name
-    code, said, err = run([*files, "-o", str(out), "--engine", engine, "--positive", "spam",
-                           "--by", "group"], capsys)  # fmt: skip
+    code, said, err = run(
+        [*files, "-o", str(out), "--engine", engine, "--positive", "spam", "--by", "group"], capsys
+    )
     assert code == 0, err
     want = oracle(d)
     assert read_out(out) == want
@@ -211,8 +236,13 @@ def test_float32_scores_are_grouped_as_stored(
     p = tmp_path / "f32.parquet"
     write_rows(p, d, np.arange(400), float32=True)
     out = tmp_path / "agg.parquet"
-    assert run([str(p), "-o", str(out), "--engine", engine, "--positive", "spam", "--by",
-                "group"], capsys)[0] == 0  # fmt: skip
+    assert (
+        run(
+            [str(p), "-o", str(out), "--engine", engine, "--positive", "spam", "--by", "group"],
+            capsys,
+        )[0]
+        == 0
+    )
     assert read_out(out) == oracle(d)
 
 
@@ -227,8 +257,13 @@ def test_hive_partitions_and_globs(
         for day, idx in (("1", rows[:half]), ("2", rows[half:])):
             folder = lake / f"model={g}" / f"day={day}"
             folder.mkdir(parents=True)
-            t = pa.table({"score": d["score"][idx], "label": d["positive"][idx].astype(int),
-                          "weight": d["weight"][idx]})  # fmt: skip
+            t = pa.table(
+                {
+                    "score": d["score"][idx],
+                    "label": d["positive"][idx].astype(int),
+                    "weight": d["weight"][idx],
+                }
+            )
             pq.write_table(t, folder / "part-0.parquet")
     (lake / "_SUCCESS").write_text("")
     out = tmp_path / "agg.csv"
@@ -236,8 +271,19 @@ def test_hive_partitions_and_globs(
     assert code == 0, err
     assert read_out(out, by="model") == oracle(d)
     out2 = tmp_path / "agg2.csv"
-    code, _, err = run([str(lake / "model=*" / "day=1"), str(lake / "model=*" / "day=2"), "-o",
-                        str(out2), "--engine", engine, "--by", "model"], capsys)  # fmt: skip
+    code, _, err = run(
+        [
+            str(lake / "model=*" / "day=1"),
+            str(lake / "model=*" / "day=2"),
+            "-o",
+            str(out2),
+            "--engine",
+            engine,
+            "--by",
+            "model",
+        ],
+        capsys,
+    )
     assert code == 0, err
     assert out2.read_text() == out.read_text()
 
@@ -273,8 +319,10 @@ def test_rows_and_shards_together(
     shard = tmp_path / "a_agg.csv"
     assert run([a, "-o", str(shard), "--positive", "spam", "--by", "group"], capsys)[0] == 0
     out = tmp_path / "out.parquet"
-    code, _, err = run([str(shard), b, "-o", str(out), "--engine", engine, "--positive", "spam",
-                        "--by", "group"], capsys)  # fmt: skip
+    code, _, err = run(
+        [str(shard), b, "-o", str(out), "--engine", engine, "--positive", "spam", "--by", "group"],
+        capsys,
+    )
     assert code == 0, err
     assert read_out(out) == oracle(d)
 
@@ -291,8 +339,10 @@ def test_quantised_like_the_numpy_rules(
     files = spread(tmp_path, d, ["a.csv", "b.parquet"], seed=20)
     out = tmp_path / "q.csv"
     flag = ["--round", str(rule[1])] if rule[0] == "round" else ["--quantile-bins", str(rule[1])]
-    code, said, err = run([*files, "-o", str(out), "--engine", engine, "--positive", "spam",
-                           "--by", "group", *flag], capsys)  # fmt: skip
+    code, said, err = run(
+        [*files, "-o", str(out), "--engine", engine, "--positive", "spam", "--by", "group", *flag],
+        capsys,
+    )
     assert code == 0, err
     assert read_out(out) == oracle(d, rule=rule)
     with out.open() as fh:
@@ -359,9 +409,13 @@ BAD = [
 
 @pytest.mark.parametrize(("text", "flags", "message"), BAD)
 def test_bad_input_is_one_clear_line_and_no_output(
-    tmp_path: Path, engine: str, text: str, flags: list[str], message: str,
+    tmp_path: Path,
+    engine: str,
+    text: str,
+    flags: list[str],
+    message: str,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     bad = tmp_path / "in" / "bad.csv"
     bad.parent.mkdir()
     bad.write_text(text)
@@ -398,14 +452,19 @@ def test_bad_parquet_cells_name_the_row(
         (["rows.csv", "-o", "o.csv", "--memory-limit", "lots"], "a size such as 2GB"),
         (["rows.csv", "-o", "o.csv", "--by", "model"], "no column 'model' for --by"),
         (["rows.csv", "-o", "no/such/o.csv"], "no folder no/such"),
-        (["rows.csv", "-o", "o.csv", "--engine", "spark", "--memory-limit", "1GB"],
-         "--memory-limit and --temp-directory are for --engine duckdb"),
+        (
+            ["rows.csv", "-o", "o.csv", "--engine", "spark", "--memory-limit", "1GB"],
+            "--memory-limit and --temp-directory are for --engine duckdb",
+        ),
     ],
-)  # fmt: skip
+)
 def test_command_line_mistakes(
-    tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    args: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "rows.csv").write_text("score,label\n0.5,1\n0.2,0\n")
     code, _, err = run(args, capsys)
@@ -421,8 +480,22 @@ def test_memory_limit_and_temp_directory(
     spill = tmp_path / "spill"
     spill.mkdir()
     out = tmp_path / "o.parquet"
-    code, _, err = run([f, "-o", str(out), "--positive", "spam", "--memory-limit", "256MB",
-                        "--temp-directory", str(spill), "--by", "group"], capsys)  # fmt: skip
+    code, _, err = run(
+        [
+            f,
+            "-o",
+            str(out),
+            "--positive",
+            "spam",
+            "--memory-limit",
+            "256MB",
+            "--temp-directory",
+            str(spill),
+            "--by",
+            "group",
+        ],
+        capsys,
+    )
     assert code == 0, err
     assert read_out(out) == oracle(d)
 
@@ -433,10 +506,22 @@ def test_spark_without_java_says_so(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME", "SPARK_HOME")}
     env["PATH"] = str(Path(sys.executable).parent)
     proc = subprocess.run(
-        [sys.executable, "-m", "threshold_lab", "aggregate", str(rows),
-         "-o", str(tmp_path / "o.csv"), "--engine", "spark"],
-        capture_output=True, text=True, env=env, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "threshold_lab",
+            "aggregate",
+            str(rows),
+            "-o",
+            str(tmp_path / "o.csv"),
+            "--engine",
+            "spark",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert "the spark engine needs Java 17 or later" in proc.stderr
     assert not (tmp_path / "o.csv").exists()
@@ -477,10 +562,23 @@ def test_spark_keeps_its_jvm_quiet(tmp_path: Path) -> None:
     rows = tmp_path / "rows.csv"
     rows.write_text("score,label\n0.5,1\n0.2,0\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "threshold_lab", "aggregate", str(rows),
-         "-o", str(tmp_path / "o.csv"), "--engine", "spark", "--spark-master", "local[1]"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "threshold_lab",
+            "aggregate",
+            str(rows),
+            "-o",
+            str(tmp_path / "o.csv"),
+            "--engine",
+            "spark",
+            "--spark-master",
+            "local[1]",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert proc.stdout.startswith(f"Wrote {tmp_path / 'o.csv'}: 2 distinct scores")
@@ -571,8 +669,9 @@ def test_out_of_memory_says_how_to_give_more(
 ) -> None:
     d = dataset(40, n=20000)
     (f,) = spread(tmp_path, d, ["a.csv"], seed=40)
-    code, _, err = run([f, "-o", str(tmp_path / "o.csv"), "--positive", "spam",
-                        "--memory-limit", "1MB"], capsys)  # fmt: skip
+    code, _, err = run(
+        [f, "-o", str(tmp_path / "o.csv"), "--positive", "spam", "--memory-limit", "1MB"], capsys
+    )
     assert code == 2 and "raise it with --memory-limit" in err and "Possible" not in err
 
 
@@ -600,8 +699,10 @@ def test_a_grouped_shard_is_not_refused_for_its_groups(
     holding several groups."""
     shard = tmp_path / "g.csv"
     shard.write_text("score,positives,negatives,model\n0.5,1,1,a\n0.4,1,1,b\n")
-    code, _, err = run([str(shard), "-o", str(tmp_path / "o.csv"), "--by", "model",
-                        "--memory-limit", "1MB"], capsys)  # fmt: skip
+    code, _, err = run(
+        [str(shard), "-o", str(tmp_path / "o.csv"), "--by", "model", "--memory-limit", "1MB"],
+        capsys,
+    )
     assert code == 2 and "raise it with --memory-limit" in err and "groups" not in err
 
 
@@ -625,9 +726,11 @@ def _leftovers(folder: Path) -> list[str]:
 
 
 def test_an_out_that_appears_during_the_run_is_left_as_it_is(
-    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    engine: str,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     """OUT was checked only at the start and the result moved in with os.replace, so a
     file written to OUT during the run was replaced, and the run said "Wrote"."""
     from threshold_lab.core.engines import duck
@@ -638,8 +741,10 @@ def test_an_out_that_appears_during_the_run_is_left_as_it_is(
     _someone_else_writes(monkeypatch, spark_engine if engine == "spark" else duck, out)
     code, said, err = run([str(rows), "-o", str(out), "--engine", engine], capsys)
     assert (code, said) == (2, "")
-    assert err == (f"threshold-lab: error: -o {out}: appeared during the run and was left as "
-                   "it is; give --overwrite to replace it\n")  # fmt: skip
+    assert err == (
+        f"threshold-lab: error: -o {out}: appeared during the run and was left as "
+        "it is; give --overwrite to replace it\n"
+    )
     assert out.read_text() == "someone else's\n"
     assert _leftovers(tmp_path) == []  # the finished temporary file is removed
 
@@ -700,8 +805,14 @@ def test_concurrent_runs_to_one_out_write_it_once(tmp_path: Path) -> None:
     refused = [err for code, _, err in done if code != 0]
     assert len(wrote) == 1 and wrote[0].startswith(f"Wrote {out}: "), done
     assert [code for code, _, _ in done].count(2) == 2, done
-    assert refused == [f"threshold-lab: error: -o {out}: appeared during the run and was left "
-                       "as it is; give --overwrite to replace it\n"] * 2  # fmt: skip
+    assert (
+        refused
+        == [
+            f"threshold-lab: error: -o {out}: appeared during the run and was left "
+            "as it is; give --overwrite to replace it\n"
+        ]
+        * 2
+    )
     assert read_out(out) == oracle(d)  # intact and complete
     assert _leftovers(tmp_path) == []
 
@@ -736,14 +847,18 @@ def test_an_unwritable_folder_is_one_line_and_status_1(
         assert list(folder.iterdir()) == []
         folder.chmod(0o755)
     assert (code, said) == (1, "")
-    assert err == (f"threshold-lab: error: cannot write beside {out}: folder {folder} is not "
-                   f"writable ({why})\n")  # fmt: skip
+    assert err == (
+        f"threshold-lab: error: cannot write beside {out}: folder {folder} is not "
+        f"writable ({why})\n"
+    )
 
 
 def test_a_folder_that_stops_taking_files_is_the_same_line(
-    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    engine: str,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     """Past the check at the start (the folder changed during the run), each engine
     says the same one line when it comes to write OUT."""
     from threshold_lab.core.engines import common
@@ -753,8 +868,10 @@ def test_a_folder_that_stops_taking_files_is_the_same_line(
     rows.write_text("score,label\n0.5,1\n0.2,0\n")
     code, said, err = run([str(rows), "-o", "/proc/o.csv", "--engine", engine], capsys)
     assert (code, said) == (1, "")
-    assert err == ("threshold-lab: error: cannot write beside /proc/o.csv: folder /proc is not "
-                   "writable (it takes no new files)\n")  # fmt: skip
+    assert err == (
+        "threshold-lab: error: cannot write beside /proc/o.csv: folder /proc is not "
+        "writable (it takes no new files)\n"
+    )
 
 
 def _heavy(path: Path) -> None:
@@ -784,13 +901,17 @@ def test_weights_past_the_largest_float_are_refused(
     code, said, err = run([str(src), "-o", str(out), "--engine", engine], capsys)
     assert (code, said) == (2, "")
     if name.endswith(".csv"):
-        assert err == (f"threshold-lab: error: {src}: line 3, column 'weight': weight takes the "
-                       "total weight past the largest float (about 1.8e308): scale the weights "
-                       "down\n")  # fmt: skip
+        assert err == (
+            f"threshold-lab: error: {src}: line 3, column 'weight': weight takes the "
+            "total weight past the largest float (about 1.8e308): scale the weights "
+            "down\n"
+        )
     else:
-        assert err == (f"threshold-lab: error: {src}, column 'weight': the weights take the "
-                       "total weight past the largest float (about 1.8e308): scale the weights "
-                       "down\n")  # fmt: skip
+        assert err == (
+            f"threshold-lab: error: {src}, column 'weight': the weights take the "
+            "total weight past the largest float (about 1.8e308): scale the weights "
+            "down\n"
+        )
     assert not out.exists() and _leftovers(tmp_path) == []
 
 
@@ -798,14 +919,24 @@ def test_a_group_past_the_largest_float_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     src = tmp_path / "g.parquet"
-    pq.write_table(pa.table({"score": [0.5, 0.4, 0.5, 0.4], "label": [1, 0, 1, 0],
-                             "weight": [1e308, 1e308, 1.0, 1.0],
-                             "model": ["a", "a", "b", "b"]}), src)  # fmt: skip
+    pq.write_table(
+        pa.table(
+            {
+                "score": [0.5, 0.4, 0.5, 0.4],
+                "label": [1, 0, 1, 0],
+                "weight": [1e308, 1e308, 1.0, 1.0],
+                "model": ["a", "a", "b", "b"],
+            }
+        ),
+        src,
+    )
     code, _, err = run([str(src), "-o", str(tmp_path / "o.csv"), "--by", "model"], capsys)
     assert code == 2
-    assert err == (f"threshold-lab: error: {src}, column 'weight': the weights of group 'a' "
-                   "take the total weight past the largest float (about 1.8e308): scale the "
-                   "weights down\n")  # fmt: skip
+    assert err == (
+        f"threshold-lab: error: {src}, column 'weight': the weights of group 'a' "
+        "take the total weight past the largest float (about 1.8e308): scale the "
+        "weights down\n"
+    )
 
 
 def test_a_nan_weight_is_named_with_its_row(
@@ -815,8 +946,9 @@ def test_a_nan_weight_is_named_with_its_row(
     skipped the row group by statistics that leave NaN out. Named now, in the loader's
     words (Spark keeps no row numbers)."""
     src = tmp_path / "nan.parquet"
-    pq.write_table(pa.table({"score": [0.5, 0.4], "label": [1, 0],
-                             "weight": [float("nan"), 1.0]}), src)  # fmt: skip
+    pq.write_table(
+        pa.table({"score": [0.5, 0.4], "label": [1, 0], "weight": [float("nan"), 1.0]}), src
+    )
     code, _, err = run([str(src), "-o", str(tmp_path / "o.csv"), "--engine", engine], capsys)
     assert code == 2
     where, value = (f"{src}, row 1", "'nan'") if engine == "duckdb" else (f"{src}", "'NaN'")
@@ -848,8 +980,11 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     folder.mkdir()
     if os.geteuid() != 0:
         pytest.skip("a full disk needs a small tmpfs, which only root can mount")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
-                             capture_output=True, text=True)  # fmt: skip
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
     try:
@@ -867,8 +1002,7 @@ def test_a_full_disk_is_one_line_and_status_1(
     full, in one line, exit status 1, and leave nothing on it."""
     rng = np.random.default_rng(60)
     src = tmp_path / "many.parquet"
-    pq.write_table(pa.table({"score": rng.random(20000), "label": rng.integers(0, 2, 20000)}),
-                   src)  # fmt: skip
+    pq.write_table(pa.table({"score": rng.random(20000), "label": rng.integers(0, 2, 20000)}), src)
     out = small_disk / "o.csv"  # some 500 KB of distinct scores
     code, said, err = run([str(src), "-o", str(out), "--engine", engine], capsys)
     assert (code, said) == (1, "")

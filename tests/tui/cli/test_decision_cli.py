@@ -32,8 +32,14 @@ def test_the_json_has_the_contract_s_names(capsys: pytest.CaptureFixture[str]) -
     assert set(dc) >= {"prevalence", "harm", "grid", "useful_range", "reason"}
     assert (dc["prevalence"], dc["harm"], dc["reason"]) == (0.2, 0.01, None)
     row = dc["grid"][1]
-    assert set(row) >= {"pt", "net_benefit", "treat_all", "interventions_avoided_per_100",
-                        "standardised", "interval"}  # fmt: skip
+    assert set(row) >= {
+        "pt",
+        "net_benefit",
+        "treat_all",
+        "interventions_avoided_per_100",
+        "standardised",
+        "interval",
+    }
     # pt 0.2 acts from 0.25: TP 2, FP 6 of 10; NB = 2/10 − 6/10·1/4 − 0.01.
     assert row["pt"] == 0.2 and row["net_benefit"] == pytest.approx(0.05 - 0.01, abs=1e-15)
     assert row["treat_all"] == pytest.approx(0.0, abs=1e-15)
@@ -92,8 +98,10 @@ def test_the_python_api_takes_pt_and_harm() -> None:
     d = r.decision_curve
     assert d is not None and d.harm == Fraction(1, 100)
     harm = Fraction(1, 100)
-    assert [row.net_benefit.exact for row in d.grid] == [Fraction(11, 90) - harm,
-                                                        Fraction(1, 20) - harm]  # fmt: skip
+    assert [row.net_benefit.exact for row in d.grid] == [
+        Fraction(11, 90) - harm,
+        Fraction(1, 20) - harm,
+    ]
     assert r.cost_curve.hull_auc.exact == Fraction(29, 32)
     with pytest.raises(tl.InputError, match="pt"):
         tl.report(Y, A, pt={"a": 1})
@@ -102,8 +110,7 @@ def test_the_python_api_takes_pt_and_harm() -> None:
 def _plain(*lines: str, name: str = "deliveries") -> list[str]:
     out = io.StringIO()
     p = preset(name)
-    s = PlainSession(Session(p.data, p.threshold, source=f"preset {name}",
-                             models=p.models), out)  # fmt: skip
+    s = PlainSession(Session(p.data, p.threshold, source=f"preset {name}", models=p.models), out)
     for line in lines:
         s.run_line(line)
     return out.getvalue().splitlines()
@@ -111,14 +118,18 @@ def _plain(*lines: str, name: str = "deliveries") -> list[str]:
 
 def test_plain_mode_says_net_benefit_the_useful_range_and_the_hull() -> None:
     one = _plain("net benefit 0.2")
-    assert one[0].startswith("Net benefit at pt 0.2 (acting on every case scored >= 0.2; "
-                             "from threshold 0.25: TP 2, FP 6 of 10)")  # fmt: skip
+    assert one[0].startswith(
+        "Net benefit at pt 0.2 (acting on every case scored >= 0.2; "
+        "from threshold 0.25: TP 2, FP 6 of 10)"
+    )
     assert "2/10 − 6/10·0.2/0.8 = 1/20 = 0.05" in one[0] and "useful here" in one[0]
     grid = _plain("net benefit")
     assert grid[0].startswith("Decision curve") and any("0.2 " in line for line in grid)
     useful = _plain("useful range")
-    assert useful == ["Useful (beats treating all and treating none) where 0.05 < pt < 0.25 "
-                      "and 0.25 < pt < ≈ 0.2857 and 0.85 < pt < 0.95."]  # fmt: skip
+    assert useful == [
+        "Useful (beats treating all and treating none) where 0.05 < pt < 0.25 "
+        "and 0.25 < pt < ≈ 0.2857 and 0.85 < pt < 0.95."
+    ]
     hull = _plain("hull")
     assert hull[0].startswith("Cost curves") and "ROCCH AUC 29/32" in hull[1]
     assert hull[-1] == "  The other 7 of the 11 points are never the cheapest at any cost ratio."

@@ -57,8 +57,15 @@ def test_changes_are_the_two_reports_numbers_and_their_exact_difference(
     for c in g["changes"]:
         assert set(c) >= {"name", "baseline", "value", "difference"}
     # Every summary, every metric, every readout both reports have.
-    assert list(changes)[:7] == ["auc", "hull_auc", "average_precision", "pr_trapezoid_area",
-                                 "log_loss", "brier", "ks"]  # fmt: skip
+    assert list(changes)[:7] == [
+        "auc",
+        "hull_auc",
+        "average_precision",
+        "pr_trapezoid_area",
+        "log_loss",
+        "brier",
+        "ks",
+    ]
     assert set(d["metrics"]) <= set(changes)
     assert "tpr at fpr 0.01" in changes and "fpr at tpr 0.9" in changes
     auc = changes["auc"]
@@ -82,13 +89,13 @@ def test_changes_are_the_two_reports_numbers_and_their_exact_difference(
 def test_the_paired_test_is_delong_s_over_the_rows_joined_on_id(
     base: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = _run(capsys, A, "--baseline", str(base), "--baseline-rows", B, "--json",
-                        "--points", "0")  # fmt: skip
+    code, out, _ = _run(
+        capsys, A, "--baseline", str(base), "--baseline-rows", B, "--json", "--points", "0"
+    )
     assert code == 0
     t = json.loads(out)["baseline"]["auc_test"]
     joined = open_source(A, compare=B).models
-    want, why = paired_delong(joined[0].data.scores, joined[1].data.scores,
-                              joined[0].data.labels)  # fmt: skip
+    want, why = paired_delong(joined[0].data.scores, joined[1].data.scores, joined[0].data.labels)
     assert why is None and want is not None
     assert t["method"] == "paired DeLong" and t["rows"] == 60
     assert t["difference"] == pytest.approx(want.difference, abs=1e-15)
@@ -108,12 +115,24 @@ def test_requirements_pass_fail_and_exit_status(
     base: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = _run(
-        capsys, A, "--baseline", str(base), "--json", "--points", "0",
-        "--require", "auc >= baseline.auc - 0.01",
-        "--require", "tpr at fpr 0.01 >= 0.6",
-        "--require", "average_precision >= baseline.average_precision * 0.98",
-        "--require", "recall at goal >= 0.5", "--goal", "max precision where recall >= 0.5",
-    )  # fmt: skip
+        capsys,
+        A,
+        "--baseline",
+        str(base),
+        "--json",
+        "--points",
+        "0",
+        "--require",
+        "auc >= baseline.auc - 0.01",
+        "--require",
+        "tpr at fpr 0.01 >= 0.6",
+        "--require",
+        "average_precision >= baseline.average_precision * 0.98",
+        "--require",
+        "recall at goal >= 0.5",
+        "--goal",
+        "max precision where recall >= 0.5",
+    )
     assert code == 1
     reqs = json.loads(out)["requirements"]
     assert [r["passed"] for r in reqs] == [True, False, True, True]
@@ -203,10 +222,21 @@ def test_the_junit_file_validates_against_ant_s_schema(
 ) -> None:
     out = tmp_path / "gate.xml"
     code, _, _ = _run(
-        capsys, A, "--baseline", str(base), "--junit", str(out), "--points", "0",
-        "--require", "auc >= baseline.auc - 0.01", "--require", "tpr at fpr 0.01 >= 0.6",
-        "--require", "precision <= 1",
-    )  # fmt: skip
+        capsys,
+        A,
+        "--baseline",
+        str(base),
+        "--junit",
+        str(out),
+        "--points",
+        "0",
+        "--require",
+        "auc >= baseline.auc - 0.01",
+        "--require",
+        "tpr at fpr 0.01 >= 0.6",
+        "--require",
+        "precision <= 1",
+    )
     assert code == 1
     xmlschema.XMLSchema(str(SCHEMA)).validate(str(out))
     root = ET.parse(out).getroot()
@@ -214,8 +244,10 @@ def test_the_junit_file_validates_against_ant_s_schema(
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("3", "1", "0")
     cases = root.findall("testcase")
     assert [c.get("name") for c in cases] == [
-        "auc >= baseline.auc - 0.01", "tpr at fpr 0.01 >= 0.6", "precision <= 1"
-    ]  # fmt: skip
+        "auc >= baseline.auc - 0.01",
+        "tpr at fpr 0.01 >= 0.6",
+        "precision <= 1",
+    ]
     assert [c.find("failure") is not None for c in cases] == [False, True, False]
     failure = cases[1].find("failure")
     assert failure is not None
@@ -245,8 +277,7 @@ def test_a_junit_file_that_cannot_be_written_is_refused_before_the_report(
     or a folder for a file, is the command's fault (2); a folder that takes no files is
     the machine's (1, as a full disk). Nothing on stdout: no report a CI log would
     read as the run's, and no requirement's verdict."""
-    code, out, err = _run(capsys, A, "--junit", where, "--require", "auc > 0.5",
-                          "--points", "0")  # fmt: skip
+    code, out, err = _run(capsys, A, "--junit", where, "--require", "auc > 0.5", "--points", "0")
     assert (code, out) == (code_wanted, "")
     assert err.startswith(f"threshold-lab: error: {says}") and err.count("\n") == 1
 
@@ -265,9 +296,11 @@ def test_the_python_api_gates_the_same(base: Path) -> None:
     b = tl.from_frame(__import__("pandas").read_csv(B), id="id")
     for given in (b, b.to_json(), json.loads(b.to_json()), str(base)):
         r = tl.from_frame(
-            __import__("pandas").read_csv(A), id="id", baseline=given,
+            __import__("pandas").read_csv(A),
+            id="id",
+            baseline=given,
             require=["auc >= baseline.auc - 0.01", "tpr at fpr 0.01 >= 0.6"],
-        )  # fmt: skip
+        )
         assert [o.passed for o in r.requirements] == [True, False]
         assert r.passed is False
         assert a.roc_auc.exact is not None and b.roc_auc.exact is not None
@@ -280,8 +313,9 @@ def test_the_python_api_gates_the_same(base: Path) -> None:
     yb = __import__("pandas").read_csv(B).set_index("id").loc[ya["id"]]
     r = tl.report(ya["label"], ya["score"], baseline=b, baseline_scores=yb["score"].to_numpy())
     assert r.gate is not None and r.gate.auc_test is not None
-    want, _ = paired_delong(ya["score"].to_numpy(), yb["score"].to_numpy(),
-                            ya["label"].to_numpy().astype(bool))  # fmt: skip
+    want, _ = paired_delong(
+        ya["score"].to_numpy(), yb["score"].to_numpy(), ya["label"].to_numpy().astype(bool)
+    )
     assert want is not None
     assert r.gate.auc_test.delong.p.value == pytest.approx(want.p.value, rel=1e-12)
     assert r.to_dict(points=0)["baseline"]["auc_test"]["rows"] == 60
@@ -321,25 +355,39 @@ def test_numbers_not_like_for_like_are_said(
     goal = tmp_path / "goal.json"
     code, out, _ = _run(capsys, B, "--json", "--goal", "max f1")
     goal.write_text(out)
-    code, out, err = _run(capsys, A, "--baseline", str(goal), "--goal", "min cost fp=1 fn=5",
-                          "--json", "--points", "0")  # fmt: skip
+    code, out, err = _run(
+        capsys,
+        A,
+        "--baseline",
+        str(goal),
+        "--goal",
+        "min cost fp=1 fn=5",
+        "--json",
+        "--points",
+        "0",
+    )
     assert code == 0
-    said = ("the baseline's goal was 'max f1', this report's is 'min cost fp=1 fn=5': the "
-            "objective and the metrics at the goal are of different goals")  # fmt: skip
+    said = (
+        "the baseline's goal was 'max f1', this report's is 'min cost fp=1 fn=5': the "
+        "objective and the metrics at the goal are of different goals"
+    )
     assert json.loads(out)["baseline"]["notes"] == [said]
     assert err == f"threshold-lab: note: {said}\n"
     plain = tmp_path / "plain.json"
     plain.write_text(_run(capsys, B, "--json")[1])
-    code, out, err = _run(capsys, A, "--baseline", str(plain), "--threshold", "0.3",
-                          "--points", "0")  # fmt: skip
+    code, out, err = _run(
+        capsys, A, "--baseline", str(plain), "--threshold", "0.3", "--points", "0"
+    )
     assert "note: the baseline is at threshold 0.5, this report at 0.3" in out
-    code, out, err = _run(capsys, str(DATA / "clinics.csv"), "--baseline", str(plain),
-                          "--points", "0")  # fmt: skip
+    code, out, err = _run(
+        capsys, str(DATA / "clinics.csv"), "--baseline", str(plain), "--points", "0"
+    )
     assert "the baseline was a report of 60 rows (20 positive), this one of 90" in err
     code, out, err = _run(capsys, A, "--compare", B, "--require", "auc > 0.5", "--points", "0")
     assert "this report holds 2 models (model-a, model-b): the names read the first's" in err
-    code, out, err = _run(capsys, A, "--compare", B, "--baseline", str(plain), "--json",
-                          "--points", "0")  # fmt: skip
+    code, out, err = _run(
+        capsys, A, "--compare", B, "--baseline", str(plain), "--json", "--points", "0"
+    )
     assert "several models" in json.loads(out)["baseline"]["auc_test_reason"]
 
 

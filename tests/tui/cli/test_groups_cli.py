@@ -27,8 +27,17 @@ def test_the_json_has_the_contract_s_names(capsys: pytest.CaptureFixture[str]) -
     assert d["group_column"] == "site"
     assert [g["name"] for g in d["groups"]] == ["east", "north", "south"]
     east = d["groups"][0]
-    assert set(east) >= {"name", "n", "positives", "prevalence", "counts", "metrics",
-                         "selection_rate", "roc", "pr"}  # fmt: skip
+    assert set(east) >= {
+        "name",
+        "n",
+        "positives",
+        "prevalence",
+        "counts",
+        "metrics",
+        "selection_rate",
+        "roc",
+        "pr",
+    }
     assert (east["n"], east["positives"]) == (20, 4)
     assert east["counts"] == {"tp": 3, "fp": 5, "tn": 11, "fn": 1}
     assert east["selection_rate"]["exact"] == "2/5"
@@ -38,9 +47,14 @@ def test_the_json_has_the_contract_s_names(capsys: pytest.CaptureFixture[str]) -
     assert east["roc"]["interval"]["method"] == "delong"
     assert "average_precision" in east["pr"]
     gaps = d["gaps"]
-    for name in ("demographic_parity_difference", "demographic_parity_ratio",
-                 "equal_opportunity_difference", "equalized_odds_difference",
-                 "predictive_parity_difference", "accuracy_difference"):  # fmt: skip
+    for name in (
+        "demographic_parity_difference",
+        "demographic_parity_ratio",
+        "equal_opportunity_difference",
+        "equalized_odds_difference",
+        "predictive_parity_difference",
+        "accuracy_difference",
+    ):
         assert set(gaps[name]) >= {"value", "groups", "interval"}, name
     dp = gaps["demographic_parity_difference"]
     assert dp["groups"] == ["south", "north"] and dp["exact"] == "23/60"
@@ -70,18 +84,32 @@ def test_the_text_report_has_the_table_each_group_and_the_gaps(
     out = capsys.readouterr().out
     section = out[out.index("Groups by site") :]
     assert "  east   20    4          3   5   11  1   8/20" in section
-    assert ("demographic parity difference = 22/30 − 14/40 = 23/60 ≈ 0.3833 (selection rate "
-            "of south minus north; 95% CI 0.147 to 0.563, Newcombe)") in section  # fmt: skip
+    assert (
+        "demographic parity difference = 22/30 − 14/40 = 23/60 ≈ 0.3833 (selection rate "
+        "of south minus north; 95% CI 0.147 to 0.563, Newcombe)"
+    ) in section
     assert "north: 40 rows, 12 positive (prevalence 12/40)" in section
 
 
 def test_check_fails_a_gap_over_its_limit_with_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = main(["report", CLINICS, "--group", "site", "--check", "--json",
-                 "--max-gap", "equal_opportunity_difference 0.05",
-                 "--max-gap", "demographic_parity_ratio 0.4",
-                 "--max-gap", "accuracy_difference 0.5"])  # fmt: skip
+    code = main(
+        [
+            "report",
+            CLINICS,
+            "--group",
+            "site",
+            "--check",
+            "--json",
+            "--max-gap",
+            "equal_opportunity_difference 0.05",
+            "--max-gap",
+            "demographic_parity_ratio 0.4",
+            "--max-gap",
+            "accuracy_difference 0.5",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 1
     json.loads(captured.out)  # the report is still written whole
@@ -90,30 +118,60 @@ def test_check_fails_a_gap_over_its_limit_with_one_line(
         "threshold-lab: note: gap not within --max-gap: equal_opportunity_difference = "
         "0.1389 > 0.05 (equal opportunity difference: south against east)"
     ]
-    assert main(["report", CLINICS, "--group", "site", "--check",
-                 "--max-gap", "demographic_parity_ratio 0.5"]) == 1  # fmt: skip
+    assert (
+        main(
+            [
+                "report",
+                CLINICS,
+                "--group",
+                "site",
+                "--check",
+                "--max-gap",
+                "demographic_parity_ratio 0.5",
+            ]
+        )
+        == 1
+    )
     assert "demographic_parity_ratio = 0.4773 < 0.5" in capsys.readouterr().err
-    assert main(["report", CLINICS, "--group", "site", "--check",
-                 "--max-gap", "equalized_odds_difference 0.4"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "report",
+                CLINICS,
+                "--group",
+                "site",
+                "--check",
+                "--max-gap",
+                "equalized_odds_difference 0.4",
+            ]
+        )
+        == 0
+    )
 
 
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
         (["--group", "site", "--check", "--max-gap", "parity 0.1"], "no gap named 'parity'"),
-        (["--group", "site", "--check", "--max-gap", "accuracy_difference x"],
-         "'x' is not a number"),
-        (["--group", "site", "--check", "--max-gap", "accuracy_difference"],
-         "give a gap's name and a number"),
-        (["--group", "site", "--check", "--max-gap", "accuracy_difference -1"],
-         "finite number >= 0"),
+        (
+            ["--group", "site", "--check", "--max-gap", "accuracy_difference x"],
+            "'x' is not a number",
+        ),
+        (
+            ["--group", "site", "--check", "--max-gap", "accuracy_difference"],
+            "give a gap's name and a number",
+        ),
+        (
+            ["--group", "site", "--check", "--max-gap", "accuracy_difference -1"],
+            "finite number >= 0",
+        ),
         (["--group", "site", "--max-gap", "accuracy_difference 0.1"], "add --check"),
         (["--max-gap", "accuracy_difference 0.1", "--check"], "--max-gap needs --group COL"),
         (["--group", "nosuch"], "no column named 'nosuch' for the groups"),
         (["--group", "id"], "90 groups"),
         (["--check"], "--check needs --goal"),
     ],
-)  # fmt: skip
+)
 def test_bad_group_options_are_refused_with_one_line(
     capsys: pytest.CaptureFixture[str], argv: list[str], said: str
 ) -> None:
@@ -158,8 +216,9 @@ def test_groups_with_a_parquet_file(capsys: pytest.CaptureFixture[str], tmp_path
     import pyarrow.parquet as pq
 
     p = tmp_path / "g.parquet"
-    pq.write_table(pa.table({"score": [0.9, 0.8, 0.3, 0.1], "label": [1, 0, 1, 0],
-                             "site": [1, 1, 2, 2]}), p)  # fmt: skip
+    pq.write_table(
+        pa.table({"score": [0.9, 0.8, 0.3, 0.1], "label": [1, 0, 1, 0], "site": [1, 1, 2, 2]}), p
+    )
     d = _json(capsys, str(p), "--group", "site")
     assert [g["name"] for g in d["groups"]] == ["1", "2"]
     assert d["gaps"]["demographic_parity_difference"]["exact"] == "1/1"
@@ -168,13 +227,33 @@ def test_groups_with_a_parquet_file(capsys: pytest.CaptureFixture[str], tmp_path
 def test_group_thresholds_in_the_json_have_the_contract_s_names(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "equal_opportunity",
-              "--tolerance", "0.05")  # fmt: skip
+    d = _json(
+        capsys,
+        CLINICS,
+        "--group",
+        "site",
+        "--group-goal",
+        "equal_opportunity",
+        "--tolerance",
+        "0.05",
+    )
     g = d["group_thresholds"]
-    assert set(g) >= {"criterion", "objective", "tolerance", "feasible", "reason", "thresholds",
-                      "objective_value", "gap", "runner_up"}  # fmt: skip
+    assert set(g) >= {
+        "criterion",
+        "objective",
+        "tolerance",
+        "feasible",
+        "reason",
+        "thresholds",
+        "objective_value",
+        "gap",
+        "runner_up",
+    }
     assert (g["criterion"], g["objective"], g["tolerance"]) == (
-        "equal_opportunity", "max accuracy", 0.05)  # fmt: skip
+        "equal_opportunity",
+        "max accuracy",
+        0.05,
+    )
     assert g["feasible"] is True and g["reason"] is None
     assert g["thresholds"] == {"east": 0.56, "north": 0.51, "south": 0.58}
     assert g["objective_value"]["exact"] == "71/90"
@@ -186,8 +265,16 @@ def test_group_thresholds_in_the_json_have_the_contract_s_names(
 def test_group_thresholds_agree_with_each_group_at_its_threshold(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    d = _json(capsys, CLINICS, "--group", "site", "--group-goal", "demographic_parity",
-              "--goal", "min cost fp=1 fn=5")  # fmt: skip
+    d = _json(
+        capsys,
+        CLINICS,
+        "--group",
+        "site",
+        "--group-goal",
+        "demographic_parity",
+        "--goal",
+        "min cost fp=1 fn=5",
+    )
     g = d["group_thresholds"]
     cost, rates = 0, []
     for name, t in g["thresholds"].items():
@@ -214,15 +301,28 @@ def test_an_infeasible_criterion_says_the_smallest_gap(capsys: pytest.CaptureFix
         (["--group-goal", "equal_opportunity"], "--group-goal needs --group COL"),
         (["--group", "site", "--group-goal", "fair"], "not a criterion"),
         (["--group", "site", "--tolerance", "0.1"], "--tolerance needs --group-goal"),
-        (["--group", "site", "--group-goal", "equal_opportunity", "--tolerance", "2"],
-         "between 0 and 1"),
-        (["--group", "site", "--group-goal", "equal_opportunity", "--goal", "max mcc"],
-         "mcc is not a sum over groups"),
+        (
+            ["--group", "site", "--group-goal", "equal_opportunity", "--tolerance", "2"],
+            "between 0 and 1",
+        ),
+        (
+            ["--group", "site", "--group-goal", "equal_opportunity", "--goal", "max mcc"],
+            "mcc is not a sum over groups",
+        ),
         (["--group", "site", "--group-goal", "same_goal"], "same_goal needs --goal"),
-        (["--group", "site", "--group-goal", "equal_opportunity", "--goal",
-          "max precision where recall >= 0.8"], "apply with same_goal only"),
+        (
+            [
+                "--group",
+                "site",
+                "--group-goal",
+                "equal_opportunity",
+                "--goal",
+                "max precision where recall >= 0.8",
+            ],
+            "apply with same_goal only",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_group_goals_are_refused_with_one_line(
     capsys: pytest.CaptureFixture[str], argv: list[str], said: str
 ) -> None:
@@ -290,17 +390,20 @@ def test_an_aggregated_file_s_one_group_alone_and_the_old_models(
     agg = _aggregated_clinics(tmp_path)
     east = _json(capsys, str(agg), "--group", "east")
     assert "groups" not in east and "gaps" not in east
-    one = tl.report([r[3] for r in clinics_rows() if r[1] == "east"],
-                    [r[2] for r in clinics_rows() if r[1] == "east"]).to_dict(points=0)  # fmt: skip
+    one = tl.report(
+        [r[3] for r in clinics_rows() if r[1] == "east"],
+        [r[2] for r in clinics_rows() if r[1] == "east"],
+    ).to_dict(points=0)
     assert east["roc"]["auc"] == one["roc"]["auc"] and east["counts"] == one["counts"]
     assert "(site = east)" in east["source"]
     models = _json(capsys, str(agg), "--as-models")
-    assert models["groups"] == {"by": "site", "names": ["east", "north", "south"],
-                                "shown": "east"}  # fmt: skip
+    assert models["groups"] == {"by": "site", "names": ["east", "north", "south"], "shown": "east"}
     assert main(["report", str(agg), "--group", "west"]) == 2
     err = capsys.readouterr().err
-    assert "--group west: neither the group column ('site') nor a group in it; the groups " \
-        "are: east, north, south" in err  # fmt: skip
+    assert (
+        "--group west: neither the group column ('site') nor a group in it; the groups "
+        "are: east, north, south" in err
+    )
 
 
 def test_a_quantised_aggregated_file_s_pooled_bound_counts_shared_scores_as_merged(
@@ -309,9 +412,11 @@ def test_a_quantised_aggregated_file_s_pooled_bound_counts_shared_scores_as_merg
     from threshold_lab.core.data.sources import open_source
 
     p = tmp_path / "q.csv"
-    p.write_text("score,positives,negatives,merged,quantisation,site\n"
-                 "0.9,3,1,true,round:1,a\n0.5,1,1,false,round:1,a\n0.1,1,4,true,round:1,a\n"
-                 "0.9,1,0,false,round:1,b\n0.5,2,2,false,round:1,b\n")  # fmt: skip
+    p.write_text(
+        "score,positives,negatives,merged,quantisation,site\n"
+        "0.9,3,1,true,round:1,a\n0.5,1,1,false,round:1,a\n0.1,1,4,true,round:1,a\n"
+        "0.9,1,0,false,round:1,b\n0.5,2,2,false,round:1,b\n"
+    )
     src = open_source(str(p))
     assert [n for n, _ in src.groups] == ["a", "b"]
     # Pooled: 0.9 holds 4 positives and 1 negative (merged in a), 0.5 holds 3 and 3 (two
@@ -324,10 +429,11 @@ def test_the_group_column_is_named_as_given(capsys: pytest.CaptureFixture[str]) 
     import pandas as pd
 
     df = pd.read_csv(CLINICS)
-    for r in (tl.from_frame(df, group="site"),
-              tl.report(df["label"], df["score"], groups=df["site"]),
-              tl.report(list(df["label"]), list(df["score"]), groups=list(df["site"]),
-                        group_name="site")):  # fmt: skip
+    for r in (
+        tl.from_frame(df, group="site"),
+        tl.report(df["label"], df["score"], groups=df["site"]),
+        tl.report(list(df["label"]), list(df["score"]), groups=list(df["site"]), group_name="site"),
+    ):
         assert r.to_dict(points=0)["group_column"] == "site"
     plain = tl.report(list(df["label"]), list(df["score"]), groups=list(df["site"]))
     assert plain.to_dict(points=0)["group_column"] == "group"

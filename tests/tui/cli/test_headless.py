@@ -71,9 +71,13 @@ sys.stderr.write(json.dumps({"code": code, "loaded": loaded}))
 
 def test_a_report_of_a_preset_loads_only_what_it_uses() -> None:
     proc = subprocess.run(
-        [sys.executable, "-c", LAZY], capture_output=True, text=True, cwd=ROOT, timeout=60,
+        [sys.executable, "-c", LAZY],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
         check=False,
-    )  # fmt: skip
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stderr) == {"code": 0, "loaded": []}
     assert json.loads(proc.stdout)["schema"] == 1

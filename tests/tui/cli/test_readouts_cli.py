@@ -58,8 +58,16 @@ def test_readout_flags_replace_the_default_and_repeat(capsys: pytest.CaptureFixt
 def test_partial_auc_on_asah_is_procs(capsys: pytest.CaptureFixture[str]) -> None:
     """pROC: auc(roc(outcome, wfns), partial.auc=c(1, .9), partial.auc.correct=TRUE) and
     the same with partial.auc.focus="se"."""
-    d = _json(capsys, *ASAH, "--score-column", "wfns", "--partial-auc", "fpr:0-0.1",
-              "--partial-auc", "tpr:0.9-1")  # fmt: skip
+    d = _json(
+        capsys,
+        *ASAH,
+        "--score-column",
+        "wfns",
+        "--partial-auc",
+        "fpr:0-0.1",
+        "--partial-auc",
+        "tpr:0.9-1",
+    )
     fpr, tpr = d["partial_auc"]
     assert (fpr["focus"], fpr["low"], fpr["high"]) == ("fpr", 0.0, 0.1)
     assert fpr["area"]["value"] == pytest.approx(0.0334417344173442, abs=1e-13)
@@ -70,8 +78,15 @@ def test_partial_auc_on_asah_is_procs(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_each_model_has_its_own_readouts(capsys: pytest.CaptureFixture[str]) -> None:
-    d = _json(capsys, *ASAH, *(x for c in ("wfns", "s100b", "ndka") for x in ("--score-column", c)),
-              "--readout", "fpr 0.1", "--partial-auc", "fpr:0-0.1")  # fmt: skip
+    d = _json(
+        capsys,
+        *ASAH,
+        *(x for c in ("wfns", "s100b", "ndka") for x in ("--score-column", c)),
+        "--readout",
+        "fpr 0.1",
+        "--partial-auc",
+        "fpr:0-0.1",
+    )
     names = [m["name"] for m in d["models"]]
     assert len(names) == 3
     areas = {m["name"]: m["partial_auc"][0]["area"]["value"] for m in d["models"]}
@@ -83,10 +98,14 @@ def test_each_model_has_its_own_readouts(capsys: pytest.CaptureFixture[str]) -> 
 def test_the_text_report_says_each_readout_and_area(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "canonical", "--readout", "fpr 0.5", "--partial-auc", "fpr:0-0.5"]) == 0
     out = capsys.readouterr().out
-    assert ("  TPR at FPR <= 0.5: 2/3 ≈ 0.6667 at threshold 0.8 (FPR 1/2 = 0.5; TP 2, FP 1, "
-            "TN 1, FN 1); interpolated at FPR = 0.5 exactly: 2/3 ≈ 0.6667") in out  # fmt: skip
-    assert ("  Partial AUC, FPR 0 to 0.5 (∫ TPR dFPR): 1/4 = 0.25 of at most 0.5; McClish "
-            "standardised: 2/3 ≈ 0.6667") in out  # fmt: skip
+    assert (
+        "  TPR at FPR <= 0.5: 2/3 ≈ 0.6667 at threshold 0.8 (FPR 1/2 = 0.5; TP 2, FP 1, "
+        "TN 1, FN 1); interpolated at FPR = 0.5 exactly: 2/3 ≈ 0.6667"
+    ) in out
+    assert (
+        "  Partial AUC, FPR 0 to 0.5 (∫ TPR dFPR): 1/4 = 0.25 of at most 0.5; McClish "
+        "standardised: 2/3 ≈ 0.6667"
+    ) in out
 
 
 @pytest.mark.parametrize(
@@ -110,8 +129,12 @@ def test_a_bad_flag_is_one_line_and_exit_2(
 
 
 def test_the_python_api_has_them() -> None:
-    r = tl.report([1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1], readout=["fpr 0.5", "tpr 1"],
-                  partial_auc="fpr:0-0.5")  # fmt: skip
+    r = tl.report(
+        [1, 0, 1, 0, 1],
+        [0.9, 0.8, 0.8, 0.4, 0.1],
+        readout=["fpr 0.5", "tpr 1"],
+        partial_auc="fpr:0-0.5",
+    )
     assert [(x.kind, x.threshold, x.value.exact) for x in r.readouts] == [
         ("tpr_at_fpr", 0.8, Fraction(2, 3)),
         ("fpr_at_tpr", 0.1, Fraction(1)),
@@ -129,8 +152,14 @@ def test_plain_mode_reads_out_and_integrates() -> None:
     out = io.StringIO()
     p = preset("canonical")
     plain = PlainSession(Session(p.data, p.threshold, source="preset canonical"), out)
-    for line in ("readout fpr 0.5", "partial auc fpr 0 0.5", "partial auc tpr:0.5-1",
-                 "readout tpr 2", "partial auc", "partial roc"):  # fmt: skip
+    for line in (
+        "readout fpr 0.5",
+        "partial auc fpr 0 0.5",
+        "partial auc tpr:0.5-1",
+        "readout tpr 2",
+        "partial auc",
+        "partial roc",
+    ):
         plain.run_line(line)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("TPR at FPR <= 0.5: 2/3 ≈ 0.6667 at threshold 0.8")

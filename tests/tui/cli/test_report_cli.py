@@ -249,9 +249,13 @@ def test_argparse_errors_exit_2_without_traceback(capsys: pytest.CaptureFixture[
 def test_a_full_device_is_one_line_and_status_1() -> None:
     # Before: an ENOSPC traceback.
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "threshold_lab", "report", "canonical",
-                               "--json"], stdout=full, stderr=subprocess.PIPE, text=True,
-                              check=False)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-m", "threshold_lab", "report", "canonical", "--json"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
     assert proc.returncode == 1
     assert proc.stderr == "threshold-lab: error: cannot write the report: No space left on device\n"
 

@@ -31,8 +31,11 @@ PANE_WIDGETS = {
 
 def shown(widget: Widget) -> bool:
     """On screen: displayed, with all its ancestors, and given some room."""
-    return widget.display and all(a.display for a in widget.ancestors_with_self
-                                  if isinstance(a, Widget)) and widget.region.area > 0  # fmt: skip
+    return (
+        widget.display
+        and all(a.display for a in widget.ancestors_with_self if isinstance(a, Widget))
+        and widget.region.area > 0
+    )
 
 
 def chart_lines(chart: CurveChart) -> list[str]:
@@ -105,8 +108,23 @@ async def test_formulas_break_only_at_their_equals_signs(width: int) -> None:
         await pilot.pause()
         panel = app.main.query_one(MetricsPanel)
         lines = [t.plain for t in panel.lines_at(panel.content_region.width)]
-        names = ("precision", "recall", "F1", "F2", "accuracy", "specificity", "FPR", "FNR",
-                 "NPV", "balanced", "MCC", "prevalence", "queue", "LR", "m: all")  # fmt: skip
+        names = (
+            "precision",
+            "recall",
+            "F1",
+            "F2",
+            "accuracy",
+            "specificity",
+            "FPR",
+            "FNR",
+            "NPV",
+            "balanced",
+            "MCC",
+            "prevalence",
+            "queue",
+            "LR",
+            "m: all",
+        )
         for line in lines:
             # A formula, its continuation at an = sign, or its interval on a line of
             # its own (#14), or the keys' hint.
@@ -157,8 +175,11 @@ async def test_ticks_sit_on_their_values_and_the_active_point_between_them(
         await pilot.pause()
         chart = app.main.query_one("#roc-chart", CurveChart)
         lines = chart_lines(chart)
-        rows = {float(m.group(1)): i for i, line in enumerate(lines)
-                if (m := re.match(r"^\s*(\d\.\d\d)┤", line))}  # fmt: skip
+        rows = {
+            float(m.group(1)): i
+            for i, line in enumerate(lines)
+            if (m := re.match(r"^\s*(\d\.\d\d)┤", line))
+        }
         assert sorted(rows) == [0.0, 0.25, 0.5, 0.75, 1.0]
         gaps = {rows[a] - rows[b] for a, b in ((0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.0))}
         assert max(gaps) - min(gaps) <= 1 and min(gaps) >= 2  # (nearly) evenly spaced
@@ -307,8 +328,7 @@ async def test_a_pane_switch_restyles_the_screen_once(monkeypatch: pytest.Monkey
             update_styles(self, node, animate=animate)
 
         monkeypatch.setattr(type(app), "update_styles", counted)
-        for key, classes in (("2", "-one -view-chart"), ("0", ""),
-                             ("3", "-one -view-rows")):  # fmt: skip
+        for key, classes in (("2", "-one -view-chart"), ("0", ""), ("3", "-one -view-rows")):
             restyled.clear()
             await pilot.press(key)
             await pilot.pause()

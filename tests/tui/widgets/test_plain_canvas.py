@@ -14,12 +14,34 @@ from threshold_lab.tui.widgets import charts as c
 from threshold_lab.tui.widgets.charts import CurveChart, plain_canvas
 
 #: Every mark a chart draws with: its constants, the models' and the metric series'.
-MARKS = tuple(sorted({
-    "braille", "*", "x", c.CHANCE_MARK, c.ACTIVE_MARK, c.PARTIAL_MARK, c.HULL_MARK,
-    c.BAND_MARK, c.BAND_MARK_ASCII, *c.MODEL_MARKS, *(s[1] for s in c.SERIES),
-    c.BOUND_MARK, c.THRESHOLD_MARK, c.GOAL_MARK, c.PEAK_MARK, c.BIN_MARK, c.BIN_MARK_ASCII,
-    c.WHISKER_MARK, c.PERFECT_MARK, c.TREAT_ALL_MARK, c.FAINT_MARK, c.ACTIVE_LINE_MARK,
-}))  # fmt: skip
+MARKS = tuple(
+    sorted(
+        {
+            "braille",
+            "*",
+            "x",
+            c.CHANCE_MARK,
+            c.ACTIVE_MARK,
+            c.PARTIAL_MARK,
+            c.HULL_MARK,
+            c.BAND_MARK,
+            c.BAND_MARK_ASCII,
+            *c.MODEL_MARKS,
+            *(s[1] for s in c.SERIES),
+            c.BOUND_MARK,
+            c.THRESHOLD_MARK,
+            c.GOAL_MARK,
+            c.PEAK_MARK,
+            c.BIN_MARK,
+            c.BIN_MARK_ASCII,
+            c.WHISKER_MARK,
+            c.PERFECT_MARK,
+            c.TREAT_ALL_MARK,
+            c.FAINT_MARK,
+            c.ACTIVE_LINE_MARK,
+        }
+    )
+)
 
 
 def _bare(cols: int, rows: int) -> Any:
