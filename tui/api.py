@@ -7,19 +7,19 @@ left the threshold and the rows as they edited them.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.data.arrays import arrays_source
-from threshold_lab.core.data.loaders import Columns
+from numpy.typing import ArrayLike
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.metrics.metric import format_fraction
-from threshold_lab.core.report.options import make_options
 from threshold_lab.core.report.report import Report
+from threshold_lab.core.report.request import Request
+from threshold_lab.core.session.opening import open_session
 from threshold_lab.core.threshold import Threshold
-from threshold_lab.tui.cli.args import SourceArgs
 
 NO_TERMINAL = (
     "explore needs a terminal (this Python's input and output are not one, as in a "
@@ -49,63 +49,62 @@ class Explored:
 
 
 def explore(
-    y_true: Any,
-    y_score: Any,
+    y_true: ArrayLike,
+    y_score: ArrayLike | Mapping[str, ArrayLike],
     *,
-    threshold: object = 0.5,
-    sample_weight: Any = None,
-    ids: Any = None,
-    positive: object = None,
-    classes: Any = None,
-    goal: object = None,
-    prevalence: object = None,
-    confidence: object = 0.95,
-    bootstrap: object = None,
-    seed: object = None,
-    beta: object = 2.0,
-    transform: object = None,
+    threshold: float | str | None = 0.5,
+    goal: str | None = None,
+    prevalence: float | Fraction | str | None = None,
+    beta: float = 2.0,
+    confidence: float = 0.95,
+    bootstrap: int | bool | None = None,
+    seed: int | None = None,
+    readout: str | Sequence[str] | None = None,
+    partial_auc: str | Sequence[str] | None = None,
+    pt: str | Sequence[float | str] | None = None,
+    harm: float | Fraction | str | None = None,
+    alternative: str = "two-sided",
+    unpaired: bool = False,
+    transform: str | None = None,
+    group_goal: str | None = None,
+    tolerance: float | Fraction | str | None = None,
     theme: str = "textual-dark",
-    ascii: bool = False,
+    ascii: bool | None = None,
+    playback_seconds: float = 1.0,
+    positive: object = None,
+    sample_weight: ArrayLike | None = None,
+    ids: ArrayLike | None = None,
+    classes: Sequence[object] | None = None,
+    groups: ArrayLike | None = None,
+    group_name: str | None = None,
+    folds: ArrayLike | None = None,
+    fold_name: str | None = None,
+    source: str | None = None,
 ) -> Explored:
     """Open the explorer on these rows in this terminal; when the user quits, return
     the threshold left and the rows as edited (refused, InputError, without a
-    terminal)."""
+    terminal). The options are :func:`threshold_lab.report`'s that the explorer
+    has, and its look (``theme``, ``ascii``, ``playback_seconds``)."""
+    keywords = {k: v for k, v in locals().items() if k not in ("y_true", "y_score")}
+    request = Request.from_python("explore()", y_true, y_score, keywords)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise InputError(NO_TERMINAL)
     from threshold_lab.tui.app import ThresholdLab
+    from threshold_lab.tui.ascii import locale_wants_ascii
     from threshold_lab.tui.cli.explore import check_theme
 
-    check_theme(theme)
-    # Every option checked as the report checks it, before a screen opens.
-    o = make_options(
-        threshold=threshold,
-        beta=beta,
-        goal=goal,
-        prevalence=prevalence,
-        confidence=confidence,
-        bootstrap=bootstrap,
-        seed=seed,
-        transform=transform,
+    check_theme(request.get("theme"))
+    opened = open_session(request)  # every option checked before a screen opens
+    session = opened.session
+    shown_ascii = request.get("ascii")
+    app = ThresholdLab(
+        session,
+        opening=opened.opening,
+        theme=request.get("theme"),
+        ascii=locale_wants_ascii() if shown_ascii is None else shown_ascii,
+        playback_seconds=request.get("playback_seconds"),
+        rows_return=True,
     )
-    src = arrays_source(
-        y_true, y_score, sample_weight=sample_weight, ids=ids, positive=positive, classes=classes
-    )
-    wanted = SourceArgs(
-        name="arrays",
-        typed=None,
-        columns=Columns(),
-        aggregated=None,
-        threshold_text=None,
-        beta=o.beta,
-        goal_text=None if goal is None else str(goal),
-        prevalence_text=None if o.prevalence is None else format_fraction(o.prevalence),
-        transform=None if transform is None else str(transform),
-        confidence=o.confidence,
-        replicates=o.replicates,
-        seed=o.seed,
-    )
-    session = wanted.session(src, o.threshold).session
-    app = ThresholdLab(session, theme=theme, ascii=ascii, rows_return=True)
     app.run()
     data = session.data
     return Explored(

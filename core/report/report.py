@@ -15,14 +15,16 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numpy.typing import ArrayLike
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
-from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import (
     Comparison,
     NetBenefitDifference,
@@ -43,11 +45,10 @@ from threshold_lab.core.curves.operating import (
     readouts,
 )
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
-from threshold_lab.core.data.arrays import ARRAYS, arrays_source
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns, frame_values
 from threshold_lab.core.data.groups import split_groups
-from threshold_lab.core.data.sources import Source, with_folds, with_groups
+from threshold_lab.core.data.sources import Source
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
@@ -64,8 +65,6 @@ from threshold_lab.core.figures import (
     Look,
     check_output,
     draw,
-    parse_dpi,
-    parse_size,
     save,
 )
 from threshold_lab.core.folds import FoldReport, fold_report
@@ -77,7 +76,6 @@ from threshold_lab.core.groups.thresholds import (
 )
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.intervals.bootstrap import CurveStatistic, bootstrap
-from threshold_lab.core.intervals.closed import CONFIDENCE
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
@@ -95,8 +93,10 @@ from threshold_lab.core.report.gate import (
     headline,
     needed_readouts,
 )
-from threshold_lab.core.report.options import BaselineRows, Options, make_options
+from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.parts import Contents, ModelPart
+from threshold_lab.core.report.request import Request, check, given_from_python
+from threshold_lab.core.report.table import OPTIONS
 from threshold_lab.core.threshold import Threshold, check_threshold, format_threshold
 from threshold_lab.core.transform import Applied, apply, kept
 
@@ -178,46 +178,8 @@ def _part(
     return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas, curve, costs)
 
 
-def _sequence(values: Any) -> Any:
-    """Group names from anything list-like: a list, a numpy array, a pandas or polars
-    Series (each read through ``tolist``, keeping its values' own types)."""
-    tolist = getattr(values, "to_list", None) or getattr(values, "tolist", None)
-    if callable(tolist) and not isinstance(values, (str, bytes)):
-        return tolist()
-    if isinstance(values, (str, bytes)):
-        raise InputError("groups: give one group name a row (a list or an array), not one string")
-    return list(values)
-
-
-def _scores(values: Any) -> FloatArray:
-    """``baseline_scores=``: one finite number a row."""
-    try:
-        a = np.asarray(_sequence(values), dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(
-            "baseline_scores: give one number a row (the baseline model's scores of the same rows)"
-        ) from None
-    if a.ndim != 1:
-        raise InputError(f"baseline_scores: one score a row, not an array of shape {a.shape}")
-    bad = np.flatnonzero(~np.isfinite(a))
-    if bad.size:
-        raise InputError(
-            f"baseline_scores: row {int(bad[0])} is {a[bad[0]]!r}, not a finite number"
-        )
-    return a
-
-
 #: ``threshold=`` not given: the report's own.
 _SAME = object()
-
-
-def _size(size: object) -> tuple[float, float]:
-    """``size=``: (width, height) in inches, or a text such as ``"6x4"``."""
-    if isinstance(size, str):
-        return parse_size(size)
-    if isinstance(size, list | tuple) and len(size) == 2:
-        return parse_size(f"{size[0]}x{size[1]}")
-    raise InputError(f"size: give (width, height) in inches or '6x4', not {size!r}")
 
 
 def _or_nan(value: float | None) -> float:
@@ -515,6 +477,27 @@ def build(source: Source, options: Options) -> Report:
     )
 
 
+def build_report(request: Request, src: Source | None = None) -> Report:
+    """The report a front end's ``request`` asks for (of ``src`` when its rows are
+    open already).
+
+    >>> request = Request.from_command("report", "canonical", {"goal": parse_goal("max f1")})
+    >>> r = build_report(request)
+    >>> r.goal.threshold, r.counts
+    (0.1, Counts(tp=3, fp=2, tn=0, fn=0))
+    """
+    if src is None:
+        src = request.open()
+    return build(src, request.options(src))
+
+
+def _keywords(given: Mapping[str, Any], *data: str) -> dict[str, Any]:
+    """A constructor's keyword options, from its ``locals()`` (not ``cls`` and not the
+    data it takes first)."""
+    left_out = {"cls", "y_true", "y_score", *data}
+    return {k: v for k, v in given.items() if k not in left_out}
+
+
 @dataclass(frozen=True)
 class Sweep:
     """Every operating point of the exact sweep, read-only: ``threshold`` descending
@@ -606,111 +589,55 @@ class Report:
     @classmethod
     def from_predictions(
         cls,
-        y_true: Any,
-        y_score: Any,
+        y_true: ArrayLike,
+        y_score: ArrayLike | Mapping[str, ArrayLike],
         *,
-        threshold: object = 0.5,
-        sample_weight: Any = None,
-        ids: Any = None,
+        threshold: float | str | None = 0.5,
+        goal: str | None = None,
+        prevalence: float | Fraction | str | None = None,
+        beta: float = 2.0,
+        confidence: float = 0.95,
+        bootstrap: int | bool | None = None,
+        seed: int | None = None,
+        readout: str | Sequence[str] | None = None,
+        partial_auc: str | Sequence[str] | None = None,
+        pt: str | Sequence[float | str] | None = None,
+        harm: float | Fraction | str | None = None,
+        alternative: str = "two-sided",
+        unpaired: bool = False,
+        transform: str | None = None,
+        bins: int = 10,
+        binning: str = "mass",
+        group_goal: str | None = None,
+        tolerance: float | Fraction | str | None = None,
+        randomised: bool = False,
+        baseline: str | PathLike[str] | Mapping[str, Any] | Report | None = None,
+        baseline_scores: ArrayLike | None = None,
+        require: str | Sequence[str] | None = None,
         positive: object = None,
+        sample_weight: ArrayLike | None = None,
+        ids: ArrayLike | None = None,
         classes: Sequence[object] | None = None,
-        goal: object = None,
-        prevalence: object = None,
-        confidence: object = CONFIDENCE,
-        bootstrap: object = None,
-        seed: object = None,
-        bins: object = BINS,
-        binning: object = "mass",
-        beta: object = 2.0,
-        transform: object = None,
-        readout: object = None,
-        partial_auc: object = None,
-        alternative: object = "two-sided",
-        unpaired: object = False,
-        pt: object = None,
-        harm: object = None,
-        groups: Any = None,
-        folds: Any = None,
-        group_goal: object = None,
-        tolerance: object = None,
-        randomised: object = False,
-        source: str = ARRAYS,
+        groups: ArrayLike | None = None,
         group_name: str | None = None,
+        folds: ArrayLike | None = None,
         fold_name: str | None = None,
-        baseline: object = None,
-        require: object = None,
-        baseline_scores: Any = None,
+        source: str | None = None,
     ) -> Report:
-        """The report of labels and scores given as arrays (see
-        :func:`threshold_lab.report`, which this is)."""
-        options = make_options(
-            threshold=threshold,
-            beta=beta,
-            goal=goal,
-            prevalence=prevalence,
-            confidence=confidence,
-            bootstrap=bootstrap,
-            seed=seed,
-            bins=bins,
-            binning=binning,
-            transform=transform,
-            readout=readout,
-            partial_auc=partial_auc,
-            alternative=alternative,
-            unpaired=unpaired,
-            pt=pt,
-            harm=harm,
-            group_goal=group_goal,
-            tolerance=tolerance,
-            randomised=randomised,
-            baseline=baseline,
-            require=require,
-        )
-        if baseline_scores is not None:
-            if options.baseline is None:
-                raise InputError(
-                    "baseline_scores needs baseline= (the earlier report whose "
-                    "model scored these rows)"
-                )
-            options = dataclasses.replace(
-                options, baseline_rows=BaselineRows("baseline_scores", _scores(baseline_scores))
-            )
-        src = arrays_source(
-            y_true,
-            y_score,
-            sample_weight=sample_weight,
-            ids=ids,
-            positive=None if classes is not None else positive,
-            classes=classes,
-            source=source,
-        )
-        if classes is not None and positive is not None and src.multiclass is not None:
-            names = src.multiclass.classes
-            if str(positive) not in names:
-                raise InputError(
-                    f"positive {positive!r} is not one of the classes ({', '.join(names)})"
-                )
-            c = names.index(str(positive))
-            src = dataclasses.replace(src, data=src.multiclass.one_vs_rest(c), klass=c)
-        if groups is not None:
-            named = getattr(groups, "name", None)  # a pandas or polars Series' name
-            column = group_name or (named if isinstance(named, str) and named else "group")
-            src = with_groups(src, column, _sequence(groups), where="groups")
-        if folds is not None:
-            if groups is not None:
-                raise InputError(
-                    "folds= and groups= do not combine (the folds' spread and "
-                    "the groups' gaps are two different questions)"
-                )
-            named = getattr(folds, "name", None)
-            column = fold_name or (named if isinstance(named, str) and named else "fold")
-            src = with_folds(src, column, _sequence(folds), where="folds")
-        if options.goal is not None and options.goal.columns():
-            raise InputError(
-                f"goal {options.goal.text()!r} names a cost column (@{options.goal.columns()[0]}); "
-                "from arrays, give the costs as numbers (min cost fp=1 fn=5)"
-            )
-        return build(src, options)
+        """The report of labels and scores at one threshold (``threshold_lab.report``).
+
+        ``y_true``: 0/1, booleans or true/false (two other values with
+        ``positive="yes"``); ``y_score``: one number a row, a mapping of model name to
+        scores (several models of the same rows), or a 2-D array of one column a class
+        with ``classes=[...]``. Anything ``numpy.asarray`` takes: lists, numpy arrays,
+        pandas or polars Series. Every option is keyword-only and means what the
+        command line's flag of the same name means (docs/report.md lists them all).
+
+        Bad input raises :class:`InputError` (a ValueError) with the message the
+        command line gives.
+        """
+        keywords = _keywords(locals())
+        return build_report(Request.from_python("report()", y_true, y_score, keywords))
 
     @classmethod
     def from_frame(
@@ -723,33 +650,112 @@ class Report:
         id: str | None = None,
         group: str | None = None,
         fold: str | None = None,
-        **options: Any,
+        threshold: float | str | None = 0.5,
+        goal: str | None = None,
+        prevalence: float | Fraction | str | None = None,
+        beta: float = 2.0,
+        confidence: float = 0.95,
+        bootstrap: int | bool | None = None,
+        seed: int | None = None,
+        readout: str | Sequence[str] | None = None,
+        partial_auc: str | Sequence[str] | None = None,
+        pt: str | Sequence[float | str] | None = None,
+        harm: float | Fraction | str | None = None,
+        alternative: str = "two-sided",
+        unpaired: bool = False,
+        transform: str | None = None,
+        bins: int = 10,
+        binning: str = "mass",
+        group_goal: str | None = None,
+        tolerance: float | Fraction | str | None = None,
+        randomised: bool = False,
+        baseline: str | PathLike[str] | Mapping[str, Any] | Report | None = None,
+        baseline_scores: ArrayLike | None = None,
+        require: str | Sequence[str] | None = None,
+        positive: object = None,
+        groups: ArrayLike | None = None,
+        group_name: str | None = None,
+        folds: ArrayLike | None = None,
+        fold_name: str | None = None,
+        source: str | None = None,
     ) -> Report:
-        """The report of a data frame's columns (see :func:`threshold_lab.from_frame`)."""
+        """The report of a data frame's columns (``threshold_lab.from_frame``): pandas,
+        polars, pyarrow or DuckDB (any frame with the Arrow PyCapsule stream or the
+        dataframe interchange protocol, read through pyarrow). ``score`` may list
+        several columns (several models); ``group`` names a column of each row's group
+        (every number per group, and the gaps); ``fold`` a column of each row's
+        cross-validation fold; the other options are :meth:`from_predictions`'s."""
+        keywords = _keywords(locals(), "frame", "score", "label", "weight", "id")
+        given = given_from_python("from_frame()", keywords)
+        check("from_frame()", given)
         if fold is not None:
-            if "folds" in options:
-                raise InputError("give fold= (a column of the frame) or folds=, not both")
-            options["folds"] = frame_values(frame, fold)
-            options.setdefault("fold_name", fold)
+            given["folds"] = frame_values(frame, fold)
+            given.setdefault("fold_name", fold)
         if group is not None:
-            if "groups" in options:
-                raise InputError("give group= (a column of the frame) or groups=, not both")
-            options["groups"] = frame_values(frame, group)
-            options.setdefault("group_name", group)
+            given["groups"] = frame_values(frame, group)
+            given.setdefault("group_name", group)
+        given.pop("fold", None)
+        given.pop("group", None)
         names = [score] if isinstance(score, str) else list(score)
         if not names:
             raise InputError("score: name at least one score column")
-        y, scores, w, ids = frame_columns(frame, scores=names, label=label, weight=weight, id=id)
+        y, scores, w, row_ids = frame_columns(
+            frame, scores=names, label=label, weight=weight, id=id
+        )
         y_score: Any = (
             scores[0] if isinstance(score, str) else dict(zip(names, scores, strict=True))
         )
-        return cls.from_predictions(y, y_score, sample_weight=w, ids=ids, **options)
+        given.update({"sample_weight": w, "ids": row_ids})
+        arrays = Request(
+            "from_frame()", {k: v for k, v in given.items() if v is not None}, arrays=(y, y_score)
+        )
+        return build_report(arrays)
 
     @classmethod
-    def from_estimator(cls, estimator: Any, X: Any, y: Any, **options: Any) -> Report:
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        threshold: float | str | None = 0.5,
+        goal: str | None = None,
+        prevalence: float | Fraction | str | None = None,
+        beta: float = 2.0,
+        confidence: float = 0.95,
+        bootstrap: int | bool | None = None,
+        seed: int | None = None,
+        readout: str | Sequence[str] | None = None,
+        partial_auc: str | Sequence[str] | None = None,
+        pt: str | Sequence[float | str] | None = None,
+        harm: float | Fraction | str | None = None,
+        alternative: str = "two-sided",
+        unpaired: bool = False,
+        transform: str | None = None,
+        bins: int = 10,
+        binning: str = "mass",
+        group_goal: str | None = None,
+        tolerance: float | Fraction | str | None = None,
+        randomised: bool = False,
+        baseline: str | PathLike[str] | Mapping[str, Any] | Report | None = None,
+        baseline_scores: ArrayLike | None = None,
+        require: str | Sequence[str] | None = None,
+        positive: object = None,
+        sample_weight: ArrayLike | None = None,
+        ids: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
+        group_name: str | None = None,
+        folds: ArrayLike | None = None,
+        fold_name: str | None = None,
+        source: str | None = None,
+    ) -> Report:
         """The report of a fitted classifier on ``X`` and ``y``: the scores are
         ``predict_proba(X)[:, 1]`` (every column, with several classes), else
-        ``decision_function(X)``; the positive class is ``estimator.classes_[1]``."""
+        ``decision_function(X)``; the positive class is ``estimator.classes_[1]``.
+        The options are :meth:`from_predictions`'s."""
+        keywords = _keywords(locals(), "estimator", "X", "y")
+        given = given_from_python("from_estimator()", keywords)
+        check("from_estimator()", given)
         classes = list(getattr(estimator, "classes_", []))
         scores = None
         proba = getattr(estimator, "predict_proba", None)
@@ -767,13 +773,13 @@ class Report:
                 )
             scores = np.asarray(decide(X), dtype=np.float64)
         if scores.ndim == 2 and scores.shape[1] > 2:
-            options.setdefault("classes", classes or list(range(scores.shape[1])))
-            return cls.from_predictions(y, scores, **options)
-        if scores.ndim == 2:
-            scores = scores[:, -1]
-        if len(classes) == 2:
-            options.setdefault("positive", classes[1])
-        return cls.from_predictions(y, scores, **options)
+            given.setdefault("classes", classes or list(range(scores.shape[1])))
+        else:
+            if scores.ndim == 2:
+                scores = scores[:, -1]
+            if len(classes) == 2:
+                given.setdefault("positive", classes[1])
+        return build_report(Request("from_estimator()", given, arrays=(y, scores)))
 
     # --- the numbers -------------------------------------------------------------
 
@@ -1043,8 +1049,8 @@ class Report:
             return self.at(threshold).figure(chart, size=size, dpi=dpi, title=title)
         c = self.contents
         look = Look(
-            size=_size(size),
-            dpi=parse_dpi(str(dpi)),
+            size=OPTIONS["size"].read(size),
+            dpi=OPTIONS["dpi"].read(dpi),
             title=title,
             bins=c.options.bins,
             binning=c.options.binning,

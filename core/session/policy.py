@@ -5,26 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.curves.operating import (
-    DEFAULT_READOUTS,
-    Focus,
-    Kind,
-    PartialAUC,
-    Readout,
-    partial_auc,
-    readouts,
-)
-from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.extra import numeric_column
 from threshold_lab.core.decide.goal import Goal, parse_goal
-from threshold_lab.core.decide.net_benefit import DEFAULT_GRID
 from threshold_lab.core.decide.solve import (
     Deciding,
     Decision,
@@ -36,6 +24,7 @@ from threshold_lab.core.decide.text import goal_setting, prevalence_words
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.bootstrap import SweepStatistic
 from threshold_lab.core.metrics.metric import fraction_text
+from threshold_lab.core.report.options import Options
 from threshold_lab.core.session.history import History
 from threshold_lab.core.threshold import Threshold, format_threshold
 
@@ -43,29 +32,6 @@ from threshold_lab.core.threshold import Threshold, format_threshold
 STEP = 0.01
 
 OFF_WORDS = ("off", "none", "clear")
-
-
-@dataclass(frozen=True)
-class Asked:
-    """What the user asked to read besides the threshold: the readouts at fixed rates
-    (``--readout``), the partial AUCs (``--partial-auc``), and how models are tested
-    against each other (``--alternative``, ``--unpaired``)."""
-
-    readouts: tuple[tuple[Kind, float], ...] = DEFAULT_READOUTS
-    partial_aucs: tuple[tuple[Focus, float, float], ...] = ()
-    alternative: str = "two-sided"
-    unpaired: bool = False
-    #: The decision curve's threshold probabilities (--pt) and harm (--harm).
-    pt: tuple[Fraction, ...] = DEFAULT_GRID
-    harm: Fraction = Fraction(0)
-
-    def read(self, sweep: Sweep) -> tuple[Readout, ...]:
-        """The readouts of ``sweep``."""
-        return readouts(sweep, self.readouts)
-
-    def partial(self, sweep: Sweep) -> tuple[PartialAUC, ...]:
-        """The partial AUCs of ``sweep``."""
-        return tuple(partial_auc(sweep, f, lo, hi) for f, lo, hi in self.partial_aucs)
 
 
 def misaligned(goal: Goal) -> str:
@@ -81,12 +47,14 @@ class Policy:
     """What decides: ``threshold`` (None: above all scores), ``beta``, ``goal`` and
     ``prevalence`` (None: none)."""
 
-    def __init__(self, threshold: Threshold, beta: float = 2.0) -> None:
+    def __init__(self, threshold: Threshold, options: Options) -> None:
         self.threshold = threshold
-        self.beta = beta
+        self.beta = options.beta
+        #: Set by solving it (:meth:`goal_for`), never as given: it may need columns.
         self.goal: Goal | None = None
-        self.prevalence: Fraction | None = None
-        self.asked = Asked()
+        self.prevalence: Fraction | None = options.prevalence
+        #: What else was asked for: the readouts, partial AUCs, tests, pt and harm.
+        self.asked = options
         self._solved: tuple[object, Decision | str] | None = None
 
     def deciding(
@@ -148,10 +116,10 @@ class Policy:
             )
         return moved
 
-    def goal_for(self, text: str, history: History) -> Goal:
-        """``text`` as a goal these rows can be solved for (raises InputError): a cost
+    def goal_for(self, given: str | Goal, history: History) -> Goal:
+        """``given`` as a goal these rows can be solved for (raises InputError): a cost
         column the file has but was not asked for when it was opened is read now."""
-        goal = parse_goal(text)
+        goal = parse_goal(given) if isinstance(given, str) else given
         missing = [c for c in goal.columns() if c not in history.columns]
         if missing and history.path is not None and history.aligned:
             history.columns = {
@@ -168,12 +136,12 @@ class Policy:
             raise InputError(misaligned(goal))
         return goal
 
-    def set_prevalence(self, text: str, a: Analysis) -> str:
+    def set_prevalence(self, given: str | Fraction, a: Analysis) -> str:
         """Set (or, with ``off``, drop) the deployment prevalence; what it does at ``a``."""
-        if text.strip().lower() in OFF_WORDS:
+        if isinstance(given, str) and given.strip().lower() in OFF_WORDS:
             self.prevalence = None
             return "Prevalence what-if off."
-        self.prevalence = parse_prevalence(text)
+        self.prevalence = parse_prevalence(given) if isinstance(given, str) else given
         return f"Prevalence {fraction_text(self.prevalence)}: " + prevalence_words(
             a, self.prevalence
         )

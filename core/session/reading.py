@@ -19,12 +19,17 @@ from threshold_lab.core.decide.solve import Deciding
 from threshold_lab.core.drawing.model_rows import ModelRow
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.multiclass.metrics import MulticlassReport
+from threshold_lab.core.report.options import Options
+from threshold_lab.core.session.groups import RowGroups
 from threshold_lab.core.session.history import History
 from threshold_lab.core.session.part import Part
-from threshold_lab.core.session.policy import Asked, Policy
+from threshold_lab.core.session.policy import Policy
 from threshold_lab.core.session.shown import Shown
 from threshold_lab.core.session.sureness import Sureness
 from threshold_lab.core.threshold import Threshold
+
+#: Every option at its default.
+DEFAULTS = Options()
 
 
 class Reading:
@@ -40,7 +45,7 @@ class Reading:
         *,
         source: str,
         path: Path | None = None,
-        beta: float = 2.0,
+        options: Options = DEFAULTS,
         columns: Mapping[str, npt.NDArray[np.float64]] | None = None,
         models: Sequence[Model] = (),
         multiclass: Multiclass | None = None,
@@ -48,11 +53,19 @@ class Reading:
         quantised: Mapping[str, Quantised] | None = None,
         group_by: str | None = None,
         pooled: bool = False,
+        row_groups: RowGroups | None = None,
+        folds: bool = False,
     ) -> None:
         self.history = History(data, threshold, source=source, path=path, columns=columns)
         self.shown = Shown(models, multiclass, klass, quantised, group_by, pooled)
-        self.policy = Policy(threshold, beta)
-        self.sureness = Sureness()
+        if folds:
+            self.shown.part = "fold"
+        self.policy = Policy(threshold, options)
+        self.sureness = Sureness(options)
+        #: The rows' groups (``--group COL``), followed through the edits; None without.
+        self.row_groups = row_groups
+        #: The models are every row pooled and its cross-validation folds (``--fold COL``).
+        self.folds = folds
 
     data: Part[Dataset] = Part("history", "data", "The rows shown, as edited.")
     source: Part[str] = Part("history", "source")
@@ -64,7 +77,9 @@ class Reading:
     beta: Part[float] = Part("policy", "beta")
     goal: Part[Goal | None] = Part("policy", "goal")
     prevalence: Part[Fraction | None] = Part("policy", "prevalence")
-    asked: Part[Asked] = Part("policy", "asked", "The readouts, partial AUCs and tests asked.")
+    asked: Part[Options] = Part(
+        "policy", "asked", "The options asked for: the readouts, partial AUCs, tests, pt, harm."
+    )
     models: Part[tuple[Model, ...]] = Part("shown", "models")
     model: Part[int] = Part("shown", "model", "Which model is shown.")
     multiclass: Part[Multiclass | None] = Part("shown", "multiclass")

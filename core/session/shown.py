@@ -18,7 +18,7 @@ from threshold_lab.core.drawing.model_rows import ModelRow, model_row, pending_r
 from threshold_lab.core.drawing.prepared import BACKGROUND_ROWS
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
-from threshold_lab.core.session.policy import Asked
+from threshold_lab.core.report.options import Options
 from threshold_lab.core.threshold import Threshold
 
 EDITS_FIRST = "undo or reset them (r) before showing another {}"
@@ -207,7 +207,7 @@ class Shown:
         confidence: float,
         goal: Goal | None,
         prevalence: Fraction | None,
-        asked: Asked | None = None,
+        asked: Options | None = None,
     ) -> list[Comparison]:
         """Every pair of models compared, each at the threshold (or at its own goal's
         point), as loaded."""

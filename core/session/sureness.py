@@ -14,14 +14,12 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import BootJob, Sure
 from threshold_lab.core.intervals.bootstrap import (
-    SEED,
     Bootstrap,
     CurveStatistic,
     SweepStatistic,
-    parse_replicates,
-    parse_seed,
 )
-from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence, percent
+from threshold_lab.core.intervals.closed import parse_confidence, percent
+from threshold_lab.core.report.options import Options
 
 #: What a bootstrap's threshold-free results depend on besides these settings: the
 #: rows' curves, the goal and prevalence, whether cost columns line up, beta.
@@ -31,12 +29,12 @@ State = tuple[Hashable, ...]
 class Sureness:
     """Intervals shown or not, at what confidence, and the bootstrap asked for."""
 
-    def __init__(self) -> None:
+    def __init__(self, options: Options) -> None:
         self.intervals = True
-        self.confidence = CONFIDENCE
+        self.confidence = options.confidence
         #: Bootstrap replicates (None: no bootstrap) and its seed.
-        self.replicates: int | None = None
-        self.seed = SEED
+        self.replicates: int | None = options.replicates
+        self.seed = options.seed
         self._boot: tuple[State, Bootstrap] | None = None
 
     def _state(self, state: State) -> State:
@@ -116,18 +114,13 @@ class Sureness:
             f"DeLong's for ROC AUC{boot}."
         )
 
-    def set_bootstrap(self, text: str, seed: str | None = None) -> str:
-        """``off``, or the replicates (and optionally the seed) of a bootstrap for the
-        numbers with no closed form; the sentence saying so."""
-        word = text.strip().lower()
-        if word in ("off", "none"):
+    def set_bootstrap(self, replicates: int | None, seed: int | None = None) -> str:
+        """No bootstrap (None), or one of ``replicates`` (and ``seed``; None keeps the
+        seed) for the numbers with no closed form; the sentence saying so."""
+        if replicates is None:
             self.replicates = None
             return "Bootstrap off."
-        try:
-            replicates = parse_replicates(word)
-            chosen = self.seed if seed is None else parse_seed(seed)
-        except ValueError as exc:
-            raise InputError(f"bootstrap: {exc}") from None
+        chosen = self.seed if seed is None else seed
         self.replicates, self.seed, self.intervals = replicates, chosen, True
         return (
             f"Bootstrap on: {replicates} replicates, seed {chosen}, resampling positives "

@@ -32,7 +32,7 @@ from threshold_lab.core.drawing.series import metric_series
 from threshold_lab.core.intervals import Sure
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
-from threshold_lab.core.session.policy import Asked
+from threshold_lab.core.report.options import Options
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.text.sentences import status_sentence
 
@@ -75,7 +75,7 @@ class Update:
     #: The rows shown are quantised counts: the rule and the bound on AUC.
     quantised: Quantised | None = None
     #: The readouts and partial AUCs asked for, and how models are tested.
-    asked: Asked = field(default_factory=Asked)
+    asked: Options = field(default_factory=Options)
     #: The first model is every row pooled, the others its groups (``--group COL``).
     pooled: bool = False
     #: The groups are cross-validation folds (``--fold COL``).

@@ -184,7 +184,7 @@ def test_several_classes() -> None:
         (lambda: tl.report([1, 0, 2], [0.1, 0.2, 0.3]), "y_true[2]: label '2'"),
         (lambda: tl.report(["a", "b", "c"], [0.1, 0.2, 0.3], positive="a"), "a third label"),
         (lambda: tl.report(["a", "b"], [0.1, 0.2]), "positive=NAME"),
-        (lambda: tl.report([1, None], [0.1, 0.2]), "y_true[1]: the label is missing"),
+        (lambda: tl.report([1, None], [0.1, 0.2]), "y_true[1]: the label is missing"),  # type: ignore[arg-type]
         (lambda: tl.report(Y, S, goal="max bogus"), '"bogus" is not a metric'),
         (lambda: tl.report(Y, S, threshold="x"), "threshold 'x' is not a number"),
         (lambda: tl.report(Y, S, confidence=1), "confidence 1.0 is not strictly between"),

@@ -16,7 +16,7 @@ from sklearn.svm import LinearSVC
 
 import threshold_lab as tl
 
-COLUMNS = {
+COLUMNS: dict[str, Any] = {
     "id": ["s1", "s2", "s3", "s4", "s5"],
     "p": [0.9, 0.8, 0.8, 0.4, 0.1],
     "q": [0.6, 0.7, 0.2, 0.1, 0.9],

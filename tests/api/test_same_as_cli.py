@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 from threshold_lab.core.data.sources import Source
+from threshold_lab.core.report.request import Request
 from threshold_lab.tui.cli import report as report_cli
-from threshold_lab.tui.cli.args import SourceArgs
+from threshold_lab.tui.cli.args import given
 
 import threshold_lab as tl
 from tests.golden_cases import CASES, run_report
@@ -25,21 +26,19 @@ NOT_ARRAYS = {"goal-cost-column", "groups", "groups-second", "aggregated-groups"
 def _call(case: str) -> tuple[Source, dict[str, Any]]:
     """The case's rows as the command line opens them, and the API's arguments for them."""
     args = report_cli.parser().parse_args(CASES[case])
-    wanted = SourceArgs.parse(args)
-    src, threshold = wanted.open()
+    request = Request.from_command("report", args.source, given(args, "report"))
+    src = request.open()
+    # The options as typed (the API reads the same texts), by their Python keyword.
+    typed = ["--threshold", "--beta", "--goal", "--prevalence", "--confidence", "--seed"]
+    typed += ["--bootstrap", "--bins", "--binning", "--transform"]
+    argv = [*CASES[case], "--"]
     options: dict[str, Any] = {
-        "threshold": threshold,
-        "beta": args.beta,
-        "goal": args.goal,
-        "prevalence": args.prevalence,
-        "confidence": args.confidence,
-        "bootstrap": args.bootstrap,
-        "seed": args.seed,
-        "bins": args.bins,
-        "binning": args.binning,
-        "transform": args.transform,
-        "source": src.label,
+        a[2:]: argv[i + 1] if not argv[i + 1].startswith("--") else True
+        for i, a in enumerate(argv[:-1])
+        if a in typed
     }
+    options.setdefault("threshold", src.threshold)
+    options["source"] = src.label
     return src, options
 
 
@@ -71,7 +70,7 @@ def api_report(case: str) -> tl.Report:
 
 def _points(case: str, default: int | None) -> int | None:
     args = report_cli.parser().parse_args(CASES[case])
-    return default if args.points == -1 else args.points
+    return given(args, "report").get("points", default)
 
 
 ARRAY_CASES = sorted(set(CASES) - NOT_ARRAYS)

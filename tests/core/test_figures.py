@@ -188,7 +188,7 @@ def test_the_plot_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         (["--chart", "roc", "--out", "x.png", "--size", "6"], "give width x height in inches"),
         (
             ["--chart", "roc", "--out", "x.png", "--dpi", "0"],
-            "argument --dpi: '0': from 10 to 2400",
+            "--dpi '0': from 10 to 2400",
         ),
     ],
 )

@@ -186,7 +186,7 @@ def test_several_models_each_have_their_folds(
         (["canonical", "--fold", "f"], "canonical is a preset, with no fold column"),
         (
             [str(DATA / "clinics.csv"), "--fold", "site", "--group", "site"],
-            "a fold column and a group column do not combine",
+            "--fold and --group (fold= and group= from Python) do not combine",
         ),
         ([str(DATA / "clinics.csv"), "--fold", "nope"], "no column named 'nope' for the folds"),
     ],
@@ -218,14 +218,10 @@ def test_one_fold_with_one_class_is_undefined_and_said(tmp_path: Path) -> None:
 
 
 def test_the_explorer_session_has_a_line_a_fold(tmp_path: Path) -> None:
-    from threshold_lab.tui.cli.args import SourceArgs
-    from threshold_lab.tui.cli.explore import parser
+    from tests.argv import opened as open_argv
 
     path, d = _cv(tmp_path)
-    args = parser().parse_args([str(path), "--fold", "fold"])
-    wanted = SourceArgs.parse(args)
-    src, t = wanted.open()
-    session = wanted.session(src, t).session
+    session = open_argv([str(path), "--fold", "fold"]).session
     assert [m.name for m in session.models] == ["all", "k1", "k2", "k3", "k4"]
     update = session.current()
     assert session.folds and update.folds

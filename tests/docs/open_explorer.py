@@ -8,16 +8,17 @@ import asyncio
 import sys
 
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.session.opening import open_session
 from threshold_lab.tui.cli import explore, parser
-from threshold_lab.tui.cli.args import SourceArgs, fail
+from threshold_lab.tui.cli.args import fail
 
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
-        explore.check_theme(args.theme)
-        wanted = SourceArgs.parse(args)
-        app = explore._app(args, wanted.session(*wanted.open()))
+        request = explore.request_of(args)
+        explore.check_theme(request.get("theme"))
+        app = explore._app(request, open_session(request))
     except InputError as exc:
         return fail(str(exc))
 

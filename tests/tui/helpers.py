@@ -49,12 +49,9 @@ def make_app(
 
 def file_app(*argv: str, theme: str = "textual-dark") -> ThresholdLab:
     """The explorer as ``threshold-lab ARGV...`` opens it (a file, its options)."""
-    from threshold_lab.tui.cli import parser
-    from threshold_lab.tui.cli.args import SourceArgs
+    from tests.argv import opened as open_argv
 
-    wanted = SourceArgs.parse(parser().parse_args(list(argv)))
-    src, threshold = wanted.open()
-    opened = wanted.session(src, threshold)
+    opened = open_argv(argv)
     return ThresholdLab(opened.session, opening=opened.opening, theme=theme, playback_seconds=60.0)
 
 

@@ -14,6 +14,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain import run_plain
 
+from tests.argv import opened as open_argv
 from tests.paths import DATA, ROOT
 
 CANON_STATUS = (
@@ -29,12 +30,7 @@ def session() -> Session:
 
 def opened(*argv: str) -> Session:
     """The session ``threshold-lab --plain ARGV...`` opens (a file, its options)."""
-    from threshold_lab.tui.cli import parser
-    from threshold_lab.tui.cli.args import SourceArgs
-
-    wanted = SourceArgs.parse(parser().parse_args(list(argv)))
-    src, threshold = wanted.open()
-    return wanted.session(src, threshold).session
+    return open_argv(argv).session
 
 
 def play(*commands: str) -> tuple[list[str], str, int]:

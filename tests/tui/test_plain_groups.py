@@ -11,20 +11,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from threshold_lab.tui.cli.args import SourceArgs
-from threshold_lab.tui.cli.explore import parser
 from threshold_lab.tui.plain import PlainSession
 
 import threshold_lab as tl
+from tests.argv import opened as open_argv
 from tests.paths import DATA, clinics_rows
 
 CLINICS = DATA / "clinics.csv"
 
 
 def _plain(*argv: str) -> tuple[PlainSession, io.StringIO]:
-    wanted = SourceArgs.parse(parser().parse_args([*argv]))
-    src, threshold = wanted.open()
-    opened = wanted.session(src, threshold)
+    opened = open_argv(argv)
     out = io.StringIO()
     return PlainSession(opened.session, out), out
 

@@ -242,14 +242,11 @@ def start(seed: int, folder: Path) -> Session:
         src = open_source(str(copy), keep=["amount"])
         return Session(src.data, 0.5, source=src.label, path=src.path, columns=src.columns)
     if seed == 9:  # #32: an aggregated file's groups opened as groups, each row followed
-        from threshold_lab.tui.cli.args import SourceArgs
-        from threshold_lab.tui.cli.explore import parser
-
         copy = folder / "slices.csv"
         copy.write_bytes((DATA / "slices.csv").read_bytes())
-        wanted = SourceArgs.parse(parser().parse_args([str(copy)]))
-        src, threshold = wanted.open()
-        return wanted.session(src, threshold).session
+        from tests.argv import opened as open_argv
+
+        return open_argv([str(copy)]).session
     if seed == 6:  # #18: an aggregated file's groups, quantised
         from threshold_lab.core.data.sources import open_source
 

@@ -259,8 +259,7 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
             )
 
     elif source == "clinics":  # #32: groups, each at its own threshold to start (O, M)
-        from threshold_lab.tui.cli import parser
-        from threshold_lab.tui.cli.args import SourceArgs
+        from tests.argv import opened as open_argv
 
         copy = tmp_path / "clinics.csv"
         copy.write_bytes((DATA / "clinics.csv").read_bytes())
@@ -275,9 +274,7 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
         ]
 
         def session() -> Session:
-            wanted = SourceArgs.parse(parser().parse_args(argv))
-            src, threshold = wanted.open()
-            return wanted.session(src, threshold).session
+            return open_argv(argv).session
 
     elif source == "csv":
         path = write_csv(tmp_path / "soak-rows.csv")

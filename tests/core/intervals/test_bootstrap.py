@@ -438,7 +438,7 @@ def test_plain_mode_intervals_and_bootstrap() -> None:
     off = text.split("Intervals off.")[1].split("Intervals on")[0]
     assert "CI" not in off
     assert "ROC AUC 80% CI" in text and "TPR at FPR 0.1 is" in text
-    assert "error: bootstrap: bootstrap replicates 'nope' is not a whole number" in text
+    assert "error: bootstrap replicates 'nope' is not a whole number" in text
 
 
 def test_a_session_keeps_a_bootstrap_for_its_rows_only() -> None:

@@ -133,7 +133,7 @@ def test_the_command_writes_csv_with_a_model_column_for_several(
     ("argv", "said"),
     [
         (["--curve", "lift"], "give roc, pr or det"),
-        (["--format", "csv"], "--format csv is the format of --curve's points"),
+        (["--format", "csv"], "--format needs --curve: it is the format of --curve's points"),
         (["--curve", "roc", "--json"], "give one"),
     ],
 )

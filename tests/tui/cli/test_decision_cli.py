@@ -104,7 +104,7 @@ def test_the_python_api_takes_pt_and_harm() -> None:
     ]
     assert r.cost_curve.hull_auc.exact == Fraction(29, 32)
     with pytest.raises(tl.InputError, match="pt"):
-        tl.report(Y, A, pt={"a": 1})
+        tl.report(Y, A, pt={"a": 1})  # type: ignore[arg-type]
 
 
 def _plain(*lines: str, name: str = "deliveries") -> list[str]:

@@ -178,7 +178,7 @@ def test_a_readout_a_requirement_names_is_added_to_the_report(
         (["--require", "auc >= baseline.auc"], "needs --baseline BASE.json"),
         (["--require", "recall at goal >= 0.9"], "recall at goal needs --goal"),
         (["--require", "auc > 1/0"], "a division by zero"),
-        (["--junit", "x.xml"], "--junit writes each --require as a test case"),
+        (["--junit", "x.xml"], "--junit needs --require: it writes each --require as a test case"),
         (["--baseline-rows", B], "--baseline-rows needs --baseline"),
         (["--baseline", "/no/such.json"], "--baseline /no/such.json: no such file"),
     ],
@@ -330,7 +330,7 @@ def test_the_python_api_gates_the_same(base: Path) -> None:
         ({"require": 3}, "require: give a text such as 'auc >= 0.8'"),
         ({"require": "auc >>"}, "--require 'auc >>'"),
         ({"baseline": 3}, "baseline: give a path to an earlier report --json"),
-        ({"baseline_scores": [0.1, 0.2]}, "baseline_scores needs baseline="),
+        ({"baseline_scores": [0.1, 0.2]}, "baseline_scores= needs baseline="),
     ],
 )
 def test_the_python_api_refuses_bad_gates(options: dict, said: str) -> None:  # type: ignore[type-arg]

@@ -165,7 +165,7 @@ def test_check_fails_a_gap_over_its_limit_with_one_line(
             ["--group", "site", "--check", "--max-gap", "accuracy_difference -1"],
             "finite number >= 0",
         ),
-        (["--group", "site", "--max-gap", "accuracy_difference 0.1"], "add --check"),
+        (["--group", "site", "--max-gap", "accuracy_difference 0.1"], "--max-gap needs --check"),
         (["--max-gap", "accuracy_difference 0.1", "--check"], "--max-gap needs --group COL"),
         (["--group", "nosuch"], "no column named 'nosuch' for the groups"),
         (["--group", "id"], "90 groups"),

@@ -1,0 +1,390 @@
+"""What a front end asks for, checked once: the options given (each read by its
+entry in :data:`~threshold_lab.core.report.table.OPTIONS`), the rules between them
+(:func:`check`), and the rows they name: a file or preset (the command line, plain
+mode) or arrays (the Python API).
+
+Every front end makes a :class:`Request` and hands it to core:
+:func:`~threshold_lab.core.report.report.build_report` for a report,
+:func:`~threshold_lab.core.session.opening.open_session` for the
+explorer and plain mode. A combination one front end refuses, every front end
+refuses, with the same message.
+
+>>> r = Request.from_python("report()", [1, 0, 1], [0.9, 0.4, 0.6], {"goal": "max f1"})
+>>> r.options(r.open()).goal.text()
+'max f1'
+>>> check("report()", {"seed": 7})
+Traceback (most recent call last):
+...
+threshold_lab.core.errors.InputError: --seed needs --bootstrap (seed= needs bootstrap= from ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.data.arrays import ARRAYS, arrays_source
+from threshold_lab.core.data.loaders import Columns
+from threshold_lab.core.data.models import join_models
+from threshold_lab.core.data.sources import Source, open_source, with_folds, with_groups
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.report.gate import why_missing
+from threshold_lab.core.report.options import BaselineRows, Options
+from threshold_lab.core.report.table import COMMANDS, OPTIONS, PYTHON, Option
+
+FloatArray = npt.NDArray[np.float64]
+
+_ONE_RUN = frozenset({"report", "plot", "report()", "from_frame()", "from_estimator()"})
+_EVERYWHERE = frozenset(OPTIONS["threshold"].fronts)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Option ``option``, given, needs one of ``needs`` given too (or, with
+    ``excludes``, must not be given with it), in the front ends ``fronts``."""
+
+    option: str
+    why: str
+    needs: tuple[str, ...] = ()
+    excludes: str | None = None
+    fronts: frozenset[str] = _EVERYWHERE
+
+    def broken(self, given: Mapping[str, object]) -> str | None:
+        """The message when ``given`` breaks the rule, else None."""
+        if self.option not in given:
+            return None
+        a = OPTIONS[self.option]
+        if self.excludes is not None and self.excludes in given:
+            return _both(a, OPTIONS[self.excludes], self.why)
+        if self.needs and not any(n in given for n in self.needs):
+            return _needs(a, [OPTIONS[n] for n in self.needs], self.why)
+        return None
+
+
+def _needs(a: Option, bs: Sequence[Option], why: str) -> str:
+    """``--a needs --b (a= needs b= from Python): why``, each side as the front ends
+    that take it spell it."""
+    cli = a.fronts & set(COMMANDS) and all(b.flag for b in bs)
+    python = a.keyword and a.fronts & set(PYTHON) and all(b.keyword for b in bs)
+    said = []
+    if cli:
+        said.append(f"{a.flag} needs {' or '.join(str(b.flag) for b in bs)}")
+    if python:
+        keys = " or ".join(f"{b.keyword}=" for b in bs)
+        said.append(f"{a.keyword}= needs {keys}" + (" from Python" if cli else ""))
+    text = said[0] + (f" ({said[1]})" if len(said) > 1 else "")
+    return f"{text}: {why}"
+
+
+def _both(a: Option, b: Option, why: str) -> str:
+    cli = a.flag and b.flag and a.fronts & set(COMMANDS)
+    python = a.keyword and b.keyword and a.fronts & set(PYTHON)
+    said = []
+    if cli:
+        said.append(f"{a.flag} and {b.flag}")
+    if python:
+        said.append(f"{a.keyword}= and {b.keyword}=" + (" from Python" if cli else ""))
+    text = said[0] + (f" ({said[1]})" if len(said) > 1 else "")
+    return f"{text} do not combine: {why}"
+
+
+_SPLIT = (
+    "the folds' spread and the groups' gaps are two different questions: report each on its own"
+)
+
+#: Every rule between options, for every front end.
+RULES: tuple[Rule, ...] = (
+    Rule("seed", "it seeds the bootstrap's resampling", needs=("bootstrap",), fronts=_ONE_RUN),
+    Rule("tolerance", "it is the criterion's largest gap", needs=("group_goal",)),
+    Rule("randomised", "it mixes each group's thresholds", needs=("group_goal",)),
+    Rule("max_gap", "it is a limit for --check", needs=("check",)),
+    Rule(
+        "check",
+        "it fails the run when the goal is infeasible (--goal) or when a gap between "
+        "groups is too large (--max-gap with --group)",
+        needs=("goal", "max_gap"),
+    ),
+    Rule("format", "it is the format of --curve's points", needs=("curve",)),
+    Rule(
+        "curve",
+        "--curve writes the curve's points as CSV, --json the whole report: give one",
+        excludes="json",
+    ),
+    Rule("junit", "it writes each --require as a test case", needs=("require",)),
+    Rule("baseline_rows", "the earlier report whose model scored those rows", needs=("baseline",)),
+    Rule(
+        "baseline_scores", "the earlier report whose model scored these rows", needs=("baseline",)
+    ),
+    Rule("folds", _SPLIT, excludes="groups"),
+    Rule("group", "give a column of the frame or one name a row, not both", excludes="groups"),
+    Rule("fold", "give a column of the frame or one name a row, not both", excludes="folds"),
+    Rule("fold", _SPLIT, excludes="group"),
+)
+
+
+def check(front: str, given: Mapping[str, object]) -> None:
+    """Refuse (InputError, one message every front end shares) options ``front``
+    does not take, and any combination a rule forbids."""
+    for name in given:
+        if front not in OPTIONS[name].fronts:
+            raise InputError(f"{OPTIONS[name].spelled} is not an option of {front}")
+    for rule in RULES:
+        if front in rule.fronts:
+            said = rule.broken(given)
+            if said is not None:
+                raise InputError(said)
+    _check_requirements(given)
+
+
+def _check_requirements(given: Mapping[str, Any]) -> None:
+    """A requirement that reads the baseline needs one, and one read at the goal
+    needs a goal (and the baseline must have what is read)."""
+    baseline = given.get("baseline")
+    for r in given.get("require", ()):
+        for ref in r.refs():
+            if ref.baseline and baseline is None:
+                raise InputError(
+                    f"--require {r.expr!r}: {ref} needs --baseline BASE.json (baseline= from "
+                    "Python: an earlier report)"
+                )
+            if ref.baseline and baseline is not None and ref.name not in baseline.numbers:
+                raise InputError(
+                    f"--require {r.expr!r}: the baseline {baseline.source} has no "
+                    f"{ref.name}{why_missing(ref.name)}"
+                )
+            at_goal = ref.name == "objective" or ref.name.endswith(" at goal")
+            if not ref.baseline and at_goal and "goal" not in given:
+                raise InputError(
+                    f"--require {r.expr!r}: {ref} needs --goal (goal= from Python: the goal "
+                    "it is read at)"
+                )
+
+
+def given_from_python(front: str, keywords: Mapping[str, object]) -> dict[str, Any]:
+    """The options a Python caller gave (None and False are not given; the
+    threshold always is), each read by its table entry."""
+    table = OPTIONS.by_keyword(front)
+    given: dict[str, Any] = {}
+    for keyword, value in keywords.items():
+        option = table.get(keyword)
+        if option is None:
+            raise InputError(f"{front[:-2]}: no option {keyword!r}")
+        if option.name != "threshold" and (value is None or value is False):
+            continue
+        given[option.name] = option.read(value)
+    return given
+
+
+@dataclass(frozen=True, eq=False)
+class Request:
+    """What a front end asks core for: its name (``report``, ``report()``, ...), the
+    options given (read), and the rows: a file or preset named (``source``), or
+    arrays from Python (``arrays``: y_true and y_score)."""
+
+    front: str
+    given: Mapping[str, Any] = field(default_factory=dict)
+    source: str | None = None
+    arrays: tuple[Any, Any] | None = None
+    #: ``source`` is a preset named by ``--preset`` (never a file of that name).
+    preset: bool = False
+
+    @classmethod
+    def from_python(
+        cls, front: str, y_true: Any, y_score: Any, keywords: Mapping[str, object]
+    ) -> Request:
+        """A Python caller's arrays and keywords, read and checked."""
+        given = given_from_python(front, keywords)
+        check(front, given)
+        return cls(front, given, arrays=(y_true, y_score))
+
+    @classmethod
+    def from_command(cls, front: str, source: str | None, given: Mapping[str, Any]) -> Request:
+        """A command's SOURCE and the options its parser read, checked."""
+        given = dict(given)
+        preset = given.pop("preset", None)
+        if source and preset:
+            raise InputError("give a SOURCE or --preset NAME, not both")
+        check(front, given)
+        return cls(front, given, source=preset or source or "canonical", preset=not source)
+
+    def get(self, name: str) -> Any:
+        """The value of option ``name``: as given, else its default."""
+        return self.given.get(name, OPTIONS[name].default)
+
+    def replace(self, **given: Any) -> Request:
+        """This request with some options given anew (None: not given)."""
+        merged = {**self.given, **given}
+        return dataclasses.replace(self, given={k: v for k, v in merged.items() if v is not None})
+
+    # --- the rows -----------------------------------------------------------------------
+
+    def open(self) -> Source:
+        """The rows asked for: the file or preset, or the arrays (InputError naming
+        what is wrong)."""
+        if self.arrays is not None:
+            return self._arrays()
+        goal = self.given.get("goal")
+        g = self.get
+        return open_source(
+            str(self.source),
+            self.columns(),
+            aggregated=g("aggregated"),
+            keep=goal.columns() if goal is not None else (),
+            scores=tuple(g("score_column") or ()),
+            compare=g("compare"),
+            class_scores=tuple(g("class_score") or ()),
+            multiclass=bool(g("multiclass")),
+            klass=g("klass"),
+            by=g("by"),
+            group=g("group"),
+            as_models=bool(g("as_models")),
+            fold=g("fold"),
+        )
+
+    def columns(self) -> Columns:
+        g = self.get
+        return Columns(
+            score=(g("score_column") or ("score",))[0],
+            label=g("label_column") or "label",
+            weight=g("weight_column"),
+            id=g("id_column"),
+            positive=g("positive"),
+        )
+
+    def _arrays(self) -> Source:
+        assert self.arrays is not None
+        y_true, y_score = self.arrays
+        g = self.get
+        classes, positive = g("classes"), g("positive")
+        src = arrays_source(
+            y_true,
+            y_score,
+            sample_weight=g("sample_weight"),
+            ids=g("ids"),
+            positive=None if classes is not None else positive,
+            classes=classes,
+            source=g("source") or ARRAYS,
+        )
+        if classes is not None and positive is not None and src.multiclass is not None:
+            names = src.multiclass.classes
+            if str(positive) not in names:
+                raise InputError(
+                    f"positive {positive!r} is not one of the classes ({', '.join(names)})"
+                )
+            c = names.index(str(positive))
+            src = dataclasses.replace(src, data=src.multiclass.one_vs_rest(c), klass=c)
+        groups, folds = g("groups"), g("folds")
+        if groups is not None:
+            column = g("group_name") or _series_name(groups) or "group"
+            src = with_groups(src, column, sequence(groups), where="groups")
+        if folds is not None:
+            column = g("fold_name") or _series_name(folds) or "fold"
+            src = with_folds(src, column, sequence(folds), where="folds")
+        goal = self.given.get("goal")
+        if goal is not None and goal.columns():
+            raise InputError(
+                f"goal {goal.text()!r} names a cost column (@{goal.columns()[0]}); from "
+                "arrays, give the costs as numbers (min cost fp=1 fn=5)"
+            )
+        return src
+
+    # --- what is computed ---------------------------------------------------------------
+
+    def options(self, src: Source) -> Options:
+        """The report's options for the rows ``src`` (the threshold not given: the
+        source's own), with the baseline's scores of these rows when asked for
+        (InputError for an option these rows cannot have: per-group thresholds with
+        no groups)."""
+        self._check_groups(src)
+        values: dict[str, Any] = {
+            str(o.field): self.given[o.name] for o in _fields() if o.name in self.given
+        }
+        if "threshold" not in self.given:
+            values["threshold"] = src.threshold
+        rows = self._baseline_rows(src)
+        return Options(**values, baseline_rows=rows)
+
+    def _check_groups(self, src: Source) -> None:
+        if src.group_column is not None:
+            return
+        alone = f" ({src.label} opened as one group's rows)" if "group" in self.given else ""
+        for name, why in (
+            ("group_goal", "one threshold a group"),
+            ("max_gap", "gaps are between groups"),
+        ):
+            if name in self.given:
+                python = " (group_goal= needs groups= from Python)" if name == "group_goal" else ""
+                raise InputError(f"{OPTIONS[name].flag} needs --group COL{python}: {why}{alone}")
+
+    def _baseline_rows(self, src: Source) -> BaselineRows | None:
+        if "baseline_scores" in self.given:
+            return BaselineRows("baseline_scores", _scores(self.given["baseline_scores"]))
+        name = self.given.get("baseline_rows")
+        if name is None:
+            return None
+        return baseline_rows(name, src, self.columns())
+
+
+def _fields() -> list[Option]:
+    return [o for o in OPTIONS.values() if o.field is not None]
+
+
+def baseline_rows(name: str, src: Source, columns: Columns) -> BaselineRows:
+    """The baseline model's scores of ``src``'s rows, from a file of the same rows
+    joined on id (raises InputError naming what does not match)."""
+    flag = "--baseline-rows"
+    if src.path is None:
+        raise InputError(f"{flag} joins two files on id; {src.label} is not a file")
+    if src.models or src.multiclass is not None:
+        raise InputError(
+            f"{flag} compares one model's rows with the baseline's; "
+            f"{src.label} holds several models or classes"
+        )
+    if src.quantised or src.group_by is not None:
+        raise InputError(f"{flag}: {src.label} is aggregated counts, with no rows to join")
+    path = Path(name)
+    if not path.exists():
+        raise InputError(f"{flag} {name}: no such file")
+    models = join_models(src.path, src.data, path, columns, flag)
+    return BaselineRows(name, models[1].data.scores)
+
+
+def sequence(values: Any) -> Any:
+    """Group names from anything list-like: a list, a numpy array, a pandas or polars
+    Series (each read through ``tolist``, keeping its values' own types)."""
+    if isinstance(values, str | bytes):
+        raise InputError("groups: give one group name a row (a list or an array), not one string")
+    tolist: Callable[[], Any] | None = getattr(values, "to_list", None) or getattr(
+        values, "tolist", None
+    )
+    if callable(tolist):
+        return tolist()
+    return list(values)
+
+
+def _series_name(values: Any) -> str | None:
+    named = getattr(values, "name", None)  # a pandas or polars Series' name
+    return named if isinstance(named, str) and named else None
+
+
+def _scores(values: Any) -> FloatArray:
+    """``baseline_scores=``: one finite number a row."""
+    try:
+        a = np.asarray(sequence(values), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(
+            "baseline_scores: give one number a row (the baseline model's scores of the same rows)"
+        ) from None
+    if a.ndim != 1:
+        raise InputError(f"baseline_scores: one score a row, not an array of shape {a.shape}")
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        raise InputError(
+            f"baseline_scores: row {int(bad[0])} is {a[bad[0]]!r}, not a finite number"
+        )
+    return a

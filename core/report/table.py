@@ -1,0 +1,773 @@
+"""Every option, declared once: the front door of the command line, the Python API
+and plain mode.
+
+An :class:`Option` names what a user can ask for (its Python keyword, its
+command-line flag, its plain-mode word), how a typed value is read (one of core's
+``parse_*`` functions), its default, its help, which front ends take it and which
+``Options`` field it sets. The command line's parsers are generated from
+:data:`OPTIONS`; the Python API's signatures are written out and held equal to it by
+a test; plain mode's ``option`` command reads it. Cross-option rules live in
+:mod:`threshold_lab.core.report.request` (one ``check()``).
+
+>>> OPTIONS["seed"].flag, OPTIONS["seed"].keyword, OPTIONS["seed"].parse("7")
+('--seed', 'seed', 7)
+>>> OPTIONS["unpaired"].plain, "plain" in OPTIONS["unpaired"].fronts
+('unpaired', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from threshold_lab.core.calibration.reliability import BINS, MAX_BINS, parse_binning, parse_bins
+from threshold_lab.core.curves.export import parse_curve
+from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
+from threshold_lab.core.data.presets import PRESET_NAMES
+from threshold_lab.core.decide.goal import parse_goal
+from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
+from threshold_lab.core.decide.solve import parse_prevalence
+from threshold_lab.core.figures import CHARTS, parse_chart, parse_dpi, parse_size
+from threshold_lab.core.groups.gaps import parse_max_gap
+from threshold_lab.core.groups.thresholds import CRITERIA, parse_criterion, parse_tolerance
+from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
+from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.intervals.pvalues import parse_alternative
+from threshold_lab.core.metrics.threshold_metrics import check_beta
+from threshold_lab.core.report.as_json import MIN_POINTS
+from threshold_lab.core.report.gate import baseline_of, parse_requirement
+from threshold_lab.core.report.option import (
+    COMMANDS,
+    FRONTS,
+    PYTHON,
+    Option,
+    Table,
+    a_name,
+    from_number,
+    number_text,
+    one_item,
+    one_of,
+    parse_points,
+    parse_seconds,
+    parse_switch,
+    parse_terminal_size,
+    read_bootstrap,
+    read_dpi,
+    read_figure_size,
+    read_grid,
+    read_switch,
+    read_texts,
+    read_threshold,
+    shown_value,
+    taken_as_is,
+)
+from threshold_lab.core.threshold import parse_threshold
+from threshold_lab.core.transform import NAMES as TRANSFORMS
+from threshold_lab.core.transform import parse_transform
+
+__all__ = ["COMMANDS", "FRONTS", "OPTIONS", "PYTHON", "Option", "shown_value"]
+
+# --- the table ------------------------------------------------------------------------
+
+_EVERY_RUN = frozenset(
+    {
+        "explore",
+        "screenshot",
+        "report",
+        "plot",
+        "report()",
+        "from_frame()",
+        "from_estimator()",
+        "explore()",
+    }
+)
+_SESSION = frozenset({"explore", "screenshot", "explore()", "plain"})
+_ONE_RUN = frozenset({"report", "plot", "report()", "from_frame()", "from_estimator()"})
+_EXPLORER_CLI = frozenset({"explore", "screenshot"})
+_FILES = frozenset({"explore", "screenshot", "report", "plot"})
+_ARRAYS = frozenset({"report()", "explore()"})
+
+
+def _entries() -> Iterator[Option]:
+    """The table, in the order help lists it."""
+    yield Option(
+        "threshold",
+        "the threshold: a row is predicted positive when its score >= T; a number, or "
+        "above-all (nothing predicted positive)",
+        parse_threshold,
+        _EVERY_RUN | {"plain"},
+        default=0.5,
+        plain="threshold",
+        metavar="T",
+        python=read_threshold,
+        field="threshold",
+        annotation="float | str | None",
+        cli_default="the preset's, else 0.5",
+    )
+    yield Option(
+        "goal",
+        "choose the threshold for a goal: 'max precision where recall >= 0.9', "
+        "'min cost fp=1 fn=5', 'min cost fp=1 fn=@amount' (a cost column)",
+        parse_goal,
+        _EVERY_RUN | {"plain"},
+        plain="goal",
+        metavar="GOAL",
+        field="goal",
+        section="deciding",
+    )
+    yield Option(
+        "prevalence",
+        "every metric (and the goal) also where the positive class has prevalence P "
+        "(0 < P < 1, a decimal or a fraction like 1/20), keeping TPR and FPR",
+        parse_prevalence,
+        _EVERY_RUN | {"plain"},
+        plain="prevalence",
+        metavar="P",
+        python=from_number(parse_prevalence, "prevalence"),
+        field="prevalence",
+        annotation="float | Fraction | str | None",
+        section="deciding",
+    )
+    yield Option(
+        "beta",
+        "beta of the F-beta metric",
+        lambda text: check_beta(float(text)),
+        _EVERY_RUN | {"plain"},
+        default=2.0,
+        plain="beta",
+        metavar="B",
+        python=lambda v: check_beta(float(number_text(v, "beta"))),
+        field="beta",
+        annotation="float",
+    )
+    yield Option(
+        "confidence",
+        "the intervals' confidence, from 0.5 to just under 1",
+        parse_confidence,
+        _EVERY_RUN | {"plain"},
+        default=CONFIDENCE,
+        plain="confidence",
+        metavar="C",
+        python=from_number(parse_confidence, "confidence"),
+        field="confidence",
+        annotation="float",
+        section="how sure",
+    )
+    yield Option(
+        "bootstrap",
+        "bootstrap intervals (average precision, PR area, F1, F-beta, MCC, a goal's "
+        f"threshold) and curve bands from B replicates (B left out: {REPLICATES:,}; in "
+        f"Python True for {REPLICATES:,}); give it after SOURCE",
+        parse_replicates,
+        _EVERY_RUN | {"plain"},
+        kind="optional",
+        const=REPLICATES,
+        plain="bootstrap",
+        metavar="B",
+        python=read_bootstrap,
+        field="replicates",
+        annotation="int | bool | None",
+        section="how sure",
+        cli_default="none",
+    )
+    yield Option(
+        "seed",
+        f"the bootstrap's random seed, so results reproduce (default {SEED})",
+        parse_seed,
+        _EVERY_RUN | {"plain"},
+        plain="seed",
+        metavar="S",
+        python=from_number(parse_seed, "seed"),
+        field="seed",
+        annotation="int | None",
+        section="how sure",
+    )
+    yield Option(
+        "readout",
+        "operating points at fixed rates: TPR at each FPR <= X ('fpr X,..') or FPR at "
+        "each TPR >= Y ('tpr Y,..'); repeatable, replacing the default "
+        "'fpr 0.001,0.01,0.05,0.1' and 'tpr 0.9,0.95,0.99'",
+        parse_readouts,
+        _EVERY_RUN | {"plain"},
+        kind="list",
+        plain="readout",
+        metavar="'fpr X,..'|'tpr Y,..'",
+        python=read_texts(parse_readouts, "fpr 0.01,0.05"),
+        field="readouts",
+        annotation="str | Sequence[str] | None",
+        section="operating points",
+    )
+    yield Option(
+        "partial_auc",
+        "the ROC area over FPR (or TPR) from A to B, with McClish's standardised value; "
+        "repeatable (default none)",
+        one_item(parse_partial_auc),
+        _EVERY_RUN | {"plain"},
+        kind="list",
+        plain="partial-auc",
+        metavar="fpr:A-B|tpr:A-B",
+        python=read_texts(one_item(parse_partial_auc), "fpr:0-0.1"),
+        field="partial_aucs",
+        annotation="str | Sequence[str] | None",
+        section="operating points",
+    )
+    yield Option(
+        "pt",
+        "the decision curve's threshold probabilities: a range START:END:STEP or a list "
+        "(default 0.01:0.99:0.01)",
+        parse_pt,
+        _EVERY_RUN | {"plain"},
+        plain="pt",
+        metavar="A:B:S|a,b,..",
+        python=read_grid,
+        field="pt",
+        annotation="str | Sequence[float | str] | None",
+        section="deciding",
+    )
+    yield Option(
+        "harm",
+        "what acting costs every case, in net benefit, subtracted from the model's net "
+        "benefit (default 0)",
+        parse_harm,
+        _EVERY_RUN | {"plain"},
+        plain="harm",
+        metavar="H",
+        python=from_number(parse_harm, "harm"),
+        field="harm",
+        annotation="float | Fraction | str | None",
+        section="deciding",
+    )
+    yield Option(
+        "alternative",
+        "comparing models: the alternative of DeLong's and McNemar's tests (greater: "
+        "the first model's AUC above the second's)",
+        parse_alternative,
+        _EVERY_RUN | {"plain"},
+        default="two-sided",
+        plain="alternative",
+        metavar="two-sided|greater|less",
+        field="alternative",
+        annotation="str",
+        section="models",
+    )
+    yield Option(
+        "unpaired",
+        "comparing models: treat the score sets as different examples (DeLong's "
+        "unpaired test, Student's t with Welch-Satterthwaite df); automatic for groups",
+        parse_switch,
+        _EVERY_RUN | {"plain"},
+        default=False,
+        kind="switch",
+        plain="unpaired",
+        metavar="on|off",
+        python=read_switch("unpaired"),
+        field="unpaired",
+        annotation="bool",
+        section="models",
+    )
+    yield Option(
+        "transform",
+        f"a strictly increasing map of every score ({', '.join(TRANSFORMS)}); the "
+        "threshold is kept, and what changed is said",
+        parse_transform,
+        _EVERY_RUN | {"plain"},
+        plain="transform",
+        metavar="NAME",
+        field="transform",
+    )
+    yield Option(
+        "bins",
+        f"calibration's reliability bins, from 1 to {MAX_BINS}",
+        parse_bins,
+        _ONE_RUN,
+        default=BINS,
+        metavar="N",
+        python=from_number(parse_bins, "bins"),
+        field="bins",
+        annotation="int",
+        section="calibration",
+    )
+    yield Option(
+        "binning",
+        "calibration's bins: equal-mass (tie groups never split) or equal-width",
+        parse_binning,
+        _ONE_RUN,
+        default="mass",
+        metavar="mass|width",
+        field="binning",
+        annotation="str",
+        section="calibration",
+    )
+    # --- groups and fairness
+    yield Option(
+        "group_goal",
+        "one threshold a group, maximising --goal's objective (default max accuracy) on "
+        "all rows pooled with the criterion's gap <= --tolerance: "
+        f"{', '.join(CRITERIA)} (same_goal: each group solves --goal on its own rows)",
+        parse_criterion,
+        _EVERY_RUN - {"plot"} | {"plain"},
+        plain="group-goal",
+        metavar="CRITERION",
+        field="group_goal",
+        section="groups",
+    )
+    yield Option(
+        "tolerance",
+        "with --group-goal: the largest gap allowed (default 0.01)",
+        parse_tolerance,
+        _EVERY_RUN - {"plot"} | {"plain"},
+        plain="tolerance",
+        metavar="E",
+        python=from_number(parse_tolerance, "tolerance"),
+        field="tolerance",
+        annotation="float | Fraction | str | None",
+        section="groups",
+    )
+    yield Option(
+        "randomised",
+        "with --group-goal demographic_parity or equal_opportunity: also each group's "
+        "mixture of two thresholds hitting one common rate exactly (Fairlearn's "
+        "construction: identical cases may be decided differently)",
+        parse_switch,
+        _ONE_RUN - {"plot"},
+        default=False,
+        kind="switch",
+        python=read_switch("randomised"),
+        field="randomised",
+        annotation="bool",
+        section="groups",
+    )
+    yield Option(
+        "check",
+        "exit 1 (and say why on stderr, a line each) when the goal is infeasible "
+        "(--goal) or a gap between groups exceeds its --max-gap",
+        None,
+        frozenset({"report"}),
+        default=False,
+        kind="switch",
+        section="gate",
+    )
+    yield Option(
+        "max_gap",
+        "with --group and --check: the largest gap allowed, as "
+        "'equal_opportunity_difference 0.05' (a ratio: the smallest allowed, as "
+        "'demographic_parity_ratio 0.8'); repeatable",
+        one_item(parse_max_gap),
+        frozenset({"report"}),
+        kind="list",
+        metavar="'GAP LIMIT'",
+        section="gate",
+    )
+    # --- the gate
+    yield Option(
+        "baseline",
+        "an earlier report --json (or a Report's to_json()): the report gains the change "
+        "of every headline number; from Python also its text, dict or a Report",
+        baseline_of,
+        _ONE_RUN - {"plot"},
+        metavar="BASE.json",
+        python=baseline_of,
+        field="baseline",
+        annotation="str | PathLike[str] | Mapping[str, Any] | Report | None",
+        section="gate",
+    )
+    yield Option(
+        "baseline_rows",
+        "with --baseline: the baseline model's scores of the same rows (joined on id), "
+        "for DeLong's paired test of the AUC's change",
+        a_name("--baseline-rows"),
+        frozenset({"report"}),
+        metavar="BASE_FILE",
+        section="gate",
+    )
+    yield Option(
+        "baseline_scores",
+        "with baseline=: the baseline model's scores of these rows, in their order, for "
+        "DeLong's paired test of the AUC's change",
+        None,
+        _ONE_RUN - {"plot", "report"},
+        annotation="ArrayLike | None",
+        section="gate",
+    )
+    yield Option(
+        "require",
+        "a requirement, as 'auc >= 0.80', 'auc >= baseline.auc - 0.01', 'recall at goal "
+        ">= 0.9', 'tpr at fpr 0.01 >= 0.6': the run fails when one fails, a line each; "
+        "repeatable",
+        one_item(parse_requirement),
+        _ONE_RUN - {"plot"},
+        kind="list",
+        metavar="EXPR",
+        python=read_texts(one_item(parse_requirement), "auc >= 0.8"),
+        field="requirements",
+        annotation="str | Sequence[str] | None",
+        section="gate",
+    )
+    yield Option(
+        "junit",
+        "with --require: write each requirement as a JUnit test case, for CI",
+        a_name("--junit"),
+        frozenset({"report"}),
+        metavar="OUT.xml",
+        section="gate",
+    )
+    # --- what report prints
+    yield Option(
+        "json",
+        "print exactly one JSON object",
+        None,
+        frozenset({"report"}),
+        default=False,
+        kind="switch",
+        section="output",
+    )
+    yield Option(
+        "points",
+        f"sweep points to list: all, 0, or at least {MIN_POINTS} (default: the notable "
+        "points, the ends and evenly spaced ones in text; in JSON, enough to keep the ROC "
+        "curve's shape)",
+        parse_points,
+        frozenset({"report"}),
+        metavar="N|all",
+        section="output",
+    )
+    yield Option(
+        "curve",
+        "instead of the report, write the curve's exact points (threshold, counts, rates "
+        "as doubles and fractions) in --format csv on stdout, for other plotting tools",
+        parse_curve,
+        frozenset({"report"}),
+        metavar="roc|pr|det",
+        section="output",
+    )
+    yield Option(
+        "format",
+        "with --curve: the format of its points (csv)",
+        one_of("format", ("csv",)),
+        frozenset({"report"}),
+        metavar="csv",
+        section="output",
+    )
+    # --- figures
+    yield Option(
+        "chart",
+        f"the chart to draw: {', '.join(CHARTS)}",
+        parse_chart,
+        frozenset({"plot"}),
+        metavar="|".join(CHARTS),
+        section="figure",
+        required=True,
+    )
+    yield Option(
+        "out",
+        "the figure's file (the format follows the suffix: .png, .svg or .pdf)",
+        a_name("--out"),
+        frozenset({"plot"}),
+        metavar="FIG.png|svg|pdf",
+        section="figure",
+        required=True,
+    )
+    yield Option(
+        "size",
+        "width x height in inches",
+        parse_size,
+        frozenset({"plot", "figure()"}),
+        default=(6.0, 4.0),
+        metavar="WxH",
+        python=read_figure_size,
+        annotation="tuple[float, float] | str",
+        section="figure",
+        cli_default="6x4",
+    )
+    yield Option(
+        "dpi",
+        "dots per inch of a PNG",
+        parse_dpi,
+        frozenset({"plot", "figure()"}),
+        default=150,
+        metavar="N",
+        python=read_dpi,
+        annotation="int",
+        section="figure",
+    )
+    yield Option(
+        "title",
+        "the figure's title (default: the chart and the source)",
+        a_name("--title"),
+        frozenset({"plot", "figure()"}),
+        metavar="TITLE",
+        section="figure",
+    )
+    # --- the explorer
+    yield Option(
+        "preset",
+        f"open a built-in fixture: {', '.join(PRESET_NAMES)}",
+        one_of("preset", PRESET_NAMES),
+        _EXPLORER_CLI,
+        metavar="NAME",
+        section="source",
+    )
+    yield Option(
+        "theme",
+        "colour theme; ansi-dark and ansi-light use the terminal's own palette. "
+        "NO_COLOR in the environment turns colour off",
+        a_name("--theme"),
+        _EXPLORER_CLI | {"explore()"},
+        default="textual-dark",
+        metavar="NAME",
+        annotation="str",
+        section="explorer",
+    )
+    yield Option(
+        "ascii",
+        "ASCII only (borders, rules, chart markers, signs); chosen by itself when the "
+        "locale is not UTF-8, and --no-ascii overrides that",
+        parse_switch,
+        _EXPLORER_CLI | {"explore()"},
+        kind="both",
+        python=read_switch("ascii"),
+        annotation="bool | None",
+        section="explorer",
+        cli_default="from the locale",
+    )
+    yield Option(
+        "playback_seconds",
+        "seconds per tie group in sweep playback (+ and - change it)",
+        parse_seconds,
+        _EXPLORER_CLI | {"explore()"},
+        default=1.0,
+        metavar="S",
+        python=from_number(parse_seconds, "playback_seconds"),
+        annotation="float",
+        section="explorer",
+    )
+    yield Option(
+        "demo",
+        "a scripted tour (presets, threshold moves, tie groups) with a caption per step; "
+        "any key stops it",
+        None,
+        _EXPLORER_CLI,
+        default=False,
+        kind="switch",
+        section="explorer",
+    )
+    yield Option(
+        "plain",
+        "plain line mode for screen readers and pipes: one command per line in, plain "
+        "sentences out, no screen (type help there)",
+        None,
+        frozenset({"explore"}),
+        default=False,
+        kind="switch",
+        section="explorer",
+    )
+    yield Option(
+        "press",
+        "keys to press first, comma-separated Textual key names, such as right,right,c or home,n,n",
+        str,
+        frozenset({"screenshot"}),
+        metavar="KEYS",
+        section="explorer",
+    )
+    yield Option(
+        "terminal_size",
+        "the terminal's size in cells",
+        parse_terminal_size,
+        frozenset({"screenshot"}),
+        default=(120, 40),
+        flag="--size",
+        metavar="WxH",
+        section="explorer",
+        cli_default="120x40",
+    )
+    # --- reading the rows
+    yield from _source_entries()
+
+
+def _source_entries() -> Iterator[Option]:
+    """How the rows are read: from a file (the command line) or from arrays (Python)."""
+    yield Option(
+        "score_column",
+        "column holding the scores (default: score); give it again for each model to "
+        "compare, or name the columns score_A, score_B, ...",
+        one_item(a_name("--score-column")),
+        _FILES,
+        kind="list",
+        metavar="NAME",
+        section="source",
+    )
+    yield Option(
+        "class_score",
+        "several classes: the column holding CLASS's scores (give one per class; or name "
+        "the columns score_<class>)",
+        one_item(a_name("--class-score")),
+        _FILES,
+        kind="list",
+        metavar="CLASS=COLUMN",
+        section="source",
+    )
+    yield Option(
+        "multiclass",
+        "read score_<class> columns as classes even when the labels have two values",
+        None,
+        _FILES,
+        default=False,
+        kind="switch",
+        section="source",
+    )
+    yield Option(
+        "klass",
+        "several classes: open (or report) class C against the rest",
+        a_name("--class"),
+        _FILES,
+        flag="--class",
+        metavar="C",
+        section="source",
+    )
+    yield Option(
+        "by",
+        "an aggregated file's group column, when it has several other columns (one is "
+        "found by itself); the groups open as with --group COL",
+        a_name("--by"),
+        _FILES,
+        metavar="COLUMN",
+        section="source",
+    )
+    yield Option(
+        "as_models",
+        "an aggregated file with groups: open each group as a model of its own rows "
+        "(compared as different examples: unpaired DeLong) instead of as groups",
+        None,
+        _FILES,
+        default=False,
+        kind="switch",
+        section="source",
+    )
+    yield Option(
+        "group",
+        "the column naming each row's group (site, age band, device): every group's "
+        "numbers and the gaps between groups (an aggregated file's group column is read "
+        "by itself); an aggregated file: --group NAME opens that group's rows alone (with "
+        "--as-models: that group first)",
+        a_name("--group"),
+        _FILES | {"from_frame()"},
+        metavar="COL|NAME",
+        section="source",
+    )
+    yield Option(
+        "fold",
+        "the column naming each row's cross-validation fold: each fold's curve, AUC, AP "
+        "and readouts, their mean and standard deviation, beside the pooled AUC of all "
+        "rows (not with --group)",
+        a_name("--fold"),
+        _FILES | {"from_frame()"},
+        metavar="COL",
+        section="source",
+    )
+    yield Option(
+        "compare",
+        "a second file of the same examples, scored by another model: the two are joined "
+        "on id and compared (each named after its file)",
+        a_name("--compare"),
+        _FILES,
+        metavar="OTHER_FILE",
+        section="source",
+        once=True,
+    )
+    yield Option(
+        "label_column",
+        "column holding the actual labels (default: label)",
+        a_name("--label-column"),
+        _FILES,
+        metavar="NAME",
+        section="source",
+    )
+    yield Option(
+        "weight_column",
+        "column of non-negative row weights (default: 'weight' if present)",
+        a_name("--weight-column"),
+        _FILES,
+        metavar="NAME",
+        section="source",
+    )
+    yield Option(
+        "id_column",
+        "column of row ids (default: 'id' if present)",
+        a_name("--id-column"),
+        _FILES,
+        metavar="NAME",
+        section="source",
+    )
+    yield Option(
+        "positive",
+        "the label value that means positive, when labels are not 0/1 or true/false "
+        "(with classes=: the class against the rest)",
+        a_name("--positive"),
+        _FILES | _ARRAYS | {"from_frame()", "from_estimator()"},
+        metavar="NAME",
+        python=taken_as_is,
+        annotation="object",
+        section="source",
+    )
+    yield Option(
+        "aggregated",
+        "the file is score,positives,negatives per row (detected from the header when not given)",
+        parse_switch,
+        _FILES,
+        kind="both",
+        section="source",
+    )
+    # From Python: the arrays beside y_true and y_score.
+    for name, annotation, said in (
+        ("sample_weight", "ArrayLike | None", "one non-negative weight a row"),
+        ("ids", "ArrayLike | None", "one id a row (names the rows in messages and edits)"),
+        ("classes", "Sequence[object] | None", "the class of each column of a 2-D y_score"),
+        (
+            "groups",
+            "ArrayLike | None",
+            "one group name a row: every number per group and the gaps between groups",
+        ),
+        (
+            "group_name",
+            "str | None",
+            "what the groups' column is called in the report (a Series' own name, else group)",
+        ),
+        (
+            "folds",
+            "ArrayLike | None",
+            "one cross-validation fold name a row: each fold's "
+            "curve and summaries, their mean and spread",
+        ),
+        ("fold_name", "str | None", "what the folds' column is called (else fold)"),
+        ("source", "str | None", "the name the report gives the rows"),
+    ):
+        fronts = _ARRAYS | {"from_frame()", "from_estimator()"}
+        if name in ("sample_weight", "ids"):
+            fronts = _ARRAYS | {"from_estimator()"}
+        if name == "classes":
+            fronts = _ARRAYS
+        yield Option(
+            name, said, None, fronts, keyword=name, annotation=annotation, section="source"
+        )
+    # From a data frame: its columns.
+    for name, default, said in (
+        ("score", "score", "the score column, or a list of them (several models)"),
+        ("label", "label", "the label column"),
+        ("weight", None, "the weight column"),
+        ("id", None, "the id column"),
+    ):
+        yield Option(
+            name,
+            said,
+            None,
+            frozenset({"from_frame()"}),
+            default=default,
+            keyword=name,
+            annotation={"score": "str | Sequence[str]", "label": "str"}.get(name, "str | None"),
+            section="source",
+        )
+
+
+OPTIONS = Table(_entries())
+
+#: Options a test reads off ``Options`` fields: every field one option sets.
+FIELDS: Mapping[str, str] = {o.field: o.name for o in OPTIONS.values() if o.field}

@@ -1,0 +1,250 @@
+"""Where a session operates: one threshold, or each group at its own (``--group
+COL`` with ``O`` or ``--group-goal``), the moves of the threshold, and the
+:class:`Update` that tells a front end the state after each operation."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from threshold_lab.core.analysis import Analysis, Curves
+from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.drawing.bands import Band
+from threshold_lab.core.drawing.model_rows import ModelRow, model_row
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.folds import tpr_band
+from threshold_lab.core.groups.thresholds import parse_criterion, parse_tolerance
+from threshold_lab.core.report.options import Options
+from threshold_lab.core.session.groups import PooledAnalysis
+from threshold_lab.core.session.reading import Reading
+from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
+from threshold_lab.core.session.update import Update
+from threshold_lab.core.text.operating import readout_sentence
+from threshold_lab.core.threshold import Threshold, format_threshold
+
+#: Why the threshold does not move while every row is shown and each group has its own.
+OWN_REFUSED = (
+    "each group has its own threshold: M shows a group alone to move its own "
+    "(O: one threshold for every group again)"
+)
+
+
+class OperatingPoint(Reading):
+    """A session's operating point: the threshold and its moves, each group's own
+    threshold when they have one, and the :class:`Update` of the state."""
+
+    #: The readout the explorer's R last jumped to (-1: none yet).
+    _readout: int = -1
+    _fold_band_kept: tuple[tuple[int, ...], Band] | None = None
+    #: The last pooled analysis with each group at its own threshold, and its key.
+    _pooled_kept: tuple[tuple[object, ...], PooledAnalysis] | None = None
+
+    def _update(
+        self, changed: Changed = NOTHING_CHANGED, message: str = "", *, fresh: bool = False
+    ) -> Update:
+        """An Update of the current state, with the goal and prevalence in force."""
+        return Update(
+            self.analysis,
+            changed,
+            message,
+            fresh,
+            self._deciding(),
+            self.sure,
+            self.model_rows(wait=False),
+            self.shown.class_name,
+            self.group_by,
+            self.quantisation,
+            self.asked,
+            self.pooled,
+            self.folds,
+            self._fold_band(),
+        )
+
+    def _fold_band(self) -> Band | None:
+        """With folds: the folds' TPR range at each FPR (lowest to highest fold), the
+        band the ROC chart shades; None until every fold's sweep is ready."""
+        n = len(self.shown.models)
+        if not self.folds or n < 3 or any(self.model_waits(i) for i in range(1, n)):
+            return None
+        curves = [self.model_curves(i) for i in range(1, n)]
+        key = tuple(id(c) for c in curves)
+        kept = self._fold_band_kept
+        if kept is None or kept[0] != key:
+            x, low, _, high = tpr_band([c.sweep for c in curves])
+            kept = self._fold_band_kept = (key, Band(x, low, high))
+        return kept[1]
+
+    def current(self) -> Update:
+        return self._update()  # the state as it is, with nothing to say
+
+    @property
+    def analysis(self) -> Analysis:
+        """The current operating point; with each group at its own threshold while
+        every row is shown, the groups' counts pooled (:class:`PooledAnalysis`)."""
+        a = Reading.analysis.fget(self)  # type: ignore[attr-defined]
+        own, groups = self.shown.own, self.row_groups
+        if own is None or groups is None or self.shown.showing_group is not None:
+            return a  # type: ignore[no-any-return]
+        return self._pooled_at_own(a.curves, a.threshold)
+
+    def _pooled_at_own(self, curves: Curves, threshold: Threshold) -> PooledAnalysis:
+        own, groups = self.shown.own, self.row_groups
+        assert own is not None and groups is not None
+        key = (curves, threshold, tuple(own.items()), self.beta)
+        kept = self._pooled_kept
+        if kept is None or kept[0] != key:  # O(rows): once per rows and thresholds
+            pooled = PooledAnalysis(
+                curves=curves,
+                threshold=threshold,
+                beta=self.beta,
+                own=tuple((n, own[n]) for n in groups.names if n in own),
+                groups=groups,
+            )
+            kept = self._pooled_kept = (key, pooled)
+        return kept[1]
+
+    def model_rows(self, *, wait: bool = True) -> tuple[ModelRow, ...]:
+        """Every model (or all rows and each group) at the threshold; with each group at
+        its own threshold, all rows' line is the groups' counts pooled."""
+        rows = super().model_rows(wait=wait)
+        if not rows or self.shown.own is None or self.row_groups is None or rows[0].pending:
+            return rows
+        if self.shown.showing_group is None:
+            pooled = self.analysis
+        else:  # every row as loaded, each group at its own threshold
+            pooled = self._pooled_at_own(self.shown.curves(0, self.curves), self.threshold)
+        first = model_row(
+            rows[0].name, rows[0].shown, pooled, None if self.sure is None else self.sure.confidence
+        )
+        return (first, *rows[1:])
+
+    def set_threshold(self, t: Threshold, *, note: str = "") -> Update:
+        """Move the threshold to ``t`` (None: above all scores); with each group at its
+        own threshold, the shown group's (refused while every row is shown)."""
+        t = self.policy.checked(t)
+        own = self.shown.own
+        if own is not None:
+            g = self.shown.showing_group
+            if g is None:
+                raise InputError(OWN_REFUSED)
+            own[g] = t
+        old, self.policy.threshold = self.threshold, t
+        return self._update(Changed.band(old, self.threshold), note)
+
+    def step(self, steps: int) -> Update:
+        """Move by ``steps`` × 0.01; from above all a step down admits the top group."""
+        if self.threshold is None:
+            return self.group(1) if steps < 0 else self.current()
+        return self.set_threshold(self.policy.stepped(steps))
+
+    def group(self, delta: int) -> Update:
+        """Move to the next (``delta`` 1, lower threshold) or previous tie group."""
+        a = self.analysis
+        k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
+        return self.set_threshold(a.sweep.threshold_at(k))
+
+    def lowest(self) -> Update:
+        """The lowest score: everything predicted positive."""
+        sweep = self.analysis.sweep
+        return self.set_threshold(sweep.threshold_at(sweep.size - 1))
+
+    def next_readout(self) -> Update:
+        """The threshold at the next readout's point, round them in turn (by default the
+        seven: TPR at FPR <= 0.001, 0.01, 0.05, 0.1, then FPR at TPR >= 0.9, 0.95,
+        0.99), saying it.
+
+        >>> from threshold_lab.core.data.presets import preset
+        >>> s = OperatingPoint(preset("canonical").data, 0.5, source="preset canonical")
+        >>> s.next_readout().message.split(";")[0], s.threshold
+        ('TPR at FPR <= 0.001: 1/3 ≈ 0.3333 at threshold 0.9 (FPR 0/2 = 0', 0.9)
+        """
+        found = self.asked.read(self.analysis.sweep)
+        self._readout = (self._readout + 1) % len(found)
+        r = found[self._readout]
+        where = f"readout {self._readout + 1} of {len(found)}"
+        if r.counts is None:
+            return self._update(message=f"{r.asked}: undefined: {r.reason} ({where}).")
+        return self.set_threshold(r.threshold, note=f"{readout_sentence(r)} ({where}).")
+
+    def toggle_own(self) -> Update:
+        """Each group its own threshold (all at the current one to start), or one
+        threshold for every group again."""
+        names = self._group_names("each group its own threshold")
+        if self.shown.own is not None:
+            return self.one_threshold()
+        self.shown.own = dict.fromkeys(names, self.threshold)
+        return self._update(
+            message=(
+                f"Each group now has its own threshold, every one at "
+                f"{format_threshold(self.threshold)} to start: M shows a group alone to move its "
+                "own; all rows' status line and matrix are the groups' pooled. O again: one "
+                "threshold."
+            )
+        )
+
+    def one_threshold(self) -> Update:
+        """One threshold for every group again (each had its own)."""
+        self.shown.own = None
+        return self._update(
+            message=f"One threshold for every group again: {format_threshold(self.threshold)}."
+        )
+
+    def set_group_thresholds(self, thresholds: dict[str, Threshold], said: str) -> Update:
+        """Each group at its own threshold from ``thresholds`` (by group name)."""
+        names = self._group_names("per-group thresholds")
+        missing = [n for n in names if n not in thresholds]
+        if missing:
+            raise InputError(f"no threshold for group {missing[0]!r}")
+        self.shown.own = {n: thresholds[n] for n in names}
+        g = self.shown.showing_group
+        if g is not None:
+            self.policy.threshold = self.shown.own[g]
+        return self._update(message=said)
+
+    def solve_group_goal(self, criterion: str, tolerance: Fraction | str | None = None) -> Update:
+        """Per-group thresholds for a fairness ``criterion`` (``--group-goal``), the
+        objective the goal in force names (max accuracy without one), on every row as
+        the groups split them; each group then carries its own."""
+        self._group_names("per-group thresholds")
+        assert self.row_groups is not None
+        crit = parse_criterion(criterion)
+        if isinstance(tolerance, str):
+            tolerance = parse_tolerance(tolerance)
+        opts = Options(group_goal=crit, goal=self.goal, tolerance=tolerance or self.asked.tolerance)
+        r, _ = self.row_groups.report(
+            self.grouped_rows(),
+            self.threshold,
+            beta=self.beta,
+            confidence=self.confidence,
+            label=self.source,
+            solve=opts,
+        )
+        g = r.group_thresholds
+        assert g is not None
+        if not g.feasible or g.chosen is None:
+            raise InputError(f"per-group thresholds for {crit}: {g.reason}")
+        head, *rest = [line.strip() for line in g.sentences() if line.strip()]
+        said = f"{head} " + "; ".join(x for x in rest if not x.startswith("(")) + "."
+        return self.set_group_thresholds(dict(g.chosen.thresholds), said)
+
+    def _group_names(self, what: str) -> list[str]:
+        if self.row_groups is None or not self.shown.pooled:
+            raise InputError(
+                f"{what} needs groups: open a file with --group COL (a column "
+                "naming each row's group)"
+            )
+        return list(self.row_groups.names)
+
+    @property
+    def threshold_held(self) -> str | None:
+        """Why the threshold cannot move now (every row shown, each group at its own),
+        or None."""
+        held = self.shown.own is not None and self.shown.showing_group is None
+        return OWN_REFUSED if held else None
+
+    def grouped_rows(self) -> Dataset:
+        """The rows the groups split: every row as edited, or, while one group is shown
+        alone (``M``), every row as loaded (edits wait until all rows are shown again)."""
+        if self.shown.showing_group is not None:
+            return self.shown.models[0].data
+        return self.data
