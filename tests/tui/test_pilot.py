@@ -519,7 +519,7 @@ async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
     from threshold_lab.core.drawing import prepared
     from threshold_lab.core.session.edits import FlipLabel
     from threshold_lab.core.session.update import Update
-    from threshold_lab.tui.explorer.frame import Frame
+    from threshold_lab.tui.state.frame import Frame
     from threshold_lab.tui.widgets import charts, score_strip
     from threshold_lab.tui.widgets.text import ItemLines
 

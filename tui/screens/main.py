@@ -3,7 +3,8 @@
 Every Session operation returns one Update; the screen makes it a Frame (with
 its prepared drawing), holds it in its one ``frame`` reactive and hands it
 down with ``data_bind``. Widgets report intent with messages; the dialog
-flows, playback and the demo tour live in :mod:`threshold_lab.tui.explorer`."""
+flows live in :mod:`threshold_lab.tui.screens.flows`, playback, the demo tour and
+the bootstrap's worker in :mod:`threshold_lab.tui.explorer`."""
 
 from __future__ import annotations
 
@@ -27,16 +28,16 @@ from threshold_lab.core.session.session import Later, Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.sentences import change_words, tie_group_text
 from threshold_lab.tui.bindings import bindings
-from threshold_lab.tui.explorer import flows
 from threshold_lab.tui.explorer.bootstrapping import Bootstrapper
 from threshold_lab.tui.explorer.demo import DemoTour
-from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.explorer.keys import KeyLine, every_key
 from threshold_lab.tui.explorer.playback import Playback
-from threshold_lab.tui.explorer.preparing import Preparer
+from threshold_lab.tui.screens import flows
 from threshold_lab.tui.screens.dialogs import Dialog
 from threshold_lab.tui.screens.help import HelpScreen, MessageLogScreen
 from threshold_lab.tui.screens.palette import OncePalette
+from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.preparing import Preparer
 from threshold_lab.tui.widgets.charts import CHART_MODES, ChartMode, ChartPanel, chart_mode
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from threshold_lab.tui.widgets.goal_line import GoalLine
@@ -281,7 +282,7 @@ class MainScreen(Screen[None]):
 
         return start
 
-    # --- the host: what the helpers may ask (see tui.explorer.host) ---------------------
+    # --- the host: what the helpers may ask (see tui.state.host) ------------------------
 
     @property
     def rows_return(self) -> bool:

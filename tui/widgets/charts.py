@@ -37,7 +37,8 @@ from threshold_lab.core.text.decision import useful_spans
 from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import chart_columns
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, tail_name
 
 #: What the chart panel can show, in the order ``c`` cycles through them.
@@ -70,11 +71,6 @@ TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 #: The cell plotext gives a value in [0, 1] (core's rule, which the ticks use too).
 _cell = cell_of
-
-
-def chart_columns(panel_width: int) -> int:
-    """Terminal columns a curve is reduced to in a chart panel this wide."""
-    return max(panel_width - 8, 10)
 
 
 def plot_cells(available: int) -> int:

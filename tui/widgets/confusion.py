@@ -10,7 +10,7 @@ from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.ascii import to_ascii
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, wrap_items
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")

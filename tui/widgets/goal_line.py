@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.text.deciding import goal_words, prevalence_headline
 from threshold_lab.core.text.scores import threshold_words
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines
 
 

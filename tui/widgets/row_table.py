@@ -36,7 +36,7 @@ from threshold_lab.core.session.rowview import (
     side_by_side,
 )
 from threshold_lab.tui.bindings import bindings
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import blank, fitted, tail_name
 
 #: Lines above the rows: the view's summary and the column names.

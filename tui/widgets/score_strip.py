@@ -13,16 +13,11 @@ from textual.widget import Widget
 from threshold_lab.core.drawing.score_bins import ScoreBins, axis_ticks
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import LABEL_WIDTH, strip_columns
 
 LANE_HEIGHT = 3
 POS_GLYPH, NEG_GLYPH, LINE_GLYPH = "+", "o", "|"
-LABEL_WIDTH = 10
-
-
-def strip_columns(width: int) -> int:
-    """Score columns in a strip this wide (the lane labels take the rest)."""
-    return max(width - LABEL_WIDTH - 1, 12)
 
 
 class ScoreStrip(Widget):

@@ -152,7 +152,8 @@ async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> 
 async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -> None:
     # 1. At 0.5 the line was drawn against the 0.8 glyphs, and it did not move
     # while the threshold went from 0.41 to 0.80.
-    from threshold_lab.tui.widgets.score_strip import LABEL_WIDTH, ScoreStrip
+    from threshold_lab.tui.state.layout import LABEL_WIDTH
+    from threshold_lab.tui.widgets.score_strip import ScoreStrip
 
     app = make_app()
     async with app.run_test(size=(120, 50)) as pilot:  # the strip is in the overview
