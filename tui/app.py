@@ -186,7 +186,7 @@ class ThresholdLab(App[None]):
             yield from super().get_system_commands(screen)
             return  # still loading: the system commands (quit, help) only
         # Textual's Quit and Keys are the explorer's own q and ? below (q asks over
-        # unsaved edits): listed once, not twice (#12 item 18).
+        # unsaved edits): listed once, not twice.
         yield from (c for c in super().get_system_commands(screen) if c.title not in _TWICE)
         for p in PRESETS.values():
             yield SystemCommand(

@@ -182,8 +182,8 @@ class ChartPanel(Vertical):
             note.display = False
             return
         # One item per summary: a narrow panel breaks the line between them, never
-        # inside "143/180 ≈ 0.7944" (#12 item 8). Each interval is an item of its own
-        # after its number, so a line breaks between them rather than inside either.
+        # inside "143/180 ≈ 0.7944". Each interval is an item of its own after its
+        # number, so a line breaks between them rather than inside either.
         roc_auc, average_precision, area_pr = frame.update.ranking
         auc = [f"ROC AUC (trapezoid) {roc_auc.metric.value_text()}"]
         if roc_auc.interval is not None:
