@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.app import RenderResult
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.charts.base import plain_canvas, plot_cells, same_key
 from threshold_lab.tui.widgets.charts.roc_pr import CurveChart
 
@@ -35,7 +36,7 @@ class CostChart(CurveChart):
             "Cost curves: expected cost by PC(+)",
             "Cost curves",
         )
-        return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
+        return longest_fitting(self.size.width - 6, *wordings)
 
     def _axes(self) -> tuple[str, str]:
         return ("PC(+)", "cost")
@@ -55,7 +56,7 @@ class CostChart(CurveChart):
             f"{sweep} envelope · {f} other points · {o} active point's line",
             f"{sweep} envelope {f} others {o} active",
         )
-        return next((w for w in wordings if len(w) <= width), wordings[-1])
+        return longest_fitting(width, *wordings)
 
     def _faint(self, frame: Frame, rows: int) -> tuple[int, ...]:
         """The points whose lines are drawn faint: evenly among those the ROC chart

@@ -13,6 +13,7 @@ from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.drawing.scaled import cell_of
 from threshold_lab.core.text.decision import useful_spans
 from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.charts.base import (
     ACTIVE_MARK,
     BAND_MARK,
@@ -56,7 +57,7 @@ class DecisionChart(CurveChart):
             "Decision curve: net benefit (NB) by pt",
             "Decision curve",
         )
-        return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
+        return longest_fitting(self.size.width - 6, *wordings)
 
     def _axes(self) -> tuple[str, str]:
         return ("pt (act if score >= pt)", "NB")
@@ -73,7 +74,7 @@ class DecisionChart(CurveChart):
             f"{names} {a} all {c} none{band} {o} active",
             f"{sweep} model {a} all {c} none {o} now",
         )
-        return next((w for w in wordings if len(w) <= width), wordings[-1])
+        return longest_fitting(width, *wordings)
 
     def _models_of_decision(self) -> list[tuple[str, str]]:
         """(mark, name) of each model drawn; empty with one model."""

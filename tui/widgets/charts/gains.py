@@ -6,6 +6,7 @@ from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.charts.base import ACTIVE_MARK, CHANCE_MARK, plain_canvas
 from threshold_lab.tui.widgets.charts.roc_pr import CurveChart
 
@@ -41,7 +42,7 @@ class GainsChart(CurveChart):
             f"{sweep} gains {c} random {p} perfect {o} active",
             f"{sweep} gains {c} rand {p} best {o} now",
         )
-        return next((w for w in wordings if len(w) <= width), wordings[-1])
+        return longest_fitting(width, *wordings)
 
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
         plt = self._bare(cols, rows)

@@ -14,6 +14,7 @@ from threshold_lab.core.drawing.scaled import cell_of
 from threshold_lab.core.drawing.series import ScoreAxis, score_axis
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.charts.base import CHANCE_MARK, plain_canvas
 from threshold_lab.tui.widgets.charts.roc_pr import CurveChart
 
@@ -74,7 +75,7 @@ class MetricChart(CurveChart):
             short,
             " ".join(m for _, m, _, _ in SERIES),
         )
-        return next((w for w in wordings if len(w) <= width), wordings[-1])
+        return longest_fitting(width, *wordings)
 
     def _title(self) -> str:
         return "Metrics against the threshold"

@@ -8,6 +8,7 @@ from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.text.calibration import brier_terms
 from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.charts.base import CHANCE_MARK, plain_canvas
 from threshold_lab.tui.widgets.charts.roc_pr import CurveChart
 
@@ -43,7 +44,7 @@ class ReliabilityChart(CurveChart):
             f"{b} bin's observed rate · {w} 95% CI · {c} perfect calibration",
             f"{b} bin {w} CI {c} perfect",
         )
-        return next((x for x in wordings if len(x) <= width), wordings[-1])
+        return longest_fitting(width, *wordings)
 
     def render(self) -> RenderResult:
         frame = self.frame

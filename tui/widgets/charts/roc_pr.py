@@ -20,6 +20,7 @@ from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.charts.base import (
     ACTIVE_MARK,
     BAND_MARK,
@@ -150,7 +151,7 @@ class CurveChart(Chart):
                 f"{c} baseline · {sweep} sweep · {h} hull · {o} active",
                 f"{c} base {sweep} sweep {h} hull {o} active",
             )
-            return next((w for w in hulled if len(w) <= width), hulled[-1])
+            return longest_fitting(width, *hulled)
         wordings: tuple[str, ...] = (
             f"{c} {baseline} · {sweep} exact sweep · {o} active point",
             f"{c} baseline · {sweep} sweep · {o} active point",
@@ -167,7 +168,7 @@ class CurveChart(Chart):
                 f"{sweep} sweep {b}{b} band {o} active",
                 f"{b}{b} band {o} active",
             )
-        return next((w for w in wordings if len(w) <= width), wordings[-1])
+        return longest_fitting(width, *wordings)
 
     def _models(self) -> list[tuple[str, str, bool]]:
         """Every model drawn, in model order: (its mark as the legend shows it, its
@@ -229,7 +230,7 @@ class CurveChart(Chart):
                 " ".join([*short, *mark]),
                 " ".join(short),
             )
-        return next((w for w in wordings if len(w) <= width), wordings[-1])
+        return longest_fitting(width, *wordings)
 
     def _pooled_point(self, a: Analysis) -> tuple[float, float] | None:
         """The groups' pooled operating point (each group at its own threshold; its
@@ -289,7 +290,7 @@ class CurveChart(Chart):
             f"{short} curves of {what}",
             f"{short}, {what}",
         )
-        return next((w for w in wordings if len(w) <= self.size.width - 6), wordings[-1])
+        return longest_fitting(self.size.width - 6, *wordings)
 
     def render(self) -> RenderResult:
         """The curve, built once per prepared curve and size, with the active point
