@@ -4,6 +4,7 @@ one at a time: a module per chart over a shared base (:mod:`.base`), and the pan
 
 from __future__ import annotations
 
+from threshold_lab.tui.state.chart_modes import CHART_MODES, ChartMode, chart_mode
 from threshold_lab.tui.widgets.charts.base import (
     ACTIVE_MARK,
     BAND_MARK,
@@ -36,7 +37,7 @@ from threshold_lab.tui.widgets.charts.metric import (
     THRESHOLD_MARK,
     MetricChart,
 )
-from threshold_lab.tui.widgets.charts.panel import CHART_MODES, ChartMode, ChartPanel, chart_mode
+from threshold_lab.tui.widgets.charts.panel import ChartPanel
 from threshold_lab.tui.widgets.charts.reliability import (
     BIN_MARK,
     BIN_MARK_ASCII,

@@ -105,7 +105,9 @@ class CostChart(CurveChart):
 
 def cost_items(frame: Frame) -> list[str]:
     """The cost chart's line: the hull's area, its vertices, and the active point."""
-    cc = frame.analysis.curves.cost_curve
+    cc = frame.readings.cost
+    if cc is None:
+        return []
     if cc.reason is not None:
         return [f"Cost curves: undefined ({cc.reason})"]
     k = frame.analysis.point

@@ -8,12 +8,12 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 from textual.app import RenderResult
-from threshold_lab.core.decide.net_benefit import net_benefit_key
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.drawing.scaled import cell_of
 from threshold_lab.core.text.decision import useful_spans
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import longest_fitting
+from threshold_lab.tui.state.readings import DecisionBand
 from threshold_lab.tui.widgets.charts.base import (
     ACTIVE_MARK,
     BAND_MARK,
@@ -117,20 +117,9 @@ class DecisionChart(CurveChart):
             out.append((u, f"{value:.{d}f}" if r != below else f"{0.0:.{d}f}"))
         return tuple(out)
 
-    def _decision_band(self) -> tuple[list[float], list[float], list[float]] | None:
+    def _decision_band(self) -> DecisionBand | None:
         """The bootstrap's interval on NB at each grid pt: (pt, low, high), or None."""
-        frame = self.frame
-        sure = None if frame is None else frame.update.sure
-        if frame is None or sure is None or sure.boot is None:
-            return None
-        xs, lows, highs = [], [], []
-        for row in frame.update.decision_curve.grid:
-            e = sure.estimate(net_benefit_key(row.pt))
-            if e.interval is not None:
-                xs.append(float(row.pt))
-                lows.append(e.interval.low)
-                highs.append(e.interval.high)
-        return (xs, lows, highs) if xs else None
+        return None if self.frame is None else self.frame.readings.decision_band
 
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
         plt = self._bare(cols, rows)
@@ -187,10 +176,10 @@ class DecisionChart(CurveChart):
             lines, place = self._build(frame, None, width, height)
             self._base = (None, key, lines, place)
         lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
-        series = frame.update.decision_series(None, cols)
-        t = frame.analysis.threshold if frame.own is None else None
-        if series.weights is not None and t is not None and 0 < t < 1:
-            y = float(self._unit(np.array([series.at(frame.analysis.curves, t)]), rows)[0])
+        # The model's net benefit at the active threshold, where it has one.
+        here, t = frame.readings.net_benefit, frame.analysis.threshold
+        if here is not None and t is not None:
+            y = float(self._unit(np.array([here]), rows)[0])
             if 0 <= y <= 1:
                 col, row = left + cell_of(t, cols), top + rows - 1 - cell_of(y, rows)
                 marked = lines[row][:col]
@@ -205,7 +194,9 @@ class DecisionChart(CurveChart):
 def decision_items(frame: Frame) -> list[str]:
     """The decision chart's line: where the model is useful (a range an item, so a
     narrow line breaks between them), the prevalence, and the harm."""
-    d = frame.update.decision_curve
+    d = frame.readings.decision
+    if d is None:
+        return []
     if d.reason is not None:
         return [f"Decision curve: undefined ({d.reason})"]
     spans = useful_spans(d)

@@ -47,7 +47,7 @@ class GainsChart(CurveChart):
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
         plt = self._bare(cols, rows)
         plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
-        g = frame.analysis.curves.gains
+        g = frame.readings.gains
         if g is not None:
             plt.plot([0, g.prevalence, 1], [0, 1, 1], marker=PERFECT_MARK)
         if line is not None:
@@ -59,9 +59,9 @@ class GainsChart(CurveChart):
 def gains_items(frame: Frame) -> list[str]:
     """The gains chart's line: KS and lift, with what each is."""
     a = frame.analysis
-    ks = a.curves.ks
+    ks = frame.readings.ks
     items = []
-    if ks.value.value is not None:
+    if ks is not None and ks.value.value is not None:
         items.append(
             f"KS = max (TPR − FPR) {ks.value.value_text()} at {format_threshold(ks.threshold)}"
         )

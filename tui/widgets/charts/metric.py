@@ -192,7 +192,7 @@ class MetricChart(CurveChart):
                     claims.setdefault(cell, []).append(mark)
         for (row, col), marks in claims.items():
             grid[row][col] = marks[(row + col) % len(marks)]
-        peak = frame.update.f1_peak
+        peak = frame.readings.f1_peak
         lo, hi = self._span
         if peak is not None and peak[1].value is not None and hi > lo:
             x = (float(ts[peak[0] - 1]) - lo) / (hi - lo)
@@ -203,7 +203,7 @@ class MetricChart(CurveChart):
 def metric_items(frame: Frame) -> list[str]:
     """The metric chart's line: F1's largest value and where, then AP and the PR area
     (the ranking summaries of the same precision and recall)."""
-    peak = frame.update.f1_peak
+    peak = frame.readings.f1_peak
     if peak is None:
         return ["largest F1: none (no actual positives, TP+FN=0)"]
     k, f1 = peak

@@ -4,16 +4,15 @@ summary line of the chart shown above it, and a note saying why a chart is missi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, get_args
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
-from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import lower_first
+from threshold_lab.tui.state.chart_modes import ChartMode, chart_mode
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import chart_columns
 from threshold_lab.tui.widgets.charts.cost import CostChart, cost_items
@@ -24,28 +23,17 @@ from threshold_lab.tui.widgets.charts.reliability import ReliabilityChart, relia
 from threshold_lab.tui.widgets.charts.roc_pr import CurveChart, partial_words, scaled_items
 from threshold_lab.tui.widgets.text import ItemLines, TextLines
 
-#: What the chart panel can show, in the order ``c`` cycles through them.
-ChartMode = Literal[
-    "roc", "pr", "both", "metrics", "reliability", "gains", "det", "decision", "cost"
-]
-CHART_MODES: tuple[ChartMode, ...] = get_args(ChartMode)
 
-
-def drawable(prepared: Prepared | None, kind: str) -> bool:
+def drawable(frame: Frame, kind: str) -> bool:
     """Whether a chart of ``kind`` belongs on screen: its curve exists, or it is still
     being prepared (the chart says so); False when core found no curve to draw."""
+    prepared = frame.ready
     if prepared is None or kind not in prepared.kinds:
         return True
     if kind == "reliability":
-        return prepared.curves.calibration().reason is None
+        c = frame.readings.calibration
+        return c is None or c.reason is None
     return prepared.line(kind) is not None
-
-
-def chart_mode(mode: str) -> ChartMode:
-    """``mode`` when it is a chart the panel can show (a programmer's error otherwise)."""
-    if mode not in CHART_MODES:
-        raise ValueError(f"no chart mode {mode!r}; the modes are {', '.join(CHART_MODES)}")
-    return mode
 
 
 def boot_short(m: Measure) -> list[str]:
@@ -76,10 +64,6 @@ class ChartPanel(Vertical):
     """The ROC chart's FPR axis on a log scale."""
     roc_hull: reactive[bool] = reactive(False)
     """The ROC chart draws its convex hull."""
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._partial: tuple[object, tuple[str, ...]] | None = None
 
     def validate_mode(self, mode: str) -> ChartMode:
         return chart_mode(mode)
@@ -114,14 +98,6 @@ class ChartPanel(Vertical):
     def watch_roc_hull(self) -> None:
         self._layout()
 
-    def _partial_items(self, frame: Frame) -> list[str]:
-        """The partial AUCs' words, worked out once per set of rows (each is a pass
-        over the sweep; a threshold move does not change them)."""
-        key = (frame.analysis.curves, frame.update.asked.partial_aucs)
-        if self._partial is None or self._partial[0] != key:
-            self._partial = (key, partial_words(frame))
-        return list(self._partial[1])
-
     @property
     def roc_kind(self) -> str:
         """The ROC curve as it is drawn: ``log_roc`` with FPR on a log scale."""
@@ -148,20 +124,21 @@ class ChartPanel(Vertical):
         prepared = frame.ready
         # A curve core could not draw (None: a class is missing, so its summary is
         # undefined) is replaced by a note; one still being prepared says so itself.
-        show_roc = self.mode in ("roc", "both") and drawable(prepared, self.roc_kind)
-        show_det = self.mode == "det" and drawable(prepared, "det")
-        show_pr = self.mode in ("pr", "both") and drawable(prepared, "pr")
+        show_roc = self.mode in ("roc", "both") and drawable(frame, self.roc_kind)
+        show_det = self.mode == "det" and drawable(frame, "det")
+        show_pr = self.mode in ("pr", "both") and drawable(frame, "pr")
         metrics = self.query_one("#metrics-chart", MetricChart)
         hidden = not metrics.display
         metrics.display = self.mode == "metrics"
         if metrics.display and hidden:
             metrics.replot()
-        show_gains = self.mode == "gains" and drawable(prepared, "gains")
-        show_reliability = self.mode == "reliability" and drawable(prepared, "reliability")
-        # The decision curve is worked out only when its chart is asked for (a pass
-        # over the sweep for each of its 99 thresholds).
-        show_decision = self.mode == "decision" and frame.update.decision_curve.reason is None
-        show_cost = self.mode == "cost" and frame.analysis.curves.cost_curve.reason is None
+        show_gains = self.mode == "gains" and drawable(frame, "gains")
+        show_reliability = self.mode == "reliability" and drawable(frame, "reliability")
+        # The decision curve is read only when its chart is shown (a pass over the
+        # sweep for each of its 99 thresholds), as the cost curves are.
+        decision, cost = frame.readings.decision, frame.readings.cost
+        show_decision = self.mode == "decision" and decision is not None and decision.reason is None
+        show_cost = self.mode == "cost" and cost is not None and cost.reason is None
         for chart, show in (
             (self.query_one("#roc-chart", CurveChart), show_roc),
             (self.query_one("#pr-chart", CurveChart), show_pr),
@@ -177,28 +154,29 @@ class ChartPanel(Vertical):
                 chart.replot()  # hidden charts skip drawing; catch up now
         summary = self.query_one("#chart-summary", ItemLines)
         note = self.query_one("#chart-note", TextLines)
-        if prepared is None:
+        ranking = frame.readings.ranking
+        if prepared is None or ranking is None:
             summary.show_items(["ROC AUC, AP and PR trapezoid area of these rows: being computed…"])
             note.display = False
             return
         # One item per summary: a narrow panel breaks the line between them, never
         # inside "143/180 ≈ 0.7944". Each interval is an item of its own after its
         # number, so a line breaks between them rather than inside either.
-        roc_auc, average_precision, area_pr = frame.update.ranking
+        roc_auc, average_precision, area_pr = ranking
         auc = [f"ROC AUC (trapezoid) {roc_auc.metric.value_text()}"]
         if roc_auc.interval is not None:
             auc.append(f"{roc_auc.interval.short()}, DeLong")
         if frame.update.quantised is not None:
             auc.append(frame.update.quantised.words())
-        auc += self._partial_items(frame)
-        if self.roc_hull and frame.analysis.curves.cost_curve.reason is None:
-            auc.append(f"ROCCH AUC {frame.analysis.curves.cost_curve.hull_auc.value_text()}")
+        auc += partial_words(frame)
+        if self.roc_hull and cost is not None and cost.reason is None:
+            auc.append(f"ROCCH AUC {cost.hull_auc.value_text()}")
         ap = [f"AP (step-weighted) {average_precision.metric.value_text()}"]
         ap += boot_short(average_precision)
         area = [f"PR trapezoid area {area_pr.metric.value_text()}"]
         area += boot_short(area_pr)
         # The summaries of the curves shown (AP and the PR area always side by side);
-        # m lists them all. Only the shown mode's are worked out: KS, calibration and
+        # m lists them all. The frame read only the shown mode's: KS, calibration and
         # F1's peak each cost a pass over the sweep.
         items: dict[str, Callable[[], list[str]]] = {
             "roc": lambda: auc,
@@ -215,20 +193,20 @@ class ChartPanel(Vertical):
             items["both"] = lambda: auc + scaled_items(frame, "log_roc") + ap + area
         summary.show_items(items.get(self.mode, lambda: auc + ap + area)())
         notes = []
-        if self.mode == "gains" and not drawable(prepared, "gains"):
+        if self.mode == "gains" and not drawable(frame, "gains"):
             notes.append("No gains curve: there are no actual positives to capture.")
-        if self.mode == "reliability" and not drawable(prepared, "reliability"):
-            reason = prepared.curves.calibration().reason
-            notes.append(f"No reliability diagram: {reason}.")
+        if self.mode == "reliability" and not drawable(frame, "reliability"):
+            c = frame.readings.calibration
+            notes.append(f"No reliability diagram: {None if c is None else c.reason}.")
         if self.mode == "decision" and not show_decision:
-            notes.append(f"No decision curve: {frame.update.decision_curve.reason}.")
+            notes.append(f"No decision curve: {None if decision is None else decision.reason}.")
         if self.mode == "cost" and not show_cost:
-            notes.append(f"No cost curves: {frame.analysis.curves.cost_curve.reason}.")
-        if self.mode == "det" and not drawable(prepared, "det"):
+            notes.append(f"No cost curves: {None if cost is None else cost.reason}.")
+        if self.mode == "det" and not drawable(frame, "det"):
             notes.append(f"No DET curve: {lower_first(str(roc_auc.reason))}.")
-        if self.mode in ("roc", "both") and not drawable(prepared, self.roc_kind):
+        if self.mode in ("roc", "both") and not drawable(frame, self.roc_kind):
             notes.append(f"No ROC curve: {lower_first(str(roc_auc.reason))}. ROC AUC is undefined.")
-        if self.mode in ("pr", "both") and not drawable(prepared, "pr"):
+        if self.mode in ("pr", "both") and not drawable(frame, "pr"):
             notes.append(
                 f"No PR curve: {lower_first(str(average_precision.reason))}. AP is undefined."
             )

@@ -28,7 +28,7 @@ class ReliabilityChart(CurveChart):
         super().__init__("reliability", id=id)
 
     def _title(self) -> str:
-        c = None if self.frame is None else self.frame.analysis.curves.calibration()
+        c = None if self.frame is None else self.frame.readings.calibration
         if c is None or c.reason is not None:
             return "Reliability diagram"
         return f"Reliability diagram, {len(c.bins)} equal-mass bins"
@@ -63,18 +63,19 @@ class ReliabilityChart(CurveChart):
     def _canvas(self, frame: Frame, line: CurveLine | None, cols: int, rows: int) -> list[str]:
         plt = self._bare(cols, rows)
         plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
-        c = frame.analysis.curves.calibration()
-        for b in c.bins:
+        c = frame.readings.calibration
+        bins = () if c is None else c.bins
+        for b in bins:
             if b.interval is not None:
                 plt.plot(
                     [b.mean_score, b.mean_score],
                     [b.interval.low, b.interval.high],
                     marker=WHISKER_MARK,
                 )
-        if c.bins:
+        if bins:
             plt.scatter(
-                [b.mean_score for b in c.bins],
-                [float(b.positive_rate.value or 0.0) for b in c.bins],
+                [b.mean_score for b in bins],
+                [float(b.positive_rate.value or 0.0) for b in bins],
                 marker=BIN_MARK_ASCII if self.ascii else BIN_MARK,
             )
         return plain_canvas(plt, cols, rows)
@@ -82,8 +83,8 @@ class ReliabilityChart(CurveChart):
 
 def reliability_items(frame: Frame) -> list[str]:
     """The reliability diagram's line: ECE, MCE, the Brier decomposition, bin sizes."""
-    c = frame.analysis.curves.calibration()
-    if c.reason is not None:
+    c = frame.readings.calibration
+    if c is None or c.reason is not None:
         return ["Calibration: undefined"]
     sizes = ", ".join(format_count(b.n) for b in c.bins)
     return [

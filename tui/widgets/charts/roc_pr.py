@@ -16,7 +16,6 @@ from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.drawing.prepared import OtherCurves, Prepared
 from threshold_lab.core.drawing.scaled import LOG_GAP, ScaledLine, cell_of
-from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.tui.state.frame import Frame
@@ -137,7 +136,7 @@ class CurveChart(Chart):
         c, o = CHANCE_MARK, ACTIVE_MARK
         band = self._bands()
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
-        pct = "" if band is None else percent(band.confidence)
+        pct = "" if band is None or self.frame is None else self.frame.readings.band_percent
         models = self._models()
         if models:
             folds = band is None and self._fold_band() is not None
@@ -395,8 +394,9 @@ class CurveChart(Chart):
             )
         elif self.kind == "roc":
             plt.plot([0, 1], [0, 1], marker=CHANCE_MARK)
-            if self.draws_hull:
-                hull = frame.analysis.curves.cost_curve.hull
+            cost = frame.readings.cost
+            if self.draws_hull and cost is not None:
+                hull = cost.hull
                 plt.plot([v.fpr for v in hull], [v.tpr for v in hull], marker=HULL_MARK)
         else:
             prevalence = frame.analysis.metrics["prevalence"].value or 0.0
@@ -447,7 +447,7 @@ class CurveChart(Chart):
 
 def partial_words(frame: Frame) -> tuple[str, ...]:
     """Each partial AUC asked for, in a few words."""
-    words = tuple(partial_auc_short(p) for p in frame.update.asked.partial(frame.analysis.sweep))
+    words = tuple(partial_auc_short(p) for p in frame.readings.partial)
     many = "ranges" if len(words) > 1 else "range"
     return (*words, f"{PARTIAL_MARK} marks its {many} on the chart") if words else ()
 
