@@ -140,12 +140,11 @@ def read(
         return None if same is None else cast("T | None", getattr(same, name))
 
     last = None if before is None else before.update
-    same_rows = last is not None and last.analysis.curves is curves
-    if before is not None and last is not None and same_rows:
+    if before is None or last is None or last.analysis.curves is not curves:
+        partial = readouts = None  # other rows: read afresh
+    else:
         partial = before.partial if last.asked.partial_aucs == asked.partial_aucs else None
         readouts = before.readouts if last.asked.readouts == asked.readouts else None
-    else:
-        partial = readouts = None
     bands = update.bands
     decision = one("decision", lambda: update.decision_curve)
     return Readings(
