@@ -18,9 +18,9 @@ from threshold_lab.core.data.presets import PRESETS
 from threshold_lab.core.session import recovery
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.ascii import AsciiFilter
-from threshold_lab.tui.explorer import flows
+from threshold_lab.tui.bindings import key_names
 from threshold_lab.tui.opening import Opened
-from threshold_lab.tui.screens.help import key_names as _key_names
+from threshold_lab.tui.screens import flows
 from threshold_lab.tui.screens.loading import Loaded, LoadingScreen
 from threshold_lab.tui.screens.main import MainScreen
 from threshold_lab.tui.screens.palette import OncePalette
@@ -186,7 +186,7 @@ class ThresholdLab(App[None]):
             yield from super().get_system_commands(screen)
             return  # still loading: the system commands (quit, help) only
         # Textual's Quit and Keys are the explorer's own q and ? below (q asks over
-        # unsaved edits): listed once, not twice (#12 item 18).
+        # unsaved edits): listed once, not twice.
         yield from (c for c in super().get_system_commands(screen) if c.title not in _TWICE)
         for p in PRESETS.values():
             yield SystemCommand(
@@ -204,7 +204,7 @@ class ThresholdLab(App[None]):
         rows = self._main.query_one(RowTable)
         for b in self._main.all_bindings():
             target = rows if b in RowTable.BINDINGS else self._main
-            keys = _key_names(b.key, ascii=self.ascii)  # --ascii: "right", not ">"
+            keys = key_names(b.key, ascii=self.ascii)  # --ascii: "right", not ">"
             yield SystemCommand(
                 f"{b.tooltip or b.description} ({keys})",
                 f"Key {keys}",

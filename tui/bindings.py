@@ -33,3 +33,27 @@ def help_groups() -> dict[str, set[str]]:
         for c in keyed(on):
             out[c.GROUP].add(c.ID)
     return {g: ids for g, ids in out.items() if ids}
+
+
+def key_names(keys: str, *, ascii: bool = False) -> str:
+    """A binding's keys as people type them: ``[``, not ``left_square_bracket``;
+    arrows spelled ``left``/``right`` in ASCII (``<`` and ``>`` look like keys)."""
+    return ", ".join(_key_name(k, ascii) for k in keys.split(","))
+
+
+def _key_name(key: str, ascii: bool = False) -> str:
+    arrows = {"left": "left", "right": "right"} if ascii else {"left": "←", "right": "→"}
+    names = {
+        **arrows,
+        "shift+left": f"shift+{arrows['left']}",
+        "shift+right": f"shift+{arrows['right']}",
+        "left_square_bracket": "[",
+        "right_square_bracket": "]",
+        "question_mark": "?",
+        "plus": "+",
+        "minus": "-",
+        "space": "space",
+        "shift+n": "N",
+        "shift+p": "P",
+    }
+    return names.get(key, key)

@@ -282,8 +282,8 @@ async def test_all_metrics_screen_lists_every_metric() -> None:
         await pilot.press("m")
         assert isinstance(app.screen, MetricsScreen)
         lines = app.screen.body.plain.splitlines()
-        # Every metric, one a line, then how the intervals were made (#14), then the
-        # summaries (#12 item 12).
+        # Every metric, one a line, then how the intervals were made, then the
+        # summaries.
         at = METRIC_NAMES.index
         assert lines[at("lr_minus")] == "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667"
         assert lines[at("lift")].startswith("lift = precision/prevalence")
@@ -305,8 +305,8 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         await pilot.pause()
         footer_actions = {b.action for b in as_bindings(app.main.BINDINGS) if b.show}
         more = str(app.main.query_one("#more-keys").render())
-        # The footer's "1-4 Panes", l and h (the chart's message says them: #30, #31),
-        # and E (the line a file opened with --group starts with says it: #32).
+        # The footer's "1-4 Panes", l and h (the chart's message says them), and E
+        # (the line a file opened with --group starts with says it).
         quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
         assert {
             "pane-chart",
@@ -519,7 +519,7 @@ async def test_large_data_draws_curves_and_strip_off_the_ui_thread(
     from threshold_lab.core.drawing import prepared
     from threshold_lab.core.session.edits import FlipLabel
     from threshold_lab.core.session.update import Update
-    from threshold_lab.tui.explorer.frame import Frame
+    from threshold_lab.tui.state.frame import Frame
     from threshold_lab.tui.widgets import charts, score_strip
     from threshold_lab.tui.widgets.text import ItemLines
 

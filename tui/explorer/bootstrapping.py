@@ -30,7 +30,7 @@ from textual.timer import Timer
 from textual.worker import get_current_worker
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import REPLICATES, Bootstrap, Cancelled
-from threshold_lab.tui.explorer.host import Host
+from threshold_lab.tui.state.host import Host
 
 #: Seconds after the last change before a bootstrap for the new state starts.
 SETTLE = 0.3

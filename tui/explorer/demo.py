@@ -8,7 +8,7 @@ from textual.events import Key
 from textual.timer import Timer
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
-from threshold_lab.tui.explorer.host import Host
+from threshold_lab.tui.state.host import Host
 
 #: The tour: (caption, what to do), one step at a time.
 DEMO: tuple[tuple[str, Callable[[Session], Update]], ...] = (

@@ -9,8 +9,8 @@ from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
 from textual.widgets import Static
+from threshold_lab.tui.bindings import key_names
 from threshold_lab.tui.commands import COMMANDS
-from threshold_lab.tui.screens.help import key_names
 
 #: Where the row table's own keys (edit, flip, delete) go among the screen's, so
 #: help and the key line read in the order people learn them: each after this key.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.timer import Timer
 from threshold_lab.core.text.sentences import step_sentence
-from threshold_lab.tui.explorer.host import Host
+from threshold_lab.tui.state.host import Host
 
 #: Playback speeds offered by + and - (seconds per tie group).
 PLAY_SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)

@@ -1,1 +1,1 @@
-"""Screens of the explorer: the main screen and its dialogs."""
+"""Screens of the explorer: the main screen, its dialogs and their flows, help and loading."""

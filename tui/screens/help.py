@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
-from threshold_lab.tui.bindings import help_groups
+from threshold_lab.tui.bindings import help_groups, key_names
 from threshold_lab.tui.screens.dialogs import Dialog
 
 
@@ -102,30 +102,6 @@ def titled(title: str, lines: list[str]) -> Text:
     text.append(title, style="bold")
     text.append("\n\n" + "\n".join(lines))
     return text
-
-
-def key_names(keys: str, *, ascii: bool = False) -> str:
-    """A binding's keys as people type them: ``[``, not ``left_square_bracket``;
-    arrows spelled ``left``/``right`` in ASCII (``<`` and ``>`` look like keys)."""
-    return ", ".join(_key_name(k, ascii) for k in keys.split(","))
-
-
-def _key_name(key: str, ascii: bool = False) -> str:
-    arrows = {"left": "left", "right": "right"} if ascii else {"left": "←", "right": "→"}
-    names = {
-        **arrows,
-        "shift+left": f"shift+{arrows['left']}",
-        "shift+right": f"shift+{arrows['right']}",
-        "left_square_bracket": "[",
-        "right_square_bracket": "]",
-        "question_mark": "?",
-        "plus": "+",
-        "minus": "-",
-        "space": "space",
-        "shift+n": "N",
-        "shift+p": "P",
-    }
-    return names.get(key, key)
 
 
 class MessageLogScreen(Dialog[None]):

@@ -21,6 +21,7 @@ from threshold_lab.core.data import progress as progress_mod
 from threshold_lab.core.data.progress import Cancelled, Progress
 from threshold_lab.core.errors import InputError
 from threshold_lab.tui.opening import Opened
+from threshold_lab.tui.screens.help import HelpScreen
 
 
 class LoadingScreen(Screen[None]):
@@ -91,8 +92,6 @@ class LoadingScreen(Screen[None]):
         self.query_one("#load-phase", Static).update("Cancelling...")
 
     def action_help(self) -> None:
-        from threshold_lab.tui.screens.help import HelpScreen
-
         self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
 
     def action_quit_app(self) -> None:

@@ -3,7 +3,8 @@
 Every Session operation returns one Update; the screen makes it a Frame (with
 its prepared drawing), holds it in its one ``frame`` reactive and hands it
 down with ``data_bind``. Widgets report intent with messages; the dialog
-flows, playback and the demo tour live in :mod:`threshold_lab.tui.explorer`."""
+flows live in :mod:`threshold_lab.tui.screens.flows`, playback, the demo tour and
+the bootstrap's worker in :mod:`threshold_lab.tui.explorer`."""
 
 from __future__ import annotations
 
@@ -22,22 +23,24 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.session import Later, Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.sentences import change_words, tie_group_text
 from threshold_lab.tui.bindings import bindings
-from threshold_lab.tui.explorer import flows
 from threshold_lab.tui.explorer.bootstrapping import Bootstrapper
 from threshold_lab.tui.explorer.demo import DemoTour
-from threshold_lab.tui.explorer.frame import Frame
 from threshold_lab.tui.explorer.keys import KeyLine, every_key
 from threshold_lab.tui.explorer.playback import Playback
-from threshold_lab.tui.explorer.preparing import Preparer
+from threshold_lab.tui.screens import flows
 from threshold_lab.tui.screens.dialogs import Dialog
 from threshold_lab.tui.screens.help import HelpScreen, MessageLogScreen
 from threshold_lab.tui.screens.palette import OncePalette
-from threshold_lab.tui.widgets.charts import CHART_MODES, ChartMode, ChartPanel, chart_mode
+from threshold_lab.tui.state.chart_modes import CHART_MODES, ChartMode, chart_mode
+from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.preparing import Preparer
+from threshold_lab.tui.widgets.charts import ChartPanel
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from threshold_lab.tui.widgets.goal_line import GoalLine
 from threshold_lab.tui.widgets.model_line import ModelLine
@@ -281,7 +284,7 @@ class MainScreen(Screen[None]):
 
         return start
 
-    # --- the host: what the helpers may ask (see tui.explorer.host) ---------------------
+    # --- the host: what the helpers may ask (see tui.state.host) ------------------------
 
     @property
     def rows_return(self) -> bool:
@@ -307,10 +310,35 @@ class MainScreen(Screen[None]):
 
     # --- the one flow of state --------------------------------------------------------
 
+    def _frame(self, update: Update, prepared: Prepared | None) -> Frame:
+        """``update`` and its drawing as a frame, with what the widgets read of it for
+        the chart shown (the frame before lends what it read that still holds)."""
+        return Frame.of(
+            update, prepared, mode=self.chart_mode, hull=self.roc_hull, before=self.frame
+        )
+
+    def watch_chart_mode(self) -> None:
+        self._reread()
+
+    def watch_roc_hull(self) -> None:
+        self._reread()
+
+    def _reread(self) -> None:
+        """The chart shown changed: the frame again when the new chart reads what the
+        frame did not. It runs before the chart panel hears of the change (a screen's
+        own watcher comes before those bound to it), and keeps what the frame read, so
+        the panel finds what it reads whichever chart it lays out."""
+        frame = self.frame
+        if frame is None:
+            return
+        again = self._frame(frame.update, frame.prepared)
+        if again.readings.read != frame.readings.read:
+            self.frame = again
+
     def show(self, update: Update) -> None:
         """Hand ``update`` down: the frame changes once, and its message is said."""
         before = None if self.frame is None else self.frame.analysis
-        self.frame = Frame(update, self.preparer.prepared_for(update.analysis.curves))
+        self.frame = self._frame(update, self.preparer.prepared_for(update.analysis.curves))
         # Said or not, the last action's sentence goes: it belongs to that action. An
         # action with nothing of its own to say (a threshold move) says what moved,
         # so a listener need not compare two long status sentences.
@@ -391,7 +419,7 @@ class MainScreen(Screen[None]):
         prepared = self.preparer.prepared_for(frame.analysis.curves)
         update = self.preparer.models_in(frame.update)
         if prepared is not frame.prepared or update is not frame.update:
-            self.frame = Frame(update, prepared)
+            self.frame = self._frame(update, prepared)
 
     @on(RowTable.Say)
     def _row_said(self, event: RowTable.Say) -> None:
@@ -412,7 +440,7 @@ class MainScreen(Screen[None]):
         self.preparer.arrived(event.prepared)
         frame = self.frame
         if frame is not None and frame.analysis.curves is event.prepared.curves:
-            self.frame = Frame(self.preparer.models_in(frame.update), event.prepared)
+            self.frame = self._frame(self.preparer.models_in(frame.update), event.prepared)
         else:
             self._reframe()  # the rows changed meanwhile; that change's own work follows
 

@@ -6,11 +6,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import format_count
-from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.ascii import to_ascii
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines, TextLines, wrap_items
 
 SHORT_LIST = ("precision", "recall", "f1", "accuracy", "specificity", "fpr")
@@ -130,6 +129,7 @@ class MetricsPanel(ItemLines):
             return []
         a = frame.analysis
         sure = frame.update.sure
+        measures = frame.readings.measures
         keys = ["i: " + ("hide" if sure is not None else "show") + " intervals"]
         if self.progress:
             keys.append(f"B: cancel {self.progress}")
@@ -149,7 +149,7 @@ class MetricsPanel(ItemLines):
         shown = 0
         for name in PANEL_ORDER:
             m = a.metrics[name]
-            measured = None if sure is None else frame.update.measures[name].interval
+            measured = None if measures is None else measures[name].interval
             interval = None if measured is None else measured.short()
             tail = None if interval is None else f"({interval})"
             # The reduced fraction after the counts (8/10 = 4/5) where it costs no
@@ -168,23 +168,22 @@ class MetricsPanel(ItemLines):
             lines.extend(Text(t, style=style) for t in wrapped)
             shown += 1
         if shown == len(PANEL_ORDER):
-            lines.extend(self._readout_lines(frame.update, width, room - len(lines)))
+            lines.extend(self._readout_lines(frame, width, room - len(lines)))
         for t in hint(len(PANEL_ORDER) - shown):
             t.stylize("dim")
             lines.append(t)
         return lines
 
-    def _readout_lines(self, update: Update, width: int, room: int) -> list[Text]:
+    def _readout_lines(self, frame: Frame, width: int, room: int) -> list[Text]:
         """The operating points at fixed rates, one line each, under a heading, then the
         partial AUCs asked for, when every metric fitted and rows are left (``m`` lists
         them all, R jumps to each readout)."""
         if room < 3:
             return []
-        a = update.analysis
         out = [Text(self._shown("At fixed rates (R jumps to each):"), style="dim")]
-        for p in update.asked.partial(a.sweep):
+        for p in frame.readings.partial:
             out.extend(Text(t) for t in formula_lines(self._shown(partial_auc_short(p)), width))
-        for r in update.asked.read(a.sweep)[: room - 2]:
+        for r in frame.readings.readouts[: room - 2]:
             at = (
                 "undefined"
                 if r.counts is None

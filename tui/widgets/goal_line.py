@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.text.deciding import goal_words, prevalence_headline
 from threshold_lab.core.text.scores import threshold_words
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines
 
 
@@ -29,7 +29,7 @@ class GoalLine(ItemLines):
         if head:
             items.append(Text(head, style="bold"))
             items += said
-        at, p = frame.update.at_prevalence, deciding.prevalence
+        at, p = frame.readings.at_prevalence, deciding.prevalence
         if at is not None and p is not None:
             t = threshold_words(a.threshold, a.sweep.thresholds)
             heading, shown = prevalence_headline(at, p, f"threshold {t}")

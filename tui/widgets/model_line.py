@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.drawing.model_rows import ModelRow
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import TextLines, wrap_items
 
 

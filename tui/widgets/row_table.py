@@ -36,7 +36,8 @@ from threshold_lab.core.session.rowview import (
     side_by_side,
 )
 from threshold_lab.tui.bindings import bindings
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.text import blank, fitted, tail_name
 
 #: Lines above the rows: the view's summary and the column names.
@@ -246,9 +247,7 @@ class RowTable(Widget, can_focus=True, inherit_bindings=False):
             if self.cell is not None:
                 shown += f" ({total:,} in all)"
         parts = [shown, ORDER_NAMES[self.order], "* changed"]
-        while len(parts) > 1 and len("; ".join(parts)) > width:
-            parts.pop()
-        return "; ".join(parts)
+        return longest_fitting(width, *("; ".join(parts[:k]) for k in range(len(parts), 0, -1)))
 
     # --- keys ----------------------------------------------------------------------
 

@@ -13,16 +13,11 @@ from textual.widget import Widget
 from threshold_lab.core.drawing.score_bins import ScoreBins, axis_ticks
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.layout import LABEL_WIDTH, longest_fitting, strip_columns
 
 LANE_HEIGHT = 3
 POS_GLYPH, NEG_GLYPH, LINE_GLYPH = "+", "o", "|"
-LABEL_WIDTH = 10
-
-
-def strip_columns(width: int) -> int:
-    """Score columns in a strip this wide (the lane labels take the rest)."""
-    return max(width - LABEL_WIDTH - 1, 12)
 
 
 class ScoreStrip(Widget):
@@ -86,7 +81,7 @@ class ScoreStrip(Widget):
         lo, hi = format_threshold(bins.lo), format_threshold(bins.hi)
         span = f"scores {lo} to {hi}" if lo != hi else f"every score is {lo}"
         t = threshold_words(a.threshold, a.sweep.thresholds)
-        # The longest wording that fits whole (#12 item 9: the span was cut at 80).
+        # The longest wording that fits whole (a cut one lost the span at 80 columns).
         room = LABEL_WIDTH + usable
         scaled = int(max(pos_counts.max(initial=0), neg_counts.max(initial=0))) >= 10
         notes = (
@@ -110,9 +105,7 @@ class ScoreStrip(Widget):
                 f" each group at its own threshold: no one line; {span}",
                 f" each group at its own threshold; {span}",
             )
-        for caption in (base + note for note in notes for base in bases):
-            if len(caption) <= room:
-                break
+        caption = longest_fitting(room, *(base + note for note in notes for base in bases))
         out.append(caption[:room], style="dim")
         return out
 

@@ -19,7 +19,7 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import Metric, format_count, format_decimal
 from threshold_lab.core.text.scores import shown_score
 from threshold_lab.tui.bindings import bindings
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import blank, fitted
 
 COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")

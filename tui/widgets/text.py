@@ -24,7 +24,7 @@ from textual.strip import Strip
 from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Static
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 
 
 def fitted(text: str, style: Style, width: int, *, pad: Style | None = None) -> Strip:

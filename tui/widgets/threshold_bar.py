@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.text.sentences import tie_group_text
-from threshold_lab.tui.explorer.frame import Frame
+from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines
 
 
@@ -38,7 +38,7 @@ class ThresholdBar(ItemLines):
             "nothing is predicted positive" if a.threshold is None else f"positive if score >= {t}"
         )
         # Above all, the place reads "before tie group 1 of 4": "above all scores"
-        # is said once, by the value (#12 item 18).
+        # is said once, by the value.
         where = tie_group_text(a)
         if where.startswith("above all scores ("):
             where = where.removeprefix("above all scores (").removesuffix(")")

@@ -1,4 +1,4 @@
-"""#12: defects of the explorer's screen, each held by a Pilot test."""
+"""Defects of the explorer's screen, each held by a Pilot test."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.tui.helpers import SIZE, keys, make_app, system_commands
 
 
 async def test_play_starts_from_above_all_and_resumes_after_a_pause() -> None:
-    # 3. At 0.5, p played 0.5 -> 0.4 -> 0.1 although it said "from above all".
+    # At 0.5, p played 0.5 -> 0.4 -> 0.1 although it said "from above all".
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
@@ -31,7 +31,7 @@ async def test_play_starts_from_above_all_and_resumes_after_a_pause() -> None:
 
 
 async def test_typing_replaces_the_prefilled_value() -> None:
-    # 4. t at 0.1, typing 0.37 gave 0.10.37.
+    # t at 0.1, typing 0.37 gave 0.10.37.
     app = make_app(threshold=0.1)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t")
@@ -42,7 +42,7 @@ async def test_typing_replaces_the_prefilled_value() -> None:
 
 
 async def test_messages_belong_to_the_action_that_made_them() -> None:
-    # 5. "Playback paused" stayed after home; "Reset..." stayed after c.
+    # "Playback paused" stayed after home; "Reset..." stayed after c.
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
@@ -73,7 +73,7 @@ async def test_a_refusal_in_a_dialog_goes_when_the_text_changes() -> None:
 
 
 async def test_t_is_named_for_what_it_sets() -> None:
-    # 6. t was labelled "Type t".
+    # t was labelled "Type t".
     app = make_app()
     async with app.run_test(size=SIZE):
         t = next(b for b in app.main.all_bindings() if b.key == "t")
@@ -81,7 +81,7 @@ async def test_t_is_named_for_what_it_sets() -> None:
 
 
 async def test_all_metrics_include_the_summaries_and_probability_metrics() -> None:
-    # 12. Log loss and Brier never appeared; AUC and AP were missing from m.
+    # Log loss and Brier never appeared; AUC and AP were missing from m.
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("m")
@@ -99,7 +99,7 @@ async def test_all_metrics_include_the_summaries_and_probability_metrics() -> No
 
 
 async def test_a_preset_load_keeps_no_marks_and_starts_at_the_top() -> None:
-    # 17. After P -> good from canonical at 0.9, rows were marked against other rows.
+    # After P -> good from canonical at 0.9, rows were marked against other rows.
     app = make_app(threshold=0.9)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "down", "down")
@@ -114,7 +114,7 @@ async def test_a_preset_load_keeps_no_marks_and_starts_at_the_top() -> None:
 
 
 async def test_undo_and_redo_say_what() -> None:
-    # 18. undo/redo said only "Undone."
+    # undo/redo said only "Undone."
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space", "ctrl+z")
@@ -124,7 +124,7 @@ async def test_undo_and_redo_say_what() -> None:
 
 
 async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> None:
-    # 2. The sweep table opened scrolled so the active point was its top row,
+    # The sweep table opened scrolled so the active point was its top row,
     # hiding "above all" and 0.9 on canonical; a wider column drawn late left
     # earlier rows one column out of line.
     from threshold_lab.tui.widgets.sweep_table import SweepTable
@@ -150,9 +150,10 @@ async def test_the_sweep_table_shows_every_point_that_fits_and_where_it_is() -> 
 
 
 async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -> None:
-    # 1. At 0.5 the line was drawn against the 0.8 glyphs, and it did not move
+    # At 0.5 the line was drawn against the 0.8 glyphs, and it did not move
     # while the threshold went from 0.41 to 0.80.
-    from threshold_lab.tui.widgets.score_strip import LABEL_WIDTH, ScoreStrip
+    from threshold_lab.tui.state.layout import LABEL_WIDTH
+    from threshold_lab.tui.widgets.score_strip import ScoreStrip
 
     app = make_app()
     async with app.run_test(size=(120, 50)) as pilot:  # the strip is in the overview
@@ -176,7 +177,7 @@ async def test_the_strip_line_stands_at_the_thresholds_own_place_on_the_axis() -
 
 
 async def test_ascii_spells_arrows_and_cuts_words_not_numbers() -> None:
-    # 10. "…" became "." so "AUC (trapezoid) 7." read like a value; arrows became
+    # "…" became "." so "AUC (trapezoid) 7." read like a value; arrows became
     # "<" and ">", which look like keys.
     from textual.binding import Binding
     from threshold_lab.tui.ascii import AsciiFilter
@@ -196,7 +197,7 @@ async def test_ascii_spells_arrows_and_cuts_words_not_numbers() -> None:
 
 
 async def test_above_all_is_said_once_in_the_top_bar() -> None:
-    # 18. Above all, the top bar said "above all scores" twice.
+    # Above all, the top bar said "above all scores" twice.
     from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
 
     app = make_app(threshold=None)
@@ -211,7 +212,7 @@ async def test_above_all_is_said_once_in_the_top_bar() -> None:
 async def test_the_layout_does_not_jump_when_a_message_comes_or_goes(
     size: tuple[int, int],
 ) -> None:
-    # 11. home wrapped the status to two lines and the chart lost a row it never
+    # home wrapped the status to two lines and the chart lost a row it never
     # got back; a message appearing did the same.
     from threshold_lab.tui.widgets.charts import ChartPanel
 
@@ -237,7 +238,7 @@ async def test_the_top_bar_names_the_tie_group_whole() -> None:
 
 
 async def test_the_palette_lists_each_command_once() -> None:
-    # 18. Quit and the keys were listed twice (Textual's and the explorer's).
+    # Quit and the keys were listed twice (Textual's and the explorer's).
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -249,7 +250,7 @@ async def test_the_palette_lists_each_command_once() -> None:
 
 
 async def test_a_move_says_what_moved() -> None:
-    # 16. The explorer also says what a change moved, for listeners.
+    # The explorer also says what a change moved, for listeners.
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         app.main.run(lambda: app.main.session.set_threshold(0.85))
@@ -268,7 +269,7 @@ async def test_a_move_says_what_moved() -> None:
 
 
 async def test_help_is_grouped_lists_ctrl_p_and_explains_every_mark() -> None:
-    # 18. Help was one flat list, left out ctrl+p and had no legend for + o * > O.
+    # Help was one flat list, left out ctrl+p and had no legend for + o * > O.
     from textual.widgets import Static
     from threshold_lab.tui.screens.help import HELP_GROUPS, HelpScreen
 

@@ -2,7 +2,8 @@
 
 Each flow opens a dialog whose answer is checked by a core parser (a refused
 answer keeps the dialog open with the reason, so nothing typed is lost) and
-hands the result to the screen as one Session operation.
+hands the result to the screen as one Session operation. The flows see the main
+screen as a :class:`~threshold_lab.tui.state.host.Host`, never by name.
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from threshold_lab.core.session.session import NeedsOverwrite
 from threshold_lab.core.text.calibration import calibration_words, ks_words
 from threshold_lab.core.text.groups import groups_lines
 from threshold_lab.core.text.intervals import curve_interval_words
+from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.threshold import format_threshold, parse_threshold
+from threshold_lab.core.transform import NAMES, parse_transform
 from threshold_lab.tui.ascii import to_ascii
-from threshold_lab.tui.explorer.host import Host
 from threshold_lab.tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
 from threshold_lab.tui.screens.help import MetricsScreen
+from threshold_lab.tui.state.host import Host
 from threshold_lab.tui.widgets.confusion import metric_text
 
 #: The threshold dialog's answer for "above all scores" (None means cancelled).
@@ -289,7 +292,6 @@ def set_prevalence(host: Host) -> None:
 
 def set_transform(host: Host) -> None:
     """Ask for a monotone score transform; it applies as one undoable edit."""
-    from threshold_lab.core.transform import NAMES, parse_transform
 
     def check(text: str) -> object:
         parse_transform(text)  # an unknown name keeps the dialog open, saying why
@@ -352,8 +354,6 @@ def groups_summary(host: Host) -> None:
 
 def multiclass_summary(host: Host) -> None:
     """The multiclass summary on a screen of its own (the matrix, per class, averages)."""
-    from threshold_lab.core.text.multiclass import multiclass_lines
-
     r = host.session.multiclass_summary()
     if r is None:
         host.say(

@@ -18,8 +18,7 @@ from threshold_lab.core.analysis import Curves
 from threshold_lab.core.drawing.prepared import Prepared, needs_background, prepare
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
-from threshold_lab.tui.widgets.charts import chart_columns
-from threshold_lab.tui.widgets.score_strip import strip_columns
+from threshold_lab.tui.state.layout import chart_columns, strip_columns
 
 #: Starts ``work`` in a thread worker of the screen's, cancelling the one before.
 Start = Callable[[Callable[[], None]], object]
