@@ -16,10 +16,10 @@ from textual.screen import Screen
 from textual.theme import ThemeProvider
 from threshold_lab.core.data.presets import PRESETS
 from threshold_lab.core.session import recovery
+from threshold_lab.core.session.opening import Opened
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.ascii import AsciiFilter
 from threshold_lab.tui.bindings import key_names
-from threshold_lab.tui.opening import Opened
 from threshold_lab.tui.screens import flows
 from threshold_lab.tui.screens.loading import Loaded, LoadingScreen
 from threshold_lab.tui.screens.main import MainScreen

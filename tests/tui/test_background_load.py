@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.session.opening import Opened
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.app import ThresholdLab
-from threshold_lab.tui.opening import Opened
 from threshold_lab.tui.screens.loading import LoadingScreen
 
 

@@ -1,8 +1,8 @@
 """tui has layers, as core does: a module imports only its own layer and the layers
 below it, bottom to top commands < state < widgets < screens < app, and no two folders
 import each other. Beside that stack sit the other front ends (the command line, plain
-mode, the Python API) and the session they hand the explorer (opening), each with what
-it may import.
+mode, the Python API), each with what it may import; the explorer is handed a session
+core opened.
 
 Imports of the project inside a function or behind TYPE_CHECKING count as much as any
 other, and only the command line and the Python API may make them: a command imports
@@ -30,7 +30,7 @@ from threshold_lab.core.drawing import decision as core_decision
 from threshold_lab.core.drawing.decision import DecisionSeries
 from threshold_lab.core.drawing.prepared import prepare
 from threshold_lab.core.intervals import Sure
-from threshold_lab.core.session import policy as core_policy
+from threshold_lab.core.report import options as core_options
 from threshold_lab.core.session import update as core_update
 from threshold_lab.tui.app import ThresholdLab
 from threshold_lab.tui.state.chart_modes import CHART_MODES
@@ -52,12 +52,11 @@ STACK: list[set[str]] = [
 LEVEL = {name: i for i, layer in enumerate(STACK) for name in layer}
 EXPLORER = frozenset(LEVEL)
 
-#: Beside the stack, and what each may import of tui. The stack imports only opening.
+#: Beside the stack, and what each may import of tui. The stack imports none of them.
 BESIDE: dict[str, frozenset[str]] = {
-    "opening": frozenset(),  # a session as a front end opened it: core only
     "plain": frozenset({"commands", "terminal"}),  # plain mode: no Textual
-    "cli": EXPLORER | {"opening", "plain"},  # the command line starts every front end
-    "api": frozenset({"cli", "app", "opening"}),  # threshold_lab.explore
+    "cli": EXPLORER | {"plain"},  # the command line starts every front end
+    "api": frozenset({"cli", "app", "ascii"}),  # threshold_lab.explore
 }
 #: Where a module may import the project inside a function (see the docstring).
 LAZY = frozenset({"cli", "api"})
@@ -114,7 +113,7 @@ def _may_import(own: str, other: str) -> bool:
     if own in BESIDE:
         return other in BESIDE[own]
     if other in BESIDE:
-        return other == "opening"
+        return False  # the stack is handed a session by core, never by a front end
     return LEVEL[other] <= LEVEL[own]
 
 
@@ -202,8 +201,8 @@ def test_no_widget_imports_intervals_goals_or_comparisons() -> None:
 #: (where it is looked up, its name). Each is counted while the widgets draw.
 STATISTICS: tuple[tuple[Any, str], ...] = (
     (Curves, "calibration"),
-    (core_policy, "partial_auc"),
-    (core_policy, "readouts"),
+    (core_options, "partial_aucs"),
+    (core_options, "readouts"),
     (core_analysis, "ks_statistic"),
     (core_analysis, "ks_from_gap"),
     (core_analysis, "gains"),
@@ -286,7 +285,7 @@ async def test_drawing_a_frame_twice_computes_no_statistic(
             with monkeypatch.context() as patched:
                 _counting(patched, made)
                 frame = Frame.of(update, prepared, mode=mode, hull=m.roc_hull)
-            assert "partial_auc" in made and "readouts" in made, mode
+            assert "partial_aucs" in made and "readouts" in made, mode
             drawing: list[str] = []
             with monkeypatch.context() as patched:
                 _counting(patched, drawing)

@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from threshold_lab.core.data import progress as progress_mod
 from threshold_lab.core.data.progress import Cancelled, Progress
 from threshold_lab.core.errors import InputError
-from threshold_lab.tui.opening import Opened
+from threshold_lab.core.session.opening import Opened
 from threshold_lab.tui.screens.help import HelpScreen
 
 

@@ -63,7 +63,7 @@ loaded = sorted(
     or m.startswith(("threshold_lab.core.engines", "threshold_lab.core.session",
                      "threshold_lab.core.drawing", "threshold_lab.tui.cli.aggregate",
                      "threshold_lab.tui.cli.explore", "threshold_lab.tui.cli.serve",
-                     "threshold_lab.tui.opening", "threshold_lab.tui.plain"))
+                     "threshold_lab.tui.plain"))
 )
 sys.stderr.write(json.dumps({"code": code, "loaded": loaded}))
 """
