@@ -518,6 +518,29 @@ class MessageLog(Command):
     GROUP = "Views and playback"
 
 
+class Options(Command):
+    """Every option in force: its word, its value and what it does"""
+
+    PLAIN = "options"
+    GROUP = "Data and the app"
+    PLAIN_HELP = (
+        "list every option plain mode can set, with its value now: the same options as "
+        "the command line's flags and the Python API's keywords"
+    )
+
+
+class SetOption(Command):
+    """Set one option by its word"""
+
+    PLAIN = "option WORD VALUE | option WORD default | option WORD"
+    GROUP = "Data and the app"
+    PLAIN_HELP = (
+        "set an option as its command-line flag would (option harm 1/10, option readout "
+        "fpr 0.01, option unpaired on); default puts it back; option WORD alone says its "
+        "value and what it does"
+    )
+
+
 class Intervals(Command):
     """Show or hide the confidence intervals"""
 

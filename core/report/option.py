@@ -122,7 +122,7 @@ def number_text(value: object, what: str) -> str:
     if isinstance(value, bool) or not isinstance(value, numbers.Real | Decimal):
         raise InputError(f"{what} {value!r} is not a number")
     if isinstance(value, Fraction):
-        return fraction_text(value)
+        return str(value.numerator) if value.denominator == 1 else fraction_text(value)
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, Decimal):
@@ -281,7 +281,7 @@ def shown_value(option: Option, value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, Fraction):
-        return fraction_text(value)
+        return str(value.numerator) if value.denominator == 1 else fraction_text(value)
     if isinstance(value, float):
         return repr(value)
     if option.name == "readout" and isinstance(value, tuple):

@@ -1036,10 +1036,10 @@ class Report:
         self,
         chart: str,
         *,
-        size: object = (6.0, 4.0),
-        dpi: object = 150,
+        size: tuple[float, float] | str = (6.0, 4.0),
+        dpi: int = 150,
         title: str | None = None,
-        threshold: object = _SAME,
+        threshold: float | str | object | None = _SAME,
     ) -> Any:
         """The matplotlib Figure of ``chart`` (roc, pr, det, decision, reliability,
         gains, cost, metrics): what :meth:`plot` saves, the active point at
@@ -1061,20 +1061,21 @@ class Report:
     def plot(
         self,
         chart: str,
-        path: Any,
+        path: str | PathLike[str],
         *,
-        size: object = (6.0, 4.0),
-        dpi: object = 150,
+        size: tuple[float, float] | str = (6.0, 4.0),
+        dpi: int = 150,
         title: str | None = None,
-        threshold: object = _SAME,
+        threshold: float | str | object | None = _SAME,
     ) -> Path:
         """Draw ``chart`` and write it to ``path`` (.png, .svg or .pdf): the exact sweep,
         the baseline, the active point, the summaries named, each model's own marker
         and line style, bands when the bootstrap ran, each fold's curve. Returns the
         path written."""
-        check_output(path)
+        target = Path(path)
+        check_output(target)
         figure = self.figure(chart, size=size, dpi=dpi, title=title, threshold=threshold)
-        return save(figure, path)
+        return save(figure, target)
 
     # --- another threshold ---------------------------------------------------------
 

@@ -156,7 +156,7 @@ def _entries() -> Iterator[Option]:
         "bootstrap",
         "bootstrap intervals (average precision, PR area, F1, F-beta, MCC, a goal's "
         f"threshold) and curve bands from B replicates (B left out: {REPLICATES:,}; in "
-        f"Python True for {REPLICATES:,}); give it after SOURCE",
+        f"Python True for {REPLICATES:,})",
         parse_replicates,
         _EVERY_RUN | {"plain"},
         kind="optional",

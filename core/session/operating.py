@@ -15,6 +15,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.folds import tpr_band
 from threshold_lab.core.groups.thresholds import parse_criterion, parse_tolerance
 from threshold_lab.core.report.options import Options
+from threshold_lab.core.report.report import Report
 from threshold_lab.core.session.groups import PooledAnalysis
 from threshold_lab.core.session.reading import Reading
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
@@ -241,6 +242,24 @@ class OperatingPoint(Reading):
         or None."""
         held = self.shown.own is not None and self.shown.showing_group is None
         return OWN_REFUSED if held else None
+
+    def groups_report(self) -> tuple[Report, int]:
+        """The groups' report at the threshold (each group at its own, when they have
+        their own), and how many rows an edit added (no group: left out); refused
+        without groups."""
+        g = self.row_groups
+        if g is None:
+            raise InputError(
+                "no groups: open a file with --group COL (a column naming each row's group)"
+            )
+        return g.report(
+            self.grouped_rows(),
+            self.threshold,
+            beta=self.beta,
+            confidence=self.confidence,
+            label=self.source,
+            own=self.shown.own,
+        )
 
     def grouped_rows(self) -> Dataset:
         """The rows the groups split: every row as edited, or, while one group is shown

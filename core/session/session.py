@@ -13,15 +13,26 @@ the intervals and the bootstrap), read through :class:`Reading`; the operating p
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from threshold_lab.core.curves.operating import (
+    Focus,
+    Kind,
+    PartialAUC,
+    Readout,
+    partial_aucs,
+    readouts,
+)
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
+    decision_curve,
     net_benefit_key,
     net_benefit_reader,
 )
@@ -113,6 +124,18 @@ class Session(Editing):
         chosen = None if seed is None else OPTIONS["seed"].read(seed)
         return self._update(message=self.sureness.set_bootstrap(b, chosen))
 
+    @contextlib.contextmanager
+    def bootstrap_undone_on_interrupt(self) -> Iterator[None]:
+        """The bootstrap's settings put back as they were when what runs inside (a
+        bootstrap asked for and run at once) is stopped by Ctrl-C."""
+        s = self.sureness
+        before = (s.replicates, s.seed, s.intervals)
+        try:
+            yield
+        except KeyboardInterrupt:
+            s.replicates, s.seed, s.intervals = before
+            raise
+
     @property
     def options(self) -> Options:
         """Every option in force, as a report of these rows would be asked for it."""
@@ -163,13 +186,30 @@ class Session(Editing):
             }
             self.policy.asked = dataclasses.replace(self.policy.asked, **changed)
             self._readout = -1
-        return self._update(message=f"Option {option.plain} is {shown_value(option, value)}.")
+        now = getattr(self.options, option.field or name)
+        return self._update(message=f"Option {option.plain} is {shown_value(option, now)}.")
 
-    def decision_curve(self) -> DecisionCurve:
-        """The rows' decision curve on the grid asked for (``--pt``, ``--harm``), at the
-        prevalence in force (computed once per rows and asking)."""
+    def decision_curve(self, pt: tuple[Fraction, ...] | None = None) -> DecisionCurve:
+        """The rows' decision curve on the grid asked for (``--pt``, ``--harm``; or at
+        the threshold probabilities ``pt``), at the prevalence in force (the grid's
+        computed once per rows and asking)."""
         a = self.asked
+        if pt is not None:
+            sweep = self.analysis.sweep
+            return decision_curve(sweep, pt, harm=a.harm, prevalence=self.policy.prevalence)
         return decision_curve_of(self.analysis.curves, a.pt, a.harm, self.policy.prevalence)
+
+    def readouts(self, asked: tuple[tuple[Kind, float], ...] | None = None) -> tuple[Readout, ...]:
+        """The readouts asked for (``--readout``; by default the seven), or ``asked``."""
+        sweep = self.analysis.sweep
+        return readouts(sweep, self.asked.readouts if asked is None else asked)
+
+    def partial_aucs(
+        self, asked: tuple[tuple[Focus, float, float], ...] | None = None
+    ) -> tuple[PartialAUC, ...]:
+        """The partial AUCs asked for (``--partial-auc``), or ``asked``."""
+        sweep = self.analysis.sweep
+        return partial_aucs(sweep, self.asked.partial_aucs if asked is None else asked)
 
     def load_preset(self, name: str) -> Update:
         """Load a built-in fixture; the history starts afresh."""

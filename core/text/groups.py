@@ -155,3 +155,25 @@ def groups_lines(
         ]
         lines += ["  " + g.sentence() for g in gaps.values()]
     return lines
+
+
+def groups_at_threshold(
+    column: str,
+    parts: Sequence[ModelPart],
+    gaps: Mapping[str, Gap] | None,
+    t: Threshold,
+    added: int = 0,
+    *,
+    table: bool = True,
+) -> list[str]:
+    """The groups at the threshold as plain mode's ``groups`` and the explorer's ``E``
+    show them: :func:`groups_lines`, then how many rows an edit added (they have no
+    group and are left out)."""
+    lines = groups_lines(column, parts, gaps, t, table=table)
+    if added:
+        lines.append(
+            f"({added} row{'s' if added != 1 else ''} added by an edit "
+            f"{'have' if added != 1 else 'has'} no group and "
+            f"{'are' if added != 1 else 'is'} left out.)"
+        )
+    return lines

@@ -20,7 +20,7 @@ from threshold_lab.core.report.as_text import metrics_section, prevalence_sectio
 from threshold_lab.core.session import edits
 from threshold_lab.core.session.session import NeedsOverwrite
 from threshold_lab.core.text.calibration import calibration_words, ks_words
-from threshold_lab.core.text.groups import groups_lines
+from threshold_lab.core.text.groups import groups_at_threshold
 from threshold_lab.core.text.intervals import curve_interval_words
 from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
@@ -315,31 +315,14 @@ def groups_summary(host: Host) -> None:
     """E: each group at the threshold (a sentence each, with its intervals) and the
     gaps between groups, in the full-width scrolling screen."""
     s = host.session
-    g = s.row_groups
-    if g is None:
-        host.say(
-            "Refused: no groups; open a file with --group COL (a column naming each row's group)."
-        )
-        return
     try:
-        r, added = g.report(
-            s.grouped_rows(),
-            s.threshold,
-            beta=s.beta,
-            confidence=s.confidence,
-            label=s.source,
-            own=s.shown.own,
-        )
+        r, added = s.groups_report()
     except InputError as exc:
         host.say(f"Refused: {exc}.")
         return
     c = r.contents
     assert c.group_column is not None
-    lines = groups_lines(c.group_column, c.groups, c.gaps, r.threshold, table=False)
-    if added:
-        lines.append(
-            f"({added} row{'s' if added != 1 else ''} added by an edit: no group, left out.)"
-        )
+    lines = groups_at_threshold(c.group_column, c.groups, c.gaps, r.threshold, added, table=False)
     shown = s.showing_group
     title = (
         f"{len(c.groups)} groups by {c.group_column}, the rows as edited"

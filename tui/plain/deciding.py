@@ -1,0 +1,68 @@
+"""Plain mode's commands that decide: a goal, a deployment prevalence, the decision
+curve's net benefit and useful range."""
+
+from __future__ import annotations
+
+from threshold_lab.core.decide.net_benefit import parse_pt
+from threshold_lab.core.decide.solve import decision_sentence
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.text.decision import (
+    decision_curve_lines,
+    net_benefit_sentence,
+    useful_sentence,
+)
+from threshold_lab.tui.plain.speaker import Speaker
+
+
+class Deciding(Speaker):
+    """The commands of a goal, a prevalence and the decision curve."""
+
+    def cmd_goal(self, args: list[str]) -> None:
+        if not args:
+            d = self.session.current().deciding
+            if d is None or d.goal is None:
+                self.say("No goal is set; for example: goal max precision where recall >= 0.9")
+            elif d.decision is None:
+                self.say(f"Goal {d.goal.text()}: {d.problem}.")
+            else:
+                self.say(decision_sentence(d.decision, self.analysis.sweep))
+            return
+        self._said(self.session.set_goal(" ".join(args)))
+
+    def cmd_prevalence(self, args: list[str]) -> None:
+        self._expect(args, 1, "prevalence P (0 < P < 1, such as 0.05 or 1/20), or prevalence off")
+        self._said(self.session.set_prevalence(args[0]))
+
+    def cmd_net_benefit(self, args: list[str]) -> None:
+        """``net benefit``: the decision curve on the --pt grid; ``net benefit 0.2``: at
+        one pt, its counts filled in."""
+        if not args or args[0].lower() != "benefit":
+            raise InputError("say net benefit, or net benefit 0.2 for one threshold probability")
+        d = self.session.decision_curve()
+        if d.reason is not None:
+            raise InputError(f"net benefit is undefined: {d.reason}")
+        if len(args) == 1:
+            self.say(*decision_curve_lines(d, self.session.sure))
+            return
+        if len(args) > 2:
+            raise InputError(
+                f"net benefit takes one threshold probability, not {' '.join(args[1:])!r}"
+            )
+        try:
+            (pt,) = parse_pt(args[1])
+        except InputError:
+            raise InputError(
+                f"net benefit {args[1]}: give one threshold probability strictly "
+                "between 0 and 1, like net benefit 0.2"
+            ) from None
+        one = self.session.decision_curve((pt,))
+        self.say(net_benefit_sentence(one, one.grid[0], self.analysis.sweep))
+
+    def cmd_useful_range(self, args: list[str]) -> None:
+        """``useful range``: where acting on the model beats treating all and none."""
+        if not args or args[0].lower() != "range" or len(args) > 1:
+            raise InputError("say useful range")
+        d = self.session.decision_curve()
+        if d.reason is not None:
+            raise InputError(f"net benefit is undefined: {d.reason}")
+        self.say(useful_sentence(d)[0].upper() + useful_sentence(d)[1:] + ".")

@@ -1,0 +1,153 @@
+"""Plain mode's commands that describe: the metrics and their explanations, the
+curves, calibration, intervals and the bootstrap, the classes."""
+
+from __future__ import annotations
+
+from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
+from threshold_lab.core.curves.operating import (
+    parse_partial_auc,
+    parse_readouts,
+)
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.report.as_text import (
+    metrics_section,
+    prevalence_section,
+    quantised_lines,
+)
+from threshold_lab.core.session.groups import PooledAnalysis
+from threshold_lab.core.text.calibration import calibration_words
+from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
+from threshold_lab.core.text.multiclass import classes_words, multiclass_words
+from threshold_lab.core.text.notable import notable_points
+from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
+from threshold_lab.core.text.scores import threshold_words
+from threshold_lab.core.text.sentences import (
+    SUMMARY_WORDS,
+    curve_words,
+    explain,
+    metric_key,
+)
+from threshold_lab.tui.plain.speaker import Speaker
+
+
+class Describing(Speaker):
+    """The commands that describe the metrics, curves, calibration and classes."""
+
+    def cmd_metrics(self, args: list[str]) -> None:
+        self._no_args(args)
+        a = self.analysis
+        if isinstance(a, PooledAnalysis):
+            pooled = a.pooled_words()
+            where = f"Metrics of {pooled[:1].lower()}{pooled[1:]} ({a.thresholds_words()})"
+        else:
+            where = f"Metrics at threshold {threshold_words(a.threshold, a.sweep.thresholds)}"
+        self.say(f"{where}:")
+        self.say(*metrics_section(a, self._sure(), "bootstrap B"))
+        at = self.session.current().at_prevalence
+        prevalence = self.session.prevalence
+        if at is not None and prevalence is not None:
+            self.say(*prevalence_section(at, prevalence))
+
+    def cmd_explain(self, args: list[str]) -> None:
+        key = metric_key(" ".join(args)) if args else None
+        if key is None:
+            names = ", ".join([*METRIC_NAMES, *SUMMARY_WORDS])
+            got = f" {' '.join(args)!r}" if args else ""
+            raise InputError(f"explain what{got}? metrics are: {names} (any case, spaces allowed)")
+        self.say(explain(self.analysis, key))
+
+    def _curve(self, kind: str) -> list[str]:
+        a = self.analysis
+        d = self.session.current().deciding
+        goal = d.decision.index if d and d.decision and d.decision.feasible else None
+        found = self.session.readouts()
+        lines = curve_words(a, kind, notable=notable_points(a, found, goal))
+        q = self.session.quantisation
+        if kind == "roc" and q is not None:
+            lines += [line.strip() for line in quantised_lines(a, q)]
+        sure = self._sure()
+        if sure is None or len(lines) < 2:
+            return lines
+        return lines + curve_interval_words(a, kind, sure)
+
+    def cmd_readout(self, args: list[str]) -> None:
+        """``readout``: those asked for (--readout; by default the seven); ``readout fpr
+        0.01,0.05`` or ``tpr 0.9``."""
+        asked = parse_readouts(" ".join(args)) if args else None
+        self.say(*(readout_sentence(r) for r in self.session.readouts(asked)))
+
+    def cmd_partial_auc(self, args: list[str]) -> None:
+        """``partial auc fpr 0 0.1`` (or ``fpr:0-0.1``); ``partial auc`` alone: those
+        --partial-auc asked for."""
+        if not args or args[0].lower() != "auc":
+            raise InputError("say partial auc, then the focus and the range: partial auc fpr 0 0.1")
+        if len(args) == 1:
+            found = self.session.partial_aucs()
+            if not found:
+                raise InputError(
+                    "partial auc: give the focus and the range, as in "
+                    "partial auc fpr 0 0.1 (--partial-auc gave none)"
+                )
+            self.say(*(partial_auc_sentence(p) for p in found))
+            return
+        asked = (parse_partial_auc(" ".join(args[1:])),)
+        self.say(*(partial_auc_sentence(p) for p in self.session.partial_aucs(asked)))
+
+    def cmd_calibration(self, args: list[str]) -> None:
+        bins, binning = BINS, "mass"
+        for word in args:
+            if word.lower() in BINNINGS:
+                binning = word.lower()
+            elif word.strip().lstrip("+-").isdigit():
+                bins = parse_bins(word)
+            else:
+                raise InputError(
+                    f"calibration takes a number of bins and mass or width, not {word!r}"
+                )
+        self.say(*calibration_words(self.analysis.curves.calibration(bins, binning)))
+
+    def cmd_intervals(self, args: list[str]) -> None:
+        self._expect(args, 1, "intervals on, intervals off, or intervals C (a confidence like 0.9)")
+        self._said(self.session.set_intervals(args[0]))
+
+    def cmd_bootstrap(self, args: list[str]) -> None:
+        with self.session.bootstrap_undone_on_interrupt():  # stopped: as it was before
+            self._bootstrap(args)
+
+    def _bootstrap(self, args: list[str]) -> None:
+        usage = "bootstrap B (replicates, such as 1000), bootstrap B seed S, or bootstrap off"
+        if len(args) == 3 and args[1].lower() == "seed":
+            self._said(self.session.set_bootstrap(args[0], args[2]))
+        elif len(args) == 1:
+            self._said(self.session.set_bootstrap(args[0]))
+        else:
+            raise InputError(f"expected {usage}")
+        if self.session.replicates is not None:
+            sure = self._sure()
+            a = self.analysis
+            if sure is not None:
+                self.say(*boot_summary_words(a, sure))
+
+    def _classes(self) -> list[str]:
+        s = self.session
+        mc = s.multiclass
+        if mc is None:
+            return [
+                "Two classes (a binary problem): class C and multiclass need a label column "
+                "of class names and score_<class> columns."
+            ]
+        r = s.multiclass_summary()
+        assert r is not None
+        return classes_words(r, s.klass)
+
+    def _multiclass(self) -> list[str]:
+        r = self.session.multiclass_summary()
+        if r is None:
+            return self._classes()
+        return multiclass_words(r)
+
+    def cmd_class(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise InputError("expected class C (classes lists them)")
+        self._said(self.session.set_class(args[0]))

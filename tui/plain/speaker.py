@@ -1,0 +1,121 @@
+"""What plain mode's command handlers share: the session they drive, the stream
+they write to, and how a result or a change is said."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.data.rownames import shown
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals import Sure
+from threshold_lab.core.session.groups import PooledAnalysis
+from threshold_lab.core.session.rowview import (
+    RowOrder,
+    row_texts,
+)
+from threshold_lab.core.session.session import Session
+from threshold_lab.core.session.update import Update
+from threshold_lab.core.text.sentences import (
+    status_sentence,
+    tie_group_text,
+)
+
+
+class Speaker:
+    """What every plain command handler shares: the session, the output, and the
+    ways a handler says what it found or did."""
+
+    #: Commands refused so far: a script (input not a terminal) then exits 1.
+    refused = 0
+
+    def __init__(self, session: Session, out: TextIO) -> None:
+        self.session = session
+        self.out = out
+        self._orders: RowOrder | None = None
+        #: The word of the command running (quit and exit, preset and presets share one).
+        self._word = ""
+
+    @property
+    def analysis(self) -> Analysis:
+        return self.session.analysis
+
+    def say(self, *lines: str) -> None:
+        """Write lines; any character that is not printable (from a typed word or a
+        file's id) is escaped, so output never moves the cursor or colours text."""
+        for line in lines:
+            self.out.write("\n".join(shown(part) for part in line.split("\n")) + "\n")
+        self.out.flush()
+
+    def status(self) -> str:
+        return status_sentence(self.analysis)
+
+    @staticmethod
+    def _no_args(args: list[str]) -> None:
+        if args:
+            raise InputError(f"this command takes no arguments (got {' '.join(args)!r})")
+
+    def _tell(self, args: list[str], lines: Callable[[], list[str]]) -> None:
+        """A command that only describes: no arguments, and its lines said."""
+        self._no_args(args)
+        self.say(*lines())
+
+    def _move(self, args: list[str], move: Callable[[], Update]) -> None:
+        self._no_args(args)
+        update = move()
+        self.say(update.status, f"Now at {tie_group_text(update.analysis)}.")
+
+    def _change(self, args: list[str], change: Callable[[], Update]) -> None:
+        self._no_args(args)
+        self._said(change())
+
+    def _said(self, update: Update) -> None:
+        """An edit's sentence (when it has one), then the status sentence after it."""
+        self.say(*[said for said in (update.message, update.status) if said])
+
+    def _row(self, row_id: str) -> int:
+        return self.session.row_index(row_id)
+
+    @staticmethod
+    def _expect(args: list[str], count: int, usage: str) -> None:
+        if len(args) != count:
+            raise InputError(f"expected {usage}")
+
+    def _one(self, what: str) -> Analysis:
+        """The analysis, for a command that needs one threshold (refused while every row
+        is shown and each group has its own)."""
+        a = self.analysis
+        if isinstance(a, PooledAnalysis):
+            raise InputError(
+                f"{what} needs one threshold, and each group has its own: "
+                "model NAME shows a group alone, own gives every group one "
+                "threshold"
+            )
+        return a
+
+    def _sure(self) -> Sure | None:
+        """The intervals to show, running the bootstrap first when one is wanted."""
+        job = self.session.boot_job()
+        if job is not None:
+            self.say(f"Bootstrapping {job.replicates} replicates...")
+            self.session.boot_done(job, job.run())
+        return self.session.sure
+
+    def _say_rows(self, rows: npt.NDArray[np.intp]) -> None:
+        a = self.analysis
+        texts = (
+            row_texts(a.data, a.threshold, rows, a.sweep.thresholds)
+            if not isinstance(a, PooledAnalysis)
+            else [
+                row_texts(a.data, a.row_threshold(int(i)), np.array([i]), a.sweep.thresholds)[0]
+                for i in rows
+            ]
+        )
+        for row in texts:
+            self.say(
+                f"{row.id}: score {row.score}, actual {row.actual}, "
+                f"predicted {row.predicted}, {row.cell}"
+            )
