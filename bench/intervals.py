@@ -20,7 +20,7 @@ import numpy as np
 from threshold_lab.core.analysis import analyse
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import make_dataset
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import bootstrap
 from threshold_lab.core.intervals.closed import delong_se, proportion_interval
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
@@ -39,7 +39,9 @@ def closed_form(n: int) -> None:
     dataset = make_dataset(scores, labels)
     a = analyse(dataset, 1.0)
     total = once(
-        lambda: report_json(analyse(dataset, 1.0), source="bench", points=10_000, sure=Sure())
+        lambda: report_json(
+            analyse(dataset, 1.0), source="bench", points=10_000, sure=IntervalsShown()
+        )
     )
 
     def closed() -> None:

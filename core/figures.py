@@ -32,7 +32,7 @@ from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.folds import FoldReport, tpr_band
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics.metric import Metric, format_fraction
 from threshold_lab.core.threshold import format_threshold
 
@@ -64,7 +64,7 @@ class FigureModel:
 
     name: str
     analysis: Analysis
-    sure: Sure | None = None
+    sure: IntervalsShown | None = None
     decision_curve: DecisionCurve | None = None
 
 
@@ -213,7 +213,7 @@ def _active(ax: Any, x: float, y: float, m: FigureModel, colour: str, several: b
     )
 
 
-def _bands(sure: Sure | None) -> Any:
+def _bands(sure: IntervalsShown | None) -> Any:
     """The bootstrap's pointwise bands (ROC: TPR at each FPR; PR: precision at each
     recall), or None when no bootstrap with bands ran."""
     return None if sure is None or sure.boot is None else sure.boot.bands
@@ -234,7 +234,7 @@ def _band_fill(ax: Any, m: FigureModel, chart: str, colour: str, several: bool) 
     fill.set_gid(f"band:{chart}:{m.name}")
 
 
-def _confidence(sure: Sure | None) -> float:
+def _confidence(sure: IntervalsShown | None) -> float:
     return 0.95 if sure is None else sure.confidence
 
 

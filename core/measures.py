@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
 from threshold_lab.core.intervals.closed import Interval, auc_interval, proportion_interval
 from threshold_lab.core.metrics.metric import Metric
@@ -78,7 +78,7 @@ class Measure:
         return out
 
 
-def metric_measure(name: str, a: Analysis, sure: Sure) -> Measure:
+def metric_measure(name: str, a: Analysis, sure: IntervalsShown) -> Measure:
     """Threshold metric ``name`` at ``a``, with Wilson's interval where it is a
     proportion and the bootstrap's for the rest (when one ran)."""
     m = a.metrics[name]
@@ -94,12 +94,12 @@ def metric_measure(name: str, a: Analysis, sure: Sure) -> Measure:
     return Measure(m, interval, reason, kind)
 
 
-def metric_measures(a: Analysis, sure: Sure) -> dict[str, Measure]:
+def metric_measures(a: Analysis, sure: IntervalsShown) -> dict[str, Measure]:
     """Every threshold metric of ``a``, in the report's order."""
     return {name: metric_measure(name, a, sure) for name in METRIC_NAMES}
 
 
-def auc_measure(a: Analysis, sure: Sure) -> tuple[Measure, float | None]:
+def auc_measure(a: Analysis, sure: IntervalsShown) -> tuple[Measure, float | None]:
     """ROC AUC with DeLong's interval, and its standard error (None without one)."""
     m = a.curves.summaries.roc_auc
     if m.value is None:
@@ -110,7 +110,7 @@ def auc_measure(a: Analysis, sure: Sure) -> tuple[Measure, float | None]:
     return Measure(m, None, reason, "delong"), None
 
 
-def boot_measure(m: Metric, sure: Sure, name: str) -> Measure:
+def boot_measure(m: Metric, sure: IntervalsShown, name: str) -> Measure:
     """A threshold-free summary (AP, the PR area) with its bootstrap interval, when
     defined (without a bootstrap: null and why)."""
     if m.value is None:
@@ -121,7 +121,7 @@ def boot_measure(m: Metric, sure: Sure, name: str) -> Measure:
     )
 
 
-def auc_interval_text(a: Analysis, sure: Sure) -> str | None:
+def auc_interval_text(a: Analysis, sure: IntervalsShown) -> str | None:
     """``95% CI 0.62 to 0.84, DeLong; SE 0.0558``, or None."""
     m, se = auc_measure(a, sure)
     if m.interval is None or se is None:

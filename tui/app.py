@@ -20,7 +20,7 @@ from threshold_lab.core.session.opening import Opened
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.ascii import AsciiFilter
 from threshold_lab.tui.bindings import key_names
-from threshold_lab.tui.screens import flows
+from threshold_lab.tui.screens import asking
 from threshold_lab.tui.screens.loading import Loaded, LoadingScreen
 from threshold_lab.tui.screens.main import MainScreen
 from threshold_lab.tui.screens.palette import OncePalette
@@ -155,7 +155,7 @@ class ThresholdLab(App[None]):
         """Quit (ctrl+q, the palette's Quit); with unsaved edits, only after asking."""
         main = self._main
         if main is not None and main.is_mounted:
-            flows.quit_app(main)
+            asking.quit_app(main)
         else:
             await super().action_quit()
 

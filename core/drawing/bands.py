@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import Bands
 
 FloatArray = npt.NDArray[np.float64]
@@ -38,7 +38,7 @@ class DrawnBands:
         return self.roc if kind == "roc" else self.pr
 
 
-def drawn_bands(sure: Sure | None) -> DrawnBands | None:
+def drawn_bands(sure: IntervalsShown | None) -> DrawnBands | None:
     """The bands to draw, when intervals are shown and a bootstrap with bands finished."""
     if sure is None or sure.boot is None or sure.boot.bands is None:
         return None

@@ -23,7 +23,7 @@ NEEDS_BOOTSTRAP = "no closed form; a bootstrap gives one"
 
 
 @dataclass(frozen=True)
-class Sure:
+class IntervalsShown:
     """What intervals a report or screen shows: at ``confidence``, with a finished
     bootstrap's estimates when there is one."""
 

@@ -28,7 +28,7 @@ from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve, net_benefit_key
 from threshold_lab.core.folds import FoldReport
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric, fraction_text
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
@@ -97,7 +97,7 @@ def report_json(
     *,
     source: str,
     points: int | None = JSON_POINTS,
-    sure: Sure | None = None,
+    sure: IntervalsShown | None = None,
     bins: tuple[int, str] = (BINS, "mass"),
     quantised: Quantised | None = None,
     readouts: tuple[Readout, ...] = (),
@@ -108,7 +108,7 @@ def report_json(
     point, the summaries, calibration, the readouts and partial AUCs, the decision
     curve and the cost curves' envelope, and the listed sweep (:func:`listed_points`);
     ``sure`` the intervals' confidence and a bootstrap's estimates."""
-    sure = sure or Sure()
+    sure = sure or IntervalsShown()
     s = a.curves.summaries
     listed = listed_points(a, points)
     auc, se = auc_measure(a, sure)
@@ -159,7 +159,7 @@ def report_json(
     return out
 
 
-def _booted(m: Metric, sure: Sure | None, name: str) -> dict[str, Any]:
+def _booted(m: Metric, sure: IntervalsShown | None, name: str) -> dict[str, Any]:
     """``m``'s JSON, with its bootstrap ``interval`` (or null and why) when one ran."""
     out = m.as_json()
     if sure is not None and sure.boot is not None and m.value is not None:
@@ -167,7 +167,7 @@ def _booted(m: Metric, sure: Sure | None, name: str) -> dict[str, Any]:
     return out
 
 
-def readout_json(r: Readout, sure: Sure | None = None) -> dict[str, Any]:
+def readout_json(r: Readout, sure: IntervalsShown | None = None) -> dict[str, Any]:
     """``{"kind", "limit", "threshold" (null: above all), "tpr": M, "fpr": M, "counts",
     "interpolated"}``; an undefined readout has null threshold, counts and
     interpolated value, and its ``"reason"``. After a bootstrap, ``tpr`` and ``fpr``
@@ -187,7 +187,7 @@ def readout_json(r: Readout, sure: Sure | None = None) -> dict[str, Any]:
     }
 
 
-def decision_curve_json(d: DecisionCurve, sure: Sure | None = None) -> dict[str, Any]:
+def decision_curve_json(d: DecisionCurve, sure: IntervalsShown | None = None) -> dict[str, Any]:
     """``{"prevalence", "harm", "grid": [{"pt", "net_benefit", "treat_all",
     "interventions_avoided_per_100", "standardised", "interval"?}], "useful_range",
     "reason"}``: each grid row's net benefit gets its bootstrap ``interval`` (or null
@@ -200,7 +200,7 @@ def decision_curve_json(d: DecisionCurve, sure: Sure | None = None) -> dict[str,
     return out
 
 
-def partial_auc_json(p: PartialAUC, sure: Sure | None = None) -> dict[str, Any]:
+def partial_auc_json(p: PartialAUC, sure: IntervalsShown | None = None) -> dict[str, Any]:
     """``{"focus": "fpr"|"tpr", "low", "high", "area": M, "standardised": M}``, each
     with its bootstrap interval after a bootstrap."""
     key = partial_auc_key
@@ -213,7 +213,7 @@ def partial_auc_json(p: PartialAUC, sure: Sure | None = None) -> dict[str, Any]:
     }
 
 
-def intervals_json(sure: Sure) -> dict[str, Any]:
+def intervals_json(sure: IntervalsShown) -> dict[str, Any]:
     """How the intervals were made: ``{"confidence", "bootstrap": {replicates, seed}|null}``."""
     b = sure.boot
     return {

@@ -22,7 +22,7 @@ from threshold_lab.core.data.quantise import parse_rule
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import Estimate
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import (
@@ -109,7 +109,7 @@ def sweep_table(
     return out
 
 
-def intervals_sentence(sure: Sure, ask: str = "--bootstrap B") -> str:
+def intervals_sentence(sure: IntervalsShown, ask: str = "--bootstrap B") -> str:
     """How the intervals were made, in words (``ask``: how to ask for a bootstrap)."""
     pct = percent(sure.confidence)
     text = f"{pct} intervals: Wilson's for proportions, n = the denominator"
@@ -122,7 +122,7 @@ def intervals_sentence(sure: Sure, ask: str = "--bootstrap B") -> str:
     )
 
 
-def measure_line(m: Measure, sure: Sure) -> str:
+def measure_line(m: Measure, sure: IntervalsShown) -> str:
     """A number's formula line with its interval where it has one:
     ``precision = ... = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)``; a
     bootstrap that ran and gave none says why."""
@@ -136,13 +136,15 @@ def measure_line(m: Measure, sure: Sure) -> str:
     return line
 
 
-def metric_lines(a: Analysis, sure: Sure | None = None) -> list[str]:
+def metric_lines(a: Analysis, sure: IntervalsShown | None = None) -> list[str]:
     """Each threshold metric's formula line, with its interval where it has one."""
-    sure = sure or Sure()
+    sure = sure or IntervalsShown()
     return [measure_line(metric_measure(name, a, sure), sure) for name in METRIC_NAMES]
 
 
-def metrics_section(a: Analysis, sure: Sure | None, ask: str = "--bootstrap B") -> list[str]:
+def metrics_section(
+    a: Analysis, sure: IntervalsShown | None, ask: str = "--bootstrap B"
+) -> list[str]:
     """Every threshold metric's line, in :data:`METRIC_NAMES` order (with intervals on,
     their intervals and a last line saying how they were made)."""
     if sure is None:
@@ -179,7 +181,7 @@ def quantised_lines(a: Analysis, quantised: Quantised | None) -> list[str]:
     ]
 
 
-def _summary_line(m: Measure, sure: Sure) -> str:
+def _summary_line(m: Measure, sure: IntervalsShown) -> str:
     """A summary's value (or ``undefined: reason``) and its bootstrap interval."""
     text = m.metric.value_or_reason()
     if m.value is None or sure.boot is None:
@@ -194,7 +196,7 @@ def model_lines(
     *,
     source: str,
     sweep_limit: int | None = TEXT_POINTS,
-    sure: Sure | None = None,
+    sure: IntervalsShown | None = None,
     bins: tuple[int, str] = (BINS, "mass"),
     quantised: Quantised | None = None,
     readouts: tuple[Readout, ...] = (),
@@ -205,7 +207,7 @@ def model_lines(
     """One model's text report: counts, metrics with formulas, sweep (its notable
     points: the active one, the readouts', the goal's, max F1, max informedness),
     summaries, readouts at fixed rates and partial AUCs."""
-    sure = sure or Sure()
+    sure = sure or IntervalsShown()
     k, d = a.counts, a.data
     c = format_count
     sm = a.curves.summaries
@@ -267,7 +269,7 @@ def model_lines(
     return out
 
 
-def _ci(sure: Sure, name: str) -> str | None:
+def _ci(sure: IntervalsShown, name: str) -> str | None:
     """``95% CI 0.40 to 1.00, bootstrap`` for a bootstrap estimate, or None."""
     if sure.boot is None:
         return None
@@ -275,7 +277,7 @@ def _ci(sure: Sure, name: str) -> str | None:
     return None if e.interval is None else e.interval.text()
 
 
-def partial_lines(partial: tuple[PartialAUC, ...], sure: Sure) -> list[str]:
+def partial_lines(partial: tuple[PartialAUC, ...], sure: IntervalsShown) -> list[str]:
     """A line per partial AUC, its area with the bootstrap's interval."""
     key = partial_auc_key
     return [
@@ -284,11 +286,11 @@ def partial_lines(partial: tuple[PartialAUC, ...], sure: Sure) -> list[str]:
     ]
 
 
-def operating_lines(readouts: tuple[Readout, ...], sure: Sure | None = None) -> list[str]:
+def operating_lines(readouts: tuple[Readout, ...], sure: IntervalsShown | None = None) -> list[str]:
     """The readouts section (none: no lines), with the bootstrap's intervals."""
     if not readouts:
         return []
-    s = sure or Sure()
+    s = sure or IntervalsShown()
     rate = {"tpr_at_fpr": "tpr", "fpr_at_tpr": "fpr"}
     return [
         "Operating points at fixed rates (each a threshold to deploy; an interpolated value "

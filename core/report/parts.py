@@ -18,7 +18,7 @@ from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
 from threshold_lab.core.folds import FoldReport
 from threshold_lab.core.groups.gaps import Gap
 from threshold_lab.core.groups.thresholds import GroupThresholds
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import Measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.multiclass.metrics import MulticlassReport
@@ -35,7 +35,7 @@ class ModelPart:
     name: str
     analysis: Analysis
     decision: Decision | None
-    sure: Sure
+    sure: IntervalsShown
     #: Quantised aggregated counts: the rule and the bound on AUC (None otherwise).
     quantised: Quantised | None = None
     #: A transform applied to the scores: what it kept and changed (None: none).

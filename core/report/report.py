@@ -74,7 +74,7 @@ from threshold_lab.core.groups.thresholds import (
     solve_group_thresholds,
     solve_same_goal,
 )
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import CurveStatistic, bootstrap
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
@@ -143,7 +143,7 @@ def _part(
         at_goal, decision, setting = solved_at(a, o.goal, o.prevalence, a.data, source.columns)
         if o.follow_goal:
             a = at_goal
-    sure = Sure(o.confidence)
+    sure = IntervalsShown(o.confidence)
     if o.replicates is not None:
         # The same rows at another point (Report.at): the draws counted there only.
         base = None if previous is None else previous.sure.boot
@@ -164,7 +164,7 @@ def _part(
                 base=base,
                 curves=curve_statistics(o),
             )
-        sure = Sure(o.confidence, boot)
+        sure = IntervalsShown(o.confidence, boot)
     if o.partial_aucs:
         # The AUC's pass keeps running sums each partial AUC reads (the report has
         # the AUC anyway): then a partial AUC reads two blocks, not its whole region.

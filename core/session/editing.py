@@ -10,7 +10,7 @@ from typing import Literal
 
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.session import edits
-from threshold_lab.core.session.history import Performed, Stale, Travel
+from threshold_lab.core.session.history import Performed, Stale, UndoStep
 from threshold_lab.core.session.operating import OperatingPoint
 from threshold_lab.core.session.policy import label_of
 from threshold_lab.core.session.rowview import NOTHING_CHANGED
@@ -133,7 +133,7 @@ class Later:
         self, session: Editing, kind: Literal["delete", "flip", "undo", "redo"], index: int
     ) -> None:
         self.session, self.kind, self.index = session, kind, index
-        self._done: Performed | Travel | None = None
+        self._done: Performed | UndoStep | None = None
         self._note = ""
         self._error: InputError | None = None
         self._worked = False
@@ -174,7 +174,7 @@ class Later:
                         update, message=f"{update.message} Undo brings it back."
                     )
                 return update
-            if isinstance(done, Travel):
+            if isinstance(done, UndoStep):
                 before = s.data
                 edit, said = s.history.commit_travel(done)
                 return s._update(edit.changed(before, s.data, s.threshold), said)

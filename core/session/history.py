@@ -50,7 +50,7 @@ class Performed:
 
 
 @dataclass(frozen=True, eq=False)
-class Travel:
+class UndoStep:
     """An undo (``back``) or redo worked out: the step it takes and the edit done."""
 
     back: bool
@@ -157,7 +157,7 @@ class History:
             return None, f"Nothing to {'undo' if back else 'redo'}."
         return self.commit_travel(travel)
 
-    def prepare_travel(self, back: bool) -> Travel | None:
+    def prepare_travel(self, back: bool) -> UndoStep | None:
         """An undo (``back``) or redo worked out, nothing changed yet (None: nothing to
         do); :meth:`commit_travel` makes it the state. Like :meth:`prepare`, safe to
         call in a thread while nothing else changes the history."""
@@ -165,9 +165,9 @@ class History:
         if not source:
             return None
         step = source[-1]
-        return Travel(back, step, self.prepare(step[0]))
+        return UndoStep(back, step, self.prepare(step[0]))
 
-    def commit_travel(self, travel: Travel) -> tuple[edits.Edit, str]:
+    def commit_travel(self, travel: UndoStep) -> tuple[edits.Edit, str]:
         """A prepared undo or redo made the state: the edit performed and its sentence.
         Raises :class:`Stale` when the rows or that step changed since."""
         source, target = (self.undos, self.redos) if travel.back else (self.redos, self.undos)

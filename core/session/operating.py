@@ -17,8 +17,8 @@ from threshold_lab.core.groups.thresholds import parse_criterion, parse_toleranc
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.report import Report
 from threshold_lab.core.session.groups import PooledAnalysis
-from threshold_lab.core.session.reading import Reading
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
+from threshold_lab.core.session.state import SessionState
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.operating import readout_sentence
 from threshold_lab.core.threshold import Threshold, format_threshold
@@ -30,7 +30,7 @@ OWN_REFUSED = (
 )
 
 
-class OperatingPoint(Reading):
+class OperatingPoint(SessionState):
     """A session's operating point: the threshold and its moves, each group's own
     threshold when they have one, and the :class:`Update` of the state."""
 
@@ -82,7 +82,7 @@ class OperatingPoint(Reading):
     def analysis(self) -> Analysis:
         """The current operating point; with each group at its own threshold while
         every row is shown, the groups' counts pooled (:class:`PooledAnalysis`)."""
-        a = Reading.analysis.fget(self)  # type: ignore[attr-defined]
+        a = SessionState.analysis.fget(self)  # type: ignore[attr-defined]
         own, groups = self.shown.own, self.row_groups
         if own is None or groups is None or self.shown.showing_group is not None:
             return a  # type: ignore[no-any-return]

@@ -5,9 +5,9 @@ by :func:`~threshold_lab.core.session.opening.open_session`. Each operation eith
 raises InputError with nothing changed, or changes the state and returns one
 immutable :class:`Update`: the analysis after it, the rows whose prediction it
 changed, and the sentence to say. The state lives in four parts, each with one job
-(:class:`History`: the rows, their edits and file; :class:`Shown`: which model or
-class is shown; :class:`Policy`: threshold, goal and prevalence; :class:`Sureness`:
-the intervals and the bootstrap), read through :class:`Reading`; the operating point
+(:class:`History`: the rows, their edits and file; :class:`ShownRows`: which model or
+class is shown; :class:`Policy`: threshold, goal and prevalence; :class:`IntervalSettings`:
+the intervals and the bootstrap), read through :class:`SessionState`; the operating point
 (:class:`OperatingPoint`) and the edits (:class:`Editing`) are layers below this one.
 """
 
@@ -47,8 +47,8 @@ from threshold_lab.core.session.editing import Editing, Later
 from threshold_lab.core.session.history import NeedsOverwrite
 from threshold_lab.core.session.operating import OWN_REFUSED
 from threshold_lab.core.session.policy import OFF_WORDS, STEP, goal_at_prevalence
-from threshold_lab.core.session.reading import DEFAULTS
-from threshold_lab.core.session.shown import Shown
+from threshold_lab.core.session.shown import ShownRows
+from threshold_lab.core.session.state import DEFAULTS
 from threshold_lab.core.session.update import Update
 
 __all__ = ["STEP", "Later", "NeedsOverwrite", "Session"]
@@ -56,7 +56,7 @@ __all__ = ["STEP", "Later", "NeedsOverwrite", "Session"]
 
 class Session(Editing):
     """Mutable exploring state around immutable datasets: every operation returns
-    one :class:`Update` (what it reads is :class:`Reading`'s).
+    one :class:`Update` (what it reads is :class:`SessionState`'s).
 
     >>> from threshold_lab.core.data.presets import preset
     >>> s = Session(preset("canonical").data, 0.5, source="preset canonical")
@@ -216,7 +216,7 @@ class Session(Editing):
         p = preset(name)
         self.row_groups = None  # other rows: the groups were the file's
         self.history.start(p.data, p.threshold, f"preset {name}", fresh=True)
-        self.shown = Shown(p.models, p.multiclass)
+        self.shown = ShownRows(p.models, p.multiclass)
         self.policy.threshold = p.threshold
         if self.goal is not None and self.goal.columns():
             self.policy.goal = None  # a preset has no cost columns: the goal goes

@@ -24,7 +24,7 @@ from threshold_lab.core.threshold import Threshold
 EDITS_FIRST = "undo or reset them (r) before showing another {}"
 
 
-class Shown:
+class ShownRows:
     """Several models of the same rows (``models``, the one shown ``model``), or several
     classes (``multiclass``, the one shown against the rest ``klass``); edits apply to
     the rows shown only, so another is shown only while there are none."""

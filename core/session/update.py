@@ -29,7 +29,7 @@ from threshold_lab.core.drawing.decision import (
 )
 from threshold_lab.core.drawing.model_rows import ModelRow
 from threshold_lab.core.drawing.series import metric_series
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.report.options import Options
@@ -65,7 +65,7 @@ class Update:
     message: str = ""
     fresh: bool = False
     deciding: Deciding | None = None
-    sure: Sure | None = None
+    sure: IntervalsShown | None = None
     #: Several models of these rows, each at the threshold (empty with one model).
     models: tuple[ModelRow, ...] = ()
     #: Several classes: the one shown against the rest (None with two classes).
@@ -100,14 +100,14 @@ class Update:
     @cached_property
     def measures(self) -> dict[str, Measure]:
         """Every threshold metric with its interval (none while intervals are off)."""
-        return metric_measures(self.analysis, self.sure or Sure())
+        return metric_measures(self.analysis, self.sure or IntervalsShown())
 
     @cached_property
     def ranking(self) -> tuple[Measure, Measure, Measure]:
         """ROC AUC (with DeLong's interval), AP and the PR trapezoid area (with the
         bootstrap's): read only once the summaries are computed (a worker's, for large
         rows)."""
-        sure = self.sure or Sure()
+        sure = self.sure or IntervalsShown()
         s = self.analysis.curves.summaries
         auc = auc_measure(self.analysis, sure)[0] if self.sure is not None else Measure(s.roc_auc)
         return (

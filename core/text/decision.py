@@ -7,12 +7,12 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import number_text
 from threshold_lab.core.decide.net_benefit import DecisionCurve, NetBenefit, net_benefit_key
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics.metric import format_count, format_decimal
 from threshold_lab.core.text.table import table
 
 
-def _interval(sure: Sure | None, name: str) -> str | None:
+def _interval(sure: IntervalsShown | None, name: str) -> str | None:
     """A bootstrap estimate's interval in words, or None."""
     if sure is None or sure.boot is None:
         return None
@@ -57,7 +57,7 @@ def _rounded(x: float) -> str:
     return text if float(text) == x else f"≈ {text}"
 
 
-def decision_curve_lines(d: DecisionCurve | None, sure: Sure | None = None) -> list[str]:
+def decision_curve_lines(d: DecisionCurve | None, sure: IntervalsShown | None = None) -> list[str]:
     """The decision curve: where the model is useful, and net benefit at grid pts."""
     if d is None:
         return []

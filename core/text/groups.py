@@ -8,7 +8,7 @@ from typing import Protocol
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.groups.gaps import GAP_RATES, RATE_WORDS, Gap
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import Measure, auc_measure, metric_measures
 from threshold_lab.core.metrics.metric import format_count
@@ -26,7 +26,7 @@ class ModelPart(Protocol):
     def analysis(self) -> Analysis: ...
 
     @property
-    def sure(self) -> Sure: ...
+    def sure(self) -> IntervalsShown: ...
 
 
 #: The table's rate columns: the gaps' five rates.
@@ -57,7 +57,7 @@ def group_measures(p: ModelPart) -> dict[str, Measure]:
     return {rate: m[metric] for rate, metric in GAP_RATES.items()}
 
 
-def group_sentence(p: ModelPart, sure: Sure | None = None) -> str:
+def group_sentence(p: ModelPart, sure: IntervalsShown | None = None) -> str:
     """``a: 4 rows, 3 positive (prevalence 3/4); TP 2, FP 1, TN 0, FN 1; selection
     rate 3/4 (95% CI ...), ...; ROC AUC 1/2 (95% CI ..., DeLong), AP 0.83``."""
     a = p.analysis

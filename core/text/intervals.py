@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import Bands
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import auc_interval_text
@@ -31,7 +31,7 @@ def band_words(bands: Bands, kind: str, confidence: float, replicates: int) -> s
     return f"{pct} pointwise band (bootstrap, B = {replicates}): " + "; ".join(parts) + "."
 
 
-def curve_interval_words(a: Analysis, kind: str, sure: Sure) -> list[str]:
+def curve_interval_words(a: Analysis, kind: str, sure: IntervalsShown) -> list[str]:
     """The intervals of a curve's summaries, and its band when a bootstrap ran."""
     sm = a.curves.summaries
     lines: list[str] = []
@@ -55,7 +55,7 @@ def curve_interval_words(a: Analysis, kind: str, sure: Sure) -> list[str]:
     return lines
 
 
-def boot_summary_words(a: Analysis, sure: Sure) -> list[str]:
+def boot_summary_words(a: Analysis, sure: IntervalsShown) -> list[str]:
     """What a finished bootstrap found, one number a line."""
     b = sure.boot
     if b is None:

@@ -29,7 +29,7 @@ from threshold_lab.core.analysis import Curves, analyse, curves_for
 from threshold_lab.core.drawing import decision as core_decision
 from threshold_lab.core.drawing.decision import DecisionSeries
 from threshold_lab.core.drawing.prepared import prepare
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.report import options as core_options
 from threshold_lab.core.session import update as core_update
 from threshold_lab.tui.app import ThresholdLab
@@ -210,7 +210,7 @@ STATISTICS: tuple[tuple[Any, str], ...] = (
     (core_update, "f1_peak"),
     (core_decision, "decision_curve"),
     (DecisionSeries, "at"),
-    (Sure, "estimate"),
+    (IntervalsShown, "estimate"),
 )
 
 

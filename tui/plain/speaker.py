@@ -11,7 +11,7 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.data.rownames import shown
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.session.groups import PooledAnalysis
 from threshold_lab.core.session.rowview import (
     RowOrder,
@@ -96,7 +96,7 @@ class Speaker:
             )
         return a
 
-    def _sure(self) -> Sure | None:
+    def _sure(self) -> IntervalsShown | None:
         """The intervals to show, running the bootstrap first when one is wanted."""
         job = self.session.boot_job()
         if job is not None:

@@ -3,7 +3,7 @@
 Every Session operation returns one Update; the screen makes it a Frame (with
 its prepared drawing), holds it in its one ``frame`` reactive and hands it
 down with ``data_bind``. Widgets report intent with messages; the dialog
-flows live in :mod:`threshold_lab.tui.screens.flows`, playback, the demo tour and
+flows live in :mod:`threshold_lab.tui.screens.asking`, playback, the demo tour and
 the bootstrap's worker in :mod:`threshold_lab.tui.explorer`."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from threshold_lab.tui.explorer.bootstrapping import Bootstrapper
 from threshold_lab.tui.explorer.demo import DemoTour
 from threshold_lab.tui.explorer.keys import KeyLine, every_key
 from threshold_lab.tui.explorer.playback import Playback
-from threshold_lab.tui.screens import flows
+from threshold_lab.tui.screens import asking
 from threshold_lab.tui.screens.dialogs import Dialog
 from threshold_lab.tui.screens.help import HelpScreen, MessageLogScreen
 from threshold_lab.tui.screens.palette import OncePalette
@@ -94,7 +94,7 @@ class MainScreen(Screen[None]):
     #: at once, and keys pressed meanwhile wait their turn, in order.
     LATER_ROWS: ClassVar[int] = 1_000_000
 
-    class Travel(Message):
+    class UndoRedo(Message):
         """Undo (``kind`` ``undo``) or redo, asked by a key: queued behind the row keys
         pressed before it, so each edit happens in the order of the keys."""
 
@@ -102,7 +102,7 @@ class MainScreen(Screen[None]):
             super().__init__()
             self.kind: Literal["undo", "redo"] = kind
 
-    class Worked(Message):
+    class EditReady(Message):
         """A row edit worked out in a thread, to be made the state."""
 
         def __init__(self, job: Later) -> None:
@@ -388,12 +388,12 @@ class MainScreen(Screen[None]):
 
         def work() -> None:
             job.work()
-            self.post_message(self.Worked(job))
+            self.post_message(self.EditReady(job))
 
         self.run_worker(_letting_go(work), thread=True, group="edit", exit_on_error=False)
 
-    @on(Worked)
-    def _worked(self, event: Worked) -> None:
+    @on(EditReady)
+    def _worked(self, event: EditReady) -> None:
         if event.job is not self.working:
             return
         self.working = None
@@ -478,7 +478,7 @@ class MainScreen(Screen[None]):
         self.run(self.session.lowest)
 
     def action_type_threshold(self) -> None:
-        flows.type_threshold(self)
+        asking.type_threshold(self)
 
     @on(RowTable.RowRequest)
     def _row_request(self, event: RowTable.RowRequest) -> None:
@@ -501,21 +501,21 @@ class MainScreen(Screen[None]):
         if top is not self and not (isinstance(top, Dialog | OncePalette) and top.answered):
             return  # asked for before a dialog or help opened: that one has the keys now
         if isinstance(event, RowTable.EditScore):
-            flows.edit_score(self, row)
+            asking.edit_score(self, row)
         else:
             self.edit_rows("flip" if isinstance(event, RowTable.FlipLabel) else "delete", row)
 
     def action_add_row(self) -> None:
-        flows.add_row(self)
+        asking.add_row(self)
 
     def action_undo(self) -> None:
-        self.post_message(self.Travel("undo"))
+        self.post_message(self.UndoRedo("undo"))
 
     def action_redo(self) -> None:
-        self.post_message(self.Travel("redo"))
+        self.post_message(self.UndoRedo("redo"))
 
-    @on(Travel)
-    def _travel(self, event: Travel) -> None:
+    @on(UndoRedo)
+    def _travel(self, event: UndoRedo) -> None:
         self.edit_rows(event.kind)
 
     def action_reset(self) -> None:
@@ -576,22 +576,22 @@ class MainScreen(Screen[None]):
             )
 
     def action_goal(self) -> None:
-        flows.set_goal(self)
+        asking.set_goal(self)
 
     def action_transform(self) -> None:
-        flows.set_transform(self)
+        asking.set_transform(self)
 
     def action_next_class(self) -> None:
         self.run(self.session.next_class)
 
     def action_classes(self) -> None:
-        flows.multiclass_summary(self)
+        asking.multiclass_summary(self)
 
     def action_next_model(self) -> None:
         self.run(self.session.next_model)
 
     def action_prevalence(self) -> None:
-        flows.set_prevalence(self)
+        asking.set_prevalence(self)
 
     def action_intervals(self) -> None:
         self.run(lambda: self.session.set_intervals("off" if self.session.intervals else "on"))
@@ -603,10 +603,10 @@ class MainScreen(Screen[None]):
         self.run(self.session.next_readout)
 
     def action_more_metrics(self) -> None:
-        flows.all_metrics(self)
+        asking.all_metrics(self)
 
     def action_groups(self) -> None:
-        flows.groups_summary(self)
+        asking.groups_summary(self)
 
     def action_own_thresholds(self) -> None:
         self.run(self.session.toggle_own)
@@ -621,16 +621,16 @@ class MainScreen(Screen[None]):
         self.playback.step(delta)
 
     def load_preset(self, name: str) -> None:
-        flows.load_preset(self, name)
+        asking.load_preset(self, name)
 
     def action_pick_preset(self) -> None:
-        flows.pick_preset(self)
+        asking.pick_preset(self)
 
     def action_save(self) -> None:
-        flows.save(self)
+        asking.save(self)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.all_bindings(), ascii=self.ascii))
 
     def action_quit_app(self) -> None:
-        flows.quit_app(self)
+        asking.quit_app(self)

@@ -17,7 +17,8 @@ from threshold_lab.core.session.update import Update
 
 
 class Host(Protocol):
-    """The screen, as the helpers see it."""
+    """The main screen, as the explorer's helpers (dialog flows, playback, the tour,
+    the workers) see it: the session, how to run an operation, speak, ask and wait."""
 
     @property
     def session(self) -> Session:

@@ -15,7 +15,7 @@ from threshold_lab.core import blocks
 from threshold_lab.core.analysis import Analysis, analyse, curves_for
 from threshold_lab.core.curves import pr, reduce, roc
 from threshold_lab.core.data.dataset import Dataset, make_dataset
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics import probability
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.report.as_json import (
@@ -33,7 +33,9 @@ from tests.strategies import examples
 
 
 def contents(a: Analysis) -> Contents:
-    return Contents("s", Options(threshold=a.threshold), (ModelPart("", a, None, Sure()),))
+    return Contents(
+        "s", Options(threshold=a.threshold), (ModelPart("", a, None, IntervalsShown()),)
+    )
 
 
 def streamed(a: Analysis, points: int | None, chunk: int = 3) -> str:

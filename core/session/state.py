@@ -17,25 +17,25 @@ from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.solve import Deciding
 from threshold_lab.core.drawing.model_rows import ModelRow
-from threshold_lab.core.intervals import Sure
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.multiclass.metrics import MulticlassReport
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.session.groups import RowGroups
 from threshold_lab.core.session.history import History
+from threshold_lab.core.session.interval_settings import IntervalSettings
 from threshold_lab.core.session.part import Part
 from threshold_lab.core.session.policy import Policy
-from threshold_lab.core.session.shown import Shown
-from threshold_lab.core.session.sureness import Sureness
+from threshold_lab.core.session.shown import ShownRows
 from threshold_lab.core.threshold import Threshold
 
 #: Every option at its default.
 DEFAULTS = Options()
 
 
-class Reading:
+class SessionState:
     """The state of a session in four parts, each with one job: :class:`History`
-    (the rows, their edits and file), :class:`Shown` (which model or class is shown),
-    :class:`Policy` (threshold, goal, prevalence) and :class:`Sureness` (intervals and
+    (the rows, their edits and file), :class:`ShownRows` (which model or class is shown),
+    :class:`Policy` (threshold, goal, prevalence) and :class:`IntervalSettings` (intervals and
     the bootstrap); their attributes read here as the session's own."""
 
     def __init__(
@@ -57,11 +57,11 @@ class Reading:
         folds: bool = False,
     ) -> None:
         self.history = History(data, threshold, source=source, path=path, columns=columns)
-        self.shown = Shown(models, multiclass, klass, quantised, group_by, pooled)
+        self.shown = ShownRows(models, multiclass, klass, quantised, group_by, pooled)
         if folds:
             self.shown.part = "fold"
         self.policy = Policy(threshold, options)
-        self.sureness = Sureness(options)
+        self.sureness = IntervalSettings(options)
         #: The rows' groups (``--group COL``), followed through the edits; None without.
         self.row_groups = row_groups
         #: The models are every row pooled and its cross-validation folds (``--fold COL``).
@@ -113,7 +113,7 @@ class Reading:
         return self.shown.quantisation(self.history.edited)
 
     @property
-    def sure(self) -> Sure | None:
+    def sure(self) -> IntervalsShown | None:
         """The intervals to show, or None when they are turned off."""
         return self.sureness.sure(self._state())
 

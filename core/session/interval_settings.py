@@ -1,8 +1,8 @@
 """How sure the session's numbers are shown: intervals on or off, their confidence,
 and the bootstrap asked for, with the last one finished kept for the state it ran on.
 
-A front end runs the bootstrap the state wants (:meth:`Sureness.job`: plain mode at
-once, the explorer in a worker) and hands the result back (:meth:`Sureness.done`); a
+A front end runs the bootstrap the state wants (:meth:`IntervalSettings.job`: plain mode at
+once, the explorer in a worker) and hands the result back (:meth:`IntervalSettings.done`); a
 result for rows or a goal that have changed since is dropped.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Hashable
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.intervals import BootJob, Sure
+from threshold_lab.core.intervals import BootJob, IntervalsShown
 from threshold_lab.core.intervals.bootstrap import (
     Bootstrap,
     CurveStatistic,
@@ -26,7 +26,7 @@ from threshold_lab.core.report.options import Options
 State = tuple[Hashable, ...]
 
 
-class Sureness:
+class IntervalSettings:
     """Intervals shown or not, at what confidence, and the bootstrap asked for."""
 
     def __init__(self, options: Options) -> None:
@@ -40,7 +40,7 @@ class Sureness:
     def _state(self, state: State) -> State:
         return (*state, self.confidence, self.replicates, self.seed)
 
-    def sure(self, state: State) -> Sure | None:
+    def sure(self, state: State) -> IntervalsShown | None:
         """The intervals to show for ``state``, or None when they are turned off."""
         if not self.intervals:
             return None
@@ -49,7 +49,7 @@ class Sureness:
             key, result = self._boot
             if key[:-1] == self._state(state):
                 boot = result
-        return Sure(self.confidence, boot)
+        return IntervalsShown(self.confidence, boot)
 
     def job(
         self,
