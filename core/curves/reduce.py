@@ -129,28 +129,61 @@ def _survivors(
     return np.flatnonzero(~straight), xa, ya, a
 
 
-def _next_survivor(x: _Readable, y: _Readable, i: int, m: int) -> int:
-    """The first point from ``i`` on not on a straight segment (the last point is not)."""
-    width = 64
-    while i < m:
-        hi = min(m, i + width)
-        local = _survivors(x, y, i, hi, m)[0]
-        if local.shape[0]:
-            return i + int(local[0])
-        i, width = hi, width * 2
-    return m - 1
+class _Corners:
+    """The points not on a straight segment, found on demand where x and y rise.
 
+    A straight run of the curve (a long run of negatives or of positives alone, a
+    segment from end to end) may span many buckets: it is read once, by galloping
+    from where a search starts, and remembered (no corner in ``[start, corner)``), so
+    every later search that starts inside it is answered without reading it again.
+    Searches run bucket by bucket, left to right, so every point is read a bounded
+    number of times: O(m) at worst, and near each bucket's ends otherwise.
+    """
 
-def _last_survivor(x: _Readable, y: _Readable, j: int, m: int) -> int:
-    """The last point before ``j`` not on a straight segment (the first point is not)."""
-    width = 64
-    while j > 0:
-        lo = max(0, j - width)
-        local = _survivors(x, y, lo, j, m)[0]
-        if local.shape[0]:
-            return lo + int(local[-1])
-        j, width = lo, width * 2
-    return 0
+    def __init__(self, x: _Readable, y: _Readable, m: int) -> None:
+        self.x, self.y, self.m = x, y, m
+        self._ahead = (0, -1)  # no corner in [start, corner); corner is one (or m - 1)
+        self._behind = (0, -1)  # no corner in (corner, end]; corner is one (or 0)
+
+    def next(self, i: int) -> int:
+        """The first corner from ``i`` on (the last point is one)."""
+        start, corner = self._ahead
+        if start <= i <= corner:
+            return corner
+        begin, width = i, 64
+        found = self.m - 1
+        while i < self.m:
+            hi = min(self.m, i + width)
+            local = _survivors(self.x, self.y, i, hi, self.m)[0]
+            if local.shape[0]:
+                found = i + int(local[0])
+                break
+            i, width = hi, width * 2
+        self._ahead = (begin, found)
+        return found
+
+    def last(self, j: int) -> int:
+        """The last corner before ``j`` (the first point is one)."""
+        corner, end = self._behind
+        if corner < j <= end + 1:
+            return corner
+        start, ahead = self._ahead
+        if j == ahead + 1:
+            return ahead
+        if 0 < start < j <= ahead:
+            # No corner in [start, j): the last is before the forward search's start.
+            return self.last(start)
+        stop, width = j, 64
+        found = 0
+        while j > 0:
+            lo = max(0, j - width)
+            local = _survivors(self.x, self.y, lo, j, self.m)[0]
+            if local.shape[0]:
+                found = lo + int(local[-1])
+                break
+            j, width = lo, width * 2
+        self._behind = (found, stop - 1)
+        return found
 
 
 def _rising(
@@ -170,15 +203,16 @@ def _rising(
         lo, hi = np.where(reached, lo, mid + 1), np.where(reached, mid, hi)
     starts = [0, *lo.tolist(), m]
     picked: list[int] = []
+    corners = _Corners(x, y, m)
     for begin, stop in itertools.pairwise(starts):
         if begin >= stop:
             continue
-        first = _next_survivor(x, y, begin, m)
+        first = corners.next(begin)
         if first >= stop:
             continue  # no survivor in this bucket
-        last = _last_survivor(x, y, stop, m)
+        last = corners.last(stop)
         top = _first_at_least(y, float(np.asarray(y[last : last + 1])[0]), first, last)
-        picked += [first, last, _next_survivor(x, y, top, m)]
+        picked += [first, last, corners.next(top)]
     return np.asarray(picked, dtype=np.intp)
 
 

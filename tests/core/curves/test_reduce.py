@@ -130,3 +130,80 @@ def test_the_blocked_reduction_keeps_the_points_the_whole_array_one_kept(
             got = reduce_curve(xs, ys, columns=columns, keep=[k], rising=rising)
             want = _whole_array_reduce(xs, ys, columns=columns, keep=[k])
             assert got.tolist() == want.tolist()
+
+
+class _Counted:
+    """An axis that counts the points read from it."""
+
+    def __init__(self, values: npt.NDArray[Any]) -> None:
+        self.values, self.read = values, 0
+
+    def __len__(self) -> int:
+        return int(self.values.shape[0])
+
+    def __getitem__(self, index: Any) -> Any:
+        got = self.values[index]
+        self.read += int(np.size(got))
+        return got
+
+
+def _runs(kinds: Sequence[tuple[str, int]]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """FP and TP of a curve made of runs: ``up`` (positives alone: vertical), ``right``
+    (negatives alone: horizontal), ``diagonal`` (one of each a step), ``mixed``
+    (random steps, corners everywhere)."""
+    steps: list[tuple[int, int]] = [(0, 0)]
+    rng = np.random.default_rng(len(kinds))
+    for kind, n in kinds:
+        if kind == "up":
+            steps += [(0, 1)] * n
+        elif kind == "right":
+            steps += [(1, 0)] * n
+        elif kind == "diagonal":
+            steps += [(1, 1)] * n
+        else:
+            steps += [(int(a), int(b)) for a, b in rng.integers(0, 3, (n, 2)) if a or b]
+    d = np.asarray(steps, dtype=np.int64)
+    return np.cumsum(d[:, 0]), np.cumsum(d[:, 1])
+
+
+SHAPES = st.lists(
+    st.tuples(st.sampled_from(["up", "right", "diagonal", "mixed"]), st.integers(1, 3000)),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(SHAPES, st.integers(1, 60), st.sampled_from([3, 64, 1 << 16]))
+def test_straight_runs_reduce_as_the_whole_array_reduction_does(
+    shape: list[tuple[str, int]], columns: int, block: int
+) -> None:
+    fp, tp = _runs(shape)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reduce, "BLOCK", block)
+        for rising in (False, True):
+            got = reduce_curve(fp, tp, columns=columns, keep=[len(fp) // 2], rising=rising)
+            want = _whole_array_reduce(fp, tp, columns=columns, keep=[len(fp) // 2])
+            assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        [("mixed", 2000), ("right", 200_000), ("up", 200_000), ("mixed", 2000)],  # two runs
+        [("diagonal", 400_000)],  # straight from end to end
+        [("up", 200_000), ("right", 200_000)],  # perfectly separated
+        [("mixed", 400_000)],  # corners everywhere
+    ],
+)
+def test_a_rising_reduction_reads_each_point_a_bounded_number_of_times(
+    shape: list[tuple[str, int]],
+) -> None:
+    # Every bucket inside a long straight run once scanned to the run's end: the points
+    # read grew as the columns times the run. The run is read once now.
+    fp, tp = _runs(shape)
+    m = fp.shape[0]
+    for columns in (50, 2500):
+        x, y = _Counted(fp), _Counted(tp)
+        reduce_curve(x, y, columns=columns, rising=True)
+        assert x.read + y.read <= 12 * m + 400 * columns
