@@ -148,38 +148,40 @@ class Sweep:
         )
 
 
-_SIGN = np.uint64(1 << 63)
 _BIT = np.uint64(1)
+#: XOR with it maps unsigned keys, descending, onto int64 keys ascending (the sign
+#: bit flipped turns the unsigned order into the signed one; the rest inverted, the
+#: order reversed): numpy's int64 value sort is SIMD and faster than its uint64 one.
+_DESCENDING = np.uint64((1 << 63) - 1)
 
 
 def _keyed(scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]) -> tuple[Any, int]:
-    """Each row as one 64-bit key, value-sorted: its score's order in the top 63 bits
-    and its label in the lowest (inverted for scores below 0); and how many scores
-    are below 0 (their keys come first).
+    """Each row as one 64-bit key, sorted by score descending: its score's order in
+    the top 63 bits and its label in the lowest (inverted for scores below 0); and
+    where the scores below 0 start (their keys come last).
 
     A float's sign bit is what makes room for the label: the bits of a score >= 0
     ascend with it (-0.0 loses its sign and is 0.0), and the inverted bits of a
     score below 0 do, so apart from the sign each fits in 63 bits. The scores below
-    0 are sorted apart from the rest, before them. numpy's value sort is SIMD and
-    far faster than an argsort carrying the labels, and its int64 sort faster than
-    its uint64 one: flipping the top bit maps the one order onto the other."""
+    0 are sorted apart from the rest, after them. A value sort of the keys is far
+    faster than an argsort carrying the labels."""
     n = scores.shape[0]
     key = np.left_shift(scores.view(np.uint64), _BIT)  # the sign bit drops off
     np.bitwise_or(key, labels, out=key, casting="unsafe")
     below = scores < 0
-    n_below = int(np.count_nonzero(below))
-    if 0 < n_below < n:  # the scores below 0 first, each part in row order
+    top = n - int(np.count_nonzero(below))
+    if 0 < top < n:  # the scores >= 0 first, then those below, each in row order
         parted = np.empty_like(key)
-        np.compress(below, key, out=parted[:n_below])
-        np.compress(~below, key, out=parted[n_below:])
+        np.compress(~below, key, out=parted[:top])
+        np.compress(below, key, out=parted[top:])
         key = parted
     del below
-    np.invert(key[:n_below], out=key[:n_below])  # below 0: larger bits, lower score
-    key ^= _SIGN
-    key[:n_below].view(np.int64).sort()
-    key[n_below:].view(np.int64).sort()
-    key ^= _SIGN
-    return key, n_below
+    np.invert(key[top:], out=key[top:])  # below 0: larger bits, lower score
+    key ^= _DESCENDING
+    key[:top].view(np.int64).sort()
+    key[top:].view(np.int64).sort()
+    key ^= _DESCENDING
+    return key, top
 
 
 def _unweighted(
@@ -188,46 +190,50 @@ def _unweighted(
     """Thresholds descending and TP, FP at each point, of unweighted rows: one value
     sort of packed keys (:func:`_keyed`) and a few passes, no argsort.
 
-    In ascending key order a tie group ends where the value bits change (and where
-    the scores below 0 end), and the positives up to there are a running count of
-    the label bits."""
+    In descending key order a tie group ends where the value bits change (and where
+    the scores below 0 start), and the positives up to there are a running count of
+    the label bits. With every score distinct the sorted keys are the thresholds."""
     n = scores.shape[0]
-    key, n_below = _keyed(scores, labels)
+    key, top = _keyed(scores, labels)
     if np.little_endian:  # the label bits are the first byte of each key
         label = key.view(np.uint8)[::8] & np.uint8(1)
     else:  # pragma: no cover - no big-endian machine runs the tests
         label = (key & _BIT).astype(np.uint8)
-    label[:n_below] ^= np.uint8(1)  # inverted with the rest of those keys
+    label[top:] ^= np.uint8(1)  # inverted with the rest of those keys
     key >>= _BIT  # the values' order alone
-    change = key[1:] != key[:-1]
-    if 0 < n_below < n:
-        change[n_below - 1] = True
-    end = np.flatnonzero(change)
-    del change
-    end = np.append(end, n - 1)
-    value = key[end]
-    del key
-    negative = int(np.searchsorted(end, n_below))  # groups of scores below 0
-    np.invert(value[:negative], out=value[:negative])
-    count = np.cumsum(label, dtype=np.int32 if n < 2**31 else np.int64)
-    del label
-    up_to = count[end]  # positives up to each group's end, ascending
-    del count
-    m = end.shape[0]
-    positives = int(up_to[-1])
-    thresholds = np.ascontiguousarray(value.view(np.float64)[::-1])
-    del value
-    tp = np.empty(m + 1, dtype=np.int64)
-    fp = np.empty(m + 1, dtype=np.int64)
-    # Point k (k = 1..m) admits the k highest groups: everything after the end of
-    # ascending group m - k - 1.
+    # Each group's last row: where the next key differs (and the last row).
+    change = np.empty(n, dtype=bool)
+    np.not_equal(key[1:], key[:-1], out=change[:-1])
+    change[-1] = True
+    if 0 < top < n:
+        change[top - 1] = True
+    distinct = int(np.count_nonzero(change)) == n
+    if distinct:  # every score its own group: the keys are the thresholds
+        del change
+        m = n
+        value = key
+        first_below = top
+        tp = np.empty(n + 1, dtype=np.int64)
+        np.cumsum(label, dtype=np.int64, out=tp[1:])
+        fp = np.empty(n + 1, dtype=np.int64)
+        np.subtract(np.arange(1, n + 1, dtype=np.int64), tp[1:], out=fp[1:])
+    else:
+        end = np.flatnonzero(change)
+        del change
+        m = end.shape[0]
+        first_below = int(np.searchsorted(end, top))  # the first group below 0
+        value = key[end]
+        count = np.cumsum(label, dtype=np.int32 if n < 2**31 else np.int64)
+        tp = np.empty(m + 1, dtype=np.int64)
+        tp[1:] = count[end]
+        del count
+        fp = np.empty(m + 1, dtype=np.int64)
+        np.add(end, 1, out=fp[1:])
+        fp[1:] -= tp[1:]
+    del key, label
     tp[0] = fp[0] = 0
-    np.subtract(positives, up_to[-2::-1], out=tp[1:m])
-    tp[m] = positives
-    np.subtract(n - 1, end[-2::-1], out=fp[1:m])
-    fp[1:m] -= tp[1:m]
-    fp[m] = n - positives
-    return thresholds, tp, fp
+    np.invert(value[first_below:], out=value[first_below:])  # below 0: the sign again
+    return value.view(np.float64), tp, fp
 
 
 def _run_ends(desc: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:

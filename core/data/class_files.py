@@ -234,7 +234,7 @@ def _parquet(
             path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
         ) from None
     try:
-        table = pq.read_table(str(path))
+        table = pq.ParquetFile(str(path)).read()
     except Exception as exc:
         raise fail(path, f"not a readable Parquet file ({exc})") from None
     names = list(table.column_names)

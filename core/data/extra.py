@@ -95,5 +95,5 @@ def _parquet_column(path: Path, name: str, purpose: str, *, text: bool = False) 
         raise fail(path, f"not a readable Parquet file ({exc})") from None
     if name not in schema:
         raise fail(path, f"no column named {name!r} for {purpose} (columns: {', '.join(schema)})")
-    values = pq.read_table(str(path), columns=[name]).column(0).to_pylist()
+    values = pq.ParquetFile(str(path)).read(columns=[name]).column(0).to_pylist()
     return values if text else numbers(path, name, values, lambda i: f"row {i + 1}")

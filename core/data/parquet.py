@@ -59,7 +59,9 @@ def _read(
         try:
             # Only the columns used: a file of features besides its scores stays cheap.
             fh.seek(0)
-            table = pq.read_table(fh, columns=list(dict.fromkeys(names.values())))
+            # ParquetFile, not read_table: read_table imports pyarrow.dataset and, with
+            # it, pandas (a quarter of a second of every report of a Parquet file).
+            table = pq.ParquetFile(fh).read(columns=list(dict.fromkeys(names.values())))
         except Exception as exc:
             raise fail(path, f"not a readable Parquet file ({exc})") from None
         if tracked is not None:

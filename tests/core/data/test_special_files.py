@@ -213,13 +213,13 @@ def test_parquet_is_not_handed_a_python_file(
     path = tmp_path / "s.parquet"
     pq.write_table(pa.table({"score": [0.1, 0.9, 0.4], "label": [0, 1, 1]}), path)
     seen: list[object] = []
-    real_read_table = pq.read_table
+    real = pq.ParquetFile
 
-    def read_table(source: object, *args: object, **kwargs: object) -> object:
+    def parquet_file(source: object, *args: object, **kwargs: object) -> object:
         seen.append(source)
-        return real_read_table(source, *args, **kwargs)
+        return real(source, *args, **kwargs)
 
-    monkeypatch.setattr(pq, "read_table", read_table)
+    monkeypatch.setattr(pq, "ParquetFile", parquet_file)
     tracked = progress.Progress()
     with progress.tracking(tracked):
         assert load_file(path).n == 3
