@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import re
 import sys
 import textwrap
@@ -43,9 +44,31 @@ SECTIONS = {
 }
 
 
+def _columns() -> int:
+    """The terminal's width as argparse would find it (COLUMNS, the terminal, else
+    80), without importing shutil, which every command paid for at start-up."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 class _Formatter(argparse.HelpFormatter):
     """Argparse's formatter, except that descriptions keep their line breaks: each
     line is wrapped on its own, and an indented table row hangs under its text."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         filled = []

@@ -28,7 +28,6 @@ from threshold_lab.core.groups.gaps import gap_exceeded
 from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
 from threshold_lab.core.report.as_text import TEXT_POINTS
 from threshold_lab.core.report.gate import Gate
-from threshold_lab.core.report.junit import junit_xml
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.report.report import build_report
 from threshold_lab.core.report.request import Request
@@ -147,6 +146,8 @@ def _junit_unwritable(path: str) -> str:
 
 def _write_junit(path: str, gated: Gate, source: str, seconds: float) -> str:
     """Write the JUnit file (whole or not at all); what went wrong, or ""."""
+    from threshold_lab.core.report.junit import junit_xml  # XML: only when asked for
+
     text = junit_xml(
         gated.outcomes,
         suite=f"threshold-lab report {source}",
