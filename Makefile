@@ -1,13 +1,9 @@
 # Everything installs into .venv from scratch; nothing is assumed on the machine but python3.
 # The interpreter the venv is made from: PYTHON=... if given; otherwise the system's own
 # /usr/bin/python3 when it is 3.11 or later (pyproject.toml's requires-python) and can
-# make a venv; else python3 on PATH. A distribution's CPython (Debian's here) is linked
-# statically and built optimised by its packaging; pyenv's, first on PATH here, was built
-# without --enable-optimizations and loads libpython as a shared library: fresh clones'
-# `make test`, three pairs in turns, took 9% less CPU and time on Debian's 3.11.2 than on
-# pyenv's 3.11.7 (557 s, 646 s, 596 s of CPU against 643 s, 667 s, 677 s), and a tight
-# loop 84 ms against 175 ms. Only a new venv reads this: an existing .venv keeps the
-# interpreter it was made from (make clean to change it).
+# make a venv, since a distribution's CPython is built optimised (a hand-built one, as
+# pyenv's often is, may not be); else python3 on PATH. Only a new venv reads this: an
+# existing .venv keeps the interpreter it was made from (make clean to change it).
 SYSTEM_PYTHON ?= /usr/bin/python3
 PYTHON ?= $(shell $(SYSTEM_PYTHON) -c 'import sys, ensurepip, venv; \
 	sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo $(SYSTEM_PYTHON) || echo python3)
@@ -18,21 +14,20 @@ STAMP_TEST := $(VENV)/.installed-test
 
 .PHONY: run test check ruff lint typing-tree bench fuzz docs snapshots-update clean
 
-# Python may write its byte code (__pycache__, ignored by git) even where the machine
-# says not to (PYTHONDONTWRITEBYTECODE=1 here, and uv compiles nothing at install):
-# otherwise every process of a run compiles numpy, pandas, Textual and the rest from
-# source again, 5 s of a core each (7.6 s against 2.4 s to import what a test worker
-# imports), and a test run starts hundreds of them.
+# Python may write its byte code (__pycache__, ignored by git) even where the environment
+# says not to (PYTHONDONTWRITEBYTECODE=1; uv compiles nothing at install): otherwise every
+# process of a run, and a test run starts hundreds, compiles numpy, pandas, Textual and
+# the rest from source again.
 unexport PYTHONDONTWRITEBYTECODE
 
 # The packages install with uv (itself from PyPI, into the venv): from a warm cache it
-# takes the test extras' ~90 packages (pyspark among them) in a third of pip's time.
+# installs the test extras' many packages much faster than pip.
 UV := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Its own rule: a venv made before uv was used gets it too.
+# Its own rule, so that an existing venv without uv gets it too.
 $(BIN)/uv: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet uv==0.13.9
 
@@ -41,10 +36,10 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/uv
 	touch $@
 
 # pyspark is published only as a source archive, which uv builds into a wheel and
-# caches. The package proxy here answers without a date or tag to revalidate with, so
-# installing it among the others downloads the 456 MB archive and rebuilds the wheel
-# on every fresh venv (20 s of a 33 s install). Asked for alone, by its pin and without
-# its dependencies, uv takes the wheel it built before; the rest then install around it.
+# caches. From an index that gives no date or tag to revalidate with, installing it
+# among the others downloads the archive and builds the wheel again on every fresh
+# venv. Asked for alone, by its pin and without its dependencies, uv takes the wheel it
+# built before; the rest then install around it.
 # The test extra's own pin (what `-e '.[test]'` then asks for), read from its block.
 SPARK_PIN := $(shell sed -n '/^test = \[/,/^\]/s/^ *"\(pyspark==[^";]*\)".*/\1/p' pyproject.toml)
 
@@ -71,7 +66,7 @@ ruff: $(STAMP_TEST)
 	$(BIN)/ruff format --check threshold_lab core tui tests bench
 
 # mypy keeps its cache beside uv's, in the user's cache folder, rather than in the
-# clone, so a fresh clone reuses what an earlier one checked (1 s against 28 s cold).
+# clone, so a fresh clone reuses what an earlier one checked.
 # pyproject.toml names the files by the clone's absolute path, so that a file another
 # clone checked is compared by its hash, never trusted for a size and a time alone;
 # what changed is checked again. With no home folder it stays in the clone, as it does
@@ -83,18 +78,13 @@ lint: ruff typing-tree
 	$(MYPY)
 
 # A fixed hypothesis seed: CI replays the same examples every run (pytest alone, and
-# make fuzz with SEED=..., explore new ones). Four workers (pytest-xdist) on the two
-# cores: a worker's test often waits (a pilot waiting for the screen to settle, at
-# least 20 ms a key; the JVM; a child process), and the others fill those waits: three
-# kept the cores 92% busy and four 95% (fresh clones in turns: 7m38 and 7m57 against
-# 8m33 for three; earlier, three 8m29 against 10m00 for two). mypy (single-threaded,
-# 28 s with no cache) runs beside the tests rather than before them; its verdict and
-# the tests' both decide the status. The ten slowest tests are listed at the end.
-# Before the workers start, two processes collect the tests, core's and the rest (the
-# output is not needed: the run reports any error of collection again): from a fresh
-# clone nothing is compiled yet, and the workers importing at once each compiled the
-# same modules (57 s of CPU and 33 s against 27 s and 15 s for the two, then 19 s and
-# 11 s for the workers, from the byte code).
+# make fuzz with SEED=..., explore new ones). mypy (single-threaded) runs beside the
+# tests rather than before them; its verdict and the tests' both decide the status. The
+# ten slowest tests are listed at the end. Before the workers start, two processes
+# collect the tests, core's and the rest (the output is not needed: the run reports any
+# error of collection again), so that a fresh clone compiles each module's byte code
+# once rather than once in every worker.
+# pytest-xdist's workers, more than the cores: a test often waits (a screen, the JVM, a child).
 WORKERS ?= 4
 COLLECT := $(BIN)/python -m pytest --collect-only -p no:cacheprovider
 test: ruff typing-tree
@@ -121,10 +111,12 @@ fuzz: $(STAMP_TEST)
 		-n $(WORKERS) tests/core/data/test_fuzz_loaders.py tests/tui/test_plain_soak.py \
 		tests/tui/test_soak.py --hypothesis-seed=$(SEED)
 
-# The README's images, drawn by the current code (tests/test_docs_images.py holds
-# the committed ones equal to these): look at each before committing it.
+# The pages' images and figures, drawn by the current code, and docs/options.md, written
+# from core's option table (tests/docs/test_images.py and tests/api/test_front_door.py
+# hold the committed ones equal to these): look at each image before committing it.
 docs: $(STAMP_TEST)
 	$(BIN)/python -m tests.docs.images
+	$(BIN)/python -m tests.docs.options_page
 
 snapshots-update: $(STAMP_TEST)
 	$(BIN)/python -m pytest tests --snapshot-update

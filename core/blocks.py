@@ -55,8 +55,7 @@ def dot(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> float:
     Above 10^4 values OpenBLAS splits a dot product across its threads, and wakes
     them for it at every call: core sums products a block at a time (DeLong's
     variance, the curve areas, each bootstrap replicate), and on a machine with
-    other work that waking cost more than the arithmetic (DeLong's interval at
-    10^7 rows took 19x longer than on one thread). Split into calls under that
+    other work that waking cost many times more than the arithmetic. Split into calls under that
     size, each product runs on this thread, and the sum no longer depends on how
     many threads BLAS has (split across threads, it did in its last digits). Up
     to :data:`DOT_BLOCK` values it is one ``np.dot``, bit for bit; the blocks'

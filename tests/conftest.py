@@ -42,10 +42,9 @@ for _name in ("COLUMNS", "LINES"):
 # The tests' JVMs (the Spark group's session, and the command that starts its own)
 # compile Java with the quick compiler only, on one compiler thread, and collect
 # garbage on the thread that allocates: each query of a test is small and runs once,
-# and the optimising compiler's work on code that never runs long cost a third of the
-# Spark tests' CPU (162 s against 122 s for the same tests, in turns); the compiler and
-# collector threads then cost another tenth (146 s and 157 s against 130 s and 137 s,
-# in turns), time the other workers' tests lose on two cores. Results are the same
+# and the optimising compiler's work on code that never runs long cost the Spark tests
+# a third more CPU; the compiler and collector threads then cost another tenth, time
+# the other workers' tests lose on two cores. Results are the same
 # (the JIT and the collector change speed, not arithmetic); users' JVMs keep Java's
 # defaults.
 TEST_JVM = ("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:+UseSerialGC")
@@ -54,7 +53,7 @@ os.environ["JAVA_TOOL_OPTIONS"] = " ".join(
 )
 
 
-#: The longest tests (a file's, or one test's by its name), each 3 to 20 s of a worker:
+#: The longest tests (a file's, or one test's by its name), each seconds of a worker:
 #: they run first, so that the end of a run is short tests on every worker rather than
 #: one worker finishing a long one while the others wait (the workers take tests in
 #: the order collected; the Spark group goes before all, being the largest).
@@ -94,8 +93,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     a few million objects) is frozen out of its passes, which run after 50,000
     allocations rather than 700 (:data:`GC_THRESHOLD`, set on import). A Pilot-driven
     test makes hundreds of thousands of short-lived objects (widgets, styles, strips),
-    and each young pass used to walk them, each full one the whole heap: the snapshot
-    tests took 82 s and 85 s of CPU against 102 s and 111 s, in turns. Nothing a test
+    and each young pass would walk them, each full one the whole heap: the snapshot
+    tests take about a fifth less CPU so. Nothing a test
     checks depends on when garbage is collected (the one test that counts on it
     collects and disables it itself)."""
     gc.collect()

@@ -70,10 +70,10 @@ CASES: dict[str, list[str]] = {
     "compare-files": [f"{DATA}/model-a.csv", "--compare", f"{DATA}/model-b.csv"],
     "asah": f"{DATA}/asah.csv --label-column outcome --positive Poor "
     "--score-column s100b --score-column wfns".split(),
-    # slices.csv's groups by model, each a model of its own rows (before #32 the default).
+    # slices.csv's groups by model, each a model of its own rows (--as-models).
     "groups": [f"{DATA}/slices.csv", "--as-models"],
     "groups-second": [f"{DATA}/slices.csv", "--group", "candidate", "--as-models"],
-    # #32: an aggregated file's groups open as groups: pooled, each group, the gaps.
+    # An aggregated file's groups open as groups: pooled, each group, the gaps.
     "aggregated-groups": [f"{DATA}/slices.csv"],
     "calibration-width": ["good", "--bins", "5", "--binning", "width"],
     "transform": ["good", "--transform", "square"],

@@ -271,8 +271,8 @@ def build_sweep(data: Dataset) -> Sweep:
 
 def first_not_above(thresholds: npt.NDArray[np.float64], score: float) -> int:
     """How many of the descending ``thresholds`` lie above ``score``: the index of the
-    first one at most ``score``. A search of the reversed view (no copy, where negating
-    10^7 thresholds to search them took 26 ms)."""
+    first one at most ``score``. A search of the reversed view: no copy, where negating
+    the thresholds to search them would copy every one."""
     ascending = thresholds[::-1]
     return int(ascending.shape[0] - np.searchsorted(ascending, score, side="right"))
 

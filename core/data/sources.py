@@ -340,7 +340,7 @@ def _counts_source(
                 f"--group {group}: neither the group column ({column!r}) nor a "
                 f"group in it; the groups are: {shown}",
             )
-        # One group's rows alone (its report, as before groups were read together).
+        # One group's rows alone (its report, as a file of those rows alone gives).
         part = counts.part(group)
         q = part.quantised()
         return Source(

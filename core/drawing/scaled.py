@@ -30,8 +30,8 @@ from threshold_lab.core.drawing.lines import CurveLine, Rates
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
 
-#: The DET chart's ticks, in the order they are kept when rows are few: the issue's
-#: seven first, then the far ends a wider range reaches.
+#: The DET chart's ticks, in the order they are kept when rows are few: the seven
+#: usual ones (0.1% to 95%) first, then the far ends a wider range reaches.
 PROBIT_TICKS: tuple[tuple[float, str], ...] = (
     (0.5, "50%"),
     (0.05, "5%"),

@@ -92,8 +92,9 @@ class Cancelled(Exception):
 class Pace:
     """When a run tells its progress: by the clock, at least :data:`REPORT_EVERY`
     seconds apart, at a piece's end (never inside numpy's work), and once at the end.
-    A count-based pace would go quiet for as long as its slowest block (45 s at 10^6
-    rows); the clock keeps both the count and a cancel within a fraction of a second."""
+    A count-based pace would go quiet for as long as its slowest block (at 10^6 rows,
+    long enough to look hung); the clock keeps both the count and a cancel within a
+    fraction of a second."""
 
     def __init__(
         self, progress: Progress | None, total: int, clock: Callable[[], float] = time.monotonic

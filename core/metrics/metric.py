@@ -183,7 +183,7 @@ class Metric:
     def undefined_text(self) -> str:
         """``undefined: no actual positives (TP+FN=0)``. Not "undefined (reason)": a
         reason carries its own parenthesised denominator, and nested parentheses
-        read badly (#12 item 18)."""
+        read badly."""
         reason = self.reason or "no value"
         reason = lower_first(reason)
         return f"undefined: {reason}"
@@ -226,8 +226,8 @@ class Metric:
         ``"exact"`` is null and ``"exact_reason"`` (present only then) says why, and the
         decimal ``"value"`` stands for it. An AP at 5,000 rows is a 3,000-character
         fraction nobody reads, and a macro average over hundreds of classes passes
-        Python's 4,300-digit limit on writing an int, so the report failed (#28 items
-        19, 20). Its digits are counted without writing it out.
+        Python's 4,300-digit limit on writing an int, which would fail the report. Its
+        digits are counted without writing it out.
 
         >>> Metric(1 / 3, exact=Fraction(1, 3)).as_json()
         {'value': 0.3333333333333333, 'reason': None, 'exact': '1/3'}

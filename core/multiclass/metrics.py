@@ -28,7 +28,7 @@
   of 1 (float rounding) is used as it is; one further off but within 1e-6 a class (k ×
   10^-6 for k classes: what scores written to six decimals allow) is divided by its
   sum, and the report says how many were; past that the row is named with its sum as
-  its written digits add up (#28 item 17).
+  its written digits add up.
 """
 
 from __future__ import annotations

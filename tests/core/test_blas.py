@@ -1,4 +1,4 @@
-"""Core's sums of products never run on BLAS's threads (issue 29).
+"""Core's sums of products never run on BLAS's threads.
 
 Above 10^4 values OpenBLAS splits a dot product across its threads and wakes them at
 every call; core sums products block by block, and on a busy machine the waking cost

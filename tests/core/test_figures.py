@@ -1,4 +1,4 @@
-"""Figures (#33): each chart drawn with matplotlib, its data read back from the figure's
+"""Figures: each chart drawn with matplotlib, its data read back from the figure's
 artists and held equal to the sweep (and to scikit-learn where it has the curve); the
 files written as PNG, SVG and PDF; matplotlib missing said in one line."""
 

@@ -1,4 +1,4 @@
-"""Cross-validation folds (#33): each fold equals the binary report of its rows alone;
+"""Cross-validation folds: each fold equals the binary report of its rows alone;
 the summary is numpy's mean and sample standard deviation of those; the pooled AUC is
 the whole report's; the vertical average reads each fold's ROC polyline as a brute
 force does; the command line, JSON contract, the explorer's session, and refusals."""

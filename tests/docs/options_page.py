@@ -1,6 +1,6 @@
 """docs/options.md, the reference of every option: made from core's option table by
 `make docs` (``python -m tests.docs.options_page``) and held equal to it by
-tests/core/report/test_front_door.py, so the page can never go stale."""
+tests/api/test_front_door.py, so the page can never go stale."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""#28 item 23: the explorer's bootstrap worker stops soon after B cancels it and
+"""The explorer's bootstrap worker stops soon after B cancels it and
 after q quits, however many replicates are left (Textual cannot stop a thread: the
 run has to hear the cancel and return). The bounds are generous: the run hears it
 within a fraction of a second, the tests allow five."""

@@ -1,5 +1,6 @@
-"""#16 through the interfaces: the report's JSON and text, plain mode, the explorer's
-transform dialog and its reliability and gains charts."""
+"""Calibration, gains and transforms through the interfaces: the report's JSON and
+text, plain mode, the explorer's transform dialog and its reliability and gains
+charts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""#15 beyond the statistics: two files joined on id (--compare), the overlay of every
+"""Several models beyond the statistics: two files joined on id (--compare), the overlay of every
 model's curves, the decided-differently rows, and other models swept off the UI thread."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""WCAG AA contrast of every text run in every committed snapshot (#12 item 14).
+"""WCAG AA contrast of every text run in every committed snapshot.
 
 Each ``<text>`` run of a Textual SVG snapshot is measured against the
 background rectangle under it: words need 4.5:1, chart marks (braille, blocks,
@@ -110,7 +110,7 @@ def low_contrast(svg: str, *, dimmed: float = DIMMED) -> list[str]:
 def test_the_measure_is_wcags() -> None:
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
-    # The colours #12 measured before the fix fail it.
+    # Colours the theme once had, too dim for their background, fail it.
     assert contrast("#b93c5b", "#1e1e1e") < 4.5
     assert contrast("#625e4c", "#1e1e1e") < 3.0
 

@@ -1,4 +1,4 @@
-"""#13 in the explorer: the goal dialog (d), the goal line, the prevalence what-if (w)
+"""Goals in the explorer: the goal dialog (d), the goal line, the prevalence what-if (w)
 and the metric-vs-threshold chart (the fourth c)."""
 
 from __future__ import annotations
@@ -99,12 +99,12 @@ async def test_the_fourth_chart_draws_metrics_against_the_threshold() -> None:
             assert mark in text
         assert chart.legend.startswith("p precision · r recall · f F1 · q queue rate")
         assert str(chart.border_subtitle).startswith("p precision")
-        # The x axis runs over the scores (0.1 to 0.9) in round steps (#28 item 10).
+        # The x axis runs over the scores (0.1 to 0.9) in round steps.
         axis = [line.split() for line in text.split("\n") if "0.50" in line and "┤" not in line]
         assert axis == [["0.00", "0.25", "0.50", "0.75", "1.00"]], text
-        await pilot.press("c", "c", "c")  # then the reliability and gains charts (#16), DET
+        await pilot.press("c", "c", "c")  # then the reliability and gains charts, DET
         assert str(app.main.chart_mode) == "det"
-        await pilot.press("c", "c")  # the decision curve and the cost curves (#31)
+        await pilot.press("c", "c")  # the decision curve and the cost curves
         assert str(app.main.chart_mode) == "cost"
         await pilot.press("c")
         assert str(app.main.chart_mode) == "roc"

@@ -1,4 +1,4 @@
-"""The explorer's decision and cost charts and the ROC convex hull (#31): ``c`` reaches
+"""The explorer's decision and cost charts and the ROC convex hull: ``c`` reaches
 both after DET, each says on its line what it shows (where the model is useful; the
 hull's area and where the active point is cheapest); a bootstrap draws the net benefit's
 band; ``h`` draws the hull on the ROC chart with ROCCH AUC beside the AUC; scores that

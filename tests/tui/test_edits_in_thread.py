@@ -193,7 +193,7 @@ async def test_rows_an_edit_replaced_are_freed_without_the_cycle_collector(
 ) -> None:
     # A finished worker sits in a reference cycle until Python's cycle collector runs;
     # its work's closure held the rows and sweeps it made, so at 10^7 rows each edit's
-    # 400 MB stayed and the next edit wrote to fresh memory (issue 29). With the cycle
+    # copies stayed and the next edit wrote to fresh memory. With the cycle
     # collector off, rows two edits back must be gone by reference counting alone.
     monkeypatch.setattr(MainScreen, "LATER_ROWS", 1)
     monkeypatch.setattr(prepared, "BACKGROUND_ROWS", 1)  # the drawing in its worker too

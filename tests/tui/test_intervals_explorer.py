@@ -1,4 +1,4 @@
-"""#14 in the explorer: intervals beside the metrics and the AUC (i hides them), and
+"""Intervals in the explorer: beside the metrics and the AUC (i hides them), and
 the bootstrap (B) in a worker with its progress, its cancel and bands on the curves."""
 
 from __future__ import annotations

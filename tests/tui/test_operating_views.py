@@ -1,5 +1,5 @@
 """The explorer and plain mode take --readout, --partial-auc, --alternative and
---unpaired as report does (#30); the DET chart and the log-FPR ROC say what they could
+--unpaired as report does; the DET chart and the log-FPR ROC say what they could
 not place; the partial AUC's range is drawn on the ROC chart."""
 
 from __future__ import annotations

@@ -182,7 +182,7 @@ async def test_save_writes_csv_and_asks_before_overwrite(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A short relative name: each character is a key press (a temporary directory's
-    # whole path typed twice took 15 s of the suite).
+    # whole path typed twice is hundreds of keys).
     monkeypatch.chdir(tmp_path)
     app = make_app()
     target = tmp_path / "rows.csv"

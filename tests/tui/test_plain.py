@@ -80,7 +80,7 @@ def test_rows_metrics_explain_status() -> None:
     ]
     metrics = run("metrics")
     assert metrics[0] == "Metrics at threshold 0.5:"
-    # With its Wilson interval (intervals are on by default, #14), and the line saying
+    # With its Wilson interval (intervals are on by default), and the line saying
     # how the intervals were made.
     assert (
         "precision = TP/(TP+FP) = 2/(2+1) = 2/3 ≈ 0.6667 (95% CI 0.21 to 0.94, Wilson, n = 3)"
@@ -111,7 +111,7 @@ def test_edits_undo_redo_reset() -> None:
 
 def test_presets_sweep_and_curves() -> None:
     assert run("preset ap-vs-trapezoid")[0].startswith("Loaded preset ap-vs-trapezoid:")
-    assert len(run("presets")) == 13  # deliveries (two models, #15), triage (#17)
+    assert len(run("presets")) == 13  # deliveries (two models), triage (three classes)
     sweep = run("sweep")
     assert sweep[0].split() == [
         "threshold",
@@ -292,7 +292,7 @@ def test_every_command_word_has_its_help(word: str) -> None:
 
 
 def test_roc_and_status_name_each_rate_by_its_counts() -> None:
-    # TP 8 of 14 positives at 0.9: TPR 8/14, not the 4/7 it reduces to (#28 item 8).
+    # TP 8 of 14 positives at 0.9: TPR 8/14, not the 4/7 it reduces to.
     data = make_dataset([0.9] * 8 + [0.2] * 6 + [0.8] * 2 + [0.1] * 8, [1] * 14 + [0] * 10)
     out = io.StringIO()
     run_plain(Session(data, 0.5, source="arrays"), ["roc\n", "status\n"], out, prompt=False)

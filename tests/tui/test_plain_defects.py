@@ -222,7 +222,7 @@ def test_a_backslash_in_a_command_is_itself(
     assert [p.name for p in tmp_path.iterdir()] == ["C:\\no\\such\\folder\\x.csv"]
 
 
-# #12 item 16: plain mode names, exit status, wording and what moved.
+# Plain mode's names, exit status, wording and what moved.
 
 
 @pytest.mark.parametrize(

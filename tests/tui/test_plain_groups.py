@@ -1,4 +1,4 @@
-"""Plain mode's ``groups`` and ``group NAME`` (#32): each group at the session's
+"""Plain mode's ``groups`` and ``group NAME``: each group at the session's
 threshold, followed through the edits (a deleted row leaves its group; an added row
 has none and is said to be left out), and the refusals."""
 

@@ -241,13 +241,13 @@ def start(seed: int, folder: Path) -> Session:
         copy.write_bytes((DATA / "costs.csv").read_bytes())
         src = open_source(str(copy), keep=["amount"])
         return Session(src.data, 0.5, source=src.label, path=src.path, columns=src.columns)
-    if seed == 9:  # #32: an aggregated file's groups opened as groups, each row followed
+    if seed == 9:  # an aggregated file's groups opened as groups, each row followed
         copy = folder / "slices.csv"
         copy.write_bytes((DATA / "slices.csv").read_bytes())
         from tests.argv import opened as open_argv
 
         return open_argv([str(copy)]).session
-    if seed == 6:  # #18: an aggregated file's groups, quantised
+    if seed == 6:  # an aggregated file's groups, quantised
         from threshold_lab.core.data.sources import open_source
 
         # A copy in the test's folder: a save goes beside the file it was opened from.

@@ -1,9 +1,9 @@
-"""Ctrl-C and hang-ups lose nothing (issue 28 items 2 and 3).
+"""Ctrl-C and hang-ups lose nothing.
 
-Before: Ctrl-C in plain mode printed a KeyboardInterrupt traceback and dropped the
-edits, at the prompt and during a long command; SIGHUP (a dropped SSH link) and
-SIGTERM ended plain mode and the explorer silently, edits lost, the explorer's
-terminal left in its screen mode. Each test here runs the real command.
+The failures it guards against: Ctrl-C in plain mode printing a KeyboardInterrupt
+traceback and dropping the edits, at the prompt and during a long command; SIGHUP (a
+dropped SSH link) and SIGTERM ending plain mode and the explorer silently, edits lost,
+the explorer's terminal left in its screen mode. Each test here runs the real command.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def test_lowest_threshold(snap_compare: Compare) -> None:
 @pytest.mark.parametrize("size", [SMALL, SIZE], ids=["80x24", "120x40"])
 def test_readout_jump(snap_compare: Compare, size: tuple[int, int]) -> None:
     """R twice: the threshold at TPR at FPR <= 0.01's point (0.64 on good), the status
-    saying the readout, its counts and the interpolated value (#30)."""
+    saying the readout, its counts and the interpolated value."""
     assert snap_compare(make_app("good"), press=["R", "R"], terminal_size=size)
 
 
@@ -67,14 +67,14 @@ ASAH = (str(DATA / "asah.csv"), "--score", "s100b", "--label", "outcome", "--pos
 @pytest.mark.parametrize(("size", "zoom"), [(SMALL, ["2"]), (SIZE, [])], ids=["80x24", "120x40"])
 def test_det_chart(snap_compare: Compare, size: tuple[int, int], zoom: list[str]) -> None:
     """c six times: the DET curve of aSAH's s100b, FNR against FPR on probit axes with
-    the ticks 0.1% to 99.9%, and how many points have no place on them (#30)."""
+    the ticks 0.1% to 99.9%, and how many points have no place on them."""
     assert snap_compare(file_app(*ASAH), press=[*zoom, *["c"] * 6], terminal_size=size)
 
 
 @pytest.mark.parametrize(("size", "zoom"), [(SMALL, ["2"]), (SIZE, [])], ids=["80x24", "120x40"])
 def test_log_fpr_roc(snap_compare: Compare, size: tuple[int, int], zoom: list[str]) -> None:
     """l: aSAH's ROC curve with FPR on a log scale (decades to 0.01, FPR 0 at the axis's
-    own 0), the summary saying how many points sit there (#30)."""
+    own 0), the summary saying how many points sit there."""
     assert snap_compare(file_app(*ASAH), press=[*zoom, "l"], terminal_size=size)
 
 
@@ -154,7 +154,7 @@ def test_small_terminal(snap_compare: Compare) -> None:
 
 @pytest.mark.parametrize("pane", ["1", "2", "3", "4"])
 def test_small_terminal_pane(snap_compare: Compare, pane: str) -> None:
-    """80x24 shows one pane at a time (#12 item 7): matrix, chart, rows, sweep."""
+    """80x24 shows one pane at a time: matrix, chart, rows, sweep."""
     assert snap_compare(make_app("good"), press=[pane], terminal_size=SMALL)
 
 
@@ -169,7 +169,7 @@ def test_large_terminal(snap_compare: Compare, name: str) -> None:
 
 
 def test_sweep_table_focused(snap_compare: Compare) -> None:
-    """tab gives the sweep table the keys: its bar and bright cursor (#12 item 15)."""
+    """tab gives the sweep table the keys: its bar and bright cursor."""
     assert snap_compare(make_app("good"), press=["tab", "down"], terminal_size=SIZE)
 
 
@@ -181,7 +181,7 @@ GOAL = "max precision where recall >= 0.9"
 
 
 def test_goal_dialog(snap_compare: Compare) -> None:
-    """d: the goal dialog with the grammar's help and examples (#13)."""
+    """d: the goal dialog with the grammar's help and examples."""
     assert snap_compare(make_app("good"), press=["d"], terminal_size=SIZE)
 
 
@@ -206,7 +206,7 @@ def test_prevalence_view(snap_compare: Compare, size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_metric_threshold_chart(snap_compare: Compare, size: tuple[int, int]) -> None:
     """The fourth c: precision, recall, F1 and queue rate against the threshold,
-    each in its own letter and colour, F1's largest value marked ^ (#28 item 10)."""
+    each in its own letter and colour, F1's largest value marked ^."""
     keys = ["d", *retype(GOAL), "enter", "2", "c", "c", "c"]
     assert snap_compare(make_app("good"), press=keys, terminal_size=size)
 
@@ -221,7 +221,7 @@ async def _bootstrapped(pilot) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_metrics_with_intervals(snap_compare: Compare, size: tuple[int, int]) -> None:
-    """#14: Wilson's interval and n beside each proportion, the bootstrap's beside F1
+    """Wilson's interval and n beside each proportion, the bootstrap's beside F1
     and balanced accuracy, DeLong's beside ROC AUC; the ROC curve inside its band."""
     assert snap_compare(make_app("delivery-a"), run_before=_bootstrapped, terminal_size=size)
 
@@ -244,7 +244,7 @@ def test_intervals_hidden(snap_compare: Compare) -> None:
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_model_table(snap_compare: Compare, size: tuple[int, int]) -> None:
-    """#15: both delivery models at 0.7, model B shown (M): each one's AUC with its
+    """Both delivery models at 0.7, model B shown (M): each one's AUC with its
     interval, AP and headline metrics, the shown one starred and bold."""
     assert snap_compare(make_app("deliveries"), press=["M"], terminal_size=size)
 
@@ -253,7 +253,7 @@ def test_model_table(snap_compare: Compare, size: tuple[int, int]) -> None:
     ("size", "press"), [(SIZE, ["c", "c"]), (SMALL, ["2"])], ids=["120x40", "80x24"]
 )
 def test_overlay_chart(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
-    """#15: both delivery models' curves on one chart, A's a braille line and B's
+    """Both delivery models' curves on one chart, A's a braille line and B's
     ``+``, named in the legend (A starred, shown); ROC and PR side by side at 120x40,
     the ROC chart pane at 80x24."""
     assert snap_compare(make_app("deliveries"), press=press, terminal_size=size)
@@ -265,7 +265,7 @@ def test_overlay_chart(snap_compare: Compare, size: tuple[int, int], press: list
 def test_decided_differently(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
-    """#15: the rows A and B decide differently at 0.7 (ids 3 and 5), each model's
+    """The rows A and B decide differently at 0.7 (ids 3 and 5), each model's
     score and cell side by side."""
     assert snap_compare(make_app("deliveries"), press=press, terminal_size=size)
 
@@ -276,7 +276,7 @@ def test_decided_differently(
 def test_reliability_diagram(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
-    """#16: the reliability diagram of preset good: each bin's observed rate against its
+    """The reliability diagram of preset good: each bin's observed rate against its
     mean score (◆), its Wilson interval (:), the perfect diagonal (-); ECE, MCE, the
     Brier decomposition and the rows per bin on the summary line."""
     assert snap_compare(make_app("good"), press=press, terminal_size=size)
@@ -286,7 +286,7 @@ def test_reliability_diagram(
     ("size", "press"), [(SIZE, ["c"] * 5), (SMALL, ["2", *["c"] * 5])], ids=["120x40", "80x24"]
 )
 def test_gains_chart(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
-    """#16: cumulative gains of preset good, with the random and perfect lines, the
+    """Cumulative gains of preset good, with the random and perfect lines, the
     active point, and KS and lift on the summary line."""
     assert snap_compare(make_app("good"), press=press, terminal_size=size)
 
@@ -295,7 +295,7 @@ def test_gains_chart(snap_compare: Compare, size: tuple[int, int], press: list[s
     ("size", "press"), [(SIZE, ["c"] * 7), (SMALL, ["2", *["c"] * 7])], ids=["120x40", "80x24"]
 )
 def test_decision_curve(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
-    """#31: the decision curve of the lesson's deliveries (models A and B): net benefit by
+    """The decision curve of the lesson's deliveries (models A and B): net benefit by
     pt, treating all (=) and none (-), where A is useful on the line above; the active
     threshold 0.2 as O on A's curve."""
     assert snap_compare(make_app("deliveries", 0.2), press=press, terminal_size=size)
@@ -305,7 +305,7 @@ def test_decision_curve(snap_compare: Compare, size: tuple[int, int], press: lis
     ("size", "press"), [(SIZE, ["c"] * 8), (SMALL, ["2", *["c"] * 8])], ids=["120x40", "80x24"]
 )
 def test_cost_curves(snap_compare: Compare, size: tuple[int, int], press: list[str]) -> None:
-    """#31: the cost curves of preset good: the envelope (the hull's vertices) bold, the
+    """The cost curves of preset good: the envelope (the hull's vertices) bold, the
     other points' lines faint, the active point's line (o); ROCCH AUC and the PC range
     where the active point is cheapest on the line above."""
     assert snap_compare(make_app("good"), press=press, terminal_size=size)
@@ -313,26 +313,26 @@ def test_cost_curves(snap_compare: Compare, size: tuple[int, int], press: list[s
 
 @pytest.mark.parametrize(("size", "zoom"), [(SMALL, ["2"]), (SIZE, [])], ids=["80x24", "120x40"])
 def test_roc_hull(snap_compare: Compare, size: tuple[int, int], zoom: list[str]) -> None:
-    """#31: h draws preset good's ROC convex hull (=) and puts ROCCH AUC beside the AUC."""
+    """h draws preset good's ROC convex hull (=) and puts ROCCH AUC beside the AUC."""
     assert snap_compare(make_app("good"), press=[*zoom, "h"], terminal_size=size)
 
 
 def test_transform_message(snap_compare: Compare) -> None:
-    """#16: delivery-a at 0.7 after T square: precision 1/2, and the message says AUC and
+    """delivery-a at 0.7 after T square: precision 1/2, and the message says AUC and
     AP are unchanged, one decision changed, and 0.49 makes the old decisions again."""
     keys = ["T", "end", *["backspace"] * 20, "s", "q", "u", "a", "r", "e", "enter"]
     assert snap_compare(make_app("delivery-a", 0.7), press=keys, terminal_size=SIZE)
 
 
 def test_multiclass_summary(snap_compare: Compare) -> None:
-    """#17: K on the triage preset: the 3×3 matrix, per-class metrics and the macro,
+    """K on the triage preset: the 3×3 matrix, per-class metrics and the macro,
     weighted and micro averages (macro F1 ≈ 0.55 against weighted ≈ 0.78)."""
     assert snap_compare(make_app("triage"), press=["K"], terminal_size=SIZE)
 
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_one_vs_rest(snap_compare: Compare, size: tuple[int, int]) -> None:
-    """#17: C twice on triage: critical against the rest (both critical cases missed),
+    """C twice on triage: critical against the rest (both critical cases missed),
     the class line saying which class is 1."""
     assert snap_compare(make_app("triage"), press=["C", "C"], terminal_size=size)
 
@@ -341,7 +341,7 @@ def test_one_vs_rest(snap_compare: Compare, size: tuple[int, int]) -> None:
 def test_groups_of_quantised_counts(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
-    """#18: tests/data/slices.csv, as aggregate --by model --round 1 wrote it, opened
+    """tests/data/slices.csv, as aggregate --by model --round 1 wrote it, opened
     --as-models: each group a line (baseline starred), every group's ROC curve, and the
     chart summary's quantisation bound (± 0.03307 for baseline)."""
     app = file_app(str(DATA / "slices.csv"), "--as-models")
@@ -350,7 +350,7 @@ def test_groups_of_quantised_counts(
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_groups_view(snap_compare: Compare, size: tuple[int, int]) -> None:
-    """#32: E on a file opened with --group site: each group at the threshold with its
+    """E on a file opened with --group site: each group at the threshold with its
     intervals (a sentence each), then the gaps between groups."""
     app = file_app(str(DATA / "clinics.csv"), "--group", "site")
 
@@ -370,7 +370,7 @@ def test_groups_view(snap_compare: Compare, size: tuple[int, int]) -> None:
 def test_folds_and_their_range(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
-    """#33: tests/data/folds.csv opened with --fold fold: a line for all rows and each
+    """tests/data/folds.csv opened with --fold fold: a line for all rows and each
     fold, every fold's ROC curve with its own mark, and the folds' TPR range (lowest
     to highest fold at each FPR) in dots, named in the legend (at 80x24 the chart)."""
     app = file_app(str(DATA / "folds.csv"), "--fold", "fold")
@@ -393,7 +393,7 @@ def test_folds_and_their_range(
 def test_one_group_shown_alone(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
-    """#32: clinics.csv opened with --group site, then M: a line each for all rows and
+    """clinics.csv opened with --group site, then M: a line each for all rows and
     the three groups (east starred), east's rows and matrix, and every curve with
     east's marked (at 80x24 the chart pane)."""
     app = file_app(str(DATA / "clinics.csv"), "--group", "site")
@@ -412,7 +412,7 @@ def test_one_group_shown_alone(
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_each_group_at_its_own_threshold(snap_compare: Compare, size: tuple[int, int]) -> None:
-    """#32: clinics.csv with --group site --group-goal equal_opportunity --tolerance
+    """clinics.csv with --group site --group-goal equal_opportunity --tolerance
     0.05: the bar names each group's threshold (east 0.56, north 0.51, south 0.58), the
     matrix and status line are the groups' pooled (TP 25, FP 10, TN 46, FN 9), the sweep
     has no active point, and O on the ROC chart is the pooled point, off the curve."""

@@ -62,7 +62,7 @@ from tests.paths import DATA
 from tests.tui.helpers import SIZE, SMALL, as_bindings, make_app, retype
 
 #: Keys per seed: ``make test`` presses 100 (every seed's source and size, two state
-#: checks each, about 4 s a seed of one core); ``make fuzz`` 1,500 a seed, the long
+#: checks each); ``make fuzz`` 1,500 a seed, the long
 #: soak, and SOAK_KEYS=20000 in the environment soaks longer.
 KEYS_PER_SEED = int(os.environ.get("SOAK_KEYS", "100"))
 #: The seeds mashed (each seed's source and size follow from it): SOAK_SEEDS=11,12,13
@@ -239,7 +239,7 @@ def write_csv(path: Path, n: int = 10_000, seed: int = 0) -> Path:
 
 def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
     """A function building a fresh explorer on ``source`` (a preset name or "csv")."""
-    if source == "slices":  # #18: an aggregated file's groups, quantised
+    if source == "slices":  # an aggregated file's groups, quantised
         from threshold_lab.core.data.sources import open_source
 
         # A copy in tmp_path: a save goes beside the file it was opened from.
@@ -258,7 +258,7 @@ def app_maker(source: str, tmp_path: Path) -> Callable[[], ThresholdLab]:
                 group_by=src.group_by,
             )
 
-    elif source == "clinics":  # #32: groups, each at its own threshold to start (O, M)
+    elif source == "clinics":  # groups, each at its own threshold to start (O, M)
         from tests.argv import opened as open_argv
 
         copy = tmp_path / "clinics.csv"

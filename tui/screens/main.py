@@ -73,8 +73,9 @@ _DOING = {
 def _letting_go(work: Callable[[], None]) -> Callable[[], None]:
     """``work``, let go of once it has run. A finished Textual worker sits in a reference
     cycle (its task, its frames) until Python's cycle collector runs, and kept its work,
-    and so the rows and sweeps the work's closure held: at 10^7 rows each edit's 400 MB
-    stayed until then, and every edit wrote to fresh memory (0.8 s, not 0.1 s)."""
+    and so the rows and sweeps the work's closure held: at 10^7 rows each edit's copies
+    (hundreds of MB) stayed until then, and every edit wrote to fresh memory, several
+    times more slowly than to memory already in use."""
     held = [work]
 
     def run() -> None:
@@ -90,8 +91,8 @@ class MainScreen(Screen[None]):
     """Threshold, rows, matrix, metrics, charts, strip and sweep on one screen."""
 
     #: From this many rows a delete, flip, undo or redo is worked out in a thread
-    #: (its copies of the rows and the sweep take 0.1 s or more): the screen answers
-    #: at once, and keys pressed meanwhile wait their turn, in order.
+    #: (its copies of the rows and the sweep take longer than a key may): the screen
+    #: answers at once, and keys pressed meanwhile wait their turn, in order.
     LATER_ROWS: ClassVar[int] = 1_000_000
 
     class UndoRedo(Message):

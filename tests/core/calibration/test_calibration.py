@@ -1,4 +1,4 @@
-"""#16 in core: calibration (bins, ECE, MCE, the Brier decomposition), gains, lift,
+"""Calibration in core (bins, ECE, MCE, the Brier decomposition), gains, lift,
 KS, and monotone transforms, each against a direct oracle."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ probabilities = st.lists(
 def _oracle_bins(
     scores: list[float], labels: list[bool], weights: list[int], bins: int, binning: str
 ) -> list[int]:
-    """Each row's bin by the issue's words, row by row, in fractions."""
+    """Each row's bin by the rule in docs/score-meaning.md, row by row, in fractions."""
     n = sum(Fraction(w) for w in weights)
     out: list[int] = []
     for s in scores:

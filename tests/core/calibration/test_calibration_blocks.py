@@ -1,4 +1,4 @@
-"""Calibration works a block of tie groups at a time (issue 29: no whole-array
+"""Calibration works a block of tie groups at a time (no whole-array
 temporaries over 9·10^6 groups): any block size gives the same bins and counts, and
 the same decimals up to rounding (whole counts exactly); within one block, the same
 bytes (the golden outputs hold that)."""

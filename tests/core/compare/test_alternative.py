@@ -1,4 +1,4 @@
-"""One-sided and unpaired DeLong tests, and McNemar's one-sided test (issue 30):
+"""One-sided and unpaired DeLong tests, and McNemar's one-sided test:
 pROC's published roc.test values on aSAH, scipy's t, normal and binomial tails."""
 
 from __future__ import annotations

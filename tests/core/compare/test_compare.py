@@ -1,5 +1,5 @@
-"""#15 (first part): several models on the same examples, compared in core and the
-report: seed 004's two delivery models exactly, DeLong's paired test against an
+"""Several models on the same examples, compared in core and the report: the two
+delivery models of the deliveries preset exactly, DeLong's paired test against an
 O(n²) placement oracle and pROC's published aSAH tests, McNemar's exact test by hand."""
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def test_probability_metrics(rows, weights) -> None:  # type: ignore[no-untyped-
 def test_ap_and_pr_area_in_one_pass_are_the_two_functions_and_sklearns(
     rows: list[tuple[int, bool, float]], weighted: bool, block: int
 ) -> None:
-    # The report sums AP and the PR trapezoid area in one pass (#29); past the exact
+    # The report sums AP and the PR trapezoid area in one pass; past the exact
     # path's step limit they are decimals: the same as each function's own, and as
     # scikit-learn's, whatever the block size. The limit is lowered so the decimal
     # path runs on small data.

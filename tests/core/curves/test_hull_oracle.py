@@ -1,4 +1,4 @@
-"""The ROC convex hull and its cost curves (issue 31) held to a brute force in exact
+"""The ROC convex hull and its cost curves held to a brute force in exact
 fractions: the points that are ever the one cheapest point, NEC(PC) = FNR·PC +
 FPR·(1 − PC) found at every PC where the cheapest can change, are exactly the hull's
 vertices (with the ends (0, 0) and (1, 1)); each vertex's PC range is where it is

@@ -95,7 +95,7 @@ def _brute_area(points, focus: str, low: Fraction, high: Fraction) -> Fraction: 
 
 
 def _brute_readout(points, kind: str, limit: Fraction):  # type: ignore[no-untyped-def]
-    """The rule read straight off the issue: the best point, the highest threshold."""
+    """The rule as docs/computing.md states it: the best point, the highest threshold."""
     idx = range(len(points))
     if kind == "tpr_at_fpr":
         ok = [k for k in idx if points[k][0] <= limit]

@@ -68,7 +68,7 @@ def test_reduction_keeps_extremes_per_column_and_kept_points(n, columns, seed) -
 def _whole_array_reduce(
     x: npt.NDArray[Any], y: npt.NDArray[Any], *, columns: int, keep: Sequence[int] = ()
 ) -> npt.NDArray[np.intp]:
-    """The reduction as it was before it went a block at a time (issue 29): every
+    """The reduction as it was before it went a block at a time: every
     temporary a whole array. The oracle for the blocked one's output."""
     m = x.shape[0]
     must = {0, m - 1, *(k for k in keep if 0 <= k < m)}

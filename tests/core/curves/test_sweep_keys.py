@@ -1,4 +1,4 @@
-"""The unweighted sweep packs each row's label into its score's sort key (issue 29):
+"""The unweighted sweep packs each row's label into its score's sort key:
 it must equal the plain construction (a stable descending argsort, counts at the ends
 of each run of equal scores) on every float a score can be, bit for bit.
 

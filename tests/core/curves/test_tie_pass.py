@@ -1,4 +1,4 @@
-"""One pass over the tie groups (issue 29) gives every curve-wide summary the report
+"""One pass over the tie groups gives every curve-wide summary the report
 reads: the same numbers as each summary's own function (the oracle here, itself held
 to scikit-learn, pROC and exact fractions elsewhere), exactly where those are exact
 (ROC AUC, KS, the bins' counts) and to rounding elsewhere, whatever the block and

@@ -1,6 +1,7 @@
-"""Numbers written as text are read as doubles only where the double keeps them
-(issue 28 item 24): ``1e-400`` became 0.0 and tied with a real 0; ``1_000`` and
-other scripts' digits were taken as Python's float takes them."""
+"""Numbers written as text are read as doubles only where the double keeps them:
+``1e-400`` is refused rather than read as 0.0, which would tie with a real 0, and
+``1_000`` and other scripts' digits are refused rather than taken as Python's float
+takes them."""
 
 from __future__ import annotations
 

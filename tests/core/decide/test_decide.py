@@ -1,4 +1,4 @@
-"""#13: goals solved exactly over the sweep, checked against an oracle that tries every
+"""Goals solved exactly over the sweep, checked against an oracle that tries every
 threshold with exact fractions; the prevalence what-if; the goal grammar's refusals."""
 
 from __future__ import annotations

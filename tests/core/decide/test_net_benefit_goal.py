@@ -1,4 +1,4 @@
-"""#31: ``max net_benefit at pt X`` solved exactly over the sweep: the point of highest
+"""``max net_benefit at pt X`` solved exactly over the sweep: the point of highest
 net benefit by a brute force over every threshold in fractions (ties to the highest
 threshold), the least-cost point with FP:FN = pt : 1 − pt, at a prevalence too; the
 goal's refusals; and the paired bootstrap of two models' net benefit difference held to

@@ -1,4 +1,4 @@
-"""Decision curves (issue 31) held to dcurves 1.1.7's published numbers (its example
+"""Decision curves held to dcurves 1.1.7's published numbers (its example
 data, with a harm, and case-control rows at a given prevalence) to rounding, and to a
 brute force in fractions over the rows themselves exactly: net benefit, acting on
 everyone, net interventions avoided and the standardised net benefit at each pt (rows

@@ -1,4 +1,4 @@
-"""The metric chart's data (issue 28 item 10): a round score axis covering the scores,
+"""The metric chart's data: a round score axis covering the scores,
 step functions that stay exact beyond the scores' range, and F1's largest value,
 each against a brute force."""
 
@@ -44,7 +44,7 @@ def test_round_axes_for_the_cases_people_see() -> None:
         axis = score_axis(lo, hi, parts)
         return [axis.label(i) for i in range(axis.parts + 1)]
 
-    assert ticks(0.0002, 0.998, 4) == ["0.00", "0.25", "0.50", "0.75", "1.00"]  # the issue's
+    assert ticks(0.0002, 0.998, 4) == ["0.00", "0.25", "0.50", "0.75", "1.00"]  # not 0.0002
     assert ticks(0.1, 0.9, 2) == ["0.0", "0.5", "1.0"]
     assert ticks(-3.2, 5.7, 4) == ["-5", "0", "5", "10"]  # three steps waste least
     assert ticks(-3.2, 5.7, 5) == ["-4", "-2", "0", "2", "4", "6"]

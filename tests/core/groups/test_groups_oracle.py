@@ -1,4 +1,4 @@
-"""Groups (issue 32): each group's numbers are the binary report of its rows alone;
+"""Groups: each group's numbers are the binary report of its rows alone;
 the gaps equal Fairlearn's (``MetricFrame``, ``demographic_parity_difference``,
 ``equalized_odds_difference`` and their ratios) on the same rows; Newcombe's
 interval equals statsmodels'."""

@@ -1,4 +1,4 @@
-"""``--randomised`` (#32): each group's mixture of two points at one common rate. Its
+"""``--randomised``: each group's mixture of two points at one common rate. Its
 expected objective equals the linear programme over all mixtures of each group's
 points (scipy's HiGHS), and is at least as good as Fairlearn's ``ThresholdOptimizer``
 under the same constraint (equal rates, tolerance 0)."""

@@ -1,4 +1,4 @@
-"""Per-group thresholds (#32) against a brute force over every combination of the
+"""Per-group thresholds against a brute force over every combination of the
 groups' sweep points, in fractions: the same best objective under the same gap, the
 chosen thresholds feasible and reaching it, infeasible exactly when nothing is within
 the tolerance (with the same smallest gap), under hypothesis with ties and weights."""

@@ -1,4 +1,4 @@
-"""#14: the stratified bootstrap over tie groups, the published and library oracles,
+"""The stratified bootstrap over tie groups, the published and library oracles,
 and the intervals in the report, plain mode and session."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""#28 item 23: a bootstrap tells its progress by the clock and hears a cancel between
+"""A bootstrap tells its progress by the clock and hears a cancel between
 small pieces of work, and neither the pieces nor the clock change its replicates.
 
 The clocks here are fakes (a reading is a fixed step on from the last), so nothing
@@ -206,9 +206,9 @@ def test_the_group_draw_path_is_the_same_with_or_without_a_clock(
 def test_the_replicates_are_the_ones_drawn_before_the_pieces(
     decimals: int | None, want: tuple[float, float, float, float]
 ) -> None:
-    """AP's and MCC's intervals as the bootstrap gave them when it drew each class's
-    rows in one call (before #28 item 23), to the last bits the CPU allows (its SIMD
-    and BLAS kernels move a float by an ulp or two; another draw moves it by 10^-3)."""
+    """AP's and MCC's intervals as drawing each class's rows in one call gives them:
+    the pieces change no draw. To the last bits the CPU allows (its SIMD and BLAS
+    kernels move a float by an ulp or two; another draw moves it by 10^-3)."""
     s = _sweep(3000, decimals=decimals)
     b = bs.bootstrap(s, s.size // 3, replicates=200, seed=7, bands=True)
     ap, mcc = b.estimates["average_precision"].interval, b.estimates["mcc"].interval

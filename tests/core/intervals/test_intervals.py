@@ -1,4 +1,4 @@
-"""#14 (first part): Wilson intervals for the proportions and DeLong's interval for
+"""Wilson intervals for the proportions and DeLong's interval for
 ROC AUC, checked against hand computation and an O(n²) placement-value oracle."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Cohen's kappa, informedness, markedness, the diagnostic odds ratio, the
-Fowlkes-Mallows index and the Jaccard index (issue 30) against scikit-learn's
+Fowlkes-Mallows index and the Jaccard index against scikit-learn's
 ``cohen_kappa_score`` and ``jaccard_score`` and the definitions in rates, with weights,
 and undefined with a reason where a denominator is 0."""
 

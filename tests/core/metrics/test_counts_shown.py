@@ -1,4 +1,4 @@
-"""A rate over a count is shown as its counts, so its denominator is named (#28 item 8):
+"""A rate over a count is shown as its counts, so its denominator is named:
 8/14, not the 4/7 it reduces to, in the status line, the sweep table, calibration bins,
 per-class tables and the report's metric lines; the formula line adds the reduced form.
 The JSON's exact fields stay reduced."""

@@ -1,6 +1,6 @@
 """Weights near the ends of the float range give the right numbers, or one refusal.
 
-#11 item 7: weights of 1e308 made JSON fail and printed inf/nan, 5e-324 or
+The failures it guards against: weights of 1e308 made JSON fail and printed inf/nan, 5e-324 or
 1e-90 raised ZeroDivisionError in MCC and AUC, and equal weights of 1e100 gave
 an MCC of 0 where the unweighted rows give -1/6. Equal weights must not change
 any rate, and a weight no float can add up is refused, naming its line.

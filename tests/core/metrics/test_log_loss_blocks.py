@@ -1,4 +1,4 @@
-"""Log loss a block of rows at a time, one logarithm a row (issue 29): the same value
+"""Log loss a block of rows at a time, one logarithm a row: the same value
 whatever the blocks (against scikit-learn's), and the first certain wrong prediction
 named even when it sits in a later block."""
 

@@ -1,4 +1,4 @@
-"""Log loss and the Brier score summed over the sweep's tie groups (issue 29): the
+"""Log loss and the Brier score summed over the sweep's tie groups: the
 same values as over the rows, and scikit-learn's, with ties, whole weights (zero among
 them), scores of exactly 0 and 1, groups split across blocks; a certain wrong
 prediction still names its row, and weights that are not whole are summed by row."""

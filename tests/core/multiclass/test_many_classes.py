@@ -1,6 +1,6 @@
-"""#28 item 20: the report of 500 classes. Its averages' exact fractions run to
+"""The report of 500 classes. Its averages' exact fractions run to
 thousands of digits (the micro AP's past Python's 4,300-digit limit on writing an
-int, where the report failed); the JSON leaves them to their decimals (item 19), and
+int, which would fail the report); the JSON leaves them to their decimals, and
 the text report never writes one out. Checked against scikit-learn and Fractions."""
 
 from __future__ import annotations

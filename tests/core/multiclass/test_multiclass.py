@@ -1,5 +1,6 @@
-"""#17 in core: multiclass metrics against scikit-learn (a test-only oracle) and the
-properties the issue names."""
+"""Multiclass metrics in core, against scikit-learn (a test-only oracle), and their
+properties: the class order changes no per-class number, two classes equal the
+binary problem."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""#17 through the interfaces so far: reading several classes, the report's
+"""Several classes through the interfaces: reading several classes, the report's
 "multiclass" JSON and --class, plain mode, and the triage preset."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""#28 item 17: multiclass log loss and Brier take rows of probabilities as files write
+"""Multiclass log loss and Brier take rows of probabilities as files write
 them (six decimals, so a row may sum to 0.999999), normalise those rows and say how
 many; a row further off is refused with its sum as its written digits add up. The
 oracle is exact: each row's written cells as Fractions, divided by their sum."""

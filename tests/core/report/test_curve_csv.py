@@ -1,4 +1,4 @@
-"""``report --curve roc|pr|det --format csv`` (#33): the exact curve points, held to
+"""``report --curve roc|pr|det --format csv``: the exact curve points, held to
 scikit-learn's ``roc_curve``, ``precision_recall_curve`` and ``det_curve`` and to
 exact fractions of the counts, under ties, weights and several models."""
 

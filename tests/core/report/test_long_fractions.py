@@ -1,4 +1,4 @@
-"""#28 item 19: the JSON report writes an exact fraction while its numerator and
+"""The JSON report writes an exact fraction while its numerator and
 denominator have at most 30 digits; past that ``"exact"`` is null, ``"exact_reason"``
 says why and the decimal ``"value"`` stands for it. Checked against exact Fractions."""
 

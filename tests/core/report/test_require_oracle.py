@@ -1,5 +1,5 @@
 """``--require EXPR`` checked against a small exact evaluator written here from the
-issue's specification (not from gate.py): one comparison between two arithmetic
+specification in docs/gate.md (not from gate.py): one comparison between two arithmetic
 sides, every decimal literal an exact Fraction, names looked up in ``current`` and
 ``baseline.NAME`` in ``base``; an undefined name or a division by zero fails the
 requirement with a reason, a malformed EXPR is an InputError naming the bad part."""
@@ -215,7 +215,7 @@ def oracle(text: str, cur: dict[str, Number], base: dict[str, Number]) -> Expect
         return Expected(None, None, False, exc.name)
     except ZeroDivisionError:
         return Expected(None, None, False, "zero")
-    # Not in the issue's text: a side that is not a finite number (a float overflow,
+    # Not in the specification: a side that is not a finite number (a float overflow,
     # or inf/nan given) fails the requirement with a reason rather than comparing.
     if any(isinstance(x, float) and not math.isfinite(x) for x in (left, right)):
         return Expected(left, right, False, "finite")
@@ -493,7 +493,7 @@ def test_a_division_by_zero_from_names_fails_with_a_reason(
     ],
 )
 def test_a_side_that_is_not_finite_fails(text: str, x: float, reason: str) -> None:
-    # Not in the issue's text; the implementation fails such a requirement, saying
+    # Not in the specification; the implementation fails such a requirement, saying
     # which side, even where the comparison would hold (inf >= 1).
     out = evaluate(parse_requirement(text), {"auc": Number(x)}, {})
     assert out.passed is False and out.reason is not None and "finite" in out.reason

@@ -1,4 +1,4 @@
-"""The sweep excerpt lists the notable points (#30): the active one, each readout's, the
+"""The sweep excerpt lists the notable points: the active one, each readout's, the
 goal's, max F1's and max informedness's, checked against brute force in fractions."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Decision curves and cost curves in every front end (#31): ``report --pt/--harm`` (the
+"""Decision curves and cost curves in every front end: ``report --pt/--harm`` (the
 JSON contract's names, the text's sections), the Python API (``r.decision_curve``,
 ``r.cost_curve``), plain mode's ``net benefit``, ``useful range`` and ``hull``, and the
 refusals, each naming what is wrong."""

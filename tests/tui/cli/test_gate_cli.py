@@ -1,4 +1,4 @@
-"""The CI gate (#33): ``report --baseline BASE.json`` (each headline number's change,
+"""The CI gate: ``report --baseline BASE.json`` (each headline number's change,
 DeLong's paired test with ``--baseline-rows``), ``--require`` (exit 1 a line a failed
 requirement), ``--junit`` (valid against Ant's JUnit schema), the same from Python,
 and every refusal naming what is wrong."""

@@ -1,4 +1,4 @@
-"""Groups on the command line (#32): ``report FILE --group COL`` in text and JSON (the
+"""Groups on the command line: ``report FILE --group COL`` in text and JSON (the
 contract's names), ``--check --max-gap`` as a CI gate (exit 1 with a line a failed
 gap), and the refusals, each naming what is wrong."""
 

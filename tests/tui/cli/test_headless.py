@@ -49,8 +49,8 @@ def test_report_and_plain_mode_load_no_textual() -> None:
     assert "report" in out and "screenshot" in out and "serve" in out  # --help
 
 
-# What a five-row report must not load (issue 29: start-up at most twice importing
-# numpy): the engines, Arrow, the explorer and its session, the other commands.
+# What a five-row report must not load (so that it starts in at most twice the time
+# of importing numpy): the engines, Arrow, the explorer and its session, the other commands.
 LAZY = """
 import json, sys
 from threshold_lab.tui.cli import main

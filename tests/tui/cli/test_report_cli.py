@@ -46,7 +46,7 @@ def test_json_report_of_the_canonical_fixture(capsys: pytest.CaptureFixture[str]
     assert (doc["n"], doc["positives"], doc["negatives"], doc["threshold"]) == (5, 3, 2, 0.5)
     assert doc["counts"] == {"tp": 2, "fp": 1, "tn": 1, "fn": 1}
     precision = dict(doc["metrics"]["precision"])
-    interval = precision.pop("interval")  # added by the intervals issue (#14)
+    interval = precision.pop("interval")  # each proportion has its Wilson interval
     assert precision == {"value": 2 / 3, "reason": None, "exact": "2/3"}
     assert interval["method"] == "wilson"
     for key in (

@@ -1,5 +1,5 @@
 """threshold-lab serve: what a browser asks cannot outgrow a terminal, and an explorer
-ends with its websocket or with the server (issue 28, item 7).
+ends with its websocket or with the server.
 
 The first tests run the server in this process with a fake explorer, a few lines of
 Python speaking textual-serve's protocol: it reports the size it was given, echoes

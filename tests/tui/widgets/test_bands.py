@@ -1,4 +1,4 @@
-"""A bootstrap band narrower than a cell around the curve (issue 28 item 14): its
+"""A bootstrap band narrower than a cell around the curve: its
 upper side fell in the cells the braille curve fills and vanished in Unicode mode
 (both sides showed in --ascii). Each side's dots the curve covers now move outward
 to the first free cell, so both sides show."""

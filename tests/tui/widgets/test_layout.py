@@ -1,4 +1,4 @@
-"""#12 items 2, 7, 8, 9 and 15: the layout at 80x24, 120x40 and 200x60, the charts'
+"""The layout at 80x24, 120x40 and 200x60, the charts'
 axes, and which table has the keys. Each was seen in tmux or a rendered snapshot."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ async def test_at_80x24_the_chart_has_thirteen_rows_and_its_legend() -> None:
                     continue
                 lines = chart_lines(chart)
                 # 13 rows, or 11 of the 12 the side-by-side pair has: an odd count, so
-                # the 0.5 tick falls on a row (#28 item 13).
+                # the 0.5 tick falls on a row.
                 assert len(canvas_rows(lines)) >= 11, (mode, chart.kind)
                 # No border here: the legend shares the axis name's line.
                 assert "- " in lines[-1] and " sweep" in lines[-1], lines[-1]
@@ -127,7 +127,7 @@ async def test_formulas_break_only_at_their_equals_signs(width: int) -> None:
         )
         for line in lines:
             # A formula, its continuation at an = sign, or its interval on a line of
-            # its own (#14), or the keys' hint.
+            # its own, or the keys' hint.
             assert (
                 line.startswith(names) or line.startswith("  = ") or line.startswith("  (95% CI")
             ), line
@@ -141,8 +141,8 @@ async def test_the_metrics_panel_fills_its_rows() -> None:
         await pilot.pause()
         panel = app.main.query_one(MetricsPanel)
         text = "\n".join(t.plain for t in panel.lines_at(panel.content_region.width))
-        # With an interval under most metrics (#14) all but the last two of the first
-        # sixteen fit (and not #30's six after them); none is cut.
+        # With an interval under most metrics all but the last two of the first
+        # sixteen fit (and not the six agreement metrics after them); none is cut.
         assert text.splitlines()[-1].startswith("m: all metrics (8 more)  i: hide intervals")
         assert "MCC" in text and "LR+" in text
     app = make_app()
@@ -416,13 +416,13 @@ async def test_the_strip_shows_density_at_5000_rows_and_says_what_its_digits_mea
         assert "digits: " in text and "tenths of " in text and "busiest (#)" in text
 
 
-# Six more since #30 added Cohen's kappa, informedness, markedness, the DOR, the
+# Six more since the agreement metrics, Cohen's kappa, informedness, markedness, the DOR, the
 # Fowlkes-Mallows and Jaccard indices after the sixteen.
 @pytest.mark.parametrize(("size", "more"), [((120, 40), 12), ((80, 24), 12)])
 async def test_the_reduced_fraction_after_the_counts_never_costs_the_panel_a_metric(
     size: tuple[int, int], more: int
 ) -> None:
-    # #28 item 8 added "= 4/5" after "8/10": the longer lines wrapped, and at 80x24 the
+    # "= 4/5" after "8/10" makes longer lines: they wrapped, and at 80x24 the
     # panel listed two metrics fewer (8 more, not 6). It is left out where it would take
     # a line. (At 120x40 the counts themselves cost F2's line: balanced accuracy's
     # "(8/10+8/10)/2 = 4/5 = 0.8" wraps where "(4/5+4/5)/2" fitted, and its exact

@@ -1,4 +1,4 @@
-"""The metric-against-threshold chart (issue 28 item 10): at 80x24 on the canonical
+"""The metric-against-threshold chart: at 80x24 on the canonical
 rows the legend listed ``r recall`` but no ``r`` was drawn (its letters fell under
 others'), every series had one colour, and the ticks read 0.0002, 0.25, 0.499."""
 

@@ -1,5 +1,5 @@
 """The sweep table's rates: their counts (8/14, not 4/7) while they fit, and ``x`` for
-decimals (#28 item 8)."""
+decimals."""
 
 from __future__ import annotations
 

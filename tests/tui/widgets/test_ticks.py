@@ -1,5 +1,5 @@
 """Every chart puts each tick on the row (and column) of its value, at every terminal
-size (issue 28 item 13): ``--preset good`` at 120x40 drew 19 plot rows with the y
+size: ``--preset good`` at 120x40 drew 19 plot rows with the y
 ticks on rows 0, 4, 9, 13 and 18, so a TPR of 0.8 sat on the 0.75 tick's row; the
 reliability diagram at 80x24 and the zoomed ROC at 120x40 were uneven too.
 
@@ -29,7 +29,7 @@ from threshold_lab.tui.widgets.charts import (
 from tests.tui.helpers import make_app, rendered
 
 #: Every height from 24 to 60 in steps of three, each at a width stepping through 80
-#: to 200, and the corners and the sizes the issue names.
+#: to 200, and the corners and the sizes where ticks once fell between rows.
 SIZES = sorted(
     {(80 + 20 * (i % 7), h) for i, h in enumerate(range(24, 61, 3))}
     | {(80, 24), (80, 60), (200, 24), (200, 60), (120, 40)}

@@ -198,7 +198,7 @@ class Chart(PlotextPlot):
         plt = self.plt
         plt.clear_figure()
         plt.plotsize(cols, rows)
-        plt._set_size(cols, rows)  # as textual-plotext does (its issue 5)
+        plt._set_size(cols, rows)  # as textual-plotext does (textual-plotext's issue 5)
         plt.xlim(0, 1)
         plt.ylim(0, 1)
         plt.xticks([])
