@@ -51,9 +51,10 @@ def _columns() -> int:
         return int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
         pass
+    out = sys.__stdout__
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
-    except (AttributeError, ValueError, OSError):
+        return (os.get_terminal_size(out.fileno()).columns if out else 0) or 80
+    except (ValueError, OSError):
         return 80
 
 
