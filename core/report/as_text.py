@@ -5,7 +5,7 @@ the summaries, the goal, the prevalence, the models compared, the classes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 from threshold_lab.core.analysis import Analysis
@@ -39,74 +39,12 @@ from threshold_lab.core.text.decision import cost_curve_lines, decision_curve_li
 from threshold_lab.core.text.folds import folds_lines
 from threshold_lab.core.text.groups import groups_lines
 from threshold_lab.core.text.multiclass import multiclass_lines
-from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
+from threshold_lab.core.text.notable import notable_points
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
-from threshold_lab.core.text.scores import shown_score
 from threshold_lab.core.text.sentences import status_sentence
+from threshold_lab.core.text.sweep_table import TEXT_POINTS, SweepRows, sweep_rows
 from threshold_lab.core.text.table import table
 from threshold_lab.core.threshold import format_threshold
-
-#: How many sweep rows the text report shows unless asked for more (``--points``).
-TEXT_POINTS = 40
-
-
-def sweep_table(
-    a: Analysis, *, limit: int | None = TEXT_POINTS, notable: dict[int, list[str]] | None = None
-) -> list[str]:
-    """The sweep as text rows, the active point marked with ``>`` and each notable
-    point with why (``notable``: :func:`~threshold_lab.core.text.notable.notable_points`;
-    by default the active point, max F1 and max informedness). A sweep longer than
-    ``limit`` (None: every row) lists its notable points, its ends and evenly spaced
-    points between, the rest counted (:func:`~threshold_lab.core.text.notable.excerpt`)."""
-    c = format_count
-    s = a.sweep
-    marks = notable_points(a) if notable is None else notable
-    hull = a.curves.cost_curve.points()
-    rows: list[list[str]] = []
-    previous = -1
-    for i in excerpt(s.size, marks, limit):
-        if i > previous + 1:
-            hidden = i - previous - 1
-            rows.append([f"... {c(hidden)} {'point' if hidden == 1 else 'points'} ...", *[""] * 10])
-        previous = i
-        pk = s.counts_at(i)
-        pm = a.sweep.point_metrics(i)
-        label = "above all" if i == 0 else shown_score(float(s.thresholds[i - 1]), s.thresholds)
-        if i == a.point:
-            label = "> " + label
-        rows.append(
-            [
-                label,
-                c(pk.tp),
-                c(pk.fp),
-                c(pk.tn),
-                c(pk.fn),
-                *(pm[n].value_text() for n in ("tpr", "fpr", "precision", "recall")),
-                "*" if i in hull else "",
-                reasons_text(marks.get(i, [])),
-            ]
-        )
-    if previous < s.size - 1:
-        hidden = s.size - 1 - previous
-        rows.append([f"... {c(hidden)} points, not listed ...", *[""] * 10])
-    out = table(
-        [
-            "  threshold",
-            "TP",
-            "FP",
-            "TN",
-            "FN",
-            "TPR",
-            "FPR",
-            "precision",
-            "recall",
-            "hull",
-            "notable",
-        ],
-        [["  " + r[0], *r[1:]] for r in rows],
-        left=(0, 10),
-    )
-    return out
 
 
 def intervals_sentence(sure: IntervalsShown, ask: str = "--bootstrap B") -> str:
@@ -203,7 +141,7 @@ def model_lines(
     partial: tuple[PartialAUC, ...] = (),
     goal_point: int | None = None,
     decision: DecisionCurve | None = None,
-) -> list[str]:
+) -> list[str | SweepRows]:
     """One model's text report: counts, metrics with formulas, sweep (its notable
     points: the active one, the readouts', the goal's, max F1, max informedness),
     summaries, readouts at fixed rates and partial AUCs."""
@@ -236,7 +174,7 @@ def model_lines(
         f"  ({intervals_sentence(sure)})",
         "",
         "Sweep: one operating point per distinct score, tied scores enter together",
-        *sweep_table(a, limit=sweep_limit, notable=notable_points(a, readouts, goal_point)),
+        *sweep_rows(a, limit=sweep_limit, notable=notable_points(a, readouts, goal_point)),
         "  (> marks the active operating point; * a vertex of the ROC convex hull, the "
         "cheapest point at some cost ratio (no other point ever is); notable says why a "
         "point is listed when the sweep is too long to list whole)",
@@ -368,8 +306,8 @@ def comparison_lines(comparisons: Sequence[Comparison]) -> list[str]:
     return [line.strip() for x in comparisons for line in x.detail_lines()]
 
 
-def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
-    """The whole text report (what ``threshold-lab report`` prints)."""
+def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
+    """The text report's lines; a sweep listed whole at scale is one lazy item."""
     o, first = c.options, c.first
     a, sure = first.analysis, first.sure
     body = model_lines(
@@ -410,7 +348,7 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
     if at is not None and o.prevalence is not None:
         deciding += [*prevalence_lines(a, at, o.prevalence), ""]
     matrix = body.index("Confusion matrix")
-    lines = [body[0], *said, *body[1:matrix], *deciding, *body[matrix:]]
+    lines: list[str | SweepRows] = [body[0], *said, *body[1:matrix], *deciding, *body[matrix:]]
     if c.several:
         lines += ["", *models_lines(c)]
     if c.multiclass is not None:
@@ -429,4 +367,19 @@ def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
             lines += ["", *folds_lines(part.folds, part.name if c.several else None)]
     if c.gate is not None:
         lines += ["", *c.gate.lines()]
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def report_text(c: Contents, points: int | None = TEXT_POINTS) -> str:
+    """The whole text report (what ``threshold-lab report`` prints)."""
+    return "".join(report_text_pieces(c, points))
+
+
+def report_text_pieces(c: Contents, points: int | None = TEXT_POINTS) -> Iterator[str]:
+    """The text report a piece at a time: a sweep listed whole (``--points all``) is
+    written as it is formatted, a block of rows at a time, never held whole."""
+    for line in _report_lines(c, points):
+        if isinstance(line, SweepRows):
+            yield from line.pieces()
+        else:
+            yield line + "\n"

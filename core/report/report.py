@@ -81,7 +81,7 @@ from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
-from threshold_lab.core.report.as_text import TEXT_POINTS, report_text
+from threshold_lab.core.report.as_text import report_text
 from threshold_lab.core.report.gate import (
     SEVERAL,
     AucTest,
@@ -97,6 +97,7 @@ from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.report.request import Request, check, given_from_python
 from threshold_lab.core.report.table import OPTIONS
+from threshold_lab.core.text.sweep_table import TEXT_POINTS
 from threshold_lab.core.threshold import Threshold, check_threshold, format_threshold
 from threshold_lab.core.transform import Applied, apply, kept
 

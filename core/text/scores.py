@@ -41,6 +41,22 @@ def shown_score(value: float, thresholds: npt.NDArray[np.float64] | None) -> str
     at = first_not_above(thresholds, value)
     if at >= thresholds.shape[0] or thresholds[at] != value:
         return _between(value, thresholds, at, written)
+    return _apart(value, thresholds, at, written)
+
+
+def shown_threshold(thresholds: npt.NDArray[np.float64], k: int) -> str:
+    """Threshold ``k`` of the descending ``thresholds`` as :func:`shown_score` shows
+    it, its place known (no search: a table of every point asks for each in turn)."""
+    value = float(thresholds[k])
+    written = repr(value)
+    if _significant(written) <= WRITTEN:
+        return written
+    return _apart(value, thresholds, k, written)
+
+
+def _apart(value: float, thresholds: npt.NDArray[np.float64], at: int, written: str) -> str:
+    """The fewest digits, four at least, that keep score ``at`` apart from the
+    scores beside it (halfway to each)."""
     upper = float(thresholds[at - 1]) if at > 0 else None
     lower = float(thresholds[at + 1]) if at + 1 < thresholds.shape[0] else None
     for digits in range(FEWEST, 18):

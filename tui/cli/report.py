@@ -26,11 +26,12 @@ from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.groups.gaps import gap_exceeded
 from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
-from threshold_lab.core.report.as_text import TEXT_POINTS
+from threshold_lab.core.report.as_text import report_text_pieces
 from threshold_lab.core.report.gate import Gate
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.report.report import build_report
 from threshold_lab.core.report.request import Request
+from threshold_lab.core.text.sweep_table import TEXT_POINTS
 from threshold_lab.tui.cli import COMMANDS
 from threshold_lab.tui.cli.args import PROG, Parser, add_options, given, note
 
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         )
         pieces = itertools.chain(pieces, ["\n"])
     else:
-        pieces = [report.text(points=TEXT_POINTS if points == _DEFAULT_POINTS else points)]
+        limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
+        pieces = report_text_pieces(report.contents, limit)
     problem = write_whole(pieces)
     if problem:  # a full disk, say: not the input's fault, so status 1
         sys.stderr.write(f"{PROG}: error: {problem}\n")

@@ -6,9 +6,6 @@ from __future__ import annotations
 from typing import TextIO
 
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.report.as_text import (
-    sweep_table,
-)
 from threshold_lab.core.session.rowview import (
     RowOrder,
 )
@@ -20,6 +17,7 @@ from threshold_lab.core.text.decision import (
 from threshold_lab.core.text.sentences import (
     change_words,
 )
+from threshold_lab.core.text.sweep_table import sweep_table
 from threshold_lab.tui import commands as cmd
 from threshold_lab.tui.commands import Command, plain_words
 from threshold_lab.tui.plain.deciding import Deciding

@@ -20,10 +20,11 @@ from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric, ratio
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
 from threshold_lab.core.multiclass.metrics import multiclass_report
-from threshold_lab.core.report.as_text import metrics_section, sweep_table
+from threshold_lab.core.report.as_text import metrics_section
 from threshold_lab.core.text.calibration import calibration_lines, calibration_words
 from threshold_lab.core.text.multiclass import multiclass_lines, multiclass_words
 from threshold_lab.core.text.sentences import status_sentence
+from threshold_lab.core.text.sweep_table import sweep_table
 
 import threshold_lab
 
@@ -236,3 +237,13 @@ def test_reduced_drops_only_the_counts(key: str) -> None:
     m = threshold_metrics(Counts(tp=8, fp=2, tn=8, fn=6))[key]
     r = m.reduced()
     assert r.counts is None and (r.value, r.exact, r.filled) == (m.value, m.exact, m.filled)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**7), st.integers(0, 10**7))
+def test_a_rate_of_counts_reads_as_its_metric_does(num: int, extra: int) -> None:
+    from threshold_lab.core.metrics.metric import ratio
+    from threshold_lab.core.text.sweep_table import rate_text
+
+    den = num + extra
+    assert rate_text(num, den) == ratio(num, den, reason="none").value_text()

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from threshold_lab.core.analysis import analyse
 from threshold_lab.core.curves.operating import DEFAULT_READOUTS, readouts
 from threshold_lab.core.data.dataset import make_dataset
-from threshold_lab.core.report.as_text import sweep_table
 from threshold_lab.core.text.notable import (
     MAX_F1,
     MAX_INFORMEDNESS,
@@ -20,6 +19,7 @@ from threshold_lab.core.text.notable import (
     reasons_text,
 )
 from threshold_lab.core.text.sentences import curve_words
+from threshold_lab.core.text.sweep_table import sweep_table
 
 from tests.strategies import Example, examples, tied_scores
 
