@@ -36,7 +36,6 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +44,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from timing import command
 
 TARGET_SKLEARN = 0.15
 TARGET_TEXT = 1.2
@@ -103,20 +103,16 @@ def shapes(n: int, rng: np.random.Generator) -> dict[str, tuple[np.ndarray, np.n
 
 
 def run(argv: list[str], *, said: bool = False) -> tuple[float, float]:
-    """Seconds and peak MiB of one fresh process (its own rusage, by wait4); with
-    ``said``, the seconds it printed itself (``@@ S``) rather than its wall time."""
-    with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out if said else subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        took = time.perf_counter() - start
+    """Seconds and peak MiB of one fresh process; with ``said``, the seconds it
+    printed itself (``@@ S``) rather than its wall time."""
+    with tempfile.NamedTemporaryFile() as out:
+        took, peak, status = command(argv, out.name)
         if status != 0:
             raise SystemExit(f"failed: {' '.join(argv[:4])}")
         if said:
-            out.seek(0)
-            lines = out.read().decode().splitlines()
+            lines = Path(out.name).read_text().splitlines()
             took = float(next(ln for ln in lines if ln.startswith("@@ ")).split()[1])
-    return took, usage.ru_maxrss / 1024
+    return took, peak
 
 
 def processor() -> str:

@@ -3,11 +3,13 @@ one run (the machine is shared and noisy), never against a fixed time.
 
 - :func:`timed`: best of ``repeat`` runs of a function, in this process;
 - :func:`in_turns`: several functions run in turns, the median of each;
-- :func:`child`: a piece of code in a fresh Python, with its peak memory.
+- :func:`child`: a piece of code in a fresh Python, with its peak memory;
+- :func:`command`: a command's seconds and peak memory, started from a small process.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -41,12 +43,17 @@ def child(code: str, *args: str) -> tuple[float, float, str]:
     """Run ``code`` in a fresh Python (``sys.argv[1:]`` is ``args``): its seconds (to
     the end, or to where it sets ``done = time.perf_counter()``), its peak resident
     MiB (its own or a child's), and its stdout."""
+    # Its own peak is the kernel's high-water mark of its own memory (VmHWM), not
+    # getrusage's: a process started from a large one (this bench, holding its data)
+    # inherits the starter's peak in ru_maxrss across fork and exec.
     wrapper = (
         "import resource, sys, time\n"
         "start = time.perf_counter()\n"
         f"{code}\n"
         "took = globals().get('done', time.perf_counter()) - start\n"
-        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+        "with open('/proc/self/status') as status:\n"
+        "    peak = next(int(line.split()[1]) for line in status\n"
+        "                if line.startswith('VmHWM:')) / 1024\n"
         "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
         "print(f'@@ {took} {max(peak, kids)}')\n"
     )
@@ -61,3 +68,28 @@ def child(code: str, *args: str) -> tuple[float, float, str]:
 def ratio(a: float, b: float) -> str:
     """``2.31x`` (a over b)."""
     return f"{a / b:.2f}x" if b > 0 else "inf"
+
+
+# A small process starts the command and reads its rusage: started from the bench
+# itself, the command's ru_maxrss would include the bench's own peak (see child).
+_TRAMPOLINE = """
+import os, subprocess, sys, time
+with open(sys.argv[1], "wb") as out:
+    start = time.perf_counter()
+    proc = subprocess.Popen(sys.argv[2:], stdout=out)
+    _, status, usage = os.wait4(proc.pid, 0)
+    took = time.perf_counter() - start
+print(f"@@ {os.waitstatus_to_exitcode(status)} {took} {usage.ru_maxrss / 1024}")
+"""
+
+
+def command(argv: list[str], out: str = os.devnull) -> tuple[float, float, int]:
+    """Seconds, peak resident MiB and exit status of one run of ``argv`` in a fresh
+    process, its standard output written to ``out``."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _TRAMPOLINE, out, *argv], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"bench step failed ({' '.join(argv[:4])}):\n{proc.stderr}")
+    tail = [line for line in proc.stdout.splitlines() if line.startswith("@@ ")][-1].split()
+    return float(tail[2]), float(tail[3]), int(tail[1])

@@ -141,6 +141,39 @@ class ArrowIds(Sequence[str]):
         return None if found is None or found < 0 else int(found)
 
 
+# Bytes an id can begin or end with when it has whitespace to strip there: ASCII
+# whitespace (as str.strip() reads it, 0x1c to 0x1f included) and any byte of a
+# multi-byte character, some of which are whitespace (no-break space, ideographic space).
+_EDGE_SPACE = np.zeros(256, dtype=bool)
+_EDGE_SPACE[[0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20]] = True
+_EDGE_SPACE[0x80:] = True
+
+
+def _edges_plain(column: Any) -> bool:
+    """True when no id in a pyarrow string column can have whitespace at either end
+    (each one's first and last byte read straight from the column's buffers): such a
+    column needs no stripping, so no stripped copy is made."""
+    import pyarrow as pa
+
+    for c in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
+        if len(c) == 0:
+            continue
+        kind = np.dtype(np.int64 if pa.types.is_large_string(c.type) else np.int32)
+        _, offsets_buf, data_buf = c.buffers()
+        offsets: np.ndarray = np.frombuffer(offsets_buf, dtype=kind)
+        offsets = offsets[c.offset : c.offset + len(c) + 1]
+        if data_buf is None or offsets[-1] == offsets[0]:
+            continue  # every id empty: nothing to strip
+        data = np.frombuffer(data_buf, dtype=np.uint8)
+        starts, ends = offsets[:-1], offsets[1:]
+        full = ends > starts
+        if not full.all():
+            starts, ends = starts[full], ends[full]
+        if _EDGE_SPACE[data[starts]].any() or _EDGE_SPACE[data[ends - 1]].any():
+            return False
+    return True
+
+
 def _id_numbers(ids: Any) -> np.ndarray | None:
     """Each id as an int64 when all are one shared ASCII prefix then an integer
     (``7``, ``row-12``), else None.
@@ -278,7 +311,10 @@ def from_table(table: Any, names: dict[str, str], positive: str | None) -> Datas
             id_col = pc.cast(id_col, pa.string())
         # Stripped as the exact reader strips them (arrow trims the same characters
         # as Python's str.strip(), a test checks every one).
-        id_col = pc.utf8_trim_whitespace(id_col)
+        # Checked first, from the bytes: ids rarely need it, and the stripped copy
+        # would sit beside the table's own (10^7 ids: about 200 MB).
+        if not _edges_plain(id_col):
+            id_col = pc.utf8_trim_whitespace(id_col)
         if not ids_distinct(id_col):
             return None  # repeated ids: the exact reader names the lines
         ids = ArrowIds(id_col)

@@ -199,6 +199,28 @@ def test_arrow_trims_exactly_what_python_strips() -> None:
     assert trimmed == [f"{c}x{c}".strip() for c in chars]
 
 
+def test_ids_are_left_unstripped_only_when_no_end_can_be_whitespace() -> None:
+    import sys
+
+    pa = pytest.importorskip("pyarrow")
+    chars = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
+    for text in ("{}x", "x{}", "{}"):
+        for c in chars:
+            one = text.format(c)
+            if one != one.strip():
+                assert not fast_csv._edges_plain(pa.array(["a", one]))
+    plain = ["row-1", "", "b", "é-not-at-the-end-é".strip("é")]
+    assert fast_csv._edges_plain(pa.array(plain))
+    assert fast_csv._edges_plain(pa.array(plain, type=pa.large_string()))
+    assert fast_csv._edges_plain(
+        pa.chunked_array([pa.array(plain), pa.array([], type=pa.string())])
+    )
+    # A slice reads its own ids, not those beside it in the buffer.
+    assert fast_csv._edges_plain(pa.array([" a", "b", "c "]).slice(1, 1))
+    assert not fast_csv._edges_plain(pa.array([" a", "b", "c "]).slice(1, 2))
+    assert not fast_csv._edges_plain(pa.chunked_array([pa.array(["a"]), pa.array(["b\t"])]))
+
+
 @pytest.mark.parametrize(
     ("header", "args", "message"),
     [
