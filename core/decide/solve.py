@@ -517,8 +517,7 @@ def solve(setting: Setting, goal: Goal) -> Decision:
             first, found = equal[0], len(equal)
     runner = None
     if scan.candidates > found:
-        lower = [t if t < best else sec for t, sec in zip(scan.tops, scan.seconds, strict=True)]
-        second = max(lower)
+        second = scan.second_below(best)
         if second > -np.inf:
             runner = scan.first_equal(second)
         if exact_top is not None and runner is not None and (second >= best - slack):
@@ -546,7 +545,8 @@ class _Scan:
     """One pass over points ``lo..hi`` in blocks: which meet the bounds that bisection
     could not decide, and, per block, the best and second-best value of the goal's
     objective there (so the points attaining the optimum are found without holding
-    ten million values)."""
+    ten million values; a block's second best is read again only where the runner-up
+    is sought)."""
 
     def __init__(
         self,
@@ -563,7 +563,6 @@ class _Scan:
         self.exact = True
         self.nowhere: list[Constraint] = []
         self.tops: list[float] = []
-        self.seconds: list[float] = []
         self.candidates = 0
         defined = dict.fromkeys(range(len(rest)), False)
         checked = 0
@@ -591,10 +590,7 @@ class _Scan:
                 ok &= meets
             if values:
                 masked = self._masked(b0, b1, ok)
-                top = float(masked.max())
-                self.tops.append(top)
-                below = masked[masked < top]
-                self.seconds.append(float(below.max()) if below.size else -np.inf)
+                self.tops.append(float(masked.max()))
                 self.candidates += int(np.count_nonzero(masked > -np.inf))
         self.nowhere = [c for i, c in enumerate(rest) if not defined[i]]
 
@@ -603,16 +599,24 @@ class _Scan:
         no candidate (infeasible, or the objective undefined)."""
         v = _values(self.setting, self.goal.metric, self.goal, b0, b1)
         signed = np.asarray(v if self.goal.maximise else -v, dtype=np.float64)
-        with np.errstate(invalid="ignore"):
-            keep = ok & (signed == signed)
-        return np.where(keep, signed, -np.inf)
+        masked = np.fmax(signed, -np.inf)  # NaN (undefined) to -inf, in one pass
+        if not ok.all():
+            masked[~ok] = -np.inf
+        return masked
 
     def _blocks_reaching(self, value: float) -> list[int]:
-        return [
-            i
-            for i, (t, sec) in enumerate(zip(self.tops, self.seconds, strict=True))
-            if t >= value or sec >= value
-        ]
+        return [i for i, t in enumerate(self.tops) if t >= value]
+
+    def second_below(self, best: float) -> float:
+        """The highest value under ``best`` (-inf when there is none): a block's own
+        top where it is under ``best``, else that block read again."""
+        lower = [t for t in self.tops if t < best]
+        for i in self._blocks_reaching(best):
+            masked = self._block(i)[1]
+            below = masked[masked < best]
+            if below.size:
+                lower.append(float(below.max()))
+        return max(lower, default=-np.inf)
 
     def _block(self, i: int) -> tuple[int, FloatArray]:
         b0 = self.lo + i * BLOCK

@@ -409,3 +409,52 @@ def test_constant_costs_times_counts_past_the_largest_double_are_refused() -> No
     s = Setting(build_sweep(data), beta=2.0)
     with pytest.raises(InputError, match="these costs times these counts exceed the largest"):
         solve(s, parse_goal("min cost fp=1e300 fn=1e300"))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ex=examples(max_size=40),
+    goal=st.sampled_from(
+        ["max f1", "max mcc", "min cost fp=1 fn=3", "min fpr where precision >= 1/2"]
+    ),
+    block=st.integers(1, 7),
+)
+def test_a_decision_and_its_runner_up_do_not_depend_on_the_scan_blocks(  # type: ignore[no-untyped-def]
+    ex, goal, block
+) -> None:
+    import threshold_lab.core.decide.solve as solving
+
+    scores, labels = ex
+    setting = Setting(build_sweep(make_dataset(scores, labels)), 2.0)
+    whole = solve(setting, parse_goal(goal))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(solving, "BLOCK", block)
+        blocked = solve(setting, parse_goal(goal))
+    assert blocked == whole
+    if whole.feasible and whole.runner_up is not None:
+        # The runner-up is the first point of the highest value under the best's.
+        g = parse_goal(goal)
+        values = [_objective(setting, g, k) for k in range(setting.sweep.size)]
+        best = _objective(setting, g, whole.index)
+        lower = [v for v in values if v is not None and v < best]
+        assert values[whole.runner_up] == max(lower)
+        assert values.index(max(lower)) == whole.runner_up
+
+
+def _objective(setting: Setting, goal: Goal, k: int) -> Fraction | None:
+    """The goal's objective at point ``k``, higher is better, None where undefined or
+    infeasible (exact fractions: the oracle)."""
+    for c in goal.constraints:
+        v = exact_value(c.metric, setting.cells_at(k), setting.beta)
+        if v is None or not (v >= c.bound if c.at_least else v <= c.bound):
+            return None
+    if goal.is_cost:
+        return None if (d := solve_cost_at(setting, goal, k)) is None else -d
+    v = exact_value(goal.metric, setting.cells_at(k), setting.beta)
+    return None if v is None else (v if goal.maximise else -v)
+
+
+def solve_cost_at(setting: Setting, goal: Goal, k: int) -> Fraction | None:
+    import threshold_lab.core.decide.solve as solving
+
+    return solving._cost_exact(setting, goal, k)
