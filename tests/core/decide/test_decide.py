@@ -436,6 +436,7 @@ def test_a_decision_and_its_runner_up_do_not_depend_on_the_scan_blocks(  # type:
         g = parse_goal(goal)
         values = [_objective(setting, g, k) for k in range(setting.sweep.size)]
         best = _objective(setting, g, whole.index)
+        assert best is not None
         lower = [v for v in values if v is not None and v < best]
         assert values[whole.runner_up] == max(lower)
         assert values.index(max(lower)) == whole.runner_up
