@@ -121,21 +121,16 @@ docs: $(STAMP_TEST)
 snapshots-update: $(STAMP_TEST)
 	$(BIN)/python -m pytest tests --snapshot-update
 
+# Every script in bench/ that the docs cite, the headline first (docs/benchmarks.md has
+# the figures; a test holds this list and the docs' citations together).
+BENCH := headline sweep_vs_sklearn sweep_vs_sort report_floor startup load_vs_pandas \
+	key_latency report_memory goal_vs_sweep operating_points intervals compare multiclass \
+	decision groups bootstrap_response aggregate api_vs_cli keymash_tmux
+
 bench: $(STAMP_TEST)
 	$(UV) -e '.[bench]'
-	$(BIN)/python bench/sweep_vs_sklearn.py
-	$(BIN)/python bench/sweep_vs_sort.py
-	$(BIN)/python bench/report_floor.py
-	$(BIN)/python bench/startup.py
-	$(BIN)/python bench/load_vs_pandas.py
-	$(BIN)/python bench/key_latency.py
-	$(BIN)/python bench/report_memory.py
-	$(BIN)/python bench/goal_vs_sweep.py
-	$(BIN)/python bench/intervals.py
-	$(BIN)/python bench/compare.py
-	$(BIN)/python bench/multiclass.py
-	$(BIN)/python bench/aggregate.py
-	$(BIN)/python bench/api_vs_cli.py
+	set -e; for name in $(BENCH); do echo "== bench/$$name.py"; \
+		$(BIN)/python bench/$$name.py; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache snapshot_report.html

@@ -1,4 +1,4 @@
-"""Aggregation on an engine vs the in-memory paths, in one run (#18).
+"""Aggregation on an engine vs the in-memory paths, in one run.
 
 1. A 10^8-row Parquet file of continuous float32 scores (about 10^7 distinct values),
    made once in --data and kept. Each step runs in a child process, so its peak

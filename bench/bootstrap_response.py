@@ -1,4 +1,4 @@
-"""How soon a long bootstrap answers: its progress reports and its cancel (#28 item 23).
+"""How soon a long bootstrap answers: its progress reports and its cancel.
 
 B = 100,000 replicates on 10^6 rows of continuous scores, as the explorer runs it (the
 session's job: the active point's metrics, AP, the PR area and the curve bands). Aim:

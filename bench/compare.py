@@ -1,4 +1,4 @@
-"""Comparing two models as a ratio to one model's sweep (#15).
+"""Comparing two models as a ratio to one model's sweep.
 
 Aim: DeLong's paired test of two models at 10^7 rows (their placements, the
 covariance, the test) in under 3x the time of one model's exact sweep. Each time is

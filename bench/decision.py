@@ -2,13 +2,13 @@
 
 Run by hand (``make bench``), never in CI.
 
-- At 10^7 rows (issue 29's scores: a tenth rounded to 3 decimals), each as a share of
+- At 10^7 rows (scores with a tenth rounded to 3 decimals), each as a share of
   the sweep, best of three: net benefit over the default grid (0.01 to 0.99, 99 pt;
   target under 5%), the useful range (a pass over the sweep), the ROC convex hull and
   its cost ranges.
 - At 10^6 rows, B = 1000: the report's bootstrap with and without the net benefit at
   the 99 grid pt read off each replicate, in turns (the band's cost against the
-  interval issue's bootstrap, whose target was 30 s); and the paired bootstrap of two
+  report's bootstrap, whose target is 30 s); and the paired bootstrap of two
   models' net benefit difference.
 
 Usage: python bench/decision.py [--rows 10000000] [--boot-rows 1000000] [--replicates 1000]
@@ -96,8 +96,8 @@ def main() -> None:
     print(f"  the report's bootstrap (bands)      {without:7.2f} s")
     print(
         f"  the same with net benefit at 99 pt  {with_nb:7.2f} s  "
-        f"(+{with_nb - without:.2f} s, {with_nb / without:.2f}x; the interval issue's "
-        "target for its bootstrap: 30 s)"
+        f"(+{with_nb - without:.2f} s, {with_nb / without:.2f}x; the report's "
+        "bootstrap's target: 30 s)"
     )
     other = make_dataset(np.clip(p + np.random.default_rng(3).normal(0, 0.05, p.shape[0]), 0, 1), y)
     pts = np.asarray([float(pt) for pt in DEFAULT_GRID])

@@ -1,6 +1,6 @@
 """Solving a goal against building the sweep it is solved over, as ratios.
 
-The aim (#13): a goal is one vectorised pass over the sweep, under 10% of the
+The aim: a goal is one vectorised pass over the sweep, under 10% of the
 time the sweep itself takes at 10^7 rows. Each time is the best of three runs.
 
 Usage: python bench/goal_vs_sweep.py [--sizes 1000000 10000000]

@@ -2,7 +2,7 @@
 
 Run by hand (``make bench``), never in CI.
 
-At 10^6 rows in 10 groups (scores of issue 29's kind: a tenth rounded to 3 decimals;
+At 10^6 rows in 10 groups (scores with a tenth rounded to 3 decimals;
 each group with its own prevalence and shift), in turns, median of three, each report
 built and rendered whole (``to_json``, as ``report --json``):
 
@@ -10,7 +10,7 @@ built and rendered whole (``to_json``, as ``report --json``):
 - the report with ``groups=`` (every group's report and the gaps);
 - the report with per-group thresholds for demographic parity, equal opportunity and
   predictive parity (max accuracy; and max F1, by Dinkelbach's iteration);
-- issue 32's target: 10 groups at 10^6 rows solved in under 20x one binary report.
+- the target: 10 groups at 10^6 rows solved in under 20x one binary report.
 
 Equalised odds searches pairs of low ends (O(G·V_TPR·V_FPR)); at these sizes it is
 refused as too large, and is timed here on scores rounded to 2 decimals.

@@ -1,4 +1,4 @@
-"""What the intervals cost, as ratios from one run (#14).
+"""What the intervals cost, as ratios from one run.
 
 1. Wilson's and DeLong's intervals against the rest of the report at 10^7 rows
    (the report's own work in memory: sweep, summaries, metrics, 10,000 listed

@@ -1,4 +1,4 @@
-"""The multiclass report as a ratio to one binary report of the same rows (#17).
+"""The multiclass report as a ratio to one binary report of the same rows.
 
 Aim: at 10^6 rows and 10 classes, the multiclass report (the first class against the
 rest, as `report` prints it, plus the multiclass summary: argmax decisions, the k×k

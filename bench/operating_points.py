@@ -1,6 +1,6 @@
 """Readouts at fixed rates and partial AUCs against the sweep they read, at 10^7 rows.
 
-Run by hand (``make bench``), never in CI. The rows are issue 29's: a score and a 0/1
+Run by hand (``make bench``), never in CI. The rows are a score and a 0/1
 label, a tenth of the scores rounded to 3 decimals (ties, about 9·10^6 distinct
 scores). In one process, best of three each: the sweep, the seven default readouts,
 and the partial AUCs over FPR 0 to 0.1 and TPR 0.9 to 1, each as a share of the

@@ -1,6 +1,6 @@
 """The 10^7-row report against its floor: the sweep, one sort, one thread of BLAS.
 
-Run by hand (``make bench``), never in CI. The file is issue 29's: 10^7 rows of a
+Run by hand (``make bench``), never in CI. The file: 10^7 rows of a
 score and a 0/1 label, a tenth of the scores rounded to 3 decimals (so there are
 ties and about 9·10^6 distinct scores), as Parquet. Every figure is a ratio from
 this one run:

@@ -3,7 +3,7 @@
 Run by hand (``make bench``), never in CI. Each command runs in a fresh Python, the
 commands in turns (so a busy spell hits them alike), and the best of ``--repeat``
 wall times of each is compared: the report of five rows should cost at most twice
-importing numpy (issue 29), which is the floor of anything that computes with it.
+importing numpy, which is the floor of anything that computes with it.
 ``python -c pass`` is printed beside, for the interpreter's own start.
 
 Byte-compiled modules are what an installed wheel has (pip compiles them at
