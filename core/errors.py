@@ -19,6 +19,25 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+#: The most of a value a message quotes: a 5,000-digit number stays one short line.
+QUOTED = 60
+
+
+def quoted(value: object) -> str:
+    """``value`` as a message quotes it: its repr, cut to :data:`QUOTED` characters.
+
+    >>> quoted("ok"), quoted("9" * 100)
+    ("'ok'", "'99999999999999999999999999999999999999999999999999999999... (102 characters)")
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's own limit on digits
+        return f"an integer of {int(value).bit_length()} bits"  # type: ignore[call-overload]
+    if len(text) <= QUOTED:
+        return text
+    return f"{text[: QUOTED - 3]}... ({len(text)} characters)"
+
+
 class InputError(ValueError):
     """Bad user input: a file, a column, a value, a threshold or a command.
 
@@ -35,3 +54,8 @@ class InputError(ValueError):
         if not message.isprintable():
             message = printable(re.sub(r"\s*[\r\n]+\s*", " ", message).strip())
         super().__init__(message)
+
+
+class UnknownOption(InputError, TypeError):
+    """A keyword no function of the Python API takes: an :class:`InputError` with the
+    command line's kind of message, and a ``TypeError`` as Python's own is."""

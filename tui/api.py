@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from numpy.typing import ArrayLike
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.report.option import keywords_checked
 from threshold_lab.core.report.report import Report
 from threshold_lab.core.report.request import Request
 from threshold_lab.core.session.opening import open_session
@@ -48,6 +49,7 @@ class Explored:
         )
 
 
+@keywords_checked("threshold_lab.explore")
 def explore(
     y_true: ArrayLike,
     y_score: ArrayLike | Mapping[str, ArrayLike],

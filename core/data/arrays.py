@@ -8,16 +8,19 @@ and mismatched lengths are refused, naming the array and the index at fault.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
+from threshold_lab.core.data.doubles import EXACT, integer_problem, read_double
 from threshold_lab.core.data.labels import LabelProblem, label_key, truth_of
 from threshold_lab.core.data.sources import Source
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 #: The source a report of arrays names (the ``source`` field of its JSON).
 ARRAYS = "arrays"
@@ -30,11 +33,39 @@ def _api_words(text: str) -> str:
     return text.replace("--positive NAME", "positive=NAME").replace("--positive ", "positive=")
 
 
+def at(name: str, i: int) -> str:
+    """Where a value is in an array, as messages name it: its Python index and its row
+    counted from 1 (``y_true[1] (row 2)``), as a file's rows are counted."""
+    return f"{name}[{i}] (row {i + 1})"
+
+
 def _flat(values: Any, name: str) -> npt.NDArray[Any]:
     """``values`` as a one-dimensional array (a Series, a list, a column)."""
+    if isinstance(values, set | frozenset | Iterator):
+        kind = (
+            "a set, which has no order"
+            if isinstance(values, set | frozenset)
+            else ("an iterator, which can be read only once")
+        )
+        raise InputError(f"{name} is {kind}: give a list or an array, one value per row")
+    if np.ma.isMaskedArray(values):
+        mask = np.ma.getmaskarray(values)
+        if mask.any():
+            first = int(np.flatnonzero(mask.reshape(-1))[0])
+            raise InputError(
+                f"{at(name, first)} is masked ({int(mask.sum())} masked in all): masked "
+                "values are not read as missing; fill them (.filled(...)) or leave their "
+                "rows out of every array"
+            )
+        values = np.ma.getdata(values)
     try:
         a = np.asarray(values)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
+        if "inhomogeneous" in str(exc):
+            raise InputError(
+                f"{name}: its items are of different lengths (a ragged list): give one "
+                "value per row"
+            ) from None
         raise InputError(f"{name}: cannot be read as an array ({exc})") from None
     if a.ndim == 2 and 1 in a.shape:
         a = a.reshape(-1)
@@ -52,7 +83,7 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
     >>> labels_of([1, 0, 2])
     Traceback (most recent call last):
     ...
-    threshold_lab.core.errors.InputError: y_true[2]: label '2' is not 0/1 or true/false ...
+    threshold_lab.core.errors.InputError: y_true[2] (row 3): label '2' is not 0/1 or true/false ...
     """
     y = _flat(y_true, "y_true")
     if y.dtype == np.bool_ and positive is None:
@@ -60,12 +91,12 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
     wanted = None if positive is None else label_key(positive)
     if y.dtype.kind in "fc" and np.isnan(y).any():
         raise InputError(
-            f"y_true[{int(np.flatnonzero(np.isnan(y))[0])}]: the label is missing (NaN)"
+            f"{at('y_true', int(np.flatnonzero(np.isnan(y))[0]))}: the label is missing (NaN)"
         )
     if y.dtype.kind == "O":
         missing = next((i for i, v in enumerate(y.tolist()) if v is None), None)
         if missing is not None:
-            raise InputError(f"y_true[{missing}]: the label is missing (None)")
+            raise InputError(f"{at('y_true', missing)}: the label is missing (None)")
     try:
         values, first, inverse = np.unique(y, return_index=True, return_inverse=True)
     except TypeError:  # values of kinds that do not sort together (1 and "a")
@@ -82,7 +113,7 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
         text = _api_words(problem.text)
         if problem.at is None:
             raise InputError(f"y_true: {text}") from None
-        raise InputError(f"y_true[{int(first[order[problem.at]])}]: {text}") from None
+        raise InputError(f"{at('y_true', int(first[order[problem.at]]))}: {text}") from None
     positive_value = np.zeros(values.shape[0], dtype=bool)
     positive_value[order] = [truth[k] for k in distinct]
     out: BoolArray = positive_value[np.asarray(inverse).reshape(-1)]
@@ -90,25 +121,106 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
 
 
 def scores_of(y_score: Any, name: str = "y_score") -> npt.NDArray[np.float64]:
-    """Scores as float64 (raises InputError for values that are not numbers)."""
+    """Scores as float64, read by the rules a file's scores are (raises InputError
+    naming the first value at fault): real numbers only, and none that a double would
+    silently change into another score.
+
+    >>> scores_of(["0.5", 2, 0.25]).tolist()
+    [0.5, 2.0, 0.25]
+    >>> scores_of(["1e-400", "0.5"])
+    Traceback (most recent call last):
+    ...
+    threshold_lab.core.errors.InputError: y_score[0] (row 1) is '1e-400': too small for a ...
+    >>> scores_of([9007199254740993, 1])
+    Traceback (most recent call last):
+    ...
+    threshold_lab.core.errors.InputError: y_score[0] (row 1) is 9007199254740993: an integer ...
+    """
     s = _flat(y_score, name)
-    if s.dtype.kind not in "biuf":
-        try:
-            s = s.astype(np.float64)
-        except (TypeError, ValueError):
-            bad = next((i for i, v in enumerate(s.tolist()) if not _number(v)), 0)
-            raise InputError(
-                f"{name}[{bad}] is {s.tolist()[bad]!r}: scores must be numbers"
-            ) from None
+    kind = s.dtype.kind
+    if kind == "c":
+        raise InputError(f"{name} holds complex numbers ({s.dtype}): scores must be real numbers")
+    if kind in "mM":
+        what = "dates or times" if kind == "M" else "time spans"
+        raise InputError(f"{name} holds {what} ({s.dtype}): scores must be numbers")
+    if kind in "iu":
+        _exact_integers(s, name)
+    elif kind == "f" and s.dtype.itemsize > 8:
+        _no_ties_made(s, name)
+    elif kind not in "bf":
+        return _read_each(s, name)
     return np.asarray(s, dtype=np.float64)
 
 
-def _number(v: object) -> bool:
-    try:
-        float(v)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
-    return True
+def _exact_integers(s: npt.NDArray[Any], name: str) -> None:
+    """Integer scores beyond 2^53 refused where a double would round them (two
+    different scores could read as one)."""
+    big = np.flatnonzero((s > EXACT) | (s < -EXACT))
+    for i in big.tolist():
+        why = integer_problem(int(s[i]))
+        if why is not None:
+            raise InputError(f"{at(name, i)} is {int(s[i])}: {why}")
+
+
+def _no_ties_made(s: npt.NDArray[Any], name: str) -> None:
+    """Scores more precise than a double (``np.longdouble``) refused where two
+    different ones would read as the same double."""
+    doubles = s.astype(np.float64)
+    if not np.isfinite(doubles[np.isfinite(s)]).all():
+        i = int(np.flatnonzero(np.isfinite(s) & ~np.isfinite(doubles))[0])
+        raise InputError(f"{at(name, i)} is {s[i]}: too large for a double")
+    order = np.argsort(s, kind="stable")
+    a, b = s[order], doubles[order]
+    merged = np.flatnonzero((b[1:] == b[:-1]) & (a[1:] != a[:-1]))
+    if merged.size:
+        i, j = int(order[merged[0]]), int(order[merged[0] + 1])
+        a_text, b_text = (np.format_float_scientific(s[k], unique=True) for k in (i, j))
+        raise InputError(
+            f"{at(name, i)} and {at(name, j)} are different scores ({a_text} and {b_text}) "
+            f"but the same double ({float(doubles[i])!r}): scores are compared as doubles"
+        )
+
+
+def _read_each(s: npt.NDArray[Any], name: str) -> npt.NDArray[np.float64]:
+    """Scores of mixed kinds (text, Python numbers), each read as a file's cell is."""
+    out = np.empty(s.shape[0], dtype=np.float64)
+    for i, v in enumerate(s.tolist()):
+        try:
+            out[i] = _one_score(v)
+        except ValueError as exc:
+            raise InputError(f"{at(name, i)} is {quoted(v)}: {exc}") from None
+    return out
+
+
+def _one_score(v: object) -> float:
+    if isinstance(v, bool | np.bool_):
+        return float(v)
+    if isinstance(v, int | np.integer):
+        why = integer_problem(int(v))
+        if why is not None:
+            raise ValueError(why)
+        return float(v)
+    if isinstance(v, float | np.floating):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            return read_double(v)
+        except ValueError as exc:  # "'x' is not a number": the value is quoted before
+            raise ValueError(str(exc).removeprefix(f"{v!r} is ")) from None
+    if isinstance(v, Fraction | Decimal):
+        try:
+            return _finite(float(v))
+        except OverflowError:
+            raise ValueError("too large for a double") from None
+    if v is None:
+        raise ValueError("the score is missing")
+    raise ValueError(f"not a number (of type {type(v).__name__}); scores must be numbers")
+
+
+def _finite(value: float) -> float:
+    if not np.isfinite(value):
+        raise ValueError("too large for a double")
+    return value
 
 
 def _dataset(
@@ -171,9 +283,13 @@ def arrays_source(
         return _classes_source(y_true, y_score, classes, sample_weight, ids, source)
     if isinstance(y_score, Mapping):
         return _models_source(y_true, y_score, sample_weight, ids, positive, source)
-    if np.ndim(y_score) == 2 and min(np.shape(y_score)) > 1:
+    try:
+        shape = np.shape(y_score)
+    except ValueError:  # ragged: _flat says so
+        shape = ()
+    if len(shape) == 2 and min(shape) > 1:
         raise InputError(
-            f"y_score has {np.shape(y_score)[1]} columns: pass classes=[...] naming them (several "
+            f"y_score has {shape[1]} columns: pass classes=[...] naming them (several "
             "classes), or one column of the positive class's scores"
         )
     labels = labels_of(y_true, positive)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
-from threshold_lab.core.data.doubles import read_double
+from threshold_lab.core.data.doubles import integer_problem, read_double
 from threshold_lab.core.data.labels import LabelProblem, first_missing, read_labels
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 
 @dataclass(frozen=True)
@@ -139,13 +139,13 @@ def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> 
         text = raw.strip() if isinstance(raw, str) else raw
         if text == "":
             raise fail(path, f"{where(i)}, column {column!r}: the cell is empty")
-        if isinstance(text, int | float):
-            try:
-                value = float(text)
-            except OverflowError:
-                raise fail(
-                    path, f"{where(i)}, column {column!r}: {raw!r} is not a number"
-                ) from None
+        if isinstance(text, int):
+            problem = integer_problem(text)
+            if problem is not None:
+                raise fail(path, f"{where(i)}, column {column!r}: {quoted(raw)} is {problem}")
+            value = float(text)
+        elif isinstance(text, float):
+            value = text
         else:
             written = text if isinstance(text, str) else str(text)
             try:

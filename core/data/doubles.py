@@ -31,6 +31,30 @@ _NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _NON_ZERO = re.compile(r"^[^eE]*[1-9]")
 
 
+#: Every integer up to 2^53 is a double; past it, some read as their neighbours.
+EXACT = 2**53
+_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def integer_problem(value: int) -> str | None:
+    """Why the integer ``value`` cannot be a score (None when a double holds it):
+    past 2^53 a double rounds some integers onto their neighbours, which would tie
+    two different scores.
+
+    >>> integer_problem(2**53), integer_problem(2**53 + 2)
+    (None, None)
+    >>> integer_problem(2**53 + 1)
+    'an integer a double cannot hold (past 2^53 = 9007199254740992 it reads as 9007199254740992)'
+    """
+    try:
+        double = float(value)
+    except OverflowError:
+        return "too large for a double"
+    if int(double) == value:
+        return None
+    return f"an integer a double cannot hold (past 2^53 = {EXACT} it reads as {int(double)})"
+
+
 def read_double(text: str) -> float:
     """``text`` (surrounding spaces aside) as a double; ValueError with the reason,
     ``'x' is not a number`` or ``... is not a finite number`` or too small/large."""
@@ -44,6 +68,10 @@ def read_double(text: str) -> float:
         raise ValueError(f"{text!r} is not a finite number (too large for a double)")
     if value == 0 and _NON_ZERO.match(word):
         raise ValueError(f"{text!r} is too small for a double: it would read as 0")
+    if abs(value) >= EXACT and _INTEGER.fullmatch(word):
+        problem = integer_problem(int(word))
+        if problem is not None:
+            raise ValueError(f"{text!r} is {problem}")
     return value
 
 

@@ -17,6 +17,7 @@ from typing import Any, overload
 import numpy as np
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.dataset import Dataset, make_dataset
+from threshold_lab.core.data.doubles import EXACT
 from threshold_lab.core.data.labels import LabelProblem, label_key, truth_of
 from threshold_lab.core.errors import InputError
 
@@ -275,6 +276,10 @@ def load_clean(
     data = from_table(table, names, positive)
     if data is None:
         return None
+    # Past 2^53 a double rounds some integers onto their neighbours, which arrow does
+    # without a word: such a column goes to the exact reader, which names the cell.
+    if data.scores.max() >= EXACT or data.scores.min() <= -EXACT:
+        return None
     # A zero may be a number too small for a double (1e-400), which arrow reads as 0
     # without a word: such a column is read again as text and its zeros looked at.
     for role in ("score", "weight"):
@@ -326,6 +331,12 @@ def from_table(table: Any, names: dict[str, str], positive: str | None) -> Datas
         pa.types.is_floating(scores_col.type) or pa.types.is_integer(scores_col.type)
     ):
         return None
+    if pa.types.is_integer(scores_col.type):
+        import pyarrow.compute as pc
+
+        bounds = pc.min_max(scores_col).as_py()
+        if max(abs(bounds["min"]), abs(bounds["max"])) > EXACT:
+            return None  # the exact reader names an integer a double would round
     scores = np.asarray(scores_col.to_numpy(), dtype=np.float64)  # make_dataset checks finite
     weights = None
     if "weight" in names:

@@ -54,7 +54,7 @@ def _column(table: Any, name: str) -> Any:
         import pyarrow.compute as pc
 
         at = int(pc.index(pc.is_null(column), True).as_py())
-        raise InputError(f"column {name!r} is missing a value (null) at row {at}")
+        raise InputError(f"column {name!r} is missing a value (null) at row {at + 1}")
     return column
 
 

@@ -6,20 +6,59 @@ in :mod:`threshold_lab.core.report.table`.
 
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
 import math
 import numbers
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from threshold_lab.core.decide.net_benefit import parse_pt
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, UnknownOption
 from threshold_lab.core.figures import parse_dpi, parse_size
 from threshold_lab.core.intervals.bootstrap import REPLICATES, parse_replicates
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.report.as_json import MIN_POINTS
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def keywords_checked(shown: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A front door of the Python API whose unknown keywords are one
+    :class:`~threshold_lab.core.errors.UnknownOption` naming ``shown`` (the function
+    as the user calls it) and the nearest options, rather than Python's ``TypeError``
+    naming an inner method. The signature stays the function's own."""
+
+    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
+        names = [
+            p.name
+            for p in inspect.signature(fn).parameters.values()
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        known = frozenset(names)
+
+        @functools.wraps(fn)
+        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+            unknown = [k for k in kwargs if k not in known]
+            if unknown:
+                raise UnknownOption(_unknown(shown, unknown[0], names))
+            return fn(*args, **kwargs)
+
+        return call
+
+    return wrap
+
+
+def _unknown(shown: str, word: str, names: list[str]) -> str:
+    near = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(f'{n}=' for n in near)}?" if near else ""
+    return f"{shown}(): {word}= is not an option{hint} (help({shown}) lists them)"
+
 
 COMMANDS = ("explore", "screenshot", "report", "plot")
 PYTHON = ("report()", "from_frame()", "from_estimator()", "explore()", "figure()")

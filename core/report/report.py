@@ -93,6 +93,7 @@ from threshold_lab.core.report.gate import (
     headline,
     needed_readouts,
 )
+from threshold_lab.core.report.option import keywords_checked
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.report.request import Request, check, given_from_python
@@ -492,6 +493,55 @@ def build_report(request: Request, src: Source | None = None) -> Report:
     return build(src, request.options(src))
 
 
+def _estimator_scores(estimator: Any, X: Any) -> tuple[npt.NDArray[np.float64], list[Any]]:
+    """A fitted classifier's scores of ``X`` (``predict_proba``, else
+    ``decision_function``) and its classes; what the estimator refuses (not fitted,
+    the wrong number of features) is one InputError naming it."""
+    name = type(estimator).__name__
+    if hasattr(estimator, "__sklearn_is_fitted__") or hasattr(estimator, "fit"):
+        try:
+            from sklearn.utils.validation import check_is_fitted
+        except ImportError:
+            pass
+        else:
+            try:
+                check_is_fitted(estimator)
+            except (TypeError, ValueError, AttributeError):
+                raise InputError(f"{name} is not fitted: fit it before from_estimator") from None
+    classes = list(getattr(estimator, "classes_", []))
+
+    def call(method: str) -> npt.NDArray[np.float64] | None:
+        fn = getattr(estimator, method, None)
+        if not callable(fn):
+            return None
+        try:
+            out = fn(X)
+        except AttributeError:  # an SVC fitted without probability=True, say
+            return None
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"{name}.{method}(X) refused X: {exc}") from None
+        try:
+            return np.asarray(out, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InputError(f"{name}.{method}(X) gave values that are not numbers") from None
+
+    scores = call("predict_proba")
+    if scores is None:
+        scores = call("decision_function")
+    if scores is None:
+        raise InputError(
+            f"{name} has neither predict_proba nor decision_function: give its scores to report()"
+        )
+    if scores.ndim == 2 and scores.shape[1] == 1:
+        raise InputError(
+            f"{name}.predict_proba(X) has one column: the estimator was fitted on one class "
+            f"({classes[0]!r})"
+            if classes
+            else f"{name}.predict_proba(X) has one column"
+        )
+    return scores, classes
+
+
 def _keywords(given: Mapping[str, Any], *data: str) -> dict[str, Any]:
     """A constructor's keyword options, from its ``locals()`` (not ``cls`` and not the
     data it takes first)."""
@@ -588,6 +638,7 @@ class Report:
     # --- making one ----------------------------------------------------------------
 
     @classmethod
+    @keywords_checked("threshold_lab.report")
     def from_predictions(
         cls,
         y_true: ArrayLike,
@@ -641,6 +692,7 @@ class Report:
         return build_report(Request.from_python("report()", y_true, y_score, keywords))
 
     @classmethod
+    @keywords_checked("threshold_lab.from_frame")
     def from_frame(
         cls,
         frame: Any,
@@ -713,6 +765,7 @@ class Report:
         return build_report(arrays)
 
     @classmethod
+    @keywords_checked("Report.from_estimator")
     def from_estimator(
         cls,
         estimator: Any,
@@ -757,22 +810,7 @@ class Report:
         keywords = _keywords(locals(), "estimator", "X", "y")
         given = given_from_python("from_estimator()", keywords)
         check("from_estimator()", given)
-        classes = list(getattr(estimator, "classes_", []))
-        scores = None
-        proba = getattr(estimator, "predict_proba", None)
-        if callable(proba):
-            try:
-                scores = np.asarray(proba(X), dtype=np.float64)
-            except AttributeError:  # an SVC fitted without probability=True, say
-                scores = None
-        if scores is None:
-            decide = getattr(estimator, "decision_function", None)
-            if not callable(decide):
-                raise InputError(
-                    f"{type(estimator).__name__} has neither predict_proba nor "
-                    "decision_function: give its scores to report()"
-                )
-            scores = np.asarray(decide(X), dtype=np.float64)
+        scores, classes = _estimator_scores(estimator, X)
         if scores.ndim == 2 and scores.shape[1] > 2:
             given.setdefault("classes", classes or list(range(scores.shape[1])))
         else:
@@ -1033,6 +1071,7 @@ class Report:
 
     # --- figures -----------------------------------------------------------------------
 
+    @keywords_checked("Report.figure")
     def figure(
         self,
         chart: str,
@@ -1059,6 +1098,7 @@ class Report:
         models = [FigureModel(p.name, p.analysis, p.sure, p.decision_curve) for p in c.parts]
         return draw(chart, models, source=c.source, folds=c.first.folds, look=look)
 
+    @keywords_checked("Report.plot")
     def plot(
         self,
         chart: str,

@@ -21,14 +21,14 @@ threshold_lab.core.errors.InputError: --seed needs --bootstrap (seed= needs boot
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.data.arrays import ARRAYS, arrays_source
+from threshold_lab.core.data.arrays import ARRAYS, arrays_source, at, scores_of
 from threshold_lab.core.data.loaders import Columns
 from threshold_lab.core.data.models import join_models
 from threshold_lab.core.data.sources import Source, open_source, with_folds, with_groups
@@ -281,10 +281,10 @@ class Request:
         groups, folds = g("groups"), g("folds")
         if groups is not None:
             column = g("group_name") or _series_name(groups) or "group"
-            src = with_groups(src, column, sequence(groups), where="groups")
+            src = with_groups(src, column, sequence(groups, "groups"), where="groups")
         if folds is not None:
             column = g("fold_name") or _series_name(folds) or "fold"
-            src = with_folds(src, column, sequence(folds), where="folds")
+            src = with_folds(src, column, sequence(folds, "folds"), where="folds")
         goal = self.given.get("goal")
         if goal is not None and goal.columns():
             raise InputError(
@@ -354,17 +354,32 @@ def baseline_rows(name: str, src: Source, columns: Columns) -> BaselineRows:
     return BaselineRows(name, models[1].data.scores)
 
 
-def sequence(values: Any) -> Any:
-    """Group names from anything list-like: a list, a numpy array, a pandas or polars
-    Series (each read through ``tolist``, keeping its values' own types)."""
+def sequence(values: Any, where: str = "groups") -> Any:
+    """Group (or fold) names from anything list-like: a list, a numpy array, a pandas
+    or polars Series (each read through ``tolist``, keeping its values' own types)."""
     if isinstance(values, str | bytes):
-        raise InputError("groups: give one group name a row (a list or an array), not one string")
+        raise InputError(f"{where}: give one name a row (a list or an array), not one string")
+    if isinstance(values, set | frozenset | Iterator):
+        why = (
+            "a set has no order"
+            if isinstance(values, set | frozenset)
+            else "an iterator is read once"
+        )
+        raise InputError(f"{where}: give a list or an array, one name a row ({why})")
     tolist: Callable[[], Any] | None = getattr(values, "to_list", None) or getattr(
         values, "tolist", None
     )
-    if callable(tolist):
-        return tolist()
-    return list(values)
+    out = tolist() if callable(tolist) else values
+    if not isinstance(out, Sequence) or isinstance(out, str | bytes):
+        raise InputError(
+            f"{where}: give one name a row (a list or an array), not {_shown_type(values)}"
+        )
+    return list(out)
+
+
+def _shown_type(values: Any) -> str:
+    name = type(values).__name__
+    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
 
 
 def _series_name(values: Any) -> str | None:
@@ -373,18 +388,11 @@ def _series_name(values: Any) -> str | None:
 
 
 def _scores(values: Any) -> FloatArray:
-    """``baseline_scores=``: one finite number a row."""
-    try:
-        a = np.asarray(sequence(values), dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(
-            "baseline_scores: give one number a row (the baseline model's scores of the same rows)"
-        ) from None
-    if a.ndim != 1:
-        raise InputError(f"baseline_scores: one score a row, not an array of shape {a.shape}")
+    """``baseline_scores=``: one finite number a row, read as ``y_score`` is."""
+    a = scores_of(values, "baseline_scores")
     bad = np.flatnonzero(~np.isfinite(a))
     if bad.size:
         raise InputError(
-            f"baseline_scores: row {int(bad[0])} is {a[bad[0]]!r}, not a finite number"
+            f"{at('baseline_scores', int(bad[0]))} is {a[bad[0]]}, not a finite number"
         )
     return a

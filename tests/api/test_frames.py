@@ -79,7 +79,7 @@ def test_series_of_pandas_and_polars_are_arrays() -> None:
         (
             pd.DataFrame({"p": [0.5, None], "y": [1, 0]}),
             {"score": "p", "label": "y"},
-            "column 'p' is missing a value (null) at row 1",
+            "column 'p' is missing a value (null) at row 2",  # from 1, as a file's
         ),
         (
             pd.DataFrame({"p": [0.5, 0.2], "y": ["a", "b"]}),

@@ -10,6 +10,7 @@ import ast
 import inspect
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,7 @@ EXAMPLE: dict[str, tuple[str | None, Any]] = {
     "group": ("site", "g"),
 }
 Y, S = [1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]
+FRAME = pd.DataFrame({"label": Y, "score": S})
 
 
 def _breaking(rule: Rule) -> list[str]:
@@ -174,9 +176,19 @@ def test_each_rule_is_one_refusal_with_one_message_everywhere(
     assert said == {rule.broken({n: True for n in names})}
 
 
-def test_an_unknown_keyword_names_the_function() -> None:
-    with pytest.raises(TypeError, match="from_predictions"):
+def test_an_unknown_keyword_names_the_function_and_the_nearest_option() -> None:
+    said = "threshold_lab.report(): thershold= is not an option; did you mean threshold=?"
+    with pytest.raises(tl.InputError, match=re.escape(said)) as caught:
         tl.report(Y, S, thershold=0.3)  # type: ignore[call-arg]
+    assert isinstance(caught.value, TypeError)  # as Python's own would be
+    calls: list[tuple[Callable[[], object], str]] = [
+        (lambda: tl.from_frame(FRAME, foldz="f"), "threshold_lab.from_frame()"),  # type: ignore[call-arg]
+        (lambda: tl.report(Y, S).figure(colour="red"), "Report.figure()"),  # type: ignore[call-arg]
+        (lambda: tl.explore(Y, S, harms=0.1), "threshold_lab.explore(): harms= "),  # type: ignore[call-arg]
+    ]
+    for call, shown in calls:
+        with pytest.raises(tl.InputError, match=re.escape(shown)):
+            call()
 
 
 def test_the_cli_and_the_api_give_one_report_for_the_same_options(
