@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.folds import FoldReport, tpr_band
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics.metric import Metric, format_fraction
+from threshold_lab.core.output import Output, output, refused, writing
 from threshold_lab.core.threshold import format_threshold
 
 FloatArray = npt.NDArray[np.float64]
@@ -108,16 +110,15 @@ def parse_dpi(text: str) -> int:
     return dpi
 
 
-def check_output(path: str | Path) -> Path:
-    """The figure's file, its format from its suffix (.png, .svg, .pdf)."""
+def check_output(path: str | PathLike[str], inputs: Sequence[str | Path] = ()) -> Output:
+    """The figure's file, checked before it is drawn (its format from its suffix:
+    .png, .svg, .pdf; never one of ``inputs``, the files the figure was drawn from)."""
     p = Path(path)
     if p.suffix.lower() not in FORMATS:
         raise InputError(
             f"--out {p}: name a .png, .svg or .pdf file (the format follows the suffix)"
         )
-    if p.parent != Path("") and not p.parent.is_dir():
-        raise InputError(f"--out {p}: no such folder {p.parent}")
-    return p
+    return output(p, "--out", inputs=inputs)
 
 
 def _matplotlib() -> Any:
@@ -788,21 +789,19 @@ def draw(
     return fig
 
 
-def save(fig: Any, path: str | Path) -> Path:
+def save(fig: Any, path: str | PathLike[str] | Output, inputs: Sequence[str | Path] = ()) -> Path:
     """Write ``fig`` to ``path`` (its format from the suffix), whole or not at all."""
-    p = check_output(path)
-    temporary = p.with_name(f".{p.name}.partial{p.suffix}")
+    out = path if isinstance(path, Output) else check_output(path, inputs)
     from matplotlib import rc_context
 
-    try:
-        # A fixed salt for the SVG's ids: the same figure is the same bytes.
-        with rc_context({"svg.hashsalt": "threshold-lab"}):
-            fig.savefig(temporary, format=p.suffix[1:].lower(), metadata=_metadata(p))
-        temporary.replace(p)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise InputError(f"--out {p}: cannot write it: {exc.strerror or exc}") from None
-    return p
+    with writing(out) as tmp:
+        try:
+            # A fixed salt for the SVG's ids: the same figure is the same bytes.
+            with rc_context({"svg.hashsalt": "threshold-lab"}):
+                fig.savefig(tmp, format=out.path.suffix[1:].lower(), metadata=_metadata(out.path))
+        except OSError as exc:
+            raise refused(out, exc) from None
+    return out.path
 
 
 def _metadata(p: Path) -> dict[str, Any]:

@@ -1,16 +1,10 @@
-"""What the engines share: the label rules, messages that name the file, the
-summary of a run, and writing OUT whole or not at all, never over a file that
-appeared while the run worked."""
+"""What the engines share: the label rules, messages that name the file and the
+summary of a run (OUT is written by :mod:`threshold_lab.core.output`)."""
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import math
-import os
-import shutil
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,13 +14,7 @@ from threshold_lab.core.data.loaders import load_counts, load_file
 from threshold_lab.core.data.quantise import Rule
 from threshold_lab.core.engines.plan import Plan, Scan
 from threshold_lab.core.errors import InputError
-
-
-class CannotWrite(InputError):
-    """OUT cannot be written where it was asked for: a folder that takes no new
-    files, a full disk. The machine's problem, not the input's, so the command
-    exits with status 1, not 2; the message is one line like every InputError."""
-
+from threshold_lab.core.output import NO_SPACE
 
 #: A delimited file at most this large is read again by the exact loader when an
 #: engine finds a problem in it, so the message names the line as opening it would.
@@ -268,123 +256,8 @@ def out_format(out: Path) -> tuple[str, str]:
     raise InputError(f"-o {out}: name the output .parquet, .csv or .tsv")
 
 
-#: strerror(ENOSPC): how the OS, Java and DuckDB all say the disk is full.
-NO_SPACE = "No space left on device"
-
-#: What ``os.link`` fails with where a file system has no hard links (FAT, exFAT,
-#: some network and FUSE file systems): OUT is then created exclusively and copied.
-NO_LINKS = frozenset(
-    {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EXDEV, errno.EMLINK}
-)
-
-
-def no_space(out: Path) -> str:
-    """The one line for a disk that filled up while OUT was written, whichever
-    engine was writing it."""
-    return f"cannot write {out}: {NO_SPACE.lower()}"
-
-
 def full_disk(text: str, tmp: Path) -> bool:
     """Whether an engine's error ``text`` is a full disk while writing ``tmp`` (the
     temporary OUT): it says so and names ``tmp``'s folder, so a full disk elsewhere
     (an engine's own spill folder) is not blamed on OUT."""
     return NO_SPACE.lower() in text.lower() and tmp.parent.name in text
-
-
-def appeared(out: Path) -> str:
-    """Why a finished run refused to publish: OUT was made by someone else meanwhile."""
-    return (
-        f"-o {out}: appeared during the run and was left as it is; give --overwrite to replace it"
-    )
-
-
-def _unwritable(out: Path, folder: Path, exc: OSError) -> str:
-    """Why the temporary OUT could not be made in ``folder``, in one line."""
-    if exc.errno == errno.ENOSPC:
-        return no_space(out)
-    why = exc.strerror or type(exc).__name__
-    if exc.errno == errno.ENOENT:  # /proc: the folder exists, but makes no new entries
-        why = "it takes no new files"
-    return f"cannot write beside {out}: folder {folder} is not writable ({why})"
-
-
-def _partial_folder(out: Path, flag: str = "-o") -> Path:
-    """A new hidden folder beside ``out``, for the temporary OUT (on the same file
-    system, so the finished file is linked or moved into place, not copied); ``flag``
-    is the option that named ``out``, for the message when its folder is not there."""
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"{flag} {out}: no folder {parent}")
-    try:
-        return Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=parent))
-    except OSError as exc:
-        raise CannotWrite(_unwritable(out, parent, exc)) from None
-
-
-def check_writable(out: Path, flag: str = "-o") -> None:
-    """Refuse, before any work, an OUT whose folder takes no files: the same test
-    as writing (make the temporary folder), since permission bits do not tell (root
-    ignores them; /proc and read-only mounts refuse whatever they say). A folder that
-    is not there is InputError, one that takes no files CannotWrite."""
-    shutil.rmtree(_partial_folder(out, flag), ignore_errors=True)
-
-
-def _copy_new(tmp: Path, out: Path) -> None:
-    """Copy ``tmp`` to ``out``, a file created here (FileExistsError if ``out``
-    exists): publishing where there are no hard links. A reader can see the file
-    while it is copied; a copy that fails is removed."""
-    with open(out, "xb") as dst:
-        try:
-            with open(tmp, "rb") as src:
-                shutil.copyfileobj(src, dst, 2**20)
-            dst.flush()
-            os.fsync(dst.fileno())
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(out)
-            raise
-
-
-def publish(tmp: Path, out: Path, *, overwrite: bool = False) -> None:
-    """Put the finished ``tmp`` at ``out``.
-
-    With ``overwrite``, ``os.replace``: atomic, whatever is at ``out`` is replaced.
-    Without, nothing is ever replaced, not even a file that appeared at ``out``
-    while the run worked (another run, another program): ``os.link`` makes the
-    finished file appear whole, or fails because ``out`` exists, the test and the
-    write being one step, so of concurrent runs to one OUT exactly one writes it.
-    Where hard links are not supported, an exclusive create and a copy do the same
-    (the file is then visible while it is copied).
-    """
-    try:
-        if overwrite:
-            os.replace(tmp, out)
-            return
-        try:
-            os.link(tmp, out)
-        except FileExistsError:
-            raise
-        except OSError as exc:
-            if exc.errno not in NO_LINKS:
-                raise
-            _copy_new(tmp, out)
-    except FileExistsError:
-        raise InputError(appeared(out)) from None
-    except OSError as exc:
-        if exc.errno == errno.ENOSPC:
-            raise CannotWrite(no_space(out)) from None
-        raise CannotWrite(f"cannot write {out}: {exc.strerror or exc}") from None
-
-
-@contextlib.contextmanager
-def whole_or_nothing(out: Path, *, overwrite: bool = False) -> Iterator[Path]:
-    """A temporary path beside ``out``, published onto ``out`` (:func:`publish`)
-    when the block ends well; removed, with anything written there, whatever
-    happens."""
-    tmp = _partial_folder(out)
-    target = tmp / out.name
-    try:
-        yield target
-        publish(target, out, overwrite=overwrite)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)

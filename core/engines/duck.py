@@ -20,7 +20,6 @@ from threshold_lab.core.data.quantise import ROUND_LIMIT
 from threshold_lab.core.engines.common import (
     TEXT_TYPES,
     TOO_LARGE,
-    CannotWrite,
     Group,
     Result,
     bad_cell,
@@ -29,15 +28,14 @@ from threshold_lab.core.engines.common import (
     exact_message,
     full_disk,
     label_columns,
-    no_space,
     out_format,
     positive_keys,
     row_scans,
     shard_scans,
-    whole_or_nothing,
 )
 from threshold_lab.core.engines.plan import Plan, Scan
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import CannotWrite, no_space, writing
 
 
 def q(name: str) -> str:
@@ -372,7 +370,7 @@ class Duck:
             cols.append(f"merged, {lit(plan.rule.text)} AS quantisation")
         query = f"SELECT {', '.join(cols)} FROM {table} ORDER BY grp, score DESC"
         options = "FORMAT parquet" if fmt == "parquet" else f"HEADER, DELIMITER {lit(delim)}"
-        with whole_or_nothing(plan.out, overwrite=plan.overwrite) as tmp:
+        with writing(plan.output) as tmp:
             self.sql(f"COPY ({query}) TO {lit(str(tmp))} ({options})", writing=tmp)
         stats = (
             self.fetch(

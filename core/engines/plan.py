@@ -21,6 +21,7 @@ from threshold_lab.core.data.cells import Columns, fail, find, names_wanted, opt
 from threshold_lab.core.data.delimited import delimiter_of, header_of
 from threshold_lab.core.data.quantise import Rule, parse_rule
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import Output
 
 #: File name endings read as Parquet; every other file is delimited text.
 PARQUET = (".parquet", ".pq")
@@ -76,6 +77,13 @@ class Plan:
     #: Replace OUT if it exists (``--overwrite``); without, OUT is never replaced, not
     #: even when it appears while the run works.
     overwrite: bool = False
+
+    @property
+    def output(self) -> Output:
+        """OUT as :mod:`threshold_lab.core.output` writes it (checked by the command
+        before the plan was made)."""
+        real = Path(os.path.realpath(self.out))
+        return Output(self.out, "-o", real, through=False, overwrite=self.overwrite)
 
     @property
     def quantised(self) -> bool:

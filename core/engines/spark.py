@@ -24,7 +24,6 @@ from threshold_lab.core.data.quantise import ROUND_LIMIT
 from threshold_lab.core.engines.common import (
     TEXT_TYPES,
     TOO_LARGE,
-    CannotWrite,
     Group,
     Result,
     bad_cell,
@@ -34,15 +33,14 @@ from threshold_lab.core.engines.common import (
     full_disk,
     given,
     label_columns,
-    no_space,
     out_format,
     positive_keys,
     row_scans,
     shard_scans,
-    whole_or_nothing,
 )
 from threshold_lab.core.engines.plan import Plan, Scan
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import CannotWrite, no_space, writing
 
 
 def session(master: str | None = None) -> Any:
@@ -438,7 +436,7 @@ class SparkRun:
             if plan.rule is not None:
                 cols += [F.col("merged"), F.lit(plan.rule.text).alias("quantisation")]
             ordered = final.orderBy(F.col("grp"), F.col("score").desc()).select(*cols)
-            with whole_or_nothing(plan.out, overwrite=plan.overwrite) as tmp:
+            with writing(plan.output) as tmp:
                 try:
                     _save(ordered, fmt, delim, tmp)
                 except Exception as exc:

@@ -109,6 +109,9 @@ class Option:
     once: bool = False
     #: The command line requires it (``plot --chart``).
     required: bool = False
+    #: Its value names a file the run reads (``in``) or writes (``out``): no output
+    #: may be one of the run's inputs (:mod:`threshold_lab.core.output`).
+    file: Literal["in", "out"] | None = None
 
     def __post_init__(self) -> None:
         # The flag and the keyword are the name's own unless declared otherwise.

@@ -1113,8 +1113,8 @@ class Report:
         the baseline, the active point, the summaries named, each model's own marker
         and line style, bands when the bootstrap ran, each fold's curve. Returns the
         path written."""
-        target = Path(path)
-        check_output(target)
+        source = self.contents.source
+        target = check_output(path, inputs=[source] if Path(source).is_file() else [])
         figure = self.figure(chart, size=size, dpi=dpi, title=title, threshold=threshold)
         return save(figure, target)
 

@@ -21,6 +21,7 @@ threshold_lab.core.errors.InputError: --seed needs --bootstrap (seed= needs boot
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from threshold_lab.core.data.loaders import Columns
 from threshold_lab.core.data.models import join_models
 from threshold_lab.core.data.sources import Source, open_source, with_folds, with_groups
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import Output, output
 from threshold_lab.core.report.gate import why_missing
 from threshold_lab.core.report.options import BaselineRows, Options
 from threshold_lab.core.report.table import COMMANDS, OPTIONS, PYTHON, Option
@@ -220,6 +222,31 @@ class Request:
         """This request with some options given anew (None: not given)."""
         merged = {**self.given, **given}
         return dataclasses.replace(self, given={k: v for k, v in merged.items() if v is not None})
+
+    # --- the files ----------------------------------------------------------------------
+
+    def inputs(self) -> tuple[str, ...]:
+        """Every file the run reads: the source (a file, not a preset or arrays) and
+        each file an option names (the option table marks them)."""
+        files = []
+        if self.arrays is None and not self.preset and self.source is not None:
+            files.append(str(self.source))
+        for name, value in self.given.items():
+            if OPTIONS[name].file == "in":
+                path = getattr(value, "source", value)  # a Baseline read from its file
+                if isinstance(path, str | os.PathLike) and os.path.exists(path):
+                    files.append(os.fspath(path))
+        return tuple(files)
+
+    def outputs(self) -> dict[str, Output]:
+        """Every file the run writes, by option, checked before any work: never one of
+        its inputs, never a folder (:func:`~threshold_lab.core.output.output`)."""
+        inputs = self.inputs()
+        return {
+            name: output(value, OPTIONS[name].flag or f"{name}=", inputs=inputs)
+            for name, value in self.given.items()
+            if OPTIONS[name].file == "out" and value is not None
+        }
 
     # --- the rows -----------------------------------------------------------------------
 

@@ -369,6 +369,7 @@ def _entries() -> Iterator[Option]:
         field="baseline",
         annotation="str | PathLike[str] | Mapping[str, Any] | Report | None",
         section="gate",
+        file="in",
     )
     yield Option(
         "baseline_rows",
@@ -378,6 +379,7 @@ def _entries() -> Iterator[Option]:
         frozenset({"report"}),
         metavar="BASE_FILE",
         section="gate",
+        file="in",
     )
     yield Option(
         "baseline_scores",
@@ -409,6 +411,7 @@ def _entries() -> Iterator[Option]:
         frozenset({"report"}),
         metavar="OUT.xml",
         section="gate",
+        file="out",
     )
     # --- what report prints
     yield Option(
@@ -465,6 +468,7 @@ def _entries() -> Iterator[Option]:
         metavar="FIG.png|svg|pdf",
         section="figure",
         required=True,
+        file="out",
     )
     yield Option(
         "size",
@@ -672,6 +676,7 @@ def _source_entries() -> Iterator[Option]:
         metavar="OTHER_FILE",
         section="source",
         once=True,
+        file="in",
     )
     yield Option(
         "label_column",

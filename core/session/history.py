@@ -17,8 +17,8 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Curves
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import check_name, output, write_text
 from threshold_lab.core.session import edits, recovery
-from threshold_lab.core.session.savefile import check_name, write_atomic
 from threshold_lab.core.threshold import Threshold
 
 #: One undoable step: the edit that undoes it, the version before it, its sentence.
@@ -229,6 +229,6 @@ class History:
             raise NeedsOverwrite(
                 f"{target} is {what}; nothing written", f"{target} is {what}. Overwrite it?"
             )
-        written = write_atomic(target, edits.to_csv(self.data))
+        written = write_text(output(target), edits.to_csv(self.data))
         self._saved = (self._version, self.data)
         return Path(written)

@@ -13,10 +13,12 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import CannotWrite, Output, write_text
 
 #: What comes between the source's name and the time in a recovery file's name.
 MARK = ".recovered-"
@@ -57,23 +59,21 @@ def write(text: str, path: Path | None, source: str, *, now: float | None = None
 
 
 def _publish(text: str, folder: Path, name: str) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        for n in range(1, 100):
-            target = folder / (f"{name}.csv" if n == 1 else f"{name}-{n}.csv")
-            try:
-                os.link(tmp, target)  # fails if the name is taken: nothing is replaced
-            except FileExistsError:
-                continue
-            return target
-        raise FileExistsError(f"{folder / name}: every recovery name is taken")
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    """Write ``text`` as a new file ``name.csv`` in ``folder`` (``name-2.csv``, ... when
+    taken): never over a file, whole or not at all (OSError when the folder will not
+    take it)."""
+    for n in range(1, 100):
+        target = folder / (f"{name}.csv" if n == 1 else f"{name}-{n}.csv")
+        if os.path.lexists(target):
+            continue
+        new = Output(target, "", Path(os.path.realpath(target)), through=False, overwrite=False)
+        try:
+            return write_text(new, text)
+        except CannotWrite as exc:
+            raise OSError(str(exc)) from None
+        except InputError:  # the name was taken meanwhile: the next one
+            continue
+    raise FileExistsError(f"{folder / name}: every recovery name is taken")
 
 
 def found(path: Path | None, source: str) -> list[Path]:

@@ -183,7 +183,7 @@ def test_the_plot_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     ("argv", "said"),
     [
         (["--chart", "roc", "--out", "x.gif"], "name a .png, .svg or .pdf file"),
-        (["--chart", "roc", "--out", "/no/such/x.png"], "no such folder /no/such"),
+        (["--chart", "roc", "--out", "/no/such/x.png"], "/no/such/x.png: no folder /no/such"),
         (["--chart", "lift", "--out", "x.png"], "give one of roc, pr, det"),
         (["--chart", "roc", "--out", "x.png", "--size", "6"], "give width x height in inches"),
         (

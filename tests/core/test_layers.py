@@ -14,7 +14,7 @@ from tests.paths import ROOT
 #: layers below its own, and its own folder's modules.
 LAYERS: list[set[str]] = [
     {"errors"},
-    {"threshold", "blocks"},
+    {"threshold", "blocks", "output"},
     {"data"},
     {"metrics"},
     {"curves", "engines"},

@@ -16,12 +16,14 @@ import argparse
 import contextlib
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import CannotWrite
 from threshold_lab.tui.cli.args import PROG, Parser, fail
 
 __all__ = ["COMMANDS", "main", "parser"]
@@ -103,6 +105,40 @@ def parser() -> Parser:
     return p
 
 
+#: The commands a SIGTERM or SIGHUP stops as Ctrl-C does: their outputs are left
+#: whole or not at all, and one line says so (the explorer and serve have their own).
+STOPPED_LIKE_CTRL_C = frozenset({"report", "plot", "aggregate", "screenshot"})
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the command is, as Ctrl-C's KeyboardInterrupt."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+
+
+@contextlib.contextmanager
+def _stopped_like_ctrl_c(stops: bool) -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` while the block runs (the handlers
+    before are put back after it: ``main`` may run inside another program)."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise Stopped(signum)
+
+    before: dict[int, Any] = {}
+    if stops:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(ValueError):  # not the main thread: left as it is
+                before[signum] = signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for caught, handler in before.items():
+            signal.signal(caught, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``threshold-lab`` command (and ``python -m threshold_lab``)."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -116,12 +152,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser().parse_args(words)
         run = explore.run
     try:
-        return run(args)
+        with _stopped_like_ctrl_c(bool(words) and words[0] in STOPPED_LIKE_CTRL_C):
+            return run(args)
+    except CannotWrite as exc:  # the machine's refusal, not the input's: status 1
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 1
     except InputError as exc:
         return fail(str(exc))
-    except KeyboardInterrupt:  # Ctrl-C during a report: one line, as aggregate says it
-        sys.stderr.write(f"{PROG}: interrupted; nothing was written\n")
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP: one line, no temporary
+        said = getattr(exc, "__notes__", None) or ["nothing was written"]
+        how = f"stopped by {exc.name}" if isinstance(exc, Stopped) else "interrupted"
+        sys.stderr.write(f"{PROG}: {how}; {said[-1]}\n")
+        return 128 + (exc.signum if isinstance(exc, Stopped) else signal.SIGINT)
     except BrokenPipeError:
         # The reader left early (| head): stop quietly, with no traceback at exit.
         with contextlib.suppress(OSError, ValueError):

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from threshold_lab.core.data.cells import Columns
 from threshold_lab.core.data.quantise import Rule, bins, bound_words, digits
-from threshold_lab.core.engines.common import CannotWrite, Result
+from threshold_lab.core.engines.common import Result
 from threshold_lab.core.engines.plan import Plan, plan
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import CannotWrite
 from threshold_lab.tui.cli import COMMANDS
 from threshold_lab.tui.cli.args import PROG, Parser
 
@@ -158,18 +159,22 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.engine == "duckdb" and args.spark_master is not None:
         raise InputError("--spark-master is for --engine spark")
-    from threshold_lab.core.engines.common import check_writable, out_format
+    from threshold_lab.core.engines.common import out_format
+    from threshold_lab.core.output import output
 
     out_format(out)
-    if out.is_dir():
-        raise InputError(f"-o {out}: is a folder; name the file to write")
     p = plan(args.inputs, out, cols, by=args.by, rule=rule_of(args), overwrite=args.overwrite)
-    if (out.exists() or out.is_symlink()) and not args.overwrite:
-        raise InputError(f"-o {out}: already exists; give --overwrite to replace it")
     try:
-        check_writable(out)  # now, not after the work
+        target = output(out, "-o", inputs=p.files, overwrite=args.overwrite)  # before work
+        if target.through:
+            raise InputError(f"-o {out}: is not a file; aggregate writes a Parquet or CSV file")
         result = _run(args, p)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP: the temporary is gone
+        from threshold_lab.tui.cli import Stopped
+
+        if isinstance(exc, Stopped):
+            sys.stderr.write(f"{PROG}: stopped by {exc.name}; {out} was not written\n")
+            return 128 + exc.signum
         sys.stderr.write(f"{PROG}: interrupted; {out} was not written\n")
         return 130
     except CannotWrite as exc:

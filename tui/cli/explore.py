@@ -17,9 +17,9 @@ from threshold_lab.core.data import progress
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.output import output, write_text
 from threshold_lab.core.report.request import Request
 from threshold_lab.core.session.opening import Opened, open_session
-from threshold_lab.core.session.savefile import write_atomic
 from threshold_lab.tui.cli.args import PROG, Parser, add_options, given
 
 if TYPE_CHECKING:
@@ -201,6 +201,6 @@ def run_screenshot(args: argparse.Namespace) -> int:
                 await pilot.pause(0.4)
             return str(app.export_screenshot(title="threshold-lab"))
 
-    written = write_atomic(args.out, asyncio.run(take()))
+    written = write_text(output(args.out, "OUT"), asyncio.run(take()))
     sys.stdout.write(f"Wrote {written}\n")
     return 0

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(INSTALL) from None
     request = Request.from_command("plot", args.source, given(args, "plot"))
     out = request.get("out")
-    check_output(out)
+    check_output(out, request.inputs())  # before any work
     slow = slow_reader_note(str(request.source))
     if slow:
         note(slow)

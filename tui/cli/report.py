@@ -7,24 +7,17 @@ Headless: core only, never Textual.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
-import io
 import itertools
-import os
-import stat
 import sys
 import time
 from collections.abc import Iterable
-from pathlib import Path
-from typing import TextIO
 
 from threshold_lab.core.curves.export import curve_csv
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
-from threshold_lab.core.errors import InputError
 from threshold_lab.core.groups.gaps import gap_exceeded
+from threshold_lab.core.output import Output, stream, write_text
 from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
 from threshold_lab.core.report.as_text import report_text_pieces
 from threshold_lab.core.report.gate import Gate
@@ -58,11 +51,7 @@ def run(args: argparse.Namespace) -> int:
     slow = slow_reader_note(str(request.source))
     if slow:
         note(slow)
-    junit = request.get("junit")
-    unwritable = "" if junit is None else _junit_unwritable(junit)
-    if unwritable:  # the machine's, not the input's (as a full disk): status 1, nothing out
-        sys.stderr.write(f"{PROG}: error: {unwritable}\n")
-        return 1
+    junit = request.outputs().get("junit")  # checked now, not after the work
     src = request.open()
     started = time.perf_counter()
     report = build_report(request, src)
@@ -80,17 +69,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
         pieces = report_text_pieces(report.contents, limit)
-    problem = write_whole(pieces)
-    if problem:  # a full disk, say: not the input's fault, so status 1
-        sys.stderr.write(f"{PROG}: error: {problem}\n")
-        return 1
+    stream(pieces, sys.stdout)
     failed = False
     gated = report.contents.gate
     if junit is not None and gated is not None:
-        problem = _write_junit(junit, gated, report.source, seconds)
-        if problem:
-            sys.stderr.write(f"{PROG}: error: {problem}\n")
-            return 1
+        _write_junit(junit, gated, report.source, seconds)
     for said in () if gated is None else gated.notes:
         note(said)
     for outcome in () if gated is None else gated.failed:
@@ -126,28 +109,8 @@ def curve_sweeps(
     return labels, out
 
 
-def _junit_unwritable(path: str) -> str:
-    """Refuse, before anything is computed or printed, a --junit file that could not be
-    written at the end: a folder, or a folder that is not there (InputError, status
-    2). A folder that takes no new files (read-only, /proc) is tried as aggregate tries
-    its OUT (:func:`check_writable`); what went wrong is returned, or ""."""
-    from threshold_lab.core.engines.common import CannotWrite, check_writable
-
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"--junit {path}: is a folder; name the file to write")
-    try:
-        check_writable(target, "--junit")
-    except CannotWrite:
-        return (
-            f"--junit {path}: cannot write it: folder {target.parent} is not writable "
-            "(it takes no new files)"
-        )
-    return ""
-
-
-def _write_junit(path: str, gated: Gate, source: str, seconds: float) -> str:
-    """Write the JUnit file (whole or not at all); what went wrong, or ""."""
+def _write_junit(junit: Output, gated: Gate, source: str, seconds: float) -> None:
+    """Write the JUnit file, whole or not at all."""
     from threshold_lab.core.report.junit import junit_xml  # XML: only when asked for
 
     text = junit_xml(
@@ -156,55 +119,4 @@ def _write_junit(path: str, gated: Gate, source: str, seconds: float) -> str:
         properties=[("source", source)],
         seconds=seconds,
     )
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.partial")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        return f"--junit {path}: cannot write it: {exc.strerror or exc}"
-    return ""
-
-
-def write_whole(pieces: Iterable[str]) -> str:
-    """Write the report to stdout, or nothing of it: on a full disk (or any write
-    error) a file stdout was redirected to is cut back to where it stood. Returns
-    what went wrong, or ""."""
-    out = sys.stdout
-    start = _offset(out)
-    try:
-        for piece in pieces:
-            out.write(piece)
-        out.flush()
-    except BrokenPipeError:
-        raise  # the reader left early (| head): main stops quietly
-    except OSError as exc:
-        _discard(out, start)
-        return f"cannot write the report: {exc.strerror or exc}"
-    return ""
-
-
-def _offset(out: TextIO) -> int | None:
-    """Where a regular file stdout writes to stands now (None: not a regular file)."""
-    try:
-        fd = out.fileno()
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        out.flush()
-        if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND:  # >>: writes go to the end
-            return os.fstat(fd).st_size
-        return os.lseek(fd, 0, os.SEEK_CUR)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return None
-
-
-def _discard(out: TextIO, start: int | None) -> None:
-    """Drop what could not be written: in a regular file the part that was (cut back
-    to ``start``), and the buffer, so the exit does not try to write it again."""
-    with contextlib.suppress(OSError, ValueError):
-        fd = out.fileno()
-        if start is not None:
-            os.ftruncate(fd, start)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+    write_text(junit, text)

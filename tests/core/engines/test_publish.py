@@ -1,30 +1,20 @@
-"""Publishing OUT (never over a file that appeared meanwhile, unless asked), the one
-line for a place that cannot take it, and the words for totals past the largest float.
+"""A full disk told from each engine's own words, and the words for totals past the
+largest float (writing OUT itself is tests/core/test_output.py's).
 
 The engines' runs are tested through the command (tests/tui/cli/test_aggregate.py);
-here are the pieces, with the cases a run cannot easily make: no hard links, a copy
-that fails half-way, a Spark error as Py4J raises it.
+here are the cases a run cannot easily make: a Spark error as Py4J raises it.
 """
 
 from __future__ import annotations
 
-import errno
-import os
-import shutil
-import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 from threshold_lab.core.data.cells import Columns
-from threshold_lab.core.engines import common
 from threshold_lab.core.engines import spark as spark_engine
 from threshold_lab.core.engines.common import (
-    CannotWrite,
     check_sums,
     full_disk,
-    publish,
-    whole_or_nothing,
 )
 from threshold_lab.core.engines.plan import plan
 from threshold_lab.core.errors import InputError
@@ -36,133 +26,6 @@ def finished(folder: Path, text: str = "new\n", partial: str = ".o.csv.x.partial
     tmp.parent.mkdir()
     tmp.write_text(text)
     return tmp
-
-
-def test_publish_makes_a_new_file(tmp_path: Path) -> None:
-    tmp, out = finished(tmp_path), tmp_path / "o.csv"
-    publish(tmp, out)
-    assert out.read_text() == "new\n"
-
-
-def test_publish_never_replaces_without_overwrite(tmp_path: Path) -> None:
-    tmp, out = finished(tmp_path), tmp_path / "o.csv"
-    out.write_text("theirs\n")
-    with pytest.raises(InputError) as caught:
-        publish(tmp, out)
-    assert str(caught.value) == (
-        f"-o {out}: appeared during the run and was left as it is; give --overwrite to replace it"
-    )
-    assert not isinstance(caught.value, CannotWrite)  # status 2, like "already exists"
-    assert out.read_text() == "theirs\n"
-
-
-def test_publish_with_overwrite_replaces_in_one_step(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    tmp, out = finished(tmp_path), tmp_path / "o.csv"
-    out.write_text("old\n")
-    moved: list[tuple[Any, Any]] = []
-    real = os.replace
-
-    def replace(src: Any, dst: Any) -> None:
-        moved.append((src, dst))
-        real(src, dst)
-
-    monkeypatch.setattr(os, "replace", replace)
-    publish(tmp, out, overwrite=True)
-    assert moved == [(tmp, out)] and out.read_text() == "new\n"
-
-
-def _no_hard_links(monkeypatch: pytest.MonkeyPatch) -> None:
-    def link(src: Any, dst: Any) -> None:
-        raise OSError(errno.EPERM, "Operation not permitted")  # as on FAT and exFAT
-
-    monkeypatch.setattr(os, "link", link)
-
-
-def test_without_hard_links_an_exclusive_copy_publishes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _no_hard_links(monkeypatch)
-    tmp, out = finished(tmp_path, "x" * 3_000_000), tmp_path / "o.csv"
-    publish(tmp, out)
-    assert out.read_text() == "x" * 3_000_000
-    other = finished(tmp_path, "y\n", partial=".o.csv.y.partial")
-    with pytest.raises(InputError, match="appeared during the run and was left as it is"):
-        publish(other, out)
-    assert out.read_text() == "x" * 3_000_000
-
-
-def test_a_copy_that_fails_leaves_no_half_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _no_hard_links(monkeypatch)
-
-    def full(src: Any, dst: Any, length: int = 0) -> None:
-        dst.write(b"half")
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(shutil, "copyfileobj", full)
-    tmp, out = finished(tmp_path), tmp_path / "o.csv"
-    with pytest.raises(CannotWrite) as caught:
-        publish(tmp, out)
-    assert str(caught.value) == f"cannot write {out}: no space left on device"
-    assert not out.exists()
-
-
-def test_whole_or_nothing_removes_the_temporary_whatever_happens(tmp_path: Path) -> None:
-    out = tmp_path / "o.csv"
-    out.write_text("theirs\n")
-    with pytest.raises(InputError, match="appeared during the run"), whole_or_nothing(out) as tmp:
-        tmp.write_text("ours\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv"]
-    assert out.read_text() == "theirs\n"
-    with whole_or_nothing(out, overwrite=True) as tmp:
-        tmp.write_text("ours\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv"]
-    assert out.read_text() == "ours\n"
-
-
-@pytest.mark.parametrize(
-    ("err", "why"),
-    [
-        (errno.EACCES, "is not writable (Permission denied)"),
-        (errno.EROFS, "is not writable (Read-only file system)"),
-        (errno.ENOENT, "is not writable (it takes no new files)"),
-    ],
-)
-def test_a_folder_that_takes_no_files_is_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err: int, why: str
-) -> None:
-    def refused(**kwargs: Any) -> str:
-        raise OSError(err, os.strerror(err), str(tmp_path / ".o.csv.x.partial"))
-
-    monkeypatch.setattr(tempfile, "mkdtemp", refused)
-    out = tmp_path / "o.csv"
-    with pytest.raises(CannotWrite) as caught:
-        common.check_writable(out)
-    assert str(caught.value) == f"cannot write beside {out}: folder {tmp_path} {why}"
-
-
-def test_a_full_disk_before_the_first_byte_is_the_same_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def full(**kwargs: Any) -> str:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(tempfile, "mkdtemp", full)
-    out = tmp_path / "o.csv"
-    with pytest.raises(CannotWrite) as caught:
-        common.check_writable(out)
-    assert str(caught.value) == f"cannot write {out}: no space left on device"
-
-
-def test_proc_takes_no_files() -> None:
-    with pytest.raises(CannotWrite) as caught, whole_or_nothing(Path("/proc/o.csv")):
-        pass
-    assert str(caught.value) == (
-        "cannot write beside /proc/o.csv: folder /proc is not writable (it takes no new files)"
-    )
 
 
 TMP = Path("/data/.o.parquet.k3j2.partial/o.parquet")

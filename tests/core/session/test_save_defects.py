@@ -11,7 +11,7 @@ import pytest
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.session import savefile
+from threshold_lab.core.output import output, write_text
 from threshold_lab.core.session.session import NeedsOverwrite, Session
 from threshold_lab.tui.plain import run_plain
 
@@ -92,7 +92,7 @@ def test_any_id_can_be_saved_and_no_temp_file_is_left(tmp_path: Path) -> None:
 
 def test_a_failed_write_leaves_no_temp_file(tmp_path: Path) -> None:
     with pytest.raises(UnicodeEncodeError):
-        savefile.write_atomic(tmp_path / "x.csv", "bad \ud800\n")
+        write_text(output(tmp_path / "x.csv"), "bad \ud800\n")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -114,11 +114,11 @@ def test_nul_in_plain_save_is_one_error_line(tmp_path: Path) -> None:
 def test_the_folder_is_synced_after_the_rename(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    synced: list[int] = []
+    synced: list[str | None] = []  # what each fsync was of, when it was made
     real_fsync = os.fsync
 
     def spy(fd: int) -> None:
-        synced.append(fd)
+        synced.append(opened.get(fd))
         real_fsync(fd)
 
     opened: dict[int, str] = {}
@@ -131,8 +131,8 @@ def test_the_folder_is_synced_after_the_rename(
 
     monkeypatch.setattr(os, "fsync", spy)
     monkeypatch.setattr(os, "open", spy_open)
-    savefile.write_atomic(tmp_path / "x.csv", "a\n")
-    assert any(opened.get(fd) == str(tmp_path) for fd in synced)
+    write_text(output(tmp_path / "x.csv"), "a\n")
+    assert str(tmp_path) in synced
 
 
 def test_folder_sync_failure_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,7 +144,7 @@ def test_folder_sync_failure_is_ignored(tmp_path: Path, monkeypatch: pytest.Monk
         return real_open(path, flags, *args, **kw)
 
     monkeypatch.setattr(os, "open", no_dirs)
-    savefile.write_atomic(tmp_path / "x.csv", "a\n")
+    write_text(output(tmp_path / "x.csv"), "a\n")
     assert (tmp_path / "x.csv").read_text() == "a\n"
 
 

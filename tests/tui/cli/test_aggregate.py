@@ -848,7 +848,7 @@ def test_an_unwritable_folder_is_one_line_and_status_1(
         folder.chmod(0o755)
     assert (code, said) == (1, "")
     assert err == (
-        f"threshold-lab: error: cannot write beside {out}: folder {folder} is not "
+        f"threshold-lab: error: -o {out}: cannot write it: folder {folder} is not "
         f"writable ({why})\n"
     )
 
@@ -861,15 +861,18 @@ def test_a_folder_that_stops_taking_files_is_the_same_line(
 ) -> None:
     """Past the check at the start (the folder changed during the run), each engine
     says the same one line when it comes to write OUT."""
-    from threshold_lab.core.engines import common
+    from threshold_lab.core import output
 
-    monkeypatch.setattr(common, "check_writable", lambda out: None, raising=False)
+    def unchecked(path: Path, flag: str, **_: object) -> output.Output:
+        return output.Output(Path(path), flag, Path(path), through=False, overwrite=True)
+
+    monkeypatch.setattr(output, "output", unchecked)
     rows = tmp_path / "rows.csv"
     rows.write_text("score,label\n0.5,1\n0.2,0\n")
     code, said, err = run([str(rows), "-o", "/proc/o.csv", "--engine", engine], capsys)
     assert (code, said) == (1, "")
     assert err == (
-        "threshold-lab: error: cannot write beside /proc/o.csv: folder /proc is not "
+        "threshold-lab: error: -o /proc/o.csv: cannot write it: folder /proc is not "
         "writable (it takes no new files)\n"
     )
 
