@@ -12,6 +12,7 @@ is between fractions (``0.01`` is 1/100), else between doubles.
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 import operator
@@ -23,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from threshold_lab.core.curves.operating import Kind
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.data.doubles import read_double
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.metric import format_fraction
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 
@@ -78,27 +80,47 @@ class Number:
         if isinstance(m, bool):
             raise InputError(f"{m!r} is not a number")
         if isinstance(m, int | float):
-            return cls(float(m))
+            return cls(_finite_float(m))
         if not isinstance(m, Mapping):
-            raise InputError(f"{m!r} is not a number or a measure")
+            raise InputError(f"{_kind(m)} is not a number or a measure")
         value = m.get("value")
         if value is None:
             return cls(None, None, str(m.get("reason") or "undefined"))
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise InputError(f"value {value!r} is not a number")
+            raise InputError(f"value {quoted(value)} is not a number")
         exact = None
         text = m.get("exact")
+        if text is not None and not isinstance(text, str):
+            raise InputError(f"exact {quoted(text)} is not a fraction's text")
         if isinstance(text, str):
+            if len(text) > _EXACT_CHARS or not _FRACTION.fullmatch(text.strip()):
+                raise InputError(f"exact {quoted(text)} is not a fraction")
             try:
                 exact = Fraction(text)
             except (ValueError, ZeroDivisionError):
-                raise InputError(f"exact {text!r} is not a fraction") from None
-        return cls(float(value), exact)
+                raise InputError(f"exact {quoted(text)} is not a fraction") from None
+        return cls(_finite_float(value), exact)
 
     @property
     def number(self) -> Exact | None:
         """The exact fraction where there is one, else the double (None: undefined)."""
         return self.exact if self.exact is not None else self.value
+
+
+#: An exact fraction as a report writes it (``7/12``, ``-1/3``, ``1``), and the most
+#: characters one may have (Python reads integers of up to 4,300 digits).
+_FRACTION = re.compile(r"-?[0-9]+(?:/[0-9]+)?", re.ASCII)
+_EXACT_CHARS = 4000
+
+
+def _finite_float(x: int | float) -> float:
+    try:
+        value = float(x)
+    except OverflowError:
+        raise InputError(f"{quoted(x)} is beyond a double's range") from None
+    if not math.isfinite(value):
+        raise InputError(f"{value!r} is not a finite number")
+    return value
 
 
 def _text(x: Exact | None) -> str | None:
@@ -123,34 +145,99 @@ def limit_text(limit: float) -> str:
     return repr(float(limit))
 
 
+#: Where each headline number of a report can lie: rates and areas from 0 to 1, the
+#: correlations from -1 to 1, ratios and the log loss from 0 up.
+_SIGNED = frozenset({"mcc", "cohen_kappa", "informedness", "markedness"})
+_UNBOUNDED = frozenset({"lr_plus", "lr_minus", "lift", "diagnostic_odds_ratio", "log_loss"})
+
+
+def _range(name: str) -> tuple[float, float]:
+    base = name.removesuffix(" at goal")
+    if base in _SIGNED:
+        return -1.0, 1.0
+    if base in _UNBOUNDED:
+        return 0.0, math.inf
+    return 0.0, 1.0
+
+
+def _section(d: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    """A report's ``key`` object ({} when absent or null); anything else is refused."""
+    got = d.get(key)
+    if got is None:
+        return {}
+    if not isinstance(got, Mapping):
+        raise InputError(f'"{key}" is {_kind(got)}, not an object')
+    return got
+
+
+def _kind(x: object) -> str:
+    if isinstance(x, list):
+        return "a list"
+    if isinstance(x, str):
+        return f"the text {quoted(x)}"
+    return quoted(x)
+
+
+def _number(name: str, where: str, m: Any) -> Number:
+    """``m`` read as the headline number ``name`` (at ``where`` in the JSON), its value
+    within the number's range and its exact fraction equal to it."""
+    try:
+        n = Number.of_json(m)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    if n.value is None:
+        return n
+    lo, hi = _range(name)
+    shown = _text(n.exact) or repr(n.value)
+    if not (lo <= n.value <= hi) or (n.exact is not None and not lo <= n.exact <= hi):
+        span = f"{lo:g} to {hi:g}" if math.isfinite(hi) else f"{lo:g} or more"
+        raise InputError(f"{where} is {quoted(shown)}, outside {span}")
+    if n.exact is not None and abs(float(n.exact) - n.value) > 1e-9 * max(1.0, abs(n.value)):
+        raise InputError(
+            f"{where}: its exact {quoted(_text(n.exact))} is not its value {n.value!r}"
+        )
+    return n
+
+
 def headline(d: Mapping[str, Any]) -> dict[str, Number]:
-    """Every headline number of a report's JSON, by name, in the report's order."""
+    """Every headline number of a report's JSON, by name, in the report's order: each
+    checked for its shape and range (raises InputError naming the field)."""
     out: dict[str, Number] = {}
-    roc, pr = d.get("roc") or {}, d.get("pr") or {}
-    prob = d.get("probability") or {}
-    ks = d.get("ks") or {}
-    for name, m in (
-        ("auc", roc.get("auc")),
-        ("hull_auc", roc.get("hull_auc")),
-        ("average_precision", pr.get("average_precision")),
-        ("pr_trapezoid_area", pr.get("trapezoid_area")),
-        ("log_loss", prob.get("log_loss")),
-        ("brier", prob.get("brier")),
-        ("ks", ks.get("value") if isinstance(ks, Mapping) else None),
+    roc, pr = _section(d, "roc"), _section(d, "pr")
+    prob = _section(d, "probability")
+    ks = d.get("ks")
+    for name, where, m in (
+        ("auc", "roc.auc", roc.get("auc")),
+        ("hull_auc", "roc.hull_auc", roc.get("hull_auc")),
+        ("average_precision", "pr.average_precision", pr.get("average_precision")),
+        ("pr_trapezoid_area", "pr.trapezoid_area", pr.get("trapezoid_area")),
+        ("log_loss", "probability.log_loss", prob.get("log_loss")),
+        ("brier", "probability.brier", prob.get("brier")),
+        ("ks", "ks.value", ks.get("value") if isinstance(ks, Mapping) else None),
     ):
         if m is not None:
-            out[name] = Number.of_json(m)
-    metrics = d.get("metrics") or {}
+            out[name] = _number(name, where, m)
+    metrics = _section(d, "metrics")
     for name in METRIC_NAMES:
         if name in metrics:
-            out[name] = Number.of_json(metrics[name])
-    for r in d.get("readouts") or ():
+            out[name] = _number(name, f"metrics.{name}", metrics[name])
+    readouts = d.get("readouts")
+    readouts = () if readouts is None else readouts
+    if not isinstance(readouts, list | tuple):
+        raise InputError(f'"readouts" is {_kind(readouts)}, not a list')
+    for i, r in enumerate(readouts):
+        if not isinstance(r, Mapping):
+            raise InputError(f"readouts[{i}] is {_kind(r)}, not an object")
         kind, limit = r.get("kind"), r.get("limit")
         if kind == "tpr_at_fpr" and isinstance(limit, int | float):
-            out[f"tpr at fpr {limit_text(limit)}"] = Number.of_json(r.get("tpr"))
+            key = f"tpr at fpr {limit_text(limit)}"
+            out[key] = _number(key, f"readouts[{i}].tpr", r.get("tpr"))
         elif kind == "fpr_at_tpr" and isinstance(limit, int | float):
-            out[f"fpr at tpr {limit_text(limit)}"] = Number.of_json(r.get("fpr"))
+            key = f"fpr at tpr {limit_text(limit)}"
+            out[key] = _number(key, f"readouts[{i}].fpr", r.get("fpr"))
     goal = d.get("goal")
+    if goal is not None and not isinstance(goal, Mapping):
+        raise InputError(f'"goal" is {_kind(goal)}, not an object')
     if isinstance(goal, Mapping):
         feasible = bool(goal.get("feasible"))
         why = f"the goal is infeasible: {goal.get('reason')}"
@@ -165,8 +252,11 @@ def headline(d: Mapping[str, Any]) -> dict[str, Number]:
             feasible, why = False, "the report is not at its goal's threshold"
         for name in METRIC_NAMES:
             if name in at:
-                out[f"{name} at goal"] = (
-                    Number.of_json(at[name]) if feasible else Number(None, None, why)
+                key = f"{name} at goal"
+                out[key] = (
+                    _number(key, f"metrics.{name}", at[name])
+                    if feasible
+                    else Number(None, None, why)
                 )
     return out
 
@@ -265,11 +355,34 @@ _METRICS = frozenset(METRIC_NAMES)
 _RATES = {"tpr": "fpr", "fpr": "tpr"}  # a readout's rate, and the rate it is read at
 
 
+#: Bounds of a requirement: its length, how deeply parentheses and signs nest, how many
+#: terms it joins, and how many digits a number has. Far past any real gate, they keep
+#: a hostile one from exhausting the stack or the exact arithmetic.
+MAX_LENGTH = 1000
+MAX_DEPTH = 32
+MAX_TERMS = 64
+MAX_DIGITS = 400
+
+
 class _Parser:
     def __init__(self, expr: str) -> None:
+        if len(expr) > MAX_LENGTH:
+            raise _Malformed(f"longer than {MAX_LENGTH} characters ({len(expr)})", MAX_LENGTH)
         self.expr = expr
         self.toks = _tokens(expr)
         self.i = 0
+        self.depth = 0
+        self.terms = 0
+
+    def deeper(self, t: _Token) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.fail(f"more than {MAX_DEPTH} parentheses or signs nested here", t)
+
+    def joined(self, t: _Token) -> None:
+        self.terms += 1
+        if self.terms > MAX_TERMS:
+            raise self.fail(f"more than {MAX_TERMS} terms joined by + - * /", t)
 
     @property
     def tok(self) -> _Token:
@@ -301,6 +414,7 @@ class _Parser:
     def sum(self) -> Node:
         node = self.product()
         while self.tok.kind == "op" and self.tok.text in "+-":
+            self.joined(self.tok)
             op = self.take().text
             node = Bin(op, node, self.product())
         return node
@@ -308,6 +422,7 @@ class _Parser:
     def product(self) -> Node:
         node = self.factor()
         while self.tok.kind == "op" and self.tok.text in "*/":
+            self.joined(self.tok)
             op = self.take().text
             at = self.tok
             right = self.factor()
@@ -320,23 +435,33 @@ class _Parser:
         t = self.tok
         if t.kind == "op" and t.text == "-":
             self.take()
-            return Neg(self.factor())
+            self.deeper(t)
+            node: Node = Neg(self.factor())
+            self.depth -= 1
+            return node
         if t.kind == "op" and t.text == "(":
             self.take()
+            self.deeper(t)
             node = self.sum()
             if self.tok.text != ")" or self.tok.kind != "op":
                 raise self.fail(f"expected ')' to close the '(' at column {t.at + 1}")
             self.take()
+            self.depth -= 1
             return node
         if t.kind == "number":
             self.take()
-            mantissa, _, exponent = t.text.lower().partition("e")
-            digits = len(mantissa.replace(".", "").lstrip("0"))
-            if exponent and abs(int(exponent)) + digits > 330:
-                raise self.fail(f"{t.text} is beyond a double's range (about 1e308)", t)
-            value = Fraction(t.text)
-            if value > Fraction(1.7976931348623157e308):
-                raise self.fail(f"{t.text} is beyond a double's range (about 1e308)", t)
+            mantissa = t.text.lower().partition("e")[0]
+            if len(mantissa) > MAX_DIGITS:
+                raise self.fail(
+                    f"{quoted(t.text)} has more than {MAX_DIGITS} digits (a double keeps 17)", t
+                )
+            try:
+                double = read_double(t.text)  # too small to be told from 0, or too large
+            except ValueError as exc:
+                raise self.fail(str(exc).replace(repr(t.text), quoted(t.text)), t) from None
+            if double == 0:
+                return Num(Fraction(0))
+            value = Fraction(t.text)  # exact: the double's range bounds the exponent
             return Num(value)
         if t.kind == "name":
             return self.reference()
@@ -418,7 +543,9 @@ def parse_requirement(expr: str) -> Requirement:
         return _Parser(expr).requirement()
     except _Malformed as exc:
         hint = f"; {exc.hint}" if exc.hint else ""
-        raise InputError(f"--require {expr!r}: {exc.what} (column {exc.at + 1}){hint}") from None
+        raise InputError(
+            f"--require {quoted(expr)}: {exc.what} (column {exc.at + 1}){hint}"
+        ) from None
 
 
 def needed_readouts(reqs: Sequence[Requirement]) -> tuple[tuple[Kind, float], ...]:
@@ -527,10 +654,32 @@ class Outcome:
         """``value 7/12 ≈ 0.583333, bound 4/5 = 0.8`` (or why it is undefined)."""
         if self.reason is not None:
             return self.reason
-        return f"value {_said(self.value)}, bound {_said(self.bound)}"
+        digits = _apart(self.value, self.bound)
+        return f"value {_said(self.value, digits=digits)}, bound {_said(self.bound, digits=digits)}"
 
 
-def _said(x: Exact | None, *, signed: bool = False) -> str:
+def _apart(a: Exact | None, b: Exact | None) -> int:
+    """The significant digits that tell ``a`` and ``b`` apart as decimals (6 where
+    they already differ there, or are equal; at most 17, a double's)."""
+    if a is None or b is None or a == b:
+        return 6
+    for digits in range(6, 18):
+        if _decimal(a, digits) != _decimal(b, digits):
+            return digits
+    return 17
+
+
+def _decimal(x: Exact, digits: int) -> str:
+    """``x`` to ``digits`` significant digits, exactly rounded (a fraction is not first
+    made a double: 7/12 and 0.5833333333333334 are one double, two numbers)."""
+    if isinstance(x, Fraction) and digits > 15:  # past what a double tells exactly
+        with decimal.localcontext() as context:
+            context.prec = digits
+            return format(decimal.Decimal(x.numerator) / decimal.Decimal(x.denominator), "g")
+    return f"{float(x):.{digits}g}"
+
+
+def _said(x: Exact | None, *, signed: bool = False, digits: int = 6) -> str:
     """``7/12 ≈ 0.583333``, ``3/5 = 0.6``, ``≈ 0.816497`` (``signed``: ``+1/12 ≈ ...``)."""
     if x is None:
         return "undefined"
@@ -542,11 +691,13 @@ def _said(x: Exact | None, *, signed: bool = False) -> str:
     if isinstance(x, Fraction):
         if x.denominator == 1:
             return f"{plus}{x.numerator}"
+        approx = _decimal(x, digits)
+        sign = "=" if Fraction(approx) == x else "≈"
         if x.denominator < 10**6:
-            approx = f"{f:.6g}"
-            sign = "=" if Fraction(approx) == x else "≈"
             return f"{plus}{format_fraction(x)} {sign} {plus}{approx}"
-    return f"≈ {plus}{f:.6g}"
+        if sign == "=":  # a decimal as typed: 0.5833333333333334
+            return f"{plus}{approx}"
+    return f"≈ {plus}{f:.{digits}g}"
 
 
 def evaluate(r: Requirement, current: Mapping[str, Number], base: Mapping[str, Number]) -> Outcome:
@@ -648,7 +799,7 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
     saying what is wrong)."""
     if isinstance(given, str) and given.lstrip().startswith("{"):  # to_json()'s text
         try:
-            d = json.loads(given)
+            d = _loads(given, name)
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"{name}: the JSON text given is not JSON at line {exc.lineno}, "
@@ -673,7 +824,7 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
                 f"--baseline {source}: cannot read it: {exc.strerror or exc}"
             ) from None
         try:
-            d = json.loads(text)
+            d = _loads(text, f"--baseline {source}")
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"--baseline {source}: not JSON at line {exc.lineno}, column "
@@ -689,10 +840,16 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
             f"baseline: give a path to an earlier report --json, its dict or a "
             f"Report, not {type(given).__name__}"
         )
-    if isinstance(d, Mapping) and "schema" in d and d.get("schema") != SCHEMA:
+    schema = d.get("schema") if isinstance(d, Mapping) else None
+    if (
+        isinstance(d, Mapping)
+        and "schema" in d
+        and (isinstance(schema, bool) or schema != SCHEMA or not isinstance(schema, int))
+    ):
+        kind = "the text " if isinstance(schema, str) else ""
         raise InputError(
-            f"--baseline {source}: a report of schema {d.get('schema')!r}; this "
-            f"version reads schema {SCHEMA}"
+            f"--baseline {source}: its schema is {kind}{quoted(schema)}; this version "
+            f"reads reports of schema {SCHEMA} (the number)"
         )
     if not isinstance(d, Mapping) or "schema" not in d or "roc" not in d:
         raise InputError(
@@ -703,9 +860,20 @@ def baseline_of(given: object, *, name: str = "baseline") -> Baseline:
     try:
         numbers = headline(d)
     except (InputError, AttributeError, TypeError) as exc:
-        raise InputError(f"--baseline {source}: a number in it is malformed: {exc}") from None
+        raise InputError(f"--baseline {source}: {exc}") from None
     said = d.get("source")
     return Baseline(source, numbers, said if isinstance(said, str) else None, facts(d))
+
+
+def _loads(text: str, named: str) -> Any:
+    """JSON text as Python; nesting deeper than the reader can follow is refused in one
+    line (a report nests four levels)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputError(
+            f"{named}: its JSON nests deeper than a report's (not an earlier report --json)"
+        ) from None
 
 
 @dataclass(frozen=True)

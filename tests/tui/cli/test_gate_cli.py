@@ -397,7 +397,9 @@ def test_a_baseline_of_another_schema_is_refused(
     other = tmp_path / "v2.json"
     other.write_text('{"schema": 2, "roc": {}}')
     code, _, err = _run(capsys, A, "--baseline", str(other))
-    assert code == 2 and "a report of schema 2; this version reads schema 1" in err
+    assert (
+        code == 2 and "its schema is 2; this version reads reports of schema 1 (the number)" in err
+    )
 
 
 def test_a_metric_at_goal_is_read_at_the_goal_whatever_the_threshold() -> None:
