@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.curves.det import det_span, placeable, probit
+from threshold_lab.core.curves.export import missing_class
 from threshold_lab.core.curves.hull import normalised_costs
 from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
@@ -270,10 +271,9 @@ def _rates(a: Analysis) -> tuple[FloatArray, FloatArray]:
 
 def _both_classes(models: Sequence[FigureModel], chart: str) -> None:
     for m in models:
-        s = m.analysis.sweep
-        if not s.positives or not s.negatives:
+        missing = missing_class(m.analysis.sweep, chart)
+        if missing is not None:
             who = f" (model {m.name})" if m.name else ""
-            missing = "positives" if not s.positives else "negatives"
             raise InputError(
                 f"--chart {chart}: the rows{who} have no actual {missing}, so the "
                 "curve is undefined"

@@ -41,6 +41,23 @@ def parse_curve(text: str) -> str:
     return name
 
 
+def missing_class(sweep: Sweep, curve: str) -> str | None:
+    """The class whose absence leaves ``curve`` undefined on ``sweep`` (``positives``,
+    ``negatives``), or None: ROC, DET and cost curves need both, PR the positives.
+
+    >>> from threshold_lab.core.data.dataset import make_dataset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> s = build_sweep(make_dataset([0.9, 0.5], [1, 1]))
+    >>> missing_class(s, "det"), missing_class(s, "pr")
+    ('negatives', None)
+    """
+    if not sweep.positives:
+        return "positives"
+    if not sweep.negatives and curve != "pr":
+        return "negatives"
+    return None
+
+
 def header(curve: str, labels: Sequence[str] = ()) -> list[str]:
     """The CSV's columns: ``labels`` first (``model``, ``fold``), then the point's."""
     a, b = _COLUMNS[curve]

@@ -12,10 +12,11 @@ import sys
 import time
 from collections.abc import Iterable
 
-from threshold_lab.core.curves.export import curve_csv
+from threshold_lab.core.curves.export import curve_csv, missing_class
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
+from threshold_lab.core.errors import InputError
 from threshold_lab.core.groups.gaps import gap_exceeded
 from threshold_lab.core.output import Output, stream, write_text
 from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
@@ -60,6 +61,14 @@ def run(args: argparse.Namespace) -> int:
     curve = request.get("curve")
     if curve is not None:
         labels, sweeps = curve_sweeps(report.contents)
+        for part in report.contents.parts:  # as plot refuses the chart
+            missing = missing_class(part.analysis.sweep, curve)
+            if missing is not None:
+                who = f" (model {part.name})" if len(report.contents.parts) > 1 else ""
+                raise InputError(
+                    f"--curve {curve}: the rows{who} have no actual {missing}, so the "
+                    "curve is undefined"
+                )
         pieces: Iterable[str] = curve_csv(sweeps, curve, labels=labels)
     elif request.get("json"):
         pieces = report_pieces(
@@ -96,16 +105,25 @@ def curve_sweeps(
     c: Contents,
 ) -> tuple[tuple[str, ...], list[tuple[tuple[str, ...], CoreSweep]]]:
     """The sweeps ``--curve`` writes, and the columns naming each: the one model's;
-    each model's (``model``); with folds, all rows (fold ``all``) then each fold's."""
+    each model's (``model``); with folds, all rows (fold ``all``) then each fold's;
+    with groups, all rows (group ``all``) then each group's (``group``)."""
     several = len(c.parts) > 1
     folded = c.first.folds is not None
-    labels = (("model",) if several else ()) + (("fold",) if folded else ())
+    grouped = bool(c.groups)
+    labels = (
+        (("model",) if several else ())
+        + (("fold",) if folded else ())
+        + (("group",) if grouped else ())
+    )
     out: list[tuple[tuple[str, ...], CoreSweep]] = []
     for p in c.parts:
         model = (p.name,) if several else ()
-        out.append((model + (("all",) if folded else ()), p.analysis.sweep))
+        whole = ("all",) if folded else ()
+        out.append((model + whole + (("all",) if grouped else ()), p.analysis.sweep))
         for f in () if p.folds is None else p.folds.folds:
             out.append(((*model, f.name), f.sweep))
+    for g in c.groups:
+        out.append((("all",) * (len(labels) - 1) + (g.name,), g.analysis.sweep))
     return labels, out
 
 

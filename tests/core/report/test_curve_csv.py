@@ -165,3 +165,51 @@ def test_with_folds_each_fold_s_rows_follow_all_rows(
         want = _rows(capsys.readouterr().out)
         got = [{k: v for k, v in r.items() if k != "fold"} for r in rows if r["fold"] == fold]
         assert got == want
+
+
+def test_with_groups_each_group_s_rows_follow_all_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--group: a group column, 'all' first, then each group's curve: the CSV its own
+    rows alone give."""
+    rng = np.random.default_rng(3)
+    y = rng.random(60) < 0.4
+    s = np.round(rng.random(60), 1)
+    site = rng.choice(["north", "south"], 60)
+    path = tmp_path / "g.csv"
+    body = [f"{a},{int(b)},{c}" for a, b, c in zip(s, y, site, strict=True)]
+    path.write_text("\n".join(["score,label,site", *body]) + "\n")
+    assert main(["report", str(path), "--group", "site", "--curve", "roc"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert list(rows[0])[:2] == ["group", "point"] and rows[0]["group"] == "all"
+    assert main(["report", str(path), "--curve", "roc"]) == 0
+    whole = _rows(capsys.readouterr().out)
+    assert [
+        {k: v for k, v in r.items() if k != "group"} for r in rows if r["group"] == "all"
+    ] == whole
+    for name in ("north", "south"):
+        alone = tmp_path / f"{name}.csv"
+        alone.write_text(
+            "\n".join(["score,label", *(b.rsplit(",", 1)[0] for b in body if b.endswith(name))])
+        )
+        assert main(["report", str(alone), "--curve", "roc"]) == 0
+        want = _rows(capsys.readouterr().out)
+        got = [{k: v for k, v in r.items() if k != "group"} for r in rows if r["group"] == name]
+        assert got == want
+
+
+@pytest.mark.parametrize(("curve", "labels"), [("det", "1,1"), ("roc", "0,0"), ("pr", "0,0")])
+def test_a_curve_the_rows_cannot_have_is_refused_as_plot_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], curve: str, labels: str
+) -> None:
+    a, b = labels.split(",")
+    path = tmp_path / "one.csv"
+    path.write_text(f"score,label\n0.9,{a}\n0.5,{b}\n")
+    assert main(["report", str(path), "--curve", curve]) == 2
+    out, err = capsys.readouterr()
+    missing = "negatives" if a == "1" else "positives"
+    assert out == ""
+    assert err == (
+        f"threshold-lab: error: --curve {curve}: the rows have no actual {missing}, so the "
+        "curve is undefined\n"
+    )
