@@ -17,6 +17,7 @@ figure's data back.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -258,7 +259,59 @@ def _finish(fig: Any, ax: Any, title: str, legend: str = "lower right") -> None:
     ax.set_title(title, fontsize=10)
     ax.grid(True, color="#dddddd", linewidth=0.6)
     ax.legend(loc=legend, fontsize=7, framealpha=0.9)
-    fig.tight_layout()
+    missing = _fonts_for(fig)
+    if missing:
+        warnings.warn(GlyphsMissing(missing), stacklevel=2)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        fig.tight_layout()
+
+
+class GlyphsMissing(UserWarning):
+    """Characters of a figure's text (a title, a model's name) that no installed font
+    has: said once, drawn as boxes."""
+
+    def __init__(self, chars: str) -> None:
+        super().__init__(
+            f"no installed font has {', '.join(chars)}: the figure draws "
+            f"{'it' if len(chars) == 1 else 'them'} as boxes (install a font that has "
+            f"{'it' if len(chars) == 1 else 'them'}, such as Noto)"
+        )
+        self.chars = chars
+
+
+def _fonts_for(fig: Any) -> str:
+    """Give each text of ``fig`` fonts that have its characters (the default font
+    first, then installed ones that have the rest: a title in Chinese is drawn in a
+    font with Chinese); return the characters no installed font has."""
+    from matplotlib import font_manager, ft2font
+    from matplotlib.text import Text
+
+    texts = [t for t in fig.findobj(Text) if t.get_text()]
+    chars = {c for t in texts for c in t.get_text() if not c.isspace()}
+    if all(c.isascii() for c in chars):
+        return ""
+    default = font_manager.findfont(font_manager.FontProperties())
+    missing = {c for c in chars if ord(c) not in ft2font.FT2Font(default).get_charmap()}
+    families: list[str] = []
+    for entry in font_manager.fontManager.ttflist:
+        if not missing:
+            break
+        if entry.name.startswith("Last Resort"):  # a box for every character: no glyphs
+            continue
+        try:
+            charmap = ft2font.FT2Font(entry.fname).get_charmap()
+        except (OSError, RuntimeError, ValueError):
+            continue
+        covered = {c for c in missing if ord(c) in charmap}
+        if covered and entry.name not in families:
+            families.append(entry.name)
+            missing -= covered
+    if families:
+        first = font_manager.FontProperties().get_family()
+        for t in texts:
+            t.set_fontfamily([*first, *families])
+    return "".join(sorted(missing))
 
 
 def _rates(a: Analysis) -> tuple[FloatArray, FloatArray]:
@@ -797,7 +850,8 @@ def save(fig: Any, path: str | PathLike[str] | Output, inputs: Sequence[str | Pa
     with writing(out) as tmp:
         try:
             # A fixed salt for the SVG's ids: the same figure is the same bytes.
-            with rc_context({"svg.hashsalt": "threshold-lab"}):
+            with rc_context({"svg.hashsalt": "threshold-lab"}), warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Glyph .* missing from font")
                 fig.savefig(tmp, format=out.path.suffix[1:].lower(), metadata=_metadata(out.path))
         except OSError as exc:
             raise refused(out, exc) from None

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.doubles import read_double
+from threshold_lab.core.errors import InputError, quoted
 
 Threshold = float | None
 ABOVE_ALL: Threshold = None
@@ -31,25 +32,29 @@ def parse_threshold(text: str) -> Threshold:
     if not cleaned:
         raise InputError("threshold is empty: use a number such as 0.5, or above-all")
     try:
-        value = float(cleaned)
-    except ValueError:
+        return read_double(cleaned)  # a score's rule: 1e-400 is not read as 0
+    except ValueError as exc:
+        said = str(exc).removeprefix(f"{cleaned!r} is ")
         raise InputError(
-            f"threshold {cleaned!r} is not a number: use a number such as 0.5, or above-all"
+            f"threshold {quoted(cleaned)} is {said}: use a number such as 0.5, or above-all"
         ) from None
-    if not math.isfinite(value):
-        raise InputError(
-            f"threshold {cleaned!r} is not a finite number: use a number such as 0.5, or above-all"
-        )
-    return value
 
 
 def check_threshold(value: object) -> Threshold:
     """Validate a threshold given in code: a finite real number or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InputError(f"threshold {value!r} is not a finite number (or None for above-all)")
-    return float(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"threshold {quoted(value)} is not a number (or None for above-all)")
+    try:
+        double = float(value)
+    except OverflowError:
+        double = math.inf
+    if not math.isfinite(double):
+        raise InputError(
+            f"threshold {quoted(value)} is not a finite number (or None for above-all)"
+        )
+    return double
 
 
 def format_threshold(value: Threshold) -> str:

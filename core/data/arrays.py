@@ -17,9 +17,9 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
-from threshold_lab.core.data.doubles import EXACT, integer_problem, read_double
 from threshold_lab.core.data.labels import LabelProblem, label_key, truth_of
 from threshold_lab.core.data.sources import Source
+from threshold_lab.core.doubles import EXACT, integer_problem, read_double
 from threshold_lab.core.errors import InputError, quoted
 
 #: The source a report of arrays names (the ``source`` field of its JSON).
@@ -94,9 +94,11 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
             f"{at('y_true', int(np.flatnonzero(np.isnan(y))[0]))}: the label is missing (NaN)"
         )
     if y.dtype.kind == "O":
-        missing = next((i for i, v in enumerate(y.tolist()) if v is None), None)
+        values = y.tolist()
+        missing = next((i for i, v in enumerate(values) if _missing(v)), None)
         if missing is not None:
-            raise InputError(f"{at('y_true', missing)}: the label is missing (None)")
+            said = "None" if values[missing] is None else quoted(values[missing])
+            raise InputError(f"{at('y_true', missing)}: the label is missing ({said})")
     try:
         values, first, inverse = np.unique(y, return_index=True, return_inverse=True)
     except TypeError:  # values of kinds that do not sort together (1 and "a")
@@ -118,6 +120,13 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
     positive_value[order] = [truth[k] for k in distinct]
     out: BoolArray = positive_value[np.asarray(inverse).reshape(-1)]
     return out
+
+
+def _missing(v: object) -> bool:
+    """Whether a label is a missing value: None, a NaN, pandas' NA or NaT."""
+    if v is None or type(v).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(v, float) and v != v
 
 
 def scores_of(y_score: Any, name: str = "y_score") -> npt.NDArray[np.float64]:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
-from threshold_lab.core.data.doubles import integer_problem, read_double
 from threshold_lab.core.data.labels import LabelProblem, first_missing, read_labels
+from threshold_lab.core.doubles import integer_problem, read_double
 from threshold_lab.core.errors import InputError, quoted
 
 

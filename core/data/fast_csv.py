@@ -17,8 +17,8 @@ from typing import Any, overload
 import numpy as np
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.dataset import Dataset, make_dataset
-from threshold_lab.core.data.doubles import EXACT
 from threshold_lab.core.data.labels import LabelProblem, label_key, truth_of
+from threshold_lab.core.doubles import EXACT
 from threshold_lab.core.errors import InputError
 
 

@@ -31,7 +31,10 @@ def _table(frame: Any) -> Any:
         return pa.Table.from_batches([frame])
     try:
         if hasattr(frame, "__arrow_c_stream__"):
-            return pa.table(frame)
+            table = pa.table(frame)
+            # pandas hands its index over as a column of its own: not one of the frame's.
+            index = [n for n in table.column_names if n.startswith("__index_level_")]
+            return table.drop_columns(index) if index else table
         if hasattr(frame, "__dataframe__"):
             return pyarrow.interchange.from_dataframe(frame)
     except (pa.ArrowException, TypeError, ValueError) as exc:

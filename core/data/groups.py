@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.dataset import Dataset, make_dataset
 from threshold_lab.core.data.rownames import RowNames
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 #: More groups than this is almost surely the wrong column (an id, a score).
 MAX_GROUPS = 1000
@@ -63,6 +63,7 @@ def group_codes(
         found_list = found.tolist()
         inverse = inverse.reshape(-1)
     raw = [_name(v) for v in found_list]
+    _no_text_and_number_alike(found_list, raw, where, part)
     for j, x in enumerate(raw):
         if x == "":
             i = int(np.flatnonzero(inverse == j)[0])
@@ -78,6 +79,21 @@ def group_codes(
     index = {x: i for i, x in enumerate(names)}
     rank = np.array([index[x] for x in raw], dtype=np.intp)
     return names, rank[inverse]
+
+
+def _no_text_and_number_alike(found: list[object], raw: list[str], where: str, part: str) -> None:
+    """Refuse a text and a number that would name one group (``1`` and ``"1"``): they
+    are different values, and merging them silently would hide the mix-up. Numbers
+    equal as numbers (``1`` and ``1.0``) are one group."""
+    first: dict[str, object] = {}
+    for v, name in zip(found, raw, strict=True):
+        if name in first and isinstance(first[name], str) != isinstance(v, str):
+            a, b = first[name], v
+            raise InputError(
+                f"{where}: {quoted(a)} and {quoted(b)} would both be {part} {name!r}: give "
+                f"every {part} name as text, or every one as a number"
+            )
+        first.setdefault(name, v)
 
 
 def _name(v: object) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.cells import Columns, assemble, fail
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.data.doubles import underflows
+from threshold_lab.core.doubles import underflows
 
 #: Fixture key to the key :func:`~threshold_lab.core.data.cells.assemble` takes the cells by.
 _KEYS = (("scores", "score"), ("labels", "label"), ("weights", "weight"), ("ids", "id"))

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from threshold_lab.core.data.doubles import DECIMAL
+from threshold_lab.core.doubles import DECIMAL
 from threshold_lab.core.errors import InputError
 
 #: The metrics a goal can name (threshold metrics core computes, plus two of its own).

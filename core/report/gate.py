@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from threshold_lab.core.curves.operating import Kind
-from threshold_lab.core.data.doubles import read_double
+from threshold_lab.core.doubles import read_double
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.metric import format_fraction
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES

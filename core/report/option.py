@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from threshold_lab.core.decide.net_benefit import parse_pt
-from threshold_lab.core.errors import InputError, UnknownOption
+from threshold_lab.core.errors import InputError, UnknownOption, quoted
 from threshold_lab.core.figures import parse_dpi, parse_size
 from threshold_lab.core.intervals.bootstrap import REPLICATES, parse_replicates
 from threshold_lab.core.metrics.metric import fraction_text
@@ -162,7 +162,9 @@ def number_text(value: object, what: str) -> str:
     """A real number as the text its parser reads (a Fraction as ``a/b``, a float by
     its shortest repr); a bool or anything else is refused."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real | Decimal):
-        raise InputError(f"{what} {value!r} is not a number")
+        raise InputError(f"{what} {quoted(value)} is not a number")
+    if isinstance(value, numbers.Integral) and abs(int(value)) > 10**400:
+        raise InputError(f"{what} {quoted(value)} is beyond a double's range (about 1e308)")
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else fraction_text(value)
     if isinstance(value, numbers.Integral):
@@ -182,7 +184,9 @@ def read_threshold(value: object) -> float | None:
     text = number_text(value, "threshold")
     t = float(Fraction(text)) if "/" in text else float(text)
     if not math.isfinite(t):
-        raise InputError(f"threshold {value!r} is not a finite number (or None for above-all)")
+        raise InputError(
+            f"threshold {quoted(value)} is not a finite number (or None for above-all)"
+        )
     return t
 
 

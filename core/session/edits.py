@@ -18,8 +18,8 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import RowChange
 from threshold_lab.core.curves.sweep import Sweep, sweep_flipped, sweep_with, sweep_without
 from threshold_lab.core.data.dataset import Dataset, weight_problem
-from threshold_lab.core.data.doubles import read_double
 from threshold_lab.core.data.rownames import RowNames
+from threshold_lab.core.doubles import read_double
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import predict
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed

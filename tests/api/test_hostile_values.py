@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from threshold_lab.core.data.doubles import EXACT, read_double
+from threshold_lab.core.doubles import EXACT, read_double
 from threshold_lab.tui.cli import main
 
 import threshold_lab as tl
@@ -179,3 +179,33 @@ def test_a_long_value_is_quoted_short() -> None:
     message = _refused(lambda: tl.report(Y, long), "row 2")
     assert len(message) < 200 and "(5003 characters)" in message
     assert re.search(r"'9{50,}", message)
+
+
+def test_a_pandas_missing_label_is_called_missing() -> None:
+    labels = pd.array([True, None, False, True, False], dtype="boolean")
+    _refused(lambda: tl.report(labels, S), "y_true[1] (row 2): the label is missing (<NA>)")
+
+
+def test_a_pandas_index_is_not_a_column_of_the_frame() -> None:
+    frame = pd.DataFrame({"label": Y, "score": S}, index=[10, 11, 12, 13, 14])
+    message = _refused(lambda: tl.from_frame(frame, score="nope"), "its columns are")
+    assert message.endswith("its columns are: 'label', 'score'")
+    assert tl.from_frame(frame).counts == tl.report(Y, S).counts
+
+
+def test_a_threshold_is_read_by_the_scores_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "canonical", "--threshold", "1e-400"]) == 2
+    assert "'1e-400' is too small for a double: it would read as 0" in capsys.readouterr().err
+    _refused(lambda: tl.report(Y, S, threshold="1_0"), "threshold '1_0' is not a number")
+    _refused(lambda: tl.report(Y, S, threshold=10**5000), "beyond a double's range")
+    half = decimal.Decimal("0.5")
+    assert tl.report(Y, S, threshold=half).threshold == 0.5  # type: ignore[arg-type]
+
+
+def test_a_text_and_a_number_never_share_a_group() -> None:
+    _refused(
+        lambda: tl.report(Y, S, groups=np.asarray([1, "1", 2, 2, 1], dtype=object)),
+        "groups: 1 and '1' would both be group '1': give every group name as text",
+    )
+    r = tl.report(Y, S, groups=[1, 1.0, 2, 2, 1])  # one number, written two ways
+    assert [g.name for g in r.contents.groups] == ["1", "2"]

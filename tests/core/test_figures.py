@@ -252,3 +252,28 @@ def test_folds_with_no_auc_draw_and_say_undefined() -> None:
     r = tl.report(y, s, folds=y)  # each fold one class: no fold has an AUC
     label = _line(r.figure("roc"), "mean:folds").get_label()
     assert "undefined: no fold has both classes" in label
+
+
+def test_characters_no_font_has_are_said_once_not_per_glyph(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import warnings
+
+    from threshold_lab.core.figures import GlyphsMissing, _fonts_for
+
+    title = "模型 \U0001d49c ROC"  # CJK and a mathematical script letter
+    out = tmp_path / "t.png"
+    assert main(["plot", "canonical", "--chart", "roc", "--out", str(out), "--title", title]) == 0
+    err = capsys.readouterr().err
+    assert "UserWarning" not in err and "Glyph" not in err
+    notes = [line for line in err.splitlines() if "no installed font has" in line]
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        fig = tl.report([1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]).figure("roc", title=title)
+    glyphs = [w for w in said if issubclass(w.category, GlyphsMissing)]
+    assert all("Glyph" not in str(w.message) for w in said)
+    missing = _fonts_for(fig)  # what this machine's fonts leave out
+    assert len(notes) == len(glyphs) == (1 if missing else 0)
+    if missing:
+        assert notes[0].endswith("(install a font that has them, such as Noto)")
+        assert all(c in notes[0] for c in missing)

@@ -7,6 +7,7 @@ optional extra: without it, one line says how to install it). Headless: core onl
 from __future__ import annotations
 
 import argparse
+import warnings
 
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
@@ -36,7 +37,7 @@ def parser() -> Parser:
 
 def run(args: argparse.Namespace) -> int:
     """Draw the chart ``args`` ask for and write it (a bad source or option: InputError)."""
-    from threshold_lab.core.figures import INSTALL
+    from threshold_lab.core.figures import INSTALL, GlyphsMissing
 
     try:
         import matplotlib  # noqa: F401
@@ -50,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
         note(slow)
     report = build_report(request)
     g = request.get
-    written = report.plot(g("chart"), out, size=g("size"), dpi=g("dpi"), title=g("title"))
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", GlyphsMissing)
+        written = report.plot(g("chart"), out, size=g("size"), dpi=g("dpi"), title=g("title"))
+    for w in said:
+        if issubclass(w.category, GlyphsMissing):
+            note(str(w.message))  # once, in words, not matplotlib's warning per glyph
     note(f"wrote {written}")
     return 0

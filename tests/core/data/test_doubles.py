@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from threshold_lab.core.data.doubles import read_double, underflows
 from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.doubles import read_double, underflows
 from threshold_lab.core.errors import InputError
 
 
