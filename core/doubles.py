@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 import re
 
+from threshold_lab.core.errors import quoted
+
 #: A decimal number: ASCII digits with an optional point, an optional exponent (no
 #: ``_``, no ``inf`` or ``nan``, no digits of other scripts). The goal grammar reads
 #: its numbers with it too.
@@ -60,18 +62,18 @@ def read_double(text: str) -> float:
     ``'x' is not a number`` or ``... is not a finite number`` or too small/large."""
     word = text.strip()
     if _NON_FINITE.fullmatch(word):
-        raise ValueError(f"{text!r} is not a finite number")
+        raise ValueError(f"{quoted(text)} is not a finite number")
     if not DECIMAL.fullmatch(word):
-        raise ValueError(f"{text!r} is not a number")
+        raise ValueError(f"{quoted(text)} is not a number")
     value = float(word)
     if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number (too large for a double)")
+        raise ValueError(f"{quoted(text)} is not a finite number (too large for a double)")
     if value == 0 and _NON_ZERO.match(word):
-        raise ValueError(f"{text!r} is too small for a double: it would read as 0")
+        raise ValueError(f"{quoted(text)} is too small for a double: it would read as 0")
     if abs(value) >= EXACT and _INTEGER.fullmatch(word):
         problem = integer_problem(int(word))
         if problem is not None:
-            raise ValueError(f"{text!r} is {problem}")
+            raise ValueError(f"{quoted(text)} is {problem}")
     return value
 
 

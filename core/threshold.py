@@ -34,7 +34,7 @@ def parse_threshold(text: str) -> Threshold:
     try:
         return read_double(cleaned)  # a score's rule: 1e-400 is not read as 0
     except ValueError as exc:
-        said = str(exc).removeprefix(f"{cleaned!r} is ")
+        said = str(exc).removeprefix(f"{quoted(cleaned)} is ")
         raise InputError(
             f"threshold {quoted(cleaned)} is {said}: use a number such as 0.5, or above-all"
         ) from None

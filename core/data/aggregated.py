@@ -29,7 +29,7 @@ from threshold_lab.core.data import delimited, fast_csv, progress
 from threshold_lab.core.data.cells import Where, fail, find, numbers, optional
 from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
 from threshold_lab.core.data.quantise import bound, bound_words, parse_rule
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 AGGREGATED_COLUMNS = ("score", "positives", "negatives")
 #: Columns a quantised file adds.
@@ -175,8 +175,8 @@ def _check(path: Path, c: Counts, where: Where, *, full: bool = True) -> None:
         name, row = ("positives", i) if i < n else ("negatives", i - n)
         value = float((c.positives if i < n else c.negatives)[row])
         if value < 0:
-            raise fail(path, f"{where(row)}, column {name!r}: {value!r} is negative")
-        raise fail(path, f"{where(row)}, column {name!r}: the count {why}")
+            raise fail(path, f"{where(row)}, column {quoted(name)}: {quoted(value)} is negative")
+        raise fail(path, f"{where(row)}, column {quoted(name)}: the count {why}")
     bad = np.flatnonzero(~np.isfinite(c.scores))
     if bad.shape[0]:
         i = int(bad[0])
@@ -246,7 +246,7 @@ def _from_cells(path: Path, cells: dict[str, list[object]], where: Where, by: st
         for i, raw in enumerate(cells["merged"]):
             key = str(raw).strip().lower()
             if key not in ("true", "false", "1", "0", "1.0", "0.0"):
-                raise fail(path, f"{where(i)}, column 'merged': {raw!r} is not true or false")
+                raise fail(path, f"{where(i)}, column 'merged': {quoted(raw)} is not true or false")
             merged[i] = key in ("true", "1", "1.0")
         rule = _rule(path, [str(v).strip() for v in cells["quantisation"]], where)
     groups = None
@@ -254,7 +254,7 @@ def _from_cells(path: Path, cells: dict[str, list[object]], where: Where, by: st
         values = cells["group"]
         for i, raw in enumerate(values):
             if raw is None or str(raw).strip() == "":
-                raise fail(path, f"{where(i)}, column {by or 'group'!r}: the group is empty")
+                raise fail(path, f"{where(i)}, column {quoted(by or 'group')}: the group is empty")
         groups = np.array([str(v).strip() for v in values], dtype=str)
     counts = Counts(scores, pos, neg, merged, rule, groups, by)
     _check(path, counts, where)
@@ -272,8 +272,8 @@ def _rule(path: Path, values: Sequence[str], where: Where) -> str:
         i = values.index(distinct[1])
         raise fail(
             path,
-            f"{where(i)}, column 'quantisation': {distinct[1]!r} differs from "
-            f"{distinct[0]!r} above; a file is quantised one way",
+            f"{where(i)}, column 'quantisation': {quoted(distinct[1])} differs from "
+            f"{quoted(distinct[0])} above; a file is quantised one way",
         )
     return distinct[0]
 
@@ -282,7 +282,7 @@ def grouped(path: Path, c: Counts) -> InputError:
     names = c.group_names()
     return fail(
         path,
-        f"holds {len(names)} groups by {c.by!r} ({', '.join(names[:4])}"
+        f"holds {len(names)} groups by {quoted(c.by)} ({', '.join(names[:4])}"
         f"{', ...' if len(names) > 4 else ''}): open it with threshold-lab to choose "
         "one",
     )

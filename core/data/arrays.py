@@ -215,7 +215,7 @@ def _one_score(v: object) -> float:
         try:
             return read_double(v)
         except ValueError as exc:  # "'x' is not a number": the value is quoted before
-            raise ValueError(str(exc).removeprefix(f"{v!r} is ")) from None
+            raise ValueError(str(exc).removeprefix(f"{quoted(v)} is ")) from None
     if isinstance(v, Fraction | Decimal):
         try:
             return _finite(float(v))
@@ -322,7 +322,7 @@ def _models_source(
     w, row_ids = _weights(sample_weight, n), _ids(ids, n)
     models = []
     for name, scores in y_score.items():
-        where = f"y_score[{name!r}]"
+        where = f"y_score[{quoted(name)}]"
         models.append(
             Model(str(name), _dataset(scores_of(scores, where), labels, w, row_ids, where))
         )
@@ -360,7 +360,7 @@ def _classes_source(
     for i, key in enumerate(keys):
         if key not in index:
             raise InputError(
-                f"y_true[{i}]: label {key!r} is not one of the classes ({', '.join(names)})"
+                f"y_true[{i}]: label {quoted(key)} is not one of the classes ({', '.join(names)})"
             )
         labels[i] = index[key]
     if labels.shape[0] != matrix.shape[0]:

@@ -65,16 +65,16 @@ def find(path: Path, header: Sequence[str], name: str, flag: str) -> int:
     if found:
         spellings = list(dict.fromkeys(header[i] for i in found))
         what = (
-            f"{len(found)} columns named {spellings[0]!r}"
+            f"{len(found)} columns named {quoted(spellings[0])}"
             if len(spellings) == 1
-            else f"{len(found)} columns that match {name!r} ("
+            else f"{len(found)} columns that match {quoted(name)} ("
             + ", ".join(repr(h) for h in spellings)
             + ")"
         )
         raise fail(path, f"the header has {what}: rename the copies so it is clear which to read")
     columns = ", ".join(repr(h) for h in header)
     raise fail(
-        path, f"no column {name!r} in the header (columns: {columns}); choose one with {flag}"
+        path, f"no column {quoted(name)} in the header (columns: {columns}); choose one with {flag}"
     )
 
 
@@ -108,7 +108,7 @@ def columns_wanted(path: Path, header: Sequence[str], cols: Columns) -> dict[str
             if i == j:
                 raise fail(
                     path,
-                    f"column {header[i]!r} is asked to be both the {other} and the {role}: "
+                    f"column {quoted(header[i])} is asked to be both the {other} and the {role}: "
                     "choose different columns",
                 )
     taken = set(wanted.values())
@@ -132,17 +132,17 @@ def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> 
     out = np.empty(len(values), dtype=np.float64)
     for i, raw in enumerate(values):
         if isinstance(raw, bool) or raw is None:
-            raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a number")
+            raise fail(path, f"{where(i)}, column {quoted(column)}: {quoted(raw)} is not a number")
         if isinstance(raw, list | dict):  # from JSON: named by kind, not spelled out
             kind = "a list" if isinstance(raw, list) else "an object"
-            raise fail(path, f"{where(i)}, column {column!r}: {kind} is not a number")
+            raise fail(path, f"{where(i)}, column {quoted(column)}: {kind} is not a number")
         text = raw.strip() if isinstance(raw, str) else raw
         if text == "":
-            raise fail(path, f"{where(i)}, column {column!r}: the cell is empty")
+            raise fail(path, f"{where(i)}, column {quoted(column)}: the cell is empty")
         if isinstance(text, int):
             problem = integer_problem(text)
             if problem is not None:
-                raise fail(path, f"{where(i)}, column {column!r}: {quoted(raw)} is {problem}")
+                raise fail(path, f"{where(i)}, column {quoted(column)}: {quoted(raw)} is {problem}")
             value = float(text)
         elif isinstance(text, float):
             value = text
@@ -151,9 +151,11 @@ def numbers(path: Path, column: str, values: Sequence[object], where: Where) -> 
             try:
                 value = read_double(written)
             except ValueError as exc:
-                raise fail(path, f"{where(i)}, column {column!r}: {exc}") from None
+                raise fail(path, f"{where(i)}, column {quoted(column)}: {exc}") from None
         if not math.isfinite(value):
-            raise fail(path, f"{where(i)}, column {column!r}: {raw!r} is not a finite number")
+            raise fail(
+                path, f"{where(i)}, column {quoted(column)}: {quoted(raw)} is not a finite number"
+            )
         out[i] = value
     return out
 
@@ -167,7 +169,7 @@ def _labels(
     except LabelProblem as problem:
         if problem.at is None:
             raise fail(path, problem.text) from None
-        raise fail(path, f"{where(problem.at)}, column {column!r}: {problem.text}") from None
+        raise fail(path, f"{where(problem.at)}, column {quoted(column)}: {problem.text}") from None
 
 
 def _weights(path: Path, values: Sequence[object], where: Where, cols: Columns) -> np.ndarray:
@@ -178,13 +180,13 @@ def _weights(path: Path, values: Sequence[object], where: Where, cols: Columns) 
         i = int(bad[0])
         raise fail(
             path,
-            f"{where(i)}, column {column!r}: weight {float(weights[i])!r} "
+            f"{where(i)}, column {quoted(column)}: weight {float(weights[i])!r} "
             "is negative; weights must be 0 or more",
         )
     problem = weight_problem(weights)
     if problem is not None and problem[0] >= 0:
         i, why = problem
-        raise fail(path, f"{where(i)}, column {column!r}: weight {why}")
+        raise fail(path, f"{where(i)}, column {quoted(column)}: weight {why}")
     return weights
 
 
@@ -192,14 +194,14 @@ def _ids(path: Path, values: Sequence[object], where: Where, cols: Columns) -> l
     column = cols.id or "id"
     missing = first_missing(values)
     if missing is not None:
-        raise fail(path, f"{where(missing)}, column {column!r}: the id is missing (null)")
+        raise fail(path, f"{where(missing)}, column {quoted(column)}: the id is missing (null)")
     ids = [str(v).strip() for v in values]
     first: dict[str, int] = {}
     for i, v in enumerate(ids):
         if v in first:
             raise fail(
                 path,
-                f"{where(i)}, column {column!r}: id {v!r} repeats "
+                f"{where(i)}, column {quoted(column)}: id {quoted(v)} repeats "
                 f"{where(first[v])}; ids must be unique",
             )
         first[v] = i

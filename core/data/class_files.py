@@ -26,7 +26,7 @@ from threshold_lab.core.data.cells import Columns, fail, find, matching, numbers
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.delimited import delimiter_of, header_of, lines_of, read_rows
 from threshold_lab.core.data.json_file import read_doc
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 SCORE_PREFIX = "score_"
 
@@ -38,12 +38,14 @@ def parse_class_scores(given: Sequence[str]) -> list[tuple[str, str]]:
     for g in given:
         cls, sep, column = g.partition("=")
         if not sep or not cls.strip() or not column.strip():
-            raise InputError(f"--class-score takes CLASS=COLUMN, such as cat=p_cat; not {g!r}")
+            raise InputError(
+                f"--class-score takes CLASS=COLUMN, such as cat=p_cat; not {quoted(g)}"
+            )
         out.append((cls.strip(), column.strip()))
     names = [c for c, _ in out]
     dup = next((c for c in names if names.count(c) > 1), None)
     if dup is not None:
-        raise InputError(f"--class-score names class {dup!r} twice")
+        raise InputError(f"--class-score names class {quoted(dup)} twice")
     return out
 
 
@@ -160,7 +162,8 @@ def _assemble(
             place = where(i) if callable(where) else f"row {i + 1}"
             raise fail(
                 path,
-                f"{place}: label {key!r} has no score column; the classes are {', '.join(classes)}",
+                f"{place}: label {quoted(key)} has no score column; the classes are "
+                f"{', '.join(classes)}",
             )
         labels[i] = index[key]
     if labels.shape[0] == 0:

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.rownames import find_in, positional_index, shown
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -151,7 +151,7 @@ def _as_labels(labels: Sequence[object] | npt.NDArray[np.generic]) -> BoolArray:
         if bad.any():
             i = _first(bad)
             raise InputError(
-                f"label at row {i + 1} is {arr[i]!r}: labels must be 0 or 1 "
+                f"label at row {i + 1} is {quoted(arr[i])}: labels must be 0 or 1 "
                 "(two classes: 1 is positive, 0 is negative)"
             )
         return np.asarray(arr == 1, dtype=np.bool_)
@@ -197,7 +197,7 @@ def weight_problem(w: FloatArray) -> tuple[int, str] | None:
     if tiny.any():
         i = _first(tiny)
         return i, (
-            f"is {float(w[i])!r}: a weight must be 0 or at least {SMALLEST_WEIGHT!r} "
+            f"is {float(w[i])!r}: a weight must be 0 or at least {quoted(SMALLEST_WEIGHT)} "
             "(scale the weights up)"
         )
     if not (w > 0).any():
@@ -285,7 +285,7 @@ def make_dataset(
         # A reader that has counted distinct ids itself (pyarrow, in C) says so.
         if not ids_known_unique and len(set(id_tuple)) != len(id_tuple):
             raise InputError(
-                f"id {_first_repeat(id_tuple)!r} appears more than once: ids must be unique"
+                f"id {quoted(_first_repeat(id_tuple))} appears more than once: ids must be unique"
             )
     return Dataset(
         scores=_readonly(s if owned else s.copy()),

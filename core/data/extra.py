@@ -18,6 +18,7 @@ import numpy.typing as npt
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.cells import fail, matching, numbers
 from threshold_lab.core.data.delimited import lines_of, read_rows
+from threshold_lab.core.errors import quoted
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -30,7 +31,7 @@ def numeric_column(
     values, where = _raw_column(path, name, purpose)
     out = values if isinstance(values, np.ndarray) else numbers(path, name, values, where)
     if out.shape[0] != n:
-        raise fail(path, f"column {name!r} has {out.shape[0]} values for {n} rows")
+        raise fail(path, f"column {quoted(name)} has {out.shape[0]} values for {n} rows")
     return out
 
 
@@ -39,7 +40,7 @@ def text_column(path: Path, name: str, n: int, *, purpose: str) -> list[object]:
     Parquet's own values), one per row of its ``n`` rows."""
     values, _ = _raw_column(path, name, purpose, text=True)
     if len(values) != n:
-        raise fail(path, f"column {name!r} has {len(values)} values for {n} rows")
+        raise fail(path, f"column {quoted(name)} has {len(values)} values for {n} rows")
     return list(values)
 
 
@@ -64,7 +65,9 @@ def _raw_column(
         found = matching(header, name)
         if len(found) != 1:
             what = "no column" if not found else "more than one column"
-            raise fail(path, f"{what} named {name!r} for {purpose} (columns: {', '.join(header)})")
+            raise fail(
+                path, f"{what} named {quoted(name)} for {purpose} (columns: {', '.join(header)})"
+            )
         return {"extra": found[0]}
 
     rows = read_rows(path, lines, column_of)
@@ -94,6 +97,8 @@ def _parquet_column(path: Path, name: str, purpose: str, *, text: bool = False) 
     except Exception as exc:  # pyarrow raises many types for a bad file
         raise fail(path, f"not a readable Parquet file ({exc})") from None
     if name not in schema:
-        raise fail(path, f"no column named {name!r} for {purpose} (columns: {', '.join(schema)})")
+        raise fail(
+            path, f"no column named {quoted(name)} for {purpose} (columns: {', '.join(schema)})"
+        )
     values = pq.ParquetFile(str(path)).read(columns=[name]).column(0).to_pylist()
     return values if text else numbers(path, name, values, lambda i: f"row {i + 1}")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 NEEDS_PYARROW = (
     "reading a data frame needs pyarrow (pip install 'threshold-lab[parquet]'); or pass "
@@ -51,13 +51,13 @@ def _table(frame: Any) -> Any:
 def _column(table: Any, name: str) -> Any:
     if name not in table.column_names:
         shown = ", ".join(repr(c) for c in table.column_names[:20])
-        raise InputError(f"no column {name!r} in the frame; its columns are: {shown}")
+        raise InputError(f"no column {quoted(name)} in the frame; its columns are: {shown}")
     column = table.column(name)
     if column.null_count:
         import pyarrow.compute as pc
 
         at = int(pc.index(pc.is_null(column), True).as_py())
-        raise InputError(f"column {name!r} is missing a value (null) at row {at + 1}")
+        raise InputError(f"column {quoted(name)} is missing a value (null) at row {at + 1}")
     return column
 
 
@@ -73,7 +73,7 @@ def _numbers(table: Any, name: str) -> np.ndarray:
         or pa.types.is_decimal(t)
         or pa.types.is_boolean(t)
     ):
-        raise InputError(f"column {name!r} holds {t}, not numbers")
+        raise InputError(f"column {quoted(name)} holds {t}, not numbers")
     return np.asarray(column.cast(pa.float64()).to_numpy(), dtype=np.float64)
 
 

@@ -90,7 +90,7 @@ def _no_text_and_number_alike(found: list[object], raw: list[str], where: str, p
         if name in first and isinstance(first[name], str) != isinstance(v, str):
             a, b = first[name], v
             raise InputError(
-                f"{where}: {quoted(a)} and {quoted(b)} would both be {part} {name!r}: give "
+                f"{where}: {quoted(a)} and {quoted(b)} would both be {part} {quoted(name)}: give "
                 f"every {part} name as text, or every one as a number"
             )
         first.setdefault(name, v)
@@ -131,6 +131,6 @@ def split_groups(
                 owned=True,
             )
         except InputError as exc:
-            raise InputError(f"group {name!r}: {exc}") from None
+            raise InputError(f"group {quoted(name)}: {exc}") from None
         out.append((name, sub))
     return tuple(out)

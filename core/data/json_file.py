@@ -10,6 +10,7 @@ from threshold_lab.core.data import progress
 from threshold_lab.core.data.cells import Columns, assemble, fail
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.doubles import underflows
+from threshold_lab.core.errors import quoted
 
 #: Fixture key to the key :func:`~threshold_lab.core.data.cells.assemble` takes the cells by.
 _KEYS = (("scores", "score"), ("labels", "label"), ("weights", "weight"), ("ids", "id"))
@@ -59,7 +60,7 @@ def _no_long_integers(path: Path, cells: dict[str, list[object]]) -> None:
                 what = "label" if name == "label" else "number"
                 raise fail(
                     path,
-                    f"item {i}, column {fixture_key[name]!r}: the integer {v!r} "
+                    f"item {i}, column {quoted(fixture_key[name])}: the integer {quoted(v)} "
                     f"is too large to be a {what}",
                 )
 
@@ -95,7 +96,7 @@ def model_lists(path: Path, doc: object) -> dict[str, list[object]] | None:
         raise fail(path, '"scores" names no model: give {"A": [...], "B": [...]} or a list')
     for name, values in models.items():
         if not isinstance(values, list):
-            raise fail(path, f'"scores" of model {name!r} must be a list')
+            raise fail(path, f'"scores" of model {quoted(name)} must be a list')
     return dict(models)
 
 

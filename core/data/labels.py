@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from threshold_lab.core.errors import quoted
 
 TRUE_WORDS = frozenset({"1", "1.0", "true"})
 FALSE_WORDS = frozenset({"0", "0.0", "false"})
@@ -107,14 +108,14 @@ def _check_new(distinct: Sequence[str], at: int, positive: str | None) -> None:
         raise LabelProblem("the label is empty", at)
     if positive is None and _breaks_pattern(new, distinct[:at]):
         raise LabelProblem(
-            f"label {new!r} is not 0/1 or true/false like the labels before it (1 is "
+            f"label {quoted(new)} is not 0/1 or true/false like the labels before it (1 is "
             "positive, 0 is negative; for named classes use --positive NAME)",
             at,
         )
     if at >= 2:
-        names = ", ".join(repr(s) for s in distinct[: at + 1])
+        names = ", ".join(quoted(s) for s in distinct[: at + 1])
         raise LabelProblem(
-            f"a third label value {new!r} (values so far: {names}); "
+            f"a third label value {quoted(new)} (values so far: {names}); "
             "a binary classifier needs exactly two classes",
             at,
         )
@@ -166,14 +167,16 @@ def truth_of(distinct: Sequence[str], positive: str | None) -> dict[str, bool]:
         if positive is not None:
             wanted = class_of(positive)
             if wanted not in first and len(spelled) == 2:
-                names = " and ".join(repr(s) for s in spelled)
-                raise LabelProblem(f"--positive {positive!r} is not one of the labels ({names})")
+                names = " and ".join(quoted(s) for s in spelled)
+                raise LabelProblem(
+                    f"--positive {quoted(positive)} is not one of the labels ({names})"
+                )
             return {k: class_of(k) == wanted for k in distinct}
         unknown = [at for at, k in enumerate(spelled) if k.lower() not in BOOL_WORDS]
         if unknown:
-            names = " and ".join(repr(s) for s in spelled)
+            names = " and ".join(quoted(s) for s in spelled)
             raise LabelProblem(
-                f"label {spelled[unknown[0]]!r} is not 0/1 or true/false; the labels are "
+                f"label {quoted(spelled[unknown[0]])} is not 0/1 or true/false; the labels are "
                 f"{names}: name the positive one with --positive NAME",
                 unknown[0],
             )

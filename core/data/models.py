@@ -23,6 +23,7 @@ from threshold_lab.core.data.delimited import header_of
 from threshold_lab.core.data.extra import numeric_column
 from threshold_lab.core.data.json_file import model_lists, read_doc
 from threshold_lab.core.data.loaders import load_file
+from threshold_lab.core.errors import quoted
 
 #: A header's columns named ``score_<model>`` hold model ``<model>``'s scores.
 SCORE_PREFIX = "score_"
@@ -56,7 +57,7 @@ def score_columns(path: Path, given: Sequence[str]) -> list[tuple[str, str]]:
     if len(given) >= 2:
         if len(set(given)) != len(given):
             dup = next(g for g in given if given.count(g) > 1)
-            raise fail(path, f"--score-column {dup!r} is given twice")
+            raise fail(path, f"--score-column {quoted(dup)} is given twice")
         return [(g, g) for g in given]
     if given or path.suffix.lower() == ".json" or not _regular(path):
         return []  # a pipe or device is read once, by the loader: no header to peek at
@@ -83,7 +84,8 @@ def load_models(
         for name, values in list(lists.items())[1:]:
             if len(values) != first.n:
                 raise fail(
-                    path, f'"scores" of model {name!r} has {len(values)} items for {first.n} rows'
+                    path,
+                    f'"scores" of model {quoted(name)} has {len(values)} items for {first.n} rows',
                 )
             scores = numbers(path, f"scores.{name}", values, lambda i: f"item {i}")
             out.append(Model(name, first.with_scores(scores, name=name)))
@@ -155,13 +157,13 @@ def join_models(
         if missing.size:
             raise fail(
                 other_path,
-                f"has no row with id {first.shown_id(int(missing[0]))!r}, which {path} has "
+                f"has no row with id {quoted(first.shown_id(int(missing[0])))}, which {path} has "
                 f"({_such(missing.size)}); {flag} needs the same examples in both",
             )
         extra = int(np.flatnonzero(~np.isin(ib, ia))[0])
         raise fail(
             other_path,
-            f"has a row with id {other.shown_id(extra)!r} that {path} has not; {flag} "
+            f"has a row with id {quoted(other.shown_id(extra))} that {path} has not; {flag} "
             "needs the same examples in both",
         )
     at = np.empty(first.n, dtype=np.intp)  # each first-file row's row in the other file
@@ -172,7 +174,7 @@ def join_models(
         said = {True: "positive", False: "negative"}
         raise fail(
             other_path,
-            f"row id {first.shown_id(i)!r} is labelled {said[bool(other.labels[at[i]])]} "
+            f"row id {quoted(first.shown_id(i))} is labelled {said[bool(other.labels[at[i]])]} "
             f"here and {said[bool(first.labels[i])]} in {path} ({_such(apart.size)}); "
             f"{flag} needs the same labels in both",
         )
@@ -183,7 +185,7 @@ def join_models(
         i = int(apart[0])
         raise fail(
             other_path,
-            f"row id {first.shown_id(i)!r} has weight {wb[i]:g} here and {wa[i]:g} in "
+            f"row id {quoted(first.shown_id(i))} has weight {wb[i]:g} here and {wa[i]:g} in "
             f"{path}; {flag} needs the same weights in both",
         )
     a, b = model_name(path, other_path), model_name(other_path, path)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.threshold import Threshold
 
 _CANON_SCORES = (0.9, 0.8, 0.8, 0.4, 0.1)
@@ -218,5 +218,5 @@ def preset(name: str) -> Preset:
         return PRESETS[name]
     except KeyError:
         raise InputError(
-            f"no preset named {name!r}; presets are: {', '.join(PRESET_NAMES)}"
+            f"no preset named {quoted(name)}; presets are: {', '.join(PRESET_NAMES)}"
         ) from None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import dot
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 #: The largest D for ``--round D``: 10^D and every score · 10^D below 2^53 stay exact.
 MAX_DIGITS = 15
@@ -77,12 +77,12 @@ def parse_rule(text: str) -> Rule:
     """
     m = re.fullmatch(r"\s*(round|quantile_bins):(\d{1,10})\s*", text)
     if m is None:
-        raise InputError(f"quantisation {text!r} is not round:D or quantile_bins:N")
+        raise InputError(f"quantisation {quoted(text)} is not round:D or quantile_bins:N")
     rule = Rule(m.group(1), int(m.group(2)))
     if rule.kind == "round" and rule.value > MAX_DIGITS:
-        raise InputError(f"quantisation {text!r}: at most {MAX_DIGITS} digits")
+        raise InputError(f"quantisation {quoted(text)}: at most {MAX_DIGITS} digits")
     if rule.kind == "quantile_bins" and not 1 <= rule.value <= MAX_BINS:
-        raise InputError(f"quantisation {text!r}: 1 to {MAX_BINS:,} bins")
+        raise InputError(f"quantisation {quoted(text)}: 1 to {MAX_BINS:,} bins")
     return rule
 
 
@@ -92,7 +92,7 @@ def digits(text: str) -> int:
         d = int(text)
     except ValueError:
         raise InputError(
-            f"--round {text!r}: the number of decimal digits, 0 to {MAX_DIGITS}"
+            f"--round {quoted(text)}: the number of decimal digits, 0 to {MAX_DIGITS}"
         ) from None
     if not 0 <= d <= MAX_DIGITS:
         raise InputError(f"--round {d}: the number of decimal digits must be 0 to {MAX_DIGITS}")
@@ -104,7 +104,7 @@ def bins(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise InputError(f"--quantile-bins {text!r}: a whole number of bins") from None
+        raise InputError(f"--quantile-bins {quoted(text)}: a whole number of bins") from None
     if not 1 <= n <= MAX_BINS:
         raise InputError(f"--quantile-bins {n}: the number of bins must be 1 to {MAX_BINS:,}")
     return n

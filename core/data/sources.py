@@ -28,7 +28,7 @@ from threshold_lab.core.data.groups import group_codes, split_groups
 from threshold_lab.core.data.loaders import Columns, load_counts, load_file
 from threshold_lab.core.data.models import join_models, load_models
 from threshold_lab.core.data.presets import PRESET_NAMES, PRESETS
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.threshold import Threshold
 
 
@@ -82,7 +82,9 @@ def with_groups(src: Source, column: str, values: Any, *, where: str | None = No
         )
     names, codes = group_codes(values, src.data.n, where=said)
     if len(names) < 2:
-        raise InputError(f"{said}: every row is in group {names[0]!r}; groups need at least two")
+        raise InputError(
+            f"{said}: every row is in group {quoted(names[0])}; groups need at least two"
+        )
     return dataclasses.replace(
         src, group_column=column, group_codes=codes, groups=split_groups(src.data, names, codes)
     )
@@ -105,7 +107,9 @@ def with_folds(src: Source, column: str, values: Any, *, where: str | None = Non
         )
     names, codes = group_codes(values, src.data.n, where=said, part="fold")
     if len(names) < 2:
-        raise InputError(f"{said}: every row is in fold {names[0]!r}; folds need at least two")
+        raise InputError(
+            f"{said}: every row is in fold {quoted(names[0])}; folds need at least two"
+        )
     return dataclasses.replace(src, fold_column=column, fold_names=tuple(names), fold_codes=codes)
 
 
@@ -168,7 +172,7 @@ def open_source(
                 "classes is not split into folds (not even with --class)"
             )
         values = text_column(path, fold, src.data.n, purpose="the folds")
-        return with_folds(src, fold, values, where=f"{path}, column {fold!r}")
+        return with_folds(src, fold, values, where=f"{path}, column {quoted(fold)}")
     if _there(path) and _regular(path) and _counts_file(path, aggregated):
         classes = bool(class_scores) or multiclass or klass is not None
         return _counts_source(path, by, group, keep, scores, compare, classes, as_models)
@@ -195,7 +199,7 @@ def open_source(
             klass=klass,
         )
         values = text_column(path, group, src.data.n, purpose="the groups")
-        return with_groups(src, group, values, where=f"{path}, column {group!r}")
+        return with_groups(src, group, values, where=f"{path}, column {quoted(group)}")
     if _there(path) and not aggregated and len(scores) < 2 and compare is None:
         mc = load_multiclass(path, cols, class_scores, force=multiclass)
         if mc is not None:
@@ -231,7 +235,7 @@ def open_source(
         p = PRESETS[name]
         if keep:
             raise InputError(
-                f"preset {name} has no column {keep[0]!r} for the goal's cost "
+                f"preset {name} has no column {quoted(keep[0])} for the goal's cost "
                 "(presets have scores and labels only)"
             )
         if len(scores) >= 2:
@@ -337,7 +341,7 @@ def _counts_source(
             shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
             raise fail(
                 path,
-                f"--group {group}: neither the group column ({column!r}) nor a "
+                f"--group {group}: neither the group column ({quoted(column)}) nor a "
                 f"group in it; the groups are: {shown}",
             )
         # One group's rows alone (its report, as a file of those rows alone gives).
@@ -358,7 +362,7 @@ def _counts_source(
     each = example_groups(counts)
     if len(names) < 2 or np.unique(each).shape[0] < 2:  # a group of zero counts has no rows
         return src
-    return with_groups(src, column, each, where=f"{path}, column {column!r}")
+    return with_groups(src, column, each, where=f"{path}, column {quoted(column)}")
 
 
 def _group_models(path: Path, counts: Counts, names: list[str], group: str | None) -> Source:
@@ -368,7 +372,9 @@ def _group_models(path: Path, counts: Counts, names: list[str], group: str | Non
         names.insert(0, group)
     elif group is not None:
         shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-        raise fail(path, f"no group {group!r} in column {counts.by!r}; the groups are: {shown}")
+        raise fail(
+            path, f"no group {quoted(group)} in column {quoted(counts.by)}; the groups are: {shown}"
+        )
     models = []
     quantised = {}
     for g in names:
@@ -376,7 +382,7 @@ def _group_models(path: Path, counts: Counts, names: list[str], group: str | Non
         try:
             models.append(Model(g, dataset_of(path, part)))
         except InputError as exc:
-            raise InputError(f"{exc} (group {g!r})") from None
+            raise InputError(f"{exc} (group {quoted(g)})") from None
         q = part.quantised()
         if q is not None:
             quantised[g] = q
@@ -397,7 +403,9 @@ def class_index(mc: Multiclass, name: str | None, path: Path) -> int:
     if name is None:
         return 0
     if name not in mc.classes:
-        raise InputError(f"{path}: no class {name!r}; the classes are: {', '.join(mc.classes)}")
+        raise InputError(
+            f"{path}: no class {quoted(name)}; the classes are: {', '.join(mc.classes)}"
+        )
     return mc.classes.index(name)
 
 

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import blocks
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 from threshold_lab.core.threshold import Threshold
 
@@ -58,7 +58,7 @@ def _fraction(text: str, what: str) -> Fraction:
     try:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
-        raise InputError(f"{what}: {text.strip()!r} is not a number") from None
+        raise InputError(f"{what}: {quoted(text.strip())} is not a number") from None
     return value
 
 

@@ -40,7 +40,7 @@ from threshold_lab.core.decide.values import (
     float_values,
     separated,
 )
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals.bootstrap import SweepStatistic
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import Cells
@@ -754,7 +754,9 @@ def _infeasible(
         reason = "no operating point has every constraint's metric defined"
     else:
         reason = "no operating point meets " + " and ".join(c.text() for c in goal.constraints)
-        where = "above all scores" if k == 0 else f"threshold {setting.sweep.threshold_at(k)!r}"
+        where = (
+            "above all scores" if k == 0 else f"threshold {quoted(setting.sweep.threshold_at(k))}"
+        )
         reason += f"; the closest is {where} (total shortfall {least:.4g})"
     return _decision(setting, goal, k, False, reason, 0, 0, _slacks(setting, goal, k), None, exact)
 
@@ -827,7 +829,7 @@ def _slacks(setting: Setting, goal: Goal, k: int) -> tuple[Slack, ...]:
 
 def decision_sentence(d: Decision, sweep: Sweep) -> str:
     """One sentence: what was chosen, why, and the runner-up."""
-    where = "above all scores" if d.threshold is None else f"threshold {d.threshold!r}"
+    where = "above all scores" if d.threshold is None else f"threshold {quoted(d.threshold)}"
     goal = d.goal.text()
     if not d.feasible:
         return f"Goal {goal}: not feasible; {d.reason}. Showing the closest point, {where}."
@@ -845,7 +847,7 @@ def decision_sentence(d: Decision, sweep: Sweep) -> str:
         text += f"; {d.attaining} points attain it, the highest threshold is chosen"
     if d.runner_up is not None and d.runner_up_objective is not None:
         ru = sweep.threshold_at(d.runner_up)
-        ru_where = "above all scores" if ru is None else f"threshold {ru!r}"
+        ru_where = "above all scores" if ru is None else f"threshold {quoted(ru)}"
         value = d.runner_up_objective.short()
         text += f"; runner-up {ru_where} with {WORDS[d.goal.metric]} {value}"
     return text + "."

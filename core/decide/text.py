@@ -18,6 +18,7 @@ from threshold_lab.core.decide.solve import (
     metrics_at_prevalence,
     solve,
 )
+from threshold_lab.core.errors import quoted
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -84,6 +85,6 @@ def prevalence_words(a: Analysis, prevalence: Fraction) -> str:
     """``at threshold 0.42, precision 9/12 -> 3/22, NPV 7/8 -> 133/134, ...; TPR and FPR
     are kept, LR+ and LR− do not change.``"""
     at = metrics_at_prevalence(a.sweep, a.point, prevalence, a.beta)
-    where = "above all scores" if a.threshold is None else f"threshold {a.threshold!r}"
+    where = "above all scores" if a.threshold is None else f"threshold {quoted(a.threshold)}"
     parts = [f"{WORDS[n]} {a.metrics[n].short()} -> {at[n].short()}" for n in PREVALENCE_WORDS]
     return f"at {where}, " + ", ".join(parts) + " (TPR, FPR and LR± kept)."

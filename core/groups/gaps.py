@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric, format_count, from_fraction, undefined
@@ -445,20 +445,21 @@ def parse_max_gap(text: str) -> tuple[str, float]:
     parts = text.replace("=", " ").split()
     if len(parts) != 2:
         raise InputError(
-            f"--max-gap {text!r}: give a gap's name and a number, as "
+            f"--max-gap {quoted(text)}: give a gap's name and a number, as "
             "'equal_opportunity_difference 0.05'"
         )
     name, number = parts
     if name not in GAPS:
         raise InputError(
-            f"--max-gap {text!r}: no gap named {name!r}; the gaps are: {', '.join(GAPS)}"
+            f"--max-gap {quoted(text)}: no gap named {quoted(name)}; the gaps are: "
+            f"{', '.join(GAPS)}"
         )
     try:
         limit = float(number)
     except ValueError:
-        raise InputError(f"--max-gap {text!r}: {number!r} is not a number") from None
+        raise InputError(f"--max-gap {quoted(text)}: {quoted(number)} is not a number") from None
     if not math.isfinite(limit) or limit < 0:
-        raise InputError(f"--max-gap {text!r}: the limit must be a finite number >= 0")
+        raise InputError(f"--max-gap {quoted(text)}: the limit must be a finite number >= 0")
     return name, limit
 
 

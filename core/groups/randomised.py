@@ -26,7 +26,7 @@ from typing import Any
 
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import Goal
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.metric import from_fraction
 from threshold_lab.core.threshold import Threshold
 
@@ -153,7 +153,8 @@ def solve_randomised(
         else:
             if pos == 0:
                 raise InputError(
-                    f"--randomised: group {name!r} has no actual positives (its TPR is undefined)"
+                    f"--randomised: group {quoted(name)} has no actual positives (its TPR is "
+                    "undefined)"
                 )
             xs = [t / pos for t in tp]
         ys = [sign * (a * t + b * f) for t, f in zip(tp, fp, strict=True)]

@@ -59,7 +59,7 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.text import solved_at
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.groups.gaps import RATE_WORDS, rate_terms
 from threshold_lab.core.groups.randomised import Randomised, solve_randomised
 from threshold_lab.core.metrics.confusion import Counts
@@ -114,7 +114,7 @@ def parse_criterion(text: str) -> str:
     word = text.strip().lower().replace("-", "_")
     if word not in CRITERIA:
         raise InputError(
-            f"--group-goal {text!r}: not a criterion; give one of: {', '.join(CRITERIA)}"
+            f"--group-goal {quoted(text)}: not a criterion; give one of: {', '.join(CRITERIA)}"
         )
     return word
 
@@ -124,10 +124,10 @@ def parse_tolerance(text: str) -> Fraction:
         e = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
         raise InputError(
-            f"--tolerance {text!r}: not a number (0.01, or a fraction 1/100)"
+            f"--tolerance {quoted(text)}: not a number (0.01, or a fraction 1/100)"
         ) from None
     if not 0 <= e <= 1:
-        raise InputError(f"--tolerance {text!r}: the gap allowed is between 0 and 1")
+        raise InputError(f"--tolerance {quoted(text)}: the gap allowed is between 0 and 1")
     return e
 
 
@@ -720,7 +720,7 @@ def solve_group_thresholds(
             why = "no actual negatives (its FPR is undefined)"
         if why:
             raise InputError(
-                f"per-group thresholds for {criterion}: group {g.name!r} has "
+                f"per-group thresholds for {criterion}: group {quoted(g.name)} has "
                 f"{why}; the criterion cannot hold there"
             )
     floats = "" if exact else "; rates and the objective in floats (the weights are not whole)"
@@ -840,7 +840,7 @@ def solve_same_goal(
                 goal.text(),
                 Fraction(0),
                 False,
-                f"group {name!r}: {decision.reason}",
+                f"group {quoted(name)}: {decision.reason}",
                 None,
                 search="the goal solver on each group's rows",
             )

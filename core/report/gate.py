@@ -78,7 +78,7 @@ class Number:
         if m is None:
             return cls(None, None, "not in the report")
         if isinstance(m, bool):
-            raise InputError(f"{m!r} is not a number")
+            raise InputError(f"{quoted(m)} is not a number")
         if isinstance(m, int | float):
             return cls(_finite_float(m))
         if not isinstance(m, Mapping):
@@ -119,7 +119,7 @@ def _finite_float(x: int | float) -> float:
     except OverflowError:
         raise InputError(f"{quoted(x)} is beyond a double's range") from None
     if not math.isfinite(value):
-        raise InputError(f"{value!r} is not a finite number")
+        raise InputError(f"{quoted(value)} is not a finite number")
     return value
 
 
@@ -194,7 +194,7 @@ def _number(name: str, where: str, m: Any) -> Number:
         raise InputError(f"{where} is {quoted(shown)}, outside {span}")
     if n.exact is not None and abs(float(n.exact) - n.value) > 1e-9 * max(1.0, abs(n.value)):
         raise InputError(
-            f"{where}: its exact {quoted(_text(n.exact))} is not its value {n.value!r}"
+            f"{where}: its exact {quoted(_text(n.exact))} is not its value {quoted(n.value)}"
         )
     return n
 
@@ -285,7 +285,7 @@ def _tokens(expr: str) -> list[_Token]:
         m = _TOKEN.match(expr, i)
         if m is None or m.end() == i:
             start = len(expr) - len(expr[i:].lstrip(" \t"))
-            raise _Malformed(f"{expr[start]!r} is not part of a requirement", start)
+            raise _Malformed(f"{quoted(expr[start])} is not part of a requirement", start)
         kind = m.lastgroup or "op"
         out.append(_Token(kind, m.group(kind), m.start(kind)))
         i = m.end()
@@ -489,7 +489,8 @@ class _Parser:
                 self.take()
                 if word not in _METRICS:
                     raise self.fail(
-                        f"{t.text!r} is not a metric ('METRIC at goal': {', '.join(METRIC_NAMES)})",
+                        f"{quoted(t.text)} is not a metric ('METRIC at goal': "
+                        f"{', '.join(METRIC_NAMES)})",
                         t,
                     )
                 return f"{word} at goal"
@@ -519,7 +520,7 @@ class _Parser:
             )
         if word in SUMMARIES or word in _METRICS or word == "objective":
             return word
-        raise self.fail(f"{t.text!r} is not a name", t, NAMES_HELP)
+        raise self.fail(f"{quoted(t.text)} is not a name", t, NAMES_HELP)
 
 
 def _literal_zero(n: Node) -> bool:
@@ -538,7 +539,7 @@ def parse_requirement(expr: str) -> Requirement:
     (['tpr at fpr 0.01'], '>=')
     """
     if not isinstance(expr, str):
-        raise InputError(f"require: {expr!r} is not a text such as 'auc >= 0.8'")
+        raise InputError(f"require: {quoted(expr)} is not a text such as 'auc >= 0.8'")
     try:
         return _Parser(expr).requirement()
     except _Malformed as exc:
@@ -572,17 +573,18 @@ def check_available(
             if ref.baseline:
                 if baseline is None:
                     raise InputError(
-                        f"--require {r.expr!r}: {ref} needs --baseline BASE.json "
+                        f"--require {quoted(r.expr)}: {ref} needs --baseline BASE.json "
                         "(an earlier report --json)"
                     )
                 if ref.name not in baseline.numbers:
                     raise InputError(
-                        f"--require {r.expr!r}: the baseline {baseline.source} "
+                        f"--require {quoted(r.expr)}: the baseline {baseline.source} "
                         f"has no {ref.name}{why_missing(ref.name)}"
                     )
             elif ref.name not in current:
                 raise InputError(
-                    f"--require {r.expr!r}: this report has no {ref.name}{why_missing(ref.name)}"
+                    f"--require {quoted(r.expr)}: this report has no "
+                    f"{ref.name}{why_missing(ref.name)}"
                 )
 
 
@@ -774,7 +776,7 @@ def notes(baseline: Baseline | None, now: Mapping[str, Any]) -> list[str]:
         )
     if was.get("goal") != now.get("goal"):
         said = {
-            k: f"{v!r}" if v else "none"
+            k: f"{quoted(v)}" if v else "none"
             for k, v in (("was", was.get("goal")), ("now", now.get("goal")))
         }
         out.append(
@@ -1057,4 +1059,6 @@ def parse_requirements(given: object) -> tuple[Requirement, ...]:
         return (parse_requirement(given),)
     if isinstance(given, list | tuple) and all(isinstance(g, str) for g in given):
         return tuple(parse_requirement(g) for g in given)
-    raise InputError(f"require: give a text such as 'auc >= 0.8' or a list of them, not {given!r}")
+    raise InputError(
+        f"require: give a text such as 'auc >= 0.8' or a list of them, not {quoted(given)}"
+    )

@@ -138,7 +138,9 @@ class Option:
             return _named(self, lambda: self.python(value) if self.python else value)
         if self.parse is None:
             return value
-        raise InputError(f"{self.name}: give a text such as {self.example()!r}, not {value!r}")
+        raise InputError(
+            f"{self.name}: give a text such as {quoted(self.example())}, not {quoted(value)}"
+        )
 
     def example(self) -> str:
         return self.metavar or "..."
@@ -204,7 +206,7 @@ def read_switch(name: str) -> Callable[[object], bool]:
             return value
         if isinstance(value, numbers.Integral) and int(value) in (0, 1):  # numpy's bools
             return bool(value)
-        raise InputError(f"{name}: give True or False, not {value!r}")
+        raise InputError(f"{name}: give True or False, not {quoted(value)}")
 
     return read
 
@@ -216,7 +218,7 @@ def parse_switch(text: str) -> bool:
         return True
     if word in ("off", "no", "false", "0"):
         return False
-    raise InputError(f"{text.strip()!r} is not on or off")
+    raise InputError(f"{quoted(text.strip())} is not on or off")
 
 
 def read_texts(parse: Callable[[str], tuple[Any, ...]], example: str) -> Callable[[object], Any]:
@@ -225,7 +227,9 @@ def read_texts(parse: Callable[[str], tuple[Any, ...]], example: str) -> Callabl
     def read(value: object) -> tuple[Any, ...]:
         if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
             return tuple(item for text in value for item in parse(text))
-        raise InputError(f"give a text such as {example!r} or a list of them, not {value!r}")
+        raise InputError(
+            f"give a text such as {quoted(example)} or a list of them, not {quoted(value)}"
+        )
 
     return read
 
@@ -235,7 +239,9 @@ def read_grid(value: object) -> tuple[Fraction, ...]:
     if isinstance(value, list | tuple) and value:
         texts = [v if isinstance(v, str) else number_text(v, "pt") for v in value]
         return parse_pt(",".join(texts))
-    raise InputError(f"give a text such as '0.01:0.99:0.01' or a list of numbers, not {value!r}")
+    raise InputError(
+        f"give a text such as '0.01:0.99:0.01' or a list of numbers, not {quoted(value)}"
+    )
 
 
 def one_item(parse: Callable[[str], Any]) -> Callable[[str], tuple[Any, ...]]:
@@ -264,9 +270,9 @@ def parse_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise InputError(f"{text!r} is not a number of seconds") from None
+        raise InputError(f"{quoted(text)} is not a number of seconds") from None
     if not (math.isfinite(value) and 0.05 <= value <= 60):
-        raise InputError(f"{text!r} must be between 0.05 and 60 seconds")
+        raise InputError(f"{quoted(text)} must be between 0.05 and 60 seconds")
     return value
 
 
@@ -275,9 +281,9 @@ def parse_terminal_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise InputError(f"size {text!r} is not WIDTHxHEIGHT, such as 120x40") from None
+        raise InputError(f"size {quoted(text)} is not WIDTHxHEIGHT, such as 120x40") from None
     if not (40 <= width <= 400 and 12 <= height <= 200):
-        raise InputError(f"size {text!r} is outside 40x12 .. 400x200")
+        raise InputError(f"size {quoted(text)} is outside 40x12 .. 400x200")
     return width, height
 
 
@@ -292,7 +298,7 @@ def parse_points(text: str) -> int | None:
     if n == 0 or n >= MIN_POINTS:
         return n
     raise InputError(
-        f"{text!r} is not a number of points: give all, 0, or a whole number of at least "
+        f"{quoted(text)} is not a number of points: give all, 0, or a whole number of at least "
         f"{MIN_POINTS}"
     )
 
@@ -300,20 +306,20 @@ def parse_points(text: str) -> int | None:
 def read_figure_size(value: object) -> tuple[float, float]:
     if isinstance(value, list | tuple) and len(value) == 2:
         return parse_size(f"{number_text(value[0], 'size')}x{number_text(value[1], 'size')}")
-    raise InputError(f"size: give (width, height) in inches or '6x4', not {value!r}")
+    raise InputError(f"size: give (width, height) in inches or '6x4', not {quoted(value)}")
 
 
 def read_dpi(value: object) -> int:
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return parse_dpi(str(int(value)))
-    raise InputError(f"dpi: give a whole number of dots per inch, as 150, not {value!r}")
+    raise InputError(f"dpi: give a whole number of dots per inch, as 150, not {quoted(value)}")
 
 
 def one_of(what: str, choices: tuple[str, ...]) -> Callable[[str], str]:
     def read(text: str) -> str:
         word = text.strip()
         if word not in choices:
-            raise InputError(f"--{what} {text!r}: give one of {', '.join(choices)}")
+            raise InputError(f"--{what} {quoted(text)}: give one of {', '.join(choices)}")
         return word
 
     return read

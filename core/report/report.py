@@ -59,7 +59,7 @@ from threshold_lab.core.decide.net_benefit import (
 )
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.figures import (
     FigureModel,
     Look,
@@ -535,7 +535,7 @@ def _estimator_scores(estimator: Any, X: Any) -> tuple[npt.NDArray[np.float64], 
     if scores.ndim == 2 and scores.shape[1] == 1:
         raise InputError(
             f"{name}.predict_proba(X) has one column: the estimator was fitted on one class "
-            f"({classes[0]!r})"
+            f"({quoted(classes[0])})"
             if classes
             else f"{name}.predict_proba(X) has one column"
         )

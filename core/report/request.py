@@ -33,7 +33,7 @@ from threshold_lab.core.data.arrays import ARRAYS, arrays_source, at, scores_of
 from threshold_lab.core.data.loaders import Columns
 from threshold_lab.core.data.models import join_models
 from threshold_lab.core.data.sources import Source, open_source, with_folds, with_groups
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.output import Output, output
 from threshold_lab.core.report.gate import why_missing
 from threshold_lab.core.report.options import BaselineRows, Options
@@ -151,18 +151,18 @@ def _check_requirements(given: Mapping[str, Any]) -> None:
         for ref in r.refs():
             if ref.baseline and baseline is None:
                 raise InputError(
-                    f"--require {r.expr!r}: {ref} needs --baseline BASE.json (baseline= from "
+                    f"--require {quoted(r.expr)}: {ref} needs --baseline BASE.json (baseline= from "
                     "Python: an earlier report)"
                 )
             if ref.baseline and baseline is not None and ref.name not in baseline.numbers:
                 raise InputError(
-                    f"--require {r.expr!r}: the baseline {baseline.source} has no "
+                    f"--require {quoted(r.expr)}: the baseline {baseline.source} has no "
                     f"{ref.name}{why_missing(ref.name)}"
                 )
             at_goal = ref.name == "objective" or ref.name.endswith(" at goal")
             if not ref.baseline and at_goal and "goal" not in given:
                 raise InputError(
-                    f"--require {r.expr!r}: {ref} needs --goal (goal= from Python: the goal "
+                    f"--require {quoted(r.expr)}: {ref} needs --goal (goal= from Python: the goal "
                     "it is read at)"
                 )
 
@@ -175,7 +175,7 @@ def given_from_python(front: str, keywords: Mapping[str, object]) -> dict[str, A
     for keyword, value in keywords.items():
         option = table.get(keyword)
         if option is None:
-            raise InputError(f"{front[:-2]}: no option {keyword!r}")
+            raise InputError(f"{front[:-2]}: no option {quoted(keyword)}")
         if option.name != "threshold" and (value is None or value is False):
             continue
         given[option.name] = option.read(value)
@@ -301,7 +301,7 @@ class Request:
             names = src.multiclass.classes
             if str(positive) not in names:
                 raise InputError(
-                    f"positive {positive!r} is not one of the classes ({', '.join(names)})"
+                    f"positive {quoted(positive)} is not one of the classes ({', '.join(names)})"
                 )
             c = names.index(str(positive))
             src = dataclasses.replace(src, data=src.multiclass.one_vs_rest(c), klass=c)
@@ -315,7 +315,7 @@ class Request:
         goal = self.given.get("goal")
         if goal is not None and goal.columns():
             raise InputError(
-                f"goal {goal.text()!r} names a cost column (@{goal.columns()[0]}); from "
+                f"goal {quoted(goal.text())} names a cost column (@{goal.columns()[0]}); from "
                 "arrays, give the costs as numbers (min cost fp=1 fn=5)"
             )
         return src

@@ -20,7 +20,7 @@ from threshold_lab.core.curves.sweep import Sweep, sweep_flipped, sweep_with, sw
 from threshold_lab.core.data.dataset import Dataset, weight_problem
 from threshold_lab.core.data.rownames import RowNames
 from threshold_lab.core.doubles import read_double
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.confusion import predict
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.threshold import Threshold
@@ -172,7 +172,7 @@ class InsertRow(Edit):
             if weights is not None and weight_problem(weights) is not None:
                 total = float(data.weights.sum()) if data.weights is not None else 0.0
                 raise InputError(
-                    f"cannot add a row of weight {self.weight!r} beside a total weight of "
+                    f"cannot add a row of weight {quoted(self.weight)} beside a total weight of "
                     f"{total:.3g}: a float sum that large would drop it"
                 )
         return Dataset(
@@ -356,7 +356,9 @@ def score_edit(data: Dataset, index: int, text: str) -> tuple[Edit, str]:
     """Row ``index``'s score as typed (raises InputError), and the sentence saying so."""
     value = check_score(data, text)
     old = float(data.scores[index])
-    return SetScore(index, value), f"Row {data.shown_id(index)}: score {old!r} -> {value!r}."
+    return SetScore(
+        index, value
+    ), f"Row {data.shown_id(index)}: score {quoted(old)} -> {quoted(value)}."
 
 
 def flip_edit(data: Dataset, index: int) -> tuple[Edit, str]:
@@ -368,7 +370,7 @@ def flip_edit(data: Dataset, index: int) -> tuple[Edit, str]:
 def insert_edit(data: Dataset, score: float, label: bool) -> tuple[Edit, str]:
     """A row added at the end (see :func:`parse_new_row`), and the sentence."""
     edit = new_row(data, score, label)
-    return edit, f"Added row {edit.name}: score {score!r}, label {int(label)}."
+    return edit, f"Added row {edit.name}: score {quoted(score)}, label {int(label)}."
 
 
 def delete_edit(data: Dataset, index: int) -> tuple[Edit, str]:

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Curves
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.output import check_name, output, write_text
 from threshold_lab.core.session import edits, recovery
 from threshold_lab.core.threshold import Threshold
@@ -192,7 +192,7 @@ class History:
                 return found
         first = [data.shown_id(i) for i in range(min(data.n, 8))]
         shown = ", ".join(first) + (", ..." if data.n > 8 else "")
-        raise InputError(f"no row {row_id!r}; rows are: {shown}")
+        raise InputError(f"no row {quoted(row_id)}; rows are: {shown}")
 
     def default_save_path(self) -> Path:
         if self.path is not None:

@@ -11,7 +11,7 @@ from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.drawing.bands import Band
 from threshold_lab.core.drawing.model_rows import ModelRow, model_row
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.folds import tpr_band
 from threshold_lab.core.groups.thresholds import parse_criterion, parse_tolerance
 from threshold_lab.core.report.options import Options
@@ -195,7 +195,7 @@ class OperatingPoint(SessionState):
         names = self._group_names("per-group thresholds")
         missing = [n for n in names if n not in thresholds]
         if missing:
-            raise InputError(f"no threshold for group {missing[0]!r}")
+            raise InputError(f"no threshold for group {quoted(missing[0])}")
         self.shown.own = {n: thresholds[n] for n in names}
         g = self.shown.showing_group
         if g is not None:

@@ -21,7 +21,7 @@ from threshold_lab.core.decide.solve import (
     threshold_statistic,
 )
 from threshold_lab.core.decide.text import goal_setting, prevalence_words
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals.bootstrap import SweepStatistic
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.report.options import Options
@@ -97,7 +97,9 @@ class Policy:
         """``t`` as the threshold to move to: exactly as given (a tie group's threshold
         is a score, and rounding could lift it above that score)."""
         if t is not None and not math.isfinite(t):
-            raise InputError(f"threshold {t!r} is not a finite number (or None for above-all)")
+            raise InputError(
+                f"threshold {quoted(t)} is not a finite number (or None for above-all)"
+            )
         return None if t is None else float(t)
 
     def stepped(self, steps: int) -> float:
@@ -149,7 +151,7 @@ class Policy:
 
 def goal_at_prevalence(p: Fraction, d: Decision) -> str:
     """What a goal solved again at prevalence ``p`` chose, in a sentence."""
-    where = "above all scores" if d.threshold is None else f"threshold {d.threshold!r}"
+    where = "above all scores" if d.threshold is None else f"threshold {quoted(d.threshold)}"
     value = d.objective.short() if d.objective.value is not None else "undefined"
     words = f"the goal chooses {where} there ({d.goal.metric} {value})"
     if not d.feasible:
@@ -160,5 +162,5 @@ def goal_at_prevalence(p: Fraction, d: Decision) -> str:
 def label_of(text: str) -> bool:
     """A typed label: 0 or 1 (raises InputError)."""
     if text.strip() not in ("0", "1"):
-        raise InputError(f"label {text.strip()!r} is not 0 or 1")
+        raise InputError(f"label {quoted(text.strip())} is not 0 or 1")
     return text.strip() == "1"

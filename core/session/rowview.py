@@ -19,6 +19,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.errors import quoted
 from threshold_lab.core.metrics.confusion import predict, row_cells
 from threshold_lab.core.text.scores import shown_score
 from threshold_lab.core.threshold import Threshold
@@ -157,7 +158,7 @@ def make_view(
     be lined up), in ``data``'s score order when a score order is asked for.
     """
     if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r}")
+        raise ValueError(f"unknown order {quoted(order)}")
     if cell == DIFFER:
         apart = decided_apart(models, threshold)
         if apart is None or apart.shape[0] != data.n:

@@ -38,7 +38,7 @@ from threshold_lab.core.decide.net_benefit import (
 )
 from threshold_lab.core.decide.solve import decision_sentence
 from threshold_lab.core.drawing.decision import decision_curve_of
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import SEED, Bootstrap, CurveStatistic
 from threshold_lab.core.report.options import Options
@@ -158,7 +158,7 @@ class Session(Editing):
         option = OPTIONS.by_plain().get(word.strip().lower())
         if option is None:
             words = ", ".join(OPTIONS.by_plain())
-            raise InputError(f"option: no option {word!r}; the options are: {words}")
+            raise InputError(f"option: no option {quoted(word)}; the options are: {words}")
         back = text.strip().lower() in ("default", *(OFF_WORDS if not option.default else ()))
         value: Any = option.default if back else option.read(text)
         name = option.name

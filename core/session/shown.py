@@ -16,7 +16,7 @@ from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.drawing.model_rows import ModelRow, model_row, pending_row
 from threshold_lab.core.drawing.prepared import BACKGROUND_ROWS
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.threshold import Threshold
@@ -145,7 +145,7 @@ class ShownRows:
                 "models"
             )
         if name not in names:
-            raise InputError(f"no model {name!r}; the models are: {', '.join(names)}")
+            raise InputError(f"no model {quoted(name)}; the models are: {', '.join(names)}")
         what = self.part if self.group_by is not None else "model"
         if edited:
             raise InputError(f"edits apply to the {what} shown only: " + EDITS_FIRST.format(what))
@@ -178,7 +178,7 @@ class ShownRows:
                 "of class names and score_<class> columns for several"
             )
         if name not in mc.classes:
-            raise InputError(f"no class {name!r}; the classes are: {', '.join(mc.classes)}")
+            raise InputError(f"no class {quoted(name)}; the classes are: {', '.join(mc.classes)}")
         if edited:
             raise InputError("edits apply to the class shown only: " + EDITS_FIRST.format("class"))
         self.klass = mc.classes.index(name)
