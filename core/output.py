@@ -33,6 +33,7 @@ import errno
 import io
 import os
 import shutil
+import signal
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -204,7 +205,21 @@ def writing(out: Output) -> Iterator[Path]:
         else:
             _put_in_place(target, out)
     finally:
+        remove(folder)
+
+
+#: The signals that stop a command (Ctrl-C's, a closed terminal's, kill's).
+_STOPPING = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def remove(folder: Path) -> None:
+    """Remove a temporary folder and all in it, with the stopping signals held until it
+    is gone: a signal in the middle would otherwise leave half of it behind."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
         shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def write_text(out: Output, text: str) -> Path:

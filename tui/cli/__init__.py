@@ -110,6 +110,25 @@ def parser() -> Parser:
 STOPPED_LIKE_CTRL_C = frozenset({"report", "plot", "aggregate", "screenshot"})
 
 
+#: The signals a command received while it ran, in order (SIGTERM, SIGHUP).
+RECEIVED: list[int] = []
+
+
+def stopped_by(exc: KeyboardInterrupt) -> int:
+    """The signal that stopped a command: the one ``exc`` carries, else the last one
+    received (DuckDB raises its own interruption for any), else SIGINT (Ctrl-C)."""
+    if isinstance(exc, Stopped):
+        return exc.signum
+    return RECEIVED[-1] if RECEIVED else int(signal.SIGINT)
+
+
+def stopped_line(exc: KeyboardInterrupt, left: str) -> str:
+    """The one line a stopped command says: how it was stopped, and what it left."""
+    signum = stopped_by(exc)
+    how = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    return f"{PROG}: {how}; {left}\n"
+
+
 class Stopped(KeyboardInterrupt):
     """SIGTERM or SIGHUP, raised where the command is, as Ctrl-C's KeyboardInterrupt."""
 
@@ -125,7 +144,10 @@ def _stopped_like_ctrl_c(stops: bool) -> Iterator[None]:
     before are put back after it: ``main`` may run inside another program)."""
 
     def stop(signum: int, _frame: object) -> None:
+        RECEIVED.append(signum)  # an engine may turn the exception into its own
         raise Stopped(signum)
+
+    RECEIVED.clear()
 
     before: dict[int, Any] = {}
     if stops:
@@ -161,9 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(exc))
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP: one line, no temporary
         said = getattr(exc, "__notes__", None) or ["nothing was written"]
-        how = f"stopped by {exc.name}" if isinstance(exc, Stopped) else "interrupted"
-        sys.stderr.write(f"{PROG}: {how}; {said[-1]}\n")
-        return 128 + (exc.signum if isinstance(exc, Stopped) else signal.SIGINT)
+        sys.stderr.write(stopped_line(exc, said[-1]))
+        return 128 + stopped_by(exc)
     except BrokenPipeError:
         # The reader left early (| head): stop quietly, with no traceback at exit.
         with contextlib.suppress(OSError, ValueError):

@@ -170,13 +170,10 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"-o {out}: is not a file; aggregate writes a Parquet or CSV file")
         result = _run(args, p)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP: the temporary is gone
-        from threshold_lab.tui.cli import Stopped
+        from threshold_lab.tui.cli import stopped_by, stopped_line
 
-        if isinstance(exc, Stopped):
-            sys.stderr.write(f"{PROG}: stopped by {exc.name}; {out} was not written\n")
-            return 128 + exc.signum
-        sys.stderr.write(f"{PROG}: interrupted; {out} was not written\n")
-        return 130
+        sys.stderr.write(stopped_line(exc, f"{out} was not written"))
+        return 128 + stopped_by(exc)
     except CannotWrite as exc:
         return cannot_write(str(exc))
     print("\n".join(summary_lines(result, p.rule_from)))

@@ -177,3 +177,35 @@ def test_a_signal_stops_report_in_one_line_leaving_no_temporary(
     assert err == f"threshold-lab: {how}; nothing was written\n"
     assert out.read_text() == "kept\n"
     assert sorted(p.name for p in work.iterdir()) == ["out.json"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_stops_aggregate_in_one_line_leaving_nothing(tmp_path: Path, signum: int) -> None:
+    pytest.importorskip("duckdb")
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rng = np.random.default_rng(9)
+    n = 6_000_000
+    rows = tmp_path / "rows.parquet"
+    pq.write_table(
+        pa.table({"score": rng.random(n, dtype=np.float32), "label": rng.random(n) < 0.3}), rows
+    )
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    out = out_dir / "o.parquet"
+    argv = [sys.executable, "-m", "threshold_lab", "aggregate", str(rows), "-o", str(out)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not any(out_dir.iterdir()) and proc.poll() is None:  # the temporary OUT is begun
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("aggregate finished before the signal")
+    name = signal.Signals(signum).name
+    assert (proc.returncode, err) == (
+        128 + signum,
+        f"threshold-lab: stopped by {name}; {out} was not written\n",
+    )
+    assert list(out_dir.iterdir()) == []
