@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import io
 import os
 import shutil
@@ -358,8 +359,6 @@ LEFT_PART = "the output written before it is incomplete"
 
 def _offset(out: TextIO) -> int | None:
     """Where a regular file ``out`` writes to stands now (None: not a regular file)."""
-    import fcntl
-
     try:
         fd = out.fileno()
         if not stat.S_ISREG(os.fstat(fd).st_mode):
