@@ -26,6 +26,11 @@ def brier_terms(c: Calibration) -> str:
     return f"{_d(c.reliability)} − {_d(c.resolution)} + {_d(c.uncertainty)}"
 
 
+def brier_total(c: Calibration) -> str:
+    """The Brier score the three terms make, as a decimal (``undefined`` without them)."""
+    return _brier(c)
+
+
 def _brier(c: Calibration) -> str:
     parts = (c.reliability.value, c.resolution.value, c.uncertainty.value)
     if any(p is None for p in parts):

@@ -220,3 +220,20 @@ def test_a_transform_on_the_command_line_opens_the_rows_transformed() -> None:
         check=False,
     )
     assert "B: ROC AUC 7/8" in two.stdout  # every model transformed; rankings kept
+
+
+async def test_the_reliability_line_shows_the_brier_score_then_its_terms() -> None:
+    """The line reads as the Brier score (the report's), not as its first term."""
+    from threshold_lab.core.report.report import build_report
+    from threshold_lab.core.report.request import Request
+    from threshold_lab.tui.widgets.charts.reliability import reliability_items
+
+    app = make_app("canonical")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c", "c", "c", "c")
+        await pilot.pause()
+        line = next(i for i in reliability_items(app.main.frame) if i.startswith("Brier"))
+    brier = build_report(Request.from_command("report", "canonical", {})).to_dict()
+    value = brier["probability"]["brier"]["value"]
+    assert line.startswith(f"Brier ≈ {value:.4g} = "), line
+    assert line.endswith("(reliability − resolution + uncertainty)")

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import RenderResult
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.metrics.metric import format_count
-from threshold_lab.core.text.calibration import brier_terms
+from threshold_lab.core.text.calibration import brier_terms, brier_total
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import longest_fitting
 from threshold_lab.tui.widgets.charts.base import CHANCE_MARK, plain_canvas
@@ -90,6 +90,6 @@ def reliability_items(frame: Frame) -> list[str]:
     return [
         f"ECE {c.ece.value_text()}",
         f"MCE {c.mce.value_text()}",
-        f"Brier ≈ {brier_terms(c)} (reliability − resolution + uncertainty)",
+        f"Brier ≈ {brier_total(c)} = {brier_terms(c)} (reliability − resolution + uncertainty)",
         f"rows per bin: {sizes}",
     ]
