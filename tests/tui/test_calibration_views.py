@@ -232,7 +232,9 @@ async def test_the_reliability_line_shows_the_brier_score_then_its_terms() -> No
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", "c", "c", "c")
         await pilot.pause()
-        line = next(i for i in reliability_items(app.main.frame) if i.startswith("Brier"))
+        frame = app.main.frame
+        assert frame is not None
+        line = next(i for i in reliability_items(frame) if i.startswith("Brier"))
     brier = build_report(Request.from_command("report", "canonical", {})).to_dict()
     value = brier["probability"]["brier"]["value"]
     assert line.startswith(f"Brier ≈ {value:.4g} = "), line
