@@ -34,10 +34,9 @@ import fcntl
 import io
 import os
 import shutil
-import signal
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -121,7 +120,7 @@ def output(
     folder = real.parent
     if not folder.is_dir():
         raise InputError(f"{named}: no folder {p.parent if p.parent != Path() else folder}")
-    same = _one_of(real, inputs)
+    same = one_of(real, inputs)
     if same is not None:
         raise InputError(f"{named}: is this run's input {same}; name another file to write")
     try:
@@ -138,7 +137,8 @@ def output(
             raise InputError(f"{named}: already exists; give --overwrite to replace it")
     result = Output(p, flag, real, through, overwrite)
     if not through:
-        shutil.rmtree(_temporary_folder(result), ignore_errors=True)
+        with _held():  # tried as writing tries it, a signal held until it is gone
+            shutil.rmtree(_temporary_folder(result), ignore_errors=True)
     return result
 
 
@@ -150,8 +150,9 @@ def _kind(mode: int) -> str:
     return "special file"
 
 
-def _one_of(real: Path, inputs: Sequence[str | Path]) -> str | None:
-    """The input that ``real`` is (the same file under any name), or None."""
+def one_of(real: Path, inputs: Sequence[str | Path]) -> str | None:
+    """The input that ``real`` (an output, its links followed) is, the same file under
+    any name (a link, ``./``, a hard link), or None."""
     for given in inputs:
         other = Path(given)
         try:
@@ -194,12 +195,21 @@ def writing(out: Output) -> Iterator[Path]:
     """A temporary path to write the whole output into; when the block ends well it
     becomes the output (see the module's rules), and whatever happens the temporary
     file is gone afterwards. Putting it in place fails as :class:`CannotWrite`."""
-    if out.through:
-        folder = Path(tempfile.mkdtemp(prefix="threshold-lab-out-"))
-    else:
-        folder = _temporary_folder(out)
+    # The folder is made with a stopping signal held, and let through only inside the
+    # try: a signal the moment it exists still has it removed.
+    hold = _held()
+    hold.__enter__()
+    try:
+        if out.through:
+            folder = Path(tempfile.mkdtemp(prefix="threshold-lab-out-"))
+        else:
+            folder = _temporary_folder(out)
+    except BaseException:
+        hold.__exit__(None, None, None)
+        raise
     target = folder / out.real.name
     try:
+        hold.__exit__(None, None, None)
         yield target
         if out.through:
             _write_through(target, out)
@@ -209,18 +219,35 @@ def writing(out: Output) -> Iterator[Path]:
         remove(folder)
 
 
-#: The signals that stop a command (Ctrl-C's, a closed terminal's, kill's).
-_STOPPING = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+#: Signals that came while a temporary folder was being made or removed, to be raised
+#: once it is done (see :func:`holding`): the command line's handlers defer to it.
+DEFERRED: list[int] = []
+_HOLDS = [0]
+#: Called with a deferred signal when the last hold ends (set by the command line).
+RELEASE: list[Callable[[int], None]] = []
+
+
+def holding() -> bool:
+    """Whether a stopping signal must wait: a temporary folder is being made or removed."""
+    return _HOLDS[0] > 0
+
+
+@contextlib.contextmanager
+def _held() -> Iterator[None]:
+    _HOLDS[0] += 1
+    try:
+        yield
+    finally:
+        _HOLDS[0] -= 1
+    if not _HOLDS[0] and DEFERRED and RELEASE:
+        RELEASE[-1](DEFERRED.pop())
 
 
 def remove(folder: Path) -> None:
-    """Remove a temporary folder and all in it, with the stopping signals held until it
-    is gone: a signal in the middle would otherwise leave half of it behind."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
+    """Remove a temporary folder and all in it, a stopping signal held until it is gone:
+    one in the middle would otherwise leave half of it behind."""
+    with _held():
         shutil.rmtree(folder, ignore_errors=True)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def write_text(out: Output, text: str) -> Path:

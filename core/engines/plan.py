@@ -21,7 +21,7 @@ from threshold_lab.core.data.cells import Columns, fail, find, names_wanted, opt
 from threshold_lab.core.data.delimited import delimiter_of, header_of
 from threshold_lab.core.data.quantise import Rule, parse_rule
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.output import Output
+from threshold_lab.core.output import Output, one_of
 
 #: File name endings read as Parquet; every other file is delimited text.
 PARQUET = (".parquet", ".pq")
@@ -241,7 +241,7 @@ def plan(
         quantisations cannot be merged exactly.
     """
     found = expand(inputs)
-    out_real = out.resolve()
+    out_real = Path(os.path.realpath(out))
     over = _searched_over(out, inputs)
     if over is not None:
         raise InputError(
@@ -255,7 +255,7 @@ def plan(
     exact: list[Path] = []
     for f in found:
         path, root = f.path, hive_root(f.path)
-        if path.resolve() == out_real:
+        if one_of(out_real, [path]) is not None:  # under any name: a link, a hard link
             raise InputError(f"{path}: is the output too; write OUT somewhere else")
         header, types, delim = _read_header(path)
         parquet = path.suffix.lower() in PARQUET

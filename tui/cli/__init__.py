@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from threshold_lab.core import output
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.output import CannotWrite
 from threshold_lab.tui.cli.args import PROG, Parser, fail
@@ -145,7 +146,15 @@ def _stopped_like_ctrl_c(stops: bool) -> Iterator[None]:
 
     def stop(signum: int, _frame: object) -> None:
         RECEIVED.append(signum)  # an engine may turn the exception into its own
+        if output.holding():  # a temporary folder half made or removed: after it
+            output.DEFERRED.append(signum)
+            return
         raise Stopped(signum)
+
+    def release(signum: int) -> None:
+        raise Stopped(signum)
+
+    output.RELEASE.append(release)
 
     RECEIVED.clear()
 
@@ -159,6 +168,8 @@ def _stopped_like_ctrl_c(stops: bool) -> Iterator[None]:
     finally:
         for caught, handler in before.items():
             signal.signal(caught, handler)
+        if stops:
+            output.RELEASE.pop()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

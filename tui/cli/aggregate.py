@@ -165,7 +165,8 @@ def run(args: argparse.Namespace) -> int:
     out_format(out)
     p = plan(args.inputs, out, cols, by=args.by, rule=rule_of(args), overwrite=args.overwrite)
     try:
-        target = output(out, "-o", inputs=p.files, overwrite=args.overwrite)  # before work
+        # Before any work (the plan has refused OUT as one of its inputs already).
+        target = output(out, "-o", overwrite=args.overwrite)
         if target.through:
             raise InputError(f"-o {out}: is not a file; aggregate writes a Parquet or CSV file")
         result = _run(args, p)

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -137,6 +138,15 @@ def test_an_interrupted_streamed_report_cuts_its_file_back(
     assert err_file.read_text() == "threshold-lab: stopped by SIGTERM; nothing was written\n"
 
 
+def _signal_once(proc: subprocess.Popen[str], signum: int, begun: Callable[[], bool]) -> None:
+    """Send ``signum`` to ``proc`` as soon as ``begun()`` (or when it has ended)."""
+    deadline = time.monotonic() + 120
+    while not begun() and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    proc.send_signal(signum)
+
+
 def _big(tmp_path: Path) -> Path:
     rng = np.random.default_rng(5)
     n = 400_000
@@ -162,12 +172,8 @@ def test_a_signal_stops_report_in_one_line_leaving_no_temporary(
     argv += ["--points", "all", "--require", "auc >= 0.1", "--junit", str(work / "j.xml")]
     with open(out, "a", encoding="utf-8") as fh:
         proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
         # The signal comes once the report has begun to stream (the handlers are set).
-        while out.stat().st_size <= len("kept\n") and proc.poll() is None:
-            assert time.monotonic() < deadline
-            time.sleep(0.005)
-        proc.send_signal(signum)
+        _signal_once(proc, signum, lambda: out.stat().st_size > len("kept\n"))
         _, err = proc.communicate(timeout=120)
     if proc.returncode == 0:
         pytest.skip("the report finished before the signal")
@@ -195,11 +201,7 @@ def test_a_signal_stops_aggregate_in_one_line_leaving_nothing(tmp_path: Path, si
     out = out_dir / "o.parquet"
     argv = [sys.executable, "-m", "threshold_lab", "aggregate", str(rows), "-o", str(out)]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not any(out_dir.iterdir()) and proc.poll() is None:  # the temporary OUT is begun
-        assert time.monotonic() < deadline
-        time.sleep(0.005)
-    proc.send_signal(signum)
+    _signal_once(proc, signum, lambda: any(out_dir.iterdir()))  # the temporary OUT begun
     _, err = proc.communicate(timeout=120)
     if proc.returncode == 0:
         pytest.skip("aggregate finished before the signal")
