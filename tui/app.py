@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import signal
 import sys
 from collections.abc import Callable, Iterable
@@ -21,6 +22,7 @@ from threshold_lab.core.session.session import Session
 from threshold_lab.tui.ascii import AsciiFilter
 from threshold_lab.tui.bindings import key_names
 from threshold_lab.tui.screens import asking
+from threshold_lab.tui.screens.dialogs import Dialog
 from threshold_lab.tui.screens.loading import Loaded, LoadingScreen
 from threshold_lab.tui.screens.main import MainScreen
 from threshold_lab.tui.screens.palette import OncePalette
@@ -34,6 +36,13 @@ _TWICE = frozenset({"Quit", "Keys"})
 #: How often the explorer asks whether its terminal is still there (see
 #: :meth:`ThresholdLab._check_terminal`): one request a second, nothing drawn.
 TERMINAL_CHECK_SECONDS = 1.0
+
+
+def _again(event: events.Key | events.Paste) -> events.Key | events.Paste:
+    """A held key as typed now: stamped now, so that coming back up unused (as
+    Enter does from a field, whose own binding takes it there) it is not taken for
+    a key typed before its dialog and held once more."""
+    return event.copy() if isinstance(event, events.Key) else events.Paste(event.text)
 
 
 class ThresholdLab(App[None]):
@@ -64,6 +73,8 @@ class ThresholdLab(App[None]):
         #: Set when the app ends without exploring (a cancelled or failed load).
         self.exit_note: str | None = None
         self._hung = False  # a hang-up is being handled
+        #: Keys typed while a dialog opens, in order (see :meth:`on_event`).
+        self._held: list[events.Key | events.Paste] = []
         self._loader = loader
         self._main: MainScreen | None = None
         if session is not None:
@@ -137,11 +148,30 @@ class ThresholdLab(App[None]):
             raise LookupError("the rows are still loading")
         return self._main
 
+    def _holding(self) -> bool:
+        """Whether a key must wait: a dialog is opening (its field not there yet to
+        take it), or keys before it are still waiting."""
+        screen = self.screen_stack[-1] if self.screen_stack else None
+        return bool(self._held) or (isinstance(screen, Dialog) and not screen.ready)
+
+    def _hold(self, event: events.Key | events.Paste) -> None:
+        """Keep a key to hand on later, in the order it was typed."""
+        bisect.insort(self._held, event, key=lambda e: e.time)
+
     async def on_event(self, event: events.Event) -> None:
         """Drop a key or mouse event that arrives while the app is closing (its
         screens are gone): Textual would raise ScreenStackError and print a
-        traceback over the terminal the user just got back."""
+        traceback over the terminal the user just got back.
+
+        Keys (and pastes) typed while a dialog opens go to the dialog, in order:
+        ``t0.9`` and Enter typed in one burst set 0.9. They wait here until its field
+        is there to take them (see also :meth:`_on_key`)."""
         if isinstance(event, events.InputEvent) and not self.screen_stack:
+            return
+        typed = isinstance(event, events.Key | events.Paste) and not event.is_forwarded
+        if typed and self._holding():
+            assert isinstance(event, events.Key | events.Paste)
+            self._hold(event)
             return
         await super().on_event(event)
 
@@ -150,6 +180,54 @@ class ThresholdLab(App[None]):
         # App._on_key (Textual calls each class's handler in turn) from seeking one.
         if not self.screen_stack:
             event.prevent_default()
+            return
+        # A key typed before a dialog opened but after the key that opened it: it
+        # went to the screen below, whose widgets passed it up here, where Textual
+        # would look it up among the dialog's keys and drop it (``0`` of ``t0.9``).
+        # It is the dialog's: typed again there, in its turn.
+        await self._typed_before(event)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        await self._typed_before(event)
+
+    async def _typed_before(self, event: events.Key | events.Paste) -> None:
+        top = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(top, Dialog) and event.time < top.opened_at:
+            event.prevent_default()
+            again = event.copy() if isinstance(event, events.Key) else events.Paste(event.text)
+            again.time = event.time
+            if self._holding():
+                self._hold(again)
+            else:
+                await self.on_event(_again(again))
+
+    async def _bound(self, event: events.Key | events.Paste) -> bool:
+        """Run a held key's binding now, if it has one where it is typed (the field's
+        ctrl+u, the help's scrolling): whether it had. Done here, not queued, so the
+        next key finds its effect (Textual's own lookup, as for a key typed there)."""
+        if not isinstance(event, events.Key):
+            return False
+        return await self._check_bindings(event.key, priority=True) or await self._check_bindings(
+            event.key
+        )
+
+    async def on_dialog_ready(self, message: Dialog.Ready) -> None:
+        """Hand the waiting keys on: to a dialog, one by one as it takes them; to the
+        explorer, all together (a key among them that opens a dialog holds the rest
+        for that dialog again)."""
+        while self._held and self.screen_stack:
+            top = self.screen_stack[-1]
+            if isinstance(top, Dialog):
+                if not top.ready or top.answered:
+                    return  # opening, or closing: its Ready (mounted, or gone) goes on
+                held = self._held.pop(0)
+                if top.take(held) or await self._bound(held):
+                    continue
+                await super().on_event(_again(held))
+                continue
+            rest, self._held = self._held, []
+            for event in rest:
+                await super().on_event(_again(event))
 
     async def action_quit(self) -> None:
         """Quit (ctrl+q, the palette's Quit); with unsaved edits, only after asking."""

@@ -8,9 +8,11 @@ from typing import TypeVar
 from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
@@ -31,6 +33,41 @@ class Dialog(ModalScreen[ResultType]):
     """
 
     _answered = False
+    _ready = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: When it opened, on the clock Textual stamps each key with: a key stamped
+        #: before this was typed while it opened and was sent to the screen below.
+        self.opened_at = events.Event().time
+
+    class Ready(Message):
+        """A dialog can take keys now (or has gone): the app hands it the keys it held
+        (see ``ThresholdLab.on_event``)."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether its widgets are up and focused, so that a key reaches them. Keys
+        typed before then (``t0.9`` and Enter in one burst, or a paste) wait for it."""
+        return self._ready
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._now_ready)
+
+    def on_unmount(self) -> None:
+        self._ready = True
+        self.app.post_message(self.Ready())
+
+    def _now_ready(self) -> None:
+        self._ready = True
+        self.app.post_message(self.Ready())
+
+    def take(self, event: events.Key | events.Paste) -> bool:
+        """Act on a key that was typed while it opened, now, as typing it here would
+        have: whether it could (if not, it goes the usual way). Only keys whose whole
+        effect is immediate are taken, so the next one finds this dialog as the one
+        before left it."""
+        return False
 
     @property
     def answered(self) -> bool:
@@ -93,16 +130,42 @@ class ValueDialog(Dialog[object]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self._submit(event.value)
+
+    def _submit(self, text: str) -> None:
         if self._answered:
             return  # a second Enter that arrived with the first: the value is applied
         try:
-            result = self.check(event.value)
+            result = self.check(text)
         except InputError as exc:
             error = self.query_one("#dialog-error", Label)
             error.update(f"Refused: {exc}")
             error.display = True
             return
         self.answer(result)
+
+    def take(self, event: events.Key | events.Paste) -> bool:
+        """Typed text goes into the field (replacing the selected value, as typing
+        there does), Enter applies it and Esc cancels."""
+        field = self.query_one("#dialog-input", Input)
+        if isinstance(event, events.Paste):
+            text = event.text.splitlines()[0] if event.text else ""
+        elif event.key == "enter":
+            self._submit(field.value)
+            return True
+        elif event.key == "escape":
+            self.answer(None)
+            return True
+        elif event.is_printable and event.character is not None:
+            text = event.character
+        else:
+            return False
+        selection = field.selection
+        if selection.is_empty:
+            field.insert_text_at_cursor(text)
+        else:
+            field.replace(text, *selection)
+        return True
 
     def action_cancel(self) -> None:
         self.answer(None)
@@ -127,6 +190,12 @@ class ConfirmDialog(Dialog[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.answer(yes)
+
+    def take(self, event: events.Key | events.Paste) -> bool:
+        if isinstance(event, events.Key) and event.key in ("y", "enter", "n", "escape"):
+            self.answer(event.key in ("y", "enter"))
+            return True
+        return False
 
 
 class PresetPicker(Dialog[str | None]):
