@@ -77,6 +77,22 @@ async def test_typed_threshold_valid_and_invalid() -> None:
         assert m.session.threshold is None
 
 
+async def test_an_unchanged_threshold_says_so() -> None:
+    """t then Enter applies the value it shows: the threshold is unchanged (not
+    "cannot go further that way", which is for a step key at an end)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("t", "enter")
+        assert m.session.threshold == 0.5
+        assert m.message == "Threshold unchanged: 0.5, at tie group 2 of 4 (score 0.8, 2 rows)."
+        await pilot.press("t", *retype("0.50"), "enter")
+        assert m.message == "Threshold unchanged: 0.5, at tie group 2 of 4 (score 0.8, 2 rows)."
+        await pilot.press("t", *retype("above-all"), "enter", "t", "enter")
+        assert m.session.threshold is None
+        assert m.message == "Threshold unchanged: above all scores (before tie group 1 of 4)."
+
+
 async def test_edit_flip_add_delete_undo_redo_reset() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -24,6 +24,7 @@ from threshold_lab.core.text.groups import groups_at_threshold
 from threshold_lab.core.text.intervals import curve_interval_words
 from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
+from threshold_lab.core.text.sentences import tie_group_text
 from threshold_lab.core.threshold import format_threshold, parse_threshold
 from threshold_lab.core.transform import NAMES, parse_transform
 from threshold_lab.tui.ascii import to_ascii
@@ -46,7 +47,11 @@ def type_threshold(host: Host) -> None:
         return _ABOVE_ALL if typed is None else typed
 
     def done(value: object) -> None:
-        if isinstance(value, float):
+        if (value == _ABOVE_ALL and t is None) or (isinstance(value, float) and value == t):
+            where = tie_group_text(host.session.analysis)
+            at = "" if t is None else f"{format_threshold(t)}, at "
+            host.say(f"Threshold unchanged: {at}{where}.")
+        elif isinstance(value, float):
             host.run(lambda: host.session.set_threshold(value))
         elif value == _ABOVE_ALL:
             host.run(lambda: host.session.set_threshold(None))
