@@ -13,7 +13,15 @@ from threshold_lab.tui.commands import COMMANDS
 from threshold_lab.tui.screens.dialogs import ConfirmDialog, ValueDialog
 from threshold_lab.tui.screens.help import HelpScreen
 
-from tests.tui.helpers import SIZE, active_screen, as_bindings, make_app, retype, system_commands
+from tests.tui.helpers import (
+    SIZE,
+    SMALL,
+    active_screen,
+    as_bindings,
+    make_app,
+    retype,
+    system_commands,
+)
 
 
 async def test_opening_state() -> None:
@@ -750,3 +758,25 @@ async def test_a_message_of_double_width_characters_is_measured_by_its_cells() -
         shown = line.fit(said)
         assert shown.endswith(MessageLine.CUT)
         assert len(Text(shown).wrap(app.console, width)) <= 2
+
+
+@pytest.mark.parametrize("key", ["c", "l", "h", "R"])
+async def test_chart_keys_show_the_chart_where_it_is_hidden(key: str) -> None:
+    """At 80x24 (one pane at a time), a chart key on pane 1 shows pane 2, so it never
+    changes a chart that cannot be seen; where all panes show, the pane stays."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        m = app.main
+        assert m.view == "matrix"
+        await pilot.press(key)
+        assert m.view == "chart"
+        if key != "R":
+            assert m.message.startswith("Pane 2 shown. ")
+        await pilot.press("3", key)
+        assert m.view == "chart"
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press(key)
+        assert m.view == "all"
+        assert not m.message.startswith("Pane 2")

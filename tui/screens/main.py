@@ -523,7 +523,16 @@ class MainScreen(Screen[None]):
         self.playback.stop()
         self.run(self.session.reset)
 
+    def _reveal_chart(self) -> str:
+        """Show the chart pane if it is hidden (one pane at a time, and another shown),
+        so a chart key never changes a chart that cannot be seen: what to say of it."""
+        if self.view in ("all", "chart"):
+            return ""
+        self.pane = "chart"
+        return "Pane 2 shown. "
+
     def action_cycle_chart(self) -> None:
+        shown_pane = self._reveal_chart()
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % len(CHART_MODES)]
         shown = {
             "roc": "the ROC curve",
@@ -542,30 +551,33 @@ class MainScreen(Screen[None]):
             keys += "; l: FPR linear" if self.log_fpr else "; l: log FPR"
             if self.chart_mode == "roc":  # side by side the line has no room at 80 columns
                 keys += "; h: no hull" if self.roc_hull else "; h: hull"
-        self.say(f"Chart: {shown} ({keys}).")
+        self.say(f"{shown_pane}Chart: {shown} ({keys}).")
 
     def action_log_fpr(self) -> None:
+        shown_pane = self._reveal_chart()
         self.log_fpr = not self.log_fpr
         if self.chart_mode not in ("roc", "both"):
             self.chart_mode = "roc"
         if self.log_fpr:
             self.say(
-                "ROC chart: FPR on a log scale, decades down to the smallest FPR above 0; "
-                "points at FPR 0 sit on the axis (l: linear again)."
+                f"{shown_pane}ROC chart: FPR on a log scale, decades down to the smallest FPR "
+                "above 0; points at FPR 0 sit on the axis (l: linear again)."
             )
         else:
-            self.say("ROC chart: FPR on a linear scale again (l: log scale).")
+            self.say(f"{shown_pane}ROC chart: FPR on a linear scale again (l: log scale).")
 
     def action_roc_hull(self) -> None:
+        shown_pane = self._reveal_chart()
         self.roc_hull = not self.roc_hull
         if self.chart_mode not in ("roc", "both"):
             self.chart_mode = "roc"
         if self.roc_hull:
             self.say(
-                "ROC chart: its convex hull (=), the points ever cheapest, and ROCCH AUC (h: hide)."
+                f"{shown_pane}ROC chart: its convex hull (=), the points ever cheapest, and "
+                "ROCCH AUC (h: hide)."
             )
         else:
-            self.say("ROC chart: the convex hull hidden (h: show it).")
+            self.say(f"{shown_pane}ROC chart: the convex hull hidden (h: show it).")
 
     def action_decimals(self) -> None:
         self.decimals = not self.decimals
@@ -601,6 +613,7 @@ class MainScreen(Screen[None]):
         self.bootstrapper.toggle()
 
     def action_next_readout(self) -> None:
+        self._reveal_chart()  # the readout is a point on the ROC chart
         self.run(self.session.next_readout)
 
     def action_more_metrics(self) -> None:
