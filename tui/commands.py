@@ -36,6 +36,26 @@ GROUPS = (
 )
 
 
+#: The charts ``c`` cycles through, in its order: each chart mode's short name, and
+#: what it shows (the message on reaching it says so). Help, the palette and the
+#: messages read them here; :mod:`threshold_lab.tui.state.chart_modes` types them.
+CHARTS: dict[str, tuple[str, str]] = {
+    "roc": ("ROC", "the ROC curve"),
+    "pr": ("PR", "the precision-recall curve"),
+    "both": ("both", "ROC and precision-recall side by side"),
+    "metrics": ("metrics", "precision, recall, F1 and queue rate against the threshold"),
+    "reliability": (
+        "reliability",
+        "the reliability diagram (observed rate by mean score per bin)",
+    ),
+    "gains": ("gains", "cumulative gains (share of positives captured by share of rows)"),
+    "det": ("DET", "the DET curve (FNR against FPR, both on probit axes)"),
+    "decision": ("decision curve", "the decision curve (net benefit by pt)"),
+    "cost": ("cost curves", "cost curves (expected cost by PC(+))"),
+}
+_CHART_LIST = ", ".join(name for name, _ in CHARTS.values())
+
+
 class Command:
     """A command (the base class: its subclasses are the commands)."""
 
@@ -319,7 +339,7 @@ class PaneMatrix(Command):
 
 
 class PaneChart(Command):
-    """Pane 2: the chart (c cycles ROC, PR, ... reliability, gains)"""
+    """Pane 2: the chart"""
 
     KEY = "2"
     ID = "pane-chart"
@@ -327,6 +347,9 @@ class PaneChart(Command):
     FOOTER = "Chart pane"
     ACTION = "pane('chart')"
     GROUP = "Panes"
+
+
+PaneChart.__doc__ = f"Pane 2: the chart (c cycles {_CHART_LIST})"
 
 
 class PaneRows(Command):
@@ -452,7 +475,7 @@ class Reset(Command):
 
 
 class CycleChart(Command):
-    """Chart: ROC, PR, both, metrics, reliability, gains, DET"""
+    """Chart: the next one"""
 
     KEY = "c"
     ID = "cycle-chart"
@@ -460,6 +483,9 @@ class CycleChart(Command):
     SHOW = True
     ACTION = "cycle_chart"
     GROUP = "Views and playback"
+
+
+CycleChart.__doc__ = f"Chart: the next of {_CHART_LIST}"
 
 
 class LogFpr(Command):

@@ -780,3 +780,31 @@ async def test_chart_keys_show_the_chart_where_it_is_hidden(key: str) -> None:
         await pilot.press(key)
         assert m.view == "all"
         assert not m.message.startswith("Pane 2")
+
+
+async def test_help_and_palette_name_every_chart() -> None:
+    """c cycles nine charts: its help entry and palette entry name each, in order, and
+    so do pane 2's; the message on reaching one says what it shows."""
+    from threshold_lab.tui.commands import CHARTS
+    from threshold_lab.tui.state.chart_modes import CHART_MODES
+
+    assert tuple(CHARTS) == CHART_MODES
+    names = [name for name, _ in CHARTS.values()]
+    assert names == [
+        *("ROC", "PR", "both", "metrics", "reliability", "gains", "DET"),
+        *("decision curve", "cost curves"),
+    ]
+    listed = ", ".join(names)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        by_key = {b.key: b for b in app.main.all_bindings()}
+        assert listed in by_key["c"].tooltip
+        assert listed in by_key["2"].tooltip
+        titles = [c.title for c in system_commands(app)]
+        assert any(listed in t and "(c)" in t for t in titles)
+        assert any(listed in t and "(2)" in t for t in titles)
+        m = app.main
+        for mode, (_, words) in [*list(CHARTS.items())[1:], next(iter(CHARTS.items()))]:
+            await pilot.press("c")
+            assert m.chart_mode == mode
+            assert m.message.startswith(f"Chart: {words}")

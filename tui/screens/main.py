@@ -29,6 +29,7 @@ from threshold_lab.core.session.session import Later, Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.sentences import change_words, tie_group_text
 from threshold_lab.tui.bindings import bindings
+from threshold_lab.tui.commands import CHARTS
 from threshold_lab.tui.explorer.bootstrapping import Bootstrapper
 from threshold_lab.tui.explorer.demo import DemoTour
 from threshold_lab.tui.explorer.keys import KeyLine, every_key
@@ -266,7 +267,10 @@ class MainScreen(Screen[None]):
             return
         self.pane = pane(name)
         key = next((k for k, n, _ in PANES if n == name), "0")
-        self.say(f"Pane {key}: {PANE_WORDS[name]}.")
+        words = PANE_WORDS[name]
+        if name == "chart":
+            words = f"the chart, now {CHARTS[self.chart_mode][1]} (c for the next)"
+        self.say(f"Pane {key}: {words}.")
 
     def on_key(self, event: events.Key) -> None:
         # Any key ends the tour and does nothing else, so nothing changes by surprise.
@@ -534,17 +538,7 @@ class MainScreen(Screen[None]):
     def action_cycle_chart(self) -> None:
         shown_pane = self._reveal_chart()
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % len(CHART_MODES)]
-        shown = {
-            "roc": "the ROC curve",
-            "pr": "the precision-recall curve",
-            "both": "ROC and precision-recall side by side",
-            "metrics": "precision, recall, F1 and queue rate against the threshold",
-            "reliability": "the reliability diagram (observed rate by mean score per bin)",
-            "gains": "cumulative gains (share of positives captured by share of rows)",
-            "det": "the DET curve (FNR against FPR, both on probit axes)",
-            "decision": "the decision curve (net benefit by pt)",
-            "cost": "cost curves (expected cost by PC(+))",
-        }[self.chart_mode]
+        shown = CHARTS[self.chart_mode][1]
         keys = "c for the next"
         if self.chart_mode in ("roc", "both"):
             shown += ", FPR on a log scale" if self.log_fpr else ""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-#: What the chart panel can show, in the order ``c`` cycles through them.
+#: What the chart panel can show, in the order ``c`` cycles through them: the keys of
+#: :data:`threshold_lab.tui.commands.CHARTS`, which names each (a test holds them equal).
 ChartMode = Literal[
     "roc", "pr", "both", "metrics", "reliability", "gains", "det", "decision", "cost"
 ]

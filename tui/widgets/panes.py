@@ -40,7 +40,7 @@ PANES = (
 #: What each pane holds, for the message a pane key says.
 PANE_WORDS = {
     "matrix": "the confusion matrix and the metrics with their formulas",
-    "chart": "the ROC or precision-recall chart (c for the next)",
+    "chart": "the chart (c for the next)",
     "rows": "the rows, under the score strip",
     "sweep": "the sweep table: up and down step through the operating points",
     "all": "every pane",
