@@ -808,3 +808,17 @@ async def test_help_and_palette_name_every_chart() -> None:
             await pilot.press("c")
             assert m.chart_mode == mode
             assert m.message.startswith(f"Chart: {words}")
+
+
+async def test_dialogs_wrap_at_80x24() -> None:
+    """A dialog's question wraps: at 80x24 the load-preset question over unsaved
+    edits was cut at "... and lo", hiding what y would lose."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("3", "space")
+        app.main.load_preset("predict-no-positives")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        text = " ".join(app.export_screenshot().replace("&#160;", " ").split())
+        assert "Load preset predict-no-positives and" in text  # wrapped, not cut
+        assert "lose them?" in text
