@@ -1,0 +1,46 @@
+"""Plain mode as a screen-reader user hears it: help in the order of its topics, each
+command once; the words of a metric's denominator; numbers typed as fractions."""
+
+from __future__ import annotations
+
+import io
+
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.plain import run_plain, topics
+
+CANON_STATUS = (
+    "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
+)
+
+
+def run(*commands: str, name: str = "canonical") -> list[str]:
+    """The lines said after the greeting and the opening status, without the "Moved:"
+    lines (tests/tui/test_plain.py has their own test)."""
+    p = preset(name)
+    out = io.StringIO()
+    session = Session(p.data, p.threshold, source=f"preset {name}")
+    run_plain(session, [c + "\n" for c in commands], out, prompt=False)
+    return [ln for ln in out.getvalue().splitlines()[2:] if not ln.startswith("Moved: ")]
+
+
+def test_help_all_says_each_command_once_under_its_topic_in_topic_order() -> None:
+    lines = run("help all")
+    assert lines[0] == "Every command, topic by topic (help TOPIC for one topic):"
+    headings = [line for line in lines[1:] if not line.startswith(" ")]
+    assert headings == [f"{group[0].GROUP}:" for group in topics().values()]
+    usages = [line.split("  ")[1] for line in lines if line.startswith("  ") and line[2] != " "]
+    assert len(usages) == len(set(usages))
+    assert sum("quit!" in line for line in lines) == 1
+    assert [line for line in lines if "quit!" in line] == [
+        "  quit | exit                         leave (refused while edits are unsaved); quit! or "
+        "exit!"
+    ]
+    # The same order as help TOPIC gives, topic by topic.
+    for word in topics():
+        shown = run(f"help {word}")
+        start = lines.index(shown[0])
+        assert lines[start : start + len(shown)] == shown
+    # help alone lists the command words in the same order.
+    said = " ".join(run("help")[2:])
+    assert said.startswith("Commands: prev, next, lowest, threshold, step, boundary, rows, set, ")
