@@ -95,7 +95,7 @@ DENOMINATORS = {
     "queue_rate": ("n", "every row"),
     "lr_plus": ("FPR", "the false positive rate"),
     "lr_minus": ("TNR", "the true negative rate (specificity)"),
-    "lift": ("prevalence", "the share of actual positives among every row"),
+    "lift": ("prevalence", "the share of the rows actually positive"),
     "cohen_kappa": (
         "(TP+FP)(FP+TN)+(TP+FN)(FN+TN)",
         "the disagreement chance alone would give (n² times 1 − the chance agreement, halved)",
@@ -108,6 +108,15 @@ DENOMINATORS = {
         "the predicted and the actual positives (a geometric mean of precision and recall)",
     ),
     "jaccard": ("TP+FP+FN", "every row predicted or actually positive"),
+}
+
+
+#: The metrics whose denominator is a rate, not a count: the rate's metric, and the
+#: counts it divides (the count, its symbol; the whole, its symbol and what it counts).
+RATE_DENOMINATORS = {
+    "lr_plus": ("fpr", "FP", "FP+TN", "actual negatives predicted positive"),
+    "lr_minus": ("specificity", "TN", "TN+FP", "actual negatives predicted negative"),
+    "lift": ("prevalence", "TP+FN", "n", "rows"),
 }
 
 
@@ -197,6 +206,14 @@ def explain(a: Analysis, name: str) -> str:
         "n": k.total,
         "TP+FP+FN": k.tp + k.fp + k.fn,
     }
+    if name in RATE_DENOMINATORS:
+        rate, part, whole, what = RATE_DENOMINATORS[name]
+        counts = {"FP": k.fp, "TN": k.tn, "TP+FN": k.actual_positive}
+        of = f"{format_count(counts[part])} of the {whole} = {format_count(values[whole])}"
+        return (
+            f"{m.describe()}. The denominator {symbol} = {a.metrics[rate].short()} is a rate, "
+            f"{meaning}: {part} = {of} {what}."
+        )
     size = f" = {format_count(values[symbol])}" if symbol in values else ""
     return f"{m.describe()}. The denominator {symbol}{size} counts {meaning}."
 

@@ -44,3 +44,22 @@ def test_help_all_says_each_command_once_under_its_topic_in_topic_order() -> Non
     # help alone lists the command words in the same order.
     said = " ".join(run("help")[2:])
     assert said.startswith("Commands: prev, next, lowest, threshold, step, boundary, rows, set, ")
+
+
+def test_explain_says_a_rate_in_the_denominator_is_a_rate_with_its_counts() -> None:
+    assert run("explain lr+", "explain LR-", "explain lift") == [
+        "LR+ = TPR/FPR = (2/3)/(1/2) = 4/3 ≈ 1.3333. The denominator FPR = 1/2 is a rate, the "
+        "false positive rate: FP = 1 of the FP+TN = 2 actual negatives predicted positive.",
+        "LR− = FNR/TNR = (1/3)/(1/2) = 2/3 ≈ 0.6667. The denominator TNR = 1/2 is a rate, the "
+        "true negative rate (specificity): TN = 1 of the TN+FP = 2 actual negatives predicted "
+        "negative.",
+        "lift = precision/prevalence = (2/(2+1))/((2+1)/5) = 10/9 ≈ 1.1111. The denominator "
+        "prevalence = 3/5 is a rate, the share of the rows actually positive: TP+FN = 3 of "
+        "the n = 5 rows.",
+    ]
+    # Above all scores FPR is 0: LR+ is undefined, and the denominator still says its counts.
+    assert run("threshold above-all", "explain lr+")[-1] == (
+        "LR+ = TPR/FPR = (0/3)/(0/2) is undefined: FPR is 0, so the ratio has a zero "
+        "denominator. The denominator FPR = 0/2 is a rate, the false positive rate: FP = 0 of "
+        "the FP+TN = 2 actual negatives predicted positive."
+    )
