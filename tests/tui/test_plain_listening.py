@@ -63,3 +63,44 @@ def test_explain_says_a_rate_in_the_denominator_is_a_rate_with_its_counts() -> N
         "denominator. The denominator FPR = 0/2 is a rate, the false positive rate: FP = 0 of "
         "the FP+TN = 2 actual negatives predicted positive."
     )
+
+
+def test_every_typed_number_takes_a_fraction_as_goal_and_prevalence_do() -> None:
+    pairs = [
+        ("threshold 1/3", "threshold 0.3333333333333333"),
+        ("intervals 9/10", "intervals 0.9"),
+        ("readout fpr 1/2", "readout fpr 0.5"),
+        ("partial auc fpr 0 1/10", "partial auc fpr 0 0.1"),
+        ("option beta 1/2", "option beta 0.5"),
+        ("option confidence 9/10", "option confidence 0.9"),
+        ("net benefit 1/5", "net benefit 0.2"),
+    ]
+    for fraction, decimal in pairs:
+        assert run(fraction, "status") == run(decimal, "status"), fraction
+        assert not run(fraction)[0].startswith("error"), fraction
+    assert run("set s2 score 1/4", "add 3/4 1")[::2] == [
+        "Row s2: score 0.8 -> 0.25.",
+        "Added row new6: score 0.75, label 1.",
+    ]
+    # The one fraction rounds once, to the double nearest it: 2/3's, not 0.6667's.
+    assert run("set s2 score 2/3")[0] == "Row s2: score 0.8 -> 0.6666666666666666."
+
+
+def test_a_typed_fraction_that_is_no_number_is_one_line_naming_why() -> None:
+    assert run(
+        "threshold 1/0", "threshold 1/3/4", "threshold 1e-400/3", "threshold 1e300/1e-300"
+    ) == [
+        "error: threshold '1/0' is not a number (it divides by zero): use a number such as 0.5 "
+        "or 1/3, or above-all; nothing changed",
+        "error: threshold '1/3/4' is not a number: use a number such as 0.5 or 1/3, or "
+        "above-all; nothing changed",
+        "error: threshold '1e-400/3' is too small for a double: it would read as 0: use a "
+        "number such as 0.5 or 1/3, or above-all; nothing changed",
+        "error: threshold '1e300/1e-300' is not a finite number (too large for a double): use a "
+        "number such as 0.5 or 1/3, or above-all; nothing changed",
+    ]
+    assert run("set s2 score 1/0")[0] == (
+        "error: score '1/0' is not a number (it divides by zero); nothing changed"
+    )
+    # An exponent of thousands is refused before it is worked out.
+    assert run("net benefit 1/1e99999999")[0].startswith("error: net benefit 1/1e99999999: ")
