@@ -8,9 +8,11 @@ from threshold_lab.core.text.notable import excerpt, notable_points, reasons_tex
 from threshold_lab.core.text.scores import threshold_words
 
 
-def status_sentence(a: Analysis) -> str:
+def status_sentence(a: Analysis, threshold: str | None = None) -> str:
     """One sentence naming the threshold, the predicted positives and the key counts.
     Precision and recall are their counts (964/1655), so each names its denominator.
+    ``threshold`` says the threshold as it was typed
+    (:func:`~threshold_lab.core.text.scores.typed_words`), rather than as its double.
 
     >>> from threshold_lab.core.analysis import analyse
     >>> from threshold_lab.core.data.presets import preset
@@ -20,7 +22,7 @@ def status_sentence(a: Analysis) -> str:
     'precision undefined (no predicted positives), recall 0/3.'
     """
     k = a.counts
-    where = "Threshold " + threshold_words(a.threshold, a.sweep.thresholds)
+    where = "Threshold " + (threshold or threshold_words(a.threshold, a.sweep.thresholds))
     pooled = getattr(a, "pooled_words", None)  # groups each at its own threshold
     if callable(pooled):
         where = pooled()

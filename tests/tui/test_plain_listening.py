@@ -76,8 +76,10 @@ def test_every_typed_number_takes_a_fraction_as_goal_and_prevalence_do() -> None
         ("net benefit 1/5", "net benefit 0.2"),
     ]
     for fraction, decimal in pairs:
-        assert run(fraction, "status") == run(decimal, "status"), fraction
-        assert not run(fraction)[0].startswith("error"), fraction
+        said = run(fraction, "status")
+        assert not said[0].startswith("error"), fraction
+        # The same (the threshold is said back as typed: its own test).
+        assert said[1:] == run(decimal, "status")[1:], fraction
     assert run("set s2 score 1/4", "add 3/4 1")[::2] == [
         "Row s2: score 0.8 -> 0.25.",
         "Added row new6: score 0.75, label 1.",
@@ -104,3 +106,22 @@ def test_a_typed_fraction_that_is_no_number_is_one_line_naming_why() -> None:
     )
     # An exponent of thousands is refused before it is worked out.
     assert run("net benefit 1/1e99999999")[0].startswith("error: net benefit 1/1e99999999: ")
+
+
+def test_threshold_says_back_the_number_typed() -> None:
+    rest = ": 0 of 5 predicted positive; TP 0, FP 0, TN 2, FN 3; precision undefined (no "
+    assert run("threshold 2")[:2] == [
+        f"Threshold 2{rest}predicted positives), recall 0/3.",
+        "Now at above all scores (before tie group 1 of 4).",
+    ]
+    assert run("threshold 1e20")[0].startswith(f"Threshold 1e20{rest}")
+    assert run("threshold 0.50")[0] == CANON_STATUS
+    assert run("threshold 1/2")[0] == CANON_STATUS
+    # A fraction no double holds: said as typed, and the double it was read as.
+    assert run("threshold 1/3")[0] == (
+        "Threshold 1/3 (the double 0.3333333333333333): 4 of 5 predicted positive; TP 2, FP 2, "
+        "TN 0, FN 1; precision 2/4, recall 2/3."
+    )
+    assert run("threshold 0.30000000000000001")[0].startswith(
+        "Threshold 0.30000000000000001 (the double 0.3): 4 of 5 predicted positive;"
+    )

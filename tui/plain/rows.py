@@ -19,8 +19,9 @@ from threshold_lab.core.session.rowview import (
     side_by_side,
 )
 from threshold_lab.core.session.session import NeedsOverwrite
-from threshold_lab.core.text.scores import threshold_words
+from threshold_lab.core.text.scores import threshold_words, typed_words
 from threshold_lab.core.text.sentences import (
+    status_sentence,
     step_sentence,
     tie_group_text,
 )
@@ -42,8 +43,12 @@ class Rows(Speaker):
 
     def cmd_threshold(self, args: list[str]) -> None:
         self._expect(args, 1, "threshold T, such as threshold 0.5 or threshold above-all")
-        update = self.session.set_threshold(parse_threshold(args[0]))
-        self.say(update.status, f"Now at {tie_group_text(update.analysis)}.")
+        t = parse_threshold(args[0])
+        update = self.session.set_threshold(t)
+        a = update.analysis
+        # Said back as typed (2, not 2.0), where that is the threshold now in force.
+        typed = typed_words(args[0], t) if t is not None and a.threshold == t else None
+        self.say(status_sentence(a, typed), f"Now at {tie_group_text(a)}.")
 
     def cmd_step(self, args: list[str]) -> None:
         self._expect(args, 1, "step N, such as step 1 or step -10")
