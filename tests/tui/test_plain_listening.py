@@ -4,10 +4,14 @@ command once; the words of a metric's denominator; numbers typed as fractions.""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain import run_plain, topics
+
+from tests.argv import opened
 
 CANON_STATUS = (
     "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
@@ -125,3 +129,50 @@ def test_threshold_says_back_the_number_typed() -> None:
     assert run("threshold 0.30000000000000001")[0].startswith(
         "Threshold 0.30000000000000001 (the double 0.3): 4 of 5 predicted positive;"
     )
+
+
+def run_on(session: Session, *commands: str) -> list[str]:
+    out = io.StringIO()
+    run_plain(session, [c + "\n" for c in commands], out, prompt=False)
+    return [ln for ln in out.getvalue().splitlines()[2:] if not ln.startswith("Moved: ")]
+
+
+def test_a_row_is_its_id_first_then_its_number() -> None:
+    said = run("set 5 score 0.2", "label 5 0", "label 2 0", "delete 2", "set s9 score 0.2")
+    assert said[::2] == [
+        "Row s5 (row number 5): score 0.1 -> 0.2.",
+        "Row s5 (row number 5): actual label flipped to 0.",
+        "Row s2 (row number 2): actual label is already 0.",
+        "Removed row s2 (row number 2). Undo brings it back.",
+        "error: no row 's9'; rows are: s1, s3, s4, s5, or a row's number from 1 to 4; "
+        "nothing changed",
+    ]
+    assert run("delete 6")[0] == (
+        "error: no row '6'; rows are: s1, s2, s3, s4, s5, or a row's number from 1 to 5; "
+        "nothing changed"
+    )
+
+
+def test_an_id_that_is_a_number_comes_before_a_row_of_that_number(tmp_path: Path) -> None:
+    # Ids 7, 3, 1, 12 in rows 1 to 4: "1" is the third row's id; "2" is no id, so row 2.
+    f = tmp_path / "numbered.csv"
+    f.write_text("id,score,label\n7,0.9,1\n3,0.8,0\n1,0.4,0\n12,0.1,1\n")
+    said = run_on(opened([str(f)]).session, "set 1 score 0.5", "set 2 score 0.6", "set 5 score 0.2")
+    assert said[::2] == [
+        "Row 1: score 0.4 -> 0.5.",
+        "Row 3 (row number 2): score 0.8 -> 0.6.",
+        "error: no row '5'; rows are: 7, 3, 1, 12, or a row's number from 1 to 4; nothing changed",
+    ]
+
+
+def test_rows_without_ids_are_named_by_their_numbers_which_stay_with_them() -> None:
+    session = Session(make_dataset([0.9, 0.5, 0.1], [1, 0, 1]), 0.5, source="arrays")
+    said = run_on(session, "set 2 score 0.6", "delete 1", "set 1 score 0.3", "label 3 0")
+    assert said[::2] == [
+        "Row 2: score 0.5 -> 0.6.",
+        "Removed row 1. Undo brings it back.",
+        # Row 1 is gone; the first row now is row 2, and its number is 1.
+        "Row 2 (row number 1): score 0.6 -> 0.3.",
+        "Row 3: actual label flipped to 0.",
+    ]
+    assert run_on(session, f"set {'9' * 5000} score 0.2")[0].startswith("error: no row '9999")

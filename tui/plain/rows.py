@@ -144,13 +144,13 @@ class Rows(Speaker):
     def cmd_set(self, args: list[str]) -> None:
         if len(args) != 3 or args[1].lower() != "score":
             raise InputError("expected set ID score S, such as set s2 score 0.7")
-        i = self._row(args[0])
-        self._said(self.session.set_score(i, args[2]))
+        row = self._row(args[0])
+        self._said_of_row(self.session.set_score(row[0], args[2]), row)
 
     def cmd_label(self, args: list[str]) -> None:
         self._expect(args, 2, "label ID 0|1, such as label s2 1")
-        i = self._row(args[0])
-        self._said(self.session.set_label(i, args[1]))
+        row = self._row(args[0])
+        self._said_of_row(self.session.set_label(row[0], args[1]), row)
 
     def cmd_add(self, args: list[str]) -> None:
         self._expect(args, 2, "add SCORE LABEL, such as add 0.3 1")
@@ -158,7 +158,8 @@ class Rows(Speaker):
 
     def cmd_delete(self, args: list[str]) -> None:
         self._expect(args, 1, "delete ID, such as delete s2")
-        self._said(self.session.delete_row(self._row(args[0])))
+        row = self._row(args[0])
+        self._said_of_row(self.session.delete_row(row[0]), row)
 
     def cmd_transform(self, args: list[str]) -> None:
         if len(args) != 1:

@@ -3,6 +3,8 @@ they write to, and how a result or a change is said."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable
 from typing import TextIO
 
@@ -76,8 +78,27 @@ class Speaker:
         """An edit's sentence (when it has one), then the status sentence after it."""
         self.say(*[said for said in (update.message, update.status) if said])
 
-    def _row(self, row_id: str) -> int:
-        return self.session.row_index(row_id)
+    def _row(self, row_id: str) -> tuple[int, str | None]:
+        """The row ``row_id`` names (its id first, else its number from 1), and, where
+        it was its number, how the row is then said: ``s5 (row number 5)``."""
+        index, by_number = self.session.find_row(row_id)
+        name = self.session.data.shown_id(index)
+        return index, f"{name} (row number {index + 1})" if by_number else None
+
+    def _said_of_row(self, update: Update, row: tuple[int, str | None]) -> None:
+        """An edit of one row said (:meth:`_said`), naming the row as :meth:`_row`
+        found it: by its number, the number too, so nobody wonders which row it was."""
+        named = row[1]
+        if named is not None:
+            id_, _, _ = named.partition(" (row number")
+            said = re.sub(
+                rf"\b([Rr]ow ){re.escape(id_)}(?=[:.])",
+                lambda m: f"{m.group(1)}{named}",
+                update.message,
+                count=1,
+            )
+            update = dataclasses.replace(update, message=said)
+        self._said(update)
 
     @staticmethod
     def _expect(args: list[str], count: int, usage: str) -> None:
