@@ -823,6 +823,10 @@ class Status(Command):
 
     PLAIN = "status"
     GROUP = "Describe"
+    PLAIN_HELP = (
+        "the active policy: the counts at the threshold in one sentence, then the goal, "
+        "prevalence what-if, model, class, group or fold in force"
+    )
 
 
 class Explain(Command):

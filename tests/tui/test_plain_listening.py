@@ -12,6 +12,7 @@ from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain import run_plain, topics
 
 from tests.argv import opened
+from tests.paths import DATA
 
 CANON_STATUS = (
     "Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3."
@@ -176,3 +177,51 @@ def test_rows_without_ids_are_named_by_their_numbers_which_stay_with_them() -> N
         "Row 3: actual label flipped to 0.",
     ]
     assert run_on(session, f"set {'9' * 5000} score 0.2")[0].startswith("error: no row '9999")
+
+
+AT_09 = (
+    "Threshold 0.9: 1 of 5 predicted positive; TP 1, FP 0, TN 2, FN 2; precision 1/1, recall 1/3."
+)
+
+
+def test_status_names_the_goal_and_the_prevalence_in_force_after_the_counts() -> None:
+    assert run("status") == [CANON_STATUS]  # nothing else in force: the counts alone
+    said = run("goal max f1", "prevalence 1/10", "status", "threshold 0.5", "status")
+    assert said[4:6] == [
+        AT_09,
+        "In force: goal max f1, at this threshold; prevalence what-if 1/10.",
+    ]
+    assert said[-2:] == [
+        CANON_STATUS,
+        "In force: goal max f1, at threshold 0.9, not this one; prevalence what-if 1/10.",
+    ]
+    said = run(
+        "goal max precision where recall >= 1 and precision >= 1", "status", "goal off", "status"
+    )
+    assert said[2:4] == [
+        "Threshold 0.1: 5 of 5 predicted positive; TP 3, FP 2, TN 0, FN 0; precision 3/5, "
+        "recall 3/3.",
+        "In force: goal max precision where recall >= 1 and precision >= 1, not feasible: its "
+        "closest point is this threshold.",
+    ]
+    assert said[-1].startswith("Threshold 0.1: ")  # the goal gone, nothing more to say
+
+
+def test_status_names_the_model_class_group_or_fold_shown() -> None:
+    said = run_on(opened(["deliveries"]).session, "status", "model B", "status")
+    assert said[:2] == [
+        "Threshold 0.7: 3 of 10 predicted positive; TP 1, FP 2, TN 6, FN 1; precision 1/3, "
+        "recall 1/2.",
+        "In force: model A (of A, B).",
+    ]
+    assert said[-1] == "In force: model B (of A, B)."
+    said = run_on(opened(["triage"]).session, "class critical", "status")
+    assert said[-1] == "In force: class critical against the rest (of routine, urgent, critical)."
+    clinics = [str(DATA / "clinics.csv"), "--group", "site"]
+    said = run_on(opened(clinics).session, "status", "model east", "status", "own", "status")
+    assert said[1] == "In force: all rows, pooled across the 3 groups by site."
+    assert said[5] == "In force: group east alone (site = east)."
+    assert said[-1] == "In force: group east alone (site = east), at its own threshold."
+    folds = [str(DATA / "folds.csv"), "--fold", "fold"]
+    said = run_on(opened(folds).session, "model 2", "goal max f1", "status")
+    assert said[-1] == "In force: goal max f1, at this threshold; fold 2 alone (fold = 2)."
