@@ -225,3 +225,47 @@ def test_status_names_the_model_class_group_or_fold_shown() -> None:
     folds = [str(DATA / "folds.csv"), "--fold", "fold"]
     said = run_on(opened(folds).session, "model 2", "goal max f1", "status")
     assert said[-1] == "In force: goal max f1, at this threshold; fold 2 alone (fold = 2)."
+
+
+def test_gains_says_counts_of_rows_and_of_positives() -> None:
+    assert run("threshold 0.9", "gains")[2:] == [
+        "Cumulative gains (the actual positives captured against the rows predicted positive, "
+        "along the exact sweep; random: the diagonal; perfect: every positive first, all 3 "
+        "captured by the first 3 of the 5 rows):",
+        "up to 10% of the rows: threshold above all scores predicts 0 of 5 rows positive and "
+        "captures 0 of 3 positives",
+        "up to 20% of the rows: threshold 0.9 predicts 1 of 5 rows positive and captures 1 of 3 "
+        "positives",
+        "up to 60% of the rows: threshold 0.8 predicts 3 of 5 rows positive and captures 2 of 3 "
+        "positives",
+        "up to 80% of the rows: threshold 0.4 predicts 4 of 5 rows positive and captures 2 of 3 "
+        "positives",
+        "up to 100% of the rows: threshold 0.1 predicts 5 of 5 rows positive and captures 3 of 3 "
+        "positives",
+        "At the threshold 0.9: 1 of 5 rows predicted positive, capturing 1 of 3 positives; lift "
+        "(precision over the base rate) 5/3 ≈ 1.6667.",
+    ]
+    assert run("threshold above-all", "gains")[-1] == (
+        "At the threshold above all scores: 0 of 5 rows predicted positive, capturing 0 of 3 "
+        "positives; lift (precision over the base rate) undefined: no predicted positives "
+        "(TP+FP=0): precision is undefined."
+    )
+
+
+def test_each_gains_line_is_the_brute_force_count_at_its_threshold() -> None:
+    data = preset("good").data
+    scores, labels = data.scores.tolist(), data.labels.tolist()
+    lines = [line for line in run("gains", name="good") if line.startswith("up to ")]
+    assert len(lines) == 10
+    for line in lines:
+        percent = int(line.split("%")[0].removeprefix("up to "))
+        t = float(line.split("threshold ")[1].split(" predicts")[0])
+        picked = [y for s, y in zip(scores, labels, strict=True) if s >= t]
+        assert f"predicts {len(picked)} of 20 rows" in line
+        assert f"captures {sum(picked)} of 10 positives" in line
+        # The last threshold predicting at most this tenth of the rows positive: the next
+        # score down predicts more.
+        assert 100 * len(picked) <= percent * 20
+        lower = [s for s in scores if s < t]
+        if lower:
+            assert 100 * sum(s >= max(lower) for s in scores) > percent * 20
