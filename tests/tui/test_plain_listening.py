@@ -4,11 +4,15 @@ command once; the words of a metric's denominator; numbers typed as fractions.""
 from __future__ import annotations
 
 import io
+from fractions import Fraction
 from pathlib import Path
 
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.data.presets import preset
+from threshold_lab.core.decide.net_benefit import DecisionCurve, NetBenefit
+from threshold_lab.core.metrics.metric import undefined
 from threshold_lab.core.session.session import Session
+from threshold_lab.core.text.decision import shown_rows
 from threshold_lab.tui.plain import run_plain, topics
 
 from tests.argv import opened
@@ -269,3 +273,30 @@ def test_each_gains_line_is_the_brute_force_count_at_its_threshold() -> None:
         lower = [s for s in scores if s < t]
         if lower:
             assert 100 * sum(s >= max(lower) for s in scores) > percent * 20
+
+
+def test_net_benefit_lists_each_useful_range_where_it_starts_and_ends() -> None:
+    # At prevalence 1/10 the model is useful only where 0.8 < pt < 0.9: the ten rows
+    # listed were 0.01 to 0.5 and 0.99, none of them where it is useful.
+    said = run("prevalence 1/10", "net benefit")
+    assert said[4] == "  useful (beats treating all and treating none) where 0.8 < pt < 0.9"
+    rows = [line.split()[0] for line in said[6:-2]]
+    assert "0.81" in rows and "0.89" in rows
+    assert len(rows) == 10 and rows[0] == "0.01" and rows[-1] == "0.99"
+    at = {line.split()[0]: line.split()[1:3] for line in said[6:-2]}
+    for pt in ("0.81", "0.89"):  # useful: above treating all and above 0
+        net, treat_all = (float(x) for x in at[pt])
+        assert net > max(treat_all, 0.0), pt
+
+
+def test_the_rows_listed_always_hold_each_useful_ranges_first_and_last_grid_point() -> None:
+    grid = tuple(Fraction(k, 100) for k in range(1, 100))
+    rows = tuple(NetBenefit(pt, 0, None, *[undefined("")] * 4) for pt in grid)
+    ranges = ((0.123, 0.2), (0.805, 0.9), (0.955, 0.96))
+    d = DecisionCurve(0.5, Fraction(0), rows, ranges)
+    pts = [grid[i] for i in shown_rows(d)]
+    # Inside each range: its first and last grid pt (none inside the last).
+    for inside in (Fraction(13, 100), Fraction(19, 100), Fraction(81, 100), Fraction(89, 100)):
+        assert inside in pts
+    assert pts[0] == grid[0] and pts[-1] == grid[-1]
+    assert len(pts) == 10 and pts == sorted(pts)
