@@ -263,12 +263,13 @@ def curve_words(
     marks = notable_points(a) if notable is None else notable
     indices = [k for k in excerpt(s.size, marks, limit + 1) if k > 0]
     previous = 0
+    said: set[str] = set()  # a readout kind's words, said once: where its first one is
     for k in indices:
         if k != previous + 1:
             hidden = k - previous - 1
             lines.append(f"... {hidden} more {'step' if hidden == 1 else 'steps'} ...")
         previous = k
-        why = f" ({reasons_text(marks[k])})" if marks.get(k) else ""
+        why = f" ({reasons_text(marks[k], said)})" if marks.get(k) else ""
         pos, neg = s.entering(k)
         m = s.point_metrics(k)
         where = (

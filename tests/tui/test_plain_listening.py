@@ -300,3 +300,18 @@ def test_the_rows_listed_always_hold_each_useful_ranges_first_and_last_grid_poin
         assert inside in pts
     assert pts[0] == grid[0] and pts[-1] == grid[-1]
     assert len(pts) == 10 and pts == sorted(pts)
+
+
+def test_roc_says_a_readouts_words_once_where_they_first_apply() -> None:
+    said = run("roc", name="good")
+    tagged = [line for line in said if line.endswith(").") and line.startswith("Threshold")]
+    assert tagged == [
+        "Threshold 0.64: 1 positive enters, up to FPR 0/10, TPR 7/10 (TPR at FPR <= 0.001, "
+        "0.01, 0.05; max informedness).",
+        "Threshold 0.55: 1 positive enters, up to FPR 1/10, TPR 8/10 (at FPR <= 0.1; max F1).",
+        "Threshold 0.5: 1 negative enters, right to FPR 2/10, TPR 8/10 (active).",
+        "Threshold 0.42: 1 positive enters, up to FPR 3/10, TPR 9/10 (FPR at TPR >= 0.9).",
+        "Threshold 0.33: 1 positive enters, up to FPR 4/10, TPR 10/10 (at TPR >= 0.95, 0.99).",
+    ]
+    # pr marks the same points, the words said once there too.
+    assert sum("TPR at FPR <=" in line for line in run("pr", name="good")) == 1
