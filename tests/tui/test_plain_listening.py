@@ -1,5 +1,9 @@
 """Plain mode as a screen-reader user hears it: help in the order of its topics, each
-command once; the words of a metric's denominator; numbers typed as fractions."""
+command once; a denominator that is a rate said to be one; numbers typed as fractions
+and said back as typed; a row by its id, then its number; status naming what is in
+force; gains in counts; the decision curve's rows where the model is useful; a
+readout's words said once in roc and pr. Each checked against exact lines or a brute
+force."""
 
 from __future__ import annotations
 
