@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import math
 
-from threshold_lab.core.doubles import read_double
+from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.errors import InputError, quoted
 
 Threshold = float | None
 ABOVE_ALL: Threshold = None
 ABOVE_ALL_WORDS = ("above-all", "above_all", "above all", "aboveall", "none", "+inf", "inf")
+#: What a typed threshold may be, in the words its refusals use.
+_A_NUMBER = "a number such as 0.5 or 1/3, or above-all"
 
 
 def parse_threshold(text: str) -> Threshold:
-    """A typed threshold: a finite number, or ``above-all`` for the sentinel.
+    """A typed threshold: a finite number (a decimal, or one fraction read as the
+    double nearest it), or ``above-all`` for the sentinel.
 
-    >>> parse_threshold("0.5"), parse_threshold("above-all")
-    (0.5, None)
+    >>> parse_threshold("0.5"), parse_threshold("above-all"), parse_threshold("1/4")
+    (0.5, None, 0.25)
     >>> parse_threshold("nan")
     Traceback (most recent call last):
     ...
@@ -30,14 +33,12 @@ def parse_threshold(text: str) -> Threshold:
     if cleaned.lower() in ABOVE_ALL_WORDS:
         return ABOVE_ALL
     if not cleaned:
-        raise InputError("threshold is empty: use a number such as 0.5, or above-all")
+        raise InputError(f"threshold is empty: use {_A_NUMBER}")
     try:
-        return read_double(cleaned)  # a score's rule: 1e-400 is not read as 0
+        return read_typed(cleaned)  # a score's rule: 1e-400 is not read as 0
     except ValueError as exc:
         said = str(exc).removeprefix(f"{quoted(cleaned)} is ")
-        raise InputError(
-            f"threshold {quoted(cleaned)} is {said}: use a number such as 0.5, or above-all"
-        ) from None
+        raise InputError(f"threshold {quoted(cleaned)} is {said}: use {_A_NUMBER}") from None
 
 
 def check_threshold(value: object) -> Threshold:

@@ -223,7 +223,9 @@ class EditScore(Command):
     ON = "rows"
     GROUP = "Edits"
     PLAIN = "set ID score S"
-    PLAIN_HELP = "set a row's score (ID: its id, or its number from 1)"
+    PLAIN_HELP = (
+        "set a row's score (ID: its id; a whole number no id matches is the row's number from 1)"
+    )
 
 
 class FlipLabel(Command):
@@ -242,6 +244,7 @@ class SetLabel(Command):
 
     PLAIN = "label ID 0|1"
     GROUP = "Edits"
+    PLAIN_HELP = "set a row's actual label (ID as for set: its id, else its number from 1)"
 
 
 # --- the app (early in the footer: at 80 columns its end is cut off) ------------------
@@ -298,7 +301,7 @@ class DeleteRow(Command):
     ON = "rows"
     GROUP = "Edits"
     PLAIN = "delete ID"
-    PLAIN_HELP = "remove a row (undo brings it back)"
+    PLAIN_HELP = "remove a row (ID as for set; undo brings it back)"
 
 
 class Undo(Command):
@@ -846,6 +849,10 @@ class Status(Command):
 
     PLAIN = "status"
     GROUP = "Describe"
+    PLAIN_HELP = (
+        "the active policy: the counts at the threshold in one sentence, then the goal, "
+        "prevalence what-if, model, class, group or fold in force"
+    )
 
 
 class Explain(Command):

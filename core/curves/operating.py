@@ -30,6 +30,7 @@ import numpy as np
 from threshold_lab.core.blocks import blocks, dot, shifted
 from threshold_lab.core.curves.roc import segment_sum
 from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import NO_ACTUAL_NEG, NO_ACTUAL_POS
@@ -55,7 +56,7 @@ _RATE = {"fpr": "tpr_at_fpr", "tpr": "fpr_at_tpr"}
 
 def _rate(text: str, where: str) -> float:
     try:
-        x = float(text)
+        x = read_typed(text)
     except ValueError:
         raise InputError(f"{where}: {text!r} is not a number") from None
     if not 0.0 <= x <= 1.0:  # NaN fails too

@@ -32,11 +32,14 @@ def shown(name: str) -> str:
 
 
 def positional_index(name: str) -> int | None:
-    """The 0-based position a positional name (``"3"``) stands for, or None.
+    """The 0-based position a positional name (``"3"``) stands for, or None (a name of
+    more digits than any count of rows has is none, and is not turned into an integer).
 
     >>> positional_index("3"), positional_index("03"), positional_index("r3")
     (2, None, None)
     """
+    if len(name) > 19:  # past 10^19 rows; Python refuses 4300 digits with a ValueError
+        return None
     if name.isascii() and name.isdigit() and name == str(int(name)) and int(name) >= 1:
         return int(name) - 1
     return None

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from threshold_lab.core.doubles import DECIMAL
+from threshold_lab.core.doubles import DividesByZero, OutOfRange, read_exact
 from threshold_lab.core.errors import InputError
 
 #: The metrics a goal can name (threshold metrics core computes, plus two of its own).
@@ -168,17 +168,6 @@ def number_text(x: Fraction) -> str:
     return format(exact, "e").replace("e+", "e")
 
 
-#: A goal's exponent has at most four digits: ``Fraction("1e999999999")`` would build
-#: a billion-digit integer before the range check could refuse it.
-_LONG_EXPONENT = re.compile(r"[eE][+-]?[0-9]{5}")
-
-
-def _decimal(part: str) -> bool:
-    """Whether ``part`` is a goal's decimal: the loaders' (:data:`DECIMAL`), with an
-    exponent of four digits at most."""
-    return bool(DECIMAL.fullmatch(part)) and not _LONG_EXPONENT.search(part)
-
-
 #: The magnitudes a goal's number may have: a double holds it as a normal number (or
 #: it is 0), so every comparison and sum made in doubles stays finite and keeps its
 #: digits.
@@ -188,7 +177,8 @@ SMALLEST = Fraction(1, 10**300)
 
 def parse_number(word: str, what: str) -> Fraction:
     """A decimal (``0.9``, ``-2``, ``1e-3``) or one fraction of two (``9/10``),
-    exactly; 0 or from 1e-300 to 1e300 in size.
+    exactly, as every typed number is read (:func:`~threshold_lab.core.doubles.read_exact`);
+    0 or from 1e-300 to 1e300 in size.
 
     >>> parse_number("9/10", "recall's bound"), parse_number("1e-3", "x")
     (Fraction(9, 10), Fraction(1, 1000))
@@ -196,23 +186,20 @@ def parse_number(word: str, what: str) -> Fraction:
     Traceback (most recent call last):
     threshold_lab.core.errors.InputError: goal: "9/10/2" is not a number for recall's bound ...
     """
-    parts = word.split("/")
-    if len(parts) > 2 or not all(_decimal(part.strip()) for part in parts):
+    try:
+        value = read_exact(word)
+    except OutOfRange:
+        said = short_word(word)
+        raise InputError(f'goal: "{said}" is out of range for {what}: {RANGE}') from None
+    except DividesByZero:
+        raise InputError(
+            f'goal: "{word}" is not a number for {what} (it divides by zero)'
+        ) from None
+    except ValueError:
         raise InputError(
             f'goal: "{word}" is not a number for {what} '
             "(write a decimal like 0.9 or 1e-3, or one fraction like 9/10)"
-        )
-    try:
-        top = Fraction(parts[0].strip())
-        bottom = Fraction(parts[1].strip()) if len(parts) == 2 else Fraction(1)
-    except ValueError:  # thousands of digits: past what Python turns into an integer
-        said = short_word(word)
-        raise InputError(f'goal: "{said}" is out of range for {what}: {RANGE}') from None
-    if bottom == 0:
-        raise InputError(f'goal: "{word}" is not a number for {what} (it divides by zero)')
-    if (top and not SMALLEST <= abs(top) <= LARGEST) or not SMALLEST <= abs(bottom) <= LARGEST:
-        raise InputError(f'goal: "{short_word(word)}" is out of range for {what}: {RANGE}')
-    value = top / bottom
+        ) from None
     if value and not SMALLEST <= abs(value) <= LARGEST:
         raise InputError(f'goal: "{short_word(word)}" is out of range for {what}: {RANGE}')
     return value

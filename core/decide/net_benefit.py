@@ -37,7 +37,8 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import blocks
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.doubles import read_exact
+from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
 from threshold_lab.core.threshold import Threshold
 
@@ -56,10 +57,9 @@ NOT_PROBABILITIES = (
 
 def _fraction(text: str, what: str) -> Fraction:
     try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{what}: {quoted(text.strip())} is not a number") from None
-    return value
+        return read_exact(text.strip())
+    except ValueError as exc:
+        raise InputError(f"{what}: {exc}") from None
 
 
 def parse_pt(text: str) -> tuple[Fraction, ...]:

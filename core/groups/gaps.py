@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
 from threshold_lab.core.metrics.confusion import Counts
@@ -455,7 +456,7 @@ def parse_max_gap(text: str) -> tuple[str, float]:
             f"{', '.join(GAPS)}"
         )
     try:
-        limit = float(number)
+        limit = read_typed(number)
     except ValueError:
         raise InputError(f"--max-gap {quoted(text)}: {quoted(number)} is not a number") from None
     if not math.isfinite(limit) or limit < 0:

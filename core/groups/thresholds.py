@@ -59,6 +59,7 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.text import solved_at
+from threshold_lab.core.doubles import read_exact
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.groups.gaps import RATE_WORDS, rate_terms
 from threshold_lab.core.groups.randomised import Randomised, solve_randomised
@@ -121,8 +122,8 @@ def parse_criterion(text: str) -> str:
 
 def parse_tolerance(text: str) -> Fraction:
     try:
-        e = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
+        e = read_exact(text)
+    except ValueError:
         raise InputError(
             f"--tolerance {quoted(text)}: not a number (0.01, or a fraction 1/100)"
         ) from None

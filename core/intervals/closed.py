@@ -19,6 +19,7 @@ from threshold_lab.core.blocks import blocks, dot, shifted
 from threshold_lab.core.curves.roc import segment_sum
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.curves.tie_pass import Moments
+from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import RATES, Cells
 from threshold_lab.core.metrics.metric import format_count
@@ -96,11 +97,12 @@ def z_for(confidence: float) -> float:
 
 
 def parse_confidence(text: str) -> float:
-    """A typed confidence: a fraction strictly between 0 and 1 (raises ValueError)."""
+    """A typed confidence: a number strictly between 0 and 1, a decimal or one fraction
+    (19/20) (raises ValueError)."""
     if text.strip().endswith("%"):
         raise ValueError(f"confidence {text!r}: give a fraction like 0.95, not a percentage")
     try:
-        c = float(text)
+        c = read_typed(text)
     except ValueError:
         raise ValueError(f"confidence {text!r} is not a number") from None
     return check_confidence(c)

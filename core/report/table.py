@@ -26,6 +26,7 @@ from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
 from threshold_lab.core.decide.solve import parse_prevalence
+from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.figures import CHARTS, parse_chart, parse_dpi, parse_size
 from threshold_lab.core.groups.gaps import parse_max_gap
 from threshold_lab.core.groups.thresholds import CRITERIA, parse_criterion, parse_tolerance
@@ -91,8 +92,8 @@ def _entries() -> Iterator[Option]:
     """The table, in the order help lists it."""
     yield Option(
         "threshold",
-        "the threshold: a row is predicted positive when its score >= T; a number, or "
-        "above-all (nothing predicted positive)",
+        "the threshold: a row is predicted positive when its score >= T; a number (0.5, or a "
+        "fraction such as 1/3), or above-all (nothing predicted positive)",
         parse_threshold,
         _EVERY_RUN | {"plain"},
         default=0.5,
@@ -130,12 +131,12 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "beta",
         "beta of the F-beta metric",
-        lambda text: check_beta(float(text)),
+        lambda text: check_beta(read_typed(text)),
         _EVERY_RUN | {"plain"},
         default=2.0,
         plain="beta",
         metavar="B",
-        python=lambda v: check_beta(float(number_text(v, "beta"))),
+        python=lambda v: check_beta(read_typed(number_text(v, "beta"))),
         field="beta",
         annotation="float",
     )

@@ -19,7 +19,7 @@ from threshold_lab.core.analysis import RowChange
 from threshold_lab.core.curves.sweep import Sweep, sweep_flipped, sweep_with, sweep_without
 from threshold_lab.core.data.dataset import Dataset, weight_problem
 from threshold_lab.core.data.rownames import RowNames
-from threshold_lab.core.doubles import read_double
+from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.confusion import predict
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
@@ -29,7 +29,8 @@ from threshold_lab.core.transform import apply as apply_transform
 
 
 def check_score(data: Dataset, text: str) -> float:
-    """A typed score: a finite number, and in [0, 1] when the data are probabilities.
+    """A typed score: a finite number (a decimal, or one fraction read as the double
+    nearest it), and in [0, 1] when the data are probabilities.
 
     >>> from threshold_lab.core.data.presets import preset
     >>> check_score(preset("canonical").data, "1.5")
@@ -39,7 +40,7 @@ def check_score(data: Dataset, text: str) -> float:
     """
     cleaned = text.strip()
     try:
-        value = read_double(cleaned)
+        value = read_typed(cleaned)
     except ValueError as exc:
         raise InputError(f"score {exc}") from None
     if data.are_probabilities and not 0.0 <= value <= 1.0:

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Curves
 from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.data.rownames import positional_index
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.output import check_name, output, write_text
 from threshold_lab.core.session import edits, recovery
@@ -181,18 +182,30 @@ class History:
         return edit, f"{done}: {note[0].lower()}{note[1:]}" if note else f"{done}."
 
     def row_index(self, row_id: str) -> int:
-        """The position of the row called ``row_id`` (its id, or its number from 1)."""
+        """The position of the row called ``row_id`` (see :meth:`find_row`)."""
+        return self.find_row(row_id)[0]
+
+    def find_row(self, row_id: str) -> tuple[int, bool]:
+        """The position of the row ``row_id`` names, and whether it named it by its
+        number: an id first; then, when no id matches, a whole number from 1 to the
+        rows' count is that row's number (its place, counting from 1)."""
         data = self.data
         found = data.position_of(row_id)
         if found is not None:
-            return found
+            return found, False
         if "\\" in row_id:  # an id with a newline or escape, typed as it is shown
             found = next((i for i in range(data.n) if data.shown_id(i) == row_id), None)
             if found is not None:
-                return found
+                return found, False
+        # No more digits than the count has: a line of thousands costs nothing.
+        number = positional_index(row_id) if len(row_id) <= len(str(data.n)) else None
+        if number is not None and number < data.n:
+            return number, True
         first = [data.shown_id(i) for i in range(min(data.n, 8))]
         shown = ", ".join(first) + (", ..." if data.n > 8 else "")
-        raise InputError(f"no row {quoted(row_id)}; rows are: {shown}")
+        raise InputError(
+            f"no row {quoted(row_id)}; rows are: {shown}, or a row's number from 1 to {data.n}"
+        )
 
     def default_save_path(self) -> Path:
         if self.path is not None:

@@ -160,5 +160,8 @@ class SessionState:
     def row_index(self, row_id: str) -> int:
         return self.history.row_index(row_id)
 
+    def find_row(self, row_id: str) -> tuple[int, bool]:
+        return self.history.find_row(row_id)
+
     def default_save_path(self) -> Path:
         return self.history.default_save_path()

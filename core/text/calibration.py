@@ -118,13 +118,17 @@ def ks_words(ks: KS) -> str:
 
 
 def gains_words(g: Gains | None, a: Analysis) -> list[str]:
-    """The cumulative gains curve read at each tenth of the rows, and at the threshold."""
+    """The cumulative gains curve read at each tenth of the rows, and at the threshold:
+    the rows predicted positive and the positives captured, as counts of their wholes."""
     if g is None:
         return ["No gains curve: there are no actual positives to capture."]
+    s = a.sweep
+    c = format_count
+    n, positives = c(s.positives + s.negatives), c(s.positives)
     out = [
-        "Cumulative gains (share of the actual positives captured against the share of "
-        "rows predicted positive, along the exact sweep; random: the diagonal; perfect: "
-        f"every positive first, all captured at {g.prevalence:.1%} of the rows):"
+        "Cumulative gains (the actual positives captured against the rows predicted "
+        "positive, along the exact sweep; random: the diagonal; perfect: every positive "
+        f"first, all {positives} captured by the first {positives} of the {n} rows):"
     ]
     seen: set[int] = set()
     for q in np.linspace(0.1, 1.0, 10):
@@ -133,16 +137,16 @@ def gains_words(g: Gains | None, a: Analysis) -> list[str]:
         if k in seen:
             continue
         seen.add(k)
-        t = threshold_words(a.sweep.threshold_at(k), a.sweep.thresholds)
+        t = threshold_words(s.threshold_at(k), s.thresholds)
         out.append(
-            f"up to {q:.0%} of the rows: threshold {t} predicts {g.x[k]:.1%} of the rows "
-            f"positive and captures {g.y[k]:.1%} of the positives"
+            f"up to {q:.0%} of the rows: threshold {t} predicts {c(s.tp[k] + s.fp[k])} of {n} "
+            f"rows positive and captures {c(s.tp[k])} of {positives} positives"
         )
     k = a.point
     out.append(
-        f"At the threshold {threshold_words(a.threshold, a.sweep.thresholds)}: "
-        f"{g.x[k]:.1%} of the rows, "
-        f"{g.y[k]:.1%} of the positives; {a.metrics['lift'].value_or_reason()} times the base "
-        "rate (lift)."
+        f"At the threshold {threshold_words(a.threshold, s.thresholds)}: "
+        f"{c(s.tp[k] + s.fp[k])} of {n} rows predicted positive, capturing {c(s.tp[k])} of "
+        f"{positives} positives; lift (precision over the base rate) "
+        f"{a.metrics['lift'].value_or_reason()}."
     )
     return out

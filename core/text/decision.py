@@ -40,15 +40,24 @@ ROUND_PT = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8)
 
 def shown_rows(d: DecisionCurve, most: int = DECISION_ROWS) -> list[int]:
     """The grid rows the text shows: all of a short grid; of a long one the first, the
-    last and those at :data:`ROUND_PT`, or evenly spaced rows where it has few of them."""
+    last, the first and last inside each useful range (always: the rows where the
+    model is worth acting on), then those at :data:`ROUND_PT`, or evenly spaced rows
+    where it has few of them, while there is room."""
     n = len(d.grid)
     if n <= most:
         return list(range(n))
-    at = {float(r.pt): i for i, r in enumerate(d.grid)}
-    picked = sorted({0, n - 1, *(at[p] for p in ROUND_PT if p in at)})
-    if len(picked) < 5:
-        return _thinned(n, most)
-    return [*picked[: most - 1], n - 1] if len(picked) > most else picked
+    pts = [float(r.pt) for r in d.grid]
+    chosen = {0, n - 1}
+    for lo, hi in d.useful_range:
+        inside = [i for i, pt in enumerate(pts) if lo < pt < hi]
+        chosen |= {inside[0], inside[-1]} if inside else set()
+    at = {pt: i for i, pt in enumerate(pts)}
+    more = [at[p] for p in ROUND_PT if p in at]
+    for i in more if len(more) >= 3 else _thinned(n, most):
+        if len(chosen) >= most:
+            break
+        chosen.add(i)
+    return sorted(chosen)
 
 
 def _rounded(x: float) -> str:

@@ -83,21 +83,34 @@ def excerpt(size: int, notable: Iterable[int], limit: int | None) -> list[int]:
     return sorted(chosen)
 
 
-def reasons_text(reasons: Iterable[str]) -> str:
+#: The words readouts of one kind share.
+READOUT_WORDS = ("TPR at FPR <= ", "FPR at TPR >= ")
+
+
+def reasons_text(reasons: Iterable[str], said: set[str] | None = None) -> str:
     """Why a point is listed, in one short phrase: readouts of one kind share their
-    words (``TPR at FPR <= 0.001, 0.01; max F1``).
+    words (``TPR at FPR <= 0.001, 0.01; max F1``). A listing of several points passes
+    one ``said``: a kind's words are then said once, where its first readout is, and
+    later readouts of that kind say only what is their own (``at FPR <= 0.1``).
 
     >>> reasons_text(["TPR at FPR <= 0.001", "TPR at FPR <= 0.01", "max F1"])
     'TPR at FPR <= 0.001, 0.01; max F1'
+    >>> said: set[str] = set()
+    >>> reasons_text(["TPR at FPR <= 0.01"], said), reasons_text(["TPR at FPR <= 0.1"], said)
+    ('TPR at FPR <= 0.01', 'at FPR <= 0.1')
     """
     parts: list[str] = []
     last = ""
     for why in reasons:
-        for prefix in ("TPR at FPR <= ", "FPR at TPR >= "):
+        for prefix in READOUT_WORDS:
             if why.startswith(prefix) and last == prefix:
                 parts[-1] += ", " + why.removeprefix(prefix)
                 break
         else:
+            last = next((p for p in READOUT_WORDS if why.startswith(p)), "")
+            if last and said is not None:
+                if last in said:
+                    why = why.split(" ", 1)[1]  # "at FPR <= 0.1": the metric was said
+                said.add(last)
             parts.append(why)
-            last = next((p for p in ("TPR at FPR <= ", "FPR at TPR >= ") if why.startswith(p)), "")
     return "; ".join(parts)

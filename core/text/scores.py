@@ -17,9 +17,13 @@ expecting the same operating point.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import first_not_above
+from threshold_lab.core.decide.goal import number_text
+from threshold_lab.core.doubles import read_exact
 
 #: Significant digits a shortened score keeps at least.
 FEWEST = 4
@@ -106,3 +110,19 @@ def threshold_words(value: float | None, thresholds: npt.NDArray[np.float64] | N
         return "above all scores"
     text = shown_score(value, thresholds)
     return f"≈{text}" if is_shortened(value, text) else text
+
+
+def typed_words(typed: str, value: float) -> str:
+    """A number typed and read as the double ``value``, said back as typed in its
+    shortest exact form (``2``, not ``2.0``; ``0.5`` for ``1/2``), and with the double
+    it was read as where that is another number (``1/3 (the double
+    0.3333333333333333)``).
+
+    >>> typed_words("2", 2.0), typed_words("1/2", 0.5), typed_words("1/3", 1 / 3)
+    ('2', '0.5', '1/3 (the double 0.3333333333333333)')
+    """
+    exact = read_exact(typed)
+    text = number_text(exact)
+    if Fraction(value) == exact or Fraction(repr(value)) == exact:
+        return text
+    return f"{text} (the double {value!r})"

@@ -8,9 +8,11 @@ from threshold_lab.core.text.notable import excerpt, notable_points, reasons_tex
 from threshold_lab.core.text.scores import threshold_words
 
 
-def status_sentence(a: Analysis) -> str:
+def status_sentence(a: Analysis, threshold: str | None = None) -> str:
     """One sentence naming the threshold, the predicted positives and the key counts.
     Precision and recall are their counts (964/1655), so each names its denominator.
+    ``threshold`` says the threshold as it was typed
+    (:func:`~threshold_lab.core.text.scores.typed_words`), rather than as its double.
 
     >>> from threshold_lab.core.analysis import analyse
     >>> from threshold_lab.core.data.presets import preset
@@ -20,7 +22,7 @@ def status_sentence(a: Analysis) -> str:
     'precision undefined (no predicted positives), recall 0/3.'
     """
     k = a.counts
-    where = "Threshold " + threshold_words(a.threshold, a.sweep.thresholds)
+    where = "Threshold " + (threshold or threshold_words(a.threshold, a.sweep.thresholds))
     pooled = getattr(a, "pooled_words", None)  # groups each at its own threshold
     if callable(pooled):
         where = pooled()
@@ -95,7 +97,7 @@ DENOMINATORS = {
     "queue_rate": ("n", "every row"),
     "lr_plus": ("FPR", "the false positive rate"),
     "lr_minus": ("TNR", "the true negative rate (specificity)"),
-    "lift": ("prevalence", "the share of actual positives among every row"),
+    "lift": ("prevalence", "the share of the rows actually positive"),
     "cohen_kappa": (
         "(TP+FP)(FP+TN)+(TP+FN)(FN+TN)",
         "the disagreement chance alone would give (n² times 1 − the chance agreement, halved)",
@@ -108,6 +110,15 @@ DENOMINATORS = {
         "the predicted and the actual positives (a geometric mean of precision and recall)",
     ),
     "jaccard": ("TP+FP+FN", "every row predicted or actually positive"),
+}
+
+
+#: The metrics whose denominator is a rate, not a count: the rate's metric, and the
+#: counts it divides (the count, its symbol; the whole, its symbol and what it counts).
+RATE_DENOMINATORS = {
+    "lr_plus": ("fpr", "FP", "FP+TN", "actual negatives predicted positive"),
+    "lr_minus": ("specificity", "TN", "TN+FP", "actual negatives predicted negative"),
+    "lift": ("prevalence", "TP+FN", "n", "rows"),
 }
 
 
@@ -197,6 +208,14 @@ def explain(a: Analysis, name: str) -> str:
         "n": k.total,
         "TP+FP+FN": k.tp + k.fp + k.fn,
     }
+    if name in RATE_DENOMINATORS:
+        rate, part, whole, what = RATE_DENOMINATORS[name]
+        counts = {"FP": k.fp, "TN": k.tn, "TP+FN": k.actual_positive}
+        of = f"{format_count(counts[part])} of the {whole} = {format_count(values[whole])}"
+        return (
+            f"{m.describe()}. The denominator {symbol} = {a.metrics[rate].short()} is a rate, "
+            f"{meaning}: {part} = {of} {what}."
+        )
     size = f" = {format_count(values[symbol])}" if symbol in values else ""
     return f"{m.describe()}. The denominator {symbol}{size} counts {meaning}."
 
@@ -244,12 +263,13 @@ def curve_words(
     marks = notable_points(a) if notable is None else notable
     indices = [k for k in excerpt(s.size, marks, limit + 1) if k > 0]
     previous = 0
+    said: set[str] = set()  # a readout kind's words, said once: where its first one is
     for k in indices:
         if k != previous + 1:
             hidden = k - previous - 1
             lines.append(f"... {hidden} more {'step' if hidden == 1 else 'steps'} ...")
         previous = k
-        why = f" ({reasons_text(marks[k])})" if marks.get(k) else ""
+        why = f" ({reasons_text(marks[k], said)})" if marks.get(k) else ""
         pos, neg = s.entering(k)
         m = s.point_metrics(k)
         where = (

@@ -123,8 +123,8 @@ def test_plain_mode_calibration_gains_ks_and_transform() -> None:
     assert "Bin 2: 3 rows, scores 0.45 to 0.65, mean score 0.55, observed positive rate 1/3" in text
     assert "KS = max (TPR − FPR) = 5/8 = 0.625, at threshold 0.55" in text
     assert (
-        "up to 50% of the rows: threshold 0.55 predicts 50.0% of the rows positive and "
-        "captures 100.0% of the positives" in text
+        "up to 50% of the rows: threshold 0.55 predicts 5 of 10 rows positive and "
+        "captures 2 of 2 positives" in text
     )
     assert text.count("up to ") == 10  # one line a tenth, each point once
     assert "Scores transformed by square:" in text

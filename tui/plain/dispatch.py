@@ -47,7 +47,7 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             cmd.Lowest: lambda args: self._move(args, self.session.lowest),
             cmd.Step: self.cmd_step,
             cmd.Play: self.cmd_play,
-            cmd.Status: lambda args: self._tell(args, lambda: [self.status()]),
+            cmd.Status: lambda args: self._tell(args, lambda: [self.status(), *self.in_force()]),
             cmd.Rows: self.cmd_rows,
             cmd.Boundary: self.cmd_boundary,
             cmd.EditScore: self.cmd_set,

@@ -33,12 +33,19 @@ def help_text(
     return "\n".join(lines)
 
 
+#: Commands whose words another command's line already says (``quit!`` is in quit's),
+#: so that help lists each command once; ``help quit!`` says that line.
+SAID_WITH: dict[type[Command], type[Command]] = {cmd.QuitAnyway: cmd.Quit}
+
+
 def topics() -> dict[str, list[type[Command]]]:
     """``help TOPIC``'s topics: each group of commands in help's order, by its first
-    word in lower case (``how-sure`` for How sure)."""
+    word in lower case (``how-sure`` for How sure); a command another's line says
+    (:data:`SAID_WITH`) is left out."""
     found: dict[str, list[type[Command]]] = {}
     for c in sorted(plain_commands(), key=lambda c: GROUPS.index(c.GROUP)):
-        found.setdefault(_topic_word(c.GROUP), []).append(c)
+        if c not in SAID_WITH:
+            found.setdefault(_topic_word(c.GROUP), []).append(c)
     return found
 
 
@@ -47,8 +54,16 @@ def _topic_word(group: str) -> str:
 
 
 def topic_list() -> str:
-    """What ``help`` alone says: the topics and the commands, each a word to ask for."""
-    words = [w for w in plain_words() if not w.endswith("!")]
+    """What ``help`` alone says: the topics and the commands, each a word to ask for,
+    in the topics' order."""
+    words = [
+        usage.split()[0]
+        for group in topics().values()
+        for c in group
+        for usage in (c.PLAIN or "").split(" | ")
+        if not usage.endswith("!")
+    ]
+    words = list(dict.fromkeys(words))
     return "\n".join(
         [
             "Help: help TOPIC for a group of commands, help COMMAND for one, help all for every "
@@ -64,7 +79,15 @@ def help_on(word: str) -> str:
     grammar and metrics, a transform's names); InputError for a word that is neither."""
     key = word.lower()
     if key == "all":
-        return help_text()
+        return "\n".join(
+            [
+                "Every command, topic by topic (help TOPIC for one topic):",
+                *(
+                    help_text(commands=group, heading=f"{group[0].GROUP}:")
+                    for group in topics().values()
+                ),
+            ]
+        )
     if key in topics():
         group = topics()[key][0].GROUP
         return help_text(commands=topics()[key], heading=f"{group}:")

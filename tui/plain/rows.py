@@ -19,8 +19,9 @@ from threshold_lab.core.session.rowview import (
     side_by_side,
 )
 from threshold_lab.core.session.session import NeedsOverwrite
-from threshold_lab.core.text.scores import threshold_words
+from threshold_lab.core.text.scores import threshold_words, typed_words
 from threshold_lab.core.text.sentences import (
+    status_sentence,
     step_sentence,
     tie_group_text,
 )
@@ -42,8 +43,12 @@ class Rows(Speaker):
 
     def cmd_threshold(self, args: list[str]) -> None:
         self._expect(args, 1, "threshold T, such as threshold 0.5 or threshold above-all")
-        update = self.session.set_threshold(parse_threshold(args[0]))
-        self.say(update.status, f"Now at {tie_group_text(update.analysis)}.")
+        t = parse_threshold(args[0])
+        update = self.session.set_threshold(t)
+        a = update.analysis
+        # Said back as typed (2, not 2.0), where that is the threshold now in force.
+        typed = typed_words(args[0], t) if t is not None and a.threshold == t else None
+        self.say(status_sentence(a, typed), f"Now at {tie_group_text(a)}.")
 
     def cmd_step(self, args: list[str]) -> None:
         self._expect(args, 1, "step N, such as step 1 or step -10")
@@ -139,13 +144,13 @@ class Rows(Speaker):
     def cmd_set(self, args: list[str]) -> None:
         if len(args) != 3 or args[1].lower() != "score":
             raise InputError("expected set ID score S, such as set s2 score 0.7")
-        i = self._row(args[0])
-        self._said(self.session.set_score(i, args[2]))
+        row = self._row(args[0])
+        self._said_of_row(self.session.set_score(row[0], args[2]), row)
 
     def cmd_label(self, args: list[str]) -> None:
         self._expect(args, 2, "label ID 0|1, such as label s2 1")
-        i = self._row(args[0])
-        self._said(self.session.set_label(i, args[1]))
+        row = self._row(args[0])
+        self._said_of_row(self.session.set_label(row[0], args[1]), row)
 
     def cmd_add(self, args: list[str]) -> None:
         self._expect(args, 2, "add SCORE LABEL, such as add 0.3 1")
@@ -153,7 +158,8 @@ class Rows(Speaker):
 
     def cmd_delete(self, args: list[str]) -> None:
         self._expect(args, 1, "delete ID, such as delete s2")
-        self._said(self.session.delete_row(self._row(args[0])))
+        row = self._row(args[0])
+        self._said_of_row(self.session.delete_row(row[0]), row)
 
     def cmd_transform(self, args: list[str]) -> None:
         if len(args) != 1:

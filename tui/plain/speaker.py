@@ -3,6 +3,8 @@ they write to, and how a result or a change is said."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable
 from typing import TextIO
 
@@ -12,6 +14,7 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.data.rownames import shown
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import IntervalsShown
+from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.session.groups import PooledAnalysis
 from threshold_lab.core.session.rowview import (
     RowOrder,
@@ -19,6 +22,7 @@ from threshold_lab.core.session.rowview import (
 )
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
+from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.text.sentences import (
     status_sentence,
     tie_group_text,
@@ -53,6 +57,52 @@ class Speaker:
     def status(self) -> str:
         return status_sentence(self.analysis)
 
+    def in_force(self) -> list[str]:
+        """What ``status`` says after the counts: the goal, the prevalence what-if, and
+        the model, class, group or fold shown, in one sentence (none when the rows are
+        shown as loaded, with neither a goal nor a prevalence)."""
+        s, a = self.session, self.analysis
+        said = []
+        d = s.current().deciding
+        if d is not None and d.goal is not None:
+            goal = f"goal {d.goal.text()}"
+            if d.decision is None:
+                said.append(f"{goal}, not solved: {d.problem}")
+            else:
+                where = threshold_words(d.decision.threshold, a.sweep.thresholds)
+                here = d.decision.threshold == a.threshold
+                if not d.decision.feasible:
+                    closest = "this threshold" if here else f"threshold {where}"
+                    said.append(f"{goal}, not feasible: its closest point is {closest}")
+                elif here:
+                    said.append(f"{goal}, at this threshold")
+                else:
+                    said.append(f"{goal}, at threshold {where}, not this one")
+        if s.prevalence is not None:
+            said.append(f"prevalence what-if {fraction_text(s.prevalence)}")
+        shown = s.shown
+        names = [m.name for m in s.models]
+        if s.pooled:
+            group = shown.showing_group
+            if group is None:
+                said.append(
+                    f"all rows, pooled across the {len(names) - 1} {shown.part}s by {s.group_by}"
+                )
+            else:
+                alone = f"{shown.part} {group} alone ({s.group_by} = {group})"
+                said.append(alone + (", at its own threshold" if shown.own is not None else ""))
+        elif len(names) > 1 and not s.paired:
+            name = names[s.model]
+            said.append(f"{shown.part} {name} ({s.group_by} = {name})")
+        elif len(names) > 1:
+            said.append(f"model {names[s.model]} (of {', '.join(names)})")
+        mc = s.multiclass
+        if mc is not None:
+            said.append(
+                f"class {mc.classes[s.klass]} against the rest (of {', '.join(mc.classes)})"
+            )
+        return [f"In force: {'; '.join(said)}."] if said else []
+
     @staticmethod
     def _no_args(args: list[str]) -> None:
         if args:
@@ -76,8 +126,27 @@ class Speaker:
         """An edit's sentence (when it has one), then the status sentence after it."""
         self.say(*[said for said in (update.message, update.status) if said])
 
-    def _row(self, row_id: str) -> int:
-        return self.session.row_index(row_id)
+    def _row(self, row_id: str) -> tuple[int, str | None]:
+        """The row ``row_id`` names (its id first, else its number from 1), and, where
+        it was its number, how the row is then said: ``s5 (row number 5)``."""
+        index, by_number = self.session.find_row(row_id)
+        name = self.session.data.shown_id(index)
+        return index, f"{name} (row number {index + 1})" if by_number else None
+
+    def _said_of_row(self, update: Update, row: tuple[int, str | None]) -> None:
+        """An edit of one row said (:meth:`_said`), naming the row as :meth:`_row`
+        found it: by its number, the number too, so nobody wonders which row it was."""
+        named = row[1]
+        if named is not None:
+            id_, _, _ = named.partition(" (row number")
+            said = re.sub(
+                rf"\b([Rr]ow ){re.escape(id_)}(?=[:.])",
+                lambda m: f"{m.group(1)}{named}",
+                update.message,
+                count=1,
+            )
+            update = dataclasses.replace(update, message=said)
+        self._said(update)
 
     @staticmethod
     def _expect(args: list[str], count: int, usage: str) -> None:

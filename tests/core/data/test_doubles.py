@@ -6,6 +6,7 @@ takes them."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from threshold_lab.core.data.loaders import load_file
-from threshold_lab.core.doubles import read_double, underflows
+from threshold_lab.core.doubles import read_double, read_exact, read_typed, underflows
 from threshold_lab.core.errors import InputError
 
 
@@ -86,3 +87,43 @@ def test_underscores_in_a_score_are_refused_in_csv_and_json(tmp_path: Path) -> N
     with pytest.raises(InputError, match="'1e-400' is too small for a double"):
         load_file(js)
     assert math.isclose(read_double("1e-3"), 0.001)
+
+
+@given(
+    st.integers(-(10**40), 10**40),
+    st.integers(-(10**40), 10**40).filter(bool),
+    st.integers(-30, 30),
+)
+def test_a_typed_fraction_is_read_exactly_and_rounded_once(top: int, bottom: int, e: int) -> None:
+    # The oracle: Python's exact fractions, and its one correctly rounded division.
+    written = f"{top}e{e}/{bottom}"
+    exact = Fraction(top) * Fraction(10) ** e / bottom
+    assert read_exact(written) == exact and read_exact(f" {top}/{bottom} ") == Fraction(top, bottom)
+    assert read_typed(written) == float(exact)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_a_typed_decimal_reads_as_the_files_do(x: float) -> None:
+    assert read_typed(repr(x)) == read_double(repr(x)) == x
+    assert read_exact(repr(x)) == Fraction(repr(x))
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("1/0", "'1/0' is not a number (it divides by zero)"),
+        ("1/2/3", "'1/2/3' is not a number"),
+        ("1_0/3", "'1_0/3' is not a number"),
+        ("inf/2", "'inf/2' is not a number"),
+        ("1e-400/3", "'1e-400/3' is too small for a double: it would read as 0"),
+        ("1e300/1e-300", "'1e300/1e-300' is not a finite number (too large for a double)"),
+        ("0e99999999/1", "'0e99999999/1' is out of range (an exponent has at most four digits)"),
+        ("9" * 5000 + "/1", "is out of range (too many digits)"),
+    ],
+)
+def test_a_typed_fraction_that_is_no_double_is_refused_with_the_reason(
+    text: str, reason: str
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        read_typed(text)
+    assert reason in str(caught.value)

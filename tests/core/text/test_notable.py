@@ -113,9 +113,12 @@ def test_plain_roc_says_the_notable_points() -> None:
     marks = notable_points(a, readouts(a.sweep, DEFAULT_READOUTS))
     lines = curve_words(a, "roc", notable=marks)
     said = " ".join(lines)
-    for k, why in marks.items():
+    # In the listing's order (the sweep's), each readout kind's words said once.
+    kinds: set[str] = set()
+    for k in sorted(marks):
         if k > 0:
-            assert f"({reasons_text(why)})." in said, why
+            assert f"({reasons_text(marks[k], kinds)})." in said, marks[k]
+    assert said.count("TPR at FPR <=") == 1 and said.count("FPR at TPR >=") == 1
     steps = [line for line in lines if line.startswith("Threshold")]
     skipped = sum(int(line.split()[1]) for line in lines if line.startswith("..."))
     assert len(steps) + skipped == a.sweep.size - 1 and len(steps) <= 40

@@ -124,7 +124,8 @@ def test_plain_mode_says_net_benefit_the_useful_range_and_the_hull() -> None:
     )
     assert "2/10 − 6/10·0.2/0.8 = 1/20 = 0.05" in one[0] and "useful here" in one[0]
     grid = _plain("net benefit")
-    assert grid[0].startswith("Decision curve") and any("0.2 " in line for line in grid)
+    # Each useful range's first and last grid pt is listed: 0.06 and 0.24 of the first.
+    assert grid[0].startswith("Decision curve") and any("  0.24 " in line for line in grid)
     useful = _plain("useful range")
     assert useful == [
         "Useful (beats treating all and treating none) where 0.05 < pt < 0.25 "
