@@ -13,6 +13,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 from threshold_lab.core.data.presets import PRESETS
@@ -43,6 +44,12 @@ def _again(event: events.Key | events.Paste) -> events.Key | events.Paste:
     Enter does from a field, whose own binding takes it there) it is not taken for
     a key typed before its dialog and held once more."""
     return event.copy() if isinstance(event, events.Key) else events.Paste(event.text)
+
+
+def _dark(app: App[None], theme: str) -> bool:
+    """Whether ``theme`` (a name the app knows) is a dark one."""
+    found = app.get_theme(theme)
+    return found is None or found.dark
 
 
 class ThresholdLab(App[None]):
@@ -83,6 +90,18 @@ class ThresholdLab(App[None]):
             )
         elif loader is None:
             raise ValueError("give a session or a loader")
+        if self.no_color:
+            # NO_COLOR: no colours at all. Textual alone paints its theme's colours in
+            # greys over a background of its own; the terminal's own palette with every
+            # colour taken off leaves its foreground and background, with bold,
+            # underline and reverse video (the ANSI themes' marks) telling things apart.
+            theme = (
+                "ansi-light"
+                if self.get_theme(theme) is not None and not _dark(self, theme)
+                else "ansi-dark"
+            )
+            self._filters = [f for f in self._filters if not isinstance(f, Monochrome)]
+            self._filters.append(NoColor())
         self.theme = theme
         #: ASCII only: box drawing, braille and signs are rewritten (see tui.ascii).
         self.ascii = ascii
