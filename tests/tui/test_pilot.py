@@ -822,3 +822,25 @@ async def test_dialogs_wrap_at_80x24() -> None:
         text = " ".join(app.export_screenshot().replace("&#160;", " ").split())
         assert "Load preset predict-no-positives and" in text  # wrapped, not cut
         assert "lose them?" in text
+
+
+async def test_the_message_log_opens_at_the_newest() -> None:
+    """L lists the newest message first (at the top, where the log opens and a screen
+    reader starts), each numbered as said, 1 the oldest kept."""
+    from threshold_lab.tui.screens.help import MessageLogScreen
+
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(30):
+            await pilot.press("right")
+        said = list(app.main.said)
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageLogScreen)
+        text = str(app.screen.query_one("Static").render())
+        lines = text.splitlines()
+        assert lines[0] == f"Messages (the last {len(said)}, newest first)"
+        assert lines[2] == f"{len(said)}. {said[-1]}"
+        assert lines[3] == f"{len(said) - 1}. {said[-2]}"
+        assert f"1. {said[0]}" in lines
+        assert app.screen.query_one("#message-log").scroll_y == 0

@@ -105,8 +105,9 @@ def titled(title: str, lines: list[str]) -> Text:
 
 
 class MessageLogScreen(Dialog[None]):
-    """The explorer's last messages in full, oldest first, one paragraph each: what
-    a cut message line said, in plain lines a screen reader reads in order."""
+    """The explorer's last messages in full, newest first (where it opens, and where a
+    screen reader starts), one paragraph each, numbered as said (1 the oldest kept):
+    what a cut message line said, in plain lines read in order."""
 
     AUTO_FOCUS = "#message-log"
     BINDINGS = [Binding("escape,L,q", "dismiss", "Close", id="log-close")]
@@ -116,10 +117,11 @@ class MessageLogScreen(Dialog[None]):
         self.messages = list(messages)
 
     def compose(self) -> ComposeResult:
-        lines = [f"{i}. {m}" for i, m in enumerate(self.messages, 1)] or ["Nothing said yet."]
+        numbered = [f"{i}. {m}" for i, m in enumerate(self.messages, 1)]
+        lines = numbered[::-1] or ["Nothing said yet."]
         lines += ["", "Esc, L or q closes; up/down scroll."]
         with VerticalScroll(classes="dialog full", id="message-log"):
-            yield Static(titled(f"Messages (the last {len(self.messages)}, newest last)", lines))
+            yield Static(titled(f"Messages (the last {len(self.messages)}, newest first)", lines))
 
     async def action_dismiss(self, result: None = None) -> None:
         self.answer(None)  # closes only itself, once (two Esc together)
