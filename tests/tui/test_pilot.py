@@ -381,6 +381,39 @@ async def test_demo_runs_to_its_end() -> None:
         assert not m.demo.running
 
 
+#: What each demo step speaks of: the matrix's denominators, the ROC point, AP
+#: against the PR area, accuracy's counts, two models' AUC against AP.
+DEMO_VIEWS = [
+    *[("matrix", "roc")] * 3,
+    *[("chart", "roc")] * 3,
+    ("chart", "pr"),
+    ("matrix", "pr"),
+    ("chart", "both"),
+]
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE])
+async def test_each_demo_step_shows_what_its_caption_speaks_of(size: tuple[int, int]) -> None:
+    """At 80x24 (one pane at a time) the tour stayed on the matrix while its captions
+    spoke of the ROC point and of AP against the PR area. Where every pane shows, the
+    panes stay and the chart is the one spoken of."""
+    app = make_app(demo=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        m = app.main
+        seen = []
+        for step in range(9):
+            if step:
+                m.demo.advance()
+            await pilot.pause()
+            assert m.message.startswith(f"Demo {step + 1}/9")
+            seen.append((m.view, m.chart_mode))
+        if size == SMALL:
+            assert seen == DEMO_VIEWS
+        else:
+            assert seen == [("all", chart) for _, chart in DEMO_VIEWS]
+
+
 async def test_terminal_cursor_follows_the_selected_row() -> None:
     from textual.geometry import Offset
     from threshold_lab.tui.widgets.row_table import RowTable

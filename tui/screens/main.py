@@ -301,6 +301,12 @@ class MainScreen(Screen[None]):
     def select_row(self, index: int) -> None:
         self.query_one(RowTable).select(index)
 
+    def show_view(self, pane_name: str, chart: ChartMode | None) -> None:
+        if chart is not None:
+            self.chart_mode = chart
+        if self.view not in ("all", pane_name):
+            self.pane = pane(pane_name)
+
     def stop_playback(self) -> None:
         self.playback.stop()
 

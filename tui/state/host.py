@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
+from threshold_lab.tui.state.chart_modes import ChartMode
 
 
 class Host(Protocol):
@@ -49,6 +50,11 @@ class Host(Protocol):
 
     def ask(self, dialog: Screen[Any], done: Callable[[Any], None] | None = None) -> None:
         """Open ``dialog``; ``done`` gets its answer (None: cancelled)."""
+        ...
+
+    def show_view(self, pane: str, chart: ChartMode | None) -> None:
+        """Show ``pane`` where one pane shows at a time (where all show, they stay), and
+        ``chart`` in the chart pane, if given."""
         ...
 
     def select_row(self, index: int) -> None:
