@@ -918,3 +918,19 @@ class Deciding:
     prevalence: Fraction | None
     decision: Decision | None
     problem: str | None
+    #: Where the goal was solved (its sweep, prevalence and cost columns), or None.
+    setting: Setting | None = None
+
+    def goal_metrics(self) -> tuple[str, ...]:
+        """The metrics the goal names: its objective, then each constraint's (once)."""
+        if self.goal is None:
+            return ()
+        names = [self.goal.metric, *(c.metric for c in self.goal.constraints)]
+        return tuple(dict.fromkeys(names))
+
+    def metric_at(self, name: str, k: int) -> Metric | None:
+        """The goal's metric ``name`` at point ``k``, as the goal reads it (at the
+        prevalence in force, with its costs); None where the goal was not solved."""
+        if self.goal is None or self.setting is None:
+            return None
+        return metric_at(self.setting, name, self.goal, k)

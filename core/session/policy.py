@@ -16,6 +16,7 @@ from threshold_lab.core.decide.goal import Goal, parse_goal
 from threshold_lab.core.decide.solve import (
     Deciding,
     Decision,
+    Setting,
     parse_prevalence,
     solve,
     threshold_statistic,
@@ -55,7 +56,7 @@ class Policy:
         self.prevalence: Fraction | None = options.prevalence
         #: What else was asked for: the readouts, partial AUCs, tests, pt and harm.
         self.asked = options
-        self._solved: tuple[object, Decision | str] | None = None
+        self._solved: tuple[object, Decision | str, Setting | None] | None = None
 
     def deciding(
         self,
@@ -73,17 +74,17 @@ class Policy:
         key = (a.curves, self.goal, self.prevalence, aligned, len(columns))
         if self._solved is None or self._solved[0] != key:
             if self.goal.columns() and not aligned:
-                self._solved = (key, misaligned(self.goal))
+                self._solved = (key, misaligned(self.goal), None)
             else:
                 setting = goal_setting(a, self.goal, self.prevalence, data, columns)
                 try:
-                    self._solved = (key, solve(setting, self.goal))
+                    self._solved = (key, solve(setting, self.goal), setting)
                 except InputError as exc:  # a class gone by an edit: on the goal line
-                    self._solved = (key, str(exc))
-        solved = self._solved[1]
+                    self._solved = (key, str(exc), None)
+        _, solved, solved_in = self._solved
         decision = solved if isinstance(solved, Decision) else None
         problem = solved if isinstance(solved, str) else None
-        return Deciding(self.goal, self.prevalence, decision, problem)
+        return Deciding(self.goal, self.prevalence, decision, problem, solved_in)
 
     def statistic(self, a: Analysis, history: History) -> SweepStatistic | None:
         """The goal's chosen threshold, read off a bootstrap replicate (None: no goal)."""

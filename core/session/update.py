@@ -18,7 +18,7 @@ from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.curves.peaks import f1_peak
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve
-from threshold_lab.core.decide.solve import Deciding, metrics_at_prevalence
+from threshold_lab.core.decide.solve import WORDS, Deciding, metrics_at_prevalence
 from threshold_lab.core.drawing.bands import Band, DrawnBands, drawn_bands
 from threshold_lab.core.drawing.decision import (
     CostSeries,
@@ -32,6 +32,7 @@ from threshold_lab.core.drawing.series import metric_series
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.text.sentences import status_sentence
@@ -91,6 +92,38 @@ class Update:
             return None
         a = self.analysis
         return metrics_at_prevalence(a.sweep, a.point, d.prevalence, a.beta)
+
+    @cached_property
+    def sweep_columns(self) -> tuple[tuple[str, str], ...]:
+        """The sweep table's metric columns beside TPR, FPR and precision, as (name,
+        heading): F1, then each metric of the goal in force the table does not show
+        already (a goal at a prevalence reads every metric there but the rates of one
+        class, TPR, FPR, FNR and specificity, which no prevalence changes)."""
+        shown = {"recall", "tpr", "fpr", "precision", "f1"}
+        columns = [("f1", "F1")]
+        d = self.deciding
+        if d is None or d.setting is None:
+            return tuple(columns)
+        at = d.prevalence
+        for name in d.goal_metrics():
+            one_class = name in ("recall", "tpr", "fpr", "fnr", "specificity")
+            if name in shown and (at is None or one_class):
+                continue
+            heading = WORDS.get(name, name)
+            if at is not None and not one_class:
+                heading += f" at {at}"
+            columns.append((f"goal:{name}", heading))
+        return tuple(columns)
+
+    def sweep_metrics(self, point: int) -> tuple[Metric | None, ...]:
+        """Point ``point``'s value of each of :attr:`sweep_columns` (None: not read)."""
+        a = self.analysis
+        f1 = threshold_metrics(a.sweep.counts_at(point), beta=a.beta)["f1"]
+        out: list[Metric | None] = [f1]
+        d = self.deciding
+        for name, _ in self.sweep_columns[1:]:
+            out.append(None if d is None else d.metric_at(name.removeprefix("goal:"), point))
+        return tuple(out)
 
     @cached_property
     def status(self) -> str:

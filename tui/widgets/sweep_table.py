@@ -22,12 +22,15 @@ from threshold_lab.tui.bindings import bindings
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import blank, fitted
 
+#: The columns every table has; F1 and the metrics of a goal in force follow them
+#: (:attr:`threshold_lab.core.session.update.Update.sweep_columns`).
 COLUMNS = ("threshold", "TP", "FP", "TN", "FN", "TPR", "FPR", "precision")
 #: Columns left out, in this order, when the table is too narrow for all of them
-#: (the matrix above shows them for the active point).
-OPTIONAL = ("TN", "FN")
-#: The rate columns: their counts (8/14) while they fit, or decimals (``x``).
-RATES = ("TPR", "FPR", "precision")
+#: (the matrix above shows them for the active point); a goal's columns go last.
+OPTIONAL = ("F1", "TN", "FN")
+#: The columns of counts: the rest are metrics, shown as their counts (8/14) while
+#: they fit, or decimals (``x``).
+COUNT_COLUMNS = ("threshold", "TP", "FP", "TN", "FN")
 #: A rate's counts wider than this are shown as a decimal (marked ≈ where it is not
 #: exact); the metrics panel keeps the counts.
 RATE_WIDTH = 9
@@ -59,7 +62,9 @@ def rate_text(m: Metric, *, decimals: bool = False) -> str:
 
 
 class SweepTable(Widget, can_focus=True, inherit_bindings=False):
-    """Threshold, TP, FP, TN, FN, TPR (recall), FPR and precision per tie group.
+    """Threshold, TP, FP, TN, FN, TPR (recall), FPR, precision and F1 per tie group,
+    and the metrics of the goal in force; where the width is short, F1, then TN and
+    FN, then the goal's columns are left out.
 
     It scrolls itself (``top`` is the first point shown), as the row table does.
     Focused (tab, or pane 4), up and down step the threshold through the
@@ -103,6 +108,7 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self._columns: tuple[str, ...] = COLUMNS
         self._widths = [len(c) for c in COLUMNS]
         self._curves: object = None
         self._lines_of: object = None
@@ -117,10 +123,12 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
         if frame is None:
             return
         a = frame.analysis
-        if self._curves is not a.curves:  # new rows: a new sweep, widths start afresh
-            self._curves = a.curves
+        columns = COLUMNS + tuple(heading for _, heading in frame.update.sweep_columns)
+        if self._curves is not a.curves or columns != self._columns:
+            # New rows (a new sweep) or other columns: widths start afresh.
+            self._curves, self._columns = a.curves, columns
             count = max(len(format_count(a.data.positives)), len(format_count(a.data.negatives)))
-            self._widths = [len(c) for c in COLUMNS]
+            self._widths = [len(c) for c in columns]
             for j in range(1, 5):
                 self._widths[j] = max(self._widths[j], count)
         self._show_active(a.point)
@@ -130,7 +138,8 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
         # Every line again, and the rate columns as narrow as their new cells allow.
         self._lines_of = None
         self._widths = [
-            len(c) if c in RATES else w for c, w in zip(COLUMNS, self._widths, strict=True)
+            w if c in COUNT_COLUMNS else len(c)
+            for c, w in zip(self._columns, self._widths, strict=True)
         ]
         self.refresh()
 
@@ -185,16 +194,20 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
     def _format(self, values: tuple[str, ...]) -> str:
         shown = self._shown_columns()
         return " ".join(
-            f"{v:<{n}}" for v, n, c in zip(values, self._widths, COLUMNS, strict=True) if c in shown
+            f"{v:<{n}}"
+            for v, n, c in zip(values, self._widths, self._columns, strict=True)
+            if c in shown
         )
 
     def _shown_columns(self) -> set[str]:
-        """Every column that fits: TN, then FN, are left out of a narrow table."""
-        shown = set(COLUMNS)
+        """Every column that fits: F1, then TN and FN, then the goal's columns are
+        left out of a narrow table."""
+        shown = set(self._columns)
         width = self.content_region.width
-        for optional in OPTIONAL:
+        goal = self._columns[len(COLUMNS) + 1 :]
+        for optional in (*OPTIONAL, *reversed(goal)):
             needed = 2 + sum(
-                n + 1 for n, c in zip(self._widths, COLUMNS, strict=True) if c in shown
+                n + 1 for n, c in zip(self._widths, self._columns, strict=True) if c in shown
             )
             if needed - 1 <= width:
                 break
@@ -206,9 +219,12 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
         and per ``decimals``: a threshold move redraws the same lines with another one
         marked)."""
         a = self.analysis
-        assert a is not None
-        if self._lines_of is not a.curves:
-            self._lines_of, self._lines = a.curves, {}
+        assert a is not None and self.frame is not None
+        d = self.frame.update.deciding
+        # A line holds the goal's columns too: they change with the goal, not the rows.
+        key = (a.curves, self._columns, None if d is None else (d.goal, d.prevalence))
+        if self._lines_of != key:
+            self._lines_of, self._lines = key, {}
         cached = self._lines.get(point)
         if cached is None:
             cached = self._lines[point] = self._cells(a, point)
@@ -219,12 +235,15 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
     def _cells(self, a: Analysis, point: int) -> tuple[str, ...]:
         s = a.sweep
         m = s.point_metrics(point)
+        assert self.frame is not None
+        more = self.frame.update.sweep_metrics(point)
         return (
             "above all"
             if point == 0
             else shown_score(float(s.thresholds[point - 1]), s.thresholds),
             *(format_count(v) for v in s.counts_at(point).cells()),
             *(rate_text(m[n], decimals=self.decimals) for n in ("tpr", "fpr", "precision")),
+            *("" if x is None else rate_text(x, decimals=self.decimals) for x in more),
         )
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -259,7 +278,7 @@ class SweepTable(Widget, can_focus=True, inherit_bindings=False):
             return fitted(summary, self.get_component_rich_style("sweep-table--summary"), width)
         if y == 1:
             style = self.get_component_rich_style("sweep-table--header")
-            return fitted("  " + self._format(COLUMNS), style, width)
+            return fitted("  " + self._format(self._columns), style, width)
         point = self.top + y - HEADER
         if point >= a.sweep.size:
             return blank(width, self.rich_style)
