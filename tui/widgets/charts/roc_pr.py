@@ -405,15 +405,15 @@ class CurveChart(Chart):
         for other in () if prepared is None else prepared.others:
             curve = self._other_line(other)
             if curve is not None:
-                xs, ys = curve.x[curve.drawn].tolist(), curve.y[curve.drawn].tolist()
-                plt.plot(xs, ys, marker=model_mark(other.index, self.ascii))
+                xs, ys = curve.path()
+                plt.plot(xs.tolist(), ys.tolist(), marker=model_mark(other.index, self.ascii))
         if line is not None:  # the shown model's last, over the others
-            xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
-            plt.plot(xs, ys, marker=self._shown_mark(frame))
+            xs, ys = line.path()
+            plt.plot(xs.tolist(), ys.tolist(), marker=self._shown_mark(frame))
         drawn = plain_canvas(plt, cols, rows)
         if band is not None and line is not None:
             b = band
-            beside = _beside(b, line.x[line.drawn], line.y[line.drawn])
+            beside = _beside(b, *line.path())
             drawn = self._band_clear_of_the_curve(drawn, b, cols, rows, beside)
         return drawn
 
