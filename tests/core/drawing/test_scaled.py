@@ -124,7 +124,8 @@ def test_the_log_roc_line_is_the_roc_polyline_in_linear_fpr(ex: Example) -> None
     sweep = build_sweep(make_dataset(s, y))
     line = log_roc_line(sweep, columns=400)
     assert line is not None
-    fpr, tpr = sweep.fp / sweep.negatives, sweep.tp / sweep.positives
+    fpr = np.asarray(sweep.fp / sweep.negatives, dtype=np.float64)
+    tpr = np.asarray(sweep.tp / sweep.positives, dtype=np.float64)
     lowest = 10.0**-line.xscale.decades
     distinct = np.unique(fpr)
     between = np.concatenate(
