@@ -516,6 +516,19 @@ class RocHull(Command):
     ON_KEY_LINE = False
 
 
+class FoldCurve(Command):
+    """Folds' charts: the next fold's curve alone, beside all rows' and the folds' range"""
+
+    KEY = "F"
+    ID = "fold-curve"
+    FOOTER = "Fold"
+    ACTION = "fold_curve"
+    GROUP = "Views and playback"
+    #: Only with --fold COL: the chart's legend says it there, and no other file
+    #: needs a place for it on the key line.
+    ON_KEY_LINE = False
+
+
 class MoreMetrics(Command):
     """Every metric with its formula and counts"""
 

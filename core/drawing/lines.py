@@ -122,3 +122,11 @@ class CurveLine:
         """Sweep point ``point``'s exact (x, y), or None when it is not on the curve."""
         k = int(self.rank[point])
         return (float(self.x[k]), float(self.y[k])) if k >= 0 else None
+
+    def path(self) -> tuple[FloatArray, FloatArray]:
+        """The polyline a chart draws, (x, y) where drawn: the drawn points, each joined
+        to the next by a straight line."""
+        return (
+            np.asarray(self.x[self.drawn], dtype=np.float64),
+            np.asarray(self.y[self.drawn], dtype=np.float64),
+        )

@@ -6,6 +6,12 @@ has no place on an axis (0 or 1 on a probit axis) is left out and counted; FPR 0
 the log axis sits on the axis itself (its own tick, "0"), and a rate below the
 axis's smallest decade is drawn at that decade and counted.
 
+The ROC curve is a polyline in linear FPR: on the log axis each of its segments bows
+(TPR grows linearly in FPR, so exponentially in log FPR). The log-FPR line is drawn
+through places a few to a braille column along each segment, each read off the
+segment in linear FPR, so the drawn line reads at any FPR, to a braille dot, what the
+ROC polyline (and the report's interpolated readout) gives there.
+
 The curve is thinned before any transform is worked out: both rates are monotone
 along the sweep, so the first point past each of a few thousand fine cells of either
 axis (found by binary search on the counts) and the point before it keep every cell
@@ -53,6 +59,9 @@ MOST_DECADES = 6
 LOG_GAP = 0.08
 #: Fine cells an axis is cut into per column when the curve is thinned.
 FINE = 8
+#: Places per column at which a segment of the log-FPR line is read (a braille
+#: column holds two dots): between them it is drawn straight.
+BOW = 4
 
 
 @dataclass(frozen=True)
@@ -202,6 +211,8 @@ class ScaledLine(CurveLine):
     left_out : points with no place on the axes (a rate of 0 or 1 on a probit axis)
     on_axis : points at FPR 0, drawn on the log axis's own "0"
     beyond : placeable points past the axis's end, drawn at the end
+    bowed : the polyline drawn when the segments between the drawn points are not
+        straight on these axes (log ROC: straight in linear FPR), else None
     """
 
     xscale: Scale = Scale("linear")
@@ -210,6 +221,12 @@ class ScaledLine(CurveLine):
     left_out: int = 0
     on_axis: int = 0
     beyond: int = 0
+    bowed: tuple[FloatArray, FloatArray] | None = None
+
+    def path(self) -> tuple[FloatArray, FloatArray]:
+        """The polyline drawn, (x, y) on the unit square: on the log FPR axis, each
+        segment as it is in linear FPR, read at :data:`BOW` places a column."""
+        return self.bowed if self.bowed is not None else super().path()
 
 
 def _thin(
@@ -306,6 +323,35 @@ def det_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
     )
 
 
+def bowed_path(
+    fpr: FloatArray, tpr: FloatArray, scale: Scale, columns: int
+) -> tuple[FloatArray, FloatArray]:
+    """The polyline through the points (``fpr``, ``tpr``), rates in sweep order, as
+    drawn on the log FPR axis ``scale`` over ``columns`` columns: at each of
+    :data:`BOW` places a column that falls strictly inside a segment (FPR from 10^-d
+    on), a point of the segment read in linear FPR; then every place on the unit
+    square.
+
+    >>> xs, ys = bowed_path(np.array([0.0, 0.5]), np.array([1 / 3, 2 / 3]),
+    ...                     Scale("log", decades=2), 12)
+    >>> round(float(np.interp(LOG_GAP, xs, ys)), 6)  # FPR 0.01: 1/3 + 2/3 · 0.01
+    0.34
+    """
+    grid = scale.rate(np.linspace(LOG_GAP, 1.0, BOW * max(columns, 2) + 1))
+    k = np.searchsorted(fpr, grid, side="right") - 1  # the last point at or before
+    inside = (k >= 0) & (k < fpr.shape[0] - 1)
+    k, grid = k[inside], grid[inside]
+    strict = fpr[k] < grid
+    k, grid = k[strict], grid[strict]
+    f0, f1, t0, t1 = fpr[k], fpr[k + 1], tpr[k], tpr[k + 1]
+    read = t0 + (t1 - t0) * (grid - f0) / (f1 - f0)
+    # Each read point goes after its segment's first point, in FPR order.
+    after = np.concatenate((np.arange(fpr.shape[0], dtype=np.float64), k + 0.5))
+    rates = np.concatenate((fpr, grid))
+    order = np.lexsort((rates, after))
+    return scale.unit(rates[order]), np.concatenate((tpr, read))[order]
+
+
 def log_roc_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
     """The ROC curve with FPR on a log scale (TPR linear), reduced to ``columns``
     columns; None without both classes. The axis's decades reach the smallest FPR
@@ -322,14 +368,17 @@ def log_roc_line(sweep: Sweep, *, columns: int) -> ScaledLine | None:
     x = _OnScale(Rates(fp, float(n)), scale)
     y = _OnScale(Rates(sweep.tp, float(p)), Scale("linear"))
     keep = _thin(sweep, scale, Scale("linear"), 0, sweep.size, columns, fnr=False)
+    drawn = _reduced(x, y, keep, columns)
+    fpr, tpr = x.rates[drawn], Rates(sweep.tp, float(p))[drawn]
     return ScaledLine(
         x,
         y,
-        _reduced(x, y, keep, columns),
+        drawn,
         _Placed(0, sweep.size, sweep.size),
         xscale=scale,
         yscale=Scale("linear"),
         points=sweep.size,
         on_axis=zero,
         beyond=max(beyond, 0),
+        bowed=bowed_path(fpr, tpr, scale, columns),
     )

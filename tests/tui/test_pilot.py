@@ -329,8 +329,9 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         await pilot.pause()
         footer_actions = {b.action for b in as_bindings(app.main.BINDINGS) if b.show}
         more = str(app.main.query_one("#more-keys").render())
-        # The footer's "1-4 Panes", l and h (the chart's message says them), and E
-        # (the line a file opened with --group starts with says it).
+        # The footer's "1-4 Panes", l and h (the chart's message says them), E
+        # (the line a file opened with --group starts with says it) and F (a folds'
+        # chart's legend says it).
         quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
         assert {
             "pane-chart",
@@ -338,6 +339,7 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
             "pane-sweep",
             "log-fpr",
             "roc-hull",
+            "fold-curve",
             "groups",
             "own-thresholds",
         } == quiet

@@ -366,13 +366,19 @@ def test_groups_view(snap_compare: Compare, size: tuple[int, int]) -> None:
     assert snap_compare(app, run_before=settled, terminal_size=size)
 
 
-@pytest.mark.parametrize(("size", "press"), [(SIZE, []), (SMALL, ["2"])], ids=["120x40", "80x24"])
+@pytest.mark.parametrize(
+    ("size", "press"),
+    [(SIZE, []), (SMALL, ["2"]), (SMALL, ["2", "F", "F"]), (LARGE, [])],
+    ids=["120x40", "80x24", "80x24-fold-2", "200x60"],
+)
 def test_folds_and_their_range(
     snap_compare: Compare, size: tuple[int, int], press: list[str]
 ) -> None:
     """tests/data/folds.csv opened with --fold fold: a line for all rows and each
-    fold, every fold's ROC curve with its own mark, and the folds' TPR range (lowest
-    to highest fold at each FPR) in dots, named in the legend (at 80x24 the chart)."""
+    fold, all rows' ROC curve and the folds' TPR range (lowest to highest fold at
+    each FPR) in dots; on these small plots no fold's curve until F, which draws one
+    at a time (fold 2, after F twice; at 80x24 the chart); at 200x60, with room,
+    every fold's curve with its own mark. Every mark named in the legend."""
     app = file_app(str(DATA / "folds.csv"), "--fold", "fold")
 
     async def settled(pilot) -> None:  # type: ignore[no-untyped-def]

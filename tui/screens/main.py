@@ -41,7 +41,7 @@ from threshold_lab.tui.screens.palette import OncePalette
 from threshold_lab.tui.state.chart_modes import CHART_MODES, ChartMode, chart_mode
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.preparing import Preparer
-from threshold_lab.tui.widgets.charts import ChartPanel
+from threshold_lab.tui.widgets.charts import ChartPanel, CurveChart
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from threshold_lab.tui.widgets.goal_line import GoalLine
 from threshold_lab.tui.widgets.model_line import ModelLine
@@ -127,6 +127,8 @@ class MainScreen(Screen[None]):
     roc_hull: reactive[bool] = reactive(False, repaint=False)
     """The ROC chart draws its convex hull."""
     """Whether the ROC chart has FPR on a log scale (``l``)."""
+    fold_curve: reactive[int] = reactive(0, repaint=False)
+    """With folds, the fold whose curve the curve charts draw (``F``; 0: none chosen)."""
     message: reactive[str] = reactive("", repaint=False)
     """The sentence the last action said."""
     ascii: reactive[bool] = reactive(False, repaint=False)
@@ -186,7 +188,12 @@ class MainScreen(Screen[None]):
                     frame, ascii, progress=MainScreen.boot_progress
                 )
             yield ChartPanel(id="charts").data_bind(
-                frame, ascii, MainScreen.log_fpr, MainScreen.roc_hull, mode=MainScreen.chart_mode
+                frame,
+                ascii,
+                MainScreen.log_fpr,
+                MainScreen.roc_hull,
+                MainScreen.fold_curve,
+                mode=MainScreen.chart_mode,
             )
         yield ScoreStrip(id="strip").data_bind(frame)
         with Horizontal(id="bottom"):
@@ -578,6 +585,19 @@ class MainScreen(Screen[None]):
             )
         else:
             self.say(f"{shown_pane}ROC chart: the convex hull hidden (h: show it).")
+
+    def action_fold_curve(self) -> None:
+        rows = () if self.frame is None else self.frame.update.models
+        if self.frame is None or not self.frame.update.folds or len(rows) < 2:
+            self.say("F draws one fold's curve at a time on rows opened with --fold COL.")
+            return
+        shown_pane = self._reveal_chart()
+        if self.chart_mode not in ("roc", "pr", "both", "det"):
+            self.chart_mode = "roc"
+        self.fold_curve = (self.fold_curve + 1) % len(rows)
+        shown = {"pr": "#pr-chart", "det": "#det-chart"}.get(self.chart_mode, "#roc-chart")
+        chart = self.query_one(shown, CurveChart)
+        self.say(f"{shown_pane}{chart.fold_sentence()}")
 
     def action_decimals(self) -> None:
         self.decimals = not self.decimals

@@ -1,5 +1,6 @@
 """Curves on scaled axes: the DET line's points are scikit-learn's, placed by the probit;
-the log-FPR ROC line's; thinning keeps every fine cell the curve passes through."""
+the log-FPR ROC line's, its segments straight in linear FPR (bowed on the log axis);
+thinning keeps every fine cell the curve passes through."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from scipy import special
 from threshold_lab.core.curves.det import det_points
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.data.presets import preset
 from threshold_lab.core.drawing.scaled import (
     FINE,
     LOG_GAP,
     PROBIT_TICKS,
     Scale,
+    ScaledLine,
     _thin,
     det_line,
     log_roc_line,
@@ -88,6 +91,49 @@ def test_the_log_roc_line_puts_fpr_0_on_the_axis(ex: Example) -> None:
         else:
             want = LOG_GAP + (1 - LOG_GAP) * (math.log10(max(fpr[k], 10.0**-d)) + d) / d
             assert math.isclose(at[0], want, abs_tol=1e-12)
+
+
+def _read(line: ScaledLine, fpr: float) -> float:
+    """The TPR the drawn log-FPR line reads at ``fpr`` (its polyline on the unit square)."""
+    xs, ys = line.path()
+    return float(np.interp(float(line.xscale.unit(fpr)), xs, ys))
+
+
+def test_the_log_roc_line_reads_the_roc_polyline_between_two_points() -> None:
+    # The canonical rows: the point at FPR 0, TPR 1/3 and the next at FPR 1/2, TPR 2/3.
+    # Between them the ROC polyline is TPR = 1/3 + 2/3 FPR, so at FPR 0.01 it reads
+    # 17/50 = 0.34, the report's interpolated readout. A line straight on the log axis
+    # from the axis's 0 read about 0.36 there (and 0.54 at FPR 0.1, where it is 0.4).
+    sweep = build_sweep(preset("canonical").data)
+    rows = 40  # half a braille dot of a chart this tall: the most a reading may be off
+    half_dot = 1 / (2 * 4 * rows)
+    for columns in (12, 40, 200):
+        line = log_roc_line(sweep, columns=columns)
+        assert line is not None and line.xscale.decades == 2
+        for fpr in (0.01, 0.02, 0.05, 0.1, 0.2, 0.35, 0.49):
+            assert abs(_read(line, fpr) - (1 / 3 + 2 / 3 * fpr)) <= half_dot, (columns, fpr)
+        assert abs(_read(line, 0.01) - 17 / 50) <= half_dot
+
+
+@settings(max_examples=120, deadline=None)
+@given(examples(both_classes=True))
+def test_the_log_roc_line_is_the_roc_polyline_in_linear_fpr(ex: Example) -> None:
+    # Wide enough that no point is thinned away: the drawn line, read anywhere on the
+    # log axis between two sweep points, is the ROC polyline there (linear in FPR).
+    s, y = ex
+    sweep = build_sweep(make_dataset(s, y))
+    line = log_roc_line(sweep, columns=400)
+    assert line is not None
+    fpr = np.asarray(sweep.fp / sweep.negatives, dtype=np.float64)
+    tpr = np.asarray(sweep.tp / sweep.positives, dtype=np.float64)
+    lowest = 10.0**-line.xscale.decades
+    distinct = np.unique(fpr)
+    between = np.concatenate(
+        ((distinct[:-1] + distinct[1:]) / 2, np.sqrt(distinct[:-1] * distinct[1:]))
+    )
+    for f in between[between > lowest]:
+        want = float(np.interp(f, fpr, tpr))
+        assert abs(_read(line, float(f)) - want) <= 1e-3, (f, want)
 
 
 @settings(max_examples=25, deadline=None)

@@ -64,6 +64,8 @@ class ChartPanel(Vertical):
     """The ROC chart's FPR axis on a log scale."""
     roc_hull: reactive[bool] = reactive(False)
     """The ROC chart draws its convex hull."""
+    fold_curve: reactive[int] = reactive(0)
+    """With folds, the fold whose curve the curve charts draw (F; 0: none chosen)."""
 
     def validate_mode(self, mode: str) -> ChartMode:
         return chart_mode(mode)
@@ -73,7 +75,11 @@ class ChartPanel(Vertical):
         with Horizontal(id="chart-row"):
             for kind in ("roc", "pr", "det"):
                 yield CurveChart(kind, id=f"{kind}-chart").data_bind(
-                    ChartPanel.frame, ChartPanel.ascii, ChartPanel.log_fpr, ChartPanel.roc_hull
+                    ChartPanel.frame,
+                    ChartPanel.ascii,
+                    ChartPanel.log_fpr,
+                    ChartPanel.roc_hull,
+                    ChartPanel.fold_curve,
                 )
             yield MetricChart(id="metrics-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
             yield ReliabilityChart(id="reliability-chart").data_bind(

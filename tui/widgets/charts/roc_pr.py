@@ -19,7 +19,7 @@ from threshold_lab.core.drawing.scaled import LOG_GAP, ScaledLine, cell_of
 from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.text.operating import partial_auc_short
 from threshold_lab.tui.state.frame import Frame
-from threshold_lab.tui.state.layout import longest_fitting
+from threshold_lab.tui.state.layout import folds_drawn, has_room_for_every_fold, longest_fitting
 from threshold_lab.tui.widgets.charts.base import (
     ACTIVE_MARK,
     BAND_MARK,
@@ -95,9 +95,16 @@ class CurveChart(Chart):
     """ROC only: FPR on a log scale (decades), for the low-FPR corner."""
     roc_hull: reactive[bool] = reactive(False)
     """ROC only (linear FPR): draw the curve's convex hull."""
+    fold_curve: reactive[int] = reactive(0)
+    """With folds, the fold whose curve is drawn beside all rows' (F; 0: none chosen,
+    then every fold's where the plot has room)."""
 
     def watch_log_fpr(self) -> None:
         self._base = None
+        if self.display:
+            self.replot()
+
+    def watch_fold_curve(self) -> None:
         if self.display:
             self.replot()
 
@@ -129,6 +136,63 @@ class CurveChart(Chart):
     def _other_line(self, other: OtherCurves) -> CurveLine | None:
         return other.line(self.line_kind)
 
+    def _folded(self) -> bool:
+        """Whether this chart draws all rows and cross-validation folds (--fold)."""
+        frame = self.frame
+        return (
+            frame is not None
+            and frame.update.folds
+            and len(frame.update.models) > 1
+            and self.kind in OVERLAID
+        )
+
+    def _every_fold_fits(self) -> bool:
+        """Whether the plot has room for every fold's curve at once."""
+        width, height = self.content_region.width, self.content_region.height
+        margin = max(4, len(self._axes()[1])) + 1
+        return has_room_for_every_fold(plot_cells(width - margin - 2), plot_cells(height - 3))
+
+    def _drawn(self) -> tuple[int, ...] | None:
+        """The models whose curves are drawn, by place (0: all rows), with folds;
+        None (every model's) without."""
+        frame = self.frame
+        if frame is None or not self._folded():
+            return None
+        rows = frame.update.models
+        shown = next((i for i, r in enumerate(rows) if r.shown), 0)
+        room = self._every_fold_fits()
+        return folds_drawn(len(rows), shown, self.fold_curve, room=room)
+
+    def fold_sentence(self) -> str:
+        """What F made this chart draw, in a sentence, and what F does next."""
+        frame, drawn = self.frame, self._drawn()
+        if frame is None or drawn is None:
+            return "F draws one fold's curve at a time on rows opened with --fold COL."
+        rows = frame.update.models
+        folds = len(rows) - 1
+        chosen = self.fold_curve if 0 < self.fold_curve < len(rows) else 0
+        name = {"roc": "ROC", "pr": "PR", "det": "DET"}.get(self.kind, self.kind)
+        rng = " and the folds' range" if self._fold_band() is not None else ""
+        if chosen:
+            mark = model_mark(chosen, self.ascii)
+            shown = "\u2812\u2812" if mark == "braille" else mark * 2
+            then = f"fold {rows[chosen + 1].name}" if chosen < folds else "no fold's curve"
+            if chosen == folds and self._every_fold_fits():
+                then = "every fold"
+            return (
+                f"{name} chart: fold {rows[chosen].name}'s curve ({shown}) beside all rows'"
+                f"{rng} (F: {then})."
+            )
+        if len(drawn) == len(rows):
+            return (
+                f"{name} chart: every fold's curve beside all rows'{rng} "
+                f"(F: fold {rows[1].name} alone)."
+            )
+        return (
+            f"{name} chart: all rows' curve{rng}; F draws each of the {folds} folds' "
+            f"curves in turn (F: fold {rows[1].name})."
+        )
+
     def legend_to_fit(self, width: int) -> str:
         """The legend in its longest wording of at most ``width`` cells."""
         baseline = "chance" if self.kind in ("roc", "det") else "prevalence"
@@ -138,6 +202,8 @@ class CurveChart(Chart):
         b = BAND_MARK_ASCII if self.ascii else BAND_MARK
         pct = "" if band is None or self.frame is None else self.frame.readings.band_percent
         models = self._models()
+        if models and self._folded():
+            return self._folds_legend(width, band is not None, pct)
         if models:
             folds = band is None and self._fold_band() is not None
             return self._models_legend(
@@ -177,12 +243,53 @@ class CurveChart(Chart):
         rows = () if frame is None else frame.update.models
         if prepared is None or not prepared.others or not rows or self.kind not in OVERLAID:
             return []
+        drawn = self._drawn()
         out = []
         for i, row in enumerate(rows):
+            if drawn is not None and i not in drawn:
+                continue
             mark = model_mark(i, self.ascii)
             shown = "\u2812\u2812" if mark == "braille" else mark * 2
             out.append((shown, legend_name(row.name), row.shown))
         return out
+
+    def _folds_legend(self, width: int, bootstrap: bool, pct: str) -> str:
+        """The legend of a chart of all rows and folds: each curve drawn (all rows',
+        the shown fold's, the one F chose, or every fold's), the folds' range (or the
+        bootstrap's band), the baseline and the active point, every mark named in
+        every wording; then F, where there is room."""
+        c, o = CHANCE_MARK, ACTIVE_MARK
+        b = BAND_MARK_ASCII if self.ascii else BAND_MARK
+        models = self._models()
+        baseline = "chance" if self.kind in ("roc", "det") else "prevalence"
+
+        def curves(long: bool, fold: str = "fold ") -> list[str]:
+            """Each curve drawn: all rows' first (always drawn), then the folds'."""
+            out = []
+            for k, (m, name, shown) in enumerate(models):
+                what = ("all rows" if long else name) if k == 0 else f"{fold}{name}"
+                out.append(f"{m} {what}{(' (shown)' if long else '*') if shown else ''}")
+            return out
+
+        words: tuple[str, str, str] | None = None
+        if bootstrap:
+            words = (f"{pct} band", f"{pct} band", "band")
+        elif self._band() is not None:
+            words = ("folds' range (lowest to highest TPR)", "folds' range", "range")
+
+        def band(k: int) -> list[str]:
+            return [] if words is None else [f"{b}{b} {words[k]}"]
+
+        wordings = (
+            "  ".join([*curves(True), *band(0), f"{c} {baseline}", f"{o} active point"]),
+            "  ".join([*curves(True), *band(1), f"{c} {baseline}", f"{o} active point"]),
+            "  ".join([*curves(False), *band(1), f"{c} {baseline}", f"{o} active"]),
+            " ".join([*curves(False), *band(1), f"{c} base", f"{o} active"]),
+            " ".join([*curves(False, ""), *band(1), f"{c} base", f"{o} active"]),
+            " ".join([*curves(False, ""), *band(2), f"{c} base", f"{o} active"]),
+        )
+        hinted = tuple(f"{w}  F: next fold" for w in wordings[:3])
+        return longest_fitting(width, hinted[0], wordings[0], *hinted[1:], *wordings[1:])
 
     def _models_legend(
         self,
@@ -283,6 +390,18 @@ class CurveChart(Chart):
         if self.frame is not None and self.frame.update.pooled:
             parts = "folds" if self.frame.update.folds else "groups"
             what = f"all rows and {len(models) - 1} {parts}"
+            every = len(self.frame.update.models) - 1
+            if self._folded() and len(models) - 1 < every:  # not every fold's curve
+                shown = [n for _, n, _ in models[1:]]  # all rows' is first
+                if not shown:
+                    return longest_fitting(
+                        self.size.width - 6,
+                        f"{name} of all rows (F: each of {every} folds in turn){log}",
+                        f"{name} of all rows, {every} folds{log}",
+                        f"{short}, all rows",
+                    )
+                many = "folds" if len(shown) > 1 else "fold"
+                what = f"all rows and {many} {' and '.join(shown)} of {every}"
         wordings = (
             f"{name}s of {what}{log}",
             f"{short} curves of {what}{log}",
@@ -316,6 +435,7 @@ class CurveChart(Chart):
             frame.update.asked.partial_aucs,
             self.draws_hull,
             self._fold_band(),
+            str(self._drawn()),  # compared by value: a tuple would be by identity
         )
         if self._base is None or self._base[0] is not line or not same_key(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
@@ -402,18 +522,21 @@ class CurveChart(Chart):
             prevalence = frame.analysis.metrics["prevalence"].value or 0.0
             plt.plot([0, 1], [prevalence, prevalence], marker=CHANCE_MARK)
         prepared = frame.ready
+        drawn_models = self._drawn()
         for other in () if prepared is None else prepared.others:
             curve = self._other_line(other)
+            if drawn_models is not None and other.index not in drawn_models:
+                continue
             if curve is not None:
-                xs, ys = curve.x[curve.drawn].tolist(), curve.y[curve.drawn].tolist()
-                plt.plot(xs, ys, marker=model_mark(other.index, self.ascii))
+                xs, ys = curve.path()
+                plt.plot(xs.tolist(), ys.tolist(), marker=model_mark(other.index, self.ascii))
         if line is not None:  # the shown model's last, over the others
-            xs, ys = line.x[line.drawn].tolist(), line.y[line.drawn].tolist()
-            plt.plot(xs, ys, marker=self._shown_mark(frame))
+            xs, ys = line.path()
+            plt.plot(xs.tolist(), ys.tolist(), marker=self._shown_mark(frame))
         drawn = plain_canvas(plt, cols, rows)
         if band is not None and line is not None:
             b = band
-            beside = _beside(b, line.x[line.drawn], line.y[line.drawn])
+            beside = _beside(b, *line.path())
             drawn = self._band_clear_of_the_curve(drawn, b, cols, rows, beside)
         return drawn
 
