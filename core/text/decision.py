@@ -119,8 +119,16 @@ def useful_sentence(d: DecisionCurve) -> str:
 
 
 def useful_spans(d: DecisionCurve) -> list[str]:
-    """Each interval of the useful range in words: ``0.05 < pt < 0.25``."""
-    return [f"{_rounded(lo)} < pt < {_rounded(hi)}" for lo, hi in d.useful_range]
+    """Each interval of the useful range in words, each end open (``<``) or closed
+    (``<=``) by whether the model is useful at that pt itself: ``0.5 < pt < ≈ 0.6667``,
+    ``0.8 < pt <= 0.9``. A closed end is a score, written exactly as it is read."""
+    closed = d.useful_closed or ((False, False),) * len(d.useful_range)
+    out = []
+    for (lo, hi), (lo_in, hi_in) in zip(d.useful_range, closed, strict=True):
+        low = f"{lo!r} <=" if lo_in else f"{_rounded(lo)} <"
+        high = f"<= {hi!r}" if hi_in else f"< {_rounded(hi)}"
+        out.append(f"{low} pt {high}")
+    return out
 
 
 def _rate_text(exact: Fraction | None, value: float) -> str:

@@ -36,8 +36,13 @@ async def test_c_reaches_the_decision_curve_then_the_cost_curves() -> None:
         assert app.main.message.startswith("Chart: the decision curve")
         chart = app.main.query_one(DecisionChart)
         assert chart.display
-        summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
-        assert "Useful (beats treating all and none) where 0.05 < pt < 0.25" in summary
+        # Three ranges, each after the first saying so where the line breaks; 0.95 is
+        # the top score, at which one delay is acted on and the model is useful.
+        assert app.main.query_one("#chart-summary", ItemLines).plain.splitlines() == [
+            "Beats treating all and none where 0.05 < pt < 0.25",
+            "and where 0.25 < pt < ≈ 0.2857",
+            "and where 0.85 < pt <= 0.95 · prevalence 0.2",
+        ]
         drawn = rendered(chart)
         # A's curve (braille), B's (#), treating all (=) and none (-), the threshold 0.2 on
         # A's curve: NB 1/20, inside the chart.
@@ -101,6 +106,29 @@ async def test_the_cost_line_tells_a_point_on_a_hull_edge_from_one_inside() -> N
         assert lines()[0].endswith(
             " · the active point is never the cheapest (strictly inside the hull)"
         )
+
+
+async def test_the_useful_ranges_keep_their_join_and_their_closed_end_at_80x24() -> None:
+    """The canonical fixture is useful for 0.5 < pt < 2/3 and 0.8 < pt <= 0.9 (at 0.9
+    the row scored 0.9 is acted on, and useful): at 80 columns the line breaks between
+    the two, and the second still says it is another range; with room, it is one line."""
+    app = make_app("canonical", 0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", *["c"] * 7)
+        await _settle(app, pilot)
+        assert str(app.main.query_one(ChartPanel).mode) == "decision"
+        assert app.main.query_one("#chart-summary", ItemLines).plain.splitlines() == [
+            "Beats treating all and none where 0.5 < pt < ≈ 0.6667",
+            "and where 0.8 < pt <= 0.9 · prevalence 0.6",
+        ]
+    app = make_app("canonical", 0.5)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.press("2", *["c"] * 7)  # room for the whole line
+        await _settle(app, pilot)
+        assert app.main.query_one("#chart-summary", ItemLines).plain.splitlines() == [
+            "Useful (beats treating all and none) where 0.5 < pt < ≈ 0.6667 · and where "
+            "0.8 < pt <= 0.9 · prevalence 0.6"
+        ]
 
 
 async def test_the_bootstrap_draws_the_net_benefit_band() -> None:

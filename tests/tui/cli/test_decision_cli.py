@@ -126,9 +126,14 @@ def test_plain_mode_says_net_benefit_the_useful_range_and_the_hull() -> None:
     grid = _plain("net benefit")
     assert grid[0].startswith("Decision curve") and any("0.2 " in line for line in grid)
     useful = _plain("useful range")
+    # 0.95 is the top score's own pt: one delay acted on, NB 1/10 beats both there.
     assert useful == [
         "Useful (beats treating all and treating none) where 0.05 < pt < 0.25 "
-        "and 0.25 < pt < ≈ 0.2857 and 0.85 < pt < 0.95."
+        "and 0.25 < pt < ≈ 0.2857 and 0.85 < pt <= 0.95."
+    ]
+    assert _plain("useful range", name="canonical") == [
+        "Useful (beats treating all and treating none) where 0.5 < pt < ≈ 0.6667 "
+        "and 0.8 < pt <= 0.9."
     ]
     hull = _plain("hull")
     assert hull[0].startswith("Cost curves") and "ROCCH AUC 29/32" in hull[1]
