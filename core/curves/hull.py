@@ -9,8 +9,8 @@ convex hull: a point strictly inside the hull is never the cheapest, and a point
 hull edge between two vertices only ties them at one PC. Between two vertices ``i``
 and ``j`` (in sweep order) the cheaper one changes at PC = ΔFPR/(ΔFPR + ΔTPR).
 :func:`standing` says which of the three a point is, deciding "on an edge" exactly
-(a cross product of whole counts; of the doubles themselves, in fractions, where
-weights are not whole).
+by a cross product of whole counts (where weights are not whole, of their sums in
+doubles, a point within rounding of an edge taken as on it).
 
 The hull is found on the counts (FP, TP), an affine image of the ROC points: with
 whole counts every cross product is a whole number, so which points are vertices is
@@ -321,14 +321,6 @@ class Standing:
             return f"cheapest (tied) only at PC(+) = {low}"
         return f"cheapest for PC(+) from {low} to {pc_text(self.pc_high_exact, self.pc_high)}"
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "point": self.point,
-            "kind": self.kind,
-            "pc_low": self.pc_low,
-            "pc_high": self.pc_high,
-        }
-
 
 @dataclass(frozen=True)
 class StandingCounts:
@@ -340,14 +332,15 @@ class StandingCounts:
     inside: int
 
 
-def _edges(sweep: Sweep, curve: CostCurve, ks: IndexArray) -> tuple[IndexArray, Any, Any]:
-    """For each of ``ks`` (none a vertex): the hull edge whose vertices it lies between
-    in sweep order (the edge's first vertex's place in the hull), whether it is on that
+def _edges(sweep: Sweep, at: IndexArray, ks: IndexArray) -> tuple[IndexArray, Any, Any]:
+    """For each of ``ks`` (none a vertex; ``at`` the vertices' points): the hull edge
+    whose vertices it lies between in sweep order (the edge's first vertex's place in
+    the hull), whether it is on that
     edge rather than strictly under it, and whether it is at one of its vertices' (FP,
     TP). Exact: int64 cross products of whole counts (each term at most P·N, under
-    2^62), else the doubles' cross products, and in fractions where those are within
-    rounding of 0."""
-    at = np.asarray([v.point for v in curve.hull], dtype=np.intp)
+    2^62). Weights that are not whole are summed in doubles, which put a point on an
+    edge a hair above or below it: there a cross product within rounding of 0 (1e-9 of
+    its terms) is taken as 0, on the edge."""
     a = np.searchsorted(at, ks, side="right") - 1
     i, j = at[a], at[a + 1]
     whole = sweep.whole_counts(limit=2**62)
@@ -357,13 +350,8 @@ def _edges(sweep: Sweep, curve: CostCurve, ks: IndexArray) -> tuple[IndexArray, 
     xi, yi, xj, yj = x[i].astype(kind), y[i].astype(kind), x[j].astype(kind), y[j].astype(kind)
     cross = (xj - xi) * (yk - yi) - (yj - yi) * (xk - xi)
     if not whole:
-        # Rounding can only matter where the cross product is as small as it: decided
-        # there in fractions of the doubles, as they are.
         scale = np.abs((xj - xi) * (yk - yi)) + np.abs((yj - yi) * (xk - xi))
-        for n in np.flatnonzero(np.abs(cross) <= 1e-9 * scale).tolist():
-            fx = [Fraction(float(v)) for v in (xi[n], yi[n], xj[n], yj[n], xk[n], yk[n])]
-            exact = (fx[2] - fx[0]) * (fx[5] - fx[1]) - (fx[3] - fx[1]) * (fx[4] - fx[0])
-            cross[n] = (exact > 0) - (exact < 0)
+        cross = np.where(np.abs(cross) <= 1e-9 * scale, 0.0, cross)
     # Above the chord (> 0) only where doubles put a corner a hair above an edge and
     # cost_curve left it out (its PC range was empty): on the edge, as far as it can tell.
     on = cross >= 0
@@ -386,7 +374,8 @@ def standing(sweep: Sweep, curve: CostCurve, k: int) -> Standing | None:
         return None
     mine = next((v for v in hull if v.point == k), None)
     if mine is None:
-        a, on, same = (t[0] for t in _edges(sweep, curve, np.asarray([k], dtype=np.intp)))
+        at = np.asarray([v.point for v in hull], dtype=np.intp)
+        a, on, same = (t[0] for t in _edges(sweep, at, np.asarray([k], dtype=np.intp)))
         if not on:
             return Standing(k, "inside")
         v, w = hull[int(a)], hull[int(a) + 1]
@@ -409,7 +398,7 @@ def standing_counts(sweep: Sweep, curve: CostCurve) -> StandingCounts:
         ks = ks[~np.isin(ks, vertices)]
         if ks.shape[0] == 0:
             continue
-        _, on, same = _edges(sweep, curve, ks)
+        _, on, same = _edges(sweep, vertices, ks)
         at += int(np.count_nonzero(on & same))
         edge += int(np.count_nonzero(on & ~same))
         inside += int(np.count_nonzero(~on))

@@ -206,8 +206,9 @@ def test_fractional_weights_find_the_same_corners_in_doubles(rows: list[Row]) ->
     assert a.hull_auc.value is not None and b.hull_auc.value is not None
     assert b.hull_auc.exact is None
     assert math.isclose(a.hull_auc.value, b.hull_auc.value, rel_tol=1e-12)
-    # Each point stands where it does exactly, but for a point on an edge that the
-    # doubles made a corner, cheapest over a range as wide as rounding.
+    # Each point stands where it does exactly (a point that the doubles put a hair
+    # under an edge is on it), but for a point on an edge that the doubles made a
+    # corner, cheapest over a range as wide as rounding.
     for k in range(whole.size):
         exact_kind, s = standing(whole, a, k), standing(thirds, b, k)
         assert exact_kind is not None and s is not None and s.pc_low_exact is None
