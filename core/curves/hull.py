@@ -8,6 +8,9 @@ the points that are ever on it are exactly the vertices of the ROC curve's upper
 convex hull: a point strictly inside the hull is never the cheapest, and a point on a
 hull edge between two vertices only ties them at one PC. Between two vertices ``i``
 and ``j`` (in sweep order) the cheaper one changes at PC = ΔFPR/(ΔFPR + ΔTPR).
+:func:`standing` says which of the three a point is, deciding "on an edge" exactly
+by a cross product of whole counts (where weights are not whole, of their sums in
+doubles, a point within rounding of an edge taken as on it).
 
 The hull is found on the counts (FP, TP), an affine image of the ROC points: with
 whole counts every cross product is a whole number, so which points are vertices is
@@ -22,13 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import BLOCK
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
+from threshold_lab.core.metrics.metric import Metric, format_decimal, from_fraction, undefined
 from threshold_lab.core.threshold import Threshold
 
 IndexArray = npt.NDArray[np.intp]
@@ -274,3 +277,129 @@ def normalised_costs(sweep: Sweep, points: IndexArray, pc: npt.NDArray[np.float6
     fnr = 1.0 - sweep.tp[points] / float(sweep.positives)
     fpr = sweep.fp[points] / float(sweep.negatives)
     return fnr[:, None] * pc[None, :] + fpr[:, None] * (1.0 - pc[None, :])
+
+
+def pc_text(exact: Fraction | None, value: float) -> str:
+    """A probability-cost as the text writes it: a decimal where it is the exact value
+    (``0.6``), else the fraction and its rounding (``2/3 ≈ 0.6667``), or ``≈ 0.1234``
+    for weights that are not whole or a denominator too long to read."""
+    if exact is None:
+        return f"≈ {format_decimal(value)}"
+    text = from_fraction(exact, 0.0).value_text()  # '3/5 = 0.6', '2/3 ≈ 0.6667', '0'
+    return text.split(" = ")[-1]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where one sweep point stands among the cost curves. ``vertex``: a vertex of the
+    hull (or at a vertex's (FPR, TPR): a row of weight 0 repeats it), the cheapest for
+    PC(+) from ``pc_low`` to ``pc_high`` (tied with a neighbour at each end; where the
+    two meet, cheapest only there, tied). ``edge``: on a hull edge between two
+    vertices, not a corner: cheapest, tied with both, only at the PC(+) where they tie
+    (``pc_low`` = ``pc_high``). ``inside``: strictly under the hull, never the cheapest
+    (no PC). The ``*_exact`` fractions are there with whole counts."""
+
+    point: int
+    kind: Literal["vertex", "edge", "inside"]
+    pc_low: float | None = None
+    pc_high: float | None = None
+    pc_low_exact: Fraction | None = None
+    pc_high_exact: Fraction | None = None
+
+    def words(self) -> str:
+        """``cheapest for PC(+) from 0 to 0.6``, ``cheapest (tied) only at PC(+) = 0``,
+        ``on the hull, not a vertex: cheapest (tied) only at PC(+) = 0.6`` or ``never
+        the cheapest (strictly inside the hull)``."""
+        if self.kind == "inside" or self.pc_low is None or self.pc_high is None:
+            return "never the cheapest (strictly inside the hull)"
+        low = pc_text(self.pc_low_exact, self.pc_low)
+        if self.kind == "edge":
+            return f"on the hull, not a vertex: cheapest (tied) only at PC(+) = {low}"
+        if self.pc_low_exact is not None and self.pc_low_exact == self.pc_high_exact:
+            return f"cheapest (tied) only at PC(+) = {low}"
+        if self.pc_low_exact is None and not self.pc_low < self.pc_high:
+            return f"cheapest (tied) only at PC(+) = {low}"
+        return f"cheapest for PC(+) from {low} to {pc_text(self.pc_high_exact, self.pc_high)}"
+
+
+@dataclass(frozen=True)
+class StandingCounts:
+    """How many sweep points are at a vertex (the vertices, and any point a row of
+    weight 0 repeats at one), on an edge between two, and strictly inside the hull."""
+
+    vertex: int
+    edge: int
+    inside: int
+
+
+def _edges(sweep: Sweep, at: IndexArray, ks: IndexArray) -> tuple[IndexArray, Any, Any]:
+    """For each of ``ks`` (none a vertex; ``at`` the vertices' points): the hull edge
+    whose vertices it lies between in sweep order (the edge's first vertex's place in
+    the hull), whether it is on that
+    edge rather than strictly under it, and whether it is at one of its vertices' (FP,
+    TP). Exact: int64 cross products of whole counts (each term at most P·N, under
+    2^62). Weights that are not whole are summed in doubles, which put a point on an
+    edge a hair above or below it: there a cross product within rounding of 0 (1e-9 of
+    its terms) is taken as 0, on the edge."""
+    a = np.searchsorted(at, ks, side="right") - 1
+    i, j = at[a], at[a + 1]
+    whole = sweep.whole_counts(limit=2**62)
+    kind = np.int64 if whole else np.float64
+    x, y = sweep.fp, sweep.tp
+    xk, yk = x[ks].astype(kind), y[ks].astype(kind)
+    xi, yi, xj, yj = x[i].astype(kind), y[i].astype(kind), x[j].astype(kind), y[j].astype(kind)
+    cross = (xj - xi) * (yk - yi) - (yj - yi) * (xk - xi)
+    if not whole:
+        scale = np.abs((xj - xi) * (yk - yi)) + np.abs((yj - yi) * (xk - xi))
+        cross = np.where(np.abs(cross) <= 1e-9 * scale, 0.0, cross)
+    # Above the chord (> 0) only where doubles put a corner a hair above an edge and
+    # cost_curve left it out (its PC range was empty): on the edge, as far as it can tell.
+    on = cross >= 0
+    same = ((xk == xi) & (yk == yi)) | ((xk == xj) & (yk == yj))
+    return a, on, same
+
+
+def standing(sweep: Sweep, curve: CostCurve, k: int) -> Standing | None:
+    """Where sweep point ``k`` stands among the cost curves (see :class:`Standing`);
+    None where there is no hull (a class missing).
+
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> from threshold_lab.core.data.presets import preset
+    >>> s = build_sweep(preset("canonical").data)
+    >>> standing(s, cost_curve(s), 2).words()  # 0.8's (1/2, 2/3), on (0, 1/3)-(1, 1)
+    'on the hull, not a vertex: cheapest (tied) only at PC(+) = 0.6'
+    """
+    hull = curve.hull
+    if not hull:
+        return None
+    mine = next((v for v in hull if v.point == k), None)
+    if mine is None:
+        at = np.asarray([v.point for v in hull], dtype=np.intp)
+        a, on, same = (t[0] for t in _edges(sweep, at, np.asarray([k], dtype=np.intp)))
+        if not on:
+            return Standing(k, "inside")
+        v, w = hull[int(a)], hull[int(a) + 1]
+        if not same:
+            return Standing(k, "edge", v.pc_high, v.pc_high, v.pc_high_exact, v.pc_high_exact)
+        f = sweep.fp[k], sweep.tp[k]
+        mine = v if (sweep.fp[v.point], sweep.tp[v.point]) == f else w
+    return Standing(k, "vertex", mine.pc_low, mine.pc_high, mine.pc_low_exact, mine.pc_high_exact)
+
+
+def standing_counts(sweep: Sweep, curve: CostCurve) -> StandingCounts:
+    """How many of the sweep's points stand where (see :class:`StandingCounts`), a
+    block of points at a time; all zero where there is no hull."""
+    if not curve.hull:
+        return StandingCounts(0, 0, 0)
+    vertices = np.asarray([v.point for v in curve.hull], dtype=np.intp)
+    at, edge, inside = vertices.shape[0], 0, 0
+    for lo in range(0, sweep.size, BLOCK):
+        ks = np.arange(lo, min(sweep.size, lo + BLOCK), dtype=np.intp)
+        ks = ks[~np.isin(ks, vertices)]
+        if ks.shape[0] == 0:
+            continue
+        _, on, same = _edges(sweep, vertices, ks)
+        at += int(np.count_nonzero(on & same))
+        edge += int(np.count_nonzero(on & ~same))
+        inside += int(np.count_nonzero(~on))
+    return StandingCounts(at, edge, inside)

@@ -22,7 +22,12 @@ Within the run of thresholds that keeps one point, the model beats acting on no 
 while pt is below that point's precision TP/(TP + FP), and beats acting on everyone
 while pt is above its false omission rate FN/(FN + TN) (at a prevalence, and with a
 harm, the same with the counts weighted): so the pt where the model is useful are
-found exactly, a block of points at a time.
+found exactly, a block of points at a time. Each end of a useful interval is in it or
+not by what holds there: an end at a score s is the point acted on from s, useful
+there or not; an end where the model only ties treating all or none, or at 0 or 1, is
+never in it. Where a bound lies within rounding of a score, it is compared with the
+score in fractions, at the decimal the score is written as (the pt a person would
+type for it).
 """
 
 from __future__ import annotations
@@ -145,8 +150,9 @@ class NetBenefit:
 @dataclass(frozen=True)
 class DecisionCurve:
     """Net benefit over a grid of threshold probabilities, and where the model beats
-    both acting on everyone and acting on no one (``useful_range``: open intervals of
-    pt, ascending); ``reason`` says why there is none (scores that are not
+    both acting on everyone and acting on no one (``useful_range``: intervals of pt,
+    ascending, and ``useful_closed``: whether each end is in its interval, the model
+    useful at that pt itself); ``reason`` says why there is none (scores that are not
     probabilities, or a prevalence without both classes)."""
 
     prevalence: float | None
@@ -156,6 +162,8 @@ class DecisionCurve:
     reason: str | None = None
     #: The prevalence was given (case-control rows), not the rows' own.
     given_prevalence: bool = False
+    #: For each interval of ``useful_range``: (its low end is in it, its high end is).
+    useful_closed: tuple[tuple[bool, bool], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -163,6 +171,7 @@ class DecisionCurve:
             "harm": float(self.harm),
             "grid": [row.as_json() for row in self.grid],
             "useful_range": [[lo, hi] for lo, hi in self.useful_range],
+            "useful_range_closed": [[lo, hi] for lo, hi in self.useful_closed],
             "reason": self.reason,
         }
 
@@ -262,16 +271,61 @@ def net_benefit_row(sweep: Sweep, w: Weights, pt: Fraction) -> NetBenefit:
 
 
 def useful_range(sweep: Sweep, w: Weights) -> tuple[tuple[float, float], ...]:
-    """The open intervals of pt where the model's net benefit exceeds both acting on
-    everyone and on no one, ascending (see the module's note): a block of points at
-    a time, each point's run of pt cut to where its two conditions hold."""
+    """The intervals of pt where the model's net benefit exceeds both acting on
+    everyone and on no one, ascending (see :func:`useful_intervals`, which also says
+    which ends are in them)."""
+    return tuple((lo, hi) for lo, hi, _ in useful_intervals(sweep, w))
+
+
+#: A bound within this (relative) of a score is compared with it in fractions.
+_NEAR = 1e-12
+
+
+def written(score: float) -> Fraction:
+    """The pt a score is, as a person writes it (its shortest decimal, the one that reads
+    back as that double): the pt ``net benefit 0.7`` weighs for the score 0.7.
+
+    >>> written(0.7), written(1 / 3)
+    (Fraction(7, 10), Fraction(3333333333333333, 10000000000000000))
+    """
+    return Fraction(repr(score))
+
+
+def _bounds(sweep: Sweep, w: Weights, k: int) -> tuple[Fraction, Fraction]:
+    """Point ``k``'s two bounds in fractions (of the doubles, where the weights are
+    not whole): above the low one it beats acting on everyone, below the high one
+    acting on no one (see :func:`useful_intervals`)."""
+    a, b, harm = Fraction(w.a), Fraction(w.b), Fraction(w.harm)
+    tp, fp = Fraction(sweep.tp[k].item()), Fraction(sweep.fp[k].item())
+    pos, neg = Fraction(sweep.positives), Fraction(sweep.negatives)
+    left, right = a * (pos - tp) + harm, b * (neg - fp)
+    low = left / (left + right) if left + right else Fraction(1)
+    gain = a * tp - harm
+    high = gain / (gain + b * fp) if gain > 0 else Fraction(0)
+    return low, high
+
+
+def useful_intervals(sweep: Sweep, w: Weights) -> tuple[tuple[float, float, bool], ...]:
+    """Where the model's net benefit exceeds both acting on everyone and on no one:
+    each interval's low end, high end, and whether the high end is in it, ascending (a
+    low end never is: see below). A block of points at a time, each point's run of pt
+    cut to where its two conditions hold (see the module's note), in doubles, and in
+    fractions wherever a bound lies within rounding of a score.
+
+    Point k is acted on for pt in (s_{k+1}, s_k]. Its interval's high end is in it only
+    when it is s_k itself with both conditions strict there; its low end is s_{k+1}
+    (whose own point is acted on there: were it useful, the two intervals would be one
+    run), a bound (a tie) or 0, never in it. A score is weighed as the pt it is written
+    as (:func:`written`), the pt a person would ask about: 0.7, not the double a hair
+    below it.
+    """
     m = sweep.size - 1
     a, b, harm = float(w.a), float(w.b), float(w.harm)
     pos, neg = float(sweep.positives), float(sweep.negatives)
     ts = sweep.thresholds
-    runs: list[tuple[float, float]] = []  # (top, bottom), from the highest pt down
-    top_run: float | None = None  # the run still open: its top and bottom
-    bottom_run = 0.0
+    runs: list[tuple[float, float, bool]] = []  # (top, bottom, top in it), pt falling
+    top_run: float | None = None  # the run still open: its top, bottom, top in it
+    bottom_run, top_in = 0.0, False
     for blk in blocks(1, m):  # the first and last points never beat both
         tp, fp = sweep.tp[blk].astype(np.float64), sweep.fp[blk].astype(np.float64)
         # pt/(1 − pt) above (a·FN + H)/(b·TN) beats everyone, below (a·TP − H)/(b·FP) no
@@ -291,7 +345,22 @@ def useful_range(sweep: Sweep, w: Weights) -> tuple[tuple[float, float], ...]:
         hi = np.minimum(np.minimum(top, high), 1.0)
         # At pt = s_k itself point k is acted on: useful there only strictly inside both
         # of its bounds (where they meet it, the model only ties).
-        closed = (top > low) & (top < high)
+        closed = (top > low) & (top < high) & (top < 1.0)
+        # Where a bound is within rounding of a score, the doubles may misjudge which
+        # side it is on: compared again in fractions.
+        tol = _NEAR * np.maximum(1.0, np.abs(top))
+        near = (
+            (np.abs(low - bottom) <= tol)
+            | (np.abs(low - top) <= tol)
+            | (np.abs(high - top) <= tol)
+            | (np.abs(high - bottom) <= tol)
+        )
+        for n in np.flatnonzero(near).tolist():
+            low_f, high_f = _bounds(sweep, w, blk.start + n)
+            t, u = written(float(top[n])), written(float(bottom[n]))
+            lo[n] = max(float(u) if low_f <= u else float(low_f), 0.0)
+            hi[n] = min(float(t) if high_f >= t else float(high_f), 1.0)
+            closed[n] = low_f < t < high_f and t < 1
         keep = np.flatnonzero(lo < hi)
         if keep.shape[0] == 0:
             continue
@@ -307,11 +376,12 @@ def useful_range(sweep: Sweep, w: Weights) -> tuple[tuple[float, float], ...]:
             bottom_run = float(lo[starts[0] - 1] if starts.shape[0] else lo[-1])
         for first, last in zip(starts.tolist(), ends.tolist(), strict=True):
             if top_run is not None:
-                runs.append((top_run, bottom_run))
+                runs.append((top_run, bottom_run, top_in))
             top_run, bottom_run = float(hi[first]), float(lo[last])
+            top_in = bool(closed[first])
     if top_run is not None:
-        runs.append((top_run, bottom_run))
-    return tuple((lo_, hi_) for hi_, lo_ in reversed(runs))
+        runs.append((top_run, bottom_run, top_in))
+    return tuple((lo_, hi_, in_) for hi_, lo_, in_ in reversed(runs))
 
 
 def decision_curve(
@@ -329,13 +399,22 @@ def decision_curve(
     >>> row = d.grid[0]
     >>> row.threshold, row.net_benefit.short(), row.treat_all.short(), d.useful_range
     (0.8, '1/5', '1/5', ((0.5, 0.6666666666666666), (0.8, 0.9)))
+    >>> d.useful_closed  # at 0.9 itself the row scored 0.9 is acted on, and useful
+    ((False, False), (False, True))
     """
     w = weights_of(sweep, prevalence, harm)
     if isinstance(w, str):
         return DecisionCurve(None, harm, (), (), w, prevalence is not None)
     rows = tuple(net_benefit_row(sweep, w, pt) for pt in grid)
+    found = useful_intervals(sweep, w)
     return DecisionCurve(
-        float(w.prevalence), harm, rows, useful_range(sweep, w), None, prevalence is not None
+        float(w.prevalence),
+        harm,
+        rows,
+        tuple((lo, hi) for lo, hi, _ in found),
+        None,
+        prevalence is not None,
+        tuple((False, closed) for _, _, closed in found),
     )
 
 

@@ -34,9 +34,21 @@ Equalised odds needs a window for each rate: its search runs over pairs of low e
 (O(G·V_tpr·V_fpr)); past :data:`PAIR_LIMIT` pairs it is refused as too large to
 search exactly, rather than searched in part.
 
+**The runner-up** is what it is for one threshold: the best feasible choice with the
+next objective value, the best's value excepted. Within one low end's runs any choice
+falls short of the best (each group at the best point of its run) by the sum of what
+each group gives up, so the next value there moves the one group that gives up least
+to the next value of its run (a second sparse table: each range's best and the best of
+another value); over all low ends it is the highest of those, or of a low end's best
+that is below the best overall. That is exhaustive, as the search is, for an objective
+that is a sum a group; the next value of a ratio is not searched (it is not a sum a
+group), and the answer says so. The best choice at another low end is kept beside it,
+``best_other_low_end``.
+
 Ties: among equal objective values, the smallest low end, then each group's highest
-threshold (fewest rows predicted positive). Rates are compared in floats, and where
-a rate falls within 1e-12 (relative) of a window's edge, exactly by integer
+threshold (fewest rows predicted positive); the runner-up's, the smallest low end,
+then the first group (in order) whose move gives up the least. Rates are compared in
+floats, and where a rate falls within 1e-12 (relative) of a window's edge, exactly by integer
 cross-products of the counts, which covers every place rounding could misjudge (with
 whole counts; weights that are not whole are compared in floats, and said so). A low
 end is compared as its float: two different fractions of counts are two different
@@ -180,9 +192,24 @@ class GroupThresholds:
     smallest_gap: float | None = None
     #: ``--randomised``: each group's mixture of two points hitting one common rate.
     randomised: Randomised | None = None
+    #: The best choice whose low end (smallest rate) is another than the best's.
+    best_other_low_end: Choice | None = None
+    #: Why there is no runner-up (a ratio objective; every feasible choice equal).
+    runner_up_reason: str | None = None
+
+    def changed(self) -> list[str]:
+        """The groups whose threshold the runner-up moves from the chosen one."""
+        c, r = self.chosen, self.runner_up
+        if c is None or r is None:
+            return []
+        return [name for name, k, j in zip(c.thresholds, c.points, r.points, strict=True) if k != j]
 
     def as_json(self) -> dict[str, Any]:
         c = self.chosen
+        runner = None if self.runner_up is None else self.runner_up.as_json()
+        if runner is not None:
+            runner["changed"] = self.changed()
+        other = self.best_other_low_end
         return {
             "criterion": self.criterion,
             "objective": self.objective,
@@ -193,11 +220,37 @@ class GroupThresholds:
             "points": None if c is None else dict(zip(c.thresholds, c.points, strict=True)),
             "objective_value": None if c is None else c.objective.as_json(),
             "gap": None if c is None else c.gap.as_json(),
-            "runner_up": None if self.runner_up is None else self.runner_up.as_json(),
+            "runner_up": runner,
+            "runner_up_reason": self.runner_up_reason,
+            "best_other_low_end": None if other is None else other.as_json(),
             "search": self.search,
             "smallest_gap": self.smallest_gap,
             "randomised": None if self.randomised is None else self.randomised.as_json(),
         }
+
+    def _runner_up_words(self, metric: str) -> str:
+        """``runner-up (the best choice with the next cost): 62, 1 more than the best;
+        3 at 0.14 instead of 0.13; the TPR gap 0``."""
+        c, r = self.chosen, self.runner_up
+        assert c is not None and r is not None
+        text = f"runner-up (the best choice with the next {metric}): {_said(r.objective)}"
+        if r.objective.value is not None and c.objective.value is not None:
+            if r.objective.exact is not None and c.objective.exact is not None:
+                d = abs(r.objective.exact - c.objective.exact)
+                by = _said(from_fraction(d, float(d)))
+            else:
+                by = f"≈ {abs(r.objective.value - c.objective.value):.4g}"
+            more = "more" if r.objective.value > c.objective.value else "less"
+            text += f", {by} {more} than the best"
+        moves = [
+            f"{name} at {_where(r.thresholds[name])} instead of {_where(c.thresholds[name])}"
+            for name in self.changed()
+        ]
+        text += "; " + ", ".join(moves)
+        if self.criterion != "same_goal":
+            rates = " and ".join(RATE_WORDS[x] for x in CRITERION_RATES[self.criterion])
+            text += f"; the {rates} gap {_said(r.gap)}"
+        return text
 
     def sentences(self) -> list[str]:
         """The report's lines: each group's threshold, the pooled objective, the gap."""
@@ -222,14 +275,9 @@ class GroupThresholds:
             said += f"; the {rates} gap {_said(c.gap)}"
         lines.append(said)
         if self.runner_up is not None:
-            r = self.runner_up
-            ts = ", ".join(
-                f"{n} {'above all' if t is None else t}" for n, t in r.thresholds.items()
-            )
-            lines.append(
-                f"  runner-up (the best with another smallest rate): {ts}: "
-                f"{_said(r.objective)}, the gap {_said(r.gap)}"
-            )
+            lines.append(f"  {self._runner_up_words(metric)}")
+        elif self.runner_up_reason is not None:
+            lines.append(f"  (no runner-up: {self.runner_up_reason})")
         lines.append(f"  ({self.search})")
         if self.randomised is not None:
             rnd = self.randomised
@@ -247,6 +295,10 @@ class GroupThresholds:
                 f"all rows pooled = {shown}"
             )
         return lines
+
+
+def _where(t: Threshold) -> str:
+    return "above all" if t is None else repr(t)
 
 
 def _said(m: Metric) -> str:
@@ -364,24 +416,53 @@ class _Group:
 class _Table:
     """Range argmax over ``vals`` (ties: the smallest ``keys``), by a sparse table of
     ranks: each position's place in the order (value descending, key ascending), so a
-    range's best is its smallest rank, one ``np.minimum`` a level."""
+    range's best is its smallest rank, one ``np.minimum`` a level. With ``second``,
+    also each range's best of another value than its best (the smallest rank whose
+    value is below the best's), kept beside it a level at a time."""
 
-    def __init__(self, vals: FloatArray, keys: IntArray) -> None:
+    def __init__(self, vals: FloatArray, keys: IntArray, *, second: bool = False) -> None:
         m = vals.shape[0]
         by_rank = np.lexsort((keys, -vals))  # rank -> position
         rank = np.empty(m, dtype=np.int64)
         rank[by_rank] = np.arange(m)
         self.by_rank = by_rank
+        self.m = m
+        self.seconds: list[npt.NDArray[np.int64]] = []
+        if second:
+            # Ranks are in order of value: the first rank of each value, and for each
+            # rank the first one of a lower value (m: none).
+            ranked = vals[by_rank]
+            starts = np.flatnonzero(ranked[1:] != ranked[:-1]) + 1
+            ends = np.append(starts, m)
+            self.lower = ends[np.searchsorted(starts, np.arange(m), side="right")]
+            self.seconds.append(np.full(m, m, dtype=np.int64))
         levels = [rank]
         j = 1
         while (1 << j) <= m:
             prev = levels[-1]
             half = 1 << (j - 1)
-            levels.append(
-                np.minimum(prev[: m - (1 << j) + 1], prev[half : half + m - (1 << j) + 1])
-            )
+            n = m - (1 << j) + 1
+            levels.append(np.minimum(prev[:n], prev[half : half + n]))
+            if second:
+                before = self.seconds[-1]
+                self.seconds.append(
+                    self._second(
+                        prev[:n], before[:n], prev[half : half + n], before[half : half + n]
+                    )[1]
+                )
             j += 1
         self.levels = levels
+
+    def _second(
+        self, f1: npt.NDArray[np.int64], s1: Any, f2: npt.NDArray[np.int64], s2: Any
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Two ranges' (best, best of another value) ranks, merged: the better best,
+        and the smallest of the rest whose value is below it. Each range's own second
+        is below its best, so below the better one too; the other best is below it
+        unless it has the same value (or is the same rank: the ranges may overlap)."""
+        best, worse = np.minimum(f1, f2), np.maximum(f1, f2)
+        worse = np.where(worse >= self.lower[best], worse, self.m)
+        return best, np.minimum(np.minimum(s1, s2), worse)
 
     def argmax(self, lo: IntArray, hi: IntArray) -> IntArray:
         """The best position in [lo, hi) for each pair (hi > lo)."""
@@ -393,6 +474,21 @@ class _Table:
             best[sel] = np.minimum(table[lo[sel]], table[hi[sel] - (1 << level)])
         out: IntArray = self.by_rank[best]
         return out
+
+    def argmax2(self, lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray]:
+        """The best position in [lo, hi) for each pair (hi > lo), and the best of
+        another (lower) value there, -1 where every value in it is the best's (the table
+        built with ``second``)."""
+        j = np.floor(np.log2(np.maximum(hi - lo, 1))).astype(np.intp)
+        best = np.empty(lo.shape, dtype=np.int64)
+        other = np.empty(lo.shape, dtype=np.int64)
+        for level in np.unique(j).tolist():
+            sel = np.flatnonzero(j == level)
+            first, firsts = self.levels[level], self.seconds[level]
+            a, b = lo[sel], hi[sel] - (1 << level)
+            best[sel], other[sel] = self._second(first[a], firsts[a], first[b], firsts[b])
+        found = other < self.m
+        return self.by_rank[best], np.where(found, self.by_rank[np.where(found, other, 0)], -1)
 
 
 @dataclass
@@ -466,6 +562,11 @@ def _within(
     )
 
 
+#: A search's answer: the best choice's points (empty: none feasible) and total, the
+#: best at another low end, and the runner-up's points and total (when asked for).
+Found = tuple[IntArray, float, "IntArray | None", "tuple[IntArray, float] | None"]
+
+
 class _Windows:
     """Every constrained group's run of points for each low end of the window [lo, lo
     + e] of ``rate``: found once, then searched for as many objectives as Dinkelbach's
@@ -486,26 +587,83 @@ class _Windows:
         keep = np.flatnonzero(self.feasible)  # low ends where every group has a point
         self.runs = [(lo_i[keep], hi_i[keep]) for lo_i, hi_i in self.runs]
 
-    def best(self, vals: Sequence[FloatArray]) -> tuple[IntArray, float, IntArray | None]:
-        """The best choice (points, total, the runner-up's points or None); points
-        empty when no low end lets every group in."""
+    def best(self, vals: Sequence[FloatArray], rel: float | None = None) -> Found:
+        """The best choice (points, total), the best at another low end (or None), and
+        with ``rel`` the runner-up (see :func:`_next_value`) and its total, or None;
+        points empty when no low end lets every group in."""
         if not self.feasible.any():
-            return np.zeros(0, dtype=np.intp), -math.inf, None
+            return np.zeros(0, dtype=np.intp), -math.inf, None, None
         total = np.zeros(self.runs[0][0].shape)
         picks = []
+        least = _Least(len(total))
         for s, (lo_i, hi_i), v in zip(self.sorted, self.runs, vals, strict=True):
-            point = s.order[_Table(v[s.order], s.order).argmax(lo_i, hi_i)]
+            table = _Table(v[s.order], s.order, second=rel is not None)
+            if rel is None:
+                point = s.order[table.argmax(lo_i, hi_i)]
+            else:
+                b, o = table.argmax2(lo_i, hi_i)
+                point = s.order[b]
+                least.add(point, np.where(o >= 0, s.order[np.maximum(o, 0)], -1), v)
             picks.append(point)
             total += v[point]
         i = int(np.argmax(total))  # the first (smallest low end) among equals
         chosen = np.array([p[i] for p in picks], dtype=np.intp)
-        runner = None
+        elsewhere = None
         all_points = np.stack(picks)  # groups x low ends
         differs = np.any(all_points != chosen[:, None], axis=0)
         if differs.any():
             j = int(np.argmax(np.where(differs, total, -np.inf)))
-            runner = all_points[:, j].copy()
-        return chosen, float(total[i]), runner
+            elsewhere = all_points[:, j].copy()
+        runner = None
+        if rel is not None:
+            runner = _next_value(total, all_points, least, rel)
+        return chosen, float(total[i]), elsewhere, runner
+
+
+class _Least:
+    """Over the groups, one at a time: for each window, the least any group gives up by
+    moving to the next value of its run, the first group that gives up that much, and
+    the point it moves to."""
+
+    def __init__(self, windows: int) -> None:
+        self.loss = np.full(windows, np.inf)
+        self.group = np.zeros(windows, dtype=np.intp)
+        self.point = np.full(windows, -1, dtype=np.intp)
+        self.groups = 0
+
+    def add(self, best: IntArray, other: IntArray, v: FloatArray) -> None:
+        """The next group: its best point in each window, its best of the next value
+        (-1: none), and its values."""
+        loss = np.where(other >= 0, v[best] - v[np.maximum(other, 0)], np.inf)
+        less = loss < self.loss  # strictly: the first group keeps a tie
+        self.loss = np.where(less, loss, self.loss)
+        self.group[less] = self.groups
+        self.point[less] = other[less]
+        self.groups += 1
+
+
+def _next_value(
+    total: FloatArray, best: IntArray, least: _Least, rel: float
+) -> tuple[IntArray, float] | None:
+    """The runner-up over windows (low ends, in order): each window's ``total`` (its
+    best), each group's best point there (``best``, groups x windows) and the least a
+    move gives up (``least``). A window below the best overall offers its best; one at
+    the best offers its best with the group that gives up least moved. The highest
+    offer below the best (by more than ``rel`` of it: 0 for whole counts, whose values
+    are whole numbers, held exactly), at the first window, and its value; None when no
+    choice is below the best."""
+    top = float(np.max(total))
+    tol = rel * max(1.0, abs(top))
+    below = total < top - tol
+    offer = np.where(below, total, total - least.loss)
+    offer = np.where(offer < top - tol, offer, -np.inf)
+    if not np.isfinite(offer).any():
+        return None
+    i = int(np.argmax(offer))
+    points = best[:, i].copy()
+    if not below[i]:
+        points[least.group[i]] = least.point[i]
+    return points, float(offer[i])
 
 
 def _exact_rates(sorted_: Sequence[_Sorted], candidates: FloatArray) -> Exact:
@@ -520,18 +678,94 @@ def _exact_rates(sorted_: Sequence[_Sorted], candidates: FloatArray) -> Exact:
 
 
 def _pair_search(
-    groups: Sequence[_Group], vals: Sequence[FloatArray], e: Fraction, exact: bool
-) -> tuple[IntArray, float, IntArray | None]:
+    groups: Sequence[_Group],
+    vals: Sequence[FloatArray],
+    e: Fraction,
+    exact: bool,
+    rel: float | None = None,
+) -> Found:
     """Equalised odds: TPR within [a, a + e] and FPR within [b, b + e] for every group,
     over every pair (a, b) of reachable rates. TPR and FPR rise with the sweep point, so
-    each window is a run of points, and their intersection too."""
+    each window is a run of points, and their intersection too. With ``rel``, the
+    runner-up too: for each low TPR, over its low FPRs, its best and its own runner-up
+    (:func:`_next_value`); then, over the low TPRs in order, the best of one whose best
+    is below the best overall, or the runner-up of one at it."""
+    va, vb, runs = _pair_runs(groups, e, exact)
+    tables = [_Table(v, np.arange(v.shape[0], dtype=np.intp), second=rel is not None) for v in vals]
+    totals = np.full(va.shape, -np.inf)
+    picks_at: list[IntArray | None] = [None] * va.shape[0]
+    nexts: list[tuple[IntArray, float] | None] = [None] * va.shape[0]
+    for i in range(va.shape[0]):
+        feasible = np.ones(vb.shape, dtype=bool)
+        spans = []
+        for lo1, hi1, lo2, hi2 in runs:
+            lo, hi = np.maximum(lo1[i], lo2), np.minimum(hi1[i], hi2)
+            feasible &= hi > lo
+            spans.append((lo, hi))
+        at = np.flatnonzero(feasible)  # low FPRs where every group has a point
+        if at.shape[0] == 0:
+            continue
+        total = np.zeros(at.shape)
+        picks = []
+        least = _Least(at.shape[0])
+        for (lo, hi), t, v in zip(spans, tables, vals, strict=True):
+            if rel is None:
+                point = t.argmax(lo[at], hi[at])
+            else:
+                point, other = t.argmax2(lo[at], hi[at])
+                least.add(point, other, v)
+            picks.append(point)
+            total += v[point]
+        j = int(np.argmax(total))  # the first (smallest low FPR) among equals
+        totals[i] = total[j]
+        all_points = np.stack(picks)
+        picks_at[i] = all_points[:, j].copy()
+        if rel is not None:
+            nexts[i] = _next_value(total, all_points, least, rel)
+    if not np.isfinite(totals).any():
+        return np.zeros(0, dtype=np.intp), -math.inf, None, None
+    i = int(np.argmax(totals))
+    chosen = picks_at[i]
+    assert chosen is not None
+    elsewhere = None
+    others = []
+    for k, at_k in enumerate(picks_at):
+        if at_k is not None and not np.array_equal(at_k, chosen):
+            others.append((float(totals[k]), k))
+    if others:
+        best = max(others, key=lambda x: (x[0], -x[1]))
+        elsewhere = picks_at[best[1]]
+    runner: tuple[IntArray, float] | None = None
+    if rel is not None:
+        top = float(totals[i])
+        tol = rel * max(1.0, abs(top))
+        for k, at_k in enumerate(picks_at):  # low TPRs in order: the first among equals
+            if at_k is None:
+                continue
+            offer = (at_k, float(totals[k])) if totals[k] < top - tol else nexts[k]
+            if (
+                offer is not None
+                and offer[1] < top - tol
+                and (runner is None or offer[1] > runner[1])
+            ):
+                runner = offer
+    return chosen, float(totals[i]), elsewhere, runner
+
+
+PairRuns = list[tuple[IntArray, IntArray, IntArray, IntArray]]
+
+
+def _pair_runs(
+    groups: Sequence[_Group], e: Fraction, exact: bool
+) -> tuple[FloatArray, FloatArray, PairRuns]:
+    """Equalised odds' low ends (each reachable TPR, each reachable FPR) and each
+    group's run of points for each: (TPR from, TPR to, FPR from, FPR to)."""
     tpr = [_sorted_by(g, "tpr") for g in groups]  # every point, in point order
     fpr = [_sorted_by(g, "fpr") for g in groups]
     va = np.unique(np.concatenate([s.rate for s in tpr]))
     vb = np.unique(np.concatenate([s.rate for s in fpr]))
     va_exact = _exact_rates(tpr, va) if exact else None
     vb_exact = _exact_rates(fpr, vb) if exact else None
-    tables = [_Table(v, np.arange(v.shape[0], dtype=np.intp)) for v in vals]
     runs = []
     for st, sf in zip(tpr, fpr, strict=True):
         runs.append(
@@ -542,42 +776,7 @@ def _pair_search(
                 _upper(sf, vb, vb_exact, e),
             )
         )
-    totals = np.full(va.shape, -np.inf)
-    picks_at: list[IntArray | None] = [None] * va.shape[0]
-    for i in range(va.shape[0]):
-        total = np.zeros(vb.shape)
-        feasible = np.ones(vb.shape, dtype=bool)
-        picks = []
-        for (lo1, hi1, lo2, hi2), t, v in zip(runs, tables, vals, strict=True):
-            lo = np.maximum(lo1[i], lo2)
-            hi = np.minimum(hi1[i], hi2)
-            ok = hi > lo
-            feasible &= ok
-            pick = np.zeros(vb.shape, dtype=np.intp)
-            if ok.any():
-                pick[ok] = t.argmax(lo[ok], hi[ok])
-            picks.append(pick)
-            total += np.where(ok, v[pick], 0.0)
-        if not feasible.any():
-            continue
-        total = np.where(feasible, total, -np.inf)
-        j = int(np.argmax(total))
-        totals[i] = total[j]
-        picks_at[i] = np.array([p[j] for p in picks], dtype=np.intp)
-    if not np.isfinite(totals).any():
-        return np.zeros(0, dtype=np.intp), -math.inf, None
-    i = int(np.argmax(totals))
-    chosen = picks_at[i]
-    assert chosen is not None
-    runner = None
-    others = []
-    for k, at in enumerate(picks_at):
-        if at is not None and not np.array_equal(at, chosen):
-            others.append((float(totals[k]), k))
-    if others:
-        best = max(others, key=lambda x: (x[0], -x[1]))
-        runner = picks_at[best[1]]
-    return chosen, float(totals[i]), runner
+    return va, vb, runs
 
 
 def _gap_of(
@@ -744,7 +943,7 @@ def solve_group_thresholds(
 
     windows: list[_Windows] = []
 
-    def search(vals: list[FloatArray]) -> tuple[IntArray, float, IntArray | None]:
+    def search(vals: list[FloatArray], rel: float | None = None) -> Found:
         if criterion == "equalized_odds":
             va = sum(np.unique(g.tp).shape[0] for g in groups)
             vb = sum(np.unique(g.fp).shape[0] for g in groups)
@@ -754,10 +953,10 @@ def solve_group_thresholds(
                     f"FPR across {len(groups)} groups is too large to search exactly here; round "
                     "the scores (fewer distinct values) or use equal_opportunity"
                 )
-            return _pair_search(groups, vals, tolerance, exact)
+            return _pair_search(groups, vals, tolerance, exact, rel)
         if not windows:
             windows.append(_Windows(groups, rates[0], tolerance, exact))
-        return windows[0].best(vals)
+        return windows[0].best(vals, rel)
 
     size = sum(g.tp.shape[0] for g in groups)
     how = (
@@ -766,20 +965,23 @@ def solve_group_thresholds(
         + (", Dinkelbach's iteration for the ratio" if form.den is not None else "")
         + floats
     )
-    chosen, _, runner = search(values(None))
+    # A sum's runner-up is found in the same search (whole counts give whole values,
+    # compared exactly; otherwise a value within 1e-12 of the best is not the next).
+    linear = form.den is None
+    chosen, _, other, runner = search(values(None), (0.0 if exact else 1e-12) if linear else None)
     if form.den is not None and chosen.size:
         for _ in range(100):  # Dinkelbach: λ rises strictly until no choice beats it
             n, d = _pooled(form, groups, chosen)
             if d <= 0:
                 break
             lam = n / d
-            nxt, _, r2 = search(values(lam))
+            nxt, _, r2, _ = search(values(lam))
             if not nxt.size:
                 break
             n2, d2 = _pooled(form, groups, nxt)
             if d2 <= 0 or form.sign * n2 / d2 <= form.sign * lam + 1e-15 * abs(lam):
                 break
-            chosen, runner = nxt, r2
+            chosen, other = nxt, r2
     if not chosen.size:
         smallest = max(_smallest_gap(groups, r) for r in rates)
         return GroupThresholds(
@@ -808,17 +1010,30 @@ def solve_group_thresholds(
         if isinstance(found, str):
             raise InputError(f"--randomised: {found}")
         mixed = found
+    why = None
+    if not linear:
+        why = (
+            f"{name} is a ratio, not a sum of one term a group, and its next value is not searched"
+        )
+    elif runner is None:
+        why = f"every feasible choice has the best's {name}"
+
+    def choice(points: IntArray | None) -> Choice | None:
+        return None if points is None else _choice(groups, points, form, rates, exact, name, beta)
+
     return GroupThresholds(
         criterion,
         goal.text(),
         tolerance,
         True,
         None,
-        _choice(groups, chosen, form, rates, exact, name, beta),
-        None if runner is None else _choice(groups, runner, form, rates, exact, name, beta),
+        choice(chosen),
+        choice(None if runner is None else runner[0]),
         how,
         None,
         mixed,
+        best_other_low_end=choice(other),
+        runner_up_reason=why,
     )
 
 

@@ -3,12 +3,15 @@ benefit at a few threshold probabilities, and the cheapest point at each cost ra
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.hull import pc_text, standing, standing_counts
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import number_text
 from threshold_lab.core.decide.net_benefit import DecisionCurve, NetBenefit, net_benefit_key
 from threshold_lab.core.intervals import IntervalsShown
-from threshold_lab.core.metrics.metric import format_count, format_decimal
+from threshold_lab.core.metrics.metric import format_count, format_decimal, from_fraction
 from threshold_lab.core.text.table import table
 
 
@@ -125,12 +128,30 @@ def useful_sentence(d: DecisionCurve) -> str:
 
 
 def useful_spans(d: DecisionCurve) -> list[str]:
-    """Each interval of the useful range in words: ``0.05 < pt < 0.25``."""
-    return [f"{_rounded(lo)} < pt < {_rounded(hi)}" for lo, hi in d.useful_range]
+    """Each interval of the useful range in words, each end open (``<``) or closed
+    (``<=``) by whether the model is useful at that pt itself: ``0.5 < pt < ≈ 0.6667``,
+    ``0.8 < pt <= 0.9``. A closed end is a score, written exactly as it is read."""
+    closed = d.useful_closed or ((False, False),) * len(d.useful_range)
+    out = []
+    for (lo, hi), (lo_in, hi_in) in zip(d.useful_range, closed, strict=True):
+        low = f"{lo!r} <=" if lo_in else f"{_rounded(lo)} <"
+        high = f"<= {hi!r}" if hi_in else f"< {_rounded(hi)}"
+        out.append(f"{low} pt {high}")
+    return out
+
+
+def _rate_text(exact: Fraction | None, value: float) -> str:
+    """FPR or TPR in the hull's table: the exact fraction (``1/3``, ``0``) while it is
+    readable, else the decimal marked as rounded."""
+    if exact is None:
+        return f"≈ {format_decimal(value)}"
+    return from_fraction(exact, 0.0).short()
 
 
 def cost_curve_lines(a: Analysis) -> list[str]:
-    """The cost curves' envelope: the hull's vertices and the PC(+) each is cheapest at."""
+    """The cost curves' envelope: the hull's vertices and the PC(+) each is cheapest at,
+    how many points lie on an edge or strictly inside, and where the active point
+    stands (see :func:`~threshold_lab.core.curves.hull.standing`)."""
     cc = a.curves.cost_curve
     head = "Cost curves (each point costs FNR·PC + FPR·(1 − PC) at probability-cost PC(+))"
     if cc.reason is not None:
@@ -143,12 +164,18 @@ def cost_curve_lines(a: Analysis) -> list[str]:
     rows = []
     for i in _thinned(len(cc.hull), HULL_ROWS):
         v = cc.hull[i]
+        low, high = pc_text(v.pc_low_exact, v.pc_low), pc_text(v.pc_high_exact, v.pc_high)
+        single = (
+            v.pc_low_exact == v.pc_high_exact
+            if v.pc_low_exact is not None
+            else not v.pc_low < v.pc_high
+        )
         rows.append(
             [
                 "above all" if v.threshold is None else f"{v.threshold!r}",
-                format_decimal(v.fpr),
-                format_decimal(v.tpr),
-                f"{format_decimal(v.pc_low)} to {format_decimal(v.pc_high)}",
+                _rate_text(v.fpr_exact, v.fpr),
+                _rate_text(v.tpr_exact, v.tpr),
+                f"only at {low} (tied)" if single else f"{low} to {high}",
             ]
         )
     out += table(
@@ -158,12 +185,52 @@ def cost_curve_lines(a: Analysis) -> list[str]:
     )
     if len(cc.hull) > HULL_ROWS:
         out.append(f"  ({HULL_ROWS} of the {len(cc.hull)} vertices; --json lists every one)")
-    never = a.sweep.size - len(cc.hull)
-    out.append(
-        f"  The other {format_count(never)} of the {format_count(a.sweep.size)} points "
-        "are never the cheapest at any cost ratio."
-    )
+    n = format_count(a.sweep.size)
+    counts = standing_counts(a.sweep, cc)
+    repeats = counts.vertex - len(cc.hull)
+    if repeats:
+        out.append(
+            f"  {_points(repeats, n, 'is', 'are')} at a vertex's FPR and TPR (rows of "
+            "weight 0 repeat it): cheapest where that vertex is."
+        )
+    if counts.edge == 1:
+        out.append(
+            f"  1 of the {n} points lies on a hull edge between two vertices: it is "
+            "cheapest only at the PC(+) where they tie."
+        )
+    elif counts.edge:
+        out.append(
+            f"  {format_count(counts.edge)} of the {n} points lie on hull edges between "
+            "two vertices: each is cheapest only at the PC(+) where its edge's vertices tie."
+        )
+    if counts.inside:
+        out.append(
+            f"  The other {_points(counts.inside, n, 'is', 'are')} never the cheapest at "
+            "any cost ratio (strictly inside the hull)."
+        )
+    else:
+        out.append(
+            f"  None of the {n} points is strictly inside the hull: each is the cheapest, "
+            "alone or tied, at some PC(+)."
+        )
+    here = standing(a.sweep, cc, a.point)
+    if here is not None:
+        if a.threshold is None:
+            at = "Above all scores the point"
+        else:
+            acts = a.sweep.threshold_at(a.point)
+            from_ = "nothing predicted positive" if acts is None else f"acting from {acts!r}"
+            at = f"At threshold {a.threshold!r} the point"
+            if acts != a.threshold:
+                at += f" ({from_})"
+        out.append(f"  {at} is {here.words()}.")
     return out
+
+
+def _points(count: int, total: str, one: str, many: str) -> str:
+    """``1 of the 5 points is``, ``7 of the 11 points are``: a count of the sweep's
+    points and the verb that agrees with it."""
+    return f"{format_count(count)} of the {total} points {one if count == 1 else many}"
 
 
 def net_benefit_sentence(d: DecisionCurve, row: NetBenefit, sweep: Sweep) -> str:

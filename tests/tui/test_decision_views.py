@@ -15,7 +15,7 @@ from threshold_lab.tui.widgets.charts import (
 )
 from threshold_lab.tui.widgets.text import ItemLines, TextLines
 
-from tests.tui.helpers import SIZE, make_app, rendered
+from tests.tui.helpers import SIZE, make_app, rendered, retype
 
 
 async def _settle(app: object, pilot: object) -> None:
@@ -36,8 +36,13 @@ async def test_c_reaches_the_decision_curve_then_the_cost_curves() -> None:
         assert app.main.message.startswith("Chart: the decision curve")
         chart = app.main.query_one(DecisionChart)
         assert chart.display
-        summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
-        assert "Useful (beats treating all and none) where 0.05 < pt < 0.25" in summary
+        # Three ranges, each after the first saying so where the line breaks; 0.95 is
+        # the top score, at which one delay is acted on and the model is useful.
+        assert app.main.query_one("#chart-summary", ItemLines).plain.splitlines() == [
+            "Beats treating all and none where 0.05 < pt < 0.25",
+            "and where 0.25 < pt < ≈ 0.2857",
+            "and where 0.85 < pt <= 0.95 · prevalence 0.2",
+        ]
         drawn = rendered(chart)
         # A's curve (braille), B's (#), treating all (=) and none (-), the threshold 0.2 on
         # A's curve: NB 1/20, inside the chart.
@@ -50,10 +55,80 @@ async def test_c_reaches_the_decision_curve_then_the_cost_curves() -> None:
         assert cost.display and "o" in rendered(cost)
         summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
         assert "ROCCH AUC 29/32" in summary and "4 hull vertices" in summary
-        # 0.2 acts from 0.25 (8 of 10 flagged): inside the hull, never the cheapest.
-        assert "never the cheapest" in summary
+        # 0.2 acts from 0.25 (8 of 10 flagged, every positive among them): on the hull's
+        # top edge, TPR 1 from FPR 3/8 to 1, so as cheap as any point at PC(+) = 1 alone.
+        assert (
+            "the active point is on a hull edge, not a vertex cheapest (tied) only at PC(+) = 1"
+            in summary
+        )
         await pilot.press("c")
         assert str(panel.mode) == "roc"  # round again
+
+
+async def test_the_cost_line_tells_a_point_on_a_hull_edge_from_one_inside() -> None:
+    """The canonical fixture at 0.5 acts from 0.8: (1/2, 2/3) lies on the hull's edge
+    from (0, 1/3) to (1, 1) and ties for cheapest at PC(+) = 3/5; at 0.9, a vertex,
+    cheapest from 0 to 3/5; at 0.4 strictly inside; above all scores, tied only at 0.
+    A line too narrow for the whole sentence breaks it between two items."""
+    app = make_app("canonical", 0.5)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(8):
+            await pilot.press("c")
+        await _settle(app, pilot)
+        assert str(app.main.query_one(ChartPanel).mode) == "cost"
+
+        def lines() -> list[str]:
+            return app.main.query_one("#chart-summary", ItemLines).plain.splitlines()
+
+        assert lines() == [
+            "ROCCH AUC 2/3 ≈ 0.6667 · 3 hull vertices",
+            "the active point is on a hull edge, not a vertex",
+            "cheapest (tied) only at PC(+) = 0.6",
+        ]
+        for threshold, words in (
+            ("0.9", "the active point is cheapest for PC(+) from 0 to 0.6"),
+            ("0.4", "the active point is never the cheapest (inside the hull)"),
+            ("above-all", "the active point is cheapest (tied) only at PC(+) = 0"),
+        ):
+            await pilot.press("t", *retype(threshold), "enter")
+            await _settle(app, pilot)
+            assert lines()[1:] == [words], (threshold, lines())
+    app = make_app("canonical", 0.5)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.press("2", *["c"] * 8)  # the chart alone: the whole sentence fits
+        await _settle(app, pilot)
+        assert lines() == [
+            "ROCCH AUC 2/3 ≈ 0.6667 · 3 hull vertices · the active point is on the hull, "
+            "not a vertex: cheapest (tied) only at PC(+) = 0.6"
+        ]
+        await pilot.press("t", *retype("0.4"), "enter")
+        await _settle(app, pilot)
+        assert lines()[0].endswith(
+            " · the active point is never the cheapest (strictly inside the hull)"
+        )
+
+
+async def test_the_useful_ranges_keep_their_join_and_their_closed_end_at_80x24() -> None:
+    """The canonical fixture is useful for 0.5 < pt < 2/3 and 0.8 < pt <= 0.9 (at 0.9
+    the row scored 0.9 is acted on, and useful): at 80 columns the line breaks between
+    the two, and the second still says it is another range; with room, it is one line."""
+    app = make_app("canonical", 0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", *["c"] * 7)
+        await _settle(app, pilot)
+        assert str(app.main.query_one(ChartPanel).mode) == "decision"
+        assert app.main.query_one("#chart-summary", ItemLines).plain.splitlines() == [
+            "Beats treating all and none where 0.5 < pt < ≈ 0.6667",
+            "and where 0.8 < pt <= 0.9 · prevalence 0.6",
+        ]
+    app = make_app("canonical", 0.5)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.press("2", *["c"] * 7)  # room for the whole line
+        await _settle(app, pilot)
+        assert app.main.query_one("#chart-summary", ItemLines).plain.splitlines() == [
+            "Useful (beats treating all and none) where 0.5 < pt < ≈ 0.6667 · and where "
+            "0.8 < pt <= 0.9 · prevalence 0.6"
+        ]
 
 
 async def test_the_bootstrap_draws_the_net_benefit_band() -> None:

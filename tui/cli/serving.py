@@ -1,5 +1,6 @@
 """textual-serve, guarded: a token on the page and the websocket, the Host and Origin
-headers checked, and the listening socket bound before anything is printed.
+headers checked, and the listening socket bound before anything is printed; a page of
+its own that asks nothing of another host, and a request log without the token.
 
 textual-serve on its own accepts any websocket, so any web page the user visits
 could drive the explorer (cross-site WebSocket hijacking), and a DNS-rebound name
@@ -17,6 +18,12 @@ clamped (Textual lays out in buckets of cells, so a 100000x100000 screen grows b
 about 100 MB/s while its event loop is too busy to act on SIGTERM), and when the
 socket closes, however it closes, its explorer is sent SIGTERM, then SIGKILL after a
 grace, and reaped. textual-serve only asks it to quit and waits for it forever.
+
+Nothing leaves the machine: textual-serve's page loads its font from a web font
+service (which an offline classroom or an air-gapped lab cannot reach, and which
+learns of every visit); this page takes the same font from textual-serve's own static
+files, on the served host, and names no other. The request log, which a terminal's
+scrollback or a file may keep, shows each path with the token hidden.
 """
 
 from __future__ import annotations
@@ -31,11 +38,10 @@ import socket
 from asyncio.subprocess import PIPE, Process
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
-from typing import Any
+from html import escape
 
-import aiohttp_jinja2
-import jinja2
 from aiohttp import WSCloseCode, web
+from aiohttp.abc import AbstractAccessLogger
 from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
@@ -55,6 +61,126 @@ GRACE_SECONDS = 2.0
 CLOSE_SECONDS = 2.0
 
 log = logging.getLogger("textual-serve")
+
+#: What the request log shows in place of a token.
+HIDDEN = "(hidden)"
+
+
+def without_token(request: web.BaseRequest) -> str:
+    """The request's path and query as the log shows them: a websocket's path and a
+    ``token`` in the query, whatever they hold (right, wrong or a near miss), hidden.
+
+    >>> from aiohttp.test_utils import make_mocked_request
+    >>> without_token(make_mocked_request("GET", "/ws/s3cret?width=80&height=24"))
+    '/ws/(hidden)?width=80&height=24'
+    >>> without_token(make_mocked_request("GET", "/?token=s3cret&fontsize=20"))
+    '/?token=(hidden)&fontsize=20'
+    """
+    path = request.path
+    if path.startswith("/ws/"):
+        path = f"/ws/{HIDDEN}"
+    query = "&".join(
+        f"{key}={HIDDEN if key == 'token' else value}" for key, value in request.query.items()
+    )
+    return f"{path}?{query}" if query else path
+
+
+class TokenlessAccessLog(AbstractAccessLogger):
+    """aiohttp's request log, one line a request, with the token hidden (see
+    :func:`without_token`): client, method, path, status, bytes, seconds."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info(
+            '%s "%s %s" %s %s %.3fs',
+            request.remote,
+            request.method,
+            without_token(request),
+            response.status,
+            response.content_length or response.body_length,
+            time,
+        )
+
+
+#: The page: textual-serve's, without its web font service's stylesheet (the same font
+#: from its own static files instead, and a monospace stack after it), without its
+#: logo, and with no referrer sent anywhere. ``{{``/``}}`` are the CSS's braces.
+PAGE = """<!DOCTYPE html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <meta name="referrer" content="no-referrer" />
+    <title>{title}</title>
+    <link rel="stylesheet" href="/static/css/xterm.css" />
+    <script src="/static/js/textual.js"></script>
+    <style>
+      @font-face {{
+        font-family: "Roboto Mono";
+        src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf") format("truetype");
+        font-weight: 100 700;
+        font-style: normal;
+      }}
+      body {{ background: #0c181f; }}
+      .dialog-container {{
+        position: absolute; width: 100vw; height: 100vh; display: flex;
+        align-items: center; justify-content: center; z-index: 10;
+      }}
+      .shade {{
+        position: absolute; width: 100%; height: 100%; background: #0c181f;
+        background-image: url("/static/images/background.png");
+      }}
+      .intro {{
+        width: 640px; height: 240px; font-size: 16px; z-index: 20;
+        font-family: "Roboto Mono", Menlo, Monaco, "DejaVu Sans Mono", "Courier New", monospace;
+        text-align: center; color: rgba(255, 255, 255, 0.95); background-color: #12232d;
+        display: flex; align-items: center; justify-content: center; margin: 32px;
+      }}
+      body.-first-byte .intro-dialog, body.-first-byte .intro-dialog .shade {{
+        opacity: 0; transition: opacity 0.3s ease-out; display: none;
+      }}
+      body .textual-terminal {{ opacity: 0; transition: opacity 0.3s ease-out; }}
+      body.-first-byte .textual-terminal {{ opacity: 1; transition: opacity 0.3s ease-out; }}
+      body button {{
+        padding: 16px 32px; background-color: #5e0ba7; color: rgba(255, 255, 255, 0.95);
+        border: none; font-family: inherit; margin: 16px; display: block;
+      }}
+      button:hover {{ background: #ac5af4; cursor: pointer; }}
+      .closed-dialog {{ opacity: 0; display: none; }}
+      body.-closed .closed-dialog {{ opacity: 1; display: flex; }}
+      #start {{ display: none; }}
+      #start.-delay {{ display: flex; }}
+    </style>
+    <script>
+      function refresh() {{
+        const params = new URLSearchParams(window.location.search);
+        params.delete("delay");
+        window.location.href = window.location.pathname + "?" + params.toString();
+      }}
+    </script>
+  </head>
+  <body>
+    <div class="dialog-container intro-dialog">
+      <div class="shade"></div>
+      <div class="intro">
+        <div>{title}</div>
+        <button type="button" onclick="refresh()" id="start">Start</button>
+      </div>
+    </div>
+    <div class="dialog-container closed-dialog">
+      <div class="shade"></div>
+      <div class="intro">
+        <div class="message">Session ended.</div>
+        <button type="button" onclick="refresh()">Restart</button>
+      </div>
+    </div>
+    <div
+      id="terminal"
+      class="textual-terminal"
+      data-session-websocket-url="{websocket}"
+      data-font-size="{font_size}"
+    ></div>
+  </body>
+</html>
+"""
 
 
 def is_loopback(host: str) -> bool:
@@ -269,7 +395,6 @@ class GuardedServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = web.Application(middlewares=[self.guard])
-        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
         app.add_routes(
             [
                 web.get("/", self.page, name="index"),
@@ -322,15 +447,15 @@ class GuardedServer(Server):
         )
 
     async def page(self, request: web.Request) -> web.Response:
-        """textual-serve's page, its websocket URL on the host the browser used
-        (already checked) and carrying the token."""
-        context: dict[str, Any] = {
-            "font_size": to_int(request.query.get("fontsize", "16"), 16),
-            "app_websocket_url": f"ws://{request.host}/ws/{self.token}",
-            "config": {"static": {"url": f"http://{request.host}/static/"}},
-            "application": {"name": self.title},
-        }
-        return aiohttp_jinja2.render_template("app_index.html", request, context)
+        """The explorer's page (see :data:`PAGE`): its websocket URL on the host the
+        browser used (already checked) and carrying the token."""
+        font_size = to_int(request.query.get("fontsize", "16"), 16)
+        text = PAGE.format(
+            title=escape(self.title),
+            websocket=escape(f"ws://{request.host}/ws/{self.token}"),
+            font_size=font_size,
+        )
+        return web.Response(text=text, content_type="text/html")
 
     def serve_on(self, sockets: list[socket.socket]) -> None:
         """Serve on already bound sockets until SIGINT, SIGTERM or SIGHUP (its terminal
@@ -348,6 +473,7 @@ class GuardedServer(Server):
                 handle_signals=False,
                 loop=loop,
                 print=lambda *args: None,
+                access_log_class=TokenlessAccessLog,
                 shutdown_timeout=GRACE_SECONDS + CLOSE_SECONDS,
             )
         finally:

@@ -3,8 +3,11 @@ fractions: the points that are ever the one cheapest point, NEC(PC) = FNR·PC +
 FPR·(1 − PC) found at every PC where the cheapest can change, are exactly the hull's
 vertices (with the ends (0, 0) and (1, 1)); each vertex's PC range is where it is
 cheapest, the ranges tile [0, 1]; the area under the hull is its trapezoids' in
-fractions, at least the ROC AUC, and scipy's convex hull's area; with ties, whole
-weights (zero among them) and both classes; undefined without both classes."""
+fractions, at least the ROC AUC, and scipy's convex hull's area; each point's standing
+(a vertex, on an edge and cheapest only where its edge's vertices tie, or strictly
+inside and never the cheapest) is where the brute force finds it among the cheapest;
+with ties, whole weights (zero among them) and both classes; undefined without both
+classes."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from threshold_lab.core.curves.hull import cost_curve, hull_vertices
+from threshold_lab.core.curves.hull import cost_curve, hull_vertices, standing, standing_counts
 from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import make_dataset
@@ -203,6 +206,93 @@ def test_fractional_weights_find_the_same_corners_in_doubles(rows: list[Row]) ->
     assert a.hull_auc.value is not None and b.hull_auc.value is not None
     assert b.hull_auc.exact is None
     assert math.isclose(a.hull_auc.value, b.hull_auc.value, rel_tol=1e-12)
+    # Each point stands where it does exactly (a point that the doubles put a hair
+    # under an edge is on it), but for a point on an edge that the doubles made a
+    # corner, cheapest over a range as wide as rounding.
+    for k in range(whole.size):
+        exact_kind, s = standing(whole, a, k), standing(thirds, b, k)
+        assert exact_kind is not None and s is not None and s.pc_low_exact is None
+        if s.kind != exact_kind.kind:
+            assert (exact_kind.kind, s.kind) == ("edge", "vertex"), (k, exact_kind, s)
+            assert s.pc_low is not None and s.pc_high is not None
+            assert math.isclose(s.pc_low, s.pc_high, rel_tol=1e-12, abs_tol=1e-15)
+
+
+def _cheapest_at(pairs: list[Pair], p: Pair) -> list[Fraction]:
+    """The PCs, among those where the cheapest can change and between them, at which
+    ``p`` costs the least."""
+    return [
+        pc
+        for pc in _where_the_cheapest_can_change(set(pairs))
+        if _cost(p, pc) == min(_cost(q, pc) for q in pairs)
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(ROWS, st.booleans())
+def test_each_point_s_standing_is_where_the_brute_force_finds_it_cheapest(
+    rows: list[Row], weighted: bool
+) -> None:
+    sweep = _sweep(rows, weighted)
+    rates = _rates(sweep)
+    c = cost_curve(sweep)
+    kinds = {"vertex": 0, "edge": 0, "inside": 0}
+    for k in range(sweep.size):
+        s = standing(sweep, c, k)
+        assert s is not None
+        kinds[s.kind] += 1
+        at = _cheapest_at(rates, rates[k])
+        if s.kind == "inside":  # strictly under the hull: never the cheapest
+            assert at == [] and s.pc_low_exact is None and s.pc_high_exact is None
+            assert all(
+                min(_cost(q, pc) for q in rates) < _cost(rates[k], pc)
+                for pc in _where_the_cheapest_can_change(set(rates))
+            )
+            continue
+        # The cheapest (tied or alone) exactly from pc_low to pc_high: the breakpoints
+        # and the midpoints between them are enough, the cost being linear between.
+        assert s.pc_low_exact is not None and s.pc_high_exact is not None
+        assert at and (at[0], at[-1]) == (s.pc_low_exact, s.pc_high_exact), (k, s, at)
+        assert (s.pc_low, s.pc_high) == (float(s.pc_low_exact), float(s.pc_high_exact))
+        if s.kind == "edge":  # on an edge, not a corner: at one PC only, tied there
+            assert k not in c.points() and s.pc_low_exact == s.pc_high_exact
+            assert sum(_cost(q, at[0]) == _cost(rates[k], at[0]) for q in set(rates)) >= 3
+        else:
+            vertex = next(v for v in c.hull if rates[v.point] == rates[k])
+            assert (s.pc_low_exact, s.pc_high_exact) == (vertex.pc_low_exact, vertex.pc_high_exact)
+    counts = standing_counts(sweep, c)
+    assert (counts.vertex, counts.edge, counts.inside) == (
+        kinds["vertex"],
+        kinds["edge"],
+        kinds["inside"],
+    )
+
+
+def test_a_point_on_an_edge_is_cheapest_only_where_the_edge_s_vertices_tie() -> None:
+    """The canonical fixture: (1/2, 2/3) at 0.8 lies on the edge from (0, 1/3) to
+    (1, 1), whose vertices tie at PC(+) = 3/5; (1, 2/3) at 0.4 is strictly inside; the
+    point above all scores ties 0.9 at PC(+) = 0 and is cheapest nowhere else."""
+    from threshold_lab.core.data.presets import preset
+
+    sweep = build_sweep(preset("canonical").data)
+    c = cost_curve(sweep)
+    got = [standing(sweep, c, k) for k in range(5)]
+    assert [(s.kind, s.pc_low_exact, s.pc_high_exact) for s in got if s is not None] == [
+        ("vertex", 0, 0),
+        ("vertex", 0, Fraction(3, 5)),
+        ("edge", Fraction(3, 5), Fraction(3, 5)),
+        ("inside", None, None),
+        ("vertex", Fraction(3, 5), 1),
+    ]
+    assert [s.words() for s in got if s is not None] == [
+        "cheapest (tied) only at PC(+) = 0",
+        "cheapest for PC(+) from 0 to 0.6",
+        "on the hull, not a vertex: cheapest (tied) only at PC(+) = 0.6",
+        "never the cheapest (strictly inside the hull)",
+        "cheapest for PC(+) from 0.6 to 1",
+    ]
+    counts = standing_counts(sweep, c)
+    assert (counts.vertex, counts.edge, counts.inside) == (3, 1, 1)
 
 
 def test_points_on_an_edge_are_not_vertices() -> None:

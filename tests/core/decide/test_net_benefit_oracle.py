@@ -336,14 +336,30 @@ def test_the_useful_range_is_where_the_brute_force_beats_everyone_and_no_one(
             continue
         inside = any(lo < pt < hi for lo, hi in ranges)
         assert inside == brute.useful(pt), (pt, ranges, brute.net_benefit(pt), brute.treat_all(pt))
+    # Each end is in its range (closed) exactly where the model is useful there: an end
+    # at a score by the point acted on from it, at the pt the score is written as (0.7,
+    # not the double below it: what "net benefit 0.7" weighs); any other end (where the
+    # model ties treating all or none, or pt reaches 0 or 1) never.
+    assert len(d.useful_closed) == len(ranges)
+    written = {Fraction(r[0]): Fraction(repr(r[0])) for r in rows}
+    for (lo, hi), (lo_in, hi_in) in zip(ranges, d.useful_closed, strict=True):
+        for end, closed in ((lo, lo_in), (hi, hi_in)):
+            if end in scores:
+                assert closed == brute.useful(written[end]), (end, ranges, d.useful_closed)
+            elif any(abs(end - c) < near for c in crossings) or end in (0, 1):
+                assert not closed, (end, ranges, d.useful_closed)  # a tie, or 0 or 1
+            else:
+                raise AssertionError(f"an end neither a score nor a tie: {end}")
     for pt in scores:
-        # At a score itself (a double: the ranges' ends there are exact) the range is
-        # open, so a useful pt may be an end; one inside it must be useful.
-        if any(abs(pt - c) < near for c in crossings):
-            continue  # a tie at the score itself: see the test below
-        inside = any(lo < pt < hi for lo, hi in ranges)
-        end = any(pt in (lo, hi) for lo, hi in ranges)
-        assert inside <= brute.useful(pt) <= (inside or end), (pt, ranges)
+        # At a score itself (as written) the range holds it exactly where the model is
+        # useful there (a tie within rounding of it, an end of doubles, is not judged).
+        if any(abs(pt - c) < near and pt != c for c in crossings):
+            continue
+        inside = any(
+            lo < pt < hi or (pt == lo and lo_in) or (pt == hi and hi_in)
+            for (lo, hi), (lo_in, hi_in) in zip(ranges, d.useful_closed, strict=True)
+        )
+        assert inside == brute.useful(written[pt]), (pt, ranges, d.useful_closed)
 
 
 def test_a_pt_where_the_net_benefit_only_ties_splits_the_useful_range() -> None:
@@ -359,6 +375,64 @@ def test_a_pt_where_the_net_benefit_only_ties_splits_the_useful_range() -> None:
     assert not brute.useful(Fraction(1, 2))
     assert brute.useful(Fraction(1, 4)) and brute.useful(Fraction(51, 100))
     assert d.useful_range == ((0.0, 0.5), (0.5, 0.75))
+    # 3/4 is the positive's own score: acted on there (score >= pt), NB 1/4 − 0 beats
+    # both, so that end is closed; 0 and 1/2 (a tie with treating none) are open.
+    assert brute.useful(Fraction(3, 4))
+    assert d.useful_closed == ((False, False), (False, True))
+    assert d.as_json()["useful_range_closed"] == [[False, False], [False, True]]
+
+
+def test_an_end_within_rounding_of_a_bound_is_judged_in_fractions() -> None:
+    """Three rows at the double nearest 1/3 (one positive), five negatives at 0.1: from
+    that score the precision is 1/3 exactly, which doubles cannot tell from the score.
+    The score, written 0.3333333333333333, is a hair below 1/3, where the model still
+    beats treating none: the end is in the range, though 1/3 itself is not."""
+    third = 1 / 3
+    rows: list[Row] = [(third, True, 1), (third, False, 1), (third, False, 1)]
+    rows += [(0.1, False, 1)] * 5
+    data, weights = _data(rows, False)
+    brute = Brute(rows, weights, Fraction(0), None)
+    assert third == 1.0 / (1.0 + 2.0)  # the precision in doubles is the score itself
+    as_written = Fraction(repr(third))  # 0.3333333333333333, a hair below 1/3
+    assert float(as_written) == third and as_written < Fraction(1, 3)
+    assert brute.useful(as_written) and not brute.useful(Fraction(1, 3))
+    d = decision_curve(build_sweep(data), (Fraction(1, 2),))
+    assert d.useful_range == ((0.1, third),)
+    assert d.useful_closed == ((False, True),)
+
+
+def test_a_score_s_end_is_weighed_at_the_pt_it_is_written_as() -> None:
+    """Rows scored >= 0.7 (14 delays, 6 on time of 60) tie treating none at pt = 7/10:
+    14/60 − 6/60·7/3 = 0. The double 0.7 is a hair below 7/10, where they would not;
+    the range splits at 0.7, as "net benefit 0.7" (NB 0, not useful) says."""
+    rows: list[Row] = [(0.9, True, 6), (0.8, True, 2), (0.8, False, 1), (0.7, True, 6)]
+    rows += [(0.7, False, 5), (0.6, True, 3), (0.6, False, 2), (0.5, True, 6)]
+    rows += [(0.5, False, 6), (0.4, True, 1), (0.4, False, 4), (0.1, False, 22)]
+    data, weights = _data(rows, True)
+    brute = Brute(rows, weights, Fraction(0), None)
+    assert brute.net_benefit(Fraction(7, 10)) == 0 and brute.useful(Fraction(0.7))
+    d = decision_curve(build_sweep(data), (Fraction(7, 10),))
+    assert d.grid[0].net_benefit.exact == 0
+    assert d.useful_range == ((0.1, 0.7), (0.7, 0.9))
+    assert d.useful_closed == ((False, False), (False, True))
+
+
+def test_the_canonical_fixture_is_useful_up_to_and_at_0_9() -> None:
+    """At pt = 0.9 the rows scored >= 0.9 are acted on (one positive): net benefit 1/5
+    beats treating all (−3) and none, so 0.9 closes its range; at 0.8 the three rows
+    from 0.8 are acted on, 2/5 − 1/5·4 < 0, so 0.8 is outside; 2/3 is where those three
+    tie treating none, and 0.5 where they tie treating all."""
+    from threshold_lab.core.data.presets import preset
+
+    data = preset("canonical").data
+    rows: list[Row] = [(0.9, True, 1), (0.8, False, 1), (0.8, True, 1), (0.4, False, 1)]
+    rows.append((0.1, True, 1))
+    brute = Brute(rows, [Fraction(1)] * 5, Fraction(0), None)
+    d = decision_curve(build_sweep(data), (Fraction(9, 10),))
+    assert brute.useful(Fraction(9, 10)) and not brute.useful(Fraction(4, 5))
+    assert not brute.useful(Fraction(2, 3)) and not brute.useful(Fraction(1, 2))
+    assert d.useful_range == ((0.5, 2 / 3), (0.8, 0.9))
+    assert d.useful_closed == ((False, False), (False, True))
 
 
 # Refusals ------------------------------------------------------------------------------

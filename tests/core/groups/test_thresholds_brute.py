@@ -1,7 +1,9 @@
 """Per-group thresholds against a brute force over every combination of the
 groups' sweep points, in fractions: the same best objective under the same gap, the
-chosen thresholds feasible and reaching it, infeasible exactly when nothing is within
-the tolerance (with the same smallest gap), under hypothesis with ties and weights."""
+chosen thresholds feasible and reaching it, the runner-up the best feasible choice
+with the next objective value (none for a ratio, saying why), infeasible exactly when
+nothing is within the tolerance (with the same smallest gap), under hypothesis with
+ties and weights."""
 
 from __future__ import annotations
 
@@ -89,6 +91,42 @@ def _objective(
     raise ValueError(goal)
 
 
+def _feasible(sweeps, criterion: str, goal: str, e: Fraction):  # type: ignore[no-untyped-def]
+    """Every feasible choice of points (one a group) with its objective (None where
+    undefined), and the smallest gap any choice reaches."""
+    rates = CRITERION_RATES[criterion]
+    pos = sum(Fraction(s.positives) for _, s in sweeps)
+    neg = sum(Fraction(s.negatives) for _, s in sweeps)
+    found, smallest = [], None
+    for points in itertools.product(*(range(s.tp.shape[0]) for _, s in sweeps)):
+        cells = [
+            (
+                Fraction(s.tp[k].item()),
+                Fraction(s.fp[k].item()),
+                Fraction(s.positives),
+                Fraction(s.negatives),
+            )
+            for (_, s), k in zip(sweeps, points, strict=True)
+        ]
+        gap = Fraction(0)
+        ok = True
+        for rate in rates:
+            rs = [_rate(rate, *c) for c in cells]
+            if any(r is None for r in rs):
+                ok = False
+                break
+            gap = max(gap, max(rs) - min(rs))  # type: ignore[type-var, operator]
+        if not ok:
+            continue
+        smallest = gap if smallest is None else min(smallest, gap)
+        if gap > e:
+            continue
+        tp = sum((c[0] for c in cells), Fraction(0))
+        fp = sum((c[1] for c in cells), Fraction(0))
+        found.append((points, _objective(goal, tp, fp, Fraction(pos), Fraction(neg)), gap))
+    return found, smallest
+
+
 def _brute(sweeps, criterion: str, goal: str, e: Fraction):  # type: ignore[no-untyped-def]
     rates = CRITERION_RATES[criterion]
     pos = sum(Fraction(s.positives) for _, s in sweeps)
@@ -153,6 +191,48 @@ def test_the_search_equals_the_brute_force(case, criterion: str, goal: str, e: F
     # The thresholds reported are the points chosen.
     for (name, s), k in zip(sweeps, c.points, strict=True):
         assert c.thresholds[name] == (None if k == 0 else float(s.thresholds[k - 1]))
+
+
+#: The goals whose objective is a sum over the rows (a runner-up is searched for).
+SUMS = [g for g in GOALS if g.split()[1] not in ("f1", "precision", "jaccard")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    groups(),
+    st.sampled_from(["demographic_parity", "equal_opportunity", "equalized_odds"]),
+    st.sampled_from(GOALS),
+    st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)]),
+)
+def test_the_runner_up_is_the_best_feasible_choice_with_the_next_value(  # type: ignore[no-untyped-def]
+    case, criterion: str, goal: str, e: Fraction
+) -> None:
+    sweeps = _sweeps(case)
+    got = solve_group_thresholds(sweeps, criterion, parse_goal(goal), e)
+    assume(got.feasible and got.chosen is not None)
+    chosen = got.chosen
+    assert chosen is not None and chosen.objective.exact is not None
+    if goal not in SUMS:  # a ratio: its next value is not searched, and it says so
+        assert got.runner_up is None and got.runner_up_reason is not None
+        assert "ratio" in got.runner_up_reason
+        return
+    sign = -1 if goal.startswith("min") else 1
+    found, _ = _feasible(sweeps, criterion, goal, e)
+    values = {v for _, v, _ in found if v is not None}
+    best = sign * chosen.objective.exact
+    assert best == max(values)
+    below = [v for v in values if v < best]
+    if not below:
+        assert got.runner_up is None and got.runner_up_reason is not None
+        return
+    r = got.runner_up
+    assert r is not None and r.objective.exact is not None and r.gap.exact is not None
+    assert sign * r.objective.exact == max(below), (r, sorted(values))
+    # It is a feasible choice reaching that value: its points, its gap, its thresholds.
+    mine = [(p, g) for p, v, g in found if p == r.points]
+    assert len(mine) == 1 and mine[0][1] == r.gap.exact <= e
+    for (name, s), k in zip(sweeps, r.points, strict=True):
+        assert r.thresholds[name] == (None if k == 0 else float(s.thresholds[k - 1]))
 
 
 def test_tolerance_one_is_each_group_on_its_own_best() -> None:

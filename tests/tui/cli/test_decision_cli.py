@@ -127,13 +127,50 @@ def test_plain_mode_says_net_benefit_the_useful_range_and_the_hull() -> None:
     # Each useful range's first and last grid pt is listed: 0.06 and 0.24 of the first.
     assert grid[0].startswith("Decision curve") and any("  0.24 " in line for line in grid)
     useful = _plain("useful range")
+    # 0.95 is the top score's own pt: one delay acted on, NB 1/10 beats both there.
     assert useful == [
         "Useful (beats treating all and treating none) where 0.05 < pt < 0.25 "
-        "and 0.25 < pt < ≈ 0.2857 and 0.85 < pt < 0.95."
+        "and 0.25 < pt < ≈ 0.2857 and 0.85 < pt <= 0.95."
+    ]
+    assert _plain("useful range", name="canonical") == [
+        "Useful (beats treating all and treating none) where 0.5 < pt < ≈ 0.6667 "
+        "and 0.8 < pt <= 0.9."
     ]
     hull = _plain("hull")
     assert hull[0].startswith("Cost curves") and "ROCCH AUC 29/32" in hull[1]
-    assert hull[-1] == "  The other 7 of the 11 points are never the cheapest at any cost ratio."
+    # Four points are on an edge: the top one's, TPR 1 from FPR 3/8 to 1 (cheapest,
+    # tied, only at PC(+) = 1), and they are not counted among the never cheapest.
+    assert hull[-3:] == [
+        "  4 of the 11 points lie on hull edges between two vertices: each is cheapest "
+        "only at the PC(+) where its edge's vertices tie.",
+        "  The other 3 of the 11 points are never the cheapest at any cost ratio "
+        "(strictly inside the hull).",
+        "  At threshold 0.7 the point (acting from 0.75) is never the cheapest "
+        "(strictly inside the hull).",
+    ]
+    assert "  0.05         1    1  only at 1 (tied)" in hull
+
+
+def test_plain_hull_tells_an_edge_from_the_inside_in_exact_fractions() -> None:
+    """The canonical fixture at 0.5 acts from 0.8: (1/2, 2/3), on the hull's edge from
+    (0, 1/3) to (1, 1), whose vertices tie at PC(+) = 3/5; only 0.4's (1, 2/3) is
+    strictly inside. The above-all point ties 0.9 at PC(+) = 0 and is cheapest nowhere
+    else."""
+    assert _plain("hull", name="canonical") == [
+        "Cost curves (each point costs FNR·PC + FPR·(1 − PC) at probability-cost PC(+))",
+        "  ROCCH AUC 2/3 ≈ 0.6667; the cheapest point at each PC(+) is a vertex of the "
+        "ROC convex hull:",
+        "  threshold  FPR  TPR  cheapest for PC(+)",
+        "  above all    0    0  only at 0 (tied)",
+        "  0.9          0  1/3  0 to 0.6",
+        "  0.1          1    1  0.6 to 1",
+        "  1 of the 5 points lies on a hull edge between two vertices: it is cheapest "
+        "only at the PC(+) where they tie.",
+        "  The other 1 of the 5 points is never the cheapest at any cost ratio (strictly "
+        "inside the hull).",
+        "  At threshold 0.5 the point (acting from 0.8) is on the hull, not a vertex: "
+        "cheapest (tied) only at PC(+) = 0.6.",
+    ]
 
 
 def test_plain_mode_refuses_a_bad_pt_in_its_own_words() -> None:

@@ -262,6 +262,37 @@ def test_group_thresholds_in_the_json_have_the_contract_s_names(
     assert "exhaustive" in g["search"]
 
 
+def test_the_runner_up_is_the_next_cost_not_the_best_of_another_low_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """aSAH's S100B by WFNS grade, equal opportunity within 0.15 at FP:FN costs 1:3:
+    the best costs 61, and choices costing 62, 63 and 64 are feasible (a brute force
+    over every choice says so), so the runner-up costs 62 (one group's threshold
+    moved), not 111 (every poor outcome of two grades missed: the best with another
+    smallest TPR, which the JSON keeps as best_other_low_end)."""
+    argv = [str(DATA / "asah.csv"), "--score-column", "s100b", "--label-column", "outcome"]
+    argv += ["--positive", "Poor", "--group", "wfns", "--group-goal", "equal_opportunity"]
+    argv += ["--goal", "min cost fp=1 fn=3", "--tolerance", "0.15"]
+    g = _json(capsys, *argv)["group_thresholds"]
+    assert g["objective_value"]["exact"] == "61/1"
+    assert g["runner_up"]["objective_value"]["exact"] == "62/1"
+    assert g["runner_up"]["gap"]["value"] <= 0.15
+    assert g["best_other_low_end"]["objective_value"]["exact"] == "111/1"
+    assert g["runner_up_reason"] is None
+    chosen, runner = g["thresholds"], g["runner_up"]["thresholds"]
+    moved = sorted(name for name in chosen if chosen[name] != runner[name])
+    assert g["runner_up"]["changed"] == moved and len(moved) == 1
+    assert main(["report", *argv, "--points", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Per-group thresholds"))
+    runner_line = next(line for line in lines[at:] if "runner-up" in line)
+    name = moved[0]
+    assert runner_line.startswith("  runner-up (the best choice with the next cost): 62, ")
+    assert "1 more than the best" in runner_line
+    assert f"{name} at {runner[name]} instead of {chosen[name]}" in runner_line
+    assert "111" not in "\n".join(lines[at:])
+
+
 def test_group_thresholds_agree_with_each_group_at_its_threshold(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -192,3 +192,31 @@ def test_serve_refuses_a_bad_source_before_listening() -> None:
     assert proc.returncode == 2
     assert "nosuch.csv: no such file" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_page_names_no_other_host_and_the_log_never_shows_the_token() -> None:
+    """An offline classroom or an air-gapped lab gets the whole page from the server
+    itself (its font too), and the request log, which a terminal or a file may keep,
+    never repeats the token: not the page's, not the websocket's, not a wrong one."""
+    port = free_port()
+    proc, token = start(port, "--preset", "canonical")
+    here = f"127.0.0.1:{port}"
+    try:
+        status, body = get_page(f"http://{here}/?token={token}")
+        assert status == 200
+        page = body.decode()
+        addresses = re.findall(r"(?:https?|wss?)://([^/\"'\s)]+)", page)
+        assert set(addresses) <= {here}, addresses
+        assert "@font-face" in page and "/static/fonts/" in page  # the font is served here
+        font = re.search(r"url\(\"?(/static/fonts/[^\")]+)", page)
+        assert font is not None and get_page(f"http://{here}{font.group(1)}")[0] == 200
+        assert get_page(f"http://{here}/?token=not-{token}")[0] == 403
+        assert asyncio.run(websocket_status(f"http://{here}/ws/{token}")) == 101
+    finally:
+        stop(proc)
+    assert proc.stdout is not None
+    log = proc.stdout.read().decode()
+    assert "GET /" in log and "/ws/" in log and " 403 " in log  # the requests are logged
+    # The log's lines may be wrapped anywhere: the token is looked for without them.
+    assert token not in "".join(log.split()), log
+    assert f"not-{token}" not in "".join(log.split())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from rich.text import Text
 from textual.app import RenderResult
+from threshold_lab.core.curves.hull import standing
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import longest_fitting
@@ -103,18 +104,25 @@ class CostChart(CurveChart):
         return Text("\n").join(self._base[2])
 
 
-def cost_items(frame: Frame) -> list[str]:
-    """The cost chart's line: the hull's area, its vertices, and the active point."""
+def cost_items(frame: Frame) -> tuple[list[str], ...]:
+    """The cost chart's line: the hull's area, its vertices, and where the active point
+    stands (a vertex and its PC(+) range, on an edge and the one PC(+) where it ties, or
+    strictly inside), each an item of its own; then, for a line too narrow for that,
+    the same with the standing in shorter items, so that the line breaks between them."""
     cc = frame.readings.cost
     if cc is None:
-        return []
+        return ([],)
     if cc.reason is not None:
-        return [f"Cost curves: undefined ({cc.reason})"]
-    k = frame.analysis.point
-    mine = next((v for v in cc.hull if v.point == k), None)
-    here = (
-        f"the active point is cheapest for PC(+) from {mine.pc_low:.4g} to {mine.pc_high:.4g}"
-        if mine is not None
-        else "the active point is never the cheapest (inside the hull)"
-    )
-    return [f"ROCCH AUC {cc.hull_auc.value_text()}", f"{len(cc.hull)} hull vertices", here]
+        return ([f"Cost curves: undefined ({cc.reason})"],)
+    here = standing(frame.analysis.sweep, cc, frame.analysis.point)
+    items = [f"ROCCH AUC {cc.hull_auc.value_text()}", f"{len(cc.hull)} hull vertices"]
+    if here is None:
+        return (items,)
+    full = [*items, f"the active point is {here.words()}"]
+    if here.kind == "inside":
+        short = ["the active point is never the cheapest (inside the hull)"]
+    elif here.kind == "edge":
+        short = ["the active point is on a hull edge, not a vertex", here.words().split(": ")[1]]
+    else:
+        short = [f"the active point is {here.words()}"]
+    return (full, [*items, *short])

@@ -191,20 +191,24 @@ class DecisionChart(CurveChart):
         return Text("\n").join(lines)
 
 
-def decision_items(frame: Frame) -> list[str]:
+def decision_items(frame: Frame) -> tuple[list[str], ...]:
     """The decision chart's line: where the model is useful (a range an item, so a
-    narrow line breaks between them), the prevalence, and the harm."""
+    narrow line breaks between them, never inside one; each after the first says it
+    is another, "and where ...", which a break keeps), the prevalence, and the harm.
+    Then the same with a shorter first item, for a line too narrow for the whole."""
     d = frame.readings.decision
     if d is None:
-        return []
+        return ([],)
     if d.reason is not None:
-        return [f"Decision curve: undefined ({d.reason})"]
-    spans = useful_spans(d)
-    if spans:
-        items = [f"Useful (beats treating all and none) where {spans[0]}", *spans[1:]]
-    else:
-        items = ["Useful nowhere: treating all or none does at least as well at every pt"]
-    items.append(f"prevalence {d.prevalence:.4g}" + (" (given)" if d.given_prevalence else ""))
+        return ([f"Decision curve: undefined ({d.reason})"],)
+    tail = [f"prevalence {d.prevalence:.4g}" + (" (given)" if d.given_prevalence else "")]
     if d.harm:
-        items.append(f"harm {float(d.harm):g}")
-    return items
+        tail.append(f"harm {float(d.harm):g}")
+    spans = useful_spans(d)
+    if not spans:
+        return (["Useful nowhere: treating all or none does at least as well at every pt", *tail],)
+    rest = [f"and where {span}" for span in spans[1:]]
+    return (
+        [f"Useful (beats treating all and none) where {spans[0]}", *rest, *tail],
+        [f"Beats treating all and none where {spans[0]}", *rest, *tail],
+    )

@@ -191,13 +191,18 @@ class ChartPanel(Vertical):
             "reliability": lambda: reliability_items(frame),
             "metrics": lambda: metric_items(frame) + ap + area,
             "det": lambda: auc + scaled_items(frame, "det"),
-            "decision": lambda: decision_items(frame),
-            "cost": lambda: cost_items(frame),
         }
         if self.log_fpr:
             items["roc"] = lambda: auc + scaled_items(frame, "log_roc")
             items["both"] = lambda: auc + scaled_items(frame, "log_roc") + ap + area
-        summary.show_items(items.get(self.mode, lambda: auc + ap + area)())
+        # The decision and cost lines: a long line first, shorter items where it does not
+        # fit on one.
+        if self.mode == "decision":
+            summary.show_items(*decision_items(frame))
+        elif self.mode == "cost":
+            summary.show_items(*cost_items(frame))
+        else:
+            summary.show_items(items.get(self.mode, lambda: auc + ap + area)())
         notes = []
         if self.mode == "gains" and not drawable(frame, "gains"):
             notes.append("No gains curve: there are no actual positives to capture.")
