@@ -62,7 +62,14 @@ def to_ascii(text: str) -> str:
 
     >>> to_ascii("F2 = (1+β²)TP = 2/3 ≈ 0.6667, MCC = 1/√4")
     'F2 = (1+beta^2)TP = 2/3 ~ 0.6667, MCC = 1/sqrt4'
+
+    A ``·`` between spaces separates items, and is ``|`` (a ``.`` reads as a full
+    stop, a ``*`` as a product); one between numbers multiplies:
+
+    >>> to_ascii("Threshold 0.5 · positive if score >= 0.5 · F1 = 2·2/6")
+    'Threshold 0.5 | positive if score >= 0.5 | F1 = 2*2/6'
     """
+    text = text.replace(" · ", " | ")
     for old, new in _WORDS.items():
         text = text.replace(old, new)
     return "".join(_cell(ch) if ord(ch) > 127 else ch for ch in text)
@@ -90,9 +97,28 @@ class AsciiFilter(LineFilter):
             if control or text.isascii():
                 out.append(Segment(text, style, control))
             else:
-                fixed = "".join(_cell(ch) if ord(ch) > 127 else ch for ch in text)
+                fixed = "".join(_cell(ch) if ord(ch) > 127 else ch for ch in _separators(text))
                 out.append(Segment(_ellipsis(text, fixed), style, control))
         return out
+
+
+def _separators(text: str) -> str:
+    """Each ``·`` with a space (or the segment's end) on both sides as ``|``: it
+    separates items, and ``.`` would read as a full stop.
+
+    >>> _separators(" · tie group 2 · "), _separators("2·2"), _separators("·")
+    (' | tie group 2 | ', '2·2', '|')
+    """
+    if "·" not in text:
+        return text
+    cells = list(text)
+    for i, ch in enumerate(cells):
+        if ch == "·":
+            before = text[i - 1] if i > 0 else " "
+            after = text[i + 1] if i + 1 < len(text) else " "
+            if before == " " and after == " ":
+                cells[i] = "|"
+    return "".join(cells)
 
 
 def _ellipsis(original: str, fixed: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Span, Text
+from textual.geometry import Offset
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 from threshold_lab.core.drawing.lines import CurveLine
@@ -127,6 +128,18 @@ class Chart(PlotextPlot):
             tuple[object, tuple[object, ...], list[Text], tuple[int, int, int, int]] | None
         ) = None
         self._xlabels: dict[float, str] = {}
+        #: The cell (column, row of the content) the active point was last drawn at,
+        #: or None: where the terminal's cursor goes on the chart pane.
+        self.active_cell: tuple[int, int] | None = None
+
+    def active_offset(self) -> Offset | None:
+        """Where on the screen the active point is drawn, or None (not drawn, or this
+        chart not shown)."""
+        if self.active_cell is None or not self.display or not self.region:
+            return None
+        col, row = self.active_cell
+        region = self.content_region
+        return Offset(region.x + col, region.y + row)
 
     def watch_frame(self) -> None:
         if self.display:  # a hidden chart is drawn when it is shown again

@@ -178,10 +178,12 @@ class DecisionChart(CurveChart):
         lines, (left, top, cols, rows) = list(self._base[2]), self._base[3]
         # The model's net benefit at the active threshold, where it has one.
         here, t = frame.readings.net_benefit, frame.analysis.threshold
+        self.active_cell = None
         if here is not None and t is not None:
             y = float(self._unit(np.array([here]), rows)[0])
             if 0 <= y <= 1:
                 col, row = left + cell_of(t, cols), top + rows - 1 - cell_of(y, rows)
+                self.active_cell = (col, row)
                 marked = lines[row][:col]
                 marked.append(
                     ACTIVE_MARK, style=self.get_component_rich_style("curve-chart--active")

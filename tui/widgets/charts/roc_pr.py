@@ -447,9 +447,11 @@ class CurveChart(Chart):
             drawn = None if line is None else self._pooled_point(frame.own)
         else:
             drawn = None if line is None else line.at(frame.analysis.point)
+        self.active_cell = None
         if drawn is not None:
             x, y = drawn
             col, row = left + cell_of(x, cols), top + rows - 1 - cell_of(y, rows)
+            self.active_cell = (col, row)
             marked = lines[row][:col]
             marked.append(ACTIVE_MARK, style=self.get_component_rich_style("curve-chart--active"))
             marked.append_text(lines[row][col + 1 :])
