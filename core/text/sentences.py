@@ -57,6 +57,26 @@ def tie_group_text(a: Analysis) -> str:
     return f"tie group {i} of {m} (score {score}, {format_count(rows_here)} {rows})"
 
 
+def tie_group_rows(a: Analysis) -> str:
+    """Where the threshold sits, with the rows of its tie group but not their score:
+    ``tie group 2 of 4 (2 rows)`` (a place that is short of room keeps the tie's count,
+    which teaches that tied rows enter together).
+
+    >>> from threshold_lab.core.analysis import analyse
+    >>> from threshold_lab.core.data.presets import preset
+    >>> tie_group_rows(analyse(preset("canonical").data, 0.8))
+    'tie group 2 of 4 (2 rows)'
+    >>> tie_group_rows(analyse(preset("canonical").data, None))
+    'before tie group 1 of 4'
+    """
+    m = a.sweep.size - 1
+    if a.point == 0:
+        return f"before tie group 1 of {m}"
+    rows_here = sum(a.sweep.entering(a.point))
+    rows = "row" if rows_here == 1 else "rows"
+    return f"tie group {a.point} of {m} ({format_count(rows_here)} {rows})"
+
+
 def step_sentence(a: Analysis) -> str:
     """What the sweep playback says at the active point.
 

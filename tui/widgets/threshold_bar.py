@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 from threshold_lab.core.text.scores import threshold_words
-from threshold_lab.core.text.sentences import tie_group_text
+from threshold_lab.core.text.sentences import tie_group_rows, tie_group_text
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.widgets.text import ItemLines
 
@@ -42,6 +42,12 @@ class ThresholdBar(ItemLines):
         where = tie_group_text(a)
         if where.startswith("above all scores ("):
             where = where.removeprefix("above all scores (").removesuffix(")")
+        counted = tie_group_rows(a)  # the tie's count kept: tied rows enter together
         short = where.split(" (")[0]
         terse = "nothing positive" if a.threshold is None else f">= {t}"
-        self.show_items((value, rule, where), (value, rule, short), (value, terse, short))
+        self.show_items(
+            (value, rule, where),
+            (value, rule, counted),
+            (value, terse, counted),
+            (value, terse, short),
+        )
