@@ -879,3 +879,77 @@ async def test_the_message_log_opens_at_the_newest() -> None:
         assert lines[3] == f"{len(said) - 1}. {said[-2]}"
         assert f"1. {said[0]}" in lines
         assert app.screen.query_one("#message-log").scroll_y == 0
+
+
+async def test_terminal_cursor_on_the_threshold_and_the_active_point() -> None:
+    """Where no table has the keys (panes 1 and 2 at 80x24), the terminal's cursor,
+    which screen magnifiers and braille displays follow, sits on the threshold's value
+    on pane 1 and on the active point (the O) on the chart."""
+    from rich.text import Text
+    from textual.geometry import Offset
+    from threshold_lab.tui.widgets.charts import Chart
+    from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
+
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        m = app.main
+        bar = m.query_one(ThresholdBar).content_region
+        assert m.view == "matrix" and m.focused is None
+        assert app.cursor_position == Offset(bar.x + len("Threshold "), bar.y)
+        await pilot.press("2")
+        await pilot.pause()
+        chart = next(c for c in m.query(Chart) if c.display and c.active_cell is not None)
+        at = chart.active_offset()
+        assert at is not None and app.cursor_position == at
+        drawn = chart.render()
+        assert isinstance(drawn, Text) and chart.active_cell is not None
+        col, row = chart.active_cell
+        assert drawn.plain.splitlines()[row][col] == "O"
+        await pilot.press("left_square_bracket")  # the point moves: the cursor with it
+        await pilot.pause()
+        assert app.cursor_position == chart.active_offset() != at
+        await pilot.press("1")
+        await pilot.pause()
+        assert app.cursor_position == Offset(bar.x + len("Threshold "), bar.y)
+
+
+@pytest.mark.parametrize("pane", ["1", "2"])
+async def test_row_keys_where_no_rows_show_say_where_they_are(pane: str) -> None:
+    """At 80x24 on pane 1 or 2 no row is shown: Enter opens no score of a row the user
+    cannot see, space flips no label, and each says where the rows are."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        m = app.main
+        await pilot.press(pane, "enter")
+        assert app.screen is m
+        assert m.message == "Enter (edit its score) acts on the selected row: 3 shows the rows."
+        await pilot.press("space", "delete")
+        assert not m.session.dirty and m.session.data.n == 5
+        assert m.message == "Delete (remove it) acts on the selected row: 3 shows the rows."
+
+
+async def test_the_header_keeps_the_tie_count_at_80x24() -> None:
+    """Short of room, the threshold bar drops the tie group's score but keeps how many
+    rows it holds: tied rows entering together is what the canonical rows teach."""
+    from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
+
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        line = app.main.query_one(ThresholdBar).render_line(0).text.rstrip()
+        assert line.endswith("tie group 2 of 4 (2 rows)"), line
+
+
+def test_ascii_separators_are_bars_not_full_stops() -> None:
+    """--ascii: an item separator ``·`` is ``|`` (``.`` read as a full stop), while a
+    product's ``·`` in a formula is a ``*`` where the explorer writes it, and stays one
+    cell in a rendered line."""
+    from rich.segment import Segment
+    from textual.color import Color
+    from threshold_lab.tui.ascii import AsciiFilter, to_ascii
+
+    line = [Segment("Threshold 0.5"), Segment(" · positive if score >= 0.5 · "), Segment("2·2")]
+    shown = "".join(s.text for s in AsciiFilter().apply(line, Color(0, 0, 0)))
+    assert shown == "Threshold 0.5 | positive if score >= 0.5 | 2.2"
+    assert to_ascii("F1 = 2·2/(2·2+1+1) · n = 5") == "F1 = 2*2/(2*2+1+1) | n = 5"

@@ -17,6 +17,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Offset
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -41,7 +42,7 @@ from threshold_lab.tui.screens.palette import OncePalette
 from threshold_lab.tui.state.chart_modes import CHART_MODES, ChartMode, chart_mode
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.preparing import Preparer
-from threshold_lab.tui.widgets.charts import ChartPanel, CurveChart
+from threshold_lab.tui.widgets.charts import Chart, ChartPanel, CurveChart
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from threshold_lab.tui.widgets.goal_line import GoalLine
 from threshold_lab.tui.widgets.model_line import ModelLine
@@ -86,6 +87,14 @@ def _letting_go(work: Callable[[], None]) -> Callable[[], None]:
             held.clear()
 
     return run
+
+
+#: The row table's keys that edit a row, as said when no rows are shown.
+ROW_KEYS = {
+    "enter": "Enter (edit its score)",
+    "space": "Space (flip its label)",
+    "delete": "Delete (remove it)",
+}
 
 
 class MainScreen(Screen[None]):
@@ -263,6 +272,22 @@ class MainScreen(Screen[None]):
             self.query_one(RowTable).focus()
         elif view in ("matrix", "chart"):
             self.set_focus(None)
+        self.call_after_refresh(self.place_cursor)
+
+    def place_cursor(self) -> None:
+        """Put the terminal's cursor where a screen magnifier or braille display should
+        follow: a focused table puts it on its selected line itself; else, on the chart
+        pane, on the active point as drawn, and otherwise on the threshold's value."""
+        if self.focused is not None or self.app.screen is not self:
+            return
+        if self.view == "chart":
+            for chart in self.query(Chart):
+                at = chart.active_offset()
+                if at is not None:
+                    self.app.cursor_position = at
+                    return
+        bar = self.query_one(ThresholdBar).content_region
+        self.app.cursor_position = Offset(bar.x + len("Threshold "), bar.y)
 
     def action_pane(self, name: str) -> None:
         if name == "all" and self.compact:
@@ -283,6 +308,12 @@ class MainScreen(Screen[None]):
         # Any key ends the tour and does nothing else, so nothing changes by surprise.
         if self.demo.running:
             self.demo.interrupt(event)
+            return
+        # A row's keys where no rows are shown act on no row the user cannot see: they
+        # say where the rows are instead.
+        if event.key in ROW_KEYS and self.focused is None and self.view in ("matrix", "chart"):
+            event.stop()
+            self.say(f"{ROW_KEYS[event.key]} acts on the selected row: 3 shows the rows.")
 
     def _thread(self, group: str) -> Callable[[Callable[[], None]], Callable[[], object]]:
         """How a helper starts its work in a thread worker of this screen's (one at a
@@ -376,6 +407,7 @@ class MainScreen(Screen[None]):
                 said = f"No prediction changed: still {where}."
         self.say(said)
         self.bootstrapper.follow()
+        self.call_after_refresh(self.place_cursor)
 
     def run(self, change: Callable[[], Update]) -> Update | None:
         """Apply one session operation and show it; a refusal is said, nothing changes.
@@ -549,6 +581,7 @@ class MainScreen(Screen[None]):
         return "Pane 2 shown. "
 
     def action_cycle_chart(self) -> None:
+        self.call_after_refresh(self.place_cursor)
         shown_pane = self._reveal_chart()
         self.chart_mode = CHART_MODES[(CHART_MODES.index(self.chart_mode) + 1) % len(CHART_MODES)]
         shown = CHARTS[self.chart_mode][1]
