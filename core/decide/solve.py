@@ -520,8 +520,8 @@ def solve(setting: Setting, goal: Goal) -> Decision:
         second = scan.second_below(best)
         if second > -np.inf:
             runner = scan.first_equal(second)
-        if exact_top is not None and runner is not None and (second >= best - slack):
-            runner = None  # within the float tie of the best: not a clear runner-up
+        if exact_top is not None and runner is not None:
+            runner = _exact_runner_up(setting, goal, scan, second, exact_top, runner)
     k = first
     return _decision(
         setting,
@@ -535,6 +535,27 @@ def solve(setting: Setting, goal: Goal) -> Decision:
         runner,
         exact,
     )
+
+
+def _exact_runner_up(
+    setting: Setting, goal: Goal, scan: _Scan, second: float, top: Fraction, found: int
+) -> int | None:
+    """The runner-up compared exactly: the first point of the highest exact value under
+    the best's ``top``, among those whose doubles come within rounding of the second
+    best double ``second`` (two points of one exact value can round apart, as MCC's
+    square root does). ``found`` (the doubles' choice) where too many are that near."""
+    slack = 4 * float(np.finfo(float).eps) * max(abs(second), 1.0)
+    near = scan.at_least(second - slack)
+    if near.size > EXACT_LIMIT:
+        return found
+    best: tuple[Fraction, int] | None = None
+    for k in near.tolist():
+        e = _exact_at(setting, goal.metric, goal, k)
+        assert e is not None
+        key = e if goal.maximise else -e
+        if key < top and (best is None or key > best[0]):
+            best = (key, k)
+    return None if best is None else best[1]
 
 
 #: Points per block of a scan: a block's temporaries stay in the processor's cache.

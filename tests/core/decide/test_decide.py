@@ -459,3 +459,17 @@ def solve_cost_at(setting: Setting, goal: Goal, k: int) -> Fraction | None:
     import threshold_lab.core.decide.solve as solving
 
     return solving._cost_exact(setting, goal, k)
+
+
+def test_a_runner_up_is_compared_exactly_where_its_doubles_round_apart() -> None:
+    """MCC is 1/6 at points 1 and 3 of these rows exactly, but its square root puts
+    the two doubles an ulp apart: the runner-up is the first of the two (found by a
+    hypothesis seed, where the doubles' larger one was chosen)."""
+    scores = [0.0, 0.0, -1.0, 0.125, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0]
+    labels = [0, 0, 0, 1, 0, 0, 1, 0, 1, 1]
+    setting = Setting(build_sweep(make_dataset(scores, labels)), 2.0)
+    d = solve(setting, parse_goal("max mcc"))
+    values = [_objective(setting, parse_goal("max mcc"), k) for k in range(setting.sweep.size)]
+    assert values[1] == values[3] == Fraction(1, 6) and values[2] == Fraction(3, 8)
+    assert d.index == 2
+    assert d.runner_up == 1
