@@ -352,7 +352,7 @@ class PaneChart(Command):
     GROUP = "Panes"
 
 
-PaneChart.__doc__ = f"Pane 2: the chart (c cycles {_CHART_LIST})"
+PaneChart.__doc__ = f"Pane 2: the chart (c for the next of its {len(CHARTS)})"
 
 
 class PaneRows(Command):

@@ -51,8 +51,14 @@ def shown_rows(d: DecisionCurve, most: int = DECISION_ROWS) -> list[int]:
         return list(range(n))
     pts = [float(r.pt) for r in d.grid]
     chosen = {0, n - 1}
-    for lo, hi in d.useful_range:
-        inside = [i for i, pt in enumerate(pts) if lo < pt < hi]
+    closed = d.useful_closed or ((False, False),) * len(d.useful_range)
+    for (lo, hi), (lo_in, hi_in) in zip(d.useful_range, closed, strict=True):
+        # An end the model is useful at (the rule is >=) is a row where it is.
+        inside = [
+            i
+            for i, pt in enumerate(pts)
+            if (lo < pt or (lo_in and lo == pt)) and (pt < hi or (hi_in and pt == hi))
+        ]
         chosen |= {inside[0], inside[-1]} if inside else set()
     at = {pt: i for i, pt in enumerate(pts)}
     more = [at[p] for p in ROUND_PT if p in at]

@@ -280,15 +280,16 @@ def test_each_gains_line_is_the_brute_force_count_at_its_threshold() -> None:
 
 
 def test_net_benefit_lists_each_useful_range_where_it_starts_and_ends() -> None:
-    # At prevalence 1/10 the model is useful only where 0.8 < pt < 0.9: the ten rows
-    # listed were 0.01 to 0.5 and 0.99, none of them where it is useful.
+    # At prevalence 1/10 the model is useful only where 0.8 < pt <= 0.9 (at 0.9 too:
+    # the rule is score >= threshold): the ten rows listed were 0.01 to 0.5 and 0.99,
+    # none of them where it is useful.
     said = run("prevalence 1/10", "net benefit")
-    assert said[4] == "  useful (beats treating all and treating none) where 0.8 < pt < 0.9"
+    assert said[4] == "  useful (beats treating all and treating none) where 0.8 < pt <= 0.9"
     rows = [line.split()[0] for line in said[6:-2]]
-    assert "0.81" in rows and "0.89" in rows
+    assert "0.81" in rows and "0.9" in rows
     assert len(rows) == 10 and rows[0] == "0.01" and rows[-1] == "0.99"
     at = {line.split()[0]: line.split()[1:3] for line in said[6:-2]}
-    for pt in ("0.81", "0.89"):  # useful: above treating all and above 0
+    for pt in ("0.81", "0.9"):  # useful: above treating all and above 0
         net, treat_all = (float(x) for x in at[pt])
         assert net > max(treat_all, 0.0), pt
 
