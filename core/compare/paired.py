@@ -16,7 +16,14 @@ from threshold_lab.core.blocks import dot
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.bootstrap import Groups, Replicate, groups_of, replicate_summaries
-from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, delong_se, z_for
+from threshold_lab.core.intervals.closed import (
+    CONFIDENCE,
+    NOT_WHOLE,
+    Interval,
+    delong_se,
+    same_value_words,
+    z_for,
+)
 from threshold_lab.core.intervals.pvalues import (
     ONE,
     ZERO,
@@ -491,8 +498,17 @@ def paired_ap_bootstrap(
             aps.append(replicate_summaries(g, r)[0])
         diffs[i] = aps[0] - aps[1]
     lo, hi = np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2])
+    same = same_value_words(diffs, confidence, 0) if lo == hi else None
     return (
-        Interval(float(lo), float(hi), "bootstrap", confidence, replicates=replicates, seed=seed),
+        Interval(
+            float(lo),
+            float(hi),
+            "bootstrap",
+            confidence,
+            replicates=replicates,
+            seed=seed,
+            same=same,
+        ),
         None,
     )
 
@@ -568,6 +584,14 @@ def paired_net_benefit_bootstrap(
         diffs[i] = wa * tp - wb * fp * odds
     lo, hi = np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0)
     return [
-        Interval(float(x), float(y), "bootstrap", confidence, replicates=replicates, seed=seed)
-        for x, y in zip(lo.tolist(), hi.tolist(), strict=True)
+        Interval(
+            float(x),
+            float(y),
+            "bootstrap",
+            confidence,
+            replicates=replicates,
+            seed=seed,
+            same=same_value_words(diffs[:, k], confidence, 0) if x == y else None,
+        )
+        for k, (x, y) in enumerate(zip(lo.tolist(), hi.tolist(), strict=True))
     ], None

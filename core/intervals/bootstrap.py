@@ -33,7 +33,13 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import dot
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, check_confidence
+from threshold_lab.core.intervals.closed import (
+    CONFIDENCE,
+    NOT_WHOLE,
+    Interval,
+    check_confidence,
+    same_value_words,
+)
 from threshold_lab.core.metrics.formulas import FORMULAS, Cells
 from threshold_lab.core.metrics.threshold_metrics import beta_squared
 
@@ -522,8 +528,9 @@ def _percentile(
     if undefined > (1 - confidence) / 2 * b:
         return Estimate(None, f"{reason_all} in {undefined} of {b} replicates", undefined)
     lo, hi = np.quantile(values[ok], [(1 - confidence) / 2, (1 + confidence) / 2])
+    same = same_value_words(values, confidence, undefined) if lo == hi else None
     return Estimate(
-        Interval(float(lo), float(hi), "bootstrap", confidence, replicates=b, seed=seed),
+        Interval(float(lo), float(hi), "bootstrap", confidence, replicates=b, seed=seed, same=same),
         None,
         undefined,
     )

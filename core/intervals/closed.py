@@ -15,6 +15,7 @@ from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
+import numpy.typing as npt
 from threshold_lab.core.blocks import blocks, dot, shifted
 from threshold_lab.core.curves.roc import segment_sum
 from threshold_lab.core.curves.sweep import Sweep
@@ -43,6 +44,9 @@ class Interval:
     #: A bootstrap's replicates and seed.
     replicates: int | None = None
     seed: int | None = None
+    #: Why a bootstrap interval has no width (its ends equal), from its replicates
+    #: (:func:`same_value_words`); without it, what equal percentiles alone imply.
+    same: str | None = None
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -64,9 +68,22 @@ class Interval:
             return 2
         return max(2, min(6, math.ceil(-math.log10(width)) + 1))
 
+    def no_width(self) -> str | None:
+        """Why a bootstrap interval's ends are equal (``every replicate gave the same
+        value``), or None: it has width, or is not a bootstrap's."""
+        if self.method != "bootstrap" or self.low != self.high:
+            return None
+        pct = percent(self.confidence)
+        return self.same or f"the middle {pct} of replicates gave the same value"
+
+    def _why(self) -> str:
+        why = self.no_width()
+        return "" if why is None else f"; {why}"
+
     def text(self, spec: str | None = None) -> str:
         """``95% CI 0.21 to 0.94, Wilson, n = 3``; a bootstrap says ``bootstrap, B = 1000``;
-        a narrow interval gets more decimals (:meth:`digits`)."""
+        a narrow interval gets more decimals (:meth:`digits`); a bootstrap's of no width
+        says why (:meth:`no_width`)."""
         spec = spec or f".{self.digits()}f"
         pct = percent(self.confidence)
         names = {"wilson": "Wilson", "delong": "DeLong", "newcombe": "Newcombe"}
@@ -74,7 +91,7 @@ class Interval:
         if self.replicates is not None:
             name += f", B = {self.replicates}"
         n = "" if self.n is None else f", n = {_count(self.n)}"
-        return f"{pct} CI {self.low:{spec}} to {self.high:{spec}}, {name}{n}"
+        return f"{pct} CI {self.low:{spec}} to {self.high:{spec}}, {name}{n}{self._why()}"
 
     def short(self) -> str:
         """For a narrow screen: ``95% CI 0.21 to 0.94, n = 3`` (a bootstrap's says so)."""
@@ -82,7 +99,17 @@ class Interval:
         n = "" if self.n is None else f", n = {_count(self.n)}"
         how = ", bootstrap" if self.method == "bootstrap" else ""
         d = self.digits()
-        return f"{pct} CI {self.low:.{d}f} to {self.high:.{d}f}{n}{how}"
+        return f"{pct} CI {self.low:.{d}f} to {self.high:.{d}f}{n}{how}{self._why()}"
+
+
+def same_value_words(values: npt.NDArray[np.float64], confidence: float, undefined: int) -> str:
+    """Why a percentile interval of ``values`` (the replicates with a value; ``undefined``
+    more had none) has no width: every replicate agreed, or only its middle share did."""
+    ok = values[np.isfinite(values)]
+    some = " with a value" if undefined else ""
+    if ok.size and bool(np.all(ok == ok[0])):
+        return f"every replicate{some} gave the same value"
+    return f"the middle {percent(confidence)} of replicates{some} gave the same value"
 
 
 def _count(x: float) -> str:

@@ -110,6 +110,33 @@ async def test_e_in_the_explorer_shows_the_groups_and_refuses_without_them() -> 
         assert "Refused: no groups" in rendered(app.main.query_one("#message"))
 
 
+async def test_e_titles_the_rows_as_loaded_until_an_edit() -> None:
+    """E's title speaks of edits only once there is one (and not after it is undone)."""
+    from threshold_lab.tui.screens.help import MetricsScreen
+
+    from tests.tui.helpers import file_app
+
+    app = file_app(str(CLINICS), "--group", "site")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("E")
+        await pilot.pause()
+        assert isinstance(app.screen, MetricsScreen)
+        assert app.screen.title_text == "3 groups by site, the rows as loaded"
+        app.screen.dismiss()
+        await pilot.pause()
+        app.main.session.flip_label(0)
+        await pilot.press("E")
+        await pilot.pause()
+        assert isinstance(app.screen, MetricsScreen)
+        assert app.screen.title_text == "3 groups by site, the rows as edited"
+        app.screen.dismiss()
+        await pilot.pause()
+        app.main.session.undo()
+        await pilot.press("E")
+        await pilot.pause()
+        assert app.screen.title_text == "3 groups by site, the rows as loaded"
+
+
 def test_each_group_is_a_line_and_model_name_shows_one_group_alone() -> None:
     p, out = _plain(str(CLINICS), "--group", "site")
     s = p.session

@@ -329,8 +329,10 @@ def groups_summary(host: Host) -> None:
     assert c.group_column is not None
     lines = groups_at_threshold(c.group_column, c.groups, c.gaps, r.threshold, added, table=False)
     shown = s.showing_group
+    # Nothing to undo, or a reset back to them: the rows are as the file gave them.
+    rows = "edited" if s.history.edited and s.data is not s.loaded[0] else "loaded"
     title = (
-        f"{len(c.groups)} groups by {c.group_column}, the rows as edited"
+        f"{len(c.groups)} groups by {c.group_column}, the rows as {rows}"
         if shown is None
         else f"{len(c.groups)} groups by {c.group_column} (group {shown} is shown alone)"
     )

@@ -275,6 +275,27 @@ def test_narrow_intervals_get_the_decimals_that_tell_their_ends_apart() -> None:
     assert Interval(0.1, 0.2, "wilson", 0.95, 193391).short().endswith("n = 193391")
 
 
+def test_a_bootstrap_interval_of_no_width_says_why() -> None:
+    from threshold_lab.core.intervals.closed import Interval
+
+    # Separable rows: every replicate ranks every positive above every negative, so AP
+    # is 1 in each; the interval 1.00 to 1.00 is said with that reason.
+    s = build_sweep(make_dataset([0.9, 0.8, 0.7, 0.3, 0.2, 0.1], [1, 1, 1, 0, 0, 0]))
+    b = bs.bootstrap(s, 3, replicates=200, seed=1)
+    ap = b.estimate("average_precision")
+    assert ap is not None and ap.interval is not None
+    assert ap.interval.low == ap.interval.high == 1.0
+    why = "; every replicate gave the same value"
+    assert ap.interval.text() == f"95% CI 1.00 to 1.00, bootstrap, B = 200{why}"
+    assert ap.interval.short() == f"95% CI 1.00 to 1.00, bootstrap{why}"
+    # Equal ends with some replicates apart: only the middle ones agreed.
+    some = Interval(0.83, 0.83, "bootstrap", 0.95, replicates=1000, seed=1)
+    assert some.short().endswith("; the middle 95% of replicates gave the same value")
+    # An interval with width, or a closed-form one, is said as before.
+    assert ";" not in Interval(0.5, 0.6, "bootstrap", 0.95, replicates=200, seed=1).short()
+    assert Interval(0.5, 0.5, "delong", 0.95).short() == "95% CI 0.50 to 0.50"
+
+
 def test_a_goals_threshold_gets_an_interval_among_the_scores() -> None:
     s = build_sweep(preset("good").data)
     goal = parse_goal("max f1")

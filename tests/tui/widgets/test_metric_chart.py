@@ -104,3 +104,18 @@ async def test_the_f1_peak_is_found_once_per_sweep_not_once_a_frame(
     assert after.analysis.curves is not before.analysis.curves
     for u in (before, after, session.undo()):
         assert u.f1_peak == f1_peak(u.analysis.sweep)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_x_axis_is_named_the_threshold(size: tuple[int, int]) -> None:
+    """The series are read off at each threshold: the x axis is the threshold's, not
+    the scores' (whose spread the score strip draws)."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c", "c", "c")
+        await pilot.pause()
+        chart = app.main.query_one(MetricChart)
+        text = chart.render()
+        assert isinstance(text, Text)
+        name = text.plain.split("\n")[-1]
+        assert name.rstrip().endswith("threshold") and "score" not in name, name

@@ -81,7 +81,7 @@ class MetricChart(CurveChart):
         return "Metrics against the threshold"
 
     def _axes(self) -> tuple[str, str]:
-        return ("score", "value")
+        return ("threshold", "value")
 
     def _x_axis(self, frame: Frame, available: int) -> tuple[int, tuple[float, ...]]:
         """A round score axis over the sweep's scores: as many steps as labels of up

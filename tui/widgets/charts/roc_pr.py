@@ -41,6 +41,13 @@ from threshold_lab.tui.widgets.charts.base import (
 PARTIAL_MARK = ":"
 #: The ROC curve's convex hull (h).
 HULL_MARK = "="
+#: What the PR chart's legend says in place of the active point's mark where precision
+#: is undefined (above all scores, nothing predicted positive), longest first.
+NO_POINT_WORDS = (
+    "no active point: precision undefined above all scores",
+    f"no {ACTIVE_MARK}: precision undefined above all scores",
+    f"no {ACTIVE_MARK}: precision undefined",
+)
 
 
 def _beside(band: Band, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64]) -> Band:
@@ -216,7 +223,7 @@ class CurveChart(Chart):
                 f"{c} baseline · {sweep} sweep · {h} hull · {o} active",
                 f"{c} base {sweep} sweep {h} hull {o} active",
             )
-            return longest_fitting(width, *hulled)
+            return self._fit(width, *hulled)
         wordings: tuple[str, ...] = (
             f"{c} {baseline} · {sweep} exact sweep · {o} active point",
             f"{c} baseline · {sweep} sweep · {o} active point",
@@ -233,7 +240,33 @@ class CurveChart(Chart):
                 f"{sweep} sweep {b}{b} band {o} active",
                 f"{b}{b} band {o} active",
             )
-        return longest_fitting(width, *wordings)
+        return self._fit(width, *wordings)
+
+    def _no_point(self) -> bool:
+        """Whether the active point is off this chart's curve: on the PR chart, the
+        point above all scores, where nothing is predicted positive and precision is
+        undefined (so no ``O`` is drawn)."""
+        frame = self.frame
+        prepared = None if frame is None else frame.ready
+        line = None if prepared is None else self._line(prepared)
+        if frame is None or line is None or frame.own is not None or self.kind != "pr":
+            return False
+        return line.at(frame.analysis.point) is None
+
+    def _fit(self, width: int, *wordings: str) -> str:
+        """The first of ``wordings`` of at most ``width`` cells; where no active point
+        is drawn, each says why in place of naming its mark, the reason kept whole
+        before the other items are shortened, then in fewer words."""
+        if not self._no_point():
+            return longest_fitting(width, *wordings)
+        o = ACTIVE_MARK
+        reasons = NO_POINT_WORDS
+        said = [
+            w.replace(f"{o} active point", why).replace(f"{o} active", why)
+            for why in reasons
+            for w in wordings
+        ]
+        return longest_fitting(width, *said)
 
     def _models(self) -> list[tuple[str, str, bool]]:
         """Every model drawn, in model order: (its mark as the legend shows it, its
@@ -289,7 +322,7 @@ class CurveChart(Chart):
             " ".join([*curves(False, ""), *band(2), f"{c} base", f"{o} active"]),
         )
         hinted = tuple(f"{w}  F: next fold" for w in wordings[:3])
-        return longest_fitting(width, hinted[0], wordings[0], *hinted[1:], *wordings[1:])
+        return self._fit(width, hinted[0], wordings[0], *hinted[1:], *wordings[1:])
 
     def _models_legend(
         self,
@@ -336,7 +369,7 @@ class CurveChart(Chart):
                 " ".join([*short, *mark]),
                 " ".join(short),
             )
-        return longest_fitting(width, *wordings)
+        return self._fit(width, *wordings)
 
     def _pooled_point(self, a: Analysis) -> tuple[float, float] | None:
         """The groups' pooled operating point (each group at its own threshold; its
@@ -436,6 +469,7 @@ class CurveChart(Chart):
             self.draws_hull,
             self._fold_band(),
             str(self._drawn()),  # compared by value: a tuple would be by identity
+            self._no_point(),  # the legend (on the axis name's line at 80x24) says why
         )
         if self._base is None or self._base[0] is not line or not same_key(self._base[1], key):
             lines, place = self._build(frame, line, width, height)
