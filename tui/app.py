@@ -204,21 +204,28 @@ class ThresholdLab(App[None]):
         # went to the screen below, whose widgets passed it up here, where Textual
         # would look it up among the dialog's keys and drop it (``0`` of ``t0.9``).
         # It is the dialog's: typed again there, in its turn.
-        await self._typed_before(event)
+        if await self._typed_before(event):
+            return
+        main = self._main
+        if main is not None and self.screen is main and main.row_key_elsewhere(event.key):
+            event.prevent_default()
 
     async def _on_paste(self, event: events.Paste) -> None:
         await self._typed_before(event)
 
-    async def _typed_before(self, event: events.Key | events.Paste) -> None:
+    async def _typed_before(self, event: events.Key | events.Paste) -> bool:
+        """Hand a key typed while a dialog opened to it: whether it was one."""
         top = self.screen_stack[-1] if self.screen_stack else None
-        if isinstance(top, Dialog) and event.time < top.opened_at:
-            event.prevent_default()
-            again = event.copy() if isinstance(event, events.Key) else events.Paste(event.text)
-            again.time = event.time
-            if self._holding():
-                self._hold(again)
-            else:
-                await self.on_event(_again(again))
+        if not (isinstance(top, Dialog) and event.time < top.opened_at):
+            return False
+        event.prevent_default()
+        again = event.copy() if isinstance(event, events.Key) else events.Paste(event.text)
+        again.time = event.time
+        if self._holding():
+            self._hold(again)
+        else:
+            await self.on_event(_again(again))
+        return True
 
     async def _bound(self, event: events.Key | events.Paste) -> bool:
         """Run a held key's binding now, if it has one where it is typed (the field's

@@ -308,12 +308,17 @@ class MainScreen(Screen[None]):
         # Any key ends the tour and does nothing else, so nothing changes by surprise.
         if self.demo.running:
             self.demo.interrupt(event)
-            return
-        # A row's keys where no rows are shown act on no row the user cannot see: they
-        # say where the rows are instead.
-        if event.key in ROW_KEYS and self.focused is None and self.view in ("matrix", "chart"):
-            event.stop()
-            self.say(f"{ROW_KEYS[event.key]} acts on the selected row: 3 shows the rows.")
+
+    def row_key_elsewhere(self, key: str) -> bool:
+        """A row's key (Enter, space, Delete) where no rows are shown (panes 1 and 2
+        at 80x24) acts on no row the user cannot see: it says where the rows are
+        instead. Whether ``key`` was one (the app asks, once the key has reached it:
+        a key typed after one that opened a dialog is the dialog's)."""
+        shown = self.view in ("matrix", "chart")
+        if key not in ROW_KEYS or self.focused is not None or not shown:
+            return False
+        self.say(f"{ROW_KEYS[key]} acts on the selected row: 3 shows the rows.")
+        return True
 
     def _thread(self, group: str) -> Callable[[Callable[[], None]], Callable[[], object]]:
         """How a helper starts its work in a thread worker of this screen's (one at a
