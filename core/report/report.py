@@ -10,6 +10,7 @@ models compared and, with several classes, the multiclass summary.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import json
 import math
@@ -19,7 +20,7 @@ from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -59,7 +60,7 @@ from threshold_lab.core.decide.net_benefit import (
 )
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
-from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.errors import InputError
 from threshold_lab.core.figures import (
     FigureModel,
     Look,
@@ -82,6 +83,7 @@ from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
 from threshold_lab.core.report.as_text import report_text
+from threshold_lab.core.report.estimator import estimator_rule, predict_disagrees
 from threshold_lab.core.report.gate import (
     SEVERAL,
     AucTest,
@@ -493,53 +495,23 @@ def build_report(request: Request, src: Source | None = None) -> Report:
     return build(src, request.options(src))
 
 
-def _estimator_scores(estimator: Any, X: Any) -> tuple[npt.NDArray[np.float64], list[Any]]:
-    """A fitted classifier's scores of ``X`` (``predict_proba``, else
-    ``decision_function``) and its classes; what the estimator refuses (not fitted,
-    the wrong number of features) is one InputError naming it."""
-    name = type(estimator).__name__
-    if hasattr(estimator, "__sklearn_is_fitted__") or hasattr(estimator, "fit"):
-        try:
-            from sklearn.utils.validation import check_is_fitted
-        except ImportError:
-            pass
-        else:
-            try:
-                check_is_fitted(estimator)
-            except (TypeError, ValueError, AttributeError):
-                raise InputError(f"{name} is not fitted: fit it before from_estimator") from None
-    classes = list(getattr(estimator, "classes_", []))
+P = ParamSpec("P")
+R = TypeVar("R")
 
-    def call(method: str) -> npt.NDArray[np.float64] | None:
-        fn = getattr(estimator, method, None)
-        if not callable(fn):
-            return None
-        try:
-            out = fn(X)
-        except AttributeError:  # an SVC fitted without probability=True, say
-            return None
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"{name}.{method}(X) refused X: {exc}") from None
-        try:
-            return np.asarray(out, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise InputError(f"{name}.{method}(X) gave values that are not numbers") from None
+#: ``Report.from_estimator`` called without ``threshold=``: the estimator's own.
+_ESTIMATORS_OWN: Any = type("EstimatorsOwn", (), {"__repr__": lambda self: "0.5"})()
 
-    scores = call("predict_proba")
-    if scores is None:
-        scores = call("decision_function")
-    if scores is None:
-        raise InputError(
-            f"{name} has neither predict_proba nor decision_function: give its scores to report()"
-        )
-    if scores.ndim == 2 and scores.shape[1] == 1:
-        raise InputError(
-            f"{name}.predict_proba(X) has one column: the estimator was fitted on one class "
-            f"({quoted(classes[0])})"
-            if classes
-            else f"{name}.predict_proba(X) has one column"
-        )
-    return scores, classes
+
+def _threshold_of_the_estimator(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` told whether its caller gave ``threshold=`` (the signature, and its
+    default as help() shows it, stay the function's own)."""
+
+    @functools.wraps(fn)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        kwargs.setdefault("threshold", _ESTIMATORS_OWN)
+        return fn(*args, **kwargs)
+
+    return call
 
 
 def _keywords(given: Mapping[str, Any], *data: str) -> dict[str, Any]:
@@ -766,6 +738,7 @@ class Report:
 
     @classmethod
     @keywords_checked("Report.from_estimator")
+    @_threshold_of_the_estimator
     def from_estimator(
         cls,
         estimator: Any,
@@ -803,21 +776,35 @@ class Report:
         fold_name: str | None = None,
         source: str | None = None,
     ) -> Report:
-        """The report of a fitted classifier on ``X`` and ``y``: the scores are
-        ``predict_proba(X)[:, 1]`` (every column, with several classes), else
-        ``decision_function(X)``; the positive class is ``estimator.classes_[1]``.
+        """The report of a fitted classifier on ``X`` and ``y`` at the estimator's own
+        decision rule, so that its counts are ``estimator.predict(X)``'s: the scores
+        are ``predict_proba(X)`` (every column, with several classes), else
+        ``decision_function(X)``, at 0.5 and 0; a ``FixedThresholdClassifier`` or
+        ``TunedThresholdClassifierCV`` is reported on the response it uses at its
+        ``threshold`` or ``best_threshold_``. The positive class is
+        ``estimator.classes_[1]`` (its ``pos_label`` for those two). ``threshold=``
+        given wins; the report's source names the estimator and its response method.
         The options are :meth:`from_predictions`'s."""
         keywords = _keywords(locals(), "estimator", "X", "y")
+        own = threshold is _ESTIMATORS_OWN
+        if own:
+            keywords["threshold"] = 0.5  # read below, then the estimator's
         given = given_from_python("from_estimator()", keywords)
         check("from_estimator()", given)
-        scores, classes = _estimator_scores(estimator, X)
-        if scores.ndim == 2 and scores.shape[1] > 2:
-            given.setdefault("classes", classes or list(range(scores.shape[1])))
-        else:
-            if scores.ndim == 2:
-                scores = scores[:, -1]
-            if len(classes) == 2:
-                given.setdefault("positive", classes[1])
+        rule = estimator_rule(estimator, X, given.get("positive"))
+        scores = rule.scores
+        if rule.several:
+            given.setdefault("classes", rule.classes)
+        elif rule.positive is not None:
+            given.setdefault("positive", rule.positive)
+        if own and rule.threshold is not None and "goal" not in given:
+            given["threshold"] = rule.threshold
+        if "source" not in given:
+            source = rule.describe(type(estimator).__name__)
+            differ = predict_disagrees(estimator, X, rule, given.get("threshold"))
+            if differ:
+                source += f" ({differ} rows decided otherwise by predict)"
+            given["source"] = source
         return build_report(Request("from_estimator()", given, arrays=(y, scores)))
 
     # --- the numbers -------------------------------------------------------------

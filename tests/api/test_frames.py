@@ -98,10 +98,14 @@ def test_from_estimator_takes_predict_proba_then_decision_function() -> None:
     X, y = make_classification(n_samples=300, random_state=26)
     lr = LogisticRegression().fit(X, y)
     r = tl.Report.from_estimator(lr, X, y)
-    assert r.to_dict() == tl.report(y, lr.predict_proba(X)[:, 1]).to_dict()
+    proba = tl.report(y, lr.predict_proba(X)[:, 1], source="LogisticRegression predict_proba")
+    assert r.to_dict() == proba.to_dict()
     svm = LinearSVC().fit(X, y)
     r = tl.Report.from_estimator(svm, X, y, threshold=0.0)
-    assert r.to_dict() == tl.report(y, svm.decision_function(X), threshold=0.0).to_dict()
+    margins = tl.report(
+        y, svm.decision_function(X), threshold=0.0, source="LinearSVC decision_function"
+    )
+    assert r.to_dict() == margins.to_dict()
 
 
 def test_from_estimator_with_named_and_several_classes() -> None:
