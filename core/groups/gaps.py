@@ -467,14 +467,28 @@ def parse_max_gap(text: str) -> tuple[str, float]:
 def gap_exceeded(gap: Gap, limit: float) -> str | None:
     """Why ``gap`` fails ``limit`` (a difference above it, a ratio below it), or None.
     An undefined gap fails too: nothing shows it is within the limit."""
+    passed, said = gap_within(gap, limit)
+    return None if passed else said
+
+
+def gap_bound(gap_name: str, limit: float) -> str:
+    """The condition ``--max-gap`` sets, as a test's name: ``equal_opportunity_difference
+    <= 0.05``, ``demographic_parity_ratio >= 0.8``."""
+    return f"{gap_name} {'>=' if GAPS[gap_name][1] == 'ratio' else '<='} {limit:g}"
+
+
+def gap_within(gap: Gap, limit: float) -> tuple[bool, str]:
+    """Whether ``gap`` is within ``limit`` (a difference at most it, a ratio at least
+    it), and the value against the bound either way. Undefined fails: nothing shows
+    it is within the limit."""
     v = gap.value.value
     words = gap.name.replace("_", " ")
     if v is None:
-        return f"{gap.name} is undefined ({gap.value.reason}), so not within {limit:g}"
+        return False, f"{gap.name} is undefined ({gap.value.reason}), so not within {limit:g}"
     assert gap.groups is not None
     hi, lo = gap.groups
-    if gap.kind == "difference" and v > limit:
-        return f"{gap.name} = {v:.4g} > {limit:g} ({words}: {hi} against {lo})"
-    if gap.kind == "ratio" and v < limit:
-        return f"{gap.name} = {v:.4g} < {limit:g} ({words}: {lo} against {hi})"
-    return None
+    if gap.kind == "difference":
+        sign = ">" if v > limit else "<="
+        return v <= limit, f"{gap.name} = {v:.4g} {sign} {limit:g} ({words}: {hi} against {lo})"
+    sign = "<" if v < limit else ">="
+    return v >= limit, f"{gap.name} = {v:.4g} {sign} {limit:g} ({words}: {lo} against {hi})"

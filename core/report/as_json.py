@@ -360,6 +360,8 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
             extra["baseline"] = c.gate.baseline_json()
         if c.options.requirements:
             extra["requirements"] = c.gate.requirements_json()
+    if c.conditions:
+        extra["conditions"] = [x.as_json() for x in c.conditions]
     if c.several:
         extra["models"] = [_part_json(c, part, points) for part in c.parts]
         extra["comparison"] = [x.as_json() for x in c.comparisons]

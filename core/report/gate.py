@@ -702,6 +702,12 @@ def _said(x: Exact | None, *, signed: bool = False, digits: int = 6) -> str:
     return f"≈ {plus}{f:.{digits}g}"
 
 
+def number_said(x: Exact | None) -> str:
+    """A number as a failed requirement says it: ``7/8 = 0.875``, ``29/44 ≈ 0.659091``,
+    ``≈ 0.816497``."""
+    return _said(x)
+
+
 def evaluate(r: Requirement, current: Mapping[str, Number], base: Mapping[str, Number]) -> Outcome:
     """The requirement's two sides and whether it holds; a side that reads an
     undefined number fails it, saying which."""

@@ -1,8 +1,9 @@
-"""A report's requirements as a JUnit XML file, which CI systems show as tests.
+"""A report's conditions as a JUnit XML file, which CI systems show as tests.
 
 One ``testsuite`` (the strict form Apache Ant's schema asks for: properties, the
-test cases, system-out and system-err), one ``testcase`` a requirement; a failed
-requirement holds a ``failure`` whose message is the line ``report`` prints.
+test cases, system-out and system-err), one ``testcase`` a condition that decides the
+exit status (each requirement, the ``--check`` goal, each ``--max-gap``), in the order
+evaluated; a failed one holds a ``failure`` whose message says the value and the bound.
 """
 
 from __future__ import annotations
@@ -13,10 +14,17 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from threshold_lab.core.report.gate import Outcome
+from threshold_lab.core.report.conditions import Condition
 
 #: The class name every requirement's test case has.
 CLASSNAME = "threshold-lab.requirements"
+
+#: Each kind of condition's class name and failure type.
+CLASSNAMES = {
+    "requirement": (CLASSNAME, "requirement"),
+    "goal": ("threshold-lab.goal", "goal"),
+    "max_gap": ("threshold-lab.max-gap", "max-gap"),
+}
 
 
 #: Characters XML 1.0 cannot hold (a requirement's text may carry one).
@@ -28,23 +36,23 @@ def _clean(text: str) -> str:
 
 
 def junit_xml(
-    outcomes: Sequence[Outcome],
+    conditions: Sequence[Condition],
     *,
     suite: str,
     properties: Sequence[tuple[str, str]] = (),
     seconds: float = 0.0,
     now: datetime | None = None,
 ) -> str:
-    """The JUnit XML document of ``outcomes`` (a suite named ``suite``)."""
+    """The JUnit XML document of ``conditions`` (a suite named ``suite``)."""
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%S")
-    failed = sum(not o.passed for o in outcomes)
+    failed = sum(not c.passed for c in conditions)
     root = ET.Element(
         "testsuite",
         {
             "name": _clean(suite) or "threshold-lab report",
             "timestamp": stamp,
             "hostname": socket.gethostname() or "localhost",
-            "tests": str(len(outcomes)),
+            "tests": str(len(conditions)),
             "failures": str(failed),
             "errors": "0",
             "skipped": "0",
@@ -54,17 +62,18 @@ def junit_xml(
     props = ET.SubElement(root, "properties")
     for name, value in properties:
         ET.SubElement(props, "property", {"name": _clean(name), "value": _clean(value)})
-    for o in outcomes:
+    for c in conditions:
+        classname, kind = CLASSNAMES[c.kind]
         case = ET.SubElement(
             root,
             "testcase",
-            {"name": _clean(o.expr.strip()) or "(empty)", "classname": CLASSNAME, "time": "0"},
+            {"name": _clean(c.name) or "(empty)", "classname": classname, "time": "0"},
         )
-        if not o.passed:
-            line = _clean(o.line())
-            failure = ET.SubElement(case, "failure", {"message": line, "type": "requirement"})
-            failure.text = line
-    ET.SubElement(root, "system-out").text = _clean("\n".join(o.line() for o in outcomes))
+        if not c.passed:
+            message = _clean(c.message)
+            failure = ET.SubElement(case, "failure", {"message": message, "type": kind})
+            failure.text = message
+    ET.SubElement(root, "system-out").text = _clean("\n".join(c.line() for c in conditions))
     ET.SubElement(root, "system-err").text = ""
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

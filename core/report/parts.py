@@ -22,6 +22,7 @@ from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import Measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.multiclass.metrics import MulticlassReport
+from threshold_lab.core.report.conditions import Condition
 from threshold_lab.core.report.gate import Gate
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.transform import Kept
@@ -80,6 +81,9 @@ class Contents:
     group_thresholds: GroupThresholds | None = None
     #: Against a baseline, and the requirements (None: neither asked for).
     gate: Gate | None = None
+    #: What decides the exit status, in the order evaluated: the requirements (and
+    #: from ``report --check`` the goal and each --max-gap); the JSON's conditions.
+    conditions: tuple[Condition, ...] = ()
 
     @property
     def first(self) -> ModelPart:

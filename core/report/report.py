@@ -83,6 +83,7 @@ from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
 from threshold_lab.core.report.as_text import report_text
+from threshold_lab.core.report.conditions import conditions
 from threshold_lab.core.report.estimator import estimator_rule, predict_disagrees
 from threshold_lab.core.report.gate import (
     SEVERAL,
@@ -316,7 +317,8 @@ def _contents(
     )
     if options.baseline is None and not options.requirements:
         return contents
-    return dataclasses.replace(contents, gate=_gate(source, options, contents))
+    gated = _gate(source, options, contents)
+    return dataclasses.replace(contents, gate=gated, conditions=conditions(gated.outcomes))
 
 
 def _folds(source: Source, o: Options, p: _Prepared, part: ModelPart) -> FoldReport:

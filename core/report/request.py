@@ -117,7 +117,11 @@ RULES: tuple[Rule, ...] = (
         "--curve writes the curve's points as CSV, --json the whole report: give one",
         excludes="json",
     ),
-    Rule("junit", "it writes each --require as a test case", needs=("require",)),
+    Rule(
+        "junit",
+        "it writes each --require, and what --check checks, as a test case",
+        needs=("require", "check"),
+    ),
     Rule("baseline_rows", "the earlier report whose model scored those rows", needs=("baseline",)),
     Rule(
         "baseline_scores", "the earlier report whose model scored these rows", needs=("baseline",)

@@ -407,7 +407,8 @@ def _entries() -> Iterator[Option]:
     )
     yield Option(
         "junit",
-        "with --require: write each requirement as a JUnit test case, for CI",
+        "with --require or --check: write each requirement, the goal and each --max-gap "
+        "as a JUnit test case, for CI, in the order evaluated",
         a_name("--junit"),
         frozenset({"report"}),
         metavar="OUT.xml",

@@ -7,21 +7,21 @@ Headless: core only, never Textual.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from threshold_lab.core.curves.export import curve_csv, missing_class
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.groups.gaps import gap_exceeded
 from threshold_lab.core.output import Output, stream, write_text
 from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
 from threshold_lab.core.report.as_text import report_text_pieces
-from threshold_lab.core.report.gate import Gate
+from threshold_lab.core.report.conditions import Condition, conditions
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.report.report import build_report
 from threshold_lab.core.report.request import Request
@@ -57,6 +57,19 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     report = build_report(request, src)
     seconds = time.perf_counter() - started
+    # The one list the exit status, the stderr lines, the JUnit file and the JSON's
+    # conditions are all made from.
+    gated = report.contents.gate
+    contents = dataclasses.replace(
+        report.contents,
+        conditions=conditions(
+            () if gated is None else gated.outcomes,
+            decision=report.goal,
+            gaps=report.gaps,
+            check=bool(request.get("check")),
+            max_gaps=request.get("max_gap") or (),
+        ),
+    )
     points = request.given.get("points", _DEFAULT_POINTS)
     curve = request.get("curve")
     if curve is not None:
@@ -71,34 +84,20 @@ def run(args: argparse.Namespace) -> int:
                 )
         pieces: Iterable[str] = curve_csv(sweeps, curve, labels=labels)
     elif request.get("json"):
-        pieces = report_pieces(
-            report.contents, JSON_POINTS if points == _DEFAULT_POINTS else points
-        )
+        pieces = report_pieces(contents, JSON_POINTS if points == _DEFAULT_POINTS else points)
         pieces = itertools.chain(pieces, ["\n"])
     else:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
-        pieces = report_text_pieces(report.contents, limit)
+        pieces = report_text_pieces(contents, limit)
     stream(pieces, sys.stdout)
-    failed = False
-    gated = report.contents.gate
-    if junit is not None and gated is not None:
-        _write_junit(junit, gated, report.source, seconds)
+    if junit is not None:
+        _write_junit(junit, contents.conditions, report.source, seconds)
     for said in () if gated is None else gated.notes:
         note(said)
-    for outcome in () if gated is None else gated.failed:
-        note(f"requirement not met: {outcome.expr}: {outcome.detail()}")
-        failed = True
-    decision = report.goal
-    if request.get("check") and decision is not None and not decision.feasible:
-        note(f"goal not met: {decision.reason}")
-        failed = True
-    for name, limit in request.get("max_gap") or ():
-        assert report.gaps is not None
-        why = gap_exceeded(report.gaps[name], limit)
-        if why is not None:
-            note(f"gap not within --max-gap: {why}")
-            failed = True
-    return 1 if failed else 0
+    for condition in contents.conditions:
+        if not condition.passed:
+            note(condition.note)
+    return 1 if any(not c.passed for c in contents.conditions) else 0
 
 
 def curve_sweeps(
@@ -127,12 +126,12 @@ def curve_sweeps(
     return labels, out
 
 
-def _write_junit(junit: Output, gated: Gate, source: str, seconds: float) -> None:
+def _write_junit(junit: Output, checked: Sequence[Condition], source: str, seconds: float) -> None:
     """Write the JUnit file, whole or not at all."""
     from threshold_lab.core.report.junit import junit_xml  # XML: only when asked for
 
     text = junit_xml(
-        gated.outcomes,
+        checked,
         suite=f"threshold-lab report {source}",
         properties=[("source", source)],
         seconds=seconds,

@@ -178,7 +178,11 @@ def test_a_readout_a_requirement_names_is_added_to_the_report(
         (["--require", "auc >= baseline.auc"], "needs --baseline BASE.json"),
         (["--require", "recall at goal >= 0.9"], "recall at goal needs --goal"),
         (["--require", "auc > 1/0"], "a division by zero"),
-        (["--junit", "x.xml"], "--junit needs --require: it writes each --require as a test case"),
+        (
+            ["--junit", "x.xml"],
+            "--junit needs --require or --check: it writes each --require, and what --check "
+            "checks, as a test case",
+        ),
         (["--baseline-rows", B], "--baseline-rows needs --baseline"),
         (["--baseline", "/no/such.json"], "--baseline /no/such.json: no such file"),
     ],
