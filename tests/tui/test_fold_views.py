@@ -99,3 +99,17 @@ async def test_f_without_folds_says_so() -> None:
         await pilot.press("F")
         await _settled(pilot)
         assert "--fold" in app.main.message
+
+
+async def test_a_starred_fold_says_what_its_star_means() -> None:
+    """M shows one fold's rows: short of room its curve is starred, and the legend says
+    what the star means; all rows' curve is never starred bare."""
+    app = file_app(*FOLDS)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("2", "M")
+        await _settled(pilot)
+        chart = next(c for c in app.main.query(CurveChart) if c.display and c.region)
+        legend = _legend(chart)
+        assert "all*" not in legend
+        if "*" in legend.replace("* shown", ""):
+            assert "* shown" in legend, legend

@@ -952,3 +952,30 @@ def test_ascii_separators_are_bars_not_full_stops() -> None:
     shown = "".join(s.text for s in AsciiFilter().apply(line, Color(0, 0, 0)))
     assert shown == "Threshold 0.5 | positive if score >= 0.5 | 2.2"
     assert to_ascii("F1 = 2·2/(2·2+1+1) · n = 5") == "F1 = 2*2/(2*2+1+1) | n = 5"
+
+
+async def test_side_by_side_charts_keep_their_axis_names_whole_at_80x24() -> None:
+    """Both charts at 80x24 on folds: each legend line ends with its axis's whole name
+    (the ROC chart's read "x: FP": the gap before it was kept, the name cut)."""
+    from rich.text import Text
+    from threshold_lab.tui.widgets.charts import Chart
+
+    from tests.paths import DATA
+    from tests.tui.helpers import file_app
+
+    app = file_app(str(DATA / "folds.csv"), "--fold", "fold")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("2", "c", "c")
+        await pilot.pause()
+        m = app.main
+        assert m.chart_mode == "both"
+        ends = []
+        for chart in m.query(Chart):
+            if not chart.display or not chart.region:
+                continue
+            drawn = chart.render()
+            assert isinstance(drawn, Text)
+            last = drawn.plain.splitlines()[-1].rstrip()
+            assert len(last) <= chart.content_region.width
+            ends.append(last.rsplit("x: ", 1)[-1])
+        assert ends == ["FPR", "recall"]

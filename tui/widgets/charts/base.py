@@ -303,7 +303,9 @@ class Chart(PlotextPlot):
             # which has room either side of the name.
             legend = self.legend_to_fit(width - 6 - len(xname))
             centre = margin + (cols - len(xname)) // 2
-            gap = max(centre - len(legend), 3)
+            # Under the plot's centre where it fits, else as far as keeps it whole.
+            room = width - len(legend) - len(f"x: {xname}")
+            gap = min(max(centre - len(legend), 3), max(room, 1))
             name = Text((legend + " " * gap + f"x: {xname}")[:width], style=axis)
         out.append(name)
         # Rows the plot cannot use (ticks falling on cells) go above it, so the axis

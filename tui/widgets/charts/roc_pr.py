@@ -299,10 +299,15 @@ class CurveChart(Chart):
         def curves(long: bool, fold: str = "fold ") -> list[str]:
             """Each curve drawn: all rows' first (always drawn), then the folds'."""
             out = []
+            starred = False
             for k, (m, name, shown) in enumerate(models):
                 what = ("all rows" if long else name) if k == 0 else f"{fold}{name}"
-                out.append(f"{m} {what}{(' (shown)' if long else '*') if shown else ''}")
-            return out
+                # Short of room, a fold whose rows are shown is starred, and the star
+                # said; all rows' curve, the one shown unless a fold is, is not.
+                star = k > 0 and shown and not long
+                starred = starred or star
+                out.append(f"{m} {what}{' (shown)' if shown and long else '*' if star else ''}")
+            return [*out, "* shown"] if starred else out
 
         words: tuple[str, str, str] | None = None
         if bootstrap:
