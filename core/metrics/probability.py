@@ -18,6 +18,11 @@ LOG_LOSS = ("log loss", "−mean[y·ln p + (1−y)·ln(1−p)]")
 BRIER = ("Brier score", "mean[(p − y)²]")
 
 
+def _such_rows(n: int) -> str:
+    """``1 such row``, ``2 such rows``."""
+    return "1 such row" if n == 1 else f"{n:,} such rows"
+
+
 def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
     if data.are_probabilities:
         return None
@@ -26,7 +31,7 @@ def _not_probabilities(data: Dataset, name: str, formula: str) -> Metric | None:
     return undefined(
         f"Scores are not probabilities: row {data.shown_id(i)} "
         f"has score {float(data.scores[i])!r}, "
-        f"outside [0, 1] ({outside.shape[0]} such rows)",
+        f"outside [0, 1] ({_such_rows(outside.shape[0])})",
         name=name,
         formula=formula,
     )
