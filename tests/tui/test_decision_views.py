@@ -6,6 +6,7 @@ are not probabilities leave a note, not a chart."""
 
 from __future__ import annotations
 
+import pytest
 from threshold_lab.core.decide.net_benefit import net_benefit_key
 from threshold_lab.tui.widgets.charts import (
     ChartPanel,
@@ -15,7 +16,7 @@ from threshold_lab.tui.widgets.charts import (
 )
 from threshold_lab.tui.widgets.text import ItemLines, TextLines
 
-from tests.tui.helpers import SIZE, make_app, rendered, retype
+from tests.tui.helpers import SIZE, SMALL, make_app, rendered, retype
 
 
 async def _settle(app: object, pilot: object) -> None:
@@ -181,3 +182,31 @@ async def test_scores_that_are_not_probabilities_leave_a_note() -> None:
         await pilot.press("c")
         await _settle(app, pilot)
         assert app.main.query_one(CostChart).display  # the cost curves need no probability
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE])
+async def test_an_active_point_off_the_decision_chart_is_said_not_named(
+    size: tuple[int, int],
+) -> None:
+    """At prevalence 1/10 the canonical rows' net benefit at 0.5 is far below the y axis
+    (which runs from a little below 0 to the prevalence): no O is drawn, and the legend
+    says where it is rather than naming a mark that is not there."""
+    from threshold_lab.tui.widgets.charts import DecisionChart
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("2" if size == SMALL else "0", "w", *retype("1/10"), "enter")
+        for _ in range(7):
+            await pilot.press("c")
+        await _settle(app, pilot)
+        chart = app.main.query_one(DecisionChart)
+        frame = app.main.frame
+        assert frame is not None
+        here = frame.readings.net_benefit
+        assert here is not None and here < 0
+        drawn = rendered(chart)
+        assert "O" not in drawn.replace("O below", "")
+        legend = chart.legend_to_fit(200)
+        assert "O below the chart (NB ≈" in legend and "active" not in legend
+        shown = str(chart.border_subtitle) if chart._bordered() else drawn.split("\n")[-1]
+        assert "O below" in shown, shown

@@ -22,6 +22,7 @@ from threshold_lab.tui.widgets.charts.base import (
     legend_name,
     model_mark,
     plain_canvas,
+    plot_cells,
     same_key,
 )
 from threshold_lab.tui.widgets.charts.roc_pr import CurveChart
@@ -69,12 +70,42 @@ class DecisionChart(CurveChart):
         band = f"  {b}{b} band" if self._decision_band() is not None else ""
         models = self._models_of_decision()
         names = "  ".join(f"{m} {n}" for m, n in models) if models else f"{sweep} model"
+        off = self._off_chart()
+        if off is not None:  # no O drawn: the legend says why instead of naming it
+            long, short = off
+            return longest_fitting(
+                width,
+                f"{names} · {a} treat all · {c} treat none{band} · {long}",
+                f"{names} {a} all {c} none{band} {long}",
+                f"{names} {a} all {c} none{band} {short}",
+                f"{sweep} model {a} all {c} none {short}",
+            )
         wordings = (
             f"{names} · {a} treat all · {c} treat none{band} · {o} active threshold",
             f"{names} {a} all {c} none{band} {o} active",
             f"{sweep} model {a} all {c} none {o} now",
         )
         return longest_fitting(width, *wordings)
+
+    def _off_chart(self) -> tuple[str, str] | None:
+        """Why no active point is drawn, long and short, or None when it is: above all
+        scores (no pt acts on nothing), or its net benefit off the y axis (which runs
+        from a little below 0 to the prevalence)."""
+        frame = self.frame
+        if frame is None:
+            return None
+        here, t = frame.readings.net_benefit, frame.analysis.threshold
+        if t is None:
+            return ("no O: above all scores", "no O: above all")
+        if here is None:
+            return None
+        rows = plot_cells(max(self.content_region.height - 3, 1))
+        low, high = self._range(rows)
+        if here < low:
+            return (f"O below the chart (NB ≈ {here:.3g})", "O below")
+        if here > high:
+            return (f"O above the chart (NB ≈ {here:.3g})", "O above")
+        return None
 
     def _models_of_decision(self) -> list[tuple[str, str]]:
         """(mark, name) of each model drawn; empty with one model."""
@@ -171,6 +202,7 @@ class DecisionChart(CurveChart):
             frame.update.deciding and frame.update.deciding.prevalence,
             band is not None and tuple(band[1]),
             frame.ready and frame.ready.others,
+            self._off_chart(),  # the legend (drawn in, at 80x24) says why no O is drawn
         )
         if self._base is None or not same_key(self._base[1], key):
             lines, place = self._build(frame, None, width, height)
