@@ -119,3 +119,24 @@ async def test_the_x_axis_is_named_the_threshold(size: tuple[int, int]) -> None:
         assert isinstance(text, Text)
         name = text.plain.split("\n")[-1]
         assert name.rstrip().endswith("threshold") and "score" not in name, name
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_legend_names_the_goals_marks_only_with_a_goal(size: tuple[int, int]) -> None:
+    """With no goal, no ``:`` (the goal's threshold) or ``=`` (a bound) is drawn, and
+    the legend names neither; with a goal and a bound, it names each where it fits."""
+    from threshold_lab.tui.widgets.charts.metric import BOUND_MARK, GOAL_MARK
+
+    from tests.tui.helpers import retype
+
+    app = make_app("good")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c", "c", "c")
+        await pilot.pause()
+        chart = app.main.query_one(MetricChart)
+        legend = chart.legend_to_fit(400)
+        assert f"{GOAL_MARK} goal" not in legend and f"{BOUND_MARK} " not in legend, legend
+        await pilot.press("d", *retype("max precision where recall >= 0.5"), "enter")
+        await pilot.pause()
+        legend = chart.legend_to_fit(400)
+        assert f"{GOAL_MARK} goal's threshold" in legend and f"{BOUND_MARK} goal's bound" in legend

@@ -63,19 +63,41 @@ class MetricChart(CurveChart):
         self._axis: ScoreAxis | None = None
 
     def legend_to_fit(self, width: int) -> str:
+        """Every mark drawn, named: the series, F1's largest, the threshold, and the
+        goal's threshold and bounds only where a goal draws them."""
         marks = " · ".join(f"{m} {w}" for _, m, w, _ in SERIES)
         short = " ".join(f"{m} {w.split()[0]}" for _, m, w, _ in SERIES)
         t, g, b, k = THRESHOLD_MARK, GOAL_MARK, BOUND_MARK, PEAK_MARK
+        has_goal, has_bound = self._goal_marks()
+        goal_long = (f" · {g} goal's threshold" if has_goal else "") + (
+            f" · {b} goal's bound" if has_bound else ""
+        )
+        goal_mid = (f" · {g} goal" if has_goal else "") + (f" · {b} bound" if has_bound else "")
+        goal_short = (f" {g} goal" if has_goal else "") + (f" {b} bound" if has_bound else "")
         wordings = (
-            f"{marks} · {k} F1's largest · {t} threshold · {g} goal's threshold · {b} goal's bound",
-            f"{marks} · {k} F1's largest · {t} threshold · {g} goal · {b} bound",
-            f"{marks} · {k} max F1 · {t} threshold",
-            f"{short} {k} max {t} now {g} goal {b} bound",
+            f"{marks} · {k} F1's largest · {t} threshold{goal_long}",
+            f"{marks} · {k} F1's largest · {t} threshold{goal_mid}",
+            f"{marks} · {k} max F1 · {t} threshold{goal_mid}",
+            f"{short} {k} max {t} now{goal_short}",
             f"{short} {k} max {t} now",
             short,
             " ".join(m for _, m, _, _ in SERIES),
         )
         return longest_fitting(width, *wordings)
+
+    def _goal_marks(self) -> tuple[bool, bool]:
+        """Whether the goal's threshold (``:``) and a bound's line (``=``) are drawn."""
+        frame = self.frame
+        deciding = None if frame is None else frame.update.deciding
+        if deciding is None or deciding.goal is None:
+            return False, False
+        decision = deciding.decision
+        threshold = decision is not None and decision.threshold is not None
+        bound = any(
+            0 <= c.bound <= 1 and c.metric != "predicted_positives"
+            for c in deciding.goal.constraints
+        )
+        return threshold, bound
 
     def _title(self) -> str:
         return "Metrics against the threshold"
