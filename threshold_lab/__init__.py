@@ -26,6 +26,9 @@ from threshold_lab.core.report.report import Report, Sweep
 if TYPE_CHECKING:
     from threshold_lab.tui.api import Explored, explore
 
+    #: The installed version (read when asked; see :func:`__getattr__`).
+    __version__: str
+
 __all__ = [
     "Explored",
     "InputError",
@@ -45,7 +48,12 @@ from_frame = Report.from_frame
 
 
 def __getattr__(name: str) -> Any:
-    # The explorer and its result type, without importing the session until asked.
+    # The version, read from the installed distribution only when asked (start-up
+    # stays numpy's); the explorer and its result type, without importing the session.
+    if name == "__version__":
+        from threshold_lab.core.version import version
+
+        return version()
     if name in ("explore", "Explored"):
         from threshold_lab.tui import api
 

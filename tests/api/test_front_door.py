@@ -74,7 +74,8 @@ def test_each_python_signature_is_the_table(front: str) -> None:
 def test_each_commands_help_lists_its_options_and_only_those(command: str) -> None:
     p = explorer_parser() if command == "explore" else CLI_COMMANDS[command].parser()
     flags = {a for action in p._actions for a in action.option_strings}
-    flags -= {"-h", "--help"} | {f"--no-{f[2:]}" for f in list(flags)}
+    # The parser's own: help, and the program's --version (no option of a report).
+    flags -= {"-h", "--help", "--version"} | {f"--no-{f[2:]}" for f in list(flags)}
     assert flags == {o.flag for o in OPTIONS.taken_by(command)}
     text = p.format_help()
     for o in OPTIONS.taken_by(command):

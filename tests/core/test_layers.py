@@ -13,7 +13,7 @@ from tests.paths import ROOT
 #: Bottom to top; each name is a module or a folder of core. A module may import the
 #: layers below its own, and its own folder's modules.
 LAYERS: list[set[str]] = [
-    {"errors"},
+    {"errors", "version"},
     {"doubles"},
     {"threshold", "blocks", "output"},
     {"data"},

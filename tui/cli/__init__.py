@@ -97,6 +97,9 @@ def parser() -> Parser:
         epilog=explore.PRESETS_EPILOG,
     )
     explore.add_arguments(p)
+    from threshold_lab.core.version import version
+
+    p.add_argument("--version", action="version", version=f"{PROG} {version()}")
     p.add_argument_group(
         "commands",
         f"A first word naming a command runs it ({PROG} COMMAND --help for its options;"
