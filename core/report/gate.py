@@ -52,10 +52,14 @@ SUMMARIES = (
     "ks",
 )
 
+#: Other spellings of a name, as other tools write it (scikit-learn's ``roc_auc``).
+ALIASES = {"roc_auc": "auc"}
+
 #: How the names are spelled, for a message refusing one.
 NAMES_HELP = (
     "the names are "
     + ", ".join(SUMMARIES)
+    + " (roc_auc for auc too)"
     + ", each metric at the threshold ("
     + ", ".join(METRIC_NAMES)
     + "), objective (the goal's), METRIC at goal, "
@@ -518,6 +522,7 @@ class _Parser:
                 "(recall at goal) and a rate at a rate (tpr at fpr 0.01)",
                 at,
             )
+        word = ALIASES.get(word, word)
         if word in SUMMARIES or word in _METRICS or word == "objective":
             return word
         raise self.fail(f"{quoted(t.text)} is not a name", t, NAMES_HELP)

@@ -685,7 +685,7 @@ def test_cli_exact_boundaries(capsys: pytest.CaptureFixture[str]) -> None:
     [
         ("auc >= ", "--require 'auc >= ': expected a number or a name, found the end (column 8)"),
         ("auc >> 1", "'>'"),
-        ("roc_auc >= 0.5", "'roc_auc' is not a name"),
+        ("rocauc >= 0.5", "'rocauc' is not a name"),
         ("auc / 0 > 1", "division by zero"),
         ("tpr at fpr 2 > 0", "2 is not a rate strictly between 0 and 1"),
     ],
@@ -718,3 +718,20 @@ def test_any_text_is_a_requirement_or_one_input_error(text: str) -> None:
     }
     out = evaluate(req, numbers, numbers)
     assert isinstance(out.passed, bool)
+
+
+def test_roc_auc_is_auc_spelled_as_scikit_learn_spells_it() -> None:
+    """``roc_auc`` (scikit-learn's name) reads the same number as ``auc``: the canonical
+    rows' 7/12, passing and failing where ``auc`` does, here and against a baseline."""
+    import threshold_lab as tl
+
+    labels, scores = [1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]
+    base = tl.report(labels, scores)
+    for bound, passed in (("7/12", True), ("0.6", False)):
+        both = [
+            tl.report(labels, scores, require=[f"{name} >= {bound}"]).passed
+            for name in ("auc", "roc_auc")
+        ]
+        assert both == [passed, passed]
+    r = tl.report(labels, scores, baseline=base, require=["baseline.roc_auc - roc_auc <= 0"])
+    assert r.passed
