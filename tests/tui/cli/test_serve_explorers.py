@@ -231,9 +231,10 @@ def test_serve_gives_a_huge_tab_1000x1000_and_ends_its_explorer_when_it_closes()
             with suppress(OSError):
                 if (command := command_line(pid)) != forked:
                     env = environment(pid)
-                    # Under load the environment was once read without COLUMNS (the
-                    # child caught between fork and exec): read it again next time.
-                    if "COLUMNS" in env:
+                    # Under load the environment was once read without COLUMNS, and
+                    # the command line once empty (the child caught between fork and
+                    # exec): read them again next time.
+                    if "COLUMNS" in env and command[:1] != [b""]:
                         seen[pid] = env, command
         return bool(seen)
 
