@@ -41,9 +41,10 @@ each group gives up, so the next value there moves the one group that gives up l
 to the next value of its run (a second sparse table: each range's best and the best of
 another value); over all low ends it is the highest of those, or of a low end's best
 that is below the best overall. That is exhaustive, as the search is, for an objective
-that is a sum a group; the next value of a ratio is not searched (it is not a sum a
-group), and the answer says so. The best choice at another low end is kept beside it,
-``best_other_low_end``.
+that is a sum a group. A ratio's next value is searched apart, exactly (see
+:mod:`.next_ratio`). The best choice at another low end is kept beside it,
+``best_other_low_end``. When every choice within the gap leaves a ratio undefined (its
+denominator 0), the answer is infeasible and says so.
 
 Ties: among equal objective values, the smallest low end, then each group's highest
 threshold (fewest rows predicted positive); the runner-up's, the smallest low end,
@@ -60,7 +61,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -74,6 +75,7 @@ from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.doubles import read_exact
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.groups.gaps import RATE_WORDS, rate_terms
+from threshold_lab.core.groups.next_ratio import next_ratio
 from threshold_lab.core.groups.randomised import Randomised, solve_randomised
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.metric import Metric, from_fraction, undefined
@@ -666,6 +668,54 @@ def _next_value(
     return points, float(offer[i])
 
 
+def _ratio_runner_up(
+    groups: Sequence[_Group],
+    form: _Form,
+    chosen: IntArray,
+    criterion: str,
+    e: Fraction,
+    exact: bool,
+    windows: Sequence[_Windows],
+    known: Sequence[IntArray],
+) -> tuple[tuple[IntArray, float] | None, str | None]:
+    """A ratio's runner-up (see :mod:`.next_ratio`), or why there is none."""
+    if not exact:
+        return None, "its next value is searched on whole counts only (the weights are not whole)"
+    assert form.den is not None
+    orders: list[IntArray]
+    if criterion == "equalized_odds":
+        _, _, runs = _pair_runs(groups, e, exact)
+        orders = [np.arange(g.tp.shape[0], dtype=np.intp) for g in groups]
+
+        def batches() -> Iterator[list[tuple[IntArray, IntArray]]]:
+            low_tprs = runs[0][0].shape[0]
+            return (spans for _, spans in _pair_windows(low_tprs, runs))
+
+    else:
+        w = windows[0] if windows else _Windows(groups, CRITERION_RATES[criterion][0], e, exact)
+        orders = [s.order for s in w.sorted]
+
+        def batches() -> Iterator[list[tuple[IntArray, IntArray]]]:
+            return iter([list(w.runs)])
+
+    found = next_ratio(
+        [g.tp.astype(np.int64) for g in groups],
+        [g.fp.astype(np.int64) for g in groups],
+        form.num,
+        form.den,
+        form.sign,
+        chosen.tolist(),
+        orders,
+        batches,
+        [k.tolist() for k in known],
+    )
+    if isinstance(found, str):
+        return None, found
+    if found is None:
+        return None, None
+    return (found[0], float(found[1])), None
+
+
 def _exact_rates(sorted_: Sequence[_Sorted], candidates: FloatArray) -> Exact:
     """Each candidate low end as a fraction of counts: equal fractions are equal floats,
     so the first point with that float, in any group, is one."""
@@ -690,29 +740,20 @@ def _pair_search(
     runner-up too: for each low TPR, over its low FPRs, its best and its own runner-up
     (:func:`_next_value`); then, over the low TPRs in order, the best of one whose best
     is below the best overall, or the runner-up of one at it."""
-    va, vb, runs = _pair_runs(groups, e, exact)
+    va, _, runs = _pair_runs(groups, e, exact)
     tables = [_Table(v, np.arange(v.shape[0], dtype=np.intp), second=rel is not None) for v in vals]
     totals = np.full(va.shape, -np.inf)
     picks_at: list[IntArray | None] = [None] * va.shape[0]
     nexts: list[tuple[IntArray, float] | None] = [None] * va.shape[0]
-    for i in range(va.shape[0]):
-        feasible = np.ones(vb.shape, dtype=bool)
-        spans = []
-        for lo1, hi1, lo2, hi2 in runs:
-            lo, hi = np.maximum(lo1[i], lo2), np.minimum(hi1[i], hi2)
-            feasible &= hi > lo
-            spans.append((lo, hi))
-        at = np.flatnonzero(feasible)  # low FPRs where every group has a point
-        if at.shape[0] == 0:
-            continue
-        total = np.zeros(at.shape)
+    for i, spans in _pair_windows(va.shape[0], runs):
+        total = np.zeros(len(spans[0][0]))
         picks = []
-        least = _Least(at.shape[0])
+        least = _Least(total.shape[0])
         for (lo, hi), t, v in zip(spans, tables, vals, strict=True):
             if rel is None:
-                point = t.argmax(lo[at], hi[at])
+                point = t.argmax(lo, hi)
             else:
-                point, other = t.argmax2(lo[at], hi[at])
+                point, other = t.argmax2(lo, hi)
                 least.add(point, other, v)
             picks.append(point)
             total += v[point]
@@ -753,6 +794,24 @@ def _pair_search(
 
 
 PairRuns = list[tuple[IntArray, IntArray, IntArray, IntArray]]
+
+
+def _pair_windows(
+    low_tprs: int, runs: PairRuns
+) -> Iterator[tuple[int, list[tuple[IntArray, IntArray]]]]:
+    """For each low TPR (in order) with a feasible low FPR: each group's run of points
+    (from, to) at every low FPR where every group has a point."""
+    for i in range(low_tprs):
+        spans = []
+        feasible: npt.NDArray[np.bool_] | None = None
+        for lo1, hi1, lo2, hi2 in runs:
+            lo, hi = np.maximum(lo1[i], lo2), np.minimum(hi1[i], hi2)
+            feasible = hi > lo if feasible is None else feasible & (hi > lo)
+            spans.append((lo, hi))
+        assert feasible is not None
+        at = np.flatnonzero(feasible)  # low FPRs where every group has a point
+        if at.shape[0]:
+            yield i, [(lo[at], hi[at]) for lo, hi in spans]
 
 
 def _pair_runs(
@@ -968,7 +1027,11 @@ def solve_group_thresholds(
     # A sum's runner-up is found in the same search (whole counts give whole values,
     # compared exactly; otherwise a value within 1e-12 of the best is not the next).
     linear = form.den is None
-    chosen, _, other, runner = search(values(None), (0.0 if exact else 1e-12) if linear else None)
+    # A ratio's iteration starts below every ratio (they lie in [0, 1]): at λ = −1 (2 to
+    # minimise) any choice with something to divide (D > 0) beats one with nothing (D = 0).
+    start = None if linear else (-1.0 if form.sign > 0 else 2.0)
+    chosen, _, other, runner = search(values(start), (0.0 if exact else 1e-12) if linear else None)
+    tried: list[IntArray] = []  # Dinkelbach's earlier steps: each short of the best
     if form.den is not None and chosen.size:
         for _ in range(100):  # Dinkelbach: λ rises strictly until no choice beats it
             n, d = _pooled(form, groups, chosen)
@@ -981,18 +1044,24 @@ def solve_group_thresholds(
             n2, d2 = _pooled(form, groups, nxt)
             if d2 <= 0 or form.sign * n2 / d2 <= form.sign * lam + 1e-15 * abs(lam):
                 break
+            tried.append(chosen)
             chosen, other = nxt, r2
-    if not chosen.size:
+    undefined_there = form.den is not None and chosen.size and _pooled(form, groups, chosen)[1] <= 0
+    if not chosen.size or undefined_there:
         smallest = max(_smallest_gap(groups, r) for r in rates)
+        gap = f"{' and '.join(RATE_WORDS[r] for r in rates)} gap within {float(tolerance):g}"
         return GroupThresholds(
             criterion,
             goal.text(),
             tolerance,
             False,
-            f"no thresholds keep the {' and '.join(RATE_WORDS[r] for r in rates)} gap within "
-            f"{float(tolerance):g}; "
-            f"the smallest gap reachable is {smallest:.4g}"
-            + (" (at least: each rate alone)" if len(rates) > 1 else ""),
+            (
+                f"every choice of thresholds with the {gap} leaves {name} undefined on the "
+                "pooled rows (its denominator is 0)"
+                if undefined_there
+                else f"no thresholds keep the {gap}; the smallest gap reachable is "
+                f"{smallest:.4g}" + (" (at least: each rate alone)" if len(rates) > 1 else "")
+            ),
             None,
             None,
             how,
@@ -1012,10 +1081,11 @@ def solve_group_thresholds(
         mixed = found
     why = None
     if not linear:
-        why = (
-            f"{name} is a ratio, not a sum of one term a group, and its next value is not searched"
+        known = [*tried, *([] if other is None else [other])]
+        runner, why = _ratio_runner_up(
+            groups, form, chosen, criterion, tolerance, exact, windows, known
         )
-    elif runner is None:
+    if runner is None and why is None:
         why = f"every feasible choice has the best's {name}"
 
     def choice(points: IntArray | None) -> Choice | None:

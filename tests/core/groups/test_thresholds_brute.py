@@ -1,7 +1,7 @@
 """Per-group thresholds against a brute force over every combination of the
 groups' sweep points, in fractions: the same best objective under the same gap, the
 chosen thresholds feasible and reaching it, the runner-up the best feasible choice
-with the next objective value (none for a ratio, saying why), infeasible exactly when
+with the next objective value (for a sum and for a ratio alike), infeasible exactly when
 nothing is within the tolerance (with the same smallest gap), under hypothesis with
 ties and weights."""
 
@@ -32,6 +32,9 @@ GOALS = [
     "max net_benefit at pt 1/4",
     "max jaccard",
     "min fpr",
+    "max npv",
+    "min precision",
+    "max fbeta",
 ]
 
 
@@ -88,6 +91,13 @@ def _objective(
         return None if d == 0 else tp / d
     if goal == "min fpr":
         return -(fp / neg)
+    if goal == "max npv":
+        return None if tn + fn == 0 else tn / (tn + fn)
+    if goal == "min precision":
+        return None if tp + fp == 0 else -(tp / (tp + fp))
+    if goal == "max fbeta":  # beta 2
+        d = 5 * tp + 4 * fn + fp
+        return None if d == 0 else 5 * tp / d
     raise ValueError(goal)
 
 
@@ -193,14 +203,12 @@ def test_the_search_equals_the_brute_force(case, criterion: str, goal: str, e: F
         assert c.thresholds[name] == (None if k == 0 else float(s.thresholds[k - 1]))
 
 
-#: The goals whose objective is a sum over the rows (a runner-up is searched for).
-SUMS = [g for g in GOALS if g.split()[1] not in ("f1", "precision", "jaccard")]
-
-
 @settings(max_examples=150, deadline=None)
 @given(
     groups(),
-    st.sampled_from(["demographic_parity", "equal_opportunity", "equalized_odds"]),
+    st.sampled_from(
+        ["demographic_parity", "equal_opportunity", "equalized_odds", "predictive_parity"]
+    ),
     st.sampled_from(GOALS),
     st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)]),
 )
@@ -212,10 +220,6 @@ def test_the_runner_up_is_the_best_feasible_choice_with_the_next_value(  # type:
     assume(got.feasible and got.chosen is not None)
     chosen = got.chosen
     assert chosen is not None and chosen.objective.exact is not None
-    if goal not in SUMS:  # a ratio: its next value is not searched, and it says so
-        assert got.runner_up is None and got.runner_up_reason is not None
-        assert "ratio" in got.runner_up_reason
-        return
     sign = -1 if goal.startswith("min") else 1
     found, _ = _feasible(sweeps, criterion, goal, e)
     values = {v for _, v, _ in found if v is not None}
@@ -281,3 +285,27 @@ def test_a_rate_on_the_window_s_edge_is_inside_though_floats_say_not() -> None:
         np.array([1e13]),
     )
     assert _upper(s2, lo, exact, Fraction(3, 5)).tolist() == [0]  # 1e-13 past: outside
+
+
+def test_a_ratio_with_weights_that_are_not_whole_says_why_it_has_no_runner_up() -> None:
+    case = [
+        ("a", [1, 0, 1, 0], [0.9, 0.8, 0.4, 0.2], [1.5, 1.0, 1.0, 2.0]),
+        ("b", [1, 0, 1, 0], [0.7, 0.6, 0.5, 0.1], None),
+    ]
+    got = solve_group_thresholds(
+        _sweeps(case), "demographic_parity", parse_goal("max f1"), Fraction(1, 2)
+    )
+    assert got.feasible and got.runner_up is None
+    assert got.runner_up_reason is not None and "weights are not whole" in got.runner_up_reason
+
+
+def test_every_choice_leaving_the_ratio_undefined_is_infeasible_saying_so() -> None:
+    """Predictive parity holds only where precision is defined (something predicted
+    positive); here each group's only points then predict every row positive, where
+    NPV has nothing to divide."""
+    case = [("a", [1, 0], [0.0, 0.0], None), ("b", [1, 0], [0.0, 0.0], None)]
+    got = solve_group_thresholds(
+        _sweeps(case), "predictive_parity", parse_goal("max npv"), Fraction(0)
+    )
+    assert not got.feasible and got.chosen is None
+    assert got.reason is not None and "leaves npv undefined" in got.reason

@@ -4,6 +4,8 @@ gap), and the refusals, each naming what is wrong."""
 
 from __future__ import annotations
 
+import csv
+import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -468,3 +470,46 @@ def test_the_group_column_is_named_as_given(capsys: pytest.CaptureFixture[str]) 
         assert r.to_dict(points=0)["group_column"] == "site"
     plain = tl.report(list(df["label"]), list(df["score"]), groups=list(df["site"]))
     assert plain.to_dict(points=0)["group_column"] == "group"
+
+
+def test_a_ratio_s_runner_up_is_its_next_value_checked_by_brute_force(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """aSAH by WFNS grade at max F1: the runner-up's F1 is the largest below the best
+    over every choice of one sweep point a grade within the gap (a brute force in
+    fractions), and the report's line says it with the grade it moves."""
+    argv = [str(DATA / "asah.csv"), "--score-column", "s100b", "--label-column", "outcome"]
+    argv += ["--positive", "Poor", "--group", "wfns", "--group-goal", "equal_opportunity"]
+    argv += ["--goal", "max f1", "--tolerance", "0.15"]
+    g = _json(capsys, *argv)["group_thresholds"]
+    with (DATA / "asah.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    cells = []  # each grade's (TP, FP, FN, TPR) at each threshold, above all included
+    for w in sorted({r["wfns"] for r in rows}):
+        mine = [(float(r["s100b"]), r["outcome"] == "Poor") for r in rows if r["wfns"] == w]
+        pos = sum(y for _, y in mine)
+        at = []
+        for t in [None, *sorted({s for s, _ in mine}, reverse=True)]:
+            tp = sum(y for s, y in mine if t is not None and s >= t)
+            fp = sum(not y for s, y in mine if t is not None and s >= t)
+            at.append((tp, fp, pos - tp, Fraction(tp, pos)))
+        cells.append(at)
+    f1s = set()
+    for pick in itertools.product(*cells):
+        tprs = [c[3] for c in pick]
+        if max(tprs) - min(tprs) <= Fraction(15, 100):
+            hit, false, missed = (sum(c[i] for c in pick) for i in range(3))
+            if 2 * hit + false + missed:
+                f1s.add(Fraction(2 * hit, 2 * hit + false + missed))
+    best, *rest = sorted(f1s, reverse=True)
+    assert Fraction(g["objective_value"]["exact"]) == best == Fraction(82, 143)
+    assert Fraction(g["runner_up"]["objective_value"]["exact"]) == rest[0] == Fraction(41, 72)
+    assert g["runner_up_reason"] is None and g["runner_up"]["gap"]["value"] <= 0.15
+    chosen, runner = g["thresholds"], g["runner_up"]["thresholds"]
+    moved = [w for w in chosen if chosen[w] != runner[w]]
+    assert g["runner_up"]["changed"] == moved == ["2"]
+    assert main(["report", *argv, "--points", "0"]) == 0
+    said = capsys.readouterr().out
+    line = next(x for x in said.splitlines() if "runner-up (the best choice" in x)
+    assert line.startswith("  runner-up (the best choice with the next F1): 82/144 ≈ 0.5694, ")
+    assert "less than the best; 2 at 0.04 instead of 0.07" in line
