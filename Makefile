@@ -31,8 +31,8 @@ $(BIN)/python:
 $(BIN)/uv: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet uv==0.13.9
 
-$(STAMP_RUN): pyproject.toml | $(BIN)/uv
-	$(UV) -e .
+$(STAMP_RUN): pyproject.toml constraints.txt | $(BIN)/uv
+	$(UV) -c constraints.txt -e .
 	touch $@
 
 # pyspark is published only as a source archive, which uv builds into a wheel and
@@ -40,12 +40,12 @@ $(STAMP_RUN): pyproject.toml | $(BIN)/uv
 # among the others downloads the archive and builds the wheel again on every fresh
 # venv. Asked for alone, by its pin and without its dependencies, uv takes the wheel it
 # built before; the rest then install around it.
-# The test extra's own pin (what `-e '.[test]'` then asks for), read from its block.
-SPARK_PIN := $(shell sed -n '/^test = \[/,/^\]/s/^ *"\(pyspark==[^";]*\)".*/\1/p' pyproject.toml)
+# Its exact version (what `-e '.[test]'` then gets), read from constraints.txt.
+SPARK_PIN := $(shell sed -n 's/^\(pyspark==[^ #]*\).*/\1/p' constraints.txt)
 
-$(STAMP_TEST): pyproject.toml | $(BIN)/uv
+$(STAMP_TEST): pyproject.toml constraints.txt | $(BIN)/uv
 	$(if $(SPARK_PIN),$(UV) --no-deps '$(SPARK_PIN)')
-	$(UV) -e '.[test]'
+	$(UV) -c constraints.txt -e '.[test]'
 	touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)

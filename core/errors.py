@@ -56,6 +56,12 @@ class InputError(ValueError):
         super().__init__(message)
 
 
+class MissingDependency(InputError, ImportError):
+    """An optional dependency is not installed: an :class:`ImportError`, as Python's
+    tools expect, whose message is the ``pip install`` line that adds it (and an
+    :class:`InputError`: the command line says it in one line, exit status 2)."""
+
+
 class UnknownOption(InputError, TypeError):
     """A keyword no function of the Python API takes: an :class:`InputError` with the
     command line's kind of message, and a ``TypeError`` as Python's own is."""

@@ -33,7 +33,7 @@ from threshold_lab.core.curves.hull import normalised_costs
 from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.decide.net_benefit import DecisionCurve
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, MissingDependency
 from threshold_lab.core.folds import FoldReport, tpr_band
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics.metric import Metric, format_fraction
@@ -127,7 +127,7 @@ def _matplotlib() -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise InputError(INSTALL) from None
+        raise MissingDependency(INSTALL) from None
     return Figure
 
 

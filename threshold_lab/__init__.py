@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from threshold_lab.core.errors import InputError, UnknownOption
+from threshold_lab.core.errors import InputError, MissingDependency, UnknownOption
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.report.report import Report, Sweep
 
@@ -33,6 +33,7 @@ __all__ = [
     "Explored",
     "InputError",
     "Measure",
+    "MissingDependency",
     "Report",
     "Sweep",
     "UnknownOption",

@@ -26,7 +26,7 @@ from threshold_lab.core.data.cells import Columns, fail, find, matching, numbers
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.delimited import delimiter_of, header_of, lines_of, read_rows
 from threshold_lab.core.data.json_file import read_doc
-from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.errors import InputError, MissingDependency, quoted
 
 SCORE_PREFIX = "score_"
 
@@ -233,8 +233,8 @@ def _parquet(
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise fail(
-            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
+        raise MissingDependency(
+            f"{path}: reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
         ) from None
     try:
         table = pq.ParquetFile(str(path)).read()

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from threshold_lab.core.data import progress
 from threshold_lab.core.data.cells import fail, matching, numbers
 from threshold_lab.core.data.delimited import lines_of, read_rows
-from threshold_lab.core.errors import quoted
+from threshold_lab.core.errors import MissingDependency, quoted
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -89,8 +89,8 @@ def _parquet_column(path: Path, name: str, purpose: str, *, text: bool = False) 
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise fail(
-            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
+        raise MissingDependency(
+            f"{path}: reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
         ) from None
     try:
         schema = list(pq.read_schema(str(path)).names)

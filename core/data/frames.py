@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.errors import InputError, MissingDependency, quoted
 
 NEEDS_PYARROW = (
     "reading a data frame needs pyarrow (pip install 'threshold-lab[parquet]'); or pass "
@@ -24,7 +24,7 @@ def _table(frame: Any) -> Any:
         import pyarrow as pa
         import pyarrow.interchange
     except ImportError:
-        raise InputError(NEEDS_PYARROW) from None
+        raise MissingDependency(NEEDS_PYARROW) from None
     if isinstance(frame, pa.Table):
         return frame
     if isinstance(frame, pa.RecordBatch):

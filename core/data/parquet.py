@@ -20,6 +20,7 @@ from threshold_lab.core.data.aggregated import (
 )
 from threshold_lab.core.data.cells import Columns, assemble, columns_wanted, fail, names_wanted
 from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.errors import MissingDependency
 
 
 def _row(r: int) -> str:
@@ -34,8 +35,8 @@ def _read(
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise fail(
-            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
+        raise MissingDependency(
+            f"{path}: reading Parquet needs pyarrow: pip install 'threshold-lab[parquet]'"
         ) from None
     import pyarrow as pa
 

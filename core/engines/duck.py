@@ -34,7 +34,7 @@ from threshold_lab.core.engines.common import (
     shard_scans,
 )
 from threshold_lab.core.engines.plan import Plan, Scan
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, MissingDependency
 from threshold_lab.core.output import CannotWrite, no_space, writing
 
 
@@ -150,7 +150,7 @@ class Duck:
         try:
             import duckdb
         except ImportError:
-            raise InputError(
+            raise MissingDependency(
                 "the duckdb engine needs duckdb: pip install 'threshold-lab[engines]'"
             ) from None
         self.duckdb = duckdb

@@ -20,7 +20,7 @@ from threshold_lab.core.data.aggregated import aggregated_columns, is_aggregated
 from threshold_lab.core.data.cells import Columns, fail, find, names_wanted, optional
 from threshold_lab.core.data.delimited import delimiter_of, header_of
 from threshold_lab.core.data.quantise import Rule, parse_rule
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, MissingDependency
 from threshold_lab.core.output import Output, one_of
 
 #: File name endings read as Parquet; every other file is delimited text.
@@ -195,8 +195,8 @@ def _schema(path: Path) -> tuple[list[str], dict[str, str]]:
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise fail(
-            path, "reading Parquet needs pyarrow: pip install 'threshold-lab[engines]'"
+        raise MissingDependency(
+            f"{path}: reading Parquet needs pyarrow: pip install 'threshold-lab[engines]'"
         ) from None
     try:
         schema = pq.read_schema(str(path))

@@ -39,7 +39,7 @@ from threshold_lab.core.engines.common import (
     shard_scans,
 )
 from threshold_lab.core.engines.plan import Plan, Scan
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, MissingDependency
 from threshold_lab.core.output import CannotWrite, no_space, writing
 
 
@@ -51,7 +51,7 @@ def session(master: str | None = None) -> Any:
             warnings.simplefilter("ignore")
             from pyspark.sql import SparkSession
     except ImportError:
-        raise InputError(
+        raise MissingDependency(
             "the spark engine needs pyspark: pip install 'threshold-lab[spark]'"
         ) from None
     _quiet_python_loggers()

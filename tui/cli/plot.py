@@ -11,7 +11,7 @@ import warnings
 
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import MissingDependency
 from threshold_lab.core.figures import check_output
 from threshold_lab.core.report.report import build_report
 from threshold_lab.core.report.request import Request
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise InputError(INSTALL) from None
+        raise MissingDependency(INSTALL) from None
     request = Request.from_command("plot", args.source, given(args, "plot"))
     out = request.get("out")
     check_output(out, request.inputs())  # before any work

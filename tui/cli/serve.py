@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import socket
 import sys
 
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, MissingDependency
 from threshold_lab.tui.cli import COMMANDS, explore
 from threshold_lab.tui.cli.args import PROG, Parser
 
@@ -16,8 +17,9 @@ SUMMARY = COMMANDS["serve"].summary  # the one line the command list gives
 def parser() -> Parser:
     p = Parser(
         prog=f"{PROG} serve",
-        description="Serve the explorer in a web browser (textual-serve). Everything after "
-        "the options is passed to the explorer, e.g. serve --port 8001 -- --preset good.",
+        description="Serve the explorer in a web browser (textual-serve: pip install "
+        "'threshold-lab[serve]'). Everything after the options is passed to the explorer, "
+        "e.g. serve --port 8001 -- --preset good.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -34,13 +36,25 @@ def parser() -> Parser:
 def run(args: argparse.Namespace) -> int:
     """Check the explorer's arguments once, then serve until interrupted; each
     browser tab runs ``python -m tui`` with them."""
+    try:
+        from threshold_lab.tui.cli import serving  # imports textual-serve: only for this command
+    except ImportError as exc:
+        if exc.name is None or not exc.name.startswith(("textual_serve", "aiohttp", "jinja2")):
+            raise
+        missing = (
+            "it is not installed"
+            if exc.name.startswith("textual_serve")
+            or importlib.util.find_spec("textual_serve") is None
+            else f"{exc.name.split('.')[0]}, which it needs, is not installed"
+        )
+        raise MissingDependency(
+            f"serve needs textual-serve ({missing}): pip install 'threshold-lab[serve]'"
+        ) from None
     extra = [a for a in args.explorer_args if a != "--"]
     explore.check(extra)  # refuse a bad source now, not in each browser tab
     port: int = args.port
     if not 1 <= port <= 65535:
         raise InputError(f"port {port} is not between 1 and 65535")
-
-    from threshold_lab.tui.cli import serving  # imports textual-serve: only for this command
 
     host: str = args.host
     if not serving.is_loopback(host):
