@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
@@ -125,10 +126,17 @@ def check_output(path: str | PathLike[str], inputs: Sequence[str | Path] = ()) -
 
 def _matplotlib() -> Any:
     try:
-        from matplotlib.figure import Figure
+        import matplotlib.figure  # noqa: F401  (first: the class below may be imported already)
+        from threshold_lab.core.figure_class import ReportFigure
     except ImportError:
         raise MissingDependency(INSTALL) from None
-    return Figure
+    return ReportFigure
+
+
+#: Drawing on a caller's axes: how many models it already holds (each next model takes
+#: the next style), and whether every label names its model (several reports share one
+#: legend, each under its own name).
+_OVERLAY: ContextVar[tuple[int, bool]] = ContextVar("overlay", default=(0, False))
 
 
 # --- words ----------------------------------------------------------------------
@@ -146,7 +154,8 @@ def _short(m: Metric) -> str:
 
 
 def _who(model: FigureModel, several: bool) -> str:
-    return f"{model.name}: " if several and model.name else ""
+    named = several or _OVERLAY.get()[1]
+    return f"{model.name}: " if named and model.name else ""
 
 
 def _count(x: Any) -> str:
@@ -163,6 +172,11 @@ def _threshold_words(a: Analysis) -> str:
 
 
 def _style(i: int) -> dict[str, Any]:
+    """Model ``i``'s look (after the models already on the caller's axes)."""
+    return _look(i + _OVERLAY.get()[0])
+
+
+def _look(i: int) -> dict[str, Any]:
     return {
         "marker": MARKERS[i % len(MARKERS)],
         "linestyle": STYLES[i % len(STYLES)],
@@ -255,16 +269,17 @@ def _unit_square(ax: Any) -> None:
     ax.set_ylim(-0.01, 1.01)
 
 
-def _finish(fig: Any, ax: Any, title: str, legend: str = "lower right") -> None:
+def _finish(fig: Any, ax: Any, title: str, legend: str = "lower right", own: bool = True) -> None:
     ax.set_title(title, fontsize=10)
     ax.grid(True, color="#dddddd", linewidth=0.6)
     ax.legend(loc=legend, fontsize=7, framealpha=0.9)
     missing = _fonts_for(fig)
     if missing:
         warnings.warn(GlyphsMissing(missing), stacklevel=2)
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-        fig.tight_layout()
+    if own:  # a caller's figure keeps the layout the caller gave it
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+            fig.tight_layout()
 
 
 class GlyphsMissing(UserWarning):
@@ -776,7 +791,7 @@ def _metrics(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport
         keep = _kept(t[::-1], series["recall"][::-1], None, False)
         order = np.arange(t.shape[0])[::-1][keep]
         for j, (key, words) in enumerate(names):
-            st = _style(j + 3 * i)
+            st = _look(j + 3 * (i + _OVERLAY.get()[0]))
             (line,) = ax.plot(
                 t[order],
                 series[key][order],
@@ -810,26 +825,55 @@ def draw(
     source: str = "",
     folds: FoldReport | None = None,
     look: Look = Look(),
+    ax: Any = None,
 ) -> Any:
-    """The matplotlib Figure of ``chart`` (raises InputError without matplotlib, or
-    when the chart is undefined for these rows, saying why)."""
-    Figure = _matplotlib()
+    """The matplotlib Figure of ``chart`` (raises MissingDependency without matplotlib,
+    InputError when the chart is undefined for these rows, saying why); with ``ax``,
+    drawn on those axes instead, and the axes returned: each call on the same axes adds
+    its models with the next styles, each legend entry under its model's name, one
+    baseline where they share it, and the axis labels without counts the models do not
+    share."""
     chart = parse_chart(chart)
-    fig = Figure(figsize=look.size, dpi=look.dpi)
-    ax = fig.add_subplot()
-    if chart == "reliability":
-        name = _reliability(fig, ax, models, look)
+    own = ax is None
+    if own:
+        fig = _matplotlib()(figsize=look.size, dpi=look.dpi)
+        ax = fig.add_subplot()
     else:
-        name = {
-            "roc": _roc,
-            "pr": _pr,
-            "det": _det,
-            "decision": _decision,
-            "gains": _gains,
-            "cost": _cost,
-            "metrics": _metrics,
-        }[chart](fig, ax, models, folds)
+        _matplotlib()  # says how to install matplotlib, as a figure of its own does
+        fig = ax.figure
+    drawn = getattr(ax, "_threshold_lab_models", 0)
+    before = list(ax.get_lines())
+    labels = (ax.get_xlabel(), ax.get_ylabel())
+    token = _OVERLAY.set((drawn, not own))
+    try:
+        if chart == "reliability":
+            name = _reliability(fig, ax, models, look)
+        else:
+            name = {
+                "roc": _roc,
+                "pr": _pr,
+                "det": _det,
+                "decision": _decision,
+                "gains": _gains,
+                "cost": _cost,
+                "metrics": _metrics,
+            }[chart](fig, ax, models, folds)
+    finally:
+        _OVERLAY.reset(token)
     title = look.title if look.title is not None else (f"{name} of {source}" if source else name)
+    if not own:
+        ax._threshold_lab_models = drawn + len(models)
+        for line in ax.get_lines()[len(before) :]:  # a line already drawn is not drawn twice
+            if any(_same(line, x) for x in before):
+                line.remove()
+        for old, new, setter in (
+            (labels[0], ax.get_xlabel(), ax.set_xlabel),
+            (labels[1], ax.get_ylabel(), ax.set_ylabel),
+        ):
+            if old and old != new:  # counts of another report: the quantity alone
+                setter(new.split("\n")[0])
+        if drawn and look.title is None and ax.get_title() not in ("", title):
+            title = name  # several reports: the chart, not one report's name
     legend = {
         "pr": "lower left",
         "decision": "upper right",
@@ -838,8 +882,21 @@ def draw(
         "reliability": "upper left",
         "cost": "upper right",
     }.get(chart, "lower right")
-    _finish(fig, ax, title, legend)
-    return fig
+    _finish(fig, ax, title, legend, own)
+    return fig if own else ax
+
+
+def _same(one: Any, two: Any) -> bool:
+    """Two lines of the same label through the same points (a baseline two reports
+    share)."""
+    if one.get_label().startswith("_"):  # unlabelled: only a baseline is shared
+        if not str(one.get_gid()).startswith("baseline") or one.get_gid() != two.get_gid():
+            return False
+    elif one.get_label() != two.get_label():
+        return False
+    x1, y1 = (np.asarray(v, dtype=np.float64) for v in one.get_data())
+    x2, y2 = (np.asarray(v, dtype=np.float64) for v in two.get_data())
+    return x1.shape == x2.shape and bool(np.array_equal(x1, x2) and np.array_equal(y1, y2))
 
 
 def save(fig: Any, path: str | PathLike[str] | Output, inputs: Sequence[str | Path] = ()) -> Path:

@@ -1072,10 +1072,16 @@ class Report:
     ) -> Any:
         """The matplotlib Figure of ``chart`` (roc, pr, det, decision, reliability,
         gains, cost, metrics): what :meth:`plot` saves, the active point at
-        ``threshold`` (default: the report's). Needs matplotlib
-        (``pip install threshold-lab[plot]``)."""
+        ``threshold`` (default: the report's). A notebook shows it as an image; a plain
+        session opens no window. Needs matplotlib (``pip install
+        'threshold-lab[plot]'``; without it, an ImportError saying so)."""
         if threshold is not _SAME:
             return self.at(threshold).figure(chart, size=size, dpi=dpi, title=title)
+        return self._draw(chart, size, dpi, title, None)
+
+    def _draw(
+        self, chart: str, size: tuple[float, float] | str, dpi: int, title: str | None, ax: Any
+    ) -> Any:
         c = self.contents
         look = Look(
             size=OPTIONS["size"].read(size),
@@ -1084,24 +1090,42 @@ class Report:
             bins=c.options.bins,
             binning=c.options.binning,
         )
-        models = [FigureModel(p.name, p.analysis, p.sure, p.decision_curve) for p in c.parts]
-        return draw(chart, models, source=c.source, folds=c.first.folds, look=look)
+        alone = len(c.parts) == 1 and ax is not None  # on shared axes, named as the report
+        models = [
+            FigureModel(c.source if alone else p.name, p.analysis, p.sure, p.decision_curve)
+            for p in c.parts
+        ]
+        return draw(chart, models, source=c.source, folds=c.first.folds, look=look, ax=ax)
 
     @keywords_checked("Report.plot")
     def plot(
         self,
         chart: str,
-        path: str | PathLike[str],
+        path: str | PathLike[str] | None = None,
         *,
+        ax: Any = None,
         size: tuple[float, float] | str = (6.0, 4.0),
         dpi: int = 150,
         title: str | None = None,
         threshold: float | str | object | None = _SAME,
-    ) -> Path:
-        """Draw ``chart`` and write it to ``path`` (.png, .svg or .pdf): the exact sweep,
-        the baseline, the active point, the summaries named, each model's own marker
-        and line style, bands when the bootstrap ran, each fold's curve. Returns the
-        path written."""
+    ) -> Any:
+        """Draw ``chart`` and write it to ``path`` (.png, .svg or .pdf), returning the
+        path written; or, with ``ax``, draw it on those matplotlib axes and return them,
+        as scikit-learn's displays do (several reports on one ``ax`` overlay, each
+        legend entry under its report's name; ``size`` and ``dpi`` are then the
+        caller's figure's). The exact sweep, the baseline, the active point, the
+        summaries named, each model's own marker and line style, bands when the
+        bootstrap ran, each fold's curve."""
+        if (path is None) == (ax is None):
+            raise InputError(
+                "Report.plot(): give path= (a file to write) or ax= (matplotlib axes to "
+                "draw on), one of the two"
+            )
+        if ax is not None:
+            if threshold is not _SAME:
+                return self.at(threshold).plot(chart, ax=ax, title=title)
+            return self._draw(chart, size, dpi, title, ax)
+        assert path is not None
         source = self.contents.source
         target = check_output(path, inputs=[source] if Path(source).is_file() else [])
         figure = self.figure(chart, size=size, dpi=dpi, title=title, threshold=threshold)
