@@ -74,6 +74,7 @@ def explore(
     ascii: bool | None = None,
     playback_seconds: float = 1.0,
     positive: object = None,
+    pos_label: object = None,
     sample_weight: ArrayLike | None = None,
     ids: ArrayLike | None = None,
     classes: Sequence[object] | None = None,

@@ -46,7 +46,10 @@ def _labels(column: Any, positive: str | None) -> np.ndarray | None:
         return np.asarray(column.to_numpy(zero_copy_only=False), dtype=bool)
     if pa.types.is_integer(kind) and positive is None:
         values = column.to_numpy()
-        return values == 1 if values.min() >= 0 and values.max() <= 1 else None
+        low, high = values.min(), values.max()
+        if high > 1 or low < -1 or (low == -1 and (values == 0).any()):
+            return None  # the exact reader names the row at fault
+        return np.asarray(values == 1, dtype=bool)  # 0/1, or scikit-learn's -1/1
     if pa.types.is_string(kind) and positive is None:
         digits = _digit_labels(column)
         if digits is not None:

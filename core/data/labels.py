@@ -1,7 +1,9 @@
 """The one set of label rules, shared by every reader.
 
 A label column holds 0/1 or true/false (any case; ``1.0``/``0.0`` too), 1
-and true being the positive class. Spellings of one class are one class:
+and true being the positive class, or -1/1 (``-1.0`` too), as scikit-learn
+reads them: -1 negative, 1 positive (0 and -1 together are refused: two
+numbers that would both be negative). Spellings of one class are one class:
 ``1``, ``1.0`` and ``TRUE`` may all appear in one column (see :func:`class_of`).
 Two other names are allowed when ``--positive NAME`` says which one is
 positive. Each label is stripped of surrounding spaces first. Anything else (an
@@ -23,6 +25,13 @@ from threshold_lab.core.errors import quoted
 TRUE_WORDS = frozenset({"1", "1.0", "true"})
 FALSE_WORDS = frozenset({"0", "0.0", "false"})
 BOOL_WORDS = TRUE_WORDS | FALSE_WORDS
+#: -1, negative beside 1 (scikit-learn's {-1, 1}); a class of its own, never 0's.
+MINUS_WORDS = frozenset({"-1", "-1.0"})
+
+
+def _binary(key: str) -> bool:
+    """A spelling of 0, 1, true, false or -1."""
+    return key.lower() in BOOL_WORDS or key in MINUS_WORDS
 
 
 class LabelProblem(Exception):
@@ -69,14 +78,16 @@ def class_of(key: str) -> str:
     """The class a label key names: ``"1"`` for every spelling of 1/true,
     ``"0"`` for every spelling of 0/false, else the key itself.
 
-    >>> [class_of(k) for k in ("1.0", "TRUE", "true", "False", "0.0", "spam")]
-    ['1', '1', '1', '0', '0', 'spam']
+    >>> [class_of(k) for k in ("1.0", "TRUE", "true", "False", "0.0", "-1.0", "spam")]
+    ['1', '1', '1', '0', '0', '-1', 'spam']
     """
     low = key.lower()
     if low in TRUE_WORDS:
         return "1"
     if low in FALSE_WORDS:
         return "0"
+    if key in MINUS_WORDS:
+        return "-1"
     return key
 
 
@@ -95,8 +106,8 @@ def _breaks_pattern(new: str, before: Sequence[str]) -> bool:
     that gives the file away: a number other than 0/1, or a word after (or
     before) 0/1.
     """
-    others = [b.lower() in BOOL_WORDS for b in before]
-    if new.lower() not in BOOL_WORDS:
+    others = [_binary(b) for b in before]
+    if not _binary(new):
         return _is_number_like(new) or any(others)
     return bool(others) and not all(others)
 
@@ -106,10 +117,18 @@ def _check_new(distinct: Sequence[str], at: int, positive: str | None) -> None:
     new = distinct[at]
     if new == "":
         raise LabelProblem("the label is empty", at)
+    other = {"0": "-1", "-1": "0"}.get(class_of(new))
+    if positive is None and other and any(class_of(b) == other for b in distinct[:at]):
+        was = next(b for b in distinct[:at] if class_of(b) == other)
+        raise LabelProblem(
+            f"label {quoted(new)} beside {quoted(was)}: labels are 0/1 or -1/1 (as "
+            "scikit-learn reads them), and 0 and -1 cannot both be negative",
+            at,
+        )
     if positive is None and _breaks_pattern(new, distinct[:at]):
         raise LabelProblem(
             f"label {quoted(new)} is not 0/1 or true/false like the labels before it (1 is "
-            "positive, 0 is negative; for named classes use --positive NAME)",
+            "positive, 0 or -1 negative; for named classes use --positive NAME)",
             at,
         )
     if at >= 2:
@@ -172,7 +191,7 @@ def truth_of(distinct: Sequence[str], positive: str | None) -> dict[str, bool]:
                     f"--positive {quoted(positive)} is not one of the labels ({names})"
                 )
             return {k: class_of(k) == wanted for k in distinct}
-        unknown = [at for at, k in enumerate(spelled) if k.lower() not in BOOL_WORDS]
+        unknown = [at for at, k in enumerate(spelled) if not _binary(k)]
         if unknown:
             names = " and ".join(quoted(s) for s in spelled)
             raise LabelProblem(

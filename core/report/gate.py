@@ -23,9 +23,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from threshold_lab.core.curves.operating import Kind
+from threshold_lab.core.curves.operating import Focus, Kind
 from threshold_lab.core.doubles import read_double
 from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.groups.gaps import GAPS
 from threshold_lab.core.metrics.metric import format_fraction
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 
@@ -50,7 +51,14 @@ SUMMARIES = (
     "log_loss",
     "brier",
     "ks",
+    "ece",
+    "mce",
 )
+#: The fairness gaps read by name (a report with groups), Fairlearn's names.
+GAP_NAMES = tuple(GAPS)
+#: Partial AUCs, named with their range: ``partial_auc fpr 0 0.1`` (the area) and
+#: ``standardised_partial_auc fpr 0 0.1`` (McClish's standardisation).
+PARTIAL = {"partial_auc": "area", "standardised_partial_auc": "standardised"}
 
 #: Other spellings of a name, as other tools write it (scikit-learn's ``roc_auc``).
 ALIASES = {"roc_auc": "auc"}
@@ -63,7 +71,10 @@ NAMES_HELP = (
     + ", each metric at the threshold ("
     + ", ".join(METRIC_NAMES)
     + "), objective (the goal's), METRIC at goal, "
-    "tpr at fpr X, fpr at tpr Y, and baseline.NAME for each of them"
+    "tpr at fpr X, fpr at tpr Y, partial_auc fpr LOW HIGH (and tpr; "
+    "standardised_partial_auc too), net_benefit at pt X, each fairness gap with groups ("
+    + ", ".join(GAP_NAMES)
+    + "), and baseline.NAME for each of them"
 )
 
 
@@ -156,6 +167,8 @@ _UNBOUNDED = frozenset({"lr_plus", "lr_minus", "lift", "diagnostic_odds_ratio", 
 
 
 def _range(name: str) -> tuple[float, float]:
+    if name.startswith(("net_benefit", "standardised_partial_auc")):
+        return -math.inf, 1.0  # a model worse than treating everyone, or than chance
     base = name.removesuffix(" at goal")
     if base in _SIGNED:
         return -1.0, 1.0
@@ -218,9 +231,16 @@ def headline(d: Mapping[str, Any]) -> dict[str, Number]:
         ("log_loss", "probability.log_loss", prob.get("log_loss")),
         ("brier", "probability.brier", prob.get("brier")),
         ("ks", "ks.value", ks.get("value") if isinstance(ks, Mapping) else None),
+        ("ece", "calibration.ece", _section(d, "calibration").get("ece")),
+        ("mce", "calibration.mce", _section(d, "calibration").get("mce")),
     ):
         if m is not None:
             out[name] = _number(name, where, m)
+    gaps = _section(d, "gaps")
+    for name in GAP_NAMES:
+        if name in gaps:
+            out[name] = _number(name, f"gaps.{name}", gaps[name])
+    out.update(_listed(d))
     metrics = _section(d, "metrics")
     for name in METRIC_NAMES:
         if name in metrics:
@@ -262,6 +282,40 @@ def headline(d: Mapping[str, Any]) -> dict[str, Number]:
                     if feasible
                     else Number(None, None, why)
                 )
+    return out
+
+
+def _listed(d: Mapping[str, Any]) -> dict[str, Number]:
+    """The partial AUCs (``partial_auc fpr 0 0.1``) and the net benefits on the
+    decision curve's grid (``net_benefit at pt 0.2``) of a report's JSON."""
+    out: dict[str, Number] = {}
+    partial = d.get("partial_auc") or ()
+    if not isinstance(partial, list | tuple):
+        raise InputError(f'"partial_auc" is {_kind(partial)}, not a list')
+    for i, p in enumerate(partial):
+        if not isinstance(p, Mapping):
+            raise InputError(f"partial_auc[{i}] is {_kind(p)}, not an object")
+        focus, low, high = p.get("focus"), p.get("low"), p.get("high")
+        if (
+            focus in ("fpr", "tpr")
+            and isinstance(low, int | float)
+            and isinstance(high, int | float)
+        ):
+            span = f"{focus} {limit_text(low)} {limit_text(high)}"
+            for name, field_name in PARTIAL.items():
+                key = f"{name} {span}"
+                out[key] = _number(key, f"partial_auc[{i}].{field_name}", p.get(field_name))
+    curve = d.get("decision_curve")
+    grid = curve.get("grid") if isinstance(curve, Mapping) else None
+    if grid is not None and not isinstance(grid, list | tuple):
+        raise InputError(f'"decision_curve.grid" is {_kind(grid)}, not a list')
+    for i, g in enumerate(grid or ()):
+        if not isinstance(g, Mapping):
+            raise InputError(f"decision_curve.grid[{i}] is {_kind(g)}, not an object")
+        pt = g.get("pt")
+        if isinstance(pt, int | float) and not isinstance(pt, bool):
+            key = f"net_benefit at pt {limit_text(pt)}"
+            out[key] = _number(key, f"decision_curve.grid[{i}].net_benefit", g.get("net_benefit"))
     return out
 
 
@@ -484,8 +538,42 @@ class _Parser:
             return Ref(self.name(self.take()), baseline=True)
         return Ref(self.name(t))
 
+    def rate(self, what: str, low: float = 0.0, high: float = 1.0) -> float:
+        """A number from ``low`` to ``high`` (both ends allowed), said as ``what``."""
+        n = self.tok
+        if n.kind != "number":
+            raise self.fail(f"expected {what} (a number from {low:g} to {high:g})")
+        self.take()
+        value = float(n.text)
+        if not low <= value <= high:
+            raise self.fail(f"{n.text} is not from {low:g} to {high:g}", n)
+        return value
+
     def name(self, t: _Token) -> str:
         word = t.text.lower()
+        if word in PARTIAL:
+            focus = self.tok
+            if focus.kind != "name" or focus.text.lower() not in _RATES:
+                raise self.fail(
+                    f"expected fpr or tpr and a range after {quoted(t.text)} ({word} fpr 0 0.1)"
+                )
+            self.take()
+            low = self.rate("the range's low end")
+            at = self.tok
+            high = self.rate("the range's high end")
+            if not low < high:
+                raise self.fail(f"the range's high end is not above its low end {low:g}", at)
+            return f"{word} {focus.text.lower()} {limit_text(low)} {limit_text(high)}"
+        if word == "net_benefit" and self.tok.kind == "name" and self.tok.text.lower() == "at":
+            self.take()
+            if self.tok.kind != "name" or self.tok.text.lower() != "pt":
+                raise self.fail("expected 'pt' after 'net_benefit at' (net_benefit at pt 0.2)")
+            self.take()
+            n = self.tok
+            pt = self.rate("the threshold probability pt")
+            if not 0 < pt < 1:
+                raise self.fail(f"{n.text} is not a probability strictly between 0 and 1", n)
+            return f"net_benefit at pt {limit_text(pt)}"
         if self.tok.kind == "name" and self.tok.text.lower() == "at":
             at = self.take()
             nxt = self.tok
@@ -523,7 +611,7 @@ class _Parser:
                 at,
             )
         word = ALIASES.get(word, word)
-        if word in SUMMARIES or word in _METRICS or word == "objective":
+        if word in SUMMARIES or word in _METRICS or word in GAPS or word == "objective":
             return word
         raise self.fail(f"{quoted(t.text)} is not a name", t, NAMES_HELP)
 
@@ -568,6 +656,32 @@ def needed_readouts(reqs: Sequence[Requirement]) -> tuple[tuple[Kind, float], ..
     return tuple(out)
 
 
+def needed_partial_aucs(reqs: Sequence[Requirement]) -> tuple[tuple[Focus, float, float], ...]:
+    """The partial AUCs the requirements read (``partial_auc fpr 0 0.1``)."""
+    out: list[tuple[Focus, float, float]] = []
+    for r in reqs:
+        for ref in r.refs():
+            parts = ref.name.split(" ")
+            if parts[0] in PARTIAL and len(parts) == 4:
+                focus: Focus = "fpr" if parts[1] == "fpr" else "tpr"
+                item = (focus, float(parts[2]), float(parts[3]))
+                if item not in out:
+                    out.append(item)
+    return tuple(out)
+
+
+def needed_pts(reqs: Sequence[Requirement]) -> tuple[Fraction, ...]:
+    """The threshold probabilities whose net benefit the requirements read."""
+    out: list[Fraction] = []
+    for r in reqs:
+        for ref in r.refs():
+            if ref.name.startswith("net_benefit at pt "):
+                pt = Fraction(ref.name.rsplit(" ", 1)[1])
+                if pt not in out:
+                    out.append(pt)
+    return tuple(out)
+
+
 def check_available(
     reqs: Sequence[Requirement], current: Mapping[str, Number], baseline: Baseline | None
 ) -> None:
@@ -598,6 +712,12 @@ def why_missing(name: str) -> str:
         return " (it was made without --goal)"
     if name.startswith(("tpr at", "fpr at")):
         return " (its readouts do not include that rate: --readout)"
+    if name in GAPS:
+        return " (it was made without groups: --group COLUMN)"
+    if name.startswith(tuple(PARTIAL)) or name.startswith("net_benefit"):
+        return " (it was made without it: --partial-auc, --pt)"
+    if name in ("ece", "mce"):
+        return " (it has no reliability diagram)"
     return ""
 
 

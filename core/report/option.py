@@ -112,6 +112,9 @@ class Option:
     #: Its value names a file the run reads (``in``) or writes (``out``): no output
     #: may be one of the run's inputs (:mod:`threshold_lab.core.output`).
     file: Literal["in", "out"] | None = None
+    #: Other Python keywords for it: scikit-learn's name where it has another
+    #: (``pos_label`` for ``positive``), taken by the same Python front ends.
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # The flag and the keyword are the name's own unless declared otherwise.
@@ -377,7 +380,12 @@ class Table(Mapping[str, Option]):
         return [o for o in self._by_name.values() if front in o.fronts]
 
     def by_keyword(self, front: str) -> dict[str, Option]:
-        return {o.keyword: o for o in self.taken_by(front) if o.keyword is not None}
+        """Each Python keyword ``front`` takes (aliases included) and its option."""
+        out = {o.keyword: o for o in self.taken_by(front) if o.keyword is not None}
+        for o in self.taken_by(front):
+            if o.keyword is not None:
+                out.update(dict.fromkeys(o.aliases, o))
+        return out
 
     def by_plain(self) -> dict[str, Option]:
         return {o.plain: o for o in self._by_name.values() if o.plain is not None}

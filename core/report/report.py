@@ -94,6 +94,8 @@ from threshold_lab.core.report.gate import (
     facts,
     gate,
     headline,
+    needed_partial_aucs,
+    needed_pts,
     needed_readouts,
 )
 from threshold_lab.core.report.option import keywords_checked
@@ -377,9 +379,18 @@ def _at_goal(c: Contents) -> dict[str, Number]:
 
 
 def _with_required_readouts(o: Options) -> Options:
-    """``o`` with every readout a requirement reads (``tpr at fpr 0.02``) added."""
+    """``o`` with every readout (``tpr at fpr 0.02``), partial AUC (``partial_auc fpr
+    0 0.1``) and net benefit (``net_benefit at pt 0.2``) a requirement reads added."""
     extra = [r for r in needed_readouts(o.requirements) if r not in o.readouts]
-    return dataclasses.replace(o, readouts=o.readouts + tuple(extra)) if extra else o
+    partial = [p for p in needed_partial_aucs(o.requirements) if p not in o.partial_aucs]
+    pts = [p for p in needed_pts(o.requirements) if p not in o.pt]
+    if extra:
+        o = dataclasses.replace(o, readouts=o.readouts + tuple(extra))
+    if partial:
+        o = dataclasses.replace(o, partial_aucs=o.partial_aucs + tuple(partial))
+    if pts:
+        o = dataclasses.replace(o, pt=tuple(sorted((*o.pt, *pts))))
+    return o
 
 
 def _groups(
@@ -641,6 +652,7 @@ class Report:
         baseline_scores: ArrayLike | None = None,
         require: str | Sequence[str] | None = None,
         positive: object = None,
+        pos_label: object = None,
         sample_weight: ArrayLike | None = None,
         ids: ArrayLike | None = None,
         classes: Sequence[object] | None = None,
@@ -700,6 +712,7 @@ class Report:
         baseline_scores: ArrayLike | None = None,
         require: str | Sequence[str] | None = None,
         positive: object = None,
+        pos_label: object = None,
         groups: ArrayLike | None = None,
         group_name: str | None = None,
         folds: ArrayLike | None = None,
@@ -770,6 +783,7 @@ class Report:
         baseline_scores: ArrayLike | None = None,
         require: str | Sequence[str] | None = None,
         positive: object = None,
+        pos_label: object = None,
         sample_weight: ArrayLike | None = None,
         ids: ArrayLike | None = None,
         groups: ArrayLike | None = None,

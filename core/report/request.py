@@ -182,6 +182,10 @@ def given_from_python(front: str, keywords: Mapping[str, object]) -> dict[str, A
             raise InputError(f"{front[:-2]}: no option {quoted(keyword)}")
         if option.name != "threshold" and (value is None or value is False):
             continue
+        if option.name in given:  # an alias and its option, both given
+            raise InputError(
+                f"{front[:-2]}: {option.keyword}= and {keyword}= are one option; give one"
+            )
         given[option.name] = option.read(value)
     return given
 

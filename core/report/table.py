@@ -714,6 +714,7 @@ def _source_entries() -> Iterator[Option]:
         python=taken_as_is,
         annotation="object",
         section="source",
+        aliases=("pos_label",),
     )
     yield Option(
         "aggregated",

@@ -44,7 +44,7 @@ FUNCTIONS: dict[str, list[tuple[Callable[..., Any], set[str]]]] = {
     "explore()": [(api.explore, {"y_true", "y_score"})],
     "figure()": [
         (Report.figure, {"chart", "threshold"}),
-        (Report.plot, {"chart", "path", "threshold"}),
+        (Report.plot, {"chart", "path", "ax", "threshold"}),
     ],
 }
 

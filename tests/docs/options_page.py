@@ -51,6 +51,7 @@ def _name(o: Option) -> str:
         )
     if o.keyword and o.fronts & set(PYTHON):
         names.append(f"`{o.keyword}=`")
+        names += [f"`{a}=`" for a in o.aliases]
     return " / ".join(names)
 
 
