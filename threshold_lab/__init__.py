@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from threshold_lab.core.errors import InputError, MissingDependency, UnknownOption
 from threshold_lab.core.measures import Measure
+from threshold_lab.core.report.gating import GateResult, gate
 from threshold_lab.core.report.report import Report, Sweep
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Explored",
+    "GateResult",
     "InputError",
     "Measure",
     "MissingDependency",
@@ -39,6 +41,7 @@ __all__ = [
     "UnknownOption",
     "explore",
     "from_frame",
+    "gate",
     "report",
 ]
 

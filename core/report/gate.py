@@ -1050,8 +1050,21 @@ class Change:
 
 
 def changes(base: Mapping[str, Number], current: Mapping[str, Number]) -> tuple[Change, ...]:
-    """Every headline number both reports have, in the current report's order."""
-    return tuple(Change(k, base[k], v) for k, v in current.items() if k in base)
+    """Every headline number both reports have, in the current report's order (the
+    names a requirement may read besides: gaps, partial AUCs, net benefits, ECE and
+    MCE, are not listed)."""
+    return tuple(
+        Change(k, base[k], v) for k, v in current.items() if k in base and not _only_read(k)
+    )
+
+
+def _only_read(name: str) -> bool:
+    """A name a requirement reads that the changes do not list."""
+    return (
+        name in GAPS
+        or name in ("ece", "mce")
+        or name.startswith(("net_benefit at pt ", *(f"{p} " for p in PARTIAL)))
+    )
 
 
 @dataclass(frozen=True)

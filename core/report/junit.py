@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from threshold_lab.core.output import Output, write_text
 from threshold_lab.core.report.conditions import Condition
 
 #: The class name every requirement's test case has.
@@ -77,3 +78,15 @@ def junit_xml(
     ET.SubElement(root, "system-err").text = ""
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write_junit(out: Output, conditions: Sequence[Condition], source: str, seconds: float) -> None:
+    """Write the JUnit file of ``conditions`` (a report of ``source``), whole or not at
+    all: ``report --junit`` and :meth:`GateResult.to_junit` alike."""
+    text = junit_xml(
+        conditions,
+        suite=f"threshold-lab report {source}",
+        properties=[("source", source)],
+        seconds=seconds,
+    )
+    write_text(out, text)

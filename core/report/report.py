@@ -88,9 +88,11 @@ from threshold_lab.core.report.estimator import estimator_rule, predict_disagree
 from threshold_lab.core.report.gate import (
     SEVERAL,
     AucTest,
+    Baseline,
     Gate,
     Number,
     Outcome,
+    Requirement,
     facts,
     gate,
     headline,
@@ -321,6 +323,14 @@ def _contents(
         return contents
     gated = _gate(source, options, contents)
     return dataclasses.replace(contents, gate=gated, conditions=conditions(gated.outcomes))
+
+
+def regated(report: Report, baseline: Baseline | None, reqs: tuple[Requirement, ...]) -> Contents:
+    """``report``'s contents gated anew: against ``baseline``, with ``reqs`` (each
+    readout, partial AUC or net benefit they read computed for them)."""
+    options = dataclasses.replace(report.contents.options, baseline=baseline, requirements=reqs)
+    options = _with_required_readouts(options)
+    return _contents(report._source, options, report._prepared, None, report._grouped)
 
 
 def _folds(source: Source, o: Options, p: _Prepared, part: ModelPart) -> FoldReport:

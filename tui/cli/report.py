@@ -11,17 +11,17 @@ import dataclasses
 import itertools
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from threshold_lab.core.curves.export import curve_csv, missing_class
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.output import Output, stream, write_text
+from threshold_lab.core.output import stream
 from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
 from threshold_lab.core.report.as_text import report_text_pieces
-from threshold_lab.core.report.conditions import Condition, conditions
+from threshold_lab.core.report.conditions import conditions
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.report.report import build_report
 from threshold_lab.core.report.request import Request
@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
         pieces = report_text_pieces(contents, limit)
     stream(pieces, sys.stdout)
     if junit is not None:
-        _write_junit(junit, contents.conditions, report.source, seconds)
+        from threshold_lab.core.report.junit import write_junit  # XML: only when asked for
+
+        write_junit(junit, contents.conditions, report.source, seconds)
     for said in () if gated is None else gated.notes:
         note(said)
     for condition in contents.conditions:
@@ -124,16 +126,3 @@ def curve_sweeps(
     for g in c.groups:
         out.append((("all",) * (len(labels) - 1) + (g.name,), g.analysis.sweep))
     return labels, out
-
-
-def _write_junit(junit: Output, checked: Sequence[Condition], source: str, seconds: float) -> None:
-    """Write the JUnit file, whole or not at all."""
-    from threshold_lab.core.report.junit import junit_xml  # XML: only when asked for
-
-    text = junit_xml(
-        checked,
-        suite=f"threshold-lab report {source}",
-        properties=[("source", source)],
-        seconds=seconds,
-    )
-    write_text(junit, text)
