@@ -1176,6 +1176,25 @@ class Report:
 
     # --- renderings ----------------------------------------------------------------
 
+    def to_frame(self, kind: str = "sweep", *, exact: bool = False) -> Any:
+        """One of the report's tables as a tidy data frame: pandas when it is
+        installed, else polars (an ImportError naming both when neither is).
+
+        ``kind``: ``"sweep"`` (threshold, tp, fp, tn, fn, tpr, fpr, precision, recall:
+        a row per operating point, the above-all point first at threshold inf),
+        ``"metrics"`` (name, value, exact, low, high, method, reason), ``"groups"``,
+        ``"folds"`` or ``"readouts"``. An undefined number is null, never 0 or 1;
+        ``exact=True`` adds each rate's exact fraction as text (``"2/3"``)."""
+        from threshold_lab.core.report import tables
+
+        return tables.to_frame(tables.columns(self, kind, exact))
+
+    def to_arrow(self, kind: str = "sweep", *, exact: bool = False) -> Any:
+        """:meth:`to_frame`'s table as a pyarrow Table (the ``[parquet]`` extra)."""
+        from threshold_lab.core.report import tables
+
+        return tables.to_arrow(tables.columns(self, kind, exact))
+
     def to_dict(self, *, points: int | None = JSON_POINTS) -> dict[str, Any]:
         """The report as ``threshold-lab report --json`` gives it (``points``: how many
         sweep points to list; None lists every one)."""
