@@ -89,6 +89,17 @@ class Comparison:
     #: either curve is undefined).
     net_benefit_difference: tuple[NetBenefitDifference, ...] = ()
 
+    def __repr__(self) -> str:
+        """One short line: the two AUCs, their difference with DeLong's interval and
+        p, and the AP difference."""
+        d = self.delong
+        test = "" if d is None else f" ({d.interval.text()}, {d.p.text()})"
+        return (
+            f"<Comparison {self.a} − {self.b}: ROC AUC {self.auc[0].short()} vs "
+            f"{self.auc[1].short()}, difference {self.auc_difference.short()}{test}; "
+            f"AP difference {self.ap_difference.short()}>"
+        )
+
     def as_json(self) -> dict[str, Any]:
         auc = self.auc_difference.as_json()
         if self.delong is not None:

@@ -1225,33 +1225,84 @@ class Report:
         )
 
     def _repr_html_(self) -> str:
-        """The confusion matrix and the headline metrics, for a notebook."""
-        k = self.counts
-        a = self._first.analysis
-        m = a.metrics
-        s = a.curves.summaries
+        """For a notebook: each model's confusion matrix and headline metrics under its
+        name, the models' comparisons (AUC difference with DeLong's interval and p),
+        and the groups and folds in short."""
+        c = self.contents
         e = html.escape
-
-        def row(*cells: str, head: bool = False) -> str:
-            tag = "th" if head else "td"
-            return "<tr>" + "".join(f"<{tag}>{e(c)}</{tag}>" for c in cells) + "</tr>"
-
-        matrix = "".join(
-            [
-                row("", "predicted 1", "predicted 0", head=True),
-                row("actual 1", f"TP {k.tp}", f"FN {k.fn}"),
-                row("actual 0", f"FP {k.fp}", f"TN {k.tn}"),
+        several = len(c.parts) > 1
+        head = (
+            f"<p>{e(self.source)}: {c.first.analysis.data.n} rows, threshold "
+            f"{e(format_threshold(self.threshold))} (positive if score &gt;= threshold)"
+            + (f"; {len(c.parts)} models" if several else "")
+            + "</p>"
+        )
+        body = [_model_html(p.name if several else "", p.analysis) for p in c.parts]
+        if c.comparisons:
+            rows = [_row("models", "AUC difference", "interval", "p", head=True)]
+            for x in c.comparisons:
+                d = x.delong
+                rows.append(
+                    _row(
+                        f"{x.a} − {x.b}",
+                        x.auc_difference.value_or_reason(),
+                        "" if d is None else d.interval.text(),
+                        (x.delong_reason or "") if d is None else d.p.text(),
+                    )
+                )
+            body.append(f"<p>Comparisons (DeLong's paired test)</p><table>{''.join(rows)}</table>")
+        if c.groups:
+            heads = ("group", "rows", "TP", "FP", "TN", "FN", "selection rate", "TPR", "FPR")
+            rows = [_row(*heads, head=True)]
+            for g in self.groups:
+                k, m = g.counts, g.metrics
+                rows.append(
+                    _row(
+                        g.name,
+                        str(g.n),
+                        *(str(v) for v in (k.tp, k.fp, k.tn, k.fn)),
+                        *(m[n].metric.short() for n in ("queue_rate", "recall", "fpr")),
+                    )
+                )
+            body.append(f"<p>Groups by {e(str(c.group_column))}</p><table>{''.join(rows)}</table>")
+        folds = c.first.folds
+        if folds is not None:
+            rows = [_row("fold", "rows", "ROC AUC", "average precision", head=True)]
+            rows += [
+                _row(
+                    f.name, str(f.n), f.auc.value_or_reason(), f.average_precision.value_or_reason()
+                )
+                for f in folds.folds
             ]
-        )
-        names = ("precision", "recall", "f1", "accuracy", "fpr")
-        headline = [(m[n].name or n, m[n].value_or_reason()) for n in names]
-        headline += [
-            ("ROC AUC", s.roc_auc.value_or_reason()),
-            ("average precision", s.average_precision.value_or_reason()),
+            spread = folds.auc
+            body.append(
+                f"<p>Folds by {e(folds.column)}: ROC AUC mean {spread.mean:.4f}, "
+                f"sd {spread.sd:.4f}</p><table>{''.join(rows)}</table>"
+            )
+        return f"<div>{head}{''.join(body)}</div>"
+
+
+def _row(*cells: str, head: bool = False) -> str:
+    tag = "th" if head else "td"
+    return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in cells) + "</tr>"
+
+
+def _model_html(name: str, a: Analysis) -> str:
+    """One model's confusion matrix and headline metrics, under its name."""
+    k, m, s = a.counts, a.metrics, a.curves.summaries
+    matrix = "".join(
+        [
+            _row("", "predicted 1", "predicted 0", head=True),
+            _row("actual 1", f"TP {k.tp}", f"FN {k.fn}"),
+            _row("actual 0", f"FP {k.fp}", f"TN {k.tn}"),
         ]
-        metrics = "".join(row(name, value) for name, value in headline)
-        return (
-            f"<div><p>{e(self.source)}: {a.data.n} rows, threshold "
-            f"{e(format_threshold(self.threshold))} (positive if score &gt;= threshold)</p>"
-            f"<table>{matrix}</table><table>{metrics}</table></div>"
-        )
+    )
+    names = ("precision", "recall", "f1", "accuracy", "fpr")
+    headline = [(m[n].name or n, m[n].value_or_reason()) for n in names]
+    headline += [
+        ("ROC AUC", s.roc_auc.value_or_reason()),
+        ("average precision", s.average_precision.value_or_reason()),
+    ]
+    metrics = "".join(_row(n, v) for n, v in headline)
+    title = f"<p><b>{html.escape(name)}</b></p>" if name else ""
+    return f"{title}<table>{matrix}</table><table>{metrics}</table>"
