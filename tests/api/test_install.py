@@ -71,9 +71,15 @@ def test_the_wheel_s_metadata_says_what_it_runs_on(wheel: Path) -> None:  # noqa
 def test_serve_without_its_extra_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import threshold_lab.tui.cli as cli
+
     monkeypatch.setitem(sys.modules, "textual_serve", None)  # as if not installed
+    # Imported again (a test before may have imported it: from the package's attribute
+    # too, which `from threshold_lab.tui.cli import serving` reads first).
     monkeypatch.delitem(sys.modules, "threshold_lab.tui.cli.serving", raising=False)
-    assert main(["serve", "--port", "8765"]) == 2
+    monkeypatch.delattr(cli, "serving", raising=False)
+    # A host that is not loopback: were the import to succeed, the run stops there too.
+    assert main(["serve", "--host", "192.0.2.1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install 'threshold-lab[serve]'" in err
 
