@@ -17,6 +17,8 @@ figure's data back.
 
 from __future__ import annotations
 
+import functools
+import io
 import warnings
 from collections.abc import Sequence
 from contextvars import ContextVar
@@ -125,12 +127,38 @@ def check_output(path: str | PathLike[str], inputs: Sequence[str | Path] = ()) -
 
 
 def _matplotlib() -> Any:
+    """The Figure class a report draws (matplotlib imported only now)."""
     try:
-        import matplotlib.figure  # noqa: F401  (first: the class below may be imported already)
-        from threshold_lab.core.figure_class import ReportFigure
+        from matplotlib.figure import Figure
     except ImportError:
         raise MissingDependency(INSTALL) from None
-    return ReportFigure
+    return _report_figure(Figure)
+
+
+def _png(fig: Any) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+@functools.cache
+def _report_figure(base: type) -> type:
+    """matplotlib's Figure, shown as a PNG wherever it is displayed (IPython's display
+    protocol: a notebook shows it once, with no ``%matplotlib`` magic). It is made
+    without pyplot, so a plain Python session never opens a window for it."""
+    return type(
+        "ReportFigure",
+        (base,),
+        {"_repr_png_": _png, "__module__": __name__, "__doc__": _report_figure.__doc__},
+    )
+
+
+def __getattr__(name: str) -> Any:
+    # ReportFigure, made when first asked for (matplotlib is optional): so pickle, and
+    # an isinstance check, find it by name.
+    if name == "ReportFigure":
+        return _matplotlib()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: Drawing on a caller's axes: how many models it already holds (each next model takes

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from threshold_lab.core.errors import InputError, MissingDependency, UnknownOption
 from threshold_lab.core.measures import Measure
+from threshold_lab.core.report.at_thresholds import metric_at_thresholds
 from threshold_lab.core.report.gating import GateResult, gate
 from threshold_lab.core.report.report import Report, Sweep
 
@@ -42,6 +43,7 @@ __all__ = [
     "explore",
     "from_frame",
     "gate",
+    "metric_at_thresholds",
     "report",
 ]
 

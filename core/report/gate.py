@@ -13,6 +13,7 @@ is between fractions (``0.01`` is 1/100), else between doubles.
 from __future__ import annotations
 
 import decimal
+import difflib
 import json
 import math
 import operator
@@ -67,15 +68,13 @@ ALIASES = {"roc_auc": "auc"}
 NAMES_HELP = (
     "the names are "
     + ", ".join(SUMMARIES)
-    + " (roc_auc for auc too)"
-    + ", each metric at the threshold ("
-    + ", ".join(METRIC_NAMES)
-    + "), objective (the goal's), METRIC at goal, "
-    "tpr at fpr X, fpr at tpr Y, partial_auc fpr LOW HIGH (and tpr; "
-    "standardised_partial_auc too), net_benefit at pt X, each fairness gap with groups ("
-    + ", ".join(GAP_NAMES)
-    + "), and baseline.NAME for each of them"
+    + " (roc_auc for auc too), each metric by its JSON name (precision, "
+    "recall, f1, mcc, ...), objective (the goal's), METRIC at goal, tpr at fpr X, fpr at "
+    "tpr Y, partial_auc fpr LOW HIGH, net_benefit at pt X, each gap between groups "
+    "(demographic_parity_difference, ...), and baseline.NAME"
 )
+#: Every single-word name, for a suggestion when one is mistyped.
+_WORDS = (*SUMMARIES, *METRIC_NAMES, *GAPS, "objective", "roc_auc", *PARTIAL, "net_benefit")
 
 
 @dataclass(frozen=True)
@@ -613,7 +612,9 @@ class _Parser:
         word = ALIASES.get(word, word)
         if word in SUMMARIES or word in _METRICS or word in GAPS or word == "objective":
             return word
-        raise self.fail(f"{quoted(t.text)} is not a name", t, NAMES_HELP)
+        near = difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.75)
+        hint = f"did you mean {near[0]}? " if near else ""
+        raise self.fail(f"{quoted(t.text)} is not a name", t, hint + NAMES_HELP)
 
 
 def _literal_zero(n: Node) -> bool:

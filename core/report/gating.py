@@ -13,16 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.output import output
 from threshold_lab.core.report.conditions import Condition
 from threshold_lab.core.report.gate import Gate, Outcome
+from threshold_lab.core.report.junit import write_junit
+from threshold_lab.core.report.report import Report, regated
 from threshold_lab.core.report.table import OPTIONS
-
-if TYPE_CHECKING:
-    from threshold_lab.core.report.report import Report
 
 
 @dataclass(frozen=True)
@@ -54,8 +53,6 @@ class GateResult:
     def to_junit(self, path: str | PathLike[str]) -> Path:
         """Write the conditions as a JUnit XML file (``report --junit``'s), whole or
         not at all; the path written."""
-        from threshold_lab.core.report.junit import write_junit
-
         out = output(Path(path), "to_junit()")
         write_junit(out, self.conditions, self.source, 0.0)
         return out.path
@@ -88,8 +85,6 @@ def gate(
     Raises InputError (a ValueError) for a requirement that does not parse or names a
     number neither report has, as the command line does.
     """
-    from threshold_lab.core.report.report import Report, regated
-
     if not isinstance(report, Report):
         raise InputError(
             f"gate(): report {quoted(report)} is not a Report (make one with "

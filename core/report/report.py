@@ -81,8 +81,10 @@ from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
+from threshold_lab.core.report import tables
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
 from threshold_lab.core.report.as_text import report_text
+from threshold_lab.core.report.at_thresholds import at_thresholds
 from threshold_lab.core.report.conditions import conditions
 from threshold_lab.core.report.estimator import estimator_rule, predict_disagrees
 from threshold_lab.core.report.gate import (
@@ -1176,6 +1178,19 @@ class Report:
 
     # --- renderings ----------------------------------------------------------------
 
+    def metric_at_thresholds(
+        self,
+        metric_func: str | Callable[..., Any],
+        *,
+        metric_params: Mapping[str, Any] | None = None,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``metric_func`` at every distinct score of the report's rows (the first
+        model's), the above-all point first: :func:`threshold_lab.metric_at_thresholds`
+        on these rows (a metric's name is read off the report's own sweep, with its
+        ``beta``)."""
+        data = self._first.analysis.data
+        return at_thresholds(data, metric_func, metric_params, beta=self.contents.options.beta)
+
     def to_frame(self, kind: str = "sweep", *, exact: bool = False) -> Any:
         """One of the report's tables as a tidy data frame: pandas when it is
         installed, else polars (an ImportError naming both when neither is).
@@ -1185,14 +1200,10 @@ class Report:
         ``"metrics"`` (name, value, exact, low, high, method, reason), ``"groups"``,
         ``"folds"`` or ``"readouts"``. An undefined number is null, never 0 or 1;
         ``exact=True`` adds each rate's exact fraction as text (``"2/3"``)."""
-        from threshold_lab.core.report import tables
-
         return tables.to_frame(tables.columns(self, kind, exact))
 
     def to_arrow(self, kind: str = "sweep", *, exact: bool = False) -> Any:
         """:meth:`to_frame`'s table as a pyarrow Table (the ``[parquet]`` extra)."""
-        from threshold_lab.core.report import tables
-
         return tables.to_arrow(tables.columns(self, kind, exact))
 
     def to_dict(self, *, points: int | None = JSON_POINTS) -> dict[str, Any]:

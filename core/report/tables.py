@@ -13,18 +13,43 @@ only by the conversion, and none is a dependency.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.curves.operating import Readout
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
+from threshold_lab.core.folds import FoldReport
+from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import Metric, format_fraction
 
-if TYPE_CHECKING:
-    from threshold_lab.core.measures import Measure
-    from threshold_lab.core.report.report import Report
+
+class Report(Protocol):
+    """What the tables read of a report (:class:`threshold_lab.Report`)."""
+
+    @property
+    def sweep(self) -> Any: ...
+    @property
+    def metrics(self) -> Mapping[str, Measure]: ...
+    @property
+    def roc_auc(self) -> Measure: ...
+    @property
+    def average_precision(self) -> Measure: ...
+    @property
+    def pr_trapezoid_area(self) -> Measure: ...
+    @property
+    def log_loss(self) -> Measure: ...
+    @property
+    def brier(self) -> Measure: ...
+    @property
+    def groups(self) -> tuple[Any, ...]: ...
+    @property
+    def folds(self) -> FoldReport | None: ...
+    @property
+    def readouts(self) -> tuple[Readout, ...]: ...
+
 
 KINDS = ("sweep", "metrics", "groups", "folds", "readouts")
 

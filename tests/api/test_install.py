@@ -73,7 +73,8 @@ def test_serve_without_its_extra_says_how_to_install_it(
 ) -> None:
     import threshold_lab.tui.cli as cli
 
-    monkeypatch.setitem(sys.modules, "textual_serve", None)  # as if not installed
+    for name in [m for m in sys.modules if m.split(".")[0] == "textual_serve"] + ["textual_serve"]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed (its parts too)
     # Imported again (a test before may have imported it: from the package's attribute
     # too, which `from threshold_lab.tui.cli import serving` reads first).
     monkeypatch.delitem(sys.modules, "threshold_lab.tui.cli.serving", raising=False)

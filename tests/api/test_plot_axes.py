@@ -6,6 +6,7 @@ IPython's display protocol shows as a PNG, made without pyplot (no window pops u
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 from fractions import Fraction
@@ -86,10 +87,11 @@ def test_plot_wants_a_path_or_axes_not_both_nor_neither(tmp_path) -> None:  # ty
 def test_a_figure_shows_inline_as_a_png_and_opens_no_window() -> None:
     r = tl.report([1, 0, 1, 0], [0.9, 0.4, 0.6, 0.2])
     fig = r.figure("roc")
-    from threshold_lab.core.figure_class import ReportFigure
+    from threshold_lab.core import figures
 
-    assert isinstance(fig, ReportFigure) and isinstance(fig, Figure)
-    png = fig._repr_png_()
+    assert isinstance(fig, figures.ReportFigure) and isinstance(fig, Figure)
+    assert type(pickle.loads(pickle.dumps(fig))).__name__ == "ReportFigure"
+    png = fig._repr_png_()  # type: ignore[attr-defined]  # made with the class, at run time
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
     # No pyplot: a plain session draws nothing on screen unasked.
     code = (
@@ -106,6 +108,6 @@ def test_drawing_on_axes_without_matplotlib_says_its_pip_line(
 ) -> None:
     r = tl.report([1, 0, 1, 0], [0.9, 0.4, 0.6, 0.2])
     ax = Figure().add_subplot()
-    monkeypatch.setitem(sys.modules, "threshold_lab.core.figure_class", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(ImportError, match=r"threshold-lab\[plot\]"):
         r.plot("roc", ax=ax)
