@@ -65,6 +65,9 @@ class Source:
     fold_column: str | None = None
     fold_names: tuple[str, ...] = ()
     fold_codes: npt.NDArray[np.intp] | None = None
+    #: Scores an estimator gave (``from_estimator``): its response method and the
+    #: class scored as positive (None: scores given as they are).
+    response: tuple[str, object] | None = None
 
     @property
     def paired(self) -> bool:

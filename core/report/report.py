@@ -60,7 +60,7 @@ from threshold_lab.core.decide.net_benefit import (
 )
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, MissingDependency
 from threshold_lab.core.figures import (
     FigureModel,
     Look,
@@ -833,7 +833,9 @@ class Report:
             if differ:
                 source += f" ({differ} rows decided otherwise by predict)"
             given["source"] = source
-        return build_report(Request("from_estimator()", given, arrays=(y, scores)))
+        made = build_report(Request("from_estimator()", given, arrays=(y, scores)))
+        answered = dataclasses.replace(made._source, response=(rule.method, rule.positive))
+        return dataclasses.replace(made, _source=answered)
 
     # --- the numbers -------------------------------------------------------------
 
@@ -1190,6 +1192,34 @@ class Report:
         ``beta``)."""
         data = self._first.analysis.data
         return at_thresholds(data, metric_func, metric_params, beta=self.contents.options.beta)
+
+    def classifier(self, estimator: Any, *, response_method: str | None = None) -> Any:
+        """scikit-learn's ``FixedThresholdClassifier`` deciding as this report does:
+        ``estimator`` (fitted: it is not fitted again) at the goal's threshold (else
+        the report's; above all scores: ``inf``), on the response method the report's
+        scores came from (``from_estimator``'s; else ``response_method``, else
+        scikit-learn's ``"auto"``), with its positive class. Both decide ``score >=
+        threshold``, so its ``predict`` on the report's rows gives the report's
+        counts, ties included (a plain classifier's strict ``>`` was matched by
+        ``from_estimator`` already, with the next double above its 0 or 0.5).
+        Needs scikit-learn."""
+        try:
+            from sklearn.model_selection import FixedThresholdClassifier
+        except ImportError:
+            raise MissingDependency(
+                "Report.classifier() needs scikit-learn: pip install scikit-learn"
+            ) from None
+        decision = self.goal
+        t = decision.threshold if decision is not None and decision.feasible else self.threshold
+        made = self._source.response
+        method = response_method or (made[0] if made is not None else "auto")
+        positive = made[1] if made is not None else None
+        return FixedThresholdClassifier(
+            estimator,
+            threshold=math.inf if t is None else float(t),
+            response_method=method,
+            pos_label=positive,
+        )
 
     def to_frame(self, kind: str = "sweep", *, exact: bool = False) -> Any:
         """One of the report's tables as a tidy data frame: pandas when it is
