@@ -168,7 +168,14 @@ def estimator_rule(estimator: Any, X: Any, positive: Any = None) -> EstimatorRul
         )
     scores, method = _response(estimator, name, [PROBA, MARGIN], X)
     if scores.ndim == 2 and scores.shape[1] > 2:
-        chosen = None if positive is None else _index(classes, positive)
+        if positive is None:
+            raise InputError(
+                f"{name} is fitted on {scores.shape[1]} classes: name the positive one "
+                "(positive=CLASS, the class against the rest), or report every class "
+                f"with threshold_lab.report(y, estimator.{method}(X), "
+                "classes=estimator.classes_)"
+            )
+        chosen = _index(classes, positive)
         return EstimatorRule(
             scores,
             classes or list(range(scores.shape[1])),

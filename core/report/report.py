@@ -806,7 +806,8 @@ class Report:
     ) -> Report:
         """The report of a fitted classifier on ``X`` and ``y`` at the estimator's own
         decision rule, so that its counts are ``estimator.predict(X)``'s: the scores
-        are ``predict_proba(X)`` (every column, with several classes), else
+        are ``predict_proba(X)`` (with three or more classes, ``positive=`` names the
+        class against the rest, and without it the estimator is refused), else
         ``decision_function(X)``, at 0.5 and 0; a ``FixedThresholdClassifier`` or
         ``TunedThresholdClassifierCV`` is reported on the response it uses at its
         ``threshold`` or ``best_threshold_``. The positive class is

@@ -116,5 +116,6 @@ def test_from_estimator_with_named_and_several_classes() -> None:
     assert r.positives == int((names == "spam").sum())
     X3, y3 = make_classification(n_samples=300, n_classes=3, n_informative=4, random_state=3)
     lr3 = LogisticRegression().fit(X3, y3)
-    r3 = tl.Report.from_estimator(lr3, X3, y3)
+    r3 = tl.Report.from_estimator(lr3, X3, y3, positive=2)
     assert r3.multiclass is not None and r3.multiclass.classes == ("0", "1", "2")
+    assert r3.positives == int((y3 == 2).sum())

@@ -113,7 +113,11 @@ def test_three_classes_each_against_the_rest_as_predict() -> None:
     for c in (0, 1, 2):
         r = tl.Report.from_estimator(lr, X, y, positive=c)
         assert _counts(r) == _predicted(lr, X, y, c)
-    whole = tl.Report.from_estimator(lr, X, y)
+    # Without positive=, refused (never one class against the rest unasked), saying
+    # how to report every class; that report's summary is predict's.
+    with pytest.raises(tl.InputError, match=r"fitted on 3 classes: name the positive one"):
+        tl.Report.from_estimator(lr, X, y)
+    whole = tl.report(y, lr.predict_proba(X), classes=lr.classes_)
     assert whole.multiclass is not None
     assert (whole.multiclass.confusion == confusion_matrix(y, lr.predict(X))).all()
 

@@ -144,8 +144,10 @@ def test_an_estimator_that_cannot_score_x_is_one_input_error() -> None:
     one = dummy.DummyClassifier().fit(X, np.ones(30))
     _refused(lambda: tl.Report.from_estimator(one, X, y), "fitted on one class")
     three = sklearn.LogisticRegression().fit(X, np.arange(30) % 3)
-    r = tl.Report.from_estimator(three, X, np.arange(30) % 3)
-    assert r.to_dict()["multiclass"]["classes"] == ["0", "1", "2"]  # not 1 against the rest
+    # Never one class against the rest unasked: refused, naming positive=.
+    _refused(lambda: tl.Report.from_estimator(three, X, np.arange(30) % 3), "positive=CLASS")
+    r = tl.Report.from_estimator(three, X, np.arange(30) % 3, positive=1)
+    assert r.to_dict()["multiclass"]["classes"] == ["0", "1", "2"]
 
 
 def test_csv_and_parquet_integers_past_2_53_are_refused_naming_the_cell(
