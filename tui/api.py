@@ -7,7 +7,7 @@ left the threshold and the rows as they edited them.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -73,8 +73,8 @@ def explore(
     theme: str = "textual-dark",
     ascii: bool | None = None,
     playback_seconds: float = 1.0,
-    positive: object = None,
-    pos_label: object = None,
+    positive: Hashable | None = None,
+    pos_label: Hashable | None = None,
     sample_weight: ArrayLike | None = None,
     ids: ArrayLike | None = None,
     classes: Sequence[object] | None = None,

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numpy.typing import ArrayLike
 from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.data.arrays import arrays_source
 from threshold_lab.core.data.dataset import Dataset
@@ -78,11 +79,11 @@ def at_thresholds(
 
 
 def metric_at_thresholds(
-    y_true: Any,
-    y_score: Any,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     metric_func: str | Callable[..., Any],
     *,
-    sample_weight: Any = None,
+    sample_weight: ArrayLike | None = None,
     metric_params: Mapping[str, Any] | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """``metric_func`` at every distinct score of ``y_score`` (``y_pred = y_score >=

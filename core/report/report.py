@@ -10,11 +10,12 @@ models compared and, with several classes, the multiclass summary.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import html
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from os import PathLike
@@ -189,8 +190,13 @@ def _part(
     return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas, curve, costs)
 
 
-#: ``threshold=`` not given: the report's own.
-_SAME = object()
+class Same(enum.Enum):
+    """``threshold=`` not given to a figure: the report's own threshold."""
+
+    REPORT = "the report's threshold"
+
+
+_SAME = Same.REPORT
 
 
 def _or_nan(value: float | None) -> float:
@@ -663,8 +669,8 @@ class Report:
         baseline: str | PathLike[str] | Mapping[str, Any] | Report | None = None,
         baseline_scores: ArrayLike | None = None,
         require: str | Sequence[str] | None = None,
-        positive: object = None,
-        pos_label: object = None,
+        positive: Hashable | None = None,
+        pos_label: Hashable | None = None,
         sample_weight: ArrayLike | None = None,
         ids: ArrayLike | None = None,
         classes: Sequence[object] | None = None,
@@ -723,8 +729,8 @@ class Report:
         baseline: str | PathLike[str] | Mapping[str, Any] | Report | None = None,
         baseline_scores: ArrayLike | None = None,
         require: str | Sequence[str] | None = None,
-        positive: object = None,
-        pos_label: object = None,
+        positive: Hashable | None = None,
+        pos_label: Hashable | None = None,
         groups: ArrayLike | None = None,
         group_name: str | None = None,
         folds: ArrayLike | None = None,
@@ -794,8 +800,8 @@ class Report:
         baseline: str | PathLike[str] | Mapping[str, Any] | Report | None = None,
         baseline_scores: ArrayLike | None = None,
         require: str | Sequence[str] | None = None,
-        positive: object = None,
-        pos_label: object = None,
+        positive: Hashable | None = None,
+        pos_label: Hashable | None = None,
         sample_weight: ArrayLike | None = None,
         ids: ArrayLike | None = None,
         groups: ArrayLike | None = None,
@@ -1097,7 +1103,7 @@ class Report:
         size: tuple[float, float] | str = (6.0, 4.0),
         dpi: int = 150,
         title: str | None = None,
-        threshold: float | str | object | None = _SAME,
+        threshold: float | str | Same | None = _SAME,
     ) -> Any:
         """The matplotlib Figure of ``chart`` (roc, pr, det, decision, reliability,
         gains, cost, metrics): what :meth:`plot` saves, the active point at
@@ -1136,7 +1142,7 @@ class Report:
         size: tuple[float, float] | str = (6.0, 4.0),
         dpi: int = 150,
         title: str | None = None,
-        threshold: float | str | object | None = _SAME,
+        threshold: float | str | Same | None = _SAME,
     ) -> Any:
         """Draw ``chart`` and write it to ``path`` (.png, .svg or .pdf), returning the
         path written; or, with ``ax``, draw it on those matplotlib axes and return them,
@@ -1162,7 +1168,7 @@ class Report:
 
     # --- another threshold ---------------------------------------------------------
 
-    def at(self, threshold: object) -> Report:
+    def at(self, threshold: float | str | None) -> Report:
         """The same rows at ``threshold`` (a number, or None for above all scores),
         swept once already; a goal is still reported, but the point is ``threshold``.
 

@@ -712,7 +712,7 @@ def _source_entries() -> Iterator[Option]:
         _FILES | _ARRAYS | {"from_frame()", "from_estimator()"},
         metavar="NAME",
         python=taken_as_is,
-        annotation="object",
+        annotation="Hashable | None",
         section="source",
         aliases=("pos_label",),
     )
