@@ -9,6 +9,8 @@ evaluated; a failed one holds a ``failure`` whose message says the value and the
 from __future__ import annotations
 
 import re
+import socket
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -43,8 +45,6 @@ def junit_xml(
     now: datetime | None = None,
 ) -> str:
     """The JUnit XML document of ``conditions`` (a suite named ``suite``)."""
-    import socket
-    import xml.etree.ElementTree as ET  # XML: only when a JUnit file is asked for
 
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%S")
     failed = sum(not c.passed for c in conditions)

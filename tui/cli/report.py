@@ -22,6 +22,7 @@ from threshold_lab.core.output import stream
 from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
 from threshold_lab.core.report.as_text import report_text_pieces
 from threshold_lab.core.report.conditions import conditions
+from threshold_lab.core.report.junit import write_junit
 from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.report.report import build_report
 from threshold_lab.core.report.request import Request
@@ -91,8 +92,6 @@ def run(args: argparse.Namespace) -> int:
         pieces = report_text_pieces(contents, limit)
     stream(pieces, sys.stdout)
     if junit is not None:
-        from threshold_lab.core.report.junit import write_junit  # XML: only when asked for
-
         write_junit(junit, contents.conditions, report.source, seconds)
     for said in () if gated is None else gated.notes:
         note(said)
