@@ -82,7 +82,7 @@ from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
-from threshold_lab.core.report import tables
+from threshold_lab.core.report import tables, tracking
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
 from threshold_lab.core.report.as_text import report_text
 from threshold_lab.core.report.at_thresholds import at_thresholds
@@ -1227,6 +1227,36 @@ class Report:
             response_method=method,
             pos_label=positive,
         )
+
+    def log_to_mlflow(
+        self, *, charts: Sequence[str] = ("roc", "pr"), prefix: str = "", points: int = 0
+    ) -> str:
+        """Log the report to the active MLflow run (the ``[mlflow]`` extra): each
+        headline number that is defined as a metric (``roc_auc``, ``average_precision``,
+        ..., then every metric at the threshold, each name after ``prefix``), the
+        threshold as a param, each undefined number as a tag with its reason (never a
+        0), the JSON report (``points`` sweep points listed) and each of ``charts`` as
+        a PNG figure (``charts=()``: none, and no matplotlib needed). Returns the run's
+        id. MLflow starts a run when none is active, as its own functions do."""
+        c = self.contents
+        numbers: dict[str, float | None] = {}
+        reasons: dict[str, str] = {}
+        summaries = [
+            ("roc_auc", self.roc_auc),
+            ("average_precision", self.average_precision),
+            ("pr_trapezoid_area", self.pr_trapezoid_area),
+            ("log_loss", self.log_loss),
+            ("brier", self.brier),
+        ]
+        for name, m in [*summaries, *self.metrics.items()]:
+            numbers[prefix + name] = m.value
+            if m.value is None:
+                reasons[prefix + name] = m.reason or "undefined"
+        t = self.threshold
+        params = {prefix + "threshold": "above all" if t is None else repr(t)}
+        params[prefix + "source"] = c.source[:250]  # MLflow keeps params short
+        figures = {chart: self.figure(chart) for chart in charts}
+        return tracking.log(numbers, reasons, params, self.to_dict(points=points), figures)
 
     def to_frame(self, kind: str = "sweep", *, exact: bool = False) -> Any:
         """One of the report's tables as a tidy data frame: pandas when it is
