@@ -34,9 +34,9 @@ def _api_words(text: str) -> str:
 
 
 def at(name: str, i: int) -> str:
-    """Where a value is in an array, as messages name it: its Python index and its row
-    counted from 1 (``y_true[1] (row 2)``), as a file's rows are counted."""
-    return f"{name}[{i}] (row {i + 1})"
+    """Where a value is in an array, as messages name it: its row counted from 1
+    (``y_true row 2``), as a file's rows and a frame's are counted: one numbering."""
+    return f"{name} row {i + 1}"
 
 
 def _flat(values: Any, name: str) -> npt.NDArray[Any]:
@@ -83,7 +83,7 @@ def labels_of(y_true: Any, positive: Any = None) -> BoolArray:
     >>> labels_of([1, 0, 2])
     Traceback (most recent call last):
     ...
-    threshold_lab.core.errors.InputError: y_true[2] (row 3): label '2' is not 0/1 or true/false ...
+    threshold_lab.core.errors.InputError: y_true row 3: label '2' is not 0/1 or true/false ...
     """
     y = _flat(y_true, "y_true")
     if y.dtype == np.bool_ and positive is None:
@@ -139,11 +139,11 @@ def scores_of(y_score: Any, name: str = "y_score") -> npt.NDArray[np.float64]:
     >>> scores_of(["1e-400", "0.5"])
     Traceback (most recent call last):
     ...
-    threshold_lab.core.errors.InputError: y_score[0] (row 1) is '1e-400': too small for a ...
+    threshold_lab.core.errors.InputError: y_score row 1 is '1e-400': too small for a ...
     >>> scores_of([9007199254740993, 1])
     Traceback (most recent call last):
     ...
-    threshold_lab.core.errors.InputError: y_score[0] (row 1) is 9007199254740993: an integer ...
+    threshold_lab.core.errors.InputError: y_score row 1 is 9007199254740993: an integer ...
     """
     s = _flat(y_score, name)
     kind = s.dtype.kind
@@ -360,7 +360,8 @@ def _classes_source(
     for i, key in enumerate(keys):
         if key not in index:
             raise InputError(
-                f"y_true[{i}]: label {quoted(key)} is not one of the classes ({', '.join(names)})"
+                f"{at('y_true', i)}: label {quoted(key)} is not one of the classes "
+                f"({', '.join(names)})"
             )
         labels[i] = index[key]
     if labels.shape[0] != matrix.shape[0]:

@@ -764,6 +764,8 @@ class Report:
             scores[0] if isinstance(score, str) else dict(zip(names, scores, strict=True))
         )
         given.update({"sample_weight": w, "ids": row_ids})
+        # Named after what it was made from (titles, JSON's source): the score columns.
+        given.setdefault("source", f"{' and '.join(names)} ({type(frame).__name__})")
         arrays = Request(
             "from_frame()", {k: v for k, v in given.items() if v is not None}, arrays=(y, y_score)
         )

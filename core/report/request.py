@@ -303,7 +303,7 @@ class Request:
             ids=g("ids"),
             positive=None if classes is not None else positive,
             classes=classes,
-            source=g("source") or ARRAYS,
+            source=g("source") or _series_name(y_score) or ARRAYS,
         )
         if classes is not None and positive is not None and src.multiclass is not None:
             names = src.multiclass.classes

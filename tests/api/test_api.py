@@ -181,10 +181,10 @@ def test_several_classes() -> None:
         (lambda: tl.report([1, 0, 1], [0.1, 0.2]), "2 values but y_true has 3"),
         (lambda: tl.report([1, 0], [0.1, float("nan")]), "score at row 2 is nan"),
         (lambda: tl.report([1, 0], [0.1, float("inf")]), "score at row 2 is inf"),
-        (lambda: tl.report([1, 0, 2], [0.1, 0.2, 0.3]), "y_true[2] (row 3): label '2'"),
+        (lambda: tl.report([1, 0, 2], [0.1, 0.2, 0.3]), "y_true row 3: label '2'"),
         (lambda: tl.report(["a", "b", "c"], [0.1, 0.2, 0.3], positive="a"), "a third label"),
         (lambda: tl.report(["a", "b"], [0.1, 0.2]), "positive=NAME"),
-        (lambda: tl.report([1, None], [0.1, 0.2]), "y_true[1] (row 2): the label is missing"),  # type: ignore[arg-type]
+        (lambda: tl.report([1, None], [0.1, 0.2]), "y_true row 2: the label is missing"),  # type: ignore[arg-type]
         (lambda: tl.report(Y, S, goal="max bogus"), '"bogus" is not a metric'),
         (lambda: tl.report(Y, S, threshold="x"), "threshold 'x' is not a number"),
         (lambda: tl.report(Y, S, confidence=1), "confidence 1.0 is not strictly between"),
@@ -192,7 +192,7 @@ def test_several_classes() -> None:
         (lambda: tl.report(Y, S, prevalence=2), "not strictly between 0 and 1"),
         (
             lambda: tl.report(Y, ["a", "b", "c", "d", "e"]),
-            "y_score[0] (row 1) is 'a': not a number",
+            "y_score row 1 is 'a': not a number",
         ),
         (lambda: tl.report(Y, np.ones((5, 3))), "pass classes=[...]"),
         (lambda: tl.report(Y, S, sample_weight=[1, 1]), "sample_weight has 2 values"),

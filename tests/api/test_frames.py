@@ -52,21 +52,30 @@ def test_a_frame_is_its_columns(kind: str) -> None:
     frame = _frames()[kind]
     r = tl.from_frame(frame, score="p", label="y", weight="w", id="id", threshold=0.5)
     direct = tl.report(
-        COLUMNS["y"], COLUMNS["p"], sample_weight=COLUMNS["w"], ids=COLUMNS["id"], threshold=0.5
+        COLUMNS["y"],
+        COLUMNS["p"],
+        sample_weight=COLUMNS["w"],
+        ids=COLUMNS["id"],
+        threshold=0.5,
+        source=r.source,
     )
     assert r.to_dict() == direct.to_dict()
+    assert r.source == f"p ({type(frame).__name__})"  # named after its score column
 
 
 @pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow", "duckdb"])
 def test_several_score_columns_are_models(kind: str) -> None:
     r = tl.from_frame(_frames()[kind], score=["p", "q"], label="y")
     assert list(r.models) == ["p", "q"]
-    assert r.to_dict() == tl.report(COLUMNS["y"], {"p": COLUMNS["p"], "q": COLUMNS["q"]}).to_dict()
+    direct = tl.report(COLUMNS["y"], {"p": COLUMNS["p"], "q": COLUMNS["q"]}, source=r.source)
+    assert r.to_dict() == direct.to_dict()
 
 
 def test_series_of_pandas_and_polars_are_arrays() -> None:
     df = pd.DataFrame(COLUMNS)
-    assert tl.report(df["y"], df["p"]).to_dict() == tl.report(COLUMNS["y"], COLUMNS["p"]).to_dict()
+    named = tl.report(df["y"], df["p"])
+    assert named.source == "p"  # named after the Series
+    assert named.to_dict() == tl.report(COLUMNS["y"], COLUMNS["p"], source="p").to_dict()
     pf = pl.DataFrame(COLUMNS)
     assert tl.report(pf["y"], pf["p"]).counts == tl.report(df["y"], df["p"]).counts
 

@@ -45,14 +45,14 @@ def _refused(call: Callable[[], object], said: str) -> str:
         ([0.9, 0.8 + 1j, 0.8, 0.4, 0.1], "y_score holds complex numbers (complex128)"),
         (np.array([1, 2, 3, 4, 5], dtype="datetime64[D]"), "y_score holds dates or times"),
         (np.array([1, 2, 3, 4, 5], dtype="timedelta64[s]"), "y_score holds time spans"),
-        ([0.9, "1e-400", 0.8, 0.4, 0.1], "y_score[1] (row 2) is '1e-400': too small for a double"),
-        ([0.9, "1_0", 0.8, 0.4, 0.1], "y_score[1] (row 2) is '1_0': not a number"),
+        ([0.9, "1e-400", 0.8, 0.4, 0.1], "y_score row 2 is '1e-400': too small for a double"),
+        ([0.9, "1_0", 0.8, 0.4, 0.1], "y_score row 2 is '1_0': not a number"),
         ([0.9, "\u0663", 0.8, 0.4, 0.1], "is '\u0663': not a number"),
         ([0.9, "inf", 0.8, 0.4, 0.1], "is 'inf': not a finite number"),
-        ([0.9, 10**400, 0.8, 0.4, 0.1], "y_score[1] (row 2) is 1000000"),
+        ([0.9, 10**400, 0.8, 0.4, 0.1], "y_score row 2 is 1000000"),
         ([0.9, 10**5000, 0.8, 0.4, 0.1], "is an integer of 16610 bits: too large for a double"),
-        ([0.9, None, 0.8, 0.4, 0.1], "y_score[1] (row 2) is None: the score is missing"),
-        ([BIG, 2**53, 1, 0, 2], f"y_score[0] (row 1) is {BIG}: an integer a double cannot hold"),
+        ([0.9, None, 0.8, 0.4, 0.1], "y_score row 2 is None: the score is missing"),
+        ([BIG, 2**53, 1, 0, 2], f"y_score row 1 is {BIG}: an integer a double cannot hold"),
         (np.array([BIG, 2**53, 1, 0, 2]), f"is {BIG}: an integer a double cannot hold"),
         (np.array([2**64 - 1, 0, 1, 2, 3], dtype=np.uint64), "an integer a double cannot hold"),
         ([[0.9], [0.8, 0.1], [0.8], [0.4], [0.1]], "y_score: its items are of different lengths"),
@@ -69,7 +69,7 @@ def test_a_long_double_is_refused_only_where_two_scores_would_tie() -> None:
     if one + tiny == one:
         pytest.skip("this machine's long double is a double")
     tied = np.array([one, one + tiny, 0.5, 0.4, 0.1], dtype=np.longdouble)
-    _refused(lambda: tl.report(Y, tied), "y_score[0] (row 1) and y_score[1] (row 2)")
+    _refused(lambda: tl.report(Y, tied), "y_score row 1 and y_score row 2")
     apart = np.array([0.9, 0.8, 0.8, 0.4, 0.1], dtype=np.longdouble)
     assert tl.report(Y, apart).roc_auc.exact == tl.report(Y, S).roc_auc.exact
 
@@ -82,12 +82,12 @@ def test_integers_a_double_holds_are_scores_past_2_53_too() -> None:
 
 def test_masked_values_are_refused_and_an_unmasked_array_is_read() -> None:
     masked = np.ma.masked_array(np.asarray(S), mask=np.asarray([0, 0, 1, 0, 1], dtype=bool))
-    _refused(lambda: tl.report(Y, masked), "y_score[2] (row 3) is masked (2 masked in all)")
+    _refused(lambda: tl.report(Y, masked), "y_score row 3 is masked (2 masked in all)")
     _refused(
         lambda: tl.report(
             np.ma.masked_array(np.asarray(Y), mask=np.asarray([1, 0, 0, 0, 0], dtype=bool)), S
         ),
-        "y_true[0]",
+        "y_true row 1",
     )
     plain = np.ma.masked_array(np.asarray(S), mask=False)
     assert tl.report(Y, plain).roc_auc.exact == tl.report(Y, S).roc_auc.exact
@@ -113,7 +113,7 @@ def test_decimal_and_fraction_scores_are_numbers() -> None:
 
 def test_rows_are_counted_from_1_in_every_front_door(tmp_path: Path) -> None:
     second = "row 2"
-    _refused(lambda: tl.report([1, float("nan"), 1, 0, 1], S), f"y_true[1] ({second})")
+    _refused(lambda: tl.report([1, float("nan"), 1, 0, 1], S), f"y_true {second}")
     _refused(lambda: tl.report(Y, [0.9, float("nan"), 0.8, 0.4, 0.1]), second)
     frame = pd.DataFrame({"label": Y, "score": [0.9, None, 0.8, 0.4, 0.1]})
     _refused(lambda: tl.from_frame(frame), f"at {second}")
@@ -122,7 +122,7 @@ def test_rows_are_counted_from_1_in_every_front_door(tmp_path: Path) -> None:
     path.write_text(base.to_json(), encoding="utf-8")
     _refused(
         lambda: tl.report(Y, S, baseline=path, baseline_scores=[0.9, float("nan"), 0.8, 0.4, 0.1]),
-        f"baseline_scores[1] ({second}) is nan",
+        f"baseline_scores {second} is nan",
     )
 
 
@@ -185,7 +185,7 @@ def test_a_long_value_is_quoted_short() -> None:
 
 def test_a_pandas_missing_label_is_called_missing() -> None:
     labels = pd.array([True, None, False, True, False], dtype="boolean")
-    _refused(lambda: tl.report(labels, S), "y_true[1] (row 2): the label is missing (<NA>)")
+    _refused(lambda: tl.report(labels, S), "y_true row 2: the label is missing (<NA>)")
 
 
 def test_a_pandas_index_is_not_a_column_of_the_frame() -> None:

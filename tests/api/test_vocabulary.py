@@ -82,7 +82,7 @@ def test_minus_one_and_one_from_every_file_reader(
 def test_minus_one_beside_zero_is_refused_naming_the_row(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(tl.InputError, match=r"y_true\[2\] \(row 3\): label '-1' beside '0'"):
+    with pytest.raises(tl.InputError, match=r"y_true row 3: label '-1' beside '0'"):
         tl.report([1, 0, -1], [0.3, 0.2, 0.1])
     csv = tmp_path / "rows.csv"
     csv.write_text("score,label\n0.9,1\n0.2,-1\n0.6,0\n")
