@@ -300,14 +300,24 @@ def _unit_square(ax: Any) -> None:
 def _finish(fig: Any, ax: Any, title: str, legend: str = "lower right", own: bool = True) -> None:
     ax.set_title(title, fontsize=10)
     ax.grid(True, color="#dddddd", linewidth=0.6)
-    ax.legend(loc=legend, fontsize=7, framealpha=0.9)
+    below = legend == "below" and own
+    if below:  # curves that may fill every corner: the legend under the figure
+        handles, labels = ax.get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=7, framealpha=0.9)
+    else:  # on a caller's axes, where its figure has no room kept: the emptiest corner
+        ax.legend(loc="best" if legend == "below" else legend, fontsize=7, framealpha=0.9)
     missing = _fonts_for(fig)
     if missing:
         warnings.warn(GlyphsMissing(missing), stacklevel=2)
     if own:  # a caller's figure keeps the layout the caller gave it
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-            fig.tight_layout()
+            room = 0.0
+            if below:
+                fig.draw_without_rendering()
+                box = fig.legends[0].get_window_extent()
+                room = (box.height + 4) / fig.bbox.height
+            fig.tight_layout(rect=(0, room, 1, 1))
 
 
 class GlyphsMissing(UserWarning):
@@ -904,7 +914,7 @@ def draw(
             title = name  # several reports: the chart, not one report's name
     legend = {
         "pr": "lower left",
-        "decision": "upper right",
+        "decision": "below",
         "det": "upper right",
         "metrics": "best",
         "reliability": "upper left",

@@ -277,3 +277,18 @@ def test_characters_no_font_has_are_said_once_not_per_glyph(
     if missing:
         assert notes[0].endswith("(install a font that has them, such as Noto)")
         assert all(c in notes[0] for c in missing)
+
+
+def test_the_decision_curve_s_legend_covers_no_curve() -> None:
+    """Net benefit curves may run through every corner of the axes: the legend stands
+    under the figure, clear of the axes and of the x-axis label, every entry in it."""
+    y, s, _ = _data()
+    fig = tl.report(y, {"a": s, "b": np.asarray(s) ** 2}).figure("decision")
+    (ax,) = fig.axes
+    assert ax.get_legend() is None and len(fig.legends) == 1
+    fig.draw_without_rendering()
+    legend = fig.legends[0].get_window_extent()
+    under = ax.get_tightbbox()  # the axes with its tick labels and the x label
+    assert legend.y1 <= under.y0 and legend.y0 >= 0
+    said = {t.get_text() for t in fig.legends[0].get_texts()}
+    assert {"a: model", "b: model", "act on everyone", "act on no one"} <= said
