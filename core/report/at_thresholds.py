@@ -69,11 +69,16 @@ def at_thresholds(
     params = dict(metric_params or {})
     if data.weights is not None:
         params.setdefault("sample_weight", data.weights)
-    y_true = data.labels.astype(np.int64)
-    scores = data.scores
+    # In score order, as scikit-learn's own (0/1 as int32, as it passes them): the
+    # same values, at its pace.
+    order = np.argsort(-data.scores, kind="stable")
+    y_true = data.labels[order].astype(np.int32)
+    scores = data.scores[order]
+    if "sample_weight" in params and params["sample_weight"] is data.weights:
+        params["sample_weight"] = data.weights[order]
     values = []
     for t in thresholds.tolist():
-        y_pred = (scores >= t).astype(np.int64)
+        y_pred = (scores >= t).astype(np.int32)
         values.append(metric_func(y_true, y_pred, **params))
     return np.asarray(values, dtype=np.float64), thresholds
 
