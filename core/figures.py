@@ -36,7 +36,7 @@ from threshold_lab.core.curves.hull import normalised_costs
 from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.decide.net_benefit import DecisionCurve
-from threshold_lab.core.errors import InputError, MissingDependency
+from threshold_lab.core.errors import InputError, MissingDependency, quoted
 from threshold_lab.core.folds import FoldReport, tpr_band
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics.metric import Metric, format_fraction
@@ -87,9 +87,11 @@ class Look:
 
 
 def parse_chart(text: str) -> str:
+    if not isinstance(text, str):
+        raise InputError(f"chart {quoted(text)}: give one of {', '.join(CHARTS)}")
     name = text.strip().lower()
     if name not in CHARTS:
-        raise InputError(f"--chart {text!r}: give one of {', '.join(CHARTS)}")
+        raise InputError(f"--chart {quoted(text)}: give one of {', '.join(CHARTS)}")
     return name
 
 
@@ -99,9 +101,9 @@ def parse_size(text: str) -> tuple[float, float]:
     try:
         w, h = (float(p) for p in parts)
     except ValueError:
-        raise InputError(f"--size {text!r}: give width x height in inches, as 6x4") from None
+        raise InputError(f"--size {quoted(text)}: give width x height in inches, as 6x4") from None
     if not (0.5 <= w <= 100 and 0.5 <= h <= 100):
-        raise InputError(f"--size {text!r}: each side from 0.5 to 100 inches")
+        raise InputError(f"--size {quoted(text)}: each side from 0.5 to 100 inches")
     return w, h
 
 
@@ -109,9 +111,11 @@ def parse_dpi(text: str) -> int:
     try:
         dpi = int(text)
     except ValueError:
-        raise InputError(f"--dpi {text!r}: give a whole number of dots per inch, as 150") from None
+        raise InputError(
+            f"--dpi {quoted(text)}: give a whole number of dots per inch, as 150"
+        ) from None
     if not 10 <= dpi <= 2400:
-        raise InputError(f"--dpi {text!r}: from 10 to 2400")
+        raise InputError(f"--dpi {quoted(text)}: from 10 to 2400")
     return dpi
 
 

@@ -218,3 +218,31 @@ def test_mutated_files_answer_or_are_one_line(
         assert code in (0, 2), err
         if code == 2:
             assert err.count("\n") == 1 and len(err) < 600 and "Traceback" not in err
+
+
+@SOAK
+@given(
+    kind=st.one_of(st.sampled_from(["sweep", "metrics", "groups", "folds", "readouts"]), scalars),
+    exact=st.one_of(st.booleans(), scalars),
+    metric=st.one_of(st.sampled_from(["f1", "precision", "mcc", "F1", " recall "]), scalars),
+    chart=st.one_of(st.sampled_from(["roc", "pr", "decision"]), scalars),
+    baseline=st.one_of(
+        st.none(), st.text(max_size=20), st.dictionaries(st.text(max_size=5), scalars, max_size=3)
+    ),
+    require=st.one_of(st.none(), st.text(max_size=40), st.lists(st.text(max_size=20), max_size=3)),
+)
+def test_the_library_s_newer_doors_answer_or_refuse_in_one_line(
+    kind: Any, exact: Any, metric: Any, chart: Any, baseline: Any, require: Any
+) -> None:
+    """to_frame, to_arrow, metric_at_thresholds, gate, plot(ax=) and classifier given
+    anything: an answer or one InputError of one short line."""
+    r = tl.report(Y, S)
+    _answers_or_refuses(lambda: r.to_frame(kind, exact=exact))
+    _answers_or_refuses(lambda: r.to_arrow(kind, exact=exact))
+    _answers_or_refuses(lambda: r.metric_at_thresholds(metric))
+    _answers_or_refuses(lambda: tl.metric_at_thresholds(Y, S, metric))
+    _answers_or_refuses(lambda: tl.gate(r, baseline, require))
+    _answers_or_refuses(lambda: r.classifier(None, response_method=metric))
+    from matplotlib.figure import Figure
+
+    _answers_or_refuses(lambda: r.plot(chart, ax=Figure().add_subplot()))
