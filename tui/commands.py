@@ -896,6 +896,17 @@ class Pr(Command):
     GROUP = "Describe"
 
 
+class Braille(Command):
+    """A curve as one line of braille cells, for a braille display"""
+
+    PLAIN = "braille roc|pr|det [WIDTH]"
+    GROUP = "Describe"
+    PLAIN_HELP = (
+        "the curve as WIDTH braille cells (40 unless given): two dot columns a cell, "
+        "each the curve's height in quarters at its stretch of the x axis, then the scale"
+    )
+
+
 class Calibration(Command):
     """Reliability bins, ECE, MCE and the Brier decomposition"""
 

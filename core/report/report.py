@@ -35,6 +35,7 @@ from threshold_lab.core.compare.models import (
     pairs,
 )
 from threshold_lab.core.compare.paired import paired_delong
+from threshold_lab.core.curves.braille import BrailleLine, braille_line
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import (
     PartialAUC,
@@ -1259,6 +1260,13 @@ class Report:
         params[prefix + "source"] = c.source[:250]  # MLflow keeps params short
         figures = {chart: self.figure(chart) for chart in charts}
         return tracking.log(numbers, reasons, params, self.to_dict(points=points), figures)
+
+    def braille(self, kind: str = "roc", *, width: int = 40) -> BrailleLine:
+        """The curve (roc, pr or det) as one line of ``width`` Unicode braille cells,
+        for a refreshable braille display: ``str()`` gives the line and the sentence
+        giving its scale; ``.levels`` each dot column's level (0 to 3, None: no value).
+        The contract is docs/accessible-curves.md's."""
+        return braille_line(self._first.analysis.sweep, kind, width)
 
     def to_frame(self, kind: str = "sweep", *, exact: bool = False) -> Any:
         """One of the report's tables as a tidy data frame: pandas when it is

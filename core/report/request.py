@@ -118,6 +118,16 @@ RULES: tuple[Rule, ...] = (
         excludes="json",
     ),
     Rule(
+        "braille",
+        "--braille adds lines to the text report, --json prints one JSON object: give one",
+        excludes="json",
+    ),
+    Rule(
+        "braille",
+        "--braille adds lines to the text report, --curve writes the points instead",
+        excludes="curve",
+    ),
+    Rule(
         "junit",
         "it writes each --require, and what --check checks, as a test case",
         needs=("require", "check"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from threshold_lab.core.calibration.reliability import BINS, MAX_BINS, parse_binning, parse_bins
+from threshold_lab.core.curves.braille import parse_kind as parse_braille_kind
 from threshold_lab.core.curves.export import parse_curve
 from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
 from threshold_lab.core.data.presets import PRESET_NAMES
@@ -441,6 +442,16 @@ def _entries() -> Iterator[Option]:
         "as doubles and fractions) in --format csv on stdout, for other plotting tools",
         parse_curve,
         frozenset({"report"}),
+        metavar="roc|pr|det",
+        section="output",
+    )
+    yield Option(
+        "braille",
+        "after the text report, the curve as one line of braille cells (40) and its scale, "
+        "for a braille display; repeatable",
+        one_item(parse_braille_kind),
+        frozenset({"report"}),
+        kind="list",
         metavar="roc|pr|det",
         section="output",
     )

@@ -112,6 +112,7 @@ EXAMPLE: dict[str, tuple[str | None, Any]] = {
     "check": (None, True),
     "max_gap": ("equalized_odds_difference 0.1", None),
     "format": ("csv", None),
+    "braille": ("roc", None),
     "curve": ("roc", None),
     "json": (None, True),
     "junit": ("out.xml", None),

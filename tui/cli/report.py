@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterable
 
+from threshold_lab.core.curves.braille import braille_line
 from threshold_lab.core.curves.export import curve_csv, missing_class
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.loaders import slow_reader_note
@@ -90,6 +91,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
         pieces = report_text_pieces(contents, limit)
+        kinds = request.get("braille") or ()
+        if kinds:
+            sweep = report.contents.first.analysis.sweep
+            lines = []
+            for kind in kinds:
+                line = braille_line(sweep, kind)
+                lines += [f"Braille, {kind.upper()} ({line.width} cells):", line.cells, line.scale]
+            pieces = itertools.chain(pieces, (x + "\n" for x in lines))
     stream(pieces, sys.stdout)
     if junit is not None:
         write_junit(junit, contents.conditions, report.source, seconds)

@@ -4,6 +4,10 @@ curves, calibration, intervals and the bootstrap, the classes."""
 from __future__ import annotations
 
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
+from threshold_lab.core.curves.braille import WIDTH as BRAILLE_WIDTH
+from threshold_lab.core.curves.braille import braille_line
+from threshold_lab.core.curves.braille import parse_kind as parse_braille_kind
+from threshold_lab.core.curves.braille import parse_width as parse_braille_width
 from threshold_lab.core.curves.operating import (
     parse_partial_auc,
     parse_readouts,
@@ -70,6 +74,16 @@ class Describing(Speaker):
         if sure is None or len(lines) < 2:
             return lines
         return lines + curve_interval_words(a, kind, sure)
+
+    def cmd_braille(self, args: list[str]) -> None:
+        """``braille roc|pr|det [WIDTH]``: the curve as one line of braille cells, then
+        the scale in words."""
+        if not args or len(args) > 2:
+            raise InputError("say braille roc, braille pr or braille det, and a width if not 40")
+        kind = parse_braille_kind(args[0])
+        width = parse_braille_width(args[1]) if len(args) == 2 else BRAILLE_WIDTH
+        line = braille_line(self.analysis.sweep, kind, width)
+        self.say(line.cells, line.scale)
 
     def cmd_readout(self, args: list[str]) -> None:
         """``readout``: those asked for (--readout; by default the seven); ``readout fpr
