@@ -125,7 +125,8 @@ snapshots-update: $(STAMP_TEST)
 # the figures; a test holds this list and the docs' citations together).
 BENCH := headline sweep_vs_sklearn sweep_vs_sort report_floor startup load_vs_pandas \
 	key_latency report_memory goal_vs_sweep operating_points intervals compare multiclass \
-	decision groups bootstrap_response aggregate api_vs_cli keymash_tmux metric_at_thresholds
+	decision groups bootstrap_response aggregate api_vs_cli keymash_tmux metric_at_thresholds \
+	accessible
 
 bench: $(STAMP_TEST)
 	$(UV) -e '.[bench]'

@@ -907,6 +907,17 @@ class Braille(Command):
     )
 
 
+class Sound(Command):
+    """A curve as sound: a WAV file of one tone a point"""
+
+    PLAIN = "sound roc|pr FILE.wav [SECONDS]"
+    GROUP = "Describe"
+    PLAIN_HELP = (
+        "write the curve as a WAV file: one tone a point (0.25 s unless given), pitch "
+        "its TPR or precision (220 Hz at 0, 880 Hz at 1), left to right its FPR or recall"
+    )
+
+
 class Calibration(Command):
     """Reliability bins, ECE, MCE and the Brier decomposition"""
 

@@ -60,7 +60,7 @@ def _unknown(shown: str, word: str, names: list[str]) -> str:
     return f"{shown}(): {word}= is not an option{hint} (help({shown}) lists them)"
 
 
-COMMANDS = ("explore", "screenshot", "report", "plot")
+COMMANDS = ("explore", "screenshot", "report", "plot", "sonify")
 PYTHON = ("report()", "from_frame()", "from_estimator()", "explore()", "figure()")
 FRONTS = (*COMMANDS, *PYTHON, "plain")
 

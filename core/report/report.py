@@ -47,6 +47,7 @@ from threshold_lab.core.curves.operating import (
     readout_rates,
     readouts,
 )
+from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns, frame_values
@@ -1267,6 +1268,25 @@ class Report:
         giving its scale; ``.levels`` each dot column's level (0 to 3, None: no value).
         The contract is docs/accessible-curves.md's."""
         return braille_line(self._first.analysis.sweep, kind, width)
+
+    def sonify(
+        self,
+        kind: str,
+        path: str | PathLike[str],
+        *,
+        seconds: float = 0.25,
+        reference: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Write the curve (roc or pr) as a WAV file at ``path``: one tone a curve point,
+        pitch its TPR or precision, left to right its FPR or recall, ``seconds`` each
+        (``reference``: the chance diagonal as a quieter second tone). Returns the
+        segments (start, seconds, frequency, x, y, threshold, point). The contract is
+        docs/accessible-curves.md's."""
+        source = self.contents.source
+        out = check_wav(Path(path), "sonify()", (source,) if Path(source).is_file() else ())
+        made = sonify(self._first.analysis.sweep, kind, seconds, reference=reference)
+        write_wav(out, made)
+        return [dict(s) for s in made.segments]
 
     def to_frame(self, kind: str = "sweep", *, exact: bool = False) -> Any:
         """One of the report's tables as a tidy data frame: pandas when it is

@@ -23,6 +23,7 @@ from threshold_lab.core.calibration.reliability import BINS, MAX_BINS, parse_bin
 from threshold_lab.core.curves.braille import parse_kind as parse_braille_kind
 from threshold_lab.core.curves.export import parse_curve
 from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
+from threshold_lab.core.curves.sound import parse_seconds as parse_sound_seconds
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
@@ -419,9 +420,9 @@ def _entries() -> Iterator[Option]:
     # --- what report prints
     yield Option(
         "json",
-        "print exactly one JSON object",
+        "print exactly one JSON object (sonify: its segments)",
         None,
-        frozenset({"report"}),
+        frozenset({"report", "sonify"}),
         default=False,
         kind="switch",
         section="output",
@@ -466,19 +467,20 @@ def _entries() -> Iterator[Option]:
     # --- figures
     yield Option(
         "chart",
-        f"the chart to draw: {', '.join(CHARTS)}",
+        f"the chart to draw: {', '.join(CHARTS)} (sonify: roc or pr)",
         parse_chart,
-        frozenset({"plot"}),
+        frozenset({"plot", "sonify"}),
         metavar="|".join(CHARTS),
         section="figure",
         required=True,
     )
     yield Option(
         "out",
-        "the figure's file (the format follows the suffix: .png, .svg or .pdf)",
+        "the file written: plot's figure (the format follows the suffix: .png, .svg or "
+        ".pdf), sonify's .wav",
         a_name("--out"),
-        frozenset({"plot"}),
-        metavar="FIG.png|svg|pdf",
+        frozenset({"plot", "sonify"}),
+        metavar="FILE",
         section="figure",
         required=True,
         file="out",
@@ -513,6 +515,25 @@ def _entries() -> Iterator[Option]:
         frozenset({"plot", "figure()"}),
         metavar="TITLE",
         section="figure",
+    )
+    # --- sound
+    yield Option(
+        "seconds",
+        "sonify: each curve point's tone, in seconds (0.05 to 2)",
+        parse_sound_seconds,
+        frozenset({"sonify"}),
+        default=0.25,
+        metavar="S",
+        section="sound",
+    )
+    yield Option(
+        "reference",
+        "sonify: add the chance diagonal as a second, quieter tone",
+        None,
+        frozenset({"sonify"}),
+        default=False,
+        kind="switch",
+        section="sound",
     )
     # --- the explorer
     yield Option(
@@ -607,7 +628,7 @@ def _source_entries() -> Iterator[Option]:
         "column holding the scores (default: score); give it again for each model to "
         "compare, or name the columns score_A, score_B, ...",
         one_item(a_name("--score-column")),
-        _FILES,
+        _FILES | {"sonify"},
         kind="list",
         metavar="NAME",
         section="source",
@@ -695,7 +716,7 @@ def _source_entries() -> Iterator[Option]:
         "label_column",
         "column holding the actual labels (default: label)",
         a_name("--label-column"),
-        _FILES,
+        _FILES | {"sonify"},
         metavar="NAME",
         section="source",
     )
@@ -703,7 +724,7 @@ def _source_entries() -> Iterator[Option]:
         "weight_column",
         "column of non-negative row weights (default: 'weight' if present)",
         a_name("--weight-column"),
-        _FILES,
+        _FILES | {"sonify"},
         metavar="NAME",
         section="source",
     )
@@ -711,7 +732,7 @@ def _source_entries() -> Iterator[Option]:
         "id_column",
         "column of row ids (default: 'id' if present)",
         a_name("--id-column"),
-        _FILES,
+        _FILES | {"sonify"},
         metavar="NAME",
         section="source",
     )
@@ -720,7 +741,7 @@ def _source_entries() -> Iterator[Option]:
         "the label value that means positive, when labels are not 0/1 or true/false "
         "(with classes=: the class against the rest)",
         a_name("--positive"),
-        _FILES | _ARRAYS | {"from_frame()", "from_estimator()"},
+        _FILES | _ARRAYS | {"from_frame()", "from_estimator()"} | {"sonify"},
         metavar="NAME",
         python=taken_as_is,
         annotation="Hashable | None",
@@ -731,7 +752,7 @@ def _source_entries() -> Iterator[Option]:
         "aggregated",
         "the file is score,positives,negatives per row (detected from the header when not given)",
         parse_switch,
-        _FILES,
+        _FILES | {"sonify"},
         kind="both",
         section="source",
     )

@@ -25,6 +25,7 @@ SECTIONS = [
     ("The gate", ("gate",)),
     ("What report prints", ("output",)),
     ("Figures", ("figure",)),
+    ("Sound", ("sound",)),
     ("The explorer", ("explorer",)),
     ("Reading the rows", ("source",)),
 ]

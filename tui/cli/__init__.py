@@ -62,6 +62,11 @@ COMMANDS: dict[str, Command] = {
         "SOURCE --chart C --out FIG.png [options]",
         "plot",
     ),
+    "sonify": Command(
+        "write a curve (roc or pr) as a WAV file: one tone a point, for listening",
+        "SOURCE --chart roc|pr --out FILE.wav [--seconds S] [--reference] [--json]",
+        "sonify",
+    ),
     "screenshot": Command(
         "write an SVG of one explorer state, without a terminal",
         "[SOURCE] OUT.svg [options]",

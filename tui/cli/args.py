@@ -39,6 +39,7 @@ SECTIONS = {
     "gate": "gate (against a baseline, in CI)",
     "output": "output",
     "figure": "the figure",
+    "sound": "the sound",
     "explorer": "the explorer",
     "source": "reading the rows",
 }

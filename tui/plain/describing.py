@@ -3,6 +3,8 @@ curves, calibration, intervals and the bootstrap, the classes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
 from threshold_lab.core.curves.braille import WIDTH as BRAILLE_WIDTH
 from threshold_lab.core.curves.braille import braille_line
@@ -12,6 +14,8 @@ from threshold_lab.core.curves.operating import (
     parse_partial_auc,
     parse_readouts,
 )
+from threshold_lab.core.curves.sound import SECONDS, check_wav, parse_seconds, sonify, write_wav
+from threshold_lab.core.curves.sound import parse_kind as parse_sound_kind
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.as_text import (
@@ -84,6 +88,19 @@ class Describing(Speaker):
         width = parse_braille_width(args[1]) if len(args) == 2 else BRAILLE_WIDTH
         line = braille_line(self.analysis.sweep, kind, width)
         self.say(line.cells, line.scale)
+
+    def cmd_sound(self, args: list[str]) -> None:
+        """``sound roc|pr FILE.wav [SECONDS]``: the curve as a WAV file, said in one line
+        (no audio device is used: listen to the file)."""
+        if len(args) not in (2, 3):
+            raise InputError(
+                "say sound roc FILE.wav (or sound pr), and seconds a point if not 0.25"
+            )
+        kind = parse_sound_kind(args[0])
+        seconds = parse_seconds(args[2]) if len(args) == 3 else SECONDS
+        out = check_wav(Path(args[1]).expanduser(), "sound")
+        made = sonify(self.analysis.sweep, kind, seconds)
+        self.say(made.sentence(write_wav(out, made)))
 
     def cmd_readout(self, args: list[str]) -> None:
         """``readout``: those asked for (--readout; by default the seven); ``readout fpr

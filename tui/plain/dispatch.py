@@ -66,6 +66,7 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             cmd.Roc: lambda args: self._tell(args, lambda: self._curve("roc")),
             cmd.Pr: lambda args: self._tell(args, lambda: self._curve("pr")),
             cmd.Braille: self.cmd_braille,
+            cmd.Sound: self.cmd_sound,
             cmd.Intervals: self.cmd_intervals,
             cmd.Groups: lambda args: self._tell(args, self._groups),
             cmd.OwnThresholds: lambda args: self._change(args, self.session.toggle_own),
