@@ -246,3 +246,40 @@ def test_the_library_s_newer_doors_answer_or_refuse_in_one_line(
     from matplotlib.figure import Figure
 
     _answers_or_refuses(lambda: r.plot(chart, ax=Figure().add_subplot()))
+
+
+@SOAK
+@given(
+    rows=st.lists(
+        st.tuples(st.floats(-5, 5), st.booleans(), st.floats(0.01, 3)), min_size=1, max_size=30
+    ),
+    weighted=st.booleans(),
+    kind=st.one_of(st.sampled_from(["roc", "pr", "det", "ROC "]), scalars),
+    width=st.one_of(st.integers(-3, 1200), scalars),
+    seconds=st.one_of(st.floats(0.0, 3.0), scalars),
+    reference=st.booleans(),
+)
+def test_braille_and_sound_answer_or_refuse_in_one_line(
+    rows: Any,
+    weighted: bool,
+    kind: Any,
+    width: Any,
+    seconds: Any,
+    reference: bool,
+    tmp_path_factory: Any,
+) -> None:
+    """Any rows (ties, weights that are not whole, one class) and any kind, width and
+    seconds: a line of braille cells, a WAV file, or one short InputError."""
+    r = tl.report(
+        [y for _, y, _ in rows],
+        [s for s, _, _ in rows],
+        sample_weight=[w for _, _, w in rows] if weighted else None,
+    )
+
+    def braille() -> None:
+        line = r.braille(kind, width=width)
+        assert len(line.cells) == line.width and all("\u2800" <= c <= "\u28ff" for c in line.cells)
+
+    _answers_or_refuses(braille)
+    path = tmp_path_factory.mktemp("sound") / "x.wav"
+    _answers_or_refuses(lambda: r.sonify(kind, path, seconds=seconds, reference=reference))
