@@ -159,6 +159,52 @@ class GroupNext(Command):
     PLAIN_HELP = "move to the next tie group (a lower threshold; tied rows enter together)"
 
 
+class Walk(Command):
+    """Walk a curve point by point, each step said in words"""
+
+    PLAIN = "walk roc|pr|det|off, walk to readout|hull|chance ..."
+    GROUP = "Describe"
+    PLAIN_HELP = (
+        "walk the curve from the active point: next and prev (n, p) move one point, "
+        "first and last to the ends, each step said: its coordinates as counts, the "
+        "step's direction and slope, the threshold and the rows that entered; walk to "
+        "readout fpr 0.01, walk to hull (the next hull vertex), walk to chance (the next "
+        "point on or below the diagonal); walk off stops"
+    )
+
+
+class WalkN(Command):
+    """Next point of the walk (next tie group)"""
+
+    PLAIN = "n"
+    GROUP = "Describe"
+    PLAIN_HELP = "next, said shortly: the next point of a walk (the next tie group)"
+
+
+class WalkP(Command):
+    """Previous point of the walk (previous tie group)"""
+
+    PLAIN = "p"
+    GROUP = "Describe"
+    PLAIN_HELP = "prev, said shortly: the previous point of a walk"
+
+
+class WalkFirst(Command):
+    """The first point: above all scores"""
+
+    PLAIN = "first"
+    GROUP = "Describe"
+    PLAIN_HELP = "the curve's first point (above all scores, nothing predicted positive)"
+
+
+class WalkLast(Command):
+    """The last point: the lowest score"""
+
+    PLAIN = "last"
+    GROUP = "Describe"
+    PLAIN_HELP = "the curve's last point (the lowest score: every row predicted positive)"
+
+
 class AboveAll(Command):
     """Above all scores: nothing predicted positive"""
 

@@ -144,6 +144,11 @@ class OperatingPoint(SessionState):
         k = int(np.clip(a.point + delta, 0, a.sweep.size - 1))
         return self.set_threshold(a.sweep.threshold_at(k))
 
+    def to_point(self, k: int) -> Update:
+        """Move to sweep point ``k`` (0: above all scores)."""
+        sweep = self.analysis.sweep
+        return self.set_threshold(sweep.threshold_at(int(np.clip(k, 0, sweep.size - 1))))
+
     def lowest(self) -> Update:
         """The lowest score: everything predicted positive."""
         sweep = self.analysis.sweep

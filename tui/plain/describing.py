@@ -3,8 +3,10 @@ curves, calibration, intervals and the bootstrap, the classes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
 from threshold_lab.core.curves.braille import WIDTH as BRAILLE_WIDTH
 from threshold_lab.core.curves.braille import braille_line
@@ -16,6 +18,8 @@ from threshold_lab.core.curves.operating import (
 )
 from threshold_lab.core.curves.sound import SECONDS, check_wav, parse_seconds, sonify, write_wav
 from threshold_lab.core.curves.sound import parse_kind as parse_sound_kind
+from threshold_lab.core.curves.walk import IDS_SAID, next_chance, next_hull, step_words
+from threshold_lab.core.curves.walk import parse_kind as parse_walk_kind
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.as_text import (
@@ -24,6 +28,7 @@ from threshold_lab.core.report.as_text import (
     quantised_lines,
 )
 from threshold_lab.core.session.groups import PooledAnalysis
+from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.calibration import calibration_words
 from threshold_lab.core.text.intervals import boot_summary_words, curve_interval_words
 from threshold_lab.core.text.multiclass import classes_words, multiclass_words
@@ -101,6 +106,77 @@ class Describing(Speaker):
         out = check_wav(Path(args[1]).expanduser(), "sound")
         made = sonify(self.analysis.sweep, kind, seconds)
         self.say(made.sentence(write_wav(out, made)))
+
+    #: The curve being walked (walk roc|pr|det), or None.
+    _walking: str | None = None
+
+    def cmd_walk(self, args: list[str]) -> None:
+        """``walk roc|pr|det`` starts a walk at the active point; ``walk off`` stops;
+        ``walk to readout fpr 0.01 | hull | chance`` jumps and says the point."""
+        if not args:
+            raise InputError("say walk roc, walk pr or walk det (walk off to stop)")
+        word = args[0].lower()
+        if word == "off":
+            self._no_args(args[1:])
+            was, self._walking = self._walking, None
+            self.say("The walk stopped." if was else "No walk was on.")
+            return
+        if word == "to":
+            self._walk_to(args[1:])
+            return
+        self._no_args(args[1:])
+        self._walking = parse_walk_kind(word)
+        self.say(
+            f"Walking the {self._walking.upper()} curve: next and prev (n, p) move "
+            "one point, first and last to the ends, walk off stops."
+        )
+        self.say(self._step_words())
+
+    def _walk_to(self, args: list[str]) -> None:
+        a = self.analysis
+        if not args:
+            raise InputError("say walk to readout fpr 0.01, walk to hull or walk to chance")
+        where = args[0].lower()
+        if where == "readout":
+            asked = parse_readouts(" ".join(args[1:]))
+            (found,) = self.session.readouts(asked[:1]) if asked else (None,)
+            if found is None or found.point is None:
+                raise InputError("walk to readout: no point reaches that readout")
+            target: int | None = found.point
+        elif where in ("hull", "chance"):
+            self._no_args(args[1:])
+            finder = next_hull if where == "hull" else next_chance
+            target = finder(a.sweep, a.point)
+            if target is None:
+                raise InputError(f"walk to {where}: no {where} point after this one")
+        else:
+            raise InputError(f"walk to {where!r}: give readout, hull or chance")
+        self._walking = self._walking or "roc"
+        assert target is not None
+        self.session.to_point(target)
+        self.say(self._step_words())
+
+    def _walk_move(self, args: list[str], move: Callable[[], Update]) -> None:
+        """next, prev, n, p, first, last: a walk's step said when walking, else the move
+        said as ever."""
+        if self._walking is None:
+            self._move(args, move)
+            return
+        self._no_args(args)
+        move()
+        self.say(self._step_words())
+
+    def _step_words(self) -> str:
+        a = self.analysis
+        assert self._walking is not None
+        k = a.point
+        rows: list[str] = []
+        if k > 0:
+            t = a.sweep.thresholds[k - 1]
+            found = np.flatnonzero(a.data.scores == t)
+            if found.shape[0] <= IDS_SAID:
+                rows = [a.data.shown_id(int(i)) for i in found]
+        return step_words(a.sweep, self._walking, k, rows)
 
     def cmd_readout(self, args: list[str]) -> None:
         """``readout``: those asked for (--readout; by default the seven); ``readout fpr

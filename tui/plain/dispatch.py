@@ -42,8 +42,13 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
         #: Each command plain mode takes (tui/commands.py), and what runs it.
         self.handlers: dict[type[Command], Handler] = {
             cmd.TypeThreshold: self.cmd_threshold,
-            cmd.GroupNext: lambda args: self._move(args, lambda: self.session.group(1)),
-            cmd.GroupPrev: lambda args: self._move(args, lambda: self.session.group(-1)),
+            cmd.GroupNext: lambda args: self._walk_move(args, lambda: self.session.group(1)),
+            cmd.GroupPrev: lambda args: self._walk_move(args, lambda: self.session.group(-1)),
+            cmd.WalkN: lambda args: self._walk_move(args, lambda: self.session.group(1)),
+            cmd.WalkP: lambda args: self._walk_move(args, lambda: self.session.group(-1)),
+            cmd.WalkFirst: lambda args: self._walk_move(args, lambda: self.session.to_point(0)),
+            cmd.WalkLast: lambda args: self._walk_move(args, self.session.lowest),
+            cmd.Walk: self.cmd_walk,
             cmd.Lowest: lambda args: self._move(args, self.session.lowest),
             cmd.Step: self.cmd_step,
             cmd.Play: self.cmd_play,
