@@ -953,6 +953,18 @@ class Braille(Command):
     )
 
 
+class DescribeCurve(Command):
+    """A curve's shape in sentences, each a claim checked over the sweep"""
+
+    PLAIN = "describe roc|pr"
+    GROUP = "Describe"
+    PLAIN_HELP = (
+        "the curve's shape in a few sentences: how far it rises before the first false "
+        "positive, where it lies below chance, its hull, its steepest and flattest "
+        "stretches (PR: its first precision, its dips, its baseline)"
+    )
+
+
 class Sound(Command):
     """A curve as sound: a WAV file of one tone a point"""
 

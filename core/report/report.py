@@ -36,6 +36,7 @@ from threshold_lab.core.compare.models import (
 )
 from threshold_lab.core.compare.paired import paired_delong
 from threshold_lab.core.curves.braille import BrailleLine, braille_line
+from threshold_lab.core.curves.describe import Description, describe
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import (
     PartialAUC,
@@ -1261,6 +1262,13 @@ class Report:
         params[prefix + "source"] = c.source[:250]  # MLflow keeps params short
         figures = {chart: self.figure(chart) for chart in charts}
         return tracking.log(numbers, reasons, params, self.to_dict(points=points), figures)
+
+    def describe(self, kind: str = "roc") -> Description:
+        """The curve's shape (roc or pr) in a few sentences, each made from one claim
+        over the exact sweep (``.sentences``, ``.claims``: each ``{"kind", "text", ...}``
+        with its arguments exact; ``.reason`` when there are none). The claims are
+        docs/accessible-curves.md's."""
+        return describe(self._first.analysis.sweep, kind)
 
     def braille(self, kind: str = "roc", *, width: int = 40) -> BrailleLine:
         """The curve (roc, pr or det) as one line of ``width`` Unicode braille cells,

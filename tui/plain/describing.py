@@ -12,6 +12,8 @@ from threshold_lab.core.curves.braille import WIDTH as BRAILLE_WIDTH
 from threshold_lab.core.curves.braille import braille_line
 from threshold_lab.core.curves.braille import parse_kind as parse_braille_kind
 from threshold_lab.core.curves.braille import parse_width as parse_braille_width
+from threshold_lab.core.curves.describe import describe
+from threshold_lab.core.curves.describe import parse_kind as parse_describe_kind
 from threshold_lab.core.curves.operating import (
     parse_partial_auc,
     parse_readouts,
@@ -93,6 +95,16 @@ class Describing(Speaker):
         width = parse_braille_width(args[1]) if len(args) == 2 else BRAILLE_WIDTH
         line = braille_line(self.analysis.sweep, kind, width)
         self.say(line.cells, line.scale)
+
+    def cmd_describe(self, args: list[str]) -> None:
+        """``describe roc|pr``: the curve's shape, a sentence a claim."""
+        if len(args) != 1:
+            raise InputError("say describe roc or describe pr")
+        d = describe(self.analysis.sweep, parse_describe_kind(args[0]))
+        if d.reason is not None:
+            self.say(f"No description of the {d.kind.upper()} curve: {d.reason}.")
+            return
+        self.say(*d.sentences)
 
     def cmd_sound(self, args: list[str]) -> None:
         """``sound roc|pr FILE.wav [SECONDS]``: the curve as a WAV file, said in one line

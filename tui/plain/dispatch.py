@@ -72,6 +72,7 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             cmd.Pr: lambda args: self._tell(args, lambda: self._curve("pr")),
             cmd.Braille: self.cmd_braille,
             cmd.Sound: self.cmd_sound,
+            cmd.DescribeCurve: self.cmd_describe,
             cmd.Intervals: self.cmd_intervals,
             cmd.Groups: lambda args: self._tell(args, self._groups),
             cmd.OwnThresholds: lambda args: self._change(args, self.session.toggle_own),

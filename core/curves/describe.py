@@ -1,0 +1,291 @@
+"""A curve's shape in a few sentences, each made from one claim over the exact sweep.
+
+A claim is ``{"kind", "text", ...}``: its arguments are exact (fractions as strings
+``"a/b"``, thresholds as the scores they are), and only claims that hold are made; its
+text may round a fraction with ``≈``. The kinds, for ROC:
+
+- ``rises_before_first_fp``: the TPR reached before the first false positive (made
+  when it is above 0);
+- ``reaches``: the TPR at FPR <= 0.01 and at FPR <= 0.1, each where that FPR admits
+  at least one negative (N >= 100, N >= 10: an FPR below 1/N is FPR 0, said already);
+- ``below_chance``: each maximal run of points strictly below the diagonal, by FPR;
+- ``hull``: the convex hull's vertices, and the thresholds of those strictly inside
+  (0, 1);
+- ``steepest``: the step of the largest likelihood ratio after the first step (a
+  vertical step, no negative entering, is the steepest there is), the first among ties;
+- ``flat_run``: the longest run of FPR with no TPR gain.
+
+For PR: ``precision_at_first`` (at the highest threshold), ``dips`` (each point where
+precision falls by more than 1/10 from the point before and a later point recovers to
+at least where it fell from), ``baseline`` (the prevalence: a random ranking's
+precision). At most 7 sentences; a curve of rows with one class has none, and says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.curves.hull import hull_vertices
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.metrics.metric import format_fraction
+from threshold_lab.core.threshold import format_threshold
+
+KINDS = ("roc", "pr")
+IntArray = npt.NDArray[np.int64]
+MOST = 7
+#: How many below-chance runs and precision dips are said, at most.
+RUNS_SAID = 2
+#: How many hull corners are named by their thresholds (more are counted).
+CORNERS_SAID = 5
+
+
+@dataclass(frozen=True)
+class Description:
+    """The sentences, the claims they are made from (one each), or why there are none."""
+
+    kind: str
+    claims: tuple[dict[str, Any], ...]
+    reason: str | None = None
+
+    @property
+    def sentences(self) -> list[str]:
+        return [c["text"] for c in self.claims]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"sentences": self.sentences, "claims": list(self.claims), "reason": self.reason}
+
+
+def parse_kind(text: object) -> str:
+    name = text.strip().lower() if isinstance(text, str) else None
+    if name not in KINDS:
+        raise InputError(f"describe {quoted(text)}: give roc or pr")
+    return name
+
+
+def _f(x: Fraction) -> str:
+    return format_fraction(x)
+
+
+def _said(x: Fraction) -> str:
+    """``2/3 ≈ 0.667``; ``1``; ``1/2 = 0.5``; ``3/3000001 ≈ 1e-06``."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    shown = f"{float(x):.3g}"
+    return f"{_f(x)} {'=' if Fraction(shown) == x else '≈'} {shown}"
+
+
+def _t(t: float) -> str:
+    return format_threshold(t)
+
+
+def describe(sweep: Sweep, kind: str = "roc") -> Description:
+    """``sweep``'s ``kind`` curve (roc or pr) described (see the module's text). Claims
+    are exact: made only where the counts are whole. Every pass is over numpy arrays
+    (a 10^7-point sweep is described in a few of them); fractions are made only for
+    the few points a claim names."""
+    kind = parse_kind(kind)
+    pos, neg = sweep.positives, sweep.negatives
+    if float(pos) <= 0 or (kind == "roc" and float(neg) <= 0):
+        missing = "positives" if float(pos) <= 0 else "negatives"
+        return Description(kind, (), f"the rows have no actual {missing}: the curve is undefined")
+    if not sweep.whole_counts():
+        return Description(
+            kind, (), "the weights are not whole: its claims are made on exact counts only"
+        )
+    tp = np.asarray(sweep.tp, dtype=np.int64)
+    fp = np.asarray(sweep.fp, dtype=np.int64)
+    p, n = round(float(pos)), round(float(neg))
+    claims = _roc(tp, fp, p, n, sweep) if kind == "roc" else _pr(tp, fp, p, n, sweep)
+    return Description(kind, tuple(claims[:MOST]))
+
+
+def _threshold(sweep: Sweep, k: int) -> float:
+    return float(sweep.thresholds[k - 1])
+
+
+def _runs(mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+    """The maximal runs of True: their first and last indices."""
+    edges = np.diff(mask.astype(np.int8), prepend=np.int8(0), append=np.int8(0))
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
+
+
+def _roc(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    m = tp.shape[0]
+    before = int(tp[fp == 0].max())
+    if before > 0:
+        tpr = Fraction(before, p)
+        out.append(
+            {
+                "kind": "rises_before_first_fp",
+                "text": f"Before the first false positive the curve rises to TPR {_said(tpr)}: "
+                + (
+                    "the highest-scored positive comes before any negative."
+                    if before == 1
+                    else f"the {before} highest-scored positives come before any negative."
+                ),
+                "tpr": _f(tpr),
+            }
+        )
+    for limit, least in ((Fraction(1, 100), 100), (Fraction(1, 10), 10)):
+        if n < least:
+            continue
+        # The last point with FP/N <= limit: FP·den <= num·N, in integers.
+        k = int(np.searchsorted(fp * limit.denominator, limit.numerator * n, side="right")) - 1
+        tpr = Fraction(int(tp[k]), p)
+        out.append(
+            {
+                "kind": "reaches",
+                "text": f"At FPR {float(limit):g} or less it reaches TPR {_said(tpr)}.",
+                "fpr": _f(limit),
+                "tpr": _f(tpr),
+            }
+        )
+    starts, ends = _runs(tp * n < fp * p)
+    for a, b in zip(starts[:RUNS_SAID].tolist(), ends[:RUNS_SAID].tolist(), strict=True):
+        lo, hi = Fraction(int(fp[a]), n), Fraction(int(fp[b]), n)
+        span = f"at FPR {_said(lo)}" if lo == hi else f"from FPR {_said(lo)} to {_said(hi)}"
+        out.append(
+            {
+                "kind": "below_chance",
+                "text": f"The curve lies below the chance diagonal {span}: there the model "
+                "ranks negatives above positives.",
+                "fpr_from": _f(lo),
+                "fpr_to": _f(hi),
+            }
+        )
+    vertices = [int(v) for v in hull_vertices(sweep).tolist()]
+    inside = [_threshold(sweep, v) for v in vertices if 0 < v < m - 1]
+    if not inside:
+        corners = "no corner between the ends"
+    elif len(inside) <= CORNERS_SAID:
+        corners = f"the thresholds at its corners between the ends: {', '.join(map(_t, inside))}"
+    else:
+        corners = f"{len(inside)} corners between the ends"
+    out.append(
+        {
+            "kind": "hull",
+            "text": f"Its convex hull has {len(vertices)} vertices; {corners}.",
+            "vertices": len(vertices),
+            "thresholds": inside,
+        }
+    )
+    steep = _steepest(tp, fp)
+    if steep is not None:
+        k = steep
+        dtp, dfp = int(tp[k] - tp[k - 1]), int(fp[k] - fp[k - 1])
+        how = "vertical" if dfp == 0 else f"a likelihood ratio of {_f(Fraction(dtp * n, dfp * p))}"
+        out.append(
+            {
+                "kind": "steepest",
+                "text": f"After the first step its steepest stretch is at threshold "
+                f"{_t(_threshold(sweep, k))}: {dtp} positive{'s' if dtp != 1 else ''} and "
+                f"{dfp} negative{'s' if dfp != 1 else ''} enter ({how}).",
+                "threshold": _threshold(sweep, k),
+                "positives": dtp,
+                "negatives": dfp,
+            }
+        )
+    starts, ends = _runs(np.concatenate([[False], tp[1:] == tp[:-1]]))
+    if starts.size:
+        # A run of equal TP, from the point before its first step to its last.
+        gained = fp[ends] - fp[starts - 1]
+        i = int(np.argmax(gained))  # the first among the longest
+        a, b = int(starts[i]) - 1, int(ends[i])
+        lo, hi = Fraction(int(fp[a]), n), Fraction(int(fp[b]), n)
+        out.append(
+            {
+                "kind": "flat_run",
+                "text": f"Its longest flat stretch runs from FPR {_said(lo)} to {_said(hi)} "
+                f"at TPR {_said(Fraction(int(tp[a]), p))}: negatives enter and no positive.",
+                "fpr_from": _f(lo),
+                "fpr_to": _f(hi),
+            }
+        )
+    return out
+
+
+def _steepest(tp: IntArray, fp: IntArray) -> int | None:
+    """The step (its point k, from k-1) of the largest ΔTP/ΔFP after the first step,
+    among steps where a positive enters; a vertical step (ΔFP 0) is the steepest; the
+    first among ties (compared exactly)."""
+    if tp.shape[0] < 3:
+        return None
+    dtp, dfp = np.diff(tp)[1:], np.diff(fp)[1:]  # steps into points 2, 3, ...
+    rising = dtp > 0
+    if not rising.any():
+        return None
+    vertical = np.flatnonzero(rising & (dfp == 0))
+    if vertical.size:
+        return int(vertical[0]) + 2
+    ratio = np.where(rising, dtp / np.maximum(dfp, 1), -1.0)
+    top = float(ratio.max())
+    near = np.flatnonzero(ratio >= top * (1 - 1e-12))  # then exactly, on the few near
+    best = max(near.tolist(), key=lambda j: (Fraction(int(dtp[j]), int(dfp[j])), -j))
+    return int(best) + 2
+
+
+def _pr(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    m = tp.shape[0]
+    if m > 1:
+        first = Fraction(int(tp[1]), int(tp[1] + fp[1]))
+        out.append(
+            {
+                "kind": "precision_at_first",
+                "text": f"At the highest threshold, {_t(_threshold(sweep, 1))}, precision is "
+                f"{_said(first)}.",
+                "threshold": _threshold(sweep, 1),
+                "precision": _f(first),
+            }
+        )
+    if m > 2:
+        made = tp + fp
+        # A dip at k: precision_k < precision_{k-1} - 1/10, exactly in integers:
+        # 10·TP_k·made_{k-1} < (10·TP_{k-1} - made_{k-1})·made_k.
+        a, b = tp[2:], made[2:]
+        c, d = tp[1:-1], made[1:-1]
+        dip = np.flatnonzero(10 * a * d < (10 * c - d) * b) + 2
+        prec = np.where(made > 0, tp / np.maximum(made, 1), 0.0)
+        after = np.maximum.accumulate(prec[::-1])[::-1]  # the best from each point on
+        said = 0
+        for k in dip.tolist():
+            if said >= RUNS_SAID or k + 1 >= m:
+                break
+            was = Fraction(int(tp[k - 1]), int(made[k - 1]))
+            if after[k + 1] < float(was) * (1 - 1e-12):
+                continue
+            # The first later point at least as precise, exactly (the floats find the
+            # few near it): TP_j·made_{k-1} >= TP_{k-1}·made_j.
+            near = np.flatnonzero(prec[k + 1 :] >= float(was) * (1 - 1e-12)) + k + 1
+            exact = (tp[near] * int(made[k - 1]) >= int(tp[k - 1]) * made[near]) & (made[near] > 0)
+            if not exact.any():
+                continue
+            later = int(near[int(np.argmax(exact))])
+            now = Fraction(int(tp[k]), int(made[k]))
+            said += 1
+            out.append(
+                {
+                    "kind": "dips",
+                    "text": f"At threshold {_t(_threshold(sweep, k))} precision dips from "
+                    f"{_said(was)} to {_said(now)}, and recovers to {_said(was)} or more at "
+                    f"threshold {_t(_threshold(sweep, later))}.",
+                    "threshold": _threshold(sweep, k),
+                    "precision_before": _f(was),
+                    "precision_at": _f(now),
+                }
+            )
+    base = Fraction(p, p + n)
+    out.append(
+        {
+            "kind": "baseline",
+            "text": f"A random ranking's precision is the prevalence, {_said(base)}.",
+            "prevalence": _f(base),
+        }
+    )
+    return out

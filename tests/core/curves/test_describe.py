@@ -1,0 +1,158 @@
+"""The curve's description against an oracle written from the issue's definitions
+alone (lists and fractions over every threshold), under hypothesis with ties; made
+curves say what they must (a perfect ranking rises all the way, a hooked one lies below
+chance, tied scores have no steepest step) and nothing that does not hold."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from threshold_lab.core.analysis import curves_for
+from threshold_lab.core.curves.describe import describe
+from threshold_lab.core.data.dataset import make_dataset
+
+import threshold_lab as tl
+
+
+def _points(rows: list[tuple[float, int]]) -> tuple[list[int], list[int], list[float]]:
+    ts = sorted({s for s, _ in rows}, reverse=True)
+    tp = [0] + [sum(1 for s, y in rows if y and s >= t) for t in ts]
+    fp = [0] + [sum(1 for s, y in rows if not y and s >= t) for t in ts]
+    return tp, fp, ts
+
+
+def _oracle(rows: list[tuple[float, int]]) -> dict[str, Any]:
+    """Each ROC claim's arguments, from the definitions."""
+    tp, fp, ts = _points(rows)
+    p, n = tp[-1], fp[-1]
+    m = len(tp)
+    out: dict[str, Any] = {}
+    before = max(tp[k] for k in range(m) if fp[k] == 0)
+    if before:
+        out["rises_before_first_fp"] = [{"tpr": str(Fraction(before, p))}]
+    reaches = []
+    for limit, least in ((Fraction(1, 100), 100), (Fraction(1, 10), 10)):
+        if n >= least:
+            best = max(tp[k] for k in range(m) if Fraction(fp[k], n) <= limit)
+            reaches.append({"fpr": str(limit), "tpr": str(Fraction(best, p))})
+    if reaches:
+        out["reaches"] = reaches
+    below, k = [], 0
+    while k < m:
+        if Fraction(tp[k], p) < Fraction(fp[k], n):
+            j = k
+            while j + 1 < m and Fraction(tp[j + 1], p) < Fraction(fp[j + 1], n):
+                j += 1
+            below.append({"fpr_from": str(Fraction(fp[k], n)), "fpr_to": str(Fraction(fp[j], n))})
+            k = j + 1
+        else:
+            k += 1
+    if below:
+        out["below_chance"] = below[:2]
+    # The steepest step after the first: the largest ΔTPR/ΔFPR, vertical the steepest.
+    steps = []
+    for k in range(2, m):
+        dtp, dfp = tp[k] - tp[k - 1], fp[k] - fp[k - 1]
+        if dtp > 0:
+            steps.append((math.inf if dfp == 0 else Fraction(dtp * n, dfp * p), -k, k))
+    if steps:
+        k = max(steps)[2]
+        out["steepest"] = [
+            {"threshold": ts[k - 1], "positives": tp[k] - tp[k - 1], "negatives": fp[k] - fp[k - 1]}
+        ]
+    runs, k = [], 0
+    while k < m:
+        j = k
+        while j + 1 < m and tp[j + 1] == tp[k]:
+            j += 1
+        if fp[j] > fp[k]:
+            runs.append((fp[j] - fp[k], -k, k, j))
+        k = j + 1
+    if runs:
+        _, _, a, b = max(runs)
+        out["flat_run"] = [{"fpr_from": str(Fraction(fp[a], n)), "fpr_to": str(Fraction(fp[b], n))}]
+    return out
+
+
+def _claims(rows: list[tuple[float, int]], kind: str = "roc") -> dict[str, list[dict[str, Any]]]:
+    data = make_dataset([s for s, _ in rows], [bool(y) for _, y in rows])
+    d = describe(curves_for(data).sweep, kind)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for c in d.claims:
+        args = {k: v for k, v in c.items() if k not in ("kind", "text")}
+        out.setdefault(c["kind"], []).append(args)
+    return out
+
+
+rows_strategy = st.lists(
+    st.tuples(st.sampled_from([0.1, 0.2, 0.3, 0.5, 0.6, 0.8, 0.9]), st.integers(0, 1)),
+    min_size=2,
+    max_size=130,
+).filter(lambda r: len({y for _, y in r}) == 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows_strategy)
+def test_every_roc_claim_re_derives(rows: list[tuple[float, int]]) -> None:
+    got = _claims(rows)
+    want = _oracle(rows)
+    hull = got.pop("hull")
+    assert len(hull) == 1 and hull[0]["vertices"] >= 2
+    # Only what holds is claimed, and everything the oracle finds is (the cap of 7 can
+    # leave the last out: flat_run first).
+    for kind, args in want.items():
+        if kind in got:
+            assert got[kind] == args, kind
+    missing = set(want) - set(got)
+    assert missing <= {"flat_run", "steepest"} and (
+        not missing or sum(map(len, got.values())) + 1 >= 7
+    )
+    assert set(got) <= set(want)
+
+
+def test_made_curves_say_what_they_must() -> None:
+    perfect = [(0.9, 1), (0.8, 1), (0.3, 0), (0.2, 0)]
+    c = _claims(perfect)
+    assert c["rises_before_first_fp"] == [{"tpr": "1"}] and "below_chance" not in c
+    hooked = [(0.9, 0), (0.8, 0), (0.5, 1), (0.4, 1), (0.3, 0), (0.2, 1)]
+    assert _claims(hooked)["below_chance"][0]["fpr_from"] == "1/3"
+    tied = [(0.5, 1), (0.5, 0), (0.5, 1)]
+    c = _claims(tied)
+    assert set(c) == {"hull"} and c["hull"][0]["vertices"] == 2
+    one_class = tl.report([1, 1], [0.2, 0.4]).describe("roc")
+    assert one_class.claims == () and "no actual negatives" in str(one_class.reason)
+
+
+def test_pr_claims_re_derive_on_a_curve_that_dips() -> None:
+    rows = [(0.9, 1), (0.8, 1), (0.7, 0), (0.6, 0), (0.5, 1), (0.4, 1), (0.3, 0)]
+    c = _claims(rows, "pr")
+    assert c["precision_at_first"] == [{"threshold": 0.9, "precision": "1"}]
+    # precision 1, 1, 2/3, 2/4, 3/5, 4/6, 4/7: at 0.7 it falls from 1 and never
+    # recovers to 1; at 0.6 it falls from 2/3 to 2/4 and recovers to 2/3 at 0.4.
+    assert c["dips"] == [{"threshold": 0.6, "precision_before": "2/3", "precision_at": "1/2"}]
+    dipping = [(0.9, 1), (0.8, 0), (0.7, 1), (0.6, 1), (0.5, 1), (0.4, 0)]
+    c = _claims(dipping, "pr")
+    # precision 1, 1/2 (a dip of 1/2), 2/3, 3/4, 4/5, then 4/6: 1/2 never recovers to 1.
+    assert "dips" not in c
+    recovering = [(0.9, 1), (0.8, 0), (0.7, 0), (0.6, 1), (0.5, 1), (0.4, 1)]
+    c = _claims(recovering, "pr")
+    # precision 1, 1/2, 1/3 (from 1/2: a fall of 1/6), then 2/4: back to 1/2 at 0.6.
+    assert c["dips"] == [{"threshold": 0.7, "precision_before": "1/2", "precision_at": "1/3"}]
+    assert c["baseline"] == [{"prevalence": "2/3"}]
+
+
+def test_the_sentences_are_the_claims_texts_and_the_api_is_plain_mode_s() -> None:
+    r = tl.report([1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1])
+    d = r.describe("roc")
+    assert d.sentences == [c["text"] for c in d.claims] and 3 <= len(d.sentences) <= 7
+    assert d.sentences[0] == (
+        "Before the first false positive the curve rises to TPR 1/3 ≈ 0.333: the "
+        "highest-scored positive comes before any negative."
+    )
+    with pytest.raises(tl.InputError, match="give roc or pr"):
+        r.describe("det")
