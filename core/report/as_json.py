@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
+from threshold_lab.core.curves.describe import describe
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -327,6 +328,9 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     prevalence, and with several models each model's report and every comparison."""
     o, first = c.options, c.first
     extra: dict[str, Any] = {}
+    if o.describe:
+        sweep = first.analysis.sweep
+        extra["description"] = {kind: describe(sweep, kind).as_json() for kind in o.describe}
     if c.group_by is not None:
         extra["groups"] = {
             "by": c.group_by,

@@ -11,6 +11,7 @@ from fractions import Fraction
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.describe import describe
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -322,6 +323,18 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
         goal_point=first.decision.index if first.decision and first.decision.feasible else None,
         decision=first.decision_curve,
     )
+    if o.describe:  # the shape, after the ranking summaries
+        shape: list[str] = []
+        for kind in o.describe:
+            told = describe(a.sweep, kind)
+            shape.append(
+                f"Shape of the {kind.upper()} curve (each sentence a claim over the exact sweep)"
+            )
+            shape += [f"  {x}" for x in told.sentences] or [f"  none: {told.reason}"]
+        place = body.index(
+            "Probability metrics (scores read as probabilities of the positive class)"
+        )
+        body[place:place] = [*shape, ""]
     said: list[str] = []
     if c.multiclass is not None:
         said.append(

@@ -156,3 +156,22 @@ def test_the_sentences_are_the_claims_texts_and_the_api_is_plain_mode_s() -> Non
     )
     with pytest.raises(tl.InputError, match="give roc or pr"):
         r.describe("det")
+
+
+def test_report_describe_gives_the_same_claims_in_text_and_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from threshold_lab.tui.cli import main
+
+    want = tl.report([1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]).describe("roc")
+    assert main(["report", "canonical", "--describe", "roc", "--json", "--points", "0"]) == 0
+    got = json.loads(capsys.readouterr().out)["description"]
+    assert list(got) == ["roc"] and got["roc"] == want.as_json()
+    assert main(["report", "canonical", "--describe", "roc", "--points", "0"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    at = text.index("Shape of the ROC curve (each sentence a claim over the exact sweep)")
+    assert text[at + 1 : at + 1 + len(want.sentences)] == [f"  {x}" for x in want.sentences]
+    assert main(["report", "canonical", "--points", "0"]) == 0  # opt-in: not otherwise
+    assert "Shape of the" not in capsys.readouterr().out
