@@ -162,14 +162,14 @@ class GroupNext(Command):
 class Walk(Command):
     """Walk a curve point by point, each step said in words"""
 
-    PLAIN = "walk roc|pr|det|off, walk to readout|hull|chance ..."
+    PLAIN = "walk roc|pr|det|off, walk to readout|hull|chance|best ..."
     GROUP = "Describe"
     PLAIN_HELP = (
         "walk the curve from the active point: next and prev (n, p) move one point, "
         "first and last to the ends, each step said: its coordinates as counts, the "
         "step's direction and slope, the threshold and the rows that entered; walk to "
         "readout fpr 0.01, walk to hull (the next hull vertex), walk to chance (the next "
-        "point on or below the diagonal); walk off stops"
+        "point on or below the diagonal), walk to best GOAL; walk off stops"
     )
 
 

@@ -83,5 +83,18 @@ def test_jumps_land_on_the_hull_the_diagonal_and_a_readout() -> None:
     lines = ["walk roc\n", "walk to moon\n", "walk off\n", "next\n"]
     run_plain(session, lines, out, prompt=False)
     text = out.getvalue()
-    assert "give readout, hull or chance" in text and "The walk stopped." in text
+    assert "give readout, hull, chance or best" in text and "The walk stopped." in text
     assert "Now at tie group" in text  # next says the move as ever once the walk is off
+
+
+def test_walk_to_best_lands_on_the_goal_s_point() -> None:
+    p = preset("good")
+    session = Session(p.data, None, source="preset")
+    said = _run(session, "walk to best max f1")
+    from threshold_lab.core.decide.goal import parse_goal
+    from threshold_lab.core.decide.solve import Setting, solve
+
+    a = session.analysis
+    d = solve(Setting(a.sweep, beta=a.beta), parse_goal("max f1"))
+    assert said == [said[0]] and said[0].startswith(f"Point {d.index + 1} of {a.sweep.size}: ")
+    assert a.point == d.index

@@ -22,6 +22,8 @@ from threshold_lab.core.curves.sound import SECONDS, check_wav, parse_seconds, s
 from threshold_lab.core.curves.sound import parse_kind as parse_sound_kind
 from threshold_lab.core.curves.walk import IDS_SAID, next_chance, next_hull, step_words
 from threshold_lab.core.curves.walk import parse_kind as parse_walk_kind
+from threshold_lab.core.decide.goal import parse_goal
+from threshold_lab.core.decide.solve import Setting, solve
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.as_text import (
@@ -147,7 +149,9 @@ class Describing(Speaker):
     def _walk_to(self, args: list[str]) -> None:
         a = self.analysis
         if not args:
-            raise InputError("say walk to readout fpr 0.01, walk to hull or walk to chance")
+            raise InputError(
+                "say walk to readout fpr 0.01, walk to hull, walk to chance or walk to best GOAL"
+            )
         where = args[0].lower()
         if where == "readout":
             asked = parse_readouts(" ".join(args[1:]))
@@ -155,6 +159,14 @@ class Describing(Speaker):
             if found is None or found.point is None:
                 raise InputError("walk to readout: no point reaches that readout")
             target: int | None = found.point
+        elif where == "best":
+            if len(args) < 2:
+                raise InputError("walk to best: give the goal, as walk to best max f1")
+            goal = parse_goal(" ".join(args[1:]))
+            decision = solve(Setting(a.sweep, beta=a.beta), goal)
+            if not decision.feasible:
+                raise InputError(f"walk to best {goal.text()}: {decision.reason}")
+            target = decision.index
         elif where in ("hull", "chance"):
             self._no_args(args[1:])
             finder = next_hull if where == "hull" else next_chance
@@ -162,7 +174,7 @@ class Describing(Speaker):
             if target is None:
                 raise InputError(f"walk to {where}: no {where} point after this one")
         else:
-            raise InputError(f"walk to {where!r}: give readout, hull or chance")
+            raise InputError(f"walk to {where!r}: give readout, hull, chance or best")
         self._walking = self._walking or "roc"
         assert target is not None
         self.session.to_point(target)
