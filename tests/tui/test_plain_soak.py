@@ -123,6 +123,14 @@ WORDS = [
     "group",
     "own",
     "group-goal",
+    "walk",
+    "n",
+    "p",
+    "first",
+    "last",
+    "braille",
+    "sound",
+    "describe",
 ]
 
 #: Numbers at and past the edges of a double, for goals and prevalences.
@@ -209,6 +217,29 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
             rng.choice(WEIRD),
         ]
         return f"group-goal {rng.choice(crit)} {rng.choice(['', '0.05', '0', '0.5', '2'])}"
+    if word == "walk":
+        how = [
+            "roc",
+            "pr",
+            "det",
+            "off",
+            "to hull",
+            "to chance",
+            "to readout fpr 0.1",
+            "to best max f1",
+            f"to {rng.choice(WEIRD)}",
+            rng.choice(WEIRD),
+        ]
+        return f"walk {rng.choice(how)}"
+    if word == "braille":
+        kind = rng.choice(["roc", "pr", "det", rng.choice(WEIRD)])
+        return f"braille {kind} {rng.choice(['', '1', '40', '0', '5000', rng.choice(WEIRD)])}"
+    if word == "sound":
+        name = rng.choice(["a.wav", "b.mp3", "no/such/x.wav", rng.choice(WEIRD)])
+        seconds = rng.choice(["", "0.05", "3", rng.choice(WEIRD)])
+        return f"sound {rng.choice(['roc', 'pr', 'det'])} '{folder / name}' {seconds}"
+    if word == "describe":
+        return f"describe {rng.choice(['roc', 'pr', 'det', rng.choice(WEIRD)])}"
     if word == "save":
         return f"save '{folder / rng.choice(['a.csv', 'b.csv', 'no/such/x.csv', ''])}'" + (
             " overwrite" if rng.random() < 0.5 else ""
