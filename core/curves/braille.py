@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.errors import InputError, quoted
 
@@ -65,10 +66,7 @@ class BrailleLine:
 
 
 def parse_kind(text: object) -> str:
-    name = text.strip().lower() if isinstance(text, str) else None
-    if name not in KINDS:
-        raise InputError(f"braille {quoted(text)}: give one of {', '.join(KINDS)}")
-    return name
+    return curve_kind("braille", text, KINDS)
 
 
 def parse_width(text: object) -> int:

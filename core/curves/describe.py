@@ -23,15 +23,16 @@ precision). At most 7 sentences; a curve of rows with one class has none, and sa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.hull import hull_vertices
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.metric import format_fraction
 from threshold_lab.core.threshold import format_threshold
 
@@ -61,10 +62,7 @@ class Description:
 
 
 def parse_kind(text: object) -> str:
-    name = text.strip().lower() if isinstance(text, str) else None
-    if name not in KINDS:
-        raise InputError(f"describe {quoted(text)}: give roc or pr")
-    return name
+    return curve_kind("describe", text, KINDS)
 
 
 def _f(x: Fraction) -> str:
@@ -83,11 +81,12 @@ def _t(t: float) -> str:
     return format_threshold(t)
 
 
-def describe(sweep: Sweep, kind: str = "roc") -> Description:
+def describe(sweep: Sweep, kind: str = "roc", hull: Sequence[int] | None = None) -> Description:
     """``sweep``'s ``kind`` curve (roc or pr) described (see the module's text). Claims
     are exact: made only where the counts are whole. Every pass is over numpy arrays
     (a 10^7-point sweep is described in a few of them); fractions are made only for
-    the few points a claim names."""
+    the few points a claim names. ``hull``: the convex hull's vertices when they are
+    known already (the cost curve has them), else found here."""
     kind = parse_kind(kind)
     pos, neg = sweep.positives, sweep.negatives
     if float(pos) <= 0 or (kind == "roc" and float(neg) <= 0):
@@ -100,7 +99,11 @@ def describe(sweep: Sweep, kind: str = "roc") -> Description:
     tp = np.asarray(sweep.tp, dtype=np.int64)
     fp = np.asarray(sweep.fp, dtype=np.int64)
     p, n = round(float(pos)), round(float(neg))
-    claims = _roc(tp, fp, p, n, sweep) if kind == "roc" else _pr(tp, fp, p, n, sweep)
+    if kind == "roc":
+        vertices = list(hull) if hull is not None else hull_vertices(sweep).tolist()
+        claims = _roc(tp, fp, p, n, sweep, [int(v) for v in vertices])
+    else:
+        claims = _pr(tp, fp, p, n, sweep)
     return Description(kind, tuple(claims[:MOST]))
 
 
@@ -114,7 +117,9 @@ def _runs(mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
     return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
 
 
-def _roc(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[str, Any]]:
+def _roc(
+    tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep, vertices: list[int]
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     m = tp.shape[0]
     before = int(tp[fp == 0].max())
@@ -159,7 +164,6 @@ def _roc(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[
                 "fpr_to": _f(hi),
             }
         )
-    vertices = [int(v) for v in hull_vertices(sweep).tolist()]
     inside = [_threshold(sweep, v) for v in vertices if 0 < v < m - 1]
     if not inside:
         corners = "no corner between the ends"

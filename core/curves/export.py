@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.det import det_span, probit
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 CURVES = ("roc", "pr", "det")
 
@@ -33,12 +33,20 @@ _COLUMNS = {
 }
 
 
+def curve_kind(what: str, text: object, kinds: Sequence[str] = CURVES) -> str:
+    """``text`` as one of the curves ``kinds`` (any case, spaces round it ignored);
+    anything else raises InputError naming ``what`` asked (a flag, a command) and the
+    kinds: ``--curve 'lift': give roc, pr or det``."""
+    name = text.strip().lower() if isinstance(text, str) else ""
+    if name not in kinds:
+        said = f"{', '.join(kinds[:-1])} or {kinds[-1]}" if len(kinds) > 1 else kinds[0]
+        raise InputError(f"{what} {quoted(text)}: give {said}")
+    return name
+
+
 def parse_curve(text: str) -> str:
     """``roc``, ``pr`` or ``det`` (raises InputError naming the three)."""
-    name = text.strip().lower()
-    if name not in CURVES:
-        raise InputError(f"--curve {text!r}: give roc, pr or det")
-    return name
+    return curve_kind("--curve", text)
 
 
 def missing_class(sweep: Sweep, curve: str) -> str | None:

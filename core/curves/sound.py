@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.errors import InputError, quoted
@@ -62,10 +63,7 @@ class Sound:
 
 
 def parse_kind(text: object) -> str:
-    name = text.strip().lower() if isinstance(text, str) else None
-    if name not in KINDS:
-        raise InputError(f"sonify {quoted(text)}: give roc or pr")
-    return name
+    return curve_kind("sonify", text, KINDS)
 
 
 def parse_seconds(text: object) -> float:

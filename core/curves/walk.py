@@ -17,9 +17,10 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.hull import hull_vertices
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.threshold import format_threshold
 
@@ -29,10 +30,7 @@ IDS_SAID = 5
 
 
 def parse_kind(text: object) -> str:
-    name = text.strip().lower() if isinstance(text, str) else None
-    if name not in KINDS:
-        raise InputError(f"walk {quoted(text)}: give roc, pr or det")
-    return name
+    return curve_kind("walk", text, KINDS)
 
 
 def _n(x: Any) -> str:
@@ -81,6 +79,17 @@ def step_words(sweep: Sweep, kind: str, k: int, rows: Sequence[str] = ()) -> str
     else:
         parts.append(f"{max(total, len(rows)):,} rows entered")
     return "; ".join(parts) + "."
+
+
+def entered_rows(data: Dataset, sweep: Sweep, k: int) -> list[str]:
+    """The ids of the rows that entered at point ``k`` (its tie group), as shown, when
+    there are at most :data:`IDS_SAID`; else none (the step says how many)."""
+    if k == 0:
+        return []
+    found = np.flatnonzero(data.scores == sweep.thresholds[k - 1])
+    if found.shape[0] > IDS_SAID:
+        return []
+    return [data.shown_id(int(i)) for i in found]
 
 
 def _ratio(dtp: Any, dfp: Any, pos: Any, neg: Any) -> str:

@@ -329,8 +329,11 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     o, first = c.options, c.first
     extra: dict[str, Any] = {}
     if o.describe:
-        sweep = first.analysis.sweep
-        extra["description"] = {kind: describe(sweep, kind).as_json() for kind in o.describe}
+        a = first.analysis
+        hull = sorted(a.curves.cost_curve.points())  # the report's cost curve has the hull
+        extra["description"] = {
+            kind: describe(a.sweep, kind, hull).as_json() for kind in o.describe
+        }
     if c.group_by is not None:
         extra["groups"] = {
             "by": c.group_by,

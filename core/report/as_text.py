@@ -326,7 +326,7 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
     if o.describe:  # the shape, after the ranking summaries
         shape: list[str] = []
         for kind in o.describe:
-            told = describe(a.sweep, kind)
+            told = describe(a.sweep, kind, sorted(a.curves.cost_curve.points()))
             shape.append(
                 f"Shape of the {kind.upper()} curve (each sentence a claim over the exact sweep)"
             )

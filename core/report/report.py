@@ -339,9 +339,13 @@ def _contents(
 def regated(report: Report, baseline: Baseline | None, reqs: tuple[Requirement, ...]) -> Contents:
     """``report``'s contents gated anew: against ``baseline``, with ``reqs`` (each
     readout, partial AUC or net benefit they read computed for them)."""
-    options = dataclasses.replace(report.contents.options, baseline=baseline, requirements=reqs)
+    before = report.contents
+    options = dataclasses.replace(before.options, baseline=baseline, requirements=reqs)
     options = _with_required_readouts(options)
-    return _contents(report._source, options, report._prepared, None, report._grouped)
+    # The same rows at the same point: its bootstrap and decision curve are kept (as
+    # at() keeps them), unless a requirement's net benefit widened the curve's grid.
+    previous = before if options.pt == before.options.pt else None
+    return _contents(report._source, options, report._prepared, previous, report._grouped)
 
 
 def _folds(source: Source, o: Options, p: _Prepared, part: ModelPart) -> FoldReport:
@@ -1271,7 +1275,8 @@ class Report:
         over the exact sweep (``.sentences``, ``.claims``: each ``{"kind", "text", ...}``
         with its arguments exact; ``.reason`` when there are none). The claims are
         docs/accessible-curves.md's."""
-        return describe(self._first.analysis.sweep, kind)
+        a = self._first.analysis
+        return describe(a.sweep, kind, sorted(a.curves.cost_curve.points()))
 
     def braille(self, kind: str = "roc", *, width: int = 40) -> BrailleLine:
         """The curve (roc, pr or det) as one line of ``width`` Unicode braille cells,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 from threshold_lab.core.calibration.reliability import BINNINGS, BINS, parse_bins
 from threshold_lab.core.curves.braille import WIDTH as BRAILLE_WIDTH
 from threshold_lab.core.curves.braille import braille_line
@@ -20,7 +19,7 @@ from threshold_lab.core.curves.operating import (
 )
 from threshold_lab.core.curves.sound import SECONDS, check_wav, parse_seconds, sonify, write_wav
 from threshold_lab.core.curves.sound import parse_kind as parse_sound_kind
-from threshold_lab.core.curves.walk import IDS_SAID, next_chance, next_hull, step_words
+from threshold_lab.core.curves.walk import entered_rows, next_chance, next_hull, step_words
 from threshold_lab.core.curves.walk import parse_kind as parse_walk_kind
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.solve import Setting, solve
@@ -102,7 +101,8 @@ class Describing(Speaker):
         """``describe roc|pr``: the curve's shape, a sentence a claim."""
         if len(args) != 1:
             raise InputError("say describe roc or describe pr")
-        d = describe(self.analysis.sweep, parse_describe_kind(args[0]))
+        a = self.analysis
+        d = describe(a.sweep, parse_describe_kind(args[0]), sorted(a.curves.cost_curve.points()))
         if d.reason is not None:
             self.say(f"No description of the {d.kind.upper()} curve: {d.reason}.")
             return
@@ -193,14 +193,7 @@ class Describing(Speaker):
     def _step_words(self) -> str:
         a = self.analysis
         assert self._walking is not None
-        k = a.point
-        rows: list[str] = []
-        if k > 0:
-            t = a.sweep.thresholds[k - 1]
-            found = np.flatnonzero(a.data.scores == t)
-            if found.shape[0] <= IDS_SAID:
-                rows = [a.data.shown_id(int(i)) for i in found]
-        return step_words(a.sweep, self._walking, k, rows)
+        return step_words(a.sweep, self._walking, a.point, entered_rows(a.data, a.sweep, a.point))
 
     def cmd_readout(self, args: list[str]) -> None:
         """``readout``: those asked for (--readout; by default the seven); ``readout fpr
