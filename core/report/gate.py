@@ -684,10 +684,14 @@ def needed_pts(reqs: Sequence[Requirement]) -> tuple[Fraction, ...]:
 
 
 def check_available(
-    reqs: Sequence[Requirement], current: Mapping[str, Number], baseline: Baseline | None
+    reqs: Sequence[Requirement],
+    current: Mapping[str, Number],
+    baseline: Baseline | None,
+    now: Mapping[str, Any] | None = None,
 ) -> None:
     """Refuse (InputError) a requirement naming a number neither report has: a goal's
-    without ``--goal``, ``baseline.X`` without ``--baseline`` or not in it."""
+    without ``--goal``, ``baseline.X`` without ``--baseline`` or not in it; ``now``:
+    what this report is of (:func:`facts`), to say why a number is missing."""
     for r in reqs:
         for ref in r.refs():
             if ref.baseline:
@@ -699,16 +703,21 @@ def check_available(
                 if ref.name not in baseline.numbers:
                     raise InputError(
                         f"--require {quoted(r.expr)}: the baseline {baseline.source} "
-                        f"has no {ref.name}{why_missing(ref.name)}"
+                        f"has no {ref.name}{why_missing(ref.name, baseline.facts)}"
                     )
             elif ref.name not in current:
                 raise InputError(
                     f"--require {quoted(r.expr)}: this report has no "
-                    f"{ref.name}{why_missing(ref.name)}"
+                    f"{ref.name}{why_missing(ref.name, now or {})}"
                 )
 
 
-def why_missing(name: str) -> str:
+def why_missing(name: str, facts: Mapping[str, Any] | None = None) -> str:
+    """Why a report has no number ``name``, its ``facts`` (:func:`facts`) telling what
+    it can: a decision curve undefined for its scores has no net benefit at any pt."""
+    undefined = (facts or {}).get("decision_curve_reason")
+    if name.startswith("net_benefit") and undefined:
+        return f" (its decision curve is undefined: {undefined})"
     if name == "objective" or name.endswith(" at goal"):
         return " (it was made without --goal)"
     if name.startswith(("tpr at", "fpr at")):
@@ -874,7 +883,9 @@ def facts(d: Mapping[str, Any]) -> dict[str, Any]:
     """What a report's JSON was a report of: rows, positives, threshold, goal, models."""
     goal = d.get("goal")
     models = d.get("models")
+    curve = d.get("decision_curve")
     return {
+        "decision_curve_reason": curve.get("reason") if isinstance(curve, Mapping) else None,
         "n": d.get("n"),
         "positives": d.get("positives"),
         "threshold": d.get("threshold"),
@@ -1187,7 +1198,7 @@ def gate(
 ) -> Gate:
     """The changes against ``baseline`` and each requirement's outcome; ``now``: what
     this report is of (:func:`facts`), for the notes."""
-    check_available(reqs, current, baseline)
+    check_available(reqs, current, baseline, now)
     base = {} if baseline is None else baseline.numbers
     found = () if baseline is None else changes(base, current)
     outcomes = tuple(evaluate(r, current, base) for r in reqs)

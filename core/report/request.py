@@ -171,7 +171,7 @@ def _check_requirements(given: Mapping[str, Any]) -> None:
             if ref.baseline and baseline is not None and ref.name not in baseline.numbers:
                 raise InputError(
                     f"--require {quoted(r.expr)}: the baseline {baseline.source} has no "
-                    f"{ref.name}{why_missing(ref.name)}"
+                    f"{ref.name}{why_missing(ref.name, baseline.facts)}"
                 )
             at_goal = ref.name == "objective" or ref.name.endswith(" at goal")
             if not ref.baseline and at_goal and "goal" not in given:

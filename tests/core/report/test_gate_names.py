@@ -83,3 +83,15 @@ def test_ece_and_mce_are_the_report_s() -> None:
 def test_a_malformed_name_is_refused_saying_how_to_write_it(expr: str, said: str) -> None:
     with pytest.raises(tl.InputError, match=said):
         tl.report(Y, S, require=[expr])
+
+
+def test_a_net_benefit_of_scores_that_are_not_probabilities_says_why_it_is_missing() -> None:
+    """Scores outside [0, 1] have no decision curve: a requirement on its net benefit
+    is refused with that reason, not with advice to give --pt."""
+    scores = [s + 1 for s in S]
+    for call in (
+        lambda: tl.report(Y, scores, require="net_benefit at pt 0.2 > 0"),
+        lambda: tl.gate(tl.report(Y, scores), None, "net_benefit at pt 0.155 > 0"),
+    ):
+        with pytest.raises(tl.InputError, match="its decision curve is undefined: decision "):
+            call()
