@@ -21,6 +21,7 @@ quarter above, as floor says.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ import numpy.typing as npt
 from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.metrics.metric import from_fraction
 
 KINDS = ("roc", "pr", "det")
 WIDTH = 40
@@ -135,6 +137,11 @@ def _levels_pr(s: Sweep, buckets: int) -> list[int | None]:
     return out
 
 
+def _exact(f: Fraction) -> str:
+    """``1/80 = 0.0125``, ``1/60 ≈ 0.0167``: the fraction, the decimal marked."""
+    return from_fraction(f, float(f)).value_text()
+
+
 def braille_line(sweep: Sweep, kind: str = "roc", width: int = WIDTH) -> BrailleLine:
     """``sweep``'s ``kind`` curve (roc, pr, det) as ``width`` braille cells (see the
     module's contract).
@@ -160,11 +167,11 @@ def braille_line(sweep: Sweep, kind: str = "roc", width: int = WIDTH) -> Braille
         if right is not None:
             bits |= RIGHT[right]
         cells.append(chr(0x2800 + bits))
-    step = 1 / buckets
+    column, cell = (_exact(Fraction(1, n)) for n in (buckets, width))
     x = "recall" if kind == "pr" else "FPR"
     y = {"roc": "TPR", "det": "FNR", "pr": "the largest precision at that recall or more"}[kind]
     scale = (
-        f"x: {x} 0 to 1, {step:g} a dot column ({2 * step:g} a cell); "
+        f"x: {x} 0 to 1, {column} a dot column ({cell} a cell); "
         f"dots: {y} in quarters (the bottom dot below 1/4, the top dot 3/4 or more)"
     )
     if all(v is None for v in levels):

@@ -110,7 +110,9 @@ def test_every_front_end_gives_the_same_line(capsys: pytest.CaptureFixture[str])
     api = r.braille("roc", width=40)
     assert api.cells == "⠤" * 19 + "⠔" + "⠒" * 19 + "⠊"
     assert str(api).splitlines() == [api.cells, api.scale]
-    assert api.scale.startswith("x: FPR 0 to 1, 0.0125 a dot column (0.025 a cell); dots: TPR")
+    assert api.scale.startswith(
+        "x: FPR 0 to 1, 1/80 = 0.0125 a dot column (1/40 = 0.025 a cell); dots: TPR"
+    )
     assert main(["report", "canonical", "--braille", "roc", "--points", "0"]) == 0
     out = capsys.readouterr().out.splitlines()
     at = out.index("Braille, ROC (40 cells):")
