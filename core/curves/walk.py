@@ -41,9 +41,12 @@ def _entered(n: Any, noun: str) -> str:
     return f"{_n(n)} {noun}{'' if n == 1 else 's'}"
 
 
-def step_words(sweep: Sweep, kind: str, k: int, rows: Sequence[str] = ()) -> str:
+def step_words(
+    sweep: Sweep, kind: str, k: int, rows: Sequence[str] = (), count: int | None = None
+) -> str:
     """The sentence for point ``k`` of ``sweep``'s ``kind`` curve; ``rows``: the ids of
-    the rows that entered at it (its tie group)."""
+    the rows that entered at it (its tie group), and ``count`` how many rows they are
+    (:func:`entered_rows` gives both; without ``count``, the counts that entered)."""
     m = int(sweep.tp.shape[0])
     tp, fp = sweep.tp[k], sweep.fp[k]
     pos, neg = sweep.positives, sweep.negatives
@@ -63,7 +66,7 @@ def step_words(sweep: Sweep, kind: str, k: int, rows: Sequence[str] = ()) -> str
     if k == 0:
         parts.append("the start: above all scores, nothing predicted positive")
         return "; ".join(parts) + "."
-    dtp, dfp = tp - sweep.tp[k - 1], fp - sweep.fp[k - 1]
+    dtp, dfp = sweep.entering(k)
     counts = f"{_entered(dtp, 'positive')}, {_entered(dfp, 'negative')} entered"
     if dfp == 0:
         parts += ["up", f"slope vertical ({counts})"]
@@ -73,23 +76,26 @@ def step_words(sweep: Sweep, kind: str, k: int, rows: Sequence[str] = ()) -> str
         ratio = _ratio(dtp, dfp, pos, neg)
         parts += ["diagonal", f"slope {ratio} ({counts})"]
     parts.append(f"threshold {format_threshold(float(sweep.thresholds[k - 1]))}")
-    total: int = round(float(dtp + dfp)) if sweep.whole_counts() else len(rows)
-    if rows and len(rows) <= IDS_SAID:
+    if count is None:
+        count = round(float(dtp + dfp)) if sweep.whole_counts() else len(rows)
+    if rows and count <= IDS_SAID:
         parts.append(f"rows entered: {', '.join(rows)}")
     else:
-        parts.append(f"{max(total, len(rows)):,} rows entered")
+        parts.append(f"{count:,} row{'' if count == 1 else 's'} entered")
     return "; ".join(parts) + "."
 
 
-def entered_rows(data: Dataset, sweep: Sweep, k: int) -> list[str]:
-    """The ids of the rows that entered at point ``k`` (its tie group), as shown, when
-    there are at most :data:`IDS_SAID`; else none (the step says how many)."""
+def entered_rows(data: Dataset, sweep: Sweep, k: int) -> tuple[list[str], int]:
+    """The rows that entered at point ``k`` (its tie group): their ids as shown when
+    there are at most :data:`IDS_SAID` (else none: the step says how many), and how
+    many rows they are (not their weight)."""
     if k == 0:
-        return []
+        return [], 0
     found = np.flatnonzero(data.scores == sweep.thresholds[k - 1])
-    if found.shape[0] > IDS_SAID:
-        return []
-    return [data.shown_id(int(i)) for i in found]
+    count = int(found.shape[0])
+    if count > IDS_SAID:
+        return [], count
+    return [data.shown_id(int(i)) for i in found], count
 
 
 def _ratio(dtp: Any, dfp: Any, pos: Any, neg: Any) -> str:

@@ -98,3 +98,14 @@ def test_walk_to_best_lands_on_the_goal_s_point() -> None:
     d = solve(Setting(a.sweep, beta=a.beta), parse_goal("max f1"))
     assert said == [said[0]] and said[0].startswith(f"Point {d.index + 1} of {a.sweep.size}: ")
     assert a.point == d.index
+
+
+def test_a_weighted_tie_group_is_counted_in_rows_not_weight() -> None:
+    scores = [0.9, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.1]
+    labels = [True, True, False, True, False, True, False, False]
+    data = make_dataset(scores, labels, weights=[0.5] * 8)
+    said = _run(Session(data, None, source="weighted"), "walk roc", "n", "n")
+    assert said[2] == (
+        "Point 3 of 4: FPR 1.5/2, TPR 2/2; diagonal; slope ≈ 1 (1.5 positives, "
+        "1.5 negatives entered); threshold 0.5; 6 rows entered."
+    )  # six rows of weight 1/2: counted as rows, their weight as the counts

@@ -193,7 +193,8 @@ class Describing(Speaker):
     def _step_words(self) -> str:
         a = self.analysis
         assert self._walking is not None
-        return step_words(a.sweep, self._walking, a.point, entered_rows(a.data, a.sweep, a.point))
+        rows, count = entered_rows(a.data, a.sweep, a.point)
+        return step_words(a.sweep, self._walking, a.point, rows, count)
 
     def cmd_readout(self, args: list[str]) -> None:
         """``readout``: those asked for (--readout; by default the seven); ``readout fpr
