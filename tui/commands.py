@@ -809,7 +809,7 @@ class LastRow(Command):
 class Boundary(Command):
     """Jump to the next row either side of the threshold"""
 
-    KEY = "b"
+    KEY = "j"
     ID = "row-boundary"
     FOOTER = "Boundary"
     ACTION = "boundary"
@@ -945,6 +945,11 @@ class Pr(Command):
 class Braille(Command):
     """A curve as one line of braille cells, for a braille display"""
 
+    KEY = "b"
+    ID = "braille-line"
+    FOOTER = "Braille"
+    ACTION = "braille_line"
+    ON_KEY_LINE = False  # no room on it at 200 columns; help and the palette list it
     PLAIN = "braille roc|pr|det [WIDTH]"
     GROUP = "Describe"
     PLAIN_HELP = (

@@ -178,3 +178,37 @@ def braille_line(sweep: Sweep, kind: str = "roc", width: int = WIDTH) -> Braille
         why = "no actual positives" if float(sweep.positives) <= 0 else "no actual negatives"
         scale += f"; no dot is raised: the rows have {why}, so the curve is undefined"
     return BrailleLine(kind, width, "".join(cells), tuple(levels), scale)
+
+
+def point_cell(sweep: Sweep, kind: str, point: int, width: int = WIDTH) -> int | None:
+    """The cell (0-based) of a ``width``-cell line that holds ``point``'s bucket, where a
+    cursor showing the point belongs; None where the curve is undefined (a class
+    missing). ROC and DET: the bucket whose FPR range ``(b/2W, (b+1)/2W]`` holds the
+    point's FPR (FPR 0 in the first); PR: the bucket whose recall ``[b/2W, (b+1)/2W)``
+    holds its recall (recall 1 in the last). Exact on whole counts.
+
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.analysis import curves_for
+    >>> s = curves_for(preset("canonical").data).sweep
+    >>> [point_cell(s, "roc", k, 4) for k in range(5)]
+    [0, 0, 1, 3, 3]
+    >>> [point_cell(s, "pr", k, 4) for k in range(5)]
+    [0, 1, 2, 2, 3]
+    """
+    kind = parse_kind(kind)
+    width = parse_width(width)
+    buckets = 2 * width
+    pos, neg = float(sweep.positives), float(sweep.negatives)
+    if pos <= 0 or neg <= 0:
+        return None
+    if kind == "pr":
+        num, den = sweep.tp[point], pos
+    else:
+        num, den = sweep.fp[point], neg
+    if sweep.whole_counts():
+        n, d = round(float(num)), round(den)
+        bucket = (n * buckets) // d if kind == "pr" else -(-(n * buckets) // d) - 1
+    else:
+        x = float(num) / den * buckets
+        bucket = int(np.floor(x)) if kind == "pr" else int(np.ceil(x)) - 1
+    return min(buckets - 1, max(0, bucket)) // 2

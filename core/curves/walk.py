@@ -88,13 +88,16 @@ def step_words(
 def entered_rows(data: Dataset, sweep: Sweep, k: int) -> tuple[list[str], int]:
     """The rows that entered at point ``k`` (its tie group): their ids as shown when
     there are at most :data:`IDS_SAID` (else none: the step says how many), and how
-    many rows they are (not their weight)."""
+    many rows they are (not their weight). Rows without ids are named by position, as
+    ``row 4``, so a name is never read as a count."""
     if k == 0:
         return [], 0
     found = np.flatnonzero(data.scores == sweep.thresholds[k - 1])
     count = int(found.shape[0])
     if count > IDS_SAID:
         return [], count
+    if data.ids is None:
+        return [f"row {int(i) + 1}" for i in found], count
     return [data.shown_id(int(i)) for i in found], count
 
 

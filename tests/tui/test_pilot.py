@@ -331,9 +331,10 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         more = str(app.main.query_one("#more-keys").render())
         # The footer's "1-4 Panes", l and h (the chart's message says them), E
         # (the line a file opened with --group starts with says it) and F (a folds'
-        # chart's legend says it).
+        # chart's legend says it), b (a curve's chart's message says it).
         quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
         assert {
+            "braille-line",
             "pane-chart",
             "pane-rows",
             "pane-sweep",
@@ -347,7 +348,7 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
             moves = b.action.startswith("move(") or (b.id or "").startswith("sweep-")
             if b.action not in footer_actions and not moves and b.id not in quiet:
                 assert b.description in more, b.description
-        assert "b Boundary" in more and "o Order" in more and "f Filter" in more
+        assert "j Boundary" in more and "o Order" in more and "f Filter" in more
         assert "[ Prev group" in more and "] Next group" in more
         assert app.main.query_one(Footer).display
 
@@ -547,11 +548,11 @@ async def test_rows_sort_by_score_filter_by_cell_and_jump_to_the_boundary() -> N
         await pilot.press("f")
         assert table.cell is None and len(table.view) == 5
         # At 0.4 the boundary scores are 0.4 (lowest admitted) and 0.1 (highest left out).
-        await pilot.press("b")
+        await pilot.press("j")
         assert table.selected_row == 3 and "Row s4, score 0.4" in m.message
-        await pilot.press("b")
+        await pilot.press("j")
         assert table.selected_row == 4 and "below the threshold" in m.message
-        await pilot.press("b")
+        await pilot.press("j")
         assert table.selected_row == 3  # round again
 
 
@@ -911,6 +912,108 @@ async def test_terminal_cursor_on_the_threshold_and_the_active_point() -> None:
         await pilot.press("1")
         await pilot.pause()
         assert app.cursor_position == Offset(bar.x + len("Threshold "), bar.y)
+
+
+@pytest.mark.parametrize("chart", ["roc", "pr", "det", "both"])
+async def test_tie_group_keys_walk_the_curve_shown(chart: str) -> None:
+    """With a curve's chart shown, [ and ] walk it: the message line says the step as
+    plain walk does, from the same core sentence, and the cursor sits on the point."""
+    from textual.geometry import Offset
+    from threshold_lab.core.curves.walk import entered_rows, step_words
+    from threshold_lab.tui.widgets.charts import Chart
+    from threshold_lab.tui.widgets.threshold_bar import ThresholdBar
+
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        m = app.main
+        await pilot.press("2", "home")
+        m.chart_mode = chart  # type: ignore[assignment]
+        kind = "roc" if chart == "both" else chart
+        for key, point in [("]", 1), ("]", 2), ("]", 3), ("[", 2)]:
+            await pilot.press("right_square_bracket" if key == "]" else "left_square_bracket")
+            await pilot.pause()
+            a = m.analysis
+            assert a is not None and a.point == point
+            rows, count = entered_rows(a.data, a.sweep, point)
+            assert m.message == step_words(a.sweep, kind, point, rows, count)
+            assert m.message.startswith(f"Point {point + 1} of 5: ")
+            drawn = [c.active_offset() for c in m.query(Chart) if c.display]
+            drawn = [at for at in drawn if at is not None]
+            if drawn:
+                assert app.cursor_position in drawn
+            else:  # not drawn (DET has no point at FPR 0 or 1): on the threshold
+                bar = m.query_one(ThresholdBar).content_region
+                assert app.cursor_position == Offset(bar.x + len("Threshold "), bar.y)
+            assert drawn or (chart == "det" and point in (1, 3))  # FPR 0, FPR 1
+        assert m.message == (
+            {
+                "pr": "Point 3 of 5: recall 2/3, precision 2/3",
+                "det": "Point 3 of 5: FPR 1/2, FNR 1/3",
+            }.get(chart, "Point 3 of 5: FPR 1/2, TPR 2/3")
+            + "; diagonal; slope 2/3 (1 positive, 1 negative entered); threshold 0.8; "
+            "rows entered: s2, s3."
+        )
+        await pilot.press("1", "right_square_bracket")  # no chart shown: a move, said so
+        assert m.message.startswith("Moved: ")
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE])
+async def test_b_shows_the_braille_line_with_the_cursor_on_the_point(
+    size: tuple[int, int],
+) -> None:
+    """b: the shown curve as core's braille line above the chart, the active point's
+    cell marked and the terminal's cursor on it as the threshold moves; c to PR reads
+    the PR curve; b again hides it."""
+    from textual.geometry import Offset
+    from threshold_lab.core.curves.braille import braille_line, point_cell
+    from threshold_lab.tui.widgets.charts.braille import BrailleStrip
+
+    app = make_app("good")
+    async with app.run_test(size=size) as pilot:
+        m = app.main
+        strip = m.query_one(BrailleStrip)
+        await pilot.press("b")
+        await pilot.pause()
+        assert strip.display and m.braille_line and m.focused is None
+        assert m.view in ("chart", "all")
+        a = m.analysis
+        assert a is not None
+        want = braille_line(a.sweep, "roc", 40)
+        assert strip.render().plain == f"{want.cells} ROC"
+        said = m.said[-1]  # whole, as the log (L) has it
+        assert "Braille line of the ROC curve above the chart" in said
+        assert said.endswith(f"(b: hide); {want.scale}.")
+        for key in ("home", "right_square_bracket", "end"):
+            await pilot.press(key)
+            await pilot.pause()
+            a = m.analysis
+            assert a is not None
+            cell = point_cell(a.sweep, "roc", a.point, 40)
+            assert cell is not None
+            at = strip.content_region
+            assert app.cursor_position == Offset(at.x + cell, at.y)
+            spans = strip.render().spans
+            assert [(s.start, s.end, str(s.style)) for s in spans] == [(cell, cell + 1, "reverse")]
+        m.chart_mode = "pr"
+        await pilot.pause()
+        assert strip.render().plain.startswith(braille_line(a.sweep, "pr", 40).cells)
+        m.chart_mode = "metrics"  # not a curve: no line
+        await pilot.pause()
+        assert not strip.display
+        m.chart_mode = "roc"
+        await pilot.press("b")
+        await pilot.pause()
+        assert not strip.display and m.message == "Braille line hidden (b: show it again)."
+
+
+async def test_b_under_ascii_says_where_the_braille_line_is() -> None:
+    from threshold_lab.tui.widgets.charts.braille import BrailleStrip
+
+    app = make_app("good", ascii=True)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("b")
+        assert not app.main.query_one(BrailleStrip).display
+        assert "--ascii does not draw" in app.main.message
 
 
 @pytest.mark.parametrize("pane", ["1", "2"])

@@ -50,3 +50,11 @@ async def test_ascii_screen_holds_only_ascii(keys: list[str]) -> None:
 
 def test_demo_first_caption(snap_compare: Compare) -> None:
     assert snap_compare(make_app(demo=True), terminal_size=SIZE)
+
+
+@pytest.mark.parametrize(("size", "keys"), [(SMALL, ["b", "]"]), (SIZE, ["b", "]", "c"])])
+def test_braille_line(snap_compare: Compare, size: tuple[int, int], keys: list[str]) -> None:
+    """b: the curve as one line of braille cells above the chart, the active point's
+    cell reversed (at 120x40 after c, the PR curve's line)."""
+    press = ["right_square_bracket" if k == "]" else k for k in keys]
+    assert snap_compare(make_app("good"), press=press, terminal_size=size)

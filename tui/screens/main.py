@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.walk import entered_rows, step_words
 from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.session import Later, Session
@@ -43,6 +44,7 @@ from threshold_lab.tui.state.chart_modes import CHART_MODES, ChartMode, chart_mo
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.preparing import Preparer
 from threshold_lab.tui.widgets.charts import Chart, ChartPanel, CurveChart
+from threshold_lab.tui.widgets.charts.braille import CURVE_OF, NAMES, BrailleStrip
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from threshold_lab.tui.widgets.goal_line import GoalLine
 from threshold_lab.tui.widgets.model_line import ModelLine
@@ -136,6 +138,8 @@ class MainScreen(Screen[None]):
     roc_hull: reactive[bool] = reactive(False, repaint=False)
     """The ROC chart draws its convex hull."""
     """Whether the ROC chart has FPR on a log scale (``l``)."""
+    braille_line: reactive[bool] = reactive(False, repaint=False)
+    """The braille line of the shown curve above the chart (``b``)."""
     fold_curve: reactive[int] = reactive(0, repaint=False)
     """With folds, the fold whose curve the curve charts draw (``F``; 0: none chosen)."""
     message: reactive[str] = reactive("", repaint=False)
@@ -203,6 +207,7 @@ class MainScreen(Screen[None]):
                 MainScreen.roc_hull,
                 MainScreen.fold_curve,
                 mode=MainScreen.chart_mode,
+                braille=MainScreen.braille_line,
             )
         yield ScoreStrip(id="strip").data_bind(frame)
         with Horizontal(id="bottom"):
@@ -276,9 +281,15 @@ class MainScreen(Screen[None]):
 
     def place_cursor(self) -> None:
         """Put the terminal's cursor where a screen magnifier or braille display should
-        follow: a focused table puts it on its selected line itself; else, on the chart
-        pane, on the active point as drawn, and otherwise on the threshold's value."""
+        follow: a focused table puts it on its selected line itself; else on the active
+        point's cell of the braille line where it is shown, on the chart pane on the
+        active point as drawn, and otherwise on the threshold's value."""
         if self.focused is not None or self.app.screen is not self:
+            return
+        strip = self.query_one(BrailleStrip)
+        at = strip.active_offset() if strip.display else None
+        if at is not None:
+            self.app.cursor_position = at
             return
         if self.view == "chart":
             for chart in self.query(Chart):
@@ -524,7 +535,32 @@ class MainScreen(Screen[None]):
         self.run(lambda: self.session.step(steps))
 
     def action_group(self, delta: int) -> None:
-        self.run(lambda: self.session.group(delta))
+        """The next or previous tie group; with a curve's chart shown, a walk along it:
+        the message says the step as plain ``walk`` does (coordinates as counts,
+        direction, slope, threshold, the rows that entered)."""
+        kind = self.walked_curve()
+        if kind is None:
+            self.run(lambda: self.session.group(delta))
+            return
+        before = self.analysis
+
+        def walk() -> Update:
+            update = self.session.group(delta)
+            a = update.analysis
+            if update.message or (before is not None and before.point == a.point):
+                return update  # nothing walked: said as any threshold key says it
+            rows, count = entered_rows(a.data, a.sweep, a.point)
+            words = step_words(a.sweep, kind, a.point, rows, count)
+            return dataclasses.replace(update, message=words)
+
+        self.run(walk)
+
+    def walked_curve(self) -> str | None:
+        """The curve ``[`` and ``]`` walk: the ROC, PR or DET chart shown (ROC when both
+        are side by side), or None when no curve's chart is on the screen."""
+        if self.view not in ("all", "chart"):
+            return None
+        return {"roc": "roc", "both": "roc", "pr": "pr", "det": "det"}.get(self.chart_mode)
 
     def action_above_all(self) -> None:
         self.run(lambda: self.session.set_threshold(None))
@@ -596,7 +632,42 @@ class MainScreen(Screen[None]):
             keys += "; l: FPR linear" if self.log_fpr else "; l: log FPR"
             if self.chart_mode == "roc":  # side by side the line has no room at 80 columns
                 keys += "; h: no hull" if self.roc_hull else "; h: hull"
+        if self.chart_mode in CURVE_OF and not (self.braille_line or self.ascii):
+            keys += "; b: braille line"
         self.say(f"{shown_pane}Chart: {shown} ({keys}).")
+
+    def action_braille_line(self) -> None:
+        """``b``: the shown curve as a braille line above the chart, the cursor on the
+        active point's cell (the keys leave the tables so the cursor can stay there)."""
+        if self.braille_line:
+            self.braille_line = False
+            self.say("Braille line hidden (b: show it again).")
+            self.call_after_refresh(self.place_cursor)
+            return
+        if self.ascii:
+            self.say(
+                "The braille line is Unicode braille, which --ascii does not draw; plain "
+                "mode's braille command and report --braille print it."
+            )
+            return
+        shown_pane = self._reveal_chart()
+        if self.chart_mode not in CURVE_OF:
+            self.chart_mode = "roc"
+        self.braille_line = True
+        if self.focused is not None:
+            self.set_focus(None)  # the cursor goes to the line; tab gives a table the keys
+        self.call_after_refresh(self._braille_shown, shown_pane)
+
+    def _braille_shown(self, shown_pane: str) -> None:
+        strip = self.query_one(BrailleStrip)
+        line, kind = strip.line(), strip.kind
+        if line is None or kind is None:
+            return
+        self.say(
+            f"{shown_pane}Braille line of the {NAMES[kind]} curve above the chart, the cursor "
+            f"on the active point's cell (b: hide); {line.scale}."
+        )
+        self.place_cursor()
 
     def action_log_fpr(self) -> None:
         shown_pane = self._reveal_chart()

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from threshold_lab.core.analysis import curves_for
-from threshold_lab.core.curves.braille import braille_line
+from threshold_lab.core.curves.braille import braille_line, point_cell
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.tui.cli import main
 
@@ -103,6 +103,39 @@ def test_the_line_reads_back_to_the_contract(rows, kind: str, width: int, weight
     want = _oracle(rows, kind, width)
     assert list(line.levels) == want
     assert _read_back(line.cells) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([0.1, 0.2, 0.4, 0.5, 0.7, 0.9]), st.integers(0, 1)),
+        min_size=1,
+        max_size=25,
+    ),
+    st.sampled_from(["roc", "pr", "det"]),
+    st.integers(1, 12),
+)
+def test_the_cursor_cell_holds_the_point(rows, kind: str, width: int) -> None:  # type: ignore[no-untyped-def]
+    """The explorer's cursor cell: the cell whose bucket's x range holds the point's x
+    (ROC/DET (b/2W, (b+1)/2W], FPR 0 in the first; PR [b/2W, (b+1)/2W), recall 1 in
+    the last), from fractions."""
+    pos = sum(y for _, y in rows)
+    neg = len(rows) - pos
+    sweep = curves_for(make_dataset([r[0] for r in rows], [bool(r[1]) for r in rows])).sweep
+    buckets = 2 * width
+    for k in range(int(sweep.tp.shape[0])):
+        cell = point_cell(sweep, kind, k, width)
+        if pos == 0 or neg == 0:
+            assert cell is None
+            continue
+        assert cell is not None and 0 <= cell < width
+        if kind == "pr":
+            x = Fraction(int(sweep.tp[k]), pos)
+            b = next(b for b in range(buckets) if x < Fraction(b + 1, buckets) or b == buckets - 1)
+        else:
+            x = Fraction(int(sweep.fp[k]), neg)
+            b = next(b for b in range(buckets) if x <= Fraction(b + 1, buckets))
+        assert cell == b // 2
 
 
 def test_every_front_end_gives_the_same_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,6 +15,7 @@ from threshold_lab.core.metrics.metric import lower_first
 from threshold_lab.tui.state.chart_modes import ChartMode, chart_mode
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import chart_columns
+from threshold_lab.tui.widgets.charts.braille import CURVE_OF, BrailleStrip
 from threshold_lab.tui.widgets.charts.cost import CostChart, cost_items
 from threshold_lab.tui.widgets.charts.decision import DecisionChart, decision_items
 from threshold_lab.tui.widgets.charts.gains import GainsChart, gains_items
@@ -66,12 +67,15 @@ class ChartPanel(Vertical):
     """The ROC chart draws its convex hull."""
     fold_curve: reactive[int] = reactive(0)
     """With folds, the fold whose curve the curve charts draw (F; 0: none chosen)."""
+    braille: reactive[bool] = reactive(False)
+    """The braille line above the chart (``b``), where the chart is a curve's."""
 
     def validate_mode(self, mode: str) -> ChartMode:
         return chart_mode(mode)
 
     def compose(self) -> ComposeResult:
         yield ItemLines(id="chart-summary")
+        yield BrailleStrip(id="braille-line").data_bind(ChartPanel.frame, ChartPanel.mode)
         with Horizontal(id="chart-row"):
             for kind in ("roc", "pr", "det"):
                 yield CurveChart(kind, id=f"{kind}-chart").data_bind(
@@ -103,6 +107,12 @@ class ChartPanel(Vertical):
 
     def watch_roc_hull(self) -> None:
         self._layout()
+
+    def watch_braille(self) -> None:
+        self._layout()
+
+    def watch_ascii(self) -> None:
+        self._layout()  # braille is not ASCII: the line is hidden under --ascii
 
     @property
     def roc_kind(self) -> str:
@@ -158,6 +168,8 @@ class ChartPanel(Vertical):
             chart.display = show
             if show and hidden:
                 chart.replot()  # hidden charts skip drawing; catch up now
+        strip = self.query_one(BrailleStrip)
+        strip.display = self.braille and self.mode in CURVE_OF and not self.ascii
         summary = self.query_one("#chart-summary", ItemLines)
         note = self.query_one("#chart-note", TextLines)
         ranking = frame.readings.ranking
