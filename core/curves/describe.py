@@ -13,12 +13,18 @@ text may round a fraction with ``≈``. The kinds, for ROC:
   (0, 1);
 - ``steepest``: the step of the largest likelihood ratio after the first step (a
   vertical step, no negative entering, is the steepest there is), the first among ties;
-- ``flat_run``: the longest run of FPR with no TPR gain.
+- ``flat_run``: the longest run of FPR with no TPR gain;
+- with other models of the same rows: ``crosses``, each FPR where this model's curve
+  goes from above another's to below it or back (:mod:`.crossings`; the first
+  :data:`CROSSINGS_SAID` of each pair said, each with how many there are), or, where
+  they never cross, ``dominates`` (one is never below the other and above it
+  somewhere) or ``same_curve``.
 
 For PR: ``precision_at_first`` (at the highest threshold), ``dips`` (each point where
 precision falls by more than 1/10 from the point before and a later point recovers to
-at least where it fell from), ``baseline`` (the prevalence: a random ranking's
-precision). At most 7 sentences; a curve of rows with one class has none, and says why.
+at least where it fell from), ``full_recall`` (the highest threshold at which every
+positive is found, and the precision there), ``baseline`` (the prevalence: a random
+ranking's precision). At most 7 sentences; a curve of rows with one class has none, and says why.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.curves.crossings import compare_curves
 from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.hull import hull_vertices
 from threshold_lab.core.curves.sweep import Sweep
@@ -43,6 +50,10 @@ MOST = 7
 RUNS_SAID = 2
 #: How many hull corners are named by their thresholds (more are counted).
 CORNERS_SAID = 5
+#: How many crossings of each pair of models are said (each says how many there are).
+CROSSINGS_SAID = 3
+#: The fewest sentences of the curve's own shape kept beside the models' crossings.
+SHAPE_KEPT = 3
 
 
 @dataclass(frozen=True)
@@ -81,12 +92,21 @@ def _t(t: float) -> str:
     return format_threshold(t)
 
 
-def describe(sweep: Sweep, kind: str = "roc", hull: Sequence[int] | None = None) -> Description:
+def describe(
+    sweep: Sweep,
+    kind: str = "roc",
+    hull: Sequence[int] | None = None,
+    *,
+    name: str = "",
+    others: Sequence[tuple[str, Sweep]] = (),
+) -> Description:
     """``sweep``'s ``kind`` curve (roc or pr) described (see the module's text). Claims
     are exact: made only where the counts are whole. Every pass is over numpy arrays
     (a 10^7-point sweep is described in a few of them); fractions are made only for
     the few points a claim names. ``hull``: the convex hull's vertices when they are
-    known already (the cost curve has them), else found here."""
+    known already (the cost curve has them), else found here. ``others``: other
+    models of the same rows, by name, whose ROC curves this one's (``name``) is
+    compared with."""
     kind = parse_kind(kind)
     pos, neg = sweep.positives, sweep.negatives
     if float(pos) <= 0 or (kind == "roc" and float(neg) <= 0):
@@ -102,6 +122,8 @@ def describe(sweep: Sweep, kind: str = "roc", hull: Sequence[int] | None = None)
     if kind == "roc":
         vertices = list(hull) if hull is not None else hull_vertices(sweep).tolist()
         claims = _roc(tp, fp, p, n, sweep, [int(v) for v in vertices])
+        crossing = _crossings(name or "this model", sweep, others)[: MOST - SHAPE_KEPT]
+        claims = claims[: MOST - len(crossing)] + crossing
     else:
         claims = _pr(tp, fp, p, n, sweep)
     return Description(kind, tuple(claims[:MOST]))
@@ -214,6 +236,57 @@ def _roc(
     return out
 
 
+def _crossings(
+    name: str, sweep: Sweep, others: Sequence[tuple[str, Sweep]]
+) -> list[dict[str, Any]]:
+    """The ``crosses``, ``dominates`` and ``same_curve`` claims of ``name``'s ROC curve
+    against each of ``others`` (those of other class counts are left out)."""
+    out: list[dict[str, Any]] = []
+    for other, theirs in others:
+        got = compare_curves(sweep, theirs)
+        if got is None:
+            continue
+        total = len(got.crossings)
+        for i, c in enumerate(got.crossings[:CROSSINGS_SAID]):
+            was, now = ("above", "below") if c.a_goes_below else ("below", "above")
+            which = f" (crossing {i + 1} of {total})" if total > 1 else ""
+            out.append(
+                {
+                    "kind": "crosses",
+                    "text": f"Model {name}'s ROC curve goes from {was} model {other}'s to "
+                    f"{now} it at FPR {_said(c.fpr)}{which}.",
+                    "model": name,
+                    "other": other,
+                    "fpr": _f(c.fpr),
+                    "goes": "below" if c.a_goes_below else "above",
+                    "crossings": total,
+                }
+            )
+        if total:
+            continue
+        if got.side == 0:
+            out.append(
+                {
+                    "kind": "same_curve",
+                    "text": f"Model {name}'s ROC curve is model {other}'s: they rank alike.",
+                    "model": name,
+                    "other": other,
+                }
+            )
+            continue
+        top, under = (name, other) if got.side > 0 else (other, name)
+        out.append(
+            {
+                "kind": "dominates",
+                "text": f"Model {top}'s ROC curve is never below model {under}'s, and above it "
+                "somewhere: they never cross.",
+                "model": top,
+                "other": under,
+            }
+        )
+    return out
+
+
 def _steepest(tp: IntArray, fp: IntArray) -> int | None:
     """The step (its point k, from k-1) of the largest ΔTP/ΔFP after the first step,
     among steps where a positive enters; a vertical step (ΔFP 0) is the steepest; the
@@ -284,6 +357,19 @@ def _pr(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[s
                     "precision_at": _f(now),
                 }
             )
+    # Every positive found: the first point with TP = P (the highest such threshold).
+    k = int(np.searchsorted(tp, p, side="left"))
+    if 0 < k < m:
+        at = Fraction(p, int(tp[k] + fp[k]))
+        out.append(
+            {
+                "kind": "full_recall",
+                "text": f"Every positive is found from threshold {_t(_threshold(sweep, k))} "
+                f"down, where precision is {_said(at)}.",
+                "threshold": _threshold(sweep, k),
+                "precision": _f(at),
+            }
+        )
     base = Fraction(p, p + n)
     out.append(
         {

@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
-from threshold_lab.core.curves.describe import describe
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -329,11 +328,7 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     o, first = c.options, c.first
     extra: dict[str, Any] = {}
     if o.describe:
-        a = first.analysis
-        hull = sorted(a.curves.cost_curve.points())  # the report's cost curve has the hull
-        extra["description"] = {
-            kind: describe(a.sweep, kind, hull).as_json() for kind in o.describe
-        }
+        extra["description"] = {kind: c.describe(kind).as_json() for kind in o.describe}
     if c.group_by is not None:
         extra["groups"] = {
             "by": c.group_by,

@@ -11,7 +11,6 @@ from fractions import Fraction
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison
-from threshold_lab.core.curves.describe import describe
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -326,7 +325,7 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
     if o.describe:  # the shape, after the ranking summaries
         shape: list[str] = []
         for kind in o.describe:
-            told = describe(a.sweep, kind, sorted(a.curves.cost_curve.points()))
+            told = c.describe(kind)
             shape.append(
                 f"Shape of the {kind.upper()} curve (each sentence a claim over the exact sweep)"
             )

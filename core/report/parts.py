@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.describe import Description, describe
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.data.aggregated import Quantised
@@ -93,6 +94,16 @@ class Contents:
     def several(self) -> bool:
         """Whether there are several models (or groups) to compare."""
         return len(self.parts) >= 2
+
+    def describe(self, kind: str) -> Description:
+        """The first model's curve described (``kind`` roc or pr), its ROC curve
+        compared with the other models' (not with an aggregated file's groups, which
+        are other examples)."""
+        a = self.first.analysis
+        models = self.group_by is None
+        others = [(p.name, p.analysis.sweep) for p in self.parts[1:]] if models else []
+        hull = sorted(a.curves.cost_curve.points())  # the report's cost curve has the hull
+        return describe(a.sweep, kind, hull, name=self.first.name, others=others)
 
     def at_prevalence(self) -> dict[str, Metric] | None:
         """Every threshold metric at the deployment prevalence asked for, or None."""

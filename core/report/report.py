@@ -36,7 +36,7 @@ from threshold_lab.core.compare.models import (
 )
 from threshold_lab.core.compare.paired import paired_delong
 from threshold_lab.core.curves.braille import BrailleLine, braille_line
-from threshold_lab.core.curves.describe import Description, describe
+from threshold_lab.core.curves.describe import Description
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import (
     PartialAUC,
@@ -1273,10 +1273,10 @@ class Report:
     def describe(self, kind: str = "roc") -> Description:
         """The curve's shape (roc or pr) in a few sentences, each made from one claim
         over the exact sweep (``.sentences``, ``.claims``: each ``{"kind", "text", ...}``
-        with its arguments exact; ``.reason`` when there are none). The claims are
-        docs/accessible-curves.md's."""
-        a = self._first.analysis
-        return describe(a.sweep, kind, sorted(a.curves.cost_curve.points()))
+        with its arguments exact; ``.reason`` when there are none). With several
+        models, the first's ROC curve is compared with each other's (``crosses``,
+        ``dominates``, ``same_curve``). The claims are docs/accessible-curves.md's."""
+        return self.contents.describe(kind)
 
     def braille(self, kind: str = "roc", *, width: int = 40) -> BrailleLine:
         """The curve (roc, pr or det) as one line of ``width`` Unicode braille cells,

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
@@ -147,6 +148,19 @@ class SessionState:
 
     def model_curves(self, i: int) -> Curves:
         return self.shown.curves(i, self.curves)
+
+    def other_models(self) -> tuple[str, list[tuple[str, Sweep]]]:
+        """The shown model's name and every other model's sweep by name (models of the
+        same rows only: not groups or folds, which are other examples)."""
+        shown = self.shown
+        if len(shown.models) < 2 or not shown.paired or shown.pooled:
+            return "", []
+        others = [
+            (m.name, self.model_curves(i).sweep)
+            for i, m in enumerate(shown.models)
+            if i != shown.model
+        ]
+        return shown.models[shown.model].name, others
 
     def comparisons(self) -> list[Comparison]:
         p = self.policy

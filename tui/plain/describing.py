@@ -102,7 +102,10 @@ class Describing(Speaker):
         if len(args) != 1:
             raise InputError("say describe roc or describe pr")
         a = self.analysis
-        d = describe(a.sweep, parse_describe_kind(args[0]), sorted(a.curves.cost_curve.points()))
+        kind = parse_describe_kind(args[0])
+        hull = sorted(a.curves.cost_curve.points())
+        name, others = self.session.other_models() if kind == "roc" else ("", [])
+        d = describe(a.sweep, kind, hull, name=name, others=others)
         if d.reason is not None:
             self.say(f"No description of the {d.kind.upper()} curve: {d.reason}.")
             return

@@ -178,3 +178,93 @@ def test_report_describe_gives_the_same_claims_in_text_and_json(
     assert text[at + 1 : at + 1 + len(want.sentences)] == [f"  {x}" for x in want.sentences]
     assert main(["report", "canonical", "--points", "0"]) == 0  # opt-in: not otherwise
     assert "Shape of the" not in capsys.readouterr().out
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows_strategy)
+def test_every_pr_claim_but_dips_re_derives(rows: list[tuple[float, int]]) -> None:
+    """precision_at_first, full_recall and baseline from the definitions (dips have
+    their own made curves above); 3 to 7 sentences whatever the rows."""
+    tp, fp, ts = _points(rows)
+    p, n = tp[-1], fp[-1]
+    got = _claims(rows, "pr")
+    assert got["precision_at_first"] == [
+        {"threshold": ts[0], "precision": str(Fraction(tp[1], tp[1] + fp[1]))}
+    ]
+    k = next(k for k in range(len(tp)) if tp[k] == p)
+    assert got["full_recall"] == [
+        {"threshold": ts[k - 1], "precision": str(Fraction(p, tp[k] + fp[k]))}
+    ]
+    assert got["baseline"] == [{"prevalence": str(Fraction(p, p + n))}]
+    assert 3 <= sum(map(len, got.values())) <= 7
+
+
+def _crossing_claims(a: list[float], b: list[float], labels: list[int]) -> list[dict[str, Any]]:
+    r = tl.report(labels, {"A": a, "B": b})
+    d = r.describe("roc")
+    assert d.sentences == [c["text"] for c in d.claims] and len(d.claims) <= 7
+    return [c for c in d.claims if c["kind"] in ("crosses", "dominates", "same_curve")]
+
+
+def test_two_models_crossing_once_twice_never_and_alike() -> None:
+    labels = [1, 1, 0, 0, 1, 0]
+    # A: (0,0) (0,1) (0,2) (1,2) (2,2) (3,2) (3,3); B: (0,0) (0,1) (1,1) (1,2) (1,3)
+    # (2,3) (3,3), in (FP, TP): A is above until B's jump at FP 1 carries it past.
+    once = _crossing_claims([0.9, 0.8, 0.7, 0.6, 0.1, 0.5], [0.9, 0.3, 0.8, 0.2, 0.7, 0.1], labels)
+    assert once == [
+        {
+            "kind": "crosses",
+            "text": "Model A's ROC curve goes from above model B's to below it at FPR 1/3 ≈ 0.333.",
+            "model": "A",
+            "other": "B",
+            "fpr": "1/3",
+            "goes": "below",
+            "crossings": 1,
+        }
+    ]
+    # Twice: A (0,0) (1,0) (1,1) (1,2) (2,2) (3,2) (3,3) against B's diagonal (0,0)
+    # (1,1) (2,2) (3,3): A lies under B to FP 1, jumps past it there, meets it at FP 2
+    # and lies under it after.
+    labels2 = [0, 1, 1, 0, 0, 1]
+    a2 = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    b2 = [0.4, 0.2, 0.8, 0.8, 0.2, 0.4]
+    twice = _crossing_claims(a2, b2, labels2)
+    assert [(c["fpr"], c["goes"], c["crossings"]) for c in twice] == [
+        ("1/3", "above", 2),
+        ("2/3", "below", 2),
+    ]
+    assert twice[0]["text"].endswith("(crossing 1 of 2).")
+    never = _crossing_claims([0.9, 0.8, 0.2, 0.1, 0.7, 0.3], [0.9, 0.3, 0.8, 0.2, 0.7, 0.1], labels)
+    assert [(c["kind"], c["model"], c["other"]) for c in never] == [("dominates", "A", "B")]
+    alike = _crossing_claims([0.9, 0.8, 0.2, 0.1, 0.7, 0.3], [9, 8, 2, 1, 7, 3], labels)
+    assert [c["kind"] for c in alike] == ["same_curve"]
+    # One model: no comparison claims; groups of other rows are never compared.
+    assert not [c for c in tl.report(labels, a2).describe("roc").claims if "other" in c]
+
+
+def test_plain_report_and_api_compare_the_same_models(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two models of the same rows (--compare): plain describe, report --describe and
+    the API say the same sentences, the last the models' crossing."""
+    import io
+    import json
+    from pathlib import Path
+
+    from threshold_lab.tui.cli import main
+
+    here = Path(__file__).resolve().parents[3] / "docs" / "examples"
+    a, b = str(here / "model_a.csv"), str(here / "model_b.csv")
+    assert main(["report", a, "--compare", b, "--describe", "roc", "--json", "--points", "0"]) == 0
+    told = json.loads(capsys.readouterr().out)["description"]["roc"]
+    crossing = [c for c in told["claims"] if c["kind"] == "crosses"]
+    assert [(c["model"], c["other"], c["goes"]) for c in crossing] == [
+        ("model_a", "model_b", "below")
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("describe roc\nquit\n"))
+    assert main(["--plain", a, "--compare", b]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert all(s in said for s in told["sentences"])
+    assert (
+        said[said.index(told["sentences"][0]) + len(told["sentences"]) - 1] == crossing[0]["text"]
+    )
