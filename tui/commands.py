@@ -973,6 +973,11 @@ class DescribeCurve(Command):
 class Sound(Command):
     """A curve as sound: a WAV file of one tone a point"""
 
+    KEY = "S"
+    ID = "sound-file"
+    FOOTER = "Sound"
+    ACTION = "sound"
+    ON_KEY_LINE = False  # no room on it at 200 columns; b's message says it
     PLAIN = "sound roc|pr FILE.wav [SECONDS]"
     GROUP = "Describe"
     PLAIN_HELP = (

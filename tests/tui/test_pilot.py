@@ -331,10 +331,11 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         more = str(app.main.query_one("#more-keys").render())
         # The footer's "1-4 Panes", l and h (the chart's message says them), E
         # (the line a file opened with --group starts with says it) and F (a folds'
-        # chart's legend says it), b (a curve's chart's message says it).
+        # chart's legend says it), b (a curve's chart's message says it) and S (b's does).
         quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
         assert {
             "braille-line",
+            "sound-file",
             "pane-chart",
             "pane-rows",
             "pane-sweep",
@@ -982,7 +983,7 @@ async def test_b_shows_the_braille_line_with_the_cursor_on_the_point(
         assert strip.render().plain == f"{want.cells} ROC"
         said = m.said[-1]  # whole, as the log (L) has it
         assert "Braille line of the ROC curve above the chart" in said
-        assert said.endswith(f"(b: hide); {want.scale}.")
+        assert said.endswith(f"(b: hide; S: the curve as sound); {want.scale}.")
         for key in ("home", "right_square_bracket", "end"):
             await pilot.press(key)
             await pilot.pause()
@@ -1004,6 +1005,62 @@ async def test_b_shows_the_braille_line_with_the_cursor_on_the_point(
         await pilot.press("b")
         await pilot.pause()
         assert not strip.display and m.message == "Braille line hidden (b: show it again)."
+
+
+async def test_S_writes_the_curve_as_sound_or_offers_it_as_a_download(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """S: the shown curve as core's WAV file (PR on the PR chart), named in a dialog,
+    asked before replacing a file; served to a browser, offered as a download instead
+    (the same bytes), nothing written where the explorer runs."""
+    import io
+    import wave
+
+    from threshold_lab.core.curves.sound import sonify, write_wav
+    from threshold_lab.core.output import output
+
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        a = m.analysis
+        assert a is not None
+        target = tmp_path / "roc.wav"
+        await pilot.press("S")
+        assert isinstance(app.screen, ValueDialog)
+        await pilot.press(*retype(str(target)), "enter")
+        await pilot.pause()
+        want = tmp_path / "want.wav"
+        write_wav(output(want), sonify(a.sweep, "roc"))
+        assert target.read_bytes() == want.read_bytes()
+        assert m.message.startswith(f"Wrote {target}: the ROC curve as 21 tones of 0.25 s")
+        await pilot.press("S", *retype(str(target)), "enter")  # exists: asked first
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert m.message == "Not written."
+        m.chart_mode = "pr"
+        await pilot.press("S", *retype(str(tmp_path / "x.txt")), "enter")
+        assert isinstance(app.screen, ValueDialog)  # refused in the dialog: not a .wav
+        await pilot.press("escape")
+        assert m.message == "Sound cancelled; nothing written."
+        # Served: no dialog, the PR curve's bytes delivered, nothing left on disk.
+        delivered: list[tuple[bytes, str | None, str | None]] = []
+
+        def deliver(f: io.BytesIO, *, save_filename: str, mime_type: str) -> None:
+            delivered.append((f.getvalue(), save_filename, mime_type))
+
+        monkeypatch.setattr(type(app), "is_web", property(lambda self: True))
+        monkeypatch.setattr(app, "deliver_binary", deliver)
+        await pilot.press("S")
+        await pilot.pause()
+        assert not isinstance(app.screen, ValueDialog)
+        ((data, name, mime),) = delivered
+        pr = tmp_path / "pr-want.wav"
+        write_wav(output(pr), sonify(a.sweep, "pr"))
+        assert (data, name, mime) == (pr.read_bytes(), "pr.wav", "audio/wav")
+        with wave.open(io.BytesIO(data)) as w:
+            assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (2, 2, 22050)
+        assert m.message.startswith("Offered pr.wav: the PR curve as ")
+        assert m.message.endswith("; the browser downloads it.")
 
 
 async def test_b_under_ascii_says_where_the_braille_line_is() -> None:

@@ -8,14 +8,17 @@ screen as a :class:`~threshold_lab.tui.state.host.Host`, never by name.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from rich.text import Text
+from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
 from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+from threshold_lab.core.output import Output
 from threshold_lab.core.report.as_text import metrics_section, prevalence_section
 from threshold_lab.core.session import edits
 from threshold_lab.core.session.session import NeedsOverwrite
@@ -163,6 +166,61 @@ def save(host: Host) -> None:
             check,
             hint="Saved in one step: a failed save leaves an existing file as it was.",
             enter="saves",
+        ),
+        done,
+    )
+
+
+def sound_file(host: Host, kind: str) -> None:
+    """The ``kind`` curve (roc or pr) as a WAV file: one tone a point (the contract of
+    :mod:`threshold_lab.core.curves.sound`). In a terminal it asks for the file's name
+    (and before replacing a file); served to a browser, the file is offered as a
+    download instead, written nowhere on the server but a temporary folder."""
+    made = sonify(host.session.analysis.sweep, kind)
+    name = f"{kind}.wav"
+    if host.web:
+        with tempfile.TemporaryDirectory(prefix="threshold-lab-") as folder:
+            wav = write_wav(check_wav(Path(folder) / name, "sound"), made)
+            data = wav.read_bytes()
+        host.deliver(data, name)
+        said = made.sentence(name).replace("wrote", "Offered", 1)
+        host.say(f"{said}; the browser downloads it.")
+        return
+
+    def check(text: str) -> object:
+        return check_wav(Path(text.strip()).expanduser(), "sound")
+
+    def write(out: Output, overwrite: bool) -> None:
+        if not overwrite and out.path.exists():
+            host.ask(
+                ConfirmDialog(f"{out.path} exists. Replace it with the sound?"),
+                lambda yes: write(out, overwrite=True) if yes else host.say("Not written."),
+            )
+            return
+        try:
+            said = made.sentence(write_wav(out, made))
+        except InputError as exc:
+            host.say(f"Not written: {exc}.")
+            return
+        host.say(f"{said[0].upper()}{said[1:]}.")
+
+    def done(value: object) -> None:
+        if isinstance(value, Output):
+            write(value, overwrite=False)
+        else:
+            host.say("Sound cancelled; nothing written.")
+
+    host.ask(
+        ValueDialog(
+            f"The {kind.upper()} curve as sound (a WAV file)",
+            name,
+            check,
+            hint="One tone a point, 0.25 s each: pitch its "
+            + ("TPR" if kind == "roc" else "precision")
+            + " (220 Hz at 0, 880 Hz at 1), left to right its "
+            + ("FPR" if kind == "roc" else "recall")
+            + ". Written whole or not at all.",
+            enter="writes",
         ),
         done,
     )

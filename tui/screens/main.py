@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import io
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
@@ -352,6 +353,13 @@ class MainScreen(Screen[None]):
     def ask(self, dialog: Screen[Any], done: Callable[[Any], None] | None = None) -> None:
         self.app.push_screen(dialog, done)
 
+    @property
+    def web(self) -> bool:
+        return bool(self.app.is_web)
+
+    def deliver(self, data: bytes, name: str) -> None:
+        self.app.deliver_binary(io.BytesIO(data), save_filename=name, mime_type="audio/wav")
+
     def select_row(self, index: int) -> None:
         self.query_one(RowTable).select(index)
 
@@ -665,9 +673,13 @@ class MainScreen(Screen[None]):
             return
         self.say(
             f"{shown_pane}Braille line of the {NAMES[kind]} curve above the chart, the cursor "
-            f"on the active point's cell (b: hide); {line.scale}."
+            f"on the active point's cell (b: hide; S: the curve as sound); {line.scale}."
         )
         self.place_cursor()
+
+    def action_sound(self) -> None:
+        """``S``: the curve shown (PR on the PR chart, else ROC) as a WAV file."""
+        asking.sound_file(self, "pr" if self.chart_mode == "pr" else "roc")
 
     def action_log_fpr(self) -> None:
         shown_pane = self._reveal_chart()

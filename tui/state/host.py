@@ -37,6 +37,16 @@ class Host(Protocol):
         lost by quitting with edits)."""
         ...
 
+    @property
+    def web(self) -> bool:
+        """The explorer is served to a web browser (``serve``): files are offered as
+        downloads rather than written where it runs."""
+        ...
+
+    def deliver(self, data: bytes, name: str) -> None:
+        """Offer ``data`` to the browser as a download called ``name``."""
+        ...
+
     #: The transform last applied (the transform dialog offers it again).
     last_transform: str | None
 

@@ -49,6 +49,13 @@ def _oracle(rows: list[tuple[float, int, int]], kind: str, width: int) -> list[i
         tp = sum(w for s, y, w in rows if y and s >= t)
         fp = sum(w for s, y, w in rows if not y and s >= t)
         points.append((tp, fp))
+    return levels_of(points, pos, neg, kind, width)
+
+
+def levels_of(
+    points: list[tuple[int, int]], pos: int, neg: int, kind: str, width: int
+) -> list[int | None]:
+    """The contract's levels from the curve's points ``(TP, FP)``, above all first."""
     buckets = 2 * width
     out: list[int | None] = []
     for b in range(buckets):

@@ -28,7 +28,12 @@ def _points(rows: list[tuple[float, int]]) -> tuple[list[int], list[int], list[f
 
 def _oracle(rows: list[tuple[float, int]]) -> dict[str, Any]:
     """Each ROC claim's arguments, from the definitions."""
-    tp, fp, ts = _points(rows)
+    return roc_claims_of(*_points(rows))
+
+
+def roc_claims_of(tp: list[int], fp: list[int], ts: list[float]) -> dict[str, Any]:
+    """Each ROC claim's arguments from the curve's points (above all first) and the
+    distinct scores, highest first."""
     p, n = tp[-1], fp[-1]
     m = len(tp)
     out: dict[str, Any] = {}

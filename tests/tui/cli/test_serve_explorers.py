@@ -258,6 +258,44 @@ def test_serve_gives_a_huge_tab_1000x1000_and_ends_its_explorer_when_it_closes()
         stop(serve)
 
 
+def test_S_in_a_served_explorer_offers_the_curve_s_sound_as_a_download(tmp_path: Path) -> None:
+    """S in a browser tab: textual-serve is told of a download, and the page's
+    /download/KEY gives the WAV file of the curve shown, core's bytes."""
+    from threshold_lab.core.analysis import curves_for
+    from threshold_lab.core.curves.sound import sonify, write_wav
+    from threshold_lab.core.data.presets import preset
+    from threshold_lab.core.output import output
+
+    port = free_port()
+    serve, token = start(port, "--preset", "good")
+    url = f"http://127.0.0.1:{port}/ws/{token}?width=120&height=40"
+
+    async def tab() -> bytes:
+        async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+            await read_until(ws, b"Threshold")  # the explorer is up
+            await ws.send_str(json.dumps(["stdin", "S"]))
+            async with asyncio.timeout(TIMEOUT):
+                while True:
+                    msg = await ws.receive()
+                    if msg.type == aiohttp.WSMsgType.TEXT:
+                        kind, *rest = json.loads(msg.data)
+                        if kind == "deliver_file_start":
+                            key = rest[0]
+                            break
+            async with session.get(f"http://127.0.0.1:{port}/download/{key}") as r:
+                assert r.status == 200
+                assert r.headers["Content-Disposition"] == "attachment; filename=roc.wav"
+                return await r.read()
+
+    try:
+        got = asyncio.run(tab())
+    finally:
+        stop(serve)
+    want = tmp_path / "roc.wav"
+    write_wav(output(want), sonify(curves_for(preset("good").data).sweep, "roc"))
+    assert got == want.read_bytes()
+
+
 @pytest.mark.parametrize(
     "signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: str(s.name)
 )
