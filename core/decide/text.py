@@ -82,9 +82,10 @@ PREVALENCE_WORDS = ("precision", "npv", "accuracy", "f1")
 
 
 def prevalence_words(a: Analysis, prevalence: Fraction) -> str:
-    """``at threshold 0.42, precision 9/12 -> 3/22, NPV 7/8 -> 133/134, ...; TPR and FPR
-    are kept, LR+ and LR− do not change.``"""
+    """``at threshold 0.42, precision from 9/12 to 3/22, NPV from 7/8 to 133/134, ...;
+    TPR and FPR are kept, LR+ and LR− do not change.`` (words a speech synthesiser
+    reads, where it passes over an arrow)"""
     at = metrics_at_prevalence(a.sweep, a.point, prevalence, a.beta)
     where = "above all scores" if a.threshold is None else f"threshold {quoted(a.threshold)}"
-    parts = [f"{WORDS[n]} {a.metrics[n].short()} -> {at[n].short()}" for n in PREVALENCE_WORDS]
+    parts = [f"{WORDS[n]} from {a.metrics[n].short()} to {at[n].short()}" for n in PREVALENCE_WORDS]
     return f"at {where}, " + ", ".join(parts) + " (TPR, FPR and LR± kept)."

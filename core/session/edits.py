@@ -359,7 +359,7 @@ def score_edit(data: Dataset, index: int, text: str) -> tuple[Edit, str]:
     old = float(data.scores[index])
     return SetScore(
         index, value
-    ), f"Row {data.shown_id(index)}: score {quoted(old)} -> {quoted(value)}."
+    ), f"Row {data.shown_id(index)}: score from {quoted(old)} to {quoted(value)}."
 
 
 def flip_edit(data: Dataset, index: int) -> tuple[Edit, str]:

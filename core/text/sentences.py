@@ -328,7 +328,7 @@ def change_words(before: Analysis, after: Analysis) -> str:
     >>> from threshold_lab.core.data.presets import preset
     >>> d = preset("canonical").data
     >>> change_words(analyse(d, 0.5), analyse(d, 0.85))
-    'precision 2/3 -> 1/1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1'
+    'precision from 2/3 to 1/1, recall from 2/3 to 1/3; TP -1, FP -1, TN +1, FN +1'
     >>> change_words(analyse(d, 0.5), analyse(d, 0.5))
     ''
     """
@@ -336,9 +336,9 @@ def change_words(before: Analysis, after: Analysis) -> str:
     for name in ("precision", "recall"):
         was, now = before.metrics[name], after.metrics[name]
         old, new = was.short(), now.short()
-        # 1/1 -> 2/2 is new counts, not a move: the rate has to change too.
+        # 1/1 to 2/2 is new counts, not a move: the rate has to change too.
         if old != new and was.value != now.value:
-            rates.append(f"{name} {old} -> {new}")
+            rates.append(f"{name} from {old} to {new}")
     counts = []
     for cell, old_n, new_n in zip(
         ("TP", "FP", "TN", "FN"), before.counts.cells(), after.counts.cells(), strict=True

@@ -64,7 +64,7 @@ async def test_w_shows_the_metrics_at_a_deployment_prevalence() -> None:
         line = app.main.query_one(GoalLine).plain
         assert "At prevalence 1/20, threshold 0.42 (TPR, FPR, LR± kept): precision 3/22" in line
         assert app.main.message.startswith(
-            "Prevalence 1/20: at threshold 0.42, precision 9/12 -> 3/22"
+            "Prevalence 1/20: at threshold 0.42, precision from 9/12 to 3/22"
         )
         await pilot.press("m")
         await pilot.pause()

@@ -97,8 +97,8 @@ def test_two_dialogs_and_a_pane_key_in_one_burst() -> None:
     assert main.session.threshold == 0.3
     assert main.pane == "matrix"
     assert [s for s in main.said][-3:-1] == [
-        "Moved: precision 2/3 -> 1/1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1.",
-        "Moved: precision 1/1 -> 2/4, recall 1/3 -> 2/3; TP +1, FP +2, TN -2, FN -1.",
+        "Moved: precision from 2/3 to 1/1, recall from 2/3 to 1/3; TP -1, FP -1, TN +1, FN +1.",
+        "Moved: precision from 1/1 to 2/4, recall from 1/3 to 2/3; TP +1, FP +2, TN -2, FN -1.",
     ]
 
 

@@ -116,7 +116,7 @@ async def test_edit_flip_add_delete_undo_redo_reset() -> None:
         assert m.analysis is not None and m.analysis.counts == Counts(2, 0, 2, 1)
         assert m.frame is not None
         assert m.frame.update.changed.among(m.session.data.scores).tolist() == [1]
-        assert m.message == "Row s2: score 0.8 -> 0.3."
+        assert m.message == "Row s2: score from 0.8 to 0.3."
         await pilot.press("space")
         assert m.session.data.labels.tolist() == [True, True, True, False, True]
         await pilot.press("a", *retype("0.6 0"), "enter")

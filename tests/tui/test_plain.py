@@ -100,7 +100,7 @@ def test_rows_metrics_explain_status() -> None:
 
 def test_edits_undo_redo_reset() -> None:
     lines = run("set s2 score 0.3", "label s4 1", "add 0.6 0", "delete s1", "undo", "redo", "reset")
-    assert lines[0] == "Row s2: score 0.8 -> 0.3."
+    assert lines[0] == "Row s2: score from 0.8 to 0.3."
     assert lines[2] == "Row s4: actual label flipped to 1."
     assert lines[4] == "Added row new6: score 0.6, label 0."
     assert lines[6] == "Removed row s1. Undo brings it back."

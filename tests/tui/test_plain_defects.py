@@ -206,7 +206,7 @@ def test_ids_with_control_characters_are_shown_escaped_and_typed_as_shown() -> N
     lines = text.splitlines()
     assert "a\\x1b[31mred: score 0.9, actual 1, predicted 1, TP" in lines
     assert "b\\nnew: score 0.1, actual 0, predicted 0, TN" in lines
-    assert "Row b\\nnew: score 0.1 -> 0.3." in lines
+    assert "Row b\\nnew: score from 0.1 to 0.3." in lines
     assert "Removed row c\\x07. Undo brings it back." in lines
     assert "Row d\\u202ee: actual label flipped to 1." in lines
     assert err.getvalue() == ""
@@ -264,9 +264,9 @@ def test_each_change_says_what_moved() -> None:
     run_plain(session(), [c + "\n" for c in commands], out, prompt=False)
     moved = [ln for ln in out.getvalue().splitlines() if ln.startswith("Moved: ")]
     assert moved == [
-        "Moved: precision 2/3 -> 1/1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1.",
-        "Moved: recall 1/3 -> 2/3; TP +1, FN -1.",
-        "Moved: recall 2/3 -> 1/3; TP -1, FN +1.",
+        "Moved: precision from 2/3 to 1/1, recall from 2/3 to 1/3; TP -1, FP -1, TN +1, FN +1.",
+        "Moved: recall from 1/3 to 2/3; TP +1, FN -1.",
+        "Moved: recall from 2/3 to 1/3; TP -1, FN +1.",
     ]
 
 

@@ -94,11 +94,11 @@ def test_every_typed_number_takes_a_fraction_as_goal_and_prevalence_do() -> None
         # The same (the threshold is said back as typed: its own test).
         assert said[1:] == run(decimal, "status")[1:], fraction
     assert run("set s2 score 1/4", "add 3/4 1")[::2] == [
-        "Row s2: score 0.8 -> 0.25.",
+        "Row s2: score from 0.8 to 0.25.",
         "Added row new6: score 0.75, label 1.",
     ]
     # The one fraction rounds once, to the double nearest it: 2/3's, not 0.6667's.
-    assert run("set s2 score 2/3")[0] == "Row s2: score 0.8 -> 0.6666666666666666."
+    assert run("set s2 score 2/3")[0] == "Row s2: score from 0.8 to 0.6666666666666666."
 
 
 def test_a_typed_fraction_that_is_no_number_is_one_line_naming_why() -> None:
@@ -149,7 +149,7 @@ def run_on(session: Session, *commands: str) -> list[str]:
 def test_a_row_is_its_id_first_then_its_number() -> None:
     said = run("set 5 score 0.2", "label 5 0", "label 2 0", "delete 2", "set s9 score 0.2")
     assert said[::2] == [
-        "Row s5 (row number 5): score 0.1 -> 0.2.",
+        "Row s5 (row number 5): score from 0.1 to 0.2.",
         "Row s5 (row number 5): actual label flipped to 0.",
         "Row s2 (row number 2): actual label is already 0.",
         "Removed row s2 (row number 2). Undo brings it back.",
@@ -168,8 +168,8 @@ def test_an_id_that_is_a_number_comes_before_a_row_of_that_number(tmp_path: Path
     f.write_text("id,score,label\n7,0.9,1\n3,0.8,0\n1,0.4,0\n12,0.1,1\n")
     said = run_on(opened([str(f)]).session, "set 1 score 0.5", "set 2 score 0.6", "set 5 score 0.2")
     assert said[::2] == [
-        "Row 1: score 0.4 -> 0.5.",
-        "Row 3 (row number 2): score 0.8 -> 0.6.",
+        "Row 1: score from 0.4 to 0.5.",
+        "Row 3 (row number 2): score from 0.8 to 0.6.",
         "error: no row '5'; rows are: 7, 3, 1, 12, or a row's number from 1 to 4; nothing changed",
     ]
 
@@ -178,10 +178,10 @@ def test_rows_without_ids_are_named_by_their_numbers_which_stay_with_them() -> N
     session = Session(make_dataset([0.9, 0.5, 0.1], [1, 0, 1]), 0.5, source="arrays")
     said = run_on(session, "set 2 score 0.6", "delete 1", "set 1 score 0.3", "label 3 0")
     assert said[::2] == [
-        "Row 2: score 0.5 -> 0.6.",
+        "Row 2: score from 0.5 to 0.6.",
         "Removed row 1. Undo brings it back.",
         # Row 1 is gone; the first row now is row 2, and its number is 1.
-        "Row 2 (row number 1): score 0.6 -> 0.3.",
+        "Row 2 (row number 1): score from 0.6 to 0.3.",
         "Row 3: actual label flipped to 0.",
     ]
     assert run_on(session, f"set {'9' * 5000} score 0.2")[0].startswith("error: no row '9999")

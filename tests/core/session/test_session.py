@@ -46,7 +46,7 @@ def test_edits_history_and_refusals_change_nothing() -> None:
         s.row_index("zz")
     assert s.data is before and not s.dirty
     assert s.set_label(0, "1").message == "Row s1: actual label is already 1."
-    assert s.set_score(s.row_index("s2"), "0.3").message == "Row s2: score 0.8 -> 0.3."
+    assert s.set_score(s.row_index("s2"), "0.3").message == "Row s2: score from 0.8 to 0.3."
     assert s.add_row("0.6", "0").message.startswith("Added row new6")
     assert s.delete_row(0).message == "Removed row s1. Undo brings it back."
     assert s.data.n == 5 and s.dirty

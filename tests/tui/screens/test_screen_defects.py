@@ -259,7 +259,7 @@ async def test_a_move_says_what_moved() -> None:
         app.main.run(lambda: app.main.session.set_threshold(0.85))
         await pilot.pause()
         assert app.main.message == (
-            "Moved: precision 2/3 -> 1/1, recall 2/3 -> 1/3; TP -1, FP -1, TN +1, FN +1."
+            "Moved: precision from 2/3 to 1/1, recall from 2/3 to 1/3; TP -1, FP -1, TN +1, FN +1."
         )
         await pilot.press("right")  # 0.86: no prediction moves, and it says so
         assert app.main.message == (
