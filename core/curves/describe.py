@@ -14,6 +14,9 @@ text may round a fraction with ``≈``. The kinds, for ROC:
 - ``steepest``: the step of the largest likelihood ratio after the first step (a
   vertical step, no negative entering, is the steepest there is), the first among ties;
 - ``flat_run``: the longest run of FPR with no TPR gain;
+- ``one_step``: every row has one score, so the curve is the chance diagonal's one step;
+- ``area``: the area under the curve (the trapezoid ROC AUC), said last, so that a
+  curve with little to say still has three sentences and a long one drops it first;
 - with other models of the same rows: ``crosses``, each FPR where this model's curve
   goes from above another's to below it or back (:mod:`.crossings`; the first
   :data:`CROSSINGS_SAID` of each pair said, each with how many there are), or, where
@@ -233,6 +236,24 @@ def _roc(
                 "fpr_to": _f(hi),
             }
         )
+    if m == 2:
+        out.append(
+            {
+                "kind": "one_step",
+                "text": "Every row has the same score: the curve is one straight step from "
+                "(0, 0) to (1, 1), the chance diagonal, and ranks nothing.",
+            }
+        )
+    # Twice the trapezoids' area times P·N, in integers: ΣΔFP·(TP_k + TP_(k-1)).
+    twice = int(np.sum(np.diff(fp) * (tp[1:] + tp[:-1]), dtype=np.int64))
+    area = Fraction(twice, 2 * p * n)
+    out.append(
+        {
+            "kind": "area",
+            "text": f"The area under it (ROC AUC, trapezoid) is {_said(area)}.",
+            "auc": _f(area),
+        }
+    )
     return out
 
 

@@ -81,6 +81,14 @@ def roc_claims_of(tp: list[int], fp: list[int], ts: list[float]) -> dict[str, An
     if runs:
         _, _, a, b = max(runs)
         out["flat_run"] = [{"fpr_from": str(Fraction(fp[a], n)), "fpr_to": str(Fraction(fp[b], n))}]
+    if m == 2:
+        out["one_step"] = [{}]
+    # The trapezoids under the points, in fractions.
+    area = sum(
+        (Fraction(fp[k] - fp[k - 1], n) * Fraction(tp[k] + tp[k - 1], 2 * p) for k in range(1, m)),
+        Fraction(0),
+    )
+    out["area"] = [{"auc": str(area)}]
     return out
 
 
@@ -117,10 +125,11 @@ def test_every_roc_claim_re_derives(rows: list[tuple[float, int]]) -> None:
         if kind in got:
             assert got[kind] == args, kind
     missing = set(want) - set(got)
-    assert missing <= {"flat_run", "steepest"} and (
+    assert missing <= {"flat_run", "steepest", "area"} and (
         not missing or sum(map(len, got.values())) + 1 >= 7
     )
     assert set(got) <= set(want)
+    assert 3 <= sum(map(len, got.values())) + 1 <= 7  # the hull's sentence too
 
 
 def test_made_curves_say_what_they_must() -> None:
@@ -131,7 +140,8 @@ def test_made_curves_say_what_they_must() -> None:
     assert _claims(hooked)["below_chance"][0]["fpr_from"] == "1/3"
     tied = [(0.5, 1), (0.5, 0), (0.5, 1)]
     c = _claims(tied)
-    assert set(c) == {"hull"} and c["hull"][0]["vertices"] == 2
+    assert set(c) == {"hull", "one_step", "area"} and c["hull"][0]["vertices"] == 2
+    assert c["area"] == [{"auc": "1/2"}]
     one_class = tl.report([1, 1], [0.2, 0.4]).describe("roc")
     assert one_class.claims == () and "no actual negatives" in str(one_class.reason)
 
