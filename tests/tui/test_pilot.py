@@ -1063,6 +1063,17 @@ async def test_S_writes_the_curve_as_sound_or_offers_it_as_a_download(
         assert m.message.endswith("; the browser downloads it.")
 
 
+async def test_S_on_rows_of_one_class_is_refused_saying_why() -> None:
+    """Found by the soak: S on rows with no positives raised out of the app."""
+    app = make_app("no-actual-positives")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("S")
+        assert not isinstance(app.screen, ValueDialog)
+        assert app.main.message == (
+            "Refused: sonify roc: the rows have no actual positives: the curve is undefined."
+        )
+
+
 async def test_b_under_ascii_says_where_the_braille_line_is() -> None:
     from threshold_lab.tui.widgets.charts.braille import BrailleStrip
 

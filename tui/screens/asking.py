@@ -176,7 +176,11 @@ def sound_file(host: Host, kind: str) -> None:
     :mod:`threshold_lab.core.curves.sound`). In a terminal it asks for the file's name
     (and before replacing a file); served to a browser, the file is offered as a
     download instead, written nowhere on the server but a temporary folder."""
-    made = sonify(host.session.analysis.sweep, kind)
+    try:
+        made = sonify(host.session.analysis.sweep, kind)
+    except InputError as exc:  # a curve of one class has no sound
+        host.say(f"Refused: {exc}.")
+        return
     name = f"{kind}.wav"
     if host.web:
         with tempfile.TemporaryDirectory(prefix="threshold-lab-") as folder:
