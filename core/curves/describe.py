@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import int_dot
 from threshold_lab.core.curves.crossings import compare_curves
 from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.hull import hull_vertices
@@ -77,6 +78,15 @@ class Description:
 
 def parse_kind(text: object) -> str:
     return curve_kind("describe", text, KINDS)
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """``--describe``'s value: a curve (roc or pr), or ``none`` for no description.
+
+    >>> parse_kinds("PR"), parse_kinds("none")
+    (('pr',), ())
+    """
+    return () if text.strip().lower() == "none" else (parse_kind(text),)
 
 
 def _f(x: Fraction) -> str:
@@ -147,7 +157,9 @@ def _roc(
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     m = tp.shape[0]
-    before = int(tp[fp == 0].max())
+    # Steps into each point (ΔTP, ΔFP), once: the steepest, flat runs and the area read them.
+    dtp, dfp = np.diff(tp), np.diff(fp)
+    before = int(tp[int(np.searchsorted(fp, 0, side="right")) - 1])  # FP never falls
     if before > 0:
         tpr = Fraction(before, p)
         out.append(
@@ -165,8 +177,9 @@ def _roc(
     for limit, least in ((Fraction(1, 100), 100), (Fraction(1, 10), 10)):
         if n < least:
             continue
-        # The last point with FP/N <= limit: FP·den <= num·N, in integers.
-        k = int(np.searchsorted(fp * limit.denominator, limit.numerator * n, side="right")) - 1
+        # The last point with FP/N <= limit: FP <= floor(num·N/den), in integers.
+        most = limit.numerator * n // limit.denominator
+        k = int(np.searchsorted(fp, most, side="right")) - 1
         tpr = Fraction(int(tp[k]), p)
         out.append(
             {
@@ -176,7 +189,11 @@ def _roc(
                 "tpr": _f(tpr),
             }
         )
-    starts, ends = _runs(tp * n < fp * p)
+    # Below the diagonal: TP·N < FP·P, in integers (two buffers, no other temporaries).
+    left, right = np.multiply(tp, n), np.multiply(fp, p)
+    below = np.less(left, right, out=np.empty(m, dtype=np.bool_))
+    del left, right
+    starts, ends = _runs(below)
     for a, b in zip(starts[:RUNS_SAID].tolist(), ends[:RUNS_SAID].tolist(), strict=True):
         lo, hi = Fraction(int(fp[a]), n), Fraction(int(fp[b]), n)
         span = f"at FPR {_said(lo)}" if lo == hi else f"from FPR {_said(lo)} to {_said(hi)}"
@@ -204,23 +221,25 @@ def _roc(
             "thresholds": inside,
         }
     )
-    steep = _steepest(tp, fp)
+    steep = _steepest(dtp[1:], dfp[1:])
     if steep is not None:
         k = steep
-        dtp, dfp = int(tp[k] - tp[k - 1]), int(fp[k] - fp[k - 1])
-        how = "vertical" if dfp == 0 else f"a likelihood ratio of {_f(Fraction(dtp * n, dfp * p))}"
+        ins, outs = int(tp[k] - tp[k - 1]), int(fp[k] - fp[k - 1])  # positives, negatives
+        how = (
+            "vertical" if outs == 0 else f"a likelihood ratio of {_f(Fraction(ins * n, outs * p))}"
+        )
         out.append(
             {
                 "kind": "steepest",
                 "text": f"After the first step its steepest stretch is at threshold "
-                f"{_t(_threshold(sweep, k))}: {dtp} positive{'s' if dtp != 1 else ''} and "
-                f"{dfp} negative{'s' if dfp != 1 else ''} enter ({how}).",
+                f"{_t(_threshold(sweep, k))}: {ins} positive{'s' if ins != 1 else ''} and "
+                f"{outs} negative{'s' if outs != 1 else ''} enter ({how}).",
                 "threshold": _threshold(sweep, k),
-                "positives": dtp,
-                "negatives": dfp,
+                "positives": ins,
+                "negatives": outs,
             }
         )
-    starts, ends = _runs(np.concatenate([[False], tp[1:] == tp[:-1]]))
+    starts, ends = _runs(np.concatenate([[False], dtp == 0]))
     if starts.size:
         # A run of equal TP, from the point before its first step to its last.
         gained = fp[ends] - fp[starts - 1]
@@ -245,7 +264,7 @@ def _roc(
             }
         )
     # Twice the trapezoids' area times P·N, in integers: ΣΔFP·(TP_k + TP_(k-1)).
-    twice = int(np.sum(np.diff(fp) * (tp[1:] + tp[:-1]), dtype=np.int64))
+    twice = int_dot(dfp, tp[1:]) + int_dot(dfp, tp[:-1])
     area = Fraction(twice, 2 * p * n)
     out.append(
         {
@@ -308,13 +327,13 @@ def _crossings(
     return out
 
 
-def _steepest(tp: IntArray, fp: IntArray) -> int | None:
+def _steepest(dtp: IntArray, dfp: IntArray) -> int | None:
     """The step (its point k, from k-1) of the largest ΔTP/ΔFP after the first step,
     among steps where a positive enters; a vertical step (ΔFP 0) is the steepest; the
-    first among ties (compared exactly)."""
-    if tp.shape[0] < 3:
+    first among ties (compared exactly). ``dtp``, ``dfp``: the steps into points 2, 3,
+    ..."""
+    if dtp.shape[0] < 1:
         return None
-    dtp, dfp = np.diff(tp)[1:], np.diff(fp)[1:]  # steps into points 2, 3, ...
     rising = dtp > 0
     if not rising.any():
         return None
@@ -331,26 +350,35 @@ def _steepest(tp: IntArray, fp: IntArray) -> int | None:
 def _pr(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     m = tp.shape[0]
-    if m > 1:
-        first = Fraction(int(tp[1]), int(tp[1] + fp[1]))
+    # The first point predicting any weight positive (rows of weight 0 may come first).
+    k1 = int(np.searchsorted(tp + fp, 0, side="right"))
+    if k1 < m:
+        first = Fraction(int(tp[k1]), int(tp[k1] + fp[k1]))
+        where = (
+            "the highest threshold"
+            if k1 == 1
+            else "the highest threshold that predicts any weight positive"
+        )
         out.append(
             {
                 "kind": "precision_at_first",
-                "text": f"At the highest threshold, {_t(_threshold(sweep, 1))}, precision is "
-                f"{_said(first)}.",
-                "threshold": _threshold(sweep, 1),
+                "text": f"At {where}, {_t(_threshold(sweep, k1))}, precision is {_said(first)}.",
+                "threshold": _threshold(sweep, k1),
                 "precision": _f(first),
             }
         )
     if m > 2:
         made = tp + fp
-        # A dip at k: precision_k < precision_{k-1} - 1/10, exactly in integers:
+        with np.errstate(invalid="ignore"):  # the above-all point: 0/0, never read
+            prec = tp / made
+        # A dip at k: precision_k < precision_{k-1} - 1/10. The floats find the points
+        # near or past it; exactly, in integers, on those:
         # 10·TP_k·made_{k-1} < (10·TP_{k-1} - made_{k-1})·made_k.
-        a, b = tp[2:], made[2:]
-        c, d = tp[1:-1], made[1:-1]
-        dip = np.flatnonzero(10 * a * d < (10 * c - d) * b) + 2
-        prec = np.where(made > 0, tp / np.maximum(made, 1), 0.0)
-        after = np.maximum.accumulate(prec[::-1])[::-1]  # the best from each point on
+        near = np.flatnonzero(prec[2:] < prec[1:-1] - 0.1 + 1e-9) + 2
+        a, b, c, d = tp[near], made[near], tp[near - 1], made[near - 1]
+        dip = near[10 * a * d < (10 * c - d) * b]
+        prec[0] = 0.0
+        after = np.maximum.accumulate(prec[::-1])[::-1] if dip.size else prec
         said = 0
         for k in dip.tolist():
             if said >= RUNS_SAID or k + 1 >= m:

@@ -330,10 +330,11 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
                 f"Shape of the {kind.upper()} curve (each sentence a claim over the exact sweep)"
             )
             shape += [f"  {x}" for x in told.sentences] or [f"  none: {told.reason}"]
+            shape.append("")
         place = body.index(
             "Probability metrics (scores read as probabilities of the positive class)"
         )
-        body[place:place] = [*shape, ""]
+        body[place:place] = shape
     said: list[str] = []
     if c.multiclass is not None:
         said.append(

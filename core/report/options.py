@@ -55,8 +55,9 @@ class Options:
     #: The readouts (TPR at each FPR, FPR at each TPR) and the partial AUCs asked for.
     readouts: tuple[tuple[Kind, float], ...] = DEFAULT_READOUTS
     partial_aucs: tuple[tuple[Focus, float, float], ...] = ()
-    #: The curves whose shape is described (--describe roc|pr): checked sentences.
-    describe: tuple[str, ...] = ()
+    #: The curves whose shape is described (--describe roc|pr, none for none): checked
+    #: sentences.
+    describe: tuple[str, ...] = ("roc", "pr")
     #: Model comparison: the tests' alternative, and whether the models' rows are
     #: compared as different examples (unpaired) even when they are the same.
     alternative: str = "two-sided"

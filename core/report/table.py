@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 
 from threshold_lab.core.calibration.reliability import BINS, MAX_BINS, parse_binning, parse_bins
 from threshold_lab.core.curves.braille import parse_kind as parse_braille_kind
-from threshold_lab.core.curves.describe import parse_kind as parse_describe_kind
+from threshold_lab.core.curves.describe import parse_kinds as parse_describe_kinds
 from threshold_lab.core.curves.export import parse_curve
 from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
 from threshold_lab.core.curves.sound import parse_seconds as parse_sound_seconds
@@ -450,12 +450,13 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "describe",
         "the curve's shape in a few sentences, each a claim checked over the exact sweep: a "
-        'Shape paragraph in the text, "description" in the JSON; repeatable (default none)',
-        one_item(parse_describe_kind),
+        'Shape paragraph in the text, "description" in the JSON; repeatable, replacing the '
+        "default roc and pr; none for no description",
+        parse_describe_kinds,
         _ONE_RUN - {"plot"},
         kind="list",
-        metavar="roc|pr",
-        python=read_texts(one_item(parse_describe_kind), "roc"),
+        metavar="roc|pr|none",
+        python=read_texts(parse_describe_kinds, "roc"),
         field="describe",
         annotation="str | Sequence[str] | None",
         section="output",

@@ -191,8 +191,14 @@ def test_report_describe_gives_the_same_claims_in_text_and_json(
     text = capsys.readouterr().out.splitlines()
     at = text.index("Shape of the ROC curve (each sentence a claim over the exact sweep)")
     assert text[at + 1 : at + 1 + len(want.sentences)] == [f"  {x}" for x in want.sentences]
-    assert main(["report", "canonical", "--points", "0"]) == 0  # opt-in: not otherwise
+    assert main(["report", "canonical", "--points", "0"]) == 0  # roc and pr by default
+    whole = capsys.readouterr().out
+    assert "Shape of the ROC curve" in whole and "Shape of the PR curve" in whole
+    assert main(["report", "canonical", "--points", "0", "--describe", "none"]) == 0
     assert "Shape of the" not in capsys.readouterr().out
+    assert main(["report", "canonical", "--json", "--points", "0", "--describe", "none"]) == 0
+    assert "description" not in json.loads(capsys.readouterr().out)
+    assert set(tl.report([1, 0, 1], [0.9, 0.2, 0.5]).to_dict()["description"]) == {"roc", "pr"}
 
 
 @settings(max_examples=200, deadline=None)
@@ -283,3 +289,12 @@ def test_plain_report_and_api_compare_the_same_models(
     assert (
         said[said.index(told["sentences"][0]) + len(told["sentences"]) - 1] == crossing[0]["text"]
     )
+
+
+def test_rows_of_weight_zero_at_the_top_are_passed_over() -> None:
+    """Found when every report began describing: a top score of weight 0 predicts no
+    weight positive, so the first precision is the first point's that predicts any."""
+    r = tl.report([1, 0, 1], [0.9, 0.8, 0.5], sample_weight=[0, 1, 1])
+    first = r.describe("pr").claims[0]
+    assert (first["threshold"], first["precision"]) == (0.8, "0")
+    assert first["text"].startswith("At the highest threshold that predicts any weight positive")
