@@ -450,7 +450,7 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "describe",
         "the curve's shape in a few sentences, each a claim checked over the exact sweep: a "
-'Shape paragraph in the text, "description" in the JSON; repeatable (default none: '
+        'Shape paragraph in the text, "description" in the JSON; repeatable (default none: '
         "at 10^7 rows it costs a quarter of a second and 200 MiB)",
         parse_describe_kinds,
         _ONE_RUN - {"plot"},
