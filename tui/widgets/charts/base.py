@@ -131,6 +131,18 @@ class Chart(PlotextPlot):
         #: The cell (column, row of the content) the active point was last drawn at,
         #: or None: where the terminal's cursor goes on the chart pane.
         self.active_cell: tuple[int, int] | None = None
+        #: The cell the screen was last asked to put the cursor on (see :meth:`drawn_at`).
+        self._followed: tuple[int, int] | None = None
+
+    def drawn_at(self, cell: tuple[int, int] | None) -> None:
+        """Record where the active point was just drawn; when it moved, the screen puts
+        the terminal's cursor there once this frame is on screen (the screen's own call
+        ran before the chart had drawn the new point, leaving the cursor a move behind)."""
+        self.active_cell = cell
+        place = getattr(self.screen, "place_cursor", None) if self.is_attached else None
+        if cell != self._followed and place is not None:
+            self._followed = cell
+            self.call_after_refresh(place)
 
     def active_offset(self) -> Offset | None:
         """Where on the screen the active point is drawn, or None (not drawn, or this

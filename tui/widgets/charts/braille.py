@@ -35,6 +35,8 @@ class BrailleStrip(Widget):
         #: The last line made, and the sweep and the kind and width it was made for: a
         #: threshold move changes only the cell marked, never the line.
         self._made: tuple[Sweep, str, int, BrailleLine] | None = None
+        #: The cell the screen was last asked to put the cursor on.
+        self._followed: int | None = None
 
     @property
     def kind(self) -> str | None:
@@ -81,6 +83,10 @@ class BrailleStrip(Widget):
         cell = self.active_cell()
         if cell is not None:
             text.stylize("reverse", cell, cell + 1)
+        place = getattr(self.screen, "place_cursor", None)
+        if cell != self._followed and place is not None:
+            self._followed = cell  # drawn: the cursor follows once this frame is shown
+            self.call_after_refresh(place)
         name = NAMES[kind]
         if self.content_region.width >= len(line.cells) + 1 + len(name):
             text.append(f" {name}")

@@ -222,6 +222,7 @@ class DecisionChart(CurveChart):
                 )
                 marked.append_text(lines[row][col + 1 :])
                 lines[row] = marked
+        self.drawn_at(self.active_cell)
         return Text("\n").join(lines)
 
 

@@ -495,6 +495,7 @@ class CurveChart(Chart):
             marked.append(ACTIVE_MARK, style=self.get_component_rich_style("curve-chart--active"))
             marked.append_text(lines[row][col + 1 :])
             lines[row] = marked
+        self.drawn_at(self.active_cell)
         return Text("\n").join(lines)
 
     #: Marks drawn in the baseline's fainter colour.
