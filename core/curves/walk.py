@@ -68,13 +68,14 @@ def step_words(
         return "; ".join(parts) + "."
     dtp, dfp = sweep.entering(k)
     counts = f"{_entered(dtp, 'positive')}, {_entered(dfp, 'negative')} entered"
+    way = _direction(sweep, kind, k)
     if dfp == 0:
-        parts += ["up", f"slope vertical ({counts})"]
+        parts += [way, f"slope vertical ({counts})"]
     elif dtp == 0:
-        parts += ["right", f"slope flat ({counts})"]
+        parts += [way, f"slope flat ({counts})"]
     else:
         ratio = _ratio(dtp, dfp, pos, neg)
-        parts += ["diagonal", f"slope {ratio} ({counts})"]
+        parts += [way, f"slope {ratio} ({counts})"]
     parts.append(f"threshold {format_threshold(float(sweep.thresholds[k - 1]))}")
     if count is None:
         count = round(float(dtp + dfp)) if sweep.whole_counts() else len(rows)
@@ -83,6 +84,29 @@ def step_words(
     else:
         parts.append(f"{count:,} row{'' if count == 1 else 's'} entered")
     return "; ".join(parts) + "."
+
+
+def _direction(sweep: Sweep, kind: str, k: int) -> str:
+    """Which way point ``k`` lies from point ``k - 1`` on the ``kind`` curve's axes. ROC
+    (FPR, TPR): ``up`` (only positives entered), ``right`` (only negatives),
+    ``diagonal`` (both). DET (FPR, FNR): ``down``, ``right``, ``diagonal, down and
+    right``. PR (recall, precision): recall moves right when a positive enters, and
+    precision up, down or not at all, compared exactly on the counts."""
+    dtp, dfp = sweep.entering(k)
+    if kind == "det":
+        return "down" if dfp == 0 else "right" if dtp == 0 else "diagonal, down and right"
+    if kind != "pr":
+        return "up" if dfp == 0 else "right" if dtp == 0 else "diagonal"
+    tp0, fp0, tp1, fp1 = (
+        float(v) for v in (sweep.tp[k - 1], sweep.fp[k - 1], sweep.tp[k], sweep.fp[k])
+    )
+    if tp0 + fp0 == 0:
+        return "right, from no precision" if dtp else "no move: precision still undefined"
+    rises = tp1 * (tp0 + fp0) - tp0 * (tp1 + fp1)  # precision now minus before, scaled
+    vertical = "up" if rises > 0 else "down" if rises < 0 else ""
+    if dtp == 0:
+        return vertical or "no move"
+    return f"right and {vertical}" if vertical else "right"
 
 
 def entered_rows(data: Dataset, sweep: Sweep, k: int) -> tuple[list[str], int]:

@@ -948,10 +948,10 @@ async def test_tie_group_keys_walk_the_curve_shown(chart: str) -> None:
             assert drawn or (chart == "det" and point in (1, 3))  # FPR 0, FPR 1
         assert m.message == (
             {
-                "pr": "Point 3 of 5: recall 2/3, precision 2/3",
-                "det": "Point 3 of 5: FPR 1/2, FNR 1/3",
-            }.get(chart, "Point 3 of 5: FPR 1/2, TPR 2/3")
-            + "; diagonal; slope 2/3 (1 positive, 1 negative entered); threshold 0.8; "
+                "pr": "Point 3 of 5: recall 2/3, precision 2/3; right and down",
+                "det": "Point 3 of 5: FPR 1/2, FNR 1/3; diagonal, down and right",
+            }.get(chart, "Point 3 of 5: FPR 1/2, TPR 2/3; diagonal")
+            + "; slope 2/3 (1 positive, 1 negative entered); threshold 0.8; "
             "rows entered: s2, s3."
         )
         await pilot.press("1", "right_square_bracket")  # no chart shown: a move, said so

@@ -60,10 +60,10 @@ def test_pr_and_det_steps_and_the_ends_on_the_canonical_fixture() -> None:
         "the start: above all scores, nothing predicted positive."
     )
     assert said[2] == (
-        "Point 2 of 5: recall 1/3, precision 1/1; up; slope vertical (1 positive, "
-        "0 negatives entered); threshold 0.9; rows entered: s1."
+        "Point 2 of 5: recall 1/3, precision 1/1; right, from no precision; slope vertical "
+        "(1 positive, 0 negatives entered); threshold 0.9; rows entered: s1."
     )
-    assert said[3].startswith("Point 5 of 5: recall 3/3, precision 3/5; up;")
+    assert said[3].startswith("Point 5 of 5: recall 3/3, precision 3/5; right and up;")
     assert said[-1].startswith("Point 4 of 5: FPR 2/2, FNR 1/3; right; slope flat")
 
 

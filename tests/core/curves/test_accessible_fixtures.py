@@ -81,6 +81,19 @@ def test_every_walk_step_is_the_curve_s_point(fixture: tuple[str, Dataset]) -> N
             way = "up" if dfp == 0 else "right" if dtp == 0 else "diagonal"
             assert f"; {way}; " in said
         pr = step_words(sweep, "pr", k, rows, count)
+        if k > 1:  # which way the PR and DET points move, from the counts
+            dtp, dfp = tp[k] - tp[k - 1], fp[k] - fp[k - 1]
+            before = Fraction(tp[k - 1], tp[k - 1] + fp[k - 1]) if tp[k - 1] + fp[k - 1] else None
+            now = Fraction(tp[k], tp[k] + fp[k])
+            vertical = "" if before is None or now == before else "up" if now > before else "down"
+            if dtp:
+                want_way = f"right and {vertical}" if vertical else "right"
+            else:
+                want_way = vertical or "no move"
+            if before is not None:
+                assert f"; {want_way}; " in pr
+            det = "down" if dfp == 0 else "right" if dtp == 0 else "diagonal, down and right"
+            assert f"; {det}; " in step_words(sweep, "det", k, rows, count)
         want = f"precision {tp[k]}/{tp[k] + fp[k]}" if tp[k] + fp[k] else "precision undefined"
         assert pr.startswith(f"Point {k + 1} of {m}: recall {tp[k]}/{p}, {want}")
 
