@@ -109,3 +109,20 @@ def test_a_weighted_tie_group_is_counted_in_rows_not_weight() -> None:
         "Point 3 of 4: FPR 1.5/2, TPR 2/2; diagonal; slope ≈ 1 (1.5 positives, "
         "1.5 negatives entered); threshold 0.5; 6 rows entered."
     )  # six rows of weight 1/2: counted as rows, their weight as the counts
+
+
+def test_the_ends_say_so_and_a_curve_without_a_class_is_not_walked() -> None:
+    """Found by a newcomer: n at the last point said that point again as a step, and a
+    walk on rows with no positives read out TPR 0/0."""
+    out = io.StringIO()
+    session = Session(preset("canonical").data, None, source="walk")
+    run_plain(session, ["walk roc\n", "p\n", "last\n", "n\n"], out, prompt=False)
+    said = out.getvalue().splitlines()
+    assert "The walk is already at its first point, point 1 of 5." in said
+    assert said[-1] == "The walk is already at its last point, point 5 of 5."
+    out = io.StringIO()
+    empty = Session(preset("no-actual-positives").data, None, source="walk")
+    run_plain(empty, ["walk roc\n", "walk det\n", "walk to hull\n"], out, prompt=False)
+    text = out.getvalue()
+    assert "0/0" not in text and "Point " not in text
+    assert text.count("the rows have no actual positives: the curve is undefined") == 3

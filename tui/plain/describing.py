@@ -142,15 +142,27 @@ class Describing(Speaker):
             self._walk_to(args[1:])
             return
         self._no_args(args[1:])
-        self._walking = parse_walk_kind(word)
+        kind = parse_walk_kind(word)
+        self._check_walkable(kind)
+        self._walking = kind
         self.say(
             f"Walking the {self._walking.upper()} curve: next and prev (n, p) move "
             "one point, first and last to the ends, walk off stops."
         )
         self.say(self._step_words())
 
+    def _check_walkable(self, kind: str) -> None:
+        """Refuse a walk along a curve the rows do not have (a class missing)."""
+        s = self.analysis.sweep
+        if float(s.positives) <= 0 or (kind != "pr" and float(s.negatives) <= 0):
+            missing = "positives" if float(s.positives) <= 0 else "negatives"
+            raise InputError(
+                f"walk {kind}: the rows have no actual {missing}: the curve is undefined"
+            )
+
     def _walk_to(self, args: list[str]) -> None:
         a = self.analysis
+        self._check_walkable(self._walking or "roc")
         if not args:
             raise InputError(
                 "say walk to readout fpr 0.01, walk to hull, walk to chance or walk to best GOAL"
@@ -190,7 +202,15 @@ class Describing(Speaker):
             self._move(args, move)
             return
         self._no_args(args)
+        before = self.analysis.point
         move()
+        a = self.analysis
+        if a.point == before:  # at an end: said so, not the same point again as a step
+            end = "first" if before == 0 else "last"
+            self.say(
+                f"The walk is already at its {end} point, point {before + 1} of {a.sweep.size}."
+            )
+            return
         self.say(self._step_words())
 
     def _step_words(self) -> str:
