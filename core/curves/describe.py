@@ -32,14 +32,14 @@ ranking's precision). At most 7 sentences; a curve of rows with one class has no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.blocks import int_dot
+from threshold_lab.core.blocks import blocks, int_dot, shifted
 from threshold_lab.core.curves.crossings import compare_curves
 from threshold_lab.core.curves.export import curve_kind
 from threshold_lab.core.curves.hull import hull_vertices
@@ -146,10 +146,41 @@ def _threshold(sweep: Sweep, k: int) -> float:
     return float(sweep.thresholds[k - 1])
 
 
-def _runs(mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
-    """The maximal runs of True: their first and last indices."""
-    edges = np.diff(mask.astype(np.int8), prepend=np.int8(0), append=np.int8(0))
-    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
+def _runs(
+    mask_of: Callable[[slice], npt.NDArray[np.bool_]], start: int, stop: int
+) -> Iterator[tuple[IntArray, IntArray]]:
+    """The maximal runs of True of a mask over ``start:stop``, first to last: for each
+    block, the first and last indices of the runs that end in it. The mask is made a
+    block at a time (``mask_of(s)`` for the indices of slice ``s``), so no temporary
+    is longer than a block; a run may span blocks. Read lazily: taking the first few
+    runs reads only as far as they go."""
+    carried = -1  # the first index of a run still open at the end of the last block
+    for s in blocks(start, stop):
+        mask = mask_of(s)
+        firsts = np.flatnonzero(mask[1:] & ~mask[:-1]) + (s.start + 1)
+        lasts = np.flatnonzero(mask[:-1] & ~mask[1:]) + s.start
+        if mask[0]:
+            firsts = np.concatenate(([carried if carried >= 0 else s.start], firsts))
+        elif carried >= 0:
+            lasts = np.concatenate(([s.start - 1], lasts))
+            firsts = np.concatenate(([carried], firsts))
+        carried = int(firsts[-1]) if mask[-1] else -1
+        if mask[-1]:
+            firsts = firsts[:-1]
+        yield firsts.astype(np.int64), lasts.astype(np.int64)
+    if carried >= 0:
+        yield np.array([carried], dtype=np.int64), np.array([stop - 1], dtype=np.int64)
+
+
+def _first_runs(runs: Iterator[tuple[IntArray, IntArray]], most: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for firsts, lasts in runs:
+        out += zip(
+            firsts[: most - len(out)].tolist(), lasts[: most - len(out)].tolist(), strict=True
+        )
+        if len(out) >= most:
+            break
+    return out
 
 
 def _roc(
@@ -157,8 +188,6 @@ def _roc(
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     m = tp.shape[0]
-    # Steps into each point (ΔTP, ΔFP), once: the steepest, flat runs and the area read them.
-    dtp, dfp = np.diff(tp), np.diff(fp)
     before = int(tp[int(np.searchsorted(fp, 0, side="right")) - 1])  # FP never falls
     if before > 0:
         tpr = Fraction(before, p)
@@ -189,12 +218,9 @@ def _roc(
                 "tpr": _f(tpr),
             }
         )
-    # Below the diagonal: TP·N < FP·P, in integers (two buffers, no other temporaries).
-    left, right = np.multiply(tp, n), np.multiply(fp, p)
-    below = np.less(left, right, out=np.empty(m, dtype=np.bool_))
-    del left, right
-    starts, ends = _runs(below)
-    for a, b in zip(starts[:RUNS_SAID].tolist(), ends[:RUNS_SAID].tolist(), strict=True):
+    # Below the diagonal: TP·N < FP·P, in integers.
+    below = _runs(lambda s: tp[s] * n < fp[s] * p, 0, m)
+    for a, b in _first_runs(below, RUNS_SAID):
         lo, hi = Fraction(int(fp[a]), n), Fraction(int(fp[b]), n)
         span = f"at FPR {_said(lo)}" if lo == hi else f"from FPR {_said(lo)} to {_said(hi)}"
         out.append(
@@ -221,7 +247,7 @@ def _roc(
             "thresholds": inside,
         }
     )
-    steep = _steepest(dtp[1:], dfp[1:])
+    steep = _steepest(tp, fp)
     if steep is not None:
         k = steep
         ins, outs = int(tp[k] - tp[k - 1]), int(fp[k] - fp[k - 1])  # positives, negatives
@@ -239,12 +265,9 @@ def _roc(
                 "negatives": outs,
             }
         )
-    starts, ends = _runs(np.concatenate([[False], dtp == 0]))
-    if starts.size:
-        # A run of equal TP, from the point before its first step to its last.
-        gained = fp[ends] - fp[starts - 1]
-        i = int(np.argmax(gained))  # the first among the longest
-        a, b = int(starts[i]) - 1, int(ends[i])
+    flat = _longest_flat(tp, fp)
+    if flat is not None:
+        a, b = flat
         lo, hi = Fraction(int(fp[a]), n), Fraction(int(fp[b]), n)
         out.append(
             {
@@ -264,7 +287,10 @@ def _roc(
             }
         )
     # Twice the trapezoids' area times P·N, in integers: ΣΔFP·(TP_k + TP_(k-1)).
-    twice = int_dot(dfp, tp[1:]) + int_dot(dfp, tp[:-1])
+    twice = 0
+    for s in blocks(1, m):
+        dfp = fp[s] - fp[shifted(s, -1)]
+        twice += int_dot(dfp, tp[s]) + int_dot(dfp, tp[shifted(s, -1)])
     area = Fraction(twice, 2 * p * n)
     out.append(
         {
@@ -327,31 +353,56 @@ def _crossings(
     return out
 
 
-def _steepest(dtp: IntArray, dfp: IntArray) -> int | None:
-    """The step (its point k, from k-1) of the largest ΔTP/ΔFP after the first step,
-    among steps where a positive enters; a vertical step (ΔFP 0) is the steepest; the
-    first among ties (compared exactly). ``dtp``, ``dfp``: the steps into points 2, 3,
-    ..."""
-    if dtp.shape[0] < 1:
-        return None
-    rising = dtp > 0
-    if not rising.any():
-        return None
-    vertical = np.flatnonzero(rising & (dfp == 0))
-    if vertical.size:
-        return int(vertical[0]) + 2
-    ratio = np.where(rising, dtp / np.maximum(dfp, 1), -1.0)
-    top = float(ratio.max())
-    near = np.flatnonzero(ratio >= top * (1 - 1e-12))  # then exactly, on the few near
-    best = max(near.tolist(), key=lambda j: (Fraction(int(dtp[j]), int(dfp[j])), -j))
-    return int(best) + 2
+def _steepest(tp: IntArray, fp: IntArray) -> int | None:
+    """The point k (the step into it, from k-1) of the largest ΔTP/ΔFP after the first
+    step, among steps where a positive enters; a vertical step (ΔFP 0) is the
+    steepest; the first among ties (compared exactly). A block at a time: the floats
+    find each block's largest ratios, integers compare them exactly."""
+    best: tuple[int, int, int] | None = None  # the point, its ΔTP and ΔFP
+    for s in blocks(2, tp.shape[0]):
+        dtp, dfp = tp[s] - tp[shifted(s, -1)], fp[s] - fp[shifted(s, -1)]
+        rising = dtp > 0
+        if not rising.any():
+            continue
+        vertical = np.flatnonzero(rising & (dfp == 0))
+        if vertical.size:
+            return int(vertical[0]) + int(s.start)
+        ratio = np.where(rising, dtp / np.maximum(dfp, 1), -1.0)
+        near = np.flatnonzero(ratio >= float(ratio.max()) * (1 - 1e-12))
+        a, b = dtp[near], dfp[near]
+        j = 0  # the exact largest among the near (its first), by cross products
+        while True:
+            above = np.flatnonzero(a * b[j] > a[j] * b)
+            if not above.size:
+                break
+            j = int(above[0])
+        j = int(np.flatnonzero(a * b[j] == a[j] * b)[0])
+        here = (int(near[j]) + s.start, int(a[j]), int(b[j]))
+        if best is None or here[1] * best[2] > best[1] * here[2]:
+            best = here  # strictly steeper: an earlier block keeps a tie
+    return None if best is None else best[0]
+
+
+def _longest_flat(tp: IntArray, fp: IntArray) -> tuple[int, int] | None:
+    """The first of the longest flat stretches (equal TP, FPR gained), as its first and
+    last point, or None when TP rises at every step."""
+    best: tuple[int, int, int] | None = None  # FP gained, first point, last point
+    for firsts, lasts in _runs(lambda s: tp[s] == tp[shifted(s, -1)], 1, tp.shape[0]):
+        if not firsts.size:
+            continue
+        # A run of steps with no TP gain: from the point before its first step.
+        gained = fp[lasts] - fp[firsts - 1]
+        i = int(np.argmax(gained))  # the first among the longest
+        if best is None or int(gained[i]) > best[0]:
+            best = (int(gained[i]), int(firsts[i]) - 1, int(lasts[i]))
+    return None if best is None else best[1:]
 
 
 def _pr(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     m = tp.shape[0]
     # The first point predicting any weight positive (rows of weight 0 may come first).
-    k1 = int(np.searchsorted(tp + fp, 0, side="right"))
+    k1 = min(int(np.searchsorted(tp, 0, side="right")), int(np.searchsorted(fp, 0, side="right")))
     if k1 < m:
         first = Fraction(int(tp[k1]), int(tp[k1] + fp[k1]))
         where = (
@@ -367,45 +418,30 @@ def _pr(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[s
                 "precision": _f(first),
             }
         )
-    if m > 2:
-        made = tp + fp
-        with np.errstate(invalid="ignore"):  # the above-all point: 0/0, never read
-            prec = tp / made
-        # A dip at k: precision_k < precision_{k-1} - 1/10. The floats find the points
-        # near or past it; exactly, in integers, on those:
-        # 10·TP_k·made_{k-1} < (10·TP_{k-1} - made_{k-1})·made_k.
-        near = np.flatnonzero(prec[2:] < prec[1:-1] - 0.1 + 1e-9) + 2
-        a, b, c, d = tp[near], made[near], tp[near - 1], made[near - 1]
-        dip = near[10 * a * d < (10 * c - d) * b]
-        prec[0] = 0.0
-        after = np.maximum.accumulate(prec[::-1])[::-1] if dip.size else prec
-        said = 0
-        for k in dip.tolist():
-            if said >= RUNS_SAID or k + 1 >= m:
-                break
-            was = Fraction(int(tp[k - 1]), int(made[k - 1]))
-            if after[k + 1] < float(was) * (1 - 1e-12):
-                continue
-            # The first later point at least as precise, exactly (the floats find the
-            # few near it): TP_j·made_{k-1} >= TP_{k-1}·made_j.
-            near = np.flatnonzero(prec[k + 1 :] >= float(was) * (1 - 1e-12)) + k + 1
-            exact = (tp[near] * int(made[k - 1]) >= int(tp[k - 1]) * made[near]) & (made[near] > 0)
-            if not exact.any():
-                continue
-            later = int(near[int(np.argmax(exact))])
-            now = Fraction(int(tp[k]), int(made[k]))
-            said += 1
-            out.append(
-                {
-                    "kind": "dips",
-                    "text": f"At threshold {_t(_threshold(sweep, k))} precision dips from "
-                    f"{_said(was)} to {_said(now)}, and recovers to {_said(was)} or more at "
-                    f"threshold {_t(_threshold(sweep, later))}.",
-                    "threshold": _threshold(sweep, k),
-                    "precision_before": _f(was),
-                    "precision_at": _f(now),
-                }
-            )
+    said = 0
+    tops: npt.NDArray[np.float64] | None = None
+    for k in _dips(tp, fp):
+        if said >= RUNS_SAID or k + 1 >= m:
+            break
+        if tops is None:  # made once, at the first dip
+            tops = _block_tops(tp, fp)
+        c, d = int(tp[k - 1]), int(tp[k - 1] + fp[k - 1])
+        later = _first_at_least(tp, fp, tops, k + 1, c, d)
+        if later is None:
+            continue
+        was, now = Fraction(c, d), Fraction(int(tp[k]), int(tp[k] + fp[k]))
+        said += 1
+        out.append(
+            {
+                "kind": "dips",
+                "text": f"At threshold {_t(_threshold(sweep, k))} precision dips from "
+                f"{_said(was)} to {_said(now)}, and recovers to {_said(was)} or more at "
+                f"threshold {_t(_threshold(sweep, later))}.",
+                "threshold": _threshold(sweep, k),
+                "precision_before": _f(was),
+                "precision_at": _f(now),
+            }
+        )
     # Every positive found: the first point with TP = P (the highest such threshold).
     k = int(np.searchsorted(tp, p, side="left"))
     if 0 < k < m:
@@ -428,3 +464,54 @@ def _pr(tp: IntArray, fp: IntArray, p: int, n: int, sweep: Sweep) -> list[dict[s
         }
     )
     return out
+
+
+def _precision(tp: IntArray, fp: IntArray, s: slice) -> npt.NDArray[np.float64]:
+    """The points' precision in floats (NaN where nothing is predicted positive)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return tp[s] / (tp[s] + fp[s])
+
+
+def _dips(tp: IntArray, fp: IntArray) -> Iterator[int]:
+    """The points k >= 2 where precision falls by more than 1/10 from point k-1, first
+    to last, a block at a time: the floats find the points near or past it; exactly,
+    in integers, on those: 10·TP_k·made_{k-1} < (10·TP_{k-1} - made_{k-1})·made_k."""
+    for s in blocks(2, tp.shape[0]):
+        prec = _precision(tp, fp, slice(s.start - 1, s.stop))
+        with np.errstate(invalid="ignore"):
+            near = np.flatnonzero(prec[1:] < prec[:-1] - 0.1 + 1e-9) + s.start
+        a, b = tp[near], tp[near] + fp[near]
+        c, d = tp[near - 1], tp[near - 1] + fp[near - 1]
+        yield from near[10 * a * d < (10 * c - d) * b].tolist()
+
+
+def _block_tops(tp: IntArray, fp: IntArray) -> npt.NDArray[np.float64]:
+    """For each block of points (as :func:`blocks` cuts them from 0), the highest
+    precision from its start to the end: where a search for a precision can stop."""
+    tops = [np.fmax.reduce(_precision(tp, fp, s), initial=-1.0) for s in blocks(0, tp.shape[0])]
+    return np.maximum.accumulate(np.array(tops[::-1], dtype=np.float64))[::-1]
+
+
+def _first_at_least(
+    tp: IntArray, fp: IntArray, tops: npt.NDArray[np.float64], start: int, c: int, d: int
+) -> int | None:
+    """The first point from ``start`` whose precision is at least c/d, exactly
+    (TP_j·d >= c·made_j, something predicted), or None. A block at a time, and only
+    while a later block (``tops``, :func:`_block_tops`) reaches that high in floats, so
+    a dip that never recovers costs at most a block."""
+    least = c / d * (1 - 1e-12)
+    for i, s in enumerate(blocks(0, tp.shape[0])):
+        if s.stop <= start:
+            continue
+        if tops[i] < least:
+            return None
+        s = slice(max(s.start, start), s.stop)
+        with np.errstate(invalid="ignore"):
+            near = np.flatnonzero(_precision(tp, fp, s) >= least) + s.start
+        if not near.size:
+            continue
+        made = tp[near] + fp[near]
+        exact = np.flatnonzero((tp[near] * d >= c * made) & (made > 0))
+        if exact.size:
+            return int(near[exact[0]])
+    return None

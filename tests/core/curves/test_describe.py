@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core import blocks as blocks_module
 from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.curves.describe import describe
 from threshold_lab.core.data.dataset import make_dataset
@@ -112,10 +113,24 @@ rows_strategy = st.lists(
 ).filter(lambda r: len({y for _, y in r}) == 2)
 
 
+#: Block sizes the passes are cut into (None: the default): a run, a dip or a steepest
+#: step across blocks is found as within one.
+block_strategy = st.sampled_from([None, 1, 2, 3, 5])
+
+
+def _claims_in_blocks(
+    rows: list[tuple[float, int]], kind: str, block: int | None
+) -> dict[str, list[dict[str, Any]]]:
+    with pytest.MonkeyPatch.context() as mp:
+        if block is not None:
+            mp.setattr(blocks_module, "BLOCK", block)
+        return _claims(rows, kind)
+
+
 @settings(max_examples=200, deadline=None)
-@given(rows_strategy)
-def test_every_roc_claim_re_derives(rows: list[tuple[float, int]]) -> None:
-    got = _claims(rows)
+@given(rows_strategy, block_strategy)
+def test_every_roc_claim_re_derives(rows: list[tuple[float, int]], block: int | None) -> None:
+    got = _claims_in_blocks(rows, "roc", block)
     want = _oracle(rows)
     hull = got.pop("hull")
     assert len(hull) == 1 and hull[0]["vertices"] >= 2
@@ -199,14 +214,38 @@ def test_report_describe_gives_the_same_claims_in_text_and_json(
     assert set(r.to_dict()["description"]) == {"roc", "pr"}
 
 
+def _dips_oracle(tp: list[int], fp: list[int], ts: list[float]) -> list[dict[str, str | float]]:
+    """Each point k >= 2 where precision falls by more than 1/10 from the point before
+    and a later point is at least as precise as that one was: the first two."""
+    prec = [Fraction(t, t + f) if t + f else None for t, f in zip(tp, fp, strict=True)]
+    out: list[dict[str, str | float]] = []
+    for k in range(2, len(tp)):
+        was, now = prec[k - 1], prec[k]
+        if was is None or now is None or not now < was - Fraction(1, 10):
+            continue
+        if any(q is not None and q >= was for q in prec[k + 1 :]):
+            out.append(
+                {"threshold": ts[k - 1], "precision_before": str(was), "precision_at": str(now)}
+            )
+    return out[:2]
+
+
+pr_rows_strategy = st.lists(
+    st.tuples(st.integers(1, 40), st.integers(0, 1)), min_size=2, max_size=160
+).filter(lambda r: len({y for _, y in r}) == 2)
+
+
 @settings(max_examples=200, deadline=None)
-@given(rows_strategy)
-def test_every_pr_claim_but_dips_re_derives(rows: list[tuple[float, int]]) -> None:
-    """precision_at_first, full_recall and baseline from the definitions (dips have
-    their own made curves above); 3 to 7 sentences whatever the rows."""
-    tp, fp, ts = _points(rows)
+@given(pr_rows_strategy, block_strategy)
+def test_every_pr_claim_re_derives(rows: list[tuple[int, int]], block: int | None) -> None:
+    """precision_at_first, dips, full_recall and baseline from the definitions, with
+    scores of up to 40 levels (long jagged curves with many dips), whatever the block
+    size; 3 to 7 sentences whatever the rows."""
+    rows_ = [(s / 40, y) for s, y in rows]
+    tp, fp, ts = _points(rows_)
     p, n = tp[-1], fp[-1]
-    got = _claims(rows, "pr")
+    got = _claims_in_blocks(rows_, "pr", block)
+    assert got.get("dips", []) == _dips_oracle(tp, fp, ts)
     assert got["precision_at_first"] == [
         {"threshold": ts[0], "precision": str(Fraction(tp[1], tp[1] + fp[1]))}
     ]
