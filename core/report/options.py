@@ -57,7 +57,7 @@ class Options:
     partial_aucs: tuple[tuple[Focus, float, float], ...] = ()
     #: The curves whose shape is described (--describe roc|pr, none for none): checked
     #: sentences.
-    describe: tuple[str, ...] = ()
+    describe: tuple[str, ...] = ("roc", "pr")
     #: Model comparison: the tests' alternative, and whether the models' rows are
     #: compared as different examples (unpaired) even when they are the same.
     alternative: str = "two-sided"

@@ -450,8 +450,8 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "describe",
         "the curve's shape in a few sentences, each a claim checked over the exact sweep: a "
-        'Shape paragraph in the text, "description" in the JSON; repeatable (default none: '
-        "at 10^7 rows it costs a quarter of a second and 200 MiB)",
+        'Shape paragraph in the text, "description" in the JSON; repeatable, replacing the '
+        "default roc and pr; none for no description",
         parse_describe_kinds,
         _ONE_RUN - {"plot"},
         kind="list",

@@ -206,12 +206,14 @@ def test_report_describe_gives_the_same_claims_in_text_and_json(
     text = capsys.readouterr().out.splitlines()
     at = text.index("Shape of the ROC curve (each sentence a claim over the exact sweep)")
     assert text[at + 1 : at + 1 + len(want.sentences)] == [f"  {x}" for x in want.sentences]
-    assert main(["report", "canonical", "--points", "0"]) == 0  # opt-in: not otherwise
-    assert "Shape of the" not in capsys.readouterr().out
+    assert main(["report", "canonical", "--points", "0"]) == 0  # roc and pr by default
+    whole = capsys.readouterr().out
+    assert "Shape of the ROC curve" in whole and "Shape of the PR curve" in whole
     assert main(["report", "canonical", "--points", "0", "--describe", "none"]) == 0
     assert "Shape of the" not in capsys.readouterr().out
-    r = tl.report([1, 0, 1], [0.9, 0.2, 0.5], describe=["roc", "pr"])
-    assert set(r.to_dict()["description"]) == {"roc", "pr"}
+    assert main(["report", "canonical", "--json", "--points", "0", "--describe", "none"]) == 0
+    assert "description" not in json.loads(capsys.readouterr().out)
+    assert set(tl.report([1, 0, 1], [0.9, 0.2, 0.5]).to_dict()["description"]) == {"roc", "pr"}
 
 
 def _dips_oracle(tp: list[int], fp: list[int], ts: list[float]) -> list[dict[str, str | float]]:
