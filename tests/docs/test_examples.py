@@ -12,10 +12,11 @@ A command that is the program alone (no pipe, no redirection) runs in a fork of 
 process with the program already imported: the child has its own working folder,
 environment, streams and exit status, as a new process would, and calls the same
 ``main`` the ``threshold-lab`` script calls, without paying Python's start and the
-imports (about a second a command). Anything else runs in bash. A command piped into a program a page may name but the
-machine may lack (:data:`OPTIONAL`, a speech synthesiser) runs with that last stage
-reading its input away where the program is missing, so threshold-lab's part is still
-checked.
+imports (about a second a command). Anything else runs in bash.
+
+A command piped into a program a page may name but a machine may lack
+(:data:`OPTIONAL`, a speech synthesiser) runs there with that last stage reading its
+input away, so threshold-lab's part is still checked.
 """
 
 from __future__ import annotations
