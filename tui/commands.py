@@ -136,7 +136,8 @@ class StepUpBig(Command):
 
 
 class GroupPrev(Command):
-    """Previous tie group (threshold up to the next distinct score)"""
+    """Previous tie group (threshold up to the next distinct score); with the ROC,
+    PR or DET chart shown, a walk step back, said in words"""
 
     KEY = "left_square_bracket"
     ID = "group-prev"
@@ -148,7 +149,8 @@ class GroupPrev(Command):
 
 
 class GroupNext(Command):
-    """Next tie group (the next distinct score enters, ties together)"""
+    """Next tie group (the next distinct score enters, ties together); with the
+    ROC, PR or DET chart shown, a walk step, said in words"""
 
     KEY = "right_square_bracket"
     ID = "group-next"
@@ -978,11 +980,12 @@ class Sound(Command):
     FOOTER = "Sound"
     ACTION = "sound"
     ON_KEY_LINE = False  # no room on it at 200 columns; b's message says it
-    PLAIN = "sound roc|pr FILE.wav [SECONDS]"
+    PLAIN = "sound roc|pr FILE.wav [SECONDS] [overwrite]"
     GROUP = "Describe"
     PLAIN_HELP = (
         "write the curve as a WAV file: one tone a point (0.25 s unless given), pitch "
-        "its TPR or precision (220 Hz at 0, 880 Hz at 1), left to right its FPR or recall"
+        "its TPR or precision (220 Hz at 0, 880 Hz at 1), left to right its FPR or recall; "
+        "overwrite replaces a file already there"
     )
 
 

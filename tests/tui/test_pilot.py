@@ -230,8 +230,8 @@ async def test_quit_asks_when_there_are_unsaved_edits() -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         help_text = str(app.screen.query_one("Static").render())
-        assert "  [                        Previous tie group" in help_text
-        assert "  ]                        Next tie group" in help_text
+        assert "  [                        Previous tie group (threshold up" in help_text
+        assert "  ]                        Next tie group (the next" in help_text
         await pilot.press("escape")
         await pilot.press("q", "y")
     assert app.return_code == 0

@@ -126,3 +126,14 @@ def test_the_ends_say_so_and_a_curve_without_a_class_is_not_walked() -> None:
     text = out.getvalue()
     assert "0/0" not in text and "Point " not in text
     assert text.count("the rows have no actual positives: the curve is undefined") == 3
+
+
+def test_walk_to_readout_takes_one_rate_and_says_so() -> None:
+    p = preset("canonical")
+    out = io.StringIO()
+    lines = ["walk to readout\n", "walk to readout fpr 0.01,0.5\n", "walk to readout fpr 0.5\n"]
+    run_plain(Session(p.data, None, source="preset"), lines, out, prompt=False)
+    text = out.getvalue()
+    assert "walk to readout: give a rate, as walk to readout fpr 0.01" in text
+    assert "walk to readout fpr 0.01,0.5: one rate at a time, as walk to readout fpr 0.01" in text
+    assert "Point 3 of 5" in text

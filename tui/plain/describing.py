@@ -3,6 +3,7 @@ curves, calibration, intervals and the bootstrap, the classes."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -112,15 +113,23 @@ class Describing(Speaker):
         self.say(*d.sentences)
 
     def cmd_sound(self, args: list[str]) -> None:
-        """``sound roc|pr FILE.wav [SECONDS]``: the curve as a WAV file, said in one line
-        (no audio device is used: listen to the file)."""
-        if len(args) not in (2, 3):
+        """``sound roc|pr FILE.wav [SECONDS] [overwrite]``: the curve as a WAV file, said
+        in one line (no audio device is used: listen to the file). A file already there
+        is replaced only with ``overwrite``, as ``save`` does."""
+        overwrite = len(args) > 2 and args[-1].lower() == "overwrite"
+        given = args[:-1] if overwrite else args
+        if len(given) not in (2, 3):
             raise InputError(
-                "say sound roc FILE.wav (or sound pr), and seconds a point if not 0.25"
+                "say sound roc FILE.wav (or sound pr), and seconds a point if not 0.25; "
+                "overwrite at the end to replace a file"
             )
-        kind = parse_sound_kind(args[0])
-        seconds = parse_seconds(args[2]) if len(args) == 3 else SECONDS
-        out = check_wav(Path(args[1]).expanduser(), "sound")
+        kind = parse_sound_kind(given[0])
+        seconds = parse_seconds(given[2]) if len(given) == 3 else SECONDS
+        path = Path(given[1]).expanduser()
+        if not overwrite and path.is_file():
+            again = shlex.join([*given, "overwrite"])
+            raise InputError(f"sound {given[1]}: already exists. To replace it: sound {again}")
+        out = check_wav(path, "sound")
         made = sonify(self.analysis.sweep, kind, seconds)
         self.say(made.sentence(write_wav(out, made)))
 
@@ -169,7 +178,17 @@ class Describing(Speaker):
             )
         where = args[0].lower()
         if where == "readout":
+            if len(args) < 3:
+                raise InputError(
+                    "walk to readout: give a rate, as walk to readout fpr 0.01 (TPR at FPR "
+                    "0.01) or walk to readout tpr 0.9 (FPR at TPR 0.9)"
+                )
             asked = parse_readouts(" ".join(args[1:]))
+            if len(asked) > 1:
+                raise InputError(
+                    f"walk to readout {' '.join(args[1:])}: one rate at a time, as walk to "
+                    f"readout {args[1]} {args[2].split(',')[0]}"
+                )
             (found,) = self.session.readouts(asked[:1]) if asked else (None,)
             if found is None or found.point is None:
                 raise InputError("walk to readout: no point reaches that readout")

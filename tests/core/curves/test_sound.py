@@ -149,3 +149,21 @@ def test_a_curve_of_one_class_is_refused_saying_why(tmp_path: Path) -> None:
     with pytest.raises(tl.InputError, match="no actual positives"):
         tl.report([0, 0], [0.2, 0.4]).sonify("roc", tmp_path / "x.wav")
     assert not (tmp_path / "x.wav").exists()
+
+
+def test_plain_sound_replaces_a_file_only_when_told(tmp_path: Path) -> None:
+    """A WAV already there is kept unless the command ends in overwrite, as save does."""
+    target = tmp_path / "mine.wav"
+    target.write_bytes(b"the user's own recording")
+    p = preset("canonical")
+    out = io.StringIO()
+    run_plain(
+        Session(p.data, p.threshold, source="preset"), [f"sound roc {target}\n"], out, prompt=False
+    )
+    assert target.read_bytes() == b"the user's own recording"
+    assert f"sound {target}: already exists. To replace it: sound roc {target} overwrite" in (
+        out.getvalue()
+    )
+    lines = [f"sound roc {target} 0.5 overwrite\n"]
+    run_plain(Session(p.data, p.threshold, source="preset"), lines, out, prompt=False)
+    assert target.read_bytes()[:4] == b"RIFF"
