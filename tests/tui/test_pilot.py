@@ -915,6 +915,25 @@ async def test_terminal_cursor_on_the_threshold_and_the_active_point() -> None:
         assert app.cursor_position == Offset(bar.x + len("Threshold "), bar.y)
 
 
+async def test_a_dialog_puts_the_terminal_cursor_in_its_field_and_redraws() -> None:
+    """The S dialog's field takes the terminal's cursor once it has its place (the
+    field sets it on focus, before layout), and asks for a redraw: a real terminal's
+    cursor moves only when the screen is drawn (checked by hand in tmux, where it had
+    stayed near the corner)."""
+    from textual.widgets import Input
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot.pause()
+        await pilot.pause()
+        field = app.screen.query_one("#dialog-input", Input)
+        assert field.has_focus and field.region.contains_point(app.cursor_position)
+        assert app.cursor_position == field.cursor_screen_offset
+        await pilot.press("escape")
+
+
 @pytest.mark.parametrize("chart", ["roc", "pr", "det", "both"])
 async def test_tie_group_keys_walk_the_curve_shown(chart: str) -> None:
     """With a curve's chart shown, [ and ] walk it: the message line says the step as

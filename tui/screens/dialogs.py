@@ -121,6 +121,18 @@ class ValueDialog(Dialog[object]):
             yield error
             yield Label(f"Enter {self.enter} · Esc cancels", classes="dialog-hint dialog-keys")
 
+    def on_mount(self) -> None:
+        # The field sets the terminal's cursor when it takes focus, which is before
+        # the dialog is laid out (so it lands near the screen's corner): set it again
+        # once the field has its place, for a magnifier or braille display to follow.
+        self.call_after_refresh(self._cursor_to_field)
+
+    def _cursor_to_field(self) -> None:
+        for field in self.query("#dialog-input").results(Input):
+            if field.has_focus:
+                self.app.cursor_position = field.cursor_screen_offset
+                field.refresh()  # the terminal's cursor moves when the screen is drawn
+
     def on_input_changed(self, event: Input.Changed) -> None:
         # A refusal was about the text as it was: once the text changes, it goes.
         # (query, not query_one: the dialog may be closing with its children gone.)
