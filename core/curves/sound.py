@@ -66,13 +66,15 @@ def parse_kind(text: object) -> str:
     return curve_kind("sonify", text, KINDS)
 
 
-def parse_seconds(text: object) -> float:
+def parse_seconds(text: object, named: str = "--seconds") -> float:
+    """Seconds a point, from 0.05 to 2; refusals name the value as ``named`` (the
+    flag, or plain mode's words)."""
     try:
         s = float(str(text).strip())
     except ValueError:
-        raise InputError(f"--seconds {quoted(text)}: give a number of seconds") from None
+        raise InputError(f"{named} {quoted(text)}: give a number of seconds") from None
     if not 0.05 <= s <= 2:
-        raise InputError(f"--seconds {quoted(text)}: from 0.05 to 2 seconds a point")
+        raise InputError(f"{named} {quoted(text)}: from 0.05 to 2 seconds a point")
     return s
 
 
@@ -129,7 +131,7 @@ def sonify(
 ) -> Sound:
     """``sweep``'s ``kind`` curve (roc or pr) as sound (see the module's contract)."""
     kind = parse_kind(kind)
-    seconds = parse_seconds(seconds)
+    seconds = parse_seconds(seconds, "seconds")
     x, y, keep = _points(sweep, kind)
     n = round(seconds * RATE)
     fade = round(FADE * RATE)

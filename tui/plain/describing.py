@@ -124,7 +124,7 @@ class Describing(Speaker):
                 "overwrite at the end to replace a file"
             )
         kind = parse_sound_kind(given[0])
-        seconds = parse_seconds(given[2]) if len(given) == 3 else SECONDS
+        seconds = parse_seconds(given[2], "sound: seconds") if len(given) == 3 else SECONDS
         path = Path(given[1]).expanduser()
         if not overwrite and path.is_file():
             again = shlex.join([*given, "overwrite"])

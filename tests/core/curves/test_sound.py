@@ -167,3 +167,14 @@ def test_plain_sound_replaces_a_file_only_when_told(tmp_path: Path) -> None:
     lines = [f"sound roc {target} 0.5 overwrite\n"]
     run_plain(Session(p.data, p.threshold, source="preset"), lines, out, prompt=False)
     assert target.read_bytes()[:4] == b"RIFF"
+
+
+def test_plain_sound_names_its_seconds_in_its_own_words(tmp_path: Path) -> None:
+    p = preset("canonical")
+    out = io.StringIO()
+    lines = [f"sound roc {tmp_path / 'a.wav'} 9\n", f"sound roc {tmp_path / 'a.wav'} soon\n"]
+    run_plain(Session(p.data, p.threshold, source="preset"), lines, out, prompt=False)
+    said = out.getvalue()
+    assert "sound: seconds '9': from 0.05 to 2 seconds a point" in said
+    assert "sound: seconds 'soon': give a number of seconds" in said and "--seconds" not in said
+    assert not (tmp_path / "a.wav").exists()
