@@ -125,11 +125,10 @@ class Describing(Speaker):
             )
         kind = parse_sound_kind(given[0])
         seconds = parse_seconds(given[2], "sound: seconds") if len(given) == 3 else SECONDS
-        path = Path(given[1]).expanduser()
-        if not overwrite and path.is_file():
+        out = check_wav(Path(given[1]).expanduser(), "sound")  # the name checked first
+        if not overwrite and out.real.is_file():
             again = shlex.join([*given, "overwrite"])
             raise InputError(f"sound {given[1]}: already exists. To replace it: sound {again}")
-        out = check_wav(path, "sound")
         made = sonify(self.analysis.sweep, kind, seconds)
         self.say(made.sentence(write_wav(out, made)))
 
