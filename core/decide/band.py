@@ -1,0 +1,657 @@
+"""A review band: accept above one threshold, reject below another, review between.
+
+Rows scored at or above ``t_high`` are accepted (decided positive), rows scored below
+``t_low`` rejected (decided negative), and the rows between go to people. Both
+thresholds are the sweep's own: ``t_high`` is point ``kh``'s (ties enter together;
+``kh = 0`` is above all scores, nothing accepted) and ``t_low`` point ``kl``'s, with
+``kl >= kh`` (``t_low <= t_high``): the rejected rows are those point ``kl`` leaves
+out (``kl = 0``: every row; ``kl`` the last point: none). So, with TP and FP the
+sweep's cumulative counts and P, N the classes' totals:
+
+- accepted: TP(kh) true positives and FP(kh) false positives;
+- rejected: N − FP(kl) true negatives and P − TP(kl) false negatives;
+- reviewed: TP(kl) − TP(kh) positives and FP(kl) − FP(kh) negatives.
+
+A band goal, in the grammar of :mod:`.goal` with ``band:`` before it::
+
+    band: max coverage [where precision >= x [and npv >= y ...]]
+    band: min review [where ...]
+    band: min cost fp=A fn=B review=C [tp=D] [tn=E] [where ...]
+
+Coverage is the share (by weight) decided automatically; review the share reviewed
+(the same band as the most coverage); a cost goal puts a cost on each accepted or
+rejected cell and on each reviewed row. A constraint bounds the accepted side's
+``precision`` (or ``fdr``) or the rejected side's ``npv`` (or ``for``, the false
+omission rate); a side that decides nothing meets its bounds vacuously (nothing it
+decides is wrong), so reviewing every row always meets them.
+
+Solved exactly over every pair of points, never a grid. The objective is a sum of a
+part that depends on ``kh`` alone and one on ``kl`` alone, and each constraint is on
+one side, so one backward pass finds, for every ``kh``, the best feasible ``kl >= kh``
+(a running best from the last point); the best pair is then one more pass: O(m)
+after the sort, whatever the constraints' shape. Of the pairs attaining the optimum,
+the one with the highest ``t_high`` (fewest accepted) is chosen, then the highest
+``t_low``. The runner-up is the best pair strictly worse than the optimum. Counts are
+compared in integers when they are whole (exact), else in doubles.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.decide.goal import _TOKEN, number_text, parse_number
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.closed import CONFIDENCE, wilson
+from threshold_lab.core.metrics.metric import Metric, ratio
+from threshold_lab.core.threshold import format_threshold
+
+GRAMMAR = (
+    "band: max coverage [where precision >= x and npv >= y], band: min review [where ...], "
+    "or band: min cost fp=A fn=B review=C [where ...]"
+)
+OBJECTIVES = ("coverage", "review", "cost")
+#: Each constraint metric and the side it bounds.
+SIDES = {"precision": "accepted", "fdr": "accepted", "npv": "rejected", "for": "rejected"}
+ALIASES = {"ppv": "precision", "false_omission_rate": "for", "false_discovery_rate": "fdr"}
+COST_CELLS = ("tp", "fp", "tn", "fn", "review")
+#: A number no feasible objective reaches: the running best's "none" (integers).
+_NONE = np.iinfo(np.int64).min // 4
+
+
+@dataclass(frozen=True)
+class BandConstraint:
+    metric: str  # precision, fdr, npv or for
+    at_least: bool
+    bound: Fraction
+
+    @property
+    def side(self) -> str:
+        return SIDES[self.metric]
+
+    def text(self) -> str:
+        return f"{self.metric} {'>=' if self.at_least else '<='} {number_text(self.bound)}"
+
+
+@dataclass(frozen=True)
+class BandGoal:
+    """A parsed band goal: its objective (coverage, review or cost), the costs of a
+    cost goal, and the constraints."""
+
+    objective: str
+    costs: tuple[tuple[str, Fraction], ...] = ()
+    constraints: tuple[BandConstraint, ...] = ()
+
+    def text(self) -> str:
+        head = {"coverage": "max coverage", "review": "min review"}.get(self.objective)
+        if head is None:
+            head = "min cost " + " ".join(f"{c}={number_text(v)}" for c, v in self.costs)
+        if self.constraints:
+            head += " where " + " and ".join(c.text() for c in self.constraints)
+        return f"band: {head}"
+
+    def cost(self, cell: str) -> Fraction:
+        return dict(self.costs).get(cell, Fraction(0))
+
+
+def parse_band_goal(text: str) -> BandGoal:
+    """Read a band goal, or refuse it naming the word that is wrong.
+
+    >>> parse_band_goal("band: max coverage where precision >= 0.99 and npv >= 0.995").text()
+    'band: max coverage where precision >= 0.99 and npv >= 0.995'
+    >>> parse_band_goal("min cost fp=10 fn=50 review=1").costs[2]
+    ('review', Fraction(1, 1))
+    >>> parse_band_goal("band: max recall")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    threshold_lab.core.errors.InputError: band goal: "recall" is not a band objective; ...
+    """
+    body = text.strip()
+    if body.lower().startswith(("band:", "band ")):
+        body = body[5:]
+    words = _TOKEN.findall(body.strip())
+    if not words:
+        raise InputError(f"band goal: empty; write {GRAMMAR}")
+    head = words[0].lower()
+    if head not in ("max", "min") or len(words) < 2:
+        raise InputError(f'band goal: "{" ".join(words[:2])}" should be {GRAMMAR}')
+    objective = words[1].lower()
+    if objective not in OBJECTIVES:
+        raise InputError(
+            f'band goal: "{words[1]}" is not a band objective; give coverage (max), review '
+            "(min) or cost (min)"
+        )
+    wants = "max" if objective == "coverage" else "min"
+    if head != wants:
+        raise InputError(f'band goal: "{head} {objective}": {objective} is {wants}imised')
+    rest = words[2:]
+    costs: tuple[tuple[str, Fraction], ...] = ()
+    if objective == "cost":
+        upto = next((i for i, w in enumerate(rest) if w.lower() == "where"), len(rest))
+        costs = _costs(rest[:upto])
+        rest = rest[upto:]
+    constraints: list[BandConstraint] = []
+    if rest:
+        if rest[0].lower() != "where":
+            raise InputError(
+                f'band goal: "{rest[0]}" after "{head} {objective}" should be "where" '
+                "followed by constraints like precision >= 0.99"
+            )
+        rest = rest[1:]
+        if not rest:
+            raise InputError('band goal: nothing after "where"; write precision >= 0.99')
+        while rest:
+            constraints.append(_constraint(rest[:3]))
+            rest = rest[3:]
+            if rest:
+                if rest[0].lower() != "and":
+                    raise InputError(f'band goal: "{rest[0]}" should be "and" between constraints')
+                rest = rest[1:]
+                if not rest:
+                    raise InputError('band goal: nothing after "and"; write another constraint')
+    return BandGoal(objective, costs, tuple(constraints))
+
+
+def _constraint(words: list[str]) -> BandConstraint:
+    if len(words) < 3:
+        raise InputError(
+            f'band goal: "{" ".join(words)}" is not a whole constraint; write precision >= x '
+            "or npv >= y"
+        )
+    key = words[0].lower()
+    key = ALIASES.get(key, key)
+    if key not in SIDES:
+        raise InputError(
+            f'band goal: "{words[0]}" cannot bound a side of a band; bound the accepted '
+            "side's precision (or fdr) or the rejected side's npv (or for)"
+        )
+    if words[1] not in (">=", "<=", "=>", "=<"):
+        raise InputError(f'band goal: "{words[1]}" after "{words[0]}" should be >= or <=')
+    bound = parse_number(words[2], f"{key}'s bound")
+    if not 0 <= bound <= 1:
+        raise InputError(f'band goal: {key}\'s bound "{words[2]}" is not between 0 and 1')
+    return BandConstraint(key, words[1] in (">=", "=>"), bound)
+
+
+def _costs(words: list[str]) -> tuple[tuple[str, Fraction], ...]:
+    if not words:
+        raise InputError("band goal: min cost needs costs, e.g. min cost fp=10 fn=50 review=1")
+    found: dict[str, Fraction] = {}
+    i = 0
+    while i < len(words):
+        cell = words[i].lower()
+        if cell not in COST_CELLS:
+            raise InputError(
+                f'band goal: "{words[i]}" is not a cost; give fp=, fn=, review= (and tp=, tn=) '
+                "each followed by a number"
+            )
+        if i + 2 >= len(words) or words[i + 1] != "=":
+            raise InputError(f'band goal: "{words[i]}" needs "=" and a cost, e.g. {cell}=5')
+        if cell in found:
+            raise InputError(f'band goal: "{cell}" is given twice')
+        found[cell] = parse_number(words[i + 2], f"the cost of {cell}")
+        i += 3
+    return tuple((c, found[c]) for c in COST_CELLS if c in found)
+
+
+# --- the parts of a band ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BandCounts:
+    """The three parts of the band ``(kh, kl)``: accepted TP/FP, rejected TN/FN, and the
+    reviewed positives and negatives (exact numbers for whole counts)."""
+
+    tp: Any
+    fp: Any
+    tn: Any
+    fn: Any
+    reviewed_positives: Any
+    reviewed_negatives: Any
+
+    @property
+    def accepted(self) -> Any:
+        return self.tp + self.fp
+
+    @property
+    def rejected(self) -> Any:
+        return self.tn + self.fn
+
+    @property
+    def reviewed(self) -> Any:
+        return self.reviewed_positives + self.reviewed_negatives
+
+    @property
+    def total(self) -> Any:
+        return self.accepted + self.rejected + self.reviewed
+
+    def metric(self, name: str) -> Metric:
+        """A constraint's metric on its side, its counts filled in."""
+        if name in ("precision", "fdr"):
+            top = self.tp if name == "precision" else self.fp
+            return ratio(
+                top,
+                self.accepted,
+                reason="nothing is accepted (TP+FP=0)",
+                name=f"accepted {name}",
+                formula="TP/(TP+FP)" if name == "precision" else "FP/(TP+FP)",
+                filled=f"{_n(top)}/({_n(self.tp)}+{_n(self.fp)})",
+            )
+        top = self.tn if name == "npv" else self.fn
+        return ratio(
+            top,
+            self.rejected,
+            reason="nothing is rejected (TN+FN=0)",
+            name=f"rejected {name.upper() if name == 'npv' else 'FOR'}",
+            formula="TN/(TN+FN)" if name == "npv" else "FN/(TN+FN)",
+            filled=f"{_n(top)}/({_n(self.tn)}+{_n(self.fn)})",
+        )
+
+    def coverage(self) -> Metric:
+        return ratio(
+            self.accepted + self.rejected,
+            self.total,
+            reason="there are no rows",
+            name="coverage",
+            formula="(accepted+rejected)/n",
+            filled=f"({_n(self.accepted)}+{_n(self.rejected)})/{_n(self.total)}",
+        )
+
+    def review(self) -> Metric:
+        return ratio(
+            self.reviewed,
+            self.total,
+            reason="there are no rows",
+            name="review",
+            formula="reviewed/n",
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "accepted": {"tp": _j(self.tp), "fp": _j(self.fp)},
+            "rejected": {"tn": _j(self.tn), "fn": _j(self.fn)},
+            "reviewed": {
+                "positives": _j(self.reviewed_positives),
+                "negatives": _j(self.reviewed_negatives),
+            },
+        }
+
+
+def _n(x: Any) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def _j(x: Any) -> int | float:
+    return int(x) if float(x).is_integer() and abs(float(x)) < 2**53 else float(x)
+
+
+def band_counts(sweep: Sweep, kh: int, kl: int) -> BandCounts:
+    """The three parts of the band whose thresholds are points ``kh <= kl``."""
+    tp_h, fp_h = sweep.tp[kh].item(), sweep.fp[kh].item()
+    tp_l, fp_l = sweep.tp[kl].item(), sweep.fp[kl].item()
+    pos, neg = sweep.positives, sweep.negatives
+    return BandCounts(tp_h, fp_h, neg - fp_l, pos - tp_l, tp_l - tp_h, fp_l - fp_h)
+
+
+# --- solving ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Band:
+    """A solved band goal."""
+
+    goal: BandGoal
+    index_high: int
+    index_low: int
+    t_high: float | None  # None: above all scores (nothing accepted)
+    t_low: float | None  # None: above all scores (every row rejected)
+    counts: BandCounts
+    objective: Metric
+    #: Whether the chosen band decides any row (else every row is reviewed) and,
+    #: when it decides none, the pair that comes closest to meeting the constraints
+    #: while deciding some: (kh, kl, total shortfall).
+    decides: bool
+    nearest: tuple[int, int, float] | None
+    runner_up: tuple[int, int, Metric] | None
+    feasible_pairs: int
+    exact: bool
+    confidence: float = CONFIDENCE
+
+    def constraint_values(self) -> list[tuple[BandConstraint, Metric, tuple[float, float] | None]]:
+        """Each constraint's value at the band, with its Wilson interval (None where
+        the side decides nothing)."""
+        out = []
+        for c in self.goal.constraints:
+            m = self.counts.metric(c.metric)
+            num = {"precision": "tp", "fdr": "fp", "npv": "tn", "for": "fn"}[c.metric]
+            den = self.counts.accepted if c.side == "accepted" else self.counts.rejected
+            interval = (
+                None
+                if m.value is None
+                else wilson(float(getattr(self.counts, num)), float(den), self.confidence)
+            )
+            out.append((c, m, interval))
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "goal": self.goal.text(),
+            "t_high": self.t_high,
+            "t_low": self.t_low,
+            "index_high": self.index_high,
+            "index_low": self.index_low,
+            **self.counts.as_json(),
+            "coverage": self.counts.coverage().as_json(),
+            "review": self.counts.review().as_json(),
+            "objective": self.objective.as_json(),
+            "constraints": [
+                {
+                    "text": c.text(),
+                    "side": c.side,
+                    "value": m.as_json(),
+                    "holds": _holds(c, m),
+                    "interval": None if ci is None else list(ci),
+                    "confidence": self.confidence,
+                }
+                for c, m, ci in self.constraint_values()
+            ],
+            "decides": self.decides,
+            "nearest": None
+            if self.nearest is None
+            else {
+                "index_high": self.nearest[0],
+                "index_low": self.nearest[1],
+                "shortfall": self.nearest[2],
+            },
+            "runner_up": None
+            if self.runner_up is None
+            else {
+                "index_high": self.runner_up[0],
+                "index_low": self.runner_up[1],
+                "objective": self.runner_up[2].as_json(),
+            },
+            "feasible_pairs": self.feasible_pairs,
+            "exact": self.exact,
+        }
+
+
+def _holds(c: BandConstraint, m: Metric) -> bool:
+    """Whether the constraint holds (vacuously where its side decides nothing)."""
+    if m.value is None:
+        return True
+    value: Any = m.exact if m.exact is not None else m.value
+    return bool(value >= c.bound if c.at_least else value <= c.bound)
+
+
+def threshold_of(sweep: Sweep, k: int) -> float | None:
+    return None if k == 0 else float(sweep.thresholds[k - 1])
+
+
+def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> Band:
+    """The band ``goal`` asks for, solved exactly over every pair of the sweep's points
+    (see the module's text)."""
+    pos, neg = sweep.positives, sweep.negatives
+    exact = sweep.whole_counts() and _small(goal, float(pos) + float(neg))
+    dtype = np.int64 if exact else np.float64
+    if exact:
+        pos, neg = round(float(pos)), round(float(neg))
+    tp, fp = sweep.tp.astype(dtype, copy=False), sweep.fp.astype(dtype, copy=False)
+    high, low = _parts(goal, tp, fp, pos, neg, dtype)  # larger is better
+    ok_high = _side_ok(goal, "accepted", tp, fp, pos, neg, exact)
+    ok_low = _side_ok(goal, "rejected", tp, fp, pos, neg, exact)
+    kh, kl, best, value = _best_pair(high, low, ok_high, ok_low)
+    counts = band_counts(sweep, kh, kl)
+    runner = _runner_up(high, low, ok_high, ok_low, value)
+    decides = float(counts.accepted) + float(counts.rejected) > 0
+    nearest = None if decides else _nearest(sweep, goal)
+    return Band(
+        goal,
+        kh,
+        kl,
+        threshold_of(sweep, kh),
+        threshold_of(sweep, kl),
+        counts,
+        _objective(goal, counts),
+        decides,
+        nearest,
+        None
+        if runner is None
+        else (runner[0], runner[1], _objective(goal, band_counts(sweep, runner[0], runner[1]))),
+        best,
+        exact,
+        confidence,
+    )
+
+
+def _small(goal: BandGoal, total: float) -> bool:
+    """Whether every product the exact pass makes stays within int64."""
+    scale = _cost_scale(goal)
+    largest = max([1, *(abs(v) * scale for _, v in goal.costs)])
+    bounds = max([1, *(c.bound.denominator for c in goal.constraints)])
+    return total * max(float(largest) * 5, bounds) < 2**62
+
+
+def _cost_scale(goal: BandGoal) -> int:
+    """What the costs are multiplied by to make them whole."""
+    return math.lcm(*(v.denominator for _, v in goal.costs)) if goal.costs else 1
+
+
+def _parts(
+    goal: BandGoal, tp: Any, fp: Any, pos: Any, neg: Any, dtype: Any
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """The objective as a part of ``kh`` plus a part of ``kl``, larger better."""
+    made = tp + fp
+    total = dtype(pos) + dtype(neg)
+    if goal.objective in ("coverage", "review"):
+        return made, total - made  # accepted; rejected
+    scale = _cost_scale(goal)
+    c = {cell: goal.cost(cell) * scale for cell in COST_CELLS}
+    w = {k: (int(v) if dtype is np.int64 else float(v)) for k, v in c.items()}
+    # cost = tp·TP(kh) + fp·FP(kh) + tn·(N − FP(kl)) + fn·(P − TP(kl))
+    #        + review·(made(kl) − made(kh)); negated, so larger is better.
+    high = -(w["tp"] * tp + w["fp"] * fp - w["review"] * made)
+    low = -(w["tn"] * (dtype(neg) - fp) + w["fn"] * (dtype(pos) - tp) + w["review"] * made)
+    return high, low
+
+
+def _side_ok(
+    goal: BandGoal, side: str, tp: Any, fp: Any, pos: Any, neg: Any, exact: bool
+) -> npt.NDArray[np.bool_]:
+    """Where each point, as that side's threshold, meets that side's constraints
+    (vacuously where the side decides nothing)."""
+    ok = np.ones(tp.shape[0], dtype=np.bool_)
+    for c in goal.constraints:
+        if c.side != side:
+            continue
+        if side == "accepted":
+            top = tp if c.metric == "precision" else fp
+            den = tp + fp
+        else:
+            tn, fn = (neg - fp), (pos - tp)
+            top = tn if c.metric == "npv" else fn
+            den = tn + fn
+        a, b = c.bound.numerator, c.bound.denominator  # top/den against a/b, crossed
+        if exact:
+            lhs, rhs = top * b, den * a
+        else:
+            lhs, rhs = top * float(b), den * float(a)
+        meets = lhs >= rhs if c.at_least else lhs <= rhs
+        ok &= meets | (den == 0)
+    return ok
+
+
+def _best_pair(
+    high: npt.NDArray[Any], low: npt.NDArray[Any], ok_high: Any, ok_low: Any
+) -> tuple[int, int, int, Any]:
+    """The best pair (kh, kl >= kh), the number of feasible pairs, and the best
+    value: the first kh among ties, then the first kl."""
+    m = high.shape[0]
+    none = _NONE if high.dtype == np.int64 else -np.inf
+    g = np.where(ok_low, low, none)
+    suf = np.maximum.accumulate(g[::-1])[::-1]
+    attain = ok_low & (g == suf)
+    idx = np.where(attain, np.arange(m), m)
+    nxt = np.minimum.accumulate(idx[::-1])[::-1]  # the first kl >= k attaining suf[k]
+    usable = ok_high & (nxt < m)
+    total = np.where(usable, high + np.where(usable, suf, 0), none)
+    kh = int(np.argmax(total))
+    # Reviewing every row (kh = 0, kl = last) meets any constraint: usable is never empty.
+    # The feasible pairs: for each feasible kh, the feasible kl from it on.
+    from_here = np.cumsum(ok_low[::-1], dtype=np.int64)[::-1]
+    pairs = int(from_here[ok_high].sum())
+    return kh, int(nxt[kh]), pairs, total[kh]
+
+
+def _runner_up(
+    high: npt.NDArray[Any], low: npt.NDArray[Any], ok_high: Any, ok_low: Any, best: Any
+) -> tuple[int, int] | None:
+    """The best pair strictly worse than ``best`` (first kh, then first kl), or None.
+
+    For each kh the best kl's value is its suffix best; where that reaches ``best``,
+    the next lower value of the suffix is: the best of the same suffix's values below
+    its best (within the run of equal suffix bests) and the suffix best after the run."""
+    m = high.shape[0]
+    integer = high.dtype == np.int64
+    none = _NONE if integer else -np.inf
+    g = np.where(ok_low, low, none)
+    suf = np.maximum.accumulate(g[::-1])[::-1]
+    below = np.where(g < suf, g, none)
+    suf_below = np.maximum.accumulate(below[::-1])[::-1]
+    # The suffix best after each run of equal suffix bests.
+    ends = np.flatnonzero(suf[:-1] != suf[1:])  # the last index of each run but the last
+    run_end = np.full(m, m - 1)
+    if ends.size:
+        marks = np.full(m, m - 1)
+        marks[ends] = ends
+        run_end = np.minimum.accumulate(marks[::-1])[::-1]
+    after = np.append(suf, none)[run_end + 1]
+    second = np.maximum(suf_below, after)
+    first = np.where(ok_high & (suf > none), high + np.where(suf > none, suf, 0), none)
+    lower = np.where(ok_high & (second > none), high + np.where(second > none, second, 0), none)
+    candidates = np.where(first < best, first, lower)
+    candidates = np.where(candidates < best, candidates, none)
+    kh = int(np.argmax(candidates))
+    value = candidates[kh]
+    if value <= none:
+        return None
+    kl = kh + int(np.argmax(ok_low[kh:] & (high[kh] + g[kh:] == value)))
+    return kh, kl
+
+
+def _objective(goal: BandGoal, counts: BandCounts) -> Metric:
+    if goal.objective == "coverage":
+        return counts.coverage()
+    if goal.objective == "review":
+        return counts.review()
+    c = goal.cost
+    terms = [
+        (c("tp"), counts.tp, "TP"),
+        (c("fp"), counts.fp, "FP"),
+        (c("tn"), counts.tn, "TN"),
+        (c("fn"), counts.fn, "FN"),
+        (c("review"), counts.reviewed, "reviewed"),
+    ]
+    shown = [(w, x, name) for w, x, name in terms if w != 0]
+    whole = all(float(x).is_integer() for _, x, _ in shown)
+    if whole:
+        exact = sum((w * int(x) for w, x, _ in shown), Fraction(0))
+        return Metric(
+            float(exact),
+            None,
+            exact,
+            "cost",
+            " + ".join(f"{number_text(w)}·{name}" for w, _, name in shown) or "0",
+            " + ".join(f"{number_text(w)}·{_n(x)}" for w, x, _ in shown) or "0",
+        )
+    value = sum(float(w) * float(x) for w, x, _ in shown)
+    return Metric(value, None, None, "cost")
+
+
+def _nearest(sweep: Sweep, goal: BandGoal) -> tuple[int, int, float] | None:
+    """When the best band decides nothing: the band deciding something that comes
+    closest to the constraints (the smallest total shortfall, in doubles), accepting
+    only (kl the last point) or rejecting only (kh = 0)."""
+    m = sweep.size
+    tp, fp = sweep.tp.astype(np.float64), sweep.fp.astype(np.float64)
+    pos, neg = float(sweep.positives), float(sweep.negatives)
+    made = tp + fp
+    best: tuple[int, int, float] | None = None
+    for side in ("accepted", "rejected"):
+        short = np.zeros(m)
+        for c in goal.constraints:
+            if c.side != side:
+                continue
+            if side == "accepted":
+                top, den = (tp if c.metric == "precision" else fp), made
+            else:
+                top, den = ((neg - fp) if c.metric == "npv" else (pos - tp)), (pos + neg - made)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = np.where(den > 0, top / np.where(den > 0, den, 1), np.nan)
+            gap = float(c.bound) - value if c.at_least else value - float(c.bound)
+            short += np.maximum(np.nan_to_num(gap, nan=0.0), 0.0)
+        decided = made > 0 if side == "accepted" else (pos + neg - made) > 0
+        if not decided.any():
+            continue
+        short = np.where(decided, short, np.inf)
+        k = int(np.argmin(short))
+        pair = (k, m - 1) if side == "accepted" else (0, k)
+        if best is None or float(short[k]) < best[2]:
+            best = (*pair, float(short[k]))
+    return best
+
+
+# --- words ------------------------------------------------------------------------------------
+
+
+def band_lines(band: Band, sweep: Sweep) -> list[str]:
+    """The band in lines of text: its thresholds, its three parts, coverage, each
+    constraint with its interval, and the runner-up."""
+    c = band.counts
+    hi, lo = format_threshold(band.t_high), format_threshold(band.t_low)
+    out = [
+        f"Band goal {band.goal.text()}",
+        f"  accept score >= {hi}; reject score < {lo}; review the rest"
+        + ("" if band.exact else " (weights not whole: compared in doubles)"),
+        f"  accepted: {_n(c.accepted)} (TP {_n(c.tp)}, FP {_n(c.fp)})",
+        f"  rejected: {_n(c.rejected)} (TN {_n(c.tn)}, FN {_n(c.fn)})",
+        f"  reviewed: {_n(c.reviewed)} ({_n(c.reviewed_positives)} positives, "
+        f"{_n(c.reviewed_negatives)} negatives)",
+        f"  {c.coverage().describe()}",
+    ]
+    if band.goal.objective != "coverage":
+        out.append(f"  {band.objective.describe()}")
+    pct = f"{band.confidence:.0%}"
+    for con, m, ci in band.constraint_values():
+        if m.value is None:
+            out.append(f"  {con.text()}: holds, as nothing is decided on that side ({m.reason})")
+            continue
+        mark = "holds" if _holds(con, m) else "FAILS"
+        assert ci is not None
+        out.append(
+            f"  {con.text()}: {mark}; {m.describe()} ({pct} Wilson CI {ci[0]:.4g} to {ci[1]:.4g})"
+        )
+    if not band.decides:
+        out.append(
+            "  No band decides any row while meeting the constraints: every row is reviewed."
+        )
+        if band.nearest is not None:
+            kh, kl, gap = band.nearest
+            near = band_counts(sweep, kh, kl)
+            out.append(
+                f"  Closest that decides rows: accept score >= "
+                f"{format_threshold(threshold_of(sweep, kh))}, reject score < "
+                f"{format_threshold(threshold_of(sweep, kl))} ({_n(near.accepted)} accepted, "
+                f"{_n(near.rejected)} rejected), short of the bounds by ≈ {gap:.4g} in all."
+            )
+    if band.runner_up is not None:
+        kh, kl, obj = band.runner_up
+        out.append(
+            f"  Runner-up: accept score >= {format_threshold(threshold_of(sweep, kh))}, "
+            f"reject score < {format_threshold(threshold_of(sweep, kl))}: "
+            f"{obj.name} {obj.short() if obj.value is not None else obj.undefined_text()}"
+        )
+    return out

@@ -1,0 +1,211 @@
+"""The review band against a brute force written from the definitions alone: every pair
+of thresholds (each a distinct score or above all), the three parts counted from the
+rows, constraints and objectives in fractions; under hypothesis with ties and weights."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from threshold_lab.core.analysis import curves_for
+from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.decide.band import BandGoal, parse_band_goal, solve_band
+from threshold_lab.core.errors import InputError
+
+ABOVE = None  # the above-all threshold: no score reaches it
+
+Row = tuple[float, int, int]  # score, label, weight
+
+
+def _parts(rows: list[Row], hi: float | None, lo: float | None) -> dict[str, int]:
+    """Accepted (score >= hi), rejected (score < lo), reviewed: counted from the rows."""
+
+    def at_least(s: float, t: float | None) -> bool:
+        return t is not None and s >= t
+
+    out = dict.fromkeys(("tp", "fp", "tn", "fn", "rp", "rn"), 0)
+    for s, y, w in rows:
+        if at_least(s, hi):
+            out["tp" if y else "fp"] += w
+        elif not at_least(s, lo):
+            out["fn" if y else "tn"] += w
+        else:
+            out["rp" if y else "rn"] += w
+    return out
+
+
+def _value(metric: str, c: dict[str, int]) -> Fraction | None:
+    top, den = {
+        "precision": (c["tp"], c["tp"] + c["fp"]),
+        "fdr": (c["fp"], c["tp"] + c["fp"]),
+        "npv": (c["tn"], c["tn"] + c["fn"]),
+        "for": (c["fn"], c["tn"] + c["fn"]),
+    }[metric]
+    return None if den == 0 else Fraction(top, den)
+
+
+def _objective(goal: BandGoal, c: dict[str, int]) -> Fraction:
+    """Larger is better."""
+    n = sum(c.values())
+    decided = n - c["rp"] - c["rn"]
+    if goal.objective in ("coverage", "review"):
+        return Fraction(decided, n)
+    cost = goal.cost
+    total = (
+        cost("tp") * c["tp"]
+        + cost("fp") * c["fp"]
+        + cost("tn") * c["tn"]
+        + cost("fn") * c["fn"]
+        + cost("review") * (c["rp"] + c["rn"])
+    )
+    return -total
+
+
+def _brute(rows: list[Row], goal: BandGoal) -> tuple[Any, ...]:
+    """The best pair by (objective, highest t_high, highest t_low) and the runner-up's
+    objective (the best strictly worse), over every pair of thresholds."""
+    ts: list[float | None] = [ABOVE, *sorted({s for s, _, _ in rows}, reverse=True)]
+    found = []
+    for i, hi in enumerate(ts):
+        for j in range(i, len(ts)):
+            lo = ts[j]
+            c = _parts(rows, hi, lo)
+            ok = True
+            for con in goal.constraints:
+                v = _value(con.metric, c)
+                if v is not None and not (v >= con.bound if con.at_least else v <= con.bound):
+                    ok = False
+            if ok:
+                found.append((_objective(goal, c), -i, -j, hi, lo, c))
+    best = max(found, key=lambda f: f[:3])
+    worse = [f[0] for f in found if f[0] < best[0]]
+    return best, (max(worse) if worse else None), len(found)
+
+
+goals = st.sampled_from(
+    [
+        "band: max coverage where precision >= 0.8 and npv >= 0.9",
+        "band: max coverage where precision >= 2/3",
+        "band: min review where npv >= 0.75 and precision >= 1/2",
+        "band: max coverage where fdr <= 0.25 and for <= 1/10",
+        "band: min cost fp=10 fn=50 review=1",
+        "band: min cost fp=3 fn=2 review=1/2 where precision >= 0.6",
+        "band: min cost fp=1 fn=1 review=2 tp=-1 tn=-1/3",
+        "band: max coverage",
+    ]
+)
+rows_strategy = st.lists(
+    st.tuples(st.sampled_from([0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9]), st.integers(0, 1)),
+    min_size=1,
+    max_size=40,
+)
+weights_strategy = st.none() | st.lists(st.integers(0, 4), min_size=40, max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows_strategy, weights_strategy, goals)
+def test_the_band_is_the_brute_force_best_over_every_pair(
+    pairs: list[tuple[float, int]], weights: list[int] | None, text: str
+) -> None:
+    w = [1] * len(pairs) if weights is None else weights[: len(pairs)]
+    if sum(w) == 0:
+        return
+    rows = [(s, y, wi) for (s, y), wi in zip(pairs, w, strict=True)]
+    data = make_dataset(
+        [s for s, _ in pairs],
+        [bool(y) for _, y in pairs],
+        weights=None if weights is None else [float(x) for x in w],
+    )
+    sweep = curves_for(data).sweep
+    goal = parse_band_goal(text)
+    band = solve_band(sweep, goal)
+    (objective, _, _, hi, lo, c), runner, feasible = _brute(rows, goal)
+    assert band.exact
+    assert (band.t_high, band.t_low) == (hi, lo)
+    got = band.counts
+    assert (got.tp, got.fp, got.tn, got.fn) == (c["tp"], c["fp"], c["tn"], c["fn"])
+    assert (got.reviewed_positives, got.reviewed_negatives) == (c["rp"], c["rn"])
+    assert band.counts.coverage().exact == Fraction(
+        sum(c.values()) - c["rp"] - c["rn"], sum(c.values())
+    )
+    if goal.objective == "cost":
+        assert band.objective.exact == -objective
+    assert band.feasible_pairs == feasible
+    for con, m, _ in band.constraint_values():
+        assert m.exact == _value(con.metric, c)
+    if runner is None:
+        assert band.runner_up is None
+    else:
+        assert band.runner_up is not None
+        r = band.runner_up[2].exact
+        assert (-r if goal.objective == "cost" else r) == runner or (
+            goal.objective == "review" and 1 - r == runner
+        )
+
+
+def test_the_issue_s_question_on_a_made_queue() -> None:
+    """The smallest review queue such that what is decided automatically meets
+    precision >= 0.99 when accepted and NPV >= 0.995 when rejected."""
+    scores = [0.99] * 200 + [0.97] * 2 + [0.6] * 50 + [0.4] * 50 + [0.02] * 400 + [0.01] * 2
+    labels = [1] * 200 + [0] * 2 + [1] * 25 + [0] * 25 + [1] * 10 + [0] * 40 + [0] * 400 + [1] * 2
+    sweep = curves_for(make_dataset(scores, [bool(y) for y in labels])).sweep
+    band = solve_band(
+        sweep, parse_band_goal("band: max coverage where precision >= 0.99 and npv >= 0.995")
+    )
+    # Accepting down to 0.97 keeps precision 200/202 ≈ 0.990 (>= 0.99); rejecting below
+    # 0.4 gives NPV 400/402 ≈ 0.995 (>= 0.995): 100 rows reviewed.
+    assert (band.t_high, band.t_low) == (0.97, 0.4)
+    assert band.counts.reviewed == 100 and band.counts.coverage().exact == Fraction(604, 704)
+    values = {c.metric: m.exact for c, m, _ in band.constraint_values()}
+    assert values == {"precision": Fraction(200, 202), "npv": Fraction(400, 402)}
+
+
+def test_reviewing_everything_is_said_with_the_closest_band_that_decides() -> None:
+    # The top row is a negative and the bottom one a positive: any side that decides
+    # a row decides one wrongly.
+    sweep = curves_for(make_dataset([0.9, 0.5, 0.1], [False, True, True])).sweep
+    band = solve_band(
+        sweep, parse_band_goal("band: max coverage where precision >= 1 and npv >= 1")
+    )
+    assert not band.decides and band.counts.reviewed == 3
+    # Closest: accept every row (precision 2/3, short by 1/3); accepting the top row
+    # alone or rejecting the bottom one alone falls short by 1.
+    assert band.nearest is not None and band.nearest[:2] == (3, 3)
+    assert band.nearest[2] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("band: max recall", 'band goal: "recall" is not a band objective'),
+        ("band: min coverage", "coverage is maximised"),
+        ("band: max coverage where recall >= 0.9", "cannot bound a side of a band"),
+        ("band: max coverage where precision >= 2", "is not between 0 and 1"),
+        ("band: min cost fp=1 fx=2", '"fx" is not a cost'),
+        ("band: max coverage where precision >= 0.9 or npv >= 0.9", 'should be "and"'),
+        ("", "band goal: empty"),
+    ],
+)
+def test_a_malformed_band_goal_is_one_line_naming_the_word(text: str, said: str) -> None:
+    with pytest.raises(InputError, match=None) as caught:
+        parse_band_goal(text)
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows_strategy, goals)
+def test_weights_that_are_not_whole_give_the_band_of_the_whole_ones_halved(
+    pairs: list[tuple[float, int]], text: str
+) -> None:
+    """Every weight 1/2 (compared in doubles) chooses the band every weight 1 does."""
+    scores, labels = [s for s, _ in pairs], [bool(y) for _, y in pairs]
+    goal = parse_band_goal(text)
+    whole = solve_band(curves_for(make_dataset(scores, labels)).sweep, goal)
+    half = curves_for(make_dataset(scores, labels, weights=[0.5] * len(pairs))).sweep
+    halved = solve_band(half, goal)
+    assert halved.exact == half.whole_counts()
+    assert (halved.t_high, halved.t_low) == (whole.t_high, whole.t_low)
+    assert halved.counts.reviewed * 2 == whole.counts.reviewed
