@@ -430,9 +430,9 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
 def _small(goal: BandGoal, total: float) -> bool:
     """Whether every product the exact pass makes stays within int64."""
     scale = _cost_scale(goal)
-    largest = max([1, *(abs(v) * scale for _, v in goal.costs)])
+    largest = max([1.0, *(float(abs(v) * scale) for _, v in goal.costs)])
     bounds = max([1, *(c.bound.denominator for c in goal.constraints)])
-    return total * max(float(largest) * 5, bounds) < 2**62
+    return total * max(largest * 5, bounds) < 2**62
 
 
 def _cost_scale(goal: BandGoal) -> int:

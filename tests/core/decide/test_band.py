@@ -141,6 +141,7 @@ def test_the_band_is_the_brute_force_best_over_every_pair(
     else:
         assert band.runner_up is not None
         r = band.runner_up[2].exact
+        assert r is not None
         assert (-r if goal.objective == "cost" else r) == runner or (
             goal.objective == "review" and 1 - r == runner
         )
