@@ -87,7 +87,10 @@ def _without_missing(line: str) -> str:
     """``line`` with a last pipeline stage of a missing :data:`OPTIONAL` program
     replaced by one that reads the input away (the rest must still succeed)."""
     head, bar, last = line.rpartition("|")
-    words = shlex.split(last)
+    try:
+        words = shlex.split(last)
+    except ValueError:  # the bar was inside quotes: no pipeline to mend
+        return line
     if bar and words and words[0] in OPTIONAL and shutil.which(words[0]) is None:
         return f"set -o pipefail; {head}| cat >/dev/null"
     return line
