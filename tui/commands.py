@@ -454,6 +454,18 @@ class Goal(Command):
     )
 
 
+class BandGoal(Command):
+    """A review band: accept above one threshold, reject below another, review between"""
+
+    GROUP = "Deciding"
+    PLAIN = "band GOAL"
+    PLAIN_HELP = (
+        "two thresholds, solved exactly over every pair: accept rows at or above the upper, "
+        "reject those below the lower, review the rest (band: max coverage where precision "
+        ">= 0.99 and npv >= 0.995; band: min cost fp=10 fn=50 review=1)"
+    )
+
+
 class Prevalence(Command):
     """Every metric also at a deployment prevalence"""
 

@@ -320,6 +320,11 @@ class Band:
     feasible_pairs: int
     exact: bool
     confidence: float = CONFIDENCE
+    #: The sweep's thresholds at each point index named above (the pairs' thresholds).
+    thresholds: tuple[tuple[int, float | None], ...] = ()
+
+    def threshold_at(self, k: int) -> float | None:
+        return dict(self.thresholds)[k]
 
     def constraint_values(self) -> list[tuple[BandConstraint, Metric, tuple[float, float] | None]]:
         """Each constraint's value at the band, with its Wilson interval (None where
@@ -363,6 +368,8 @@ class Band:
             "nearest": None
             if self.nearest is None
             else {
+                "t_high": self.threshold_at(self.nearest[0]),
+                "t_low": self.threshold_at(self.nearest[1]),
                 "index_high": self.nearest[0],
                 "index_low": self.nearest[1],
                 "shortfall": self.nearest[2],
@@ -370,6 +377,8 @@ class Band:
             "runner_up": None
             if self.runner_up is None
             else {
+                "t_high": self.threshold_at(self.runner_up[0]),
+                "t_low": self.threshold_at(self.runner_up[1]),
                 "index_high": self.runner_up[0],
                 "index_low": self.runner_up[1],
                 "objective": self.runner_up[2].as_json(),
@@ -424,6 +433,11 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
         best,
         exact,
         confidence,
+        tuple(
+            (k, threshold_of(sweep, k))
+            for k in {kh, kl, *(runner or ())[:2], *(nearest or ())[:2]}
+            if isinstance(k, int)
+        ),
     )
 
 
@@ -613,7 +627,7 @@ def band_lines(band: Band, sweep: Sweep) -> list[str]:
     c = band.counts
     hi, lo = format_threshold(band.t_high), format_threshold(band.t_low)
     out = [
-        f"Band goal {band.goal.text()}",
+        f"Review band: {band.goal.text().removeprefix('band: ')}",
         f"  accept score >= {hi}; reject score < {lo}; review the rest"
         + ("" if band.exact else " (weights not whole: compared in doubles)"),
         f"  accepted: {_n(c.accepted)} (TP {_n(c.tp)}, FP {_n(c.fp)})",

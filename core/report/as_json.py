@@ -329,6 +329,9 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if o.describe:
         extra["description"] = {kind: c.describe(kind).as_json() for kind in o.describe}
+    band = c.band()
+    if band is not None:
+        extra["band"] = band.as_json()
     if c.group_by is not None:
         extra["groups"] = {
             "by": c.group_by,

@@ -19,6 +19,7 @@ from threshold_lab.core.curves.operating import (
 )
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.quantise import parse_rule
+from threshold_lab.core.decide.band import band_lines
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
 from threshold_lab.core.errors import InputError
@@ -357,6 +358,9 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
             if spread is not None:
                 deciding.append(spread)
         deciding.append("")
+    band = c.band()
+    if band is not None:
+        deciding += [*band_lines(band, a.sweep), ""]
     at = c.at_prevalence()
     if at is not None and o.prevalence is not None:
         deciding += [*prevalence_lines(a, at, o.prevalence), ""]

@@ -21,6 +21,7 @@ from threshold_lab.core.curves.operating import (
     readouts,
 )
 from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.decide.band import BandGoal
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.net_benefit import DEFAULT_GRID
 from threshold_lab.core.groups.thresholds import TOLERANCE
@@ -43,6 +44,8 @@ class Options:
     threshold: Threshold = 0.5
     beta: float = 2.0
     goal: Goal | None = None
+    #: The review band's goal (--band-goal): two thresholds, solved exactly.
+    band_goal: BandGoal | None = None
     prevalence: Fraction | None = None
     confidence: float = CONFIDENCE
     #: Bootstrap replicates (None: no bootstrap) and the seed of its resampling.

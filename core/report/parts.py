@@ -14,6 +14,7 @@ from threshold_lab.core.curves.describe import Description, describe
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import PartialAUC, Readout
 from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.decide.band import Band, solve_band
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
 from threshold_lab.core.folds import FoldReport
@@ -94,6 +95,13 @@ class Contents:
     def several(self) -> bool:
         """Whether there are several models (or groups) to compare."""
         return len(self.parts) >= 2
+
+    def band(self) -> Band | None:
+        """The review band of ``--band-goal`` on the first model's rows, or None."""
+        goal = self.options.band_goal
+        if goal is None:
+            return None
+        return solve_band(self.first.analysis.sweep, goal, self.options.confidence)
 
     def describe(self, kind: str) -> Description:
         """The first model's curve described (``kind`` roc or pr), its ROC curve

@@ -54,6 +54,7 @@ from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.frames import frame_columns, frame_values
 from threshold_lab.core.data.groups import split_groups
 from threshold_lab.core.data.sources import Source
+from threshold_lab.core.decide.band import Band
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
@@ -656,6 +657,7 @@ class Report:
         *,
         threshold: float | str | None = 0.5,
         goal: str | None = None,
+        band_goal: str | None = None,
         prevalence: float | Fraction | str | None = None,
         beta: float = 2.0,
         confidence: float = 0.95,
@@ -717,6 +719,7 @@ class Report:
         fold: str | None = None,
         threshold: float | str | None = 0.5,
         goal: str | None = None,
+        band_goal: str | None = None,
         prevalence: float | Fraction | str | None = None,
         beta: float = 2.0,
         confidence: float = 0.95,
@@ -791,6 +794,7 @@ class Report:
         *,
         threshold: float | str | None = 0.5,
         goal: str | None = None,
+        band_goal: str | None = None,
         prevalence: float | Fraction | str | None = None,
         beta: float = 2.0,
         confidence: float = 0.95,
@@ -1269,6 +1273,13 @@ class Report:
         params[prefix + "source"] = c.source[:250]  # MLflow keeps params short
         figures = {chart: self.figure(chart) for chart in charts}
         return tracking.log(numbers, reasons, params, self.to_dict(points=points), figures)
+
+    @property
+    def band(self) -> Band | None:
+        """The review band ``band_goal=`` asked for (accept at or above ``.t_high``,
+        reject below ``.t_low``, review between), solved exactly over every pair of
+        thresholds; None without a band goal. docs/deciding.md says how."""
+        return self.contents.band()
 
     def describe(self, kind: str = "roc") -> Description:
         """The curve's shape (roc or pr) in a few sentences, each made from one claim

@@ -26,6 +26,7 @@ from threshold_lab.core.curves.export import parse_curve
 from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
 from threshold_lab.core.curves.sound import parse_seconds as parse_sound_seconds
 from threshold_lab.core.data.presets import PRESET_NAMES
+from threshold_lab.core.decide.band import parse_band_goal
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
 from threshold_lab.core.decide.solve import parse_prevalence
@@ -116,6 +117,18 @@ def _entries() -> Iterator[Option]:
         plain="goal",
         metavar="GOAL",
         field="goal",
+        section="deciding",
+    )
+    yield Option(
+        "band_goal",
+        "a review band: accept rows scored at or above one threshold, reject those below "
+        "another, review the rest; 'band: max coverage where precision >= 0.99 and npv >= "
+        "0.995', 'band: min review where ...', 'band: min cost fp=10 fn=50 review=1', solved "
+        "exactly over every pair of thresholds",
+        parse_band_goal,
+        _ONE_RUN - {"plot"},
+        metavar="GOAL",
+        field="band_goal",
         section="deciding",
     )
     yield Option(

@@ -3,6 +3,7 @@ curve's net benefit and useful range."""
 
 from __future__ import annotations
 
+from threshold_lab.core.decide.band import band_lines, parse_band_goal, solve_band
 from threshold_lab.core.decide.net_benefit import parse_pt
 from threshold_lab.core.decide.solve import decision_sentence
 from threshold_lab.core.errors import InputError
@@ -28,6 +29,17 @@ class Deciding(Speaker):
                 self.say(decision_sentence(d.decision, self.analysis.sweep))
             return
         self._said(self.session.set_goal(" ".join(args)))
+
+    def cmd_band(self, args: list[str]) -> None:
+        """``band GOAL``: the review band the goal asks for, on the rows as they are."""
+        if not args:
+            raise InputError(
+                "say band and its goal, as band max coverage where precision >= 0.99 and "
+                "npv >= 0.995, or band min cost fp=10 fn=50 review=1"
+            )
+        goal = parse_band_goal(" ".join(args))
+        a = self.analysis
+        self.say(*band_lines(solve_band(a.sweep, goal, self.session.options.confidence), a.sweep))
 
     def cmd_prevalence(self, args: list[str]) -> None:
         self._expect(args, 1, "prevalence P (0 < P < 1, such as 0.05 or 1/20), or prevalence off")

@@ -1,0 +1,59 @@
+"""The review band in every front end: report text and JSON, the Python API and plain
+mode give the same band, from one solver, and a bad band goal is one line everywhere."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from threshold_lab.core.data.presets import preset
+from threshold_lab.core.decide.band import band_lines, parse_band_goal, solve_band
+from threshold_lab.core.session.session import Session
+from threshold_lab.tui.cli import main
+from threshold_lab.tui.plain import run_plain
+
+import threshold_lab as tl
+
+GOAL = "band: max coverage where precision >= 0.9 and npv >= 0.9"
+
+
+def test_text_json_api_and_plain_give_one_band(capsys: pytest.CaptureFixture[str]) -> None:
+    p = preset("good")
+    sweep = tl.report(p.data.labels, p.data.scores).contents.first.analysis.sweep
+    want = solve_band(sweep, parse_band_goal(GOAL))
+    assert (want.t_high, want.t_low) == (0.64, 0.33)
+
+    assert main(["report", "good", "--band-goal", GOAL, "--points", "0"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    at = text.index("Review band: max coverage where precision >= 0.9 and npv >= 0.9")
+    lines = band_lines(want, sweep)
+    assert text[at : at + len(lines)] == lines
+    assert text.index("Review band: max coverage where precision >= 0.9 and npv >= 0.9") < (
+        text.index("Confusion matrix")
+    )
+
+    assert main(["report", "good", "--band-goal", GOAL, "--json", "--points", "0"]) == 0
+    band = json.loads(capsys.readouterr().out)["band"]
+    assert band == want.as_json()
+    assert band["accepted"] == {"tp": 7, "fp": 0} and band["rejected"] == {"tn": 6, "fn": 0}
+    assert band["reviewed"] == {"positives": 3, "negatives": 4}
+    assert band["coverage"]["exact"] == "13/20"
+    assert [c["holds"] for c in band["constraints"]] == [True, True]
+
+    r = tl.report(p.data.labels, p.data.scores, band_goal=GOAL)
+    assert r.band is not None and r.band.as_json() == band
+    assert r.to_dict()["band"] == band
+    assert tl.report(p.data.labels, p.data.scores).band is None
+
+    out = io.StringIO()
+    run_plain(Session(p.data, p.threshold, source="preset"), [f"band {GOAL}\n"], out, prompt=False)
+    assert "\n".join(lines) in out.getvalue()
+
+
+def test_a_bad_band_goal_is_one_line_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "good", "--band-goal", "band: max recall"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and '"recall" is not a band objective' in err
+    with pytest.raises(tl.InputError, match="is not a band objective"):
+        tl.report([0, 1], [0.2, 0.8], band_goal="band: max recall")
