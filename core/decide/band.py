@@ -47,7 +47,7 @@ import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import _TOKEN, number_text, parse_number
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.intervals.closed import CONFIDENCE, wilson
+from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
 from threshold_lab.core.metrics.metric import Metric, ratio
 from threshold_lab.core.threshold import format_threshold
 
@@ -326,7 +326,7 @@ class Band:
     def threshold_at(self, k: int) -> float | None:
         return dict(self.thresholds)[k]
 
-    def constraint_values(self) -> list[tuple[BandConstraint, Metric, tuple[float, float] | None]]:
+    def constraint_values(self) -> list[tuple[BandConstraint, Metric, Interval | None]]:
         """Each constraint's value at the band, with its Wilson interval (None where
         the side decides nothing)."""
         out = []
@@ -334,11 +334,10 @@ class Band:
             m = self.counts.metric(c.metric)
             num = {"precision": "tp", "fdr": "fp", "npv": "tn", "for": "fn"}[c.metric]
             den = self.counts.accepted if c.side == "accepted" else self.counts.rejected
-            interval = (
-                None
-                if m.value is None
-                else wilson(float(getattr(self.counts, num)), float(den), self.confidence)
-            )
+            interval = None
+            if m.value is not None:
+                lo, hi = wilson(float(getattr(self.counts, num)), float(den), self.confidence)
+                interval = Interval(lo, hi, "wilson", self.confidence, float(den))
             out.append((c, m, interval))
         return out
 
@@ -359,8 +358,7 @@ class Band:
                     "side": c.side,
                     "value": m.as_json(),
                     "holds": _holds(c, m),
-                    "interval": None if ci is None else list(ci),
-                    "confidence": self.confidence,
+                    "interval": None if ci is None else ci.as_json(),
                 }
                 for c, m, ci in self.constraint_values()
             ],
@@ -638,16 +636,13 @@ def band_lines(band: Band, sweep: Sweep) -> list[str]:
     ]
     if band.goal.objective != "coverage":
         out.append(f"  {band.objective.describe()}")
-    pct = f"{band.confidence:.0%}"
     for con, m, ci in band.constraint_values():
         if m.value is None:
             out.append(f"  {con.text()}: holds, as nothing is decided on that side ({m.reason})")
             continue
         mark = "holds" if _holds(con, m) else "FAILS"
         assert ci is not None
-        out.append(
-            f"  {con.text()}: {mark}; {m.describe()} ({pct} Wilson CI {ci[0]:.4g} to {ci[1]:.4g})"
-        )
+        out.append(f"  {con.text()}: {mark}; {m.describe()} ({ci.text()})")
     if not band.decides:
         out.append(
             "  No band decides any row while meeting the constraints: every row is reviewed."

@@ -40,6 +40,14 @@ def test_text_json_api_and_plain_give_one_band(capsys: pytest.CaptureFixture[str
     assert band["reviewed"] == {"positives": 3, "negatives": 4}
     assert band["coverage"]["exact"] == "13/20"
     assert [c["holds"] for c in band["constraints"]] == [True, True]
+    # Each bound's interval is Wilson's on its side's counts (7 accepted, 6 rejected).
+    from statsmodels.stats.proportion import proportion_confint
+
+    for c, (k, n) in zip(band["constraints"], [(7, 7), (6, 6)], strict=True):
+        lo, hi = proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert c["interval"]["n"] == n and c["interval"]["method"] == "wilson"
+        assert c["interval"]["low"] == pytest.approx(lo, abs=1e-12)
+        assert c["interval"]["high"] == pytest.approx(hi, abs=1e-12)
 
     r = tl.report(p.data.labels, p.data.scores, band_goal=GOAL)
     assert r.band is not None and r.band.as_json() == band
