@@ -358,7 +358,7 @@ class Band:
                     "side": c.side,
                     "value": m.as_json(),
                     "holds": _holds(c, m),
-                    "interval": None if ci is None else ci.as_json(),
+                    "interval": None if ci is None else {**ci.as_json(), "n": _j(ci.n)},
                 }
                 for c, m, ci in self.constraint_values()
             ],
