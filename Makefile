@@ -126,7 +126,7 @@ snapshots-update: $(STAMP_TEST)
 BENCH := headline sweep_vs_sklearn sweep_vs_sort report_floor startup load_vs_pandas \
 	key_latency report_memory goal_vs_sweep operating_points intervals compare multiclass \
 	decision groups bootstrap_response aggregate api_vs_cli keymash_tmux metric_at_thresholds \
-	accessible
+	accessible band
 
 bench: $(STAMP_TEST)
 	$(UV) -e '.[bench]'

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.blocks import blocks
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import _TOKEN, number_text, parse_number
 from threshold_lab.core.errors import InputError
@@ -406,13 +407,8 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
     dtype = np.int64 if exact else np.float64
     if exact:
         pos, neg = round(float(pos)), round(float(neg))
-    tp, fp = sweep.tp.astype(dtype, copy=False), sweep.fp.astype(dtype, copy=False)
-    high, low = _parts(goal, tp, fp, pos, neg, dtype)  # larger is better
-    ok_high = _side_ok(goal, "accepted", tp, fp, pos, neg, exact)
-    ok_low = _side_ok(goal, "rejected", tp, fp, pos, neg, exact)
-    kh, kl, best, value = _best_pair(high, low, ok_high, ok_low)
+    kh, kl, runner, best = _search(goal, sweep.tp, sweep.fp, pos, neg, dtype, exact)
     counts = band_counts(sweep, kh, kl)
-    runner = _runner_up(high, low, ok_high, ok_low, value)
     decides = float(counts.accepted) + float(counts.rejected) > 0
     nearest = None if decides else _nearest(sweep, goal)
     return Band(
@@ -496,62 +492,119 @@ def _side_ok(
     return ok
 
 
-def _best_pair(
-    high: npt.NDArray[Any], low: npt.NDArray[Any], ok_high: Any, ok_low: Any
-) -> tuple[int, int, int, Any]:
-    """The best pair (kh, kl >= kh), the number of feasible pairs, and the best
-    value: the first kh among ties, then the first kl."""
-    m = high.shape[0]
-    none = _NONE if high.dtype == np.int64 else -np.inf
-    g = np.where(ok_low, low, none)
-    suf = np.maximum.accumulate(g[::-1])[::-1]
-    attain = ok_low & (g == suf)
-    idx = np.where(attain, np.arange(m), m)
-    nxt = np.minimum.accumulate(idx[::-1])[::-1]  # the first kl >= k attaining suf[k]
-    usable = ok_high & (nxt < m)
-    total = np.where(usable, high + np.where(usable, suf, 0), none)
-    kh = int(np.argmax(total))
-    # Reviewing every row (kh = 0, kl = last) meets any constraint: usable is never empty.
-    # The feasible pairs: for each feasible kh, the feasible kl from it on.
-    from_here = np.cumsum(ok_low[::-1], dtype=np.int64)[::-1]
-    pairs = int(from_here[ok_high].sum())
-    return kh, int(nxt[kh]), pairs, total[kh]
+@dataclass
+class _Search:
+    """What the backward pass keeps: the best and the runner-up value with their
+    upper points (a larger value first, then a smaller point), and the feasible pairs."""
+
+    none: Any
+    best: tuple[Any, int]
+    second: tuple[Any, int]
+    pairs: int = 0
+
+    def offer(self, value: Any, k: int) -> None:
+        """One candidate pair's value at upper point ``k``."""
+        if value <= self.none:
+            return
+        if (value, -k) > (self.best[0], -self.best[1]):
+            if value != self.best[0]:
+                self.second = self.best
+            self.best = (value, k)
+        elif value < self.best[0] and (value, -k) > (self.second[0], -self.second[1]):
+            self.second = (value, k)
 
 
-def _runner_up(
-    high: npt.NDArray[Any], low: npt.NDArray[Any], ok_high: Any, ok_low: Any, best: Any
-) -> tuple[int, int] | None:
-    """The best pair strictly worse than ``best`` (first kh, then first kl), or None.
+def _search(
+    goal: BandGoal, tp: Any, fp: Any, pos: Any, neg: Any, dtype: Any, exact: bool
+) -> tuple[int, int, tuple[int, int] | None, int]:
+    """The best pair (kh, kl), the runner-up pair (or None) and the number of feasible
+    pairs, in one pass a block at a time from the last point back.
 
-    For each kh the best kl's value is its suffix best; where that reaches ``best``,
-    the next lower value of the suffix is: the best of the same suffix's values below
-    its best (within the run of equal suffix bests) and the suffix best after the run."""
-    m = high.shape[0]
-    integer = high.dtype == np.int64
-    none = _NONE if integer else -np.inf
-    g = np.where(ok_low, low, none)
-    suf = np.maximum.accumulate(g[::-1])[::-1]
-    below = np.where(g < suf, g, none)
-    suf_below = np.maximum.accumulate(below[::-1])[::-1]
-    # The suffix best after each run of equal suffix bests.
-    ends = np.flatnonzero(suf[:-1] != suf[1:])  # the last index of each run but the last
-    run_end = np.full(m, m - 1)
-    if ends.size:
-        marks = np.full(m, m - 1)
-        marks[ends] = ends
-        run_end = np.minimum.accumulate(marks[::-1])[::-1]
-    after = np.append(suf, none)[run_end + 1]
-    second = np.maximum(suf_below, after)
-    first = np.where(ok_high & (suf > none), high + np.where(suf > none, suf, 0), none)
-    lower = np.where(ok_high & (second > none), high + np.where(second > none, second, 0), none)
-    candidates = np.where(first < best, first, lower)
-    candidates = np.where(candidates < best, candidates, none)
-    kh = int(np.argmax(candidates))
-    value = candidates[kh]
-    if value <= none:
-        return None
-    kl = kh + int(np.argmax(ok_low[kh:] & (high[kh] + g[kh:] == value)))
-    return kh, kl
+    For each point k the pass keeps the best feasible lower part from k on (``s1``, a
+    running maximum) and the best one strictly below it (``s2``); an upper point kh's
+    best pair is its part plus ``s1[kh]``, and every other pair of it is at most its
+    part plus ``s2[kh]``: so the best value and the next value below it over all pairs
+    are the two largest distinct values of these two per upper point."""
+    m = tp.shape[0]
+    none = _NONE if dtype is np.int64 else -np.inf
+    found = _Search(none, (none, m), (none, m))
+    s1_next, s2_next, count_next = none, none, 0
+    for s in reversed(list(blocks(0, m))):
+        high, ok_high, g = _block(goal, tp, fp, pos, neg, dtype, exact, s, none)
+        n = g.shape[0]
+        s1 = np.maximum.accumulate(g[::-1])[::-1]
+        np.maximum(s1, s1_next, out=s1)
+        # s2[k]: the largest lower part from k on below s1[k]. Within k's run of equal
+        # s1, the parts below it (h, a running maximum); past the run, the next lower
+        # s1 (found at the run's last point c: s1 after it), or, where the run goes on
+        # into the next block, that block's s2.
+        h = np.maximum.accumulate(np.where(g < s1, g, none)[::-1])[::-1]
+        after = np.append(s1[1:], s1_next)
+        change = np.where(s1 != after, np.arange(n), n)
+        c = np.minimum.accumulate(change[::-1])[::-1]
+        past = np.where(c < n, after[np.minimum(c, n - 1)], s2_next)
+        s2 = np.maximum(h, past)
+        for part in (s1, s2):
+            usable = ok_high & (part > none)
+            w = np.where(usable, high + np.where(usable, part, 0), none)
+            k = int(np.argmax(w))
+            found.offer(w[k], s.start + k)
+            below = np.where(w < w[k], w, none)
+            k = int(np.argmax(below))
+            found.offer(below[k], s.start + k)
+        ok_low = g > none
+        count = np.cumsum(ok_low[::-1], dtype=np.int64)[::-1] + count_next
+        found.pairs += int(count[ok_high].sum())
+        s1_next, s2_next, count_next = s1[0], s2[0], int(count[0])
+    kh = found.best[1]
+    kl = _lower(goal, tp, fp, pos, neg, dtype, exact, kh, found.best[0], none)
+    runner = None
+    if found.second[0] > none:
+        k = found.second[1]
+        runner = (k, _lower(goal, tp, fp, pos, neg, dtype, exact, k, found.second[0], none))
+    return kh, kl, runner, found.pairs
+
+
+def _block(
+    goal: BandGoal,
+    tp: Any,
+    fp: Any,
+    pos: Any,
+    neg: Any,
+    dtype: Any,
+    exact: bool,
+    s: slice,
+    none: Any,
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[Any]]:
+    """The points of slice ``s``: the upper part, where it is feasible, and the lower
+    part where feasible (``none`` elsewhere)."""
+    t, f = tp[s].astype(dtype, copy=False), fp[s].astype(dtype, copy=False)
+    high, low = _parts(goal, t, f, pos, neg, dtype)
+    ok_high = _side_ok(goal, "accepted", t, f, pos, neg, exact)
+    ok_low = _side_ok(goal, "rejected", t, f, pos, neg, exact)
+    return high, ok_high, np.where(ok_low, low, none)
+
+
+def _lower(
+    goal: BandGoal,
+    tp: Any,
+    fp: Any,
+    pos: Any,
+    neg: Any,
+    dtype: Any,
+    exact: bool,
+    kh: int,
+    value: Any,
+    none: Any,
+) -> int:
+    """The first feasible lower point from ``kh`` on whose pair with ``kh`` has ``value``."""
+    part = _block(goal, tp, fp, pos, neg, dtype, exact, slice(kh, kh + 1), none)[0][0]
+    for s in blocks(kh, tp.shape[0]):
+        g = _block(goal, tp, fp, pos, neg, dtype, exact, s, none)[2]
+        hit = np.flatnonzero((g > none) & (part + g == value))
+        if hit.size:
+            return int(s.start) + int(hit[0])
+    raise AssertionError("the best value's lower point is always found")
 
 
 def _objective(goal: BandGoal, counts: BandCounts) -> Metric:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from threshold_lab.core import blocks as blocks_module
 from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.decide.band import BandGoal, parse_band_goal, solve_band
@@ -105,11 +106,13 @@ rows_strategy = st.lists(
 weights_strategy = st.none() | st.lists(st.integers(0, 4), min_size=40, max_size=40)
 
 
-@settings(max_examples=300, deadline=None)
-@given(rows_strategy, weights_strategy, goals)
+@settings(max_examples=400, deadline=None)
+@given(rows_strategy, weights_strategy, goals, st.sampled_from([None, 1, 2, 3, 5]))
 def test_the_band_is_the_brute_force_best_over_every_pair(
-    pairs: list[tuple[float, int]], weights: list[int] | None, text: str
+    pairs: list[tuple[float, int]], weights: list[int] | None, text: str, block: int | None
 ) -> None:
+    """Whatever the block size the backward pass cuts the points into (None: the
+    default), so the running bests carried from block to block are checked too."""
     w = [1] * len(pairs) if weights is None else weights[: len(pairs)]
     if sum(w) == 0:
         return
@@ -121,7 +124,10 @@ def test_the_band_is_the_brute_force_best_over_every_pair(
     )
     sweep = curves_for(data).sweep
     goal = parse_band_goal(text)
-    band = solve_band(sweep, goal)
+    with pytest.MonkeyPatch.context() as mp:
+        if block is not None:
+            mp.setattr(blocks_module, "BLOCK", block)
+        band = solve_band(sweep, goal)
     (objective, _, _, hi, lo, c), runner, feasible = _brute(rows, goal)
     assert band.exact
     assert (band.t_high, band.t_low) == (hi, lo)
