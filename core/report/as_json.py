@@ -332,6 +332,9 @@ def extra_json(c: Contents, points: int | None) -> dict[str, Any]:
     band = c.band()
     if band is not None:
         extra["band"] = band.as_json()
+    stable = c.stability()
+    if stable is not None:
+        extra["stability"] = stable.as_json()
     if c.group_by is not None:
         extra["groups"] = {
             "by": c.group_by,

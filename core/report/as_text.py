@@ -22,6 +22,7 @@ from threshold_lab.core.data.quantise import parse_rule
 from threshold_lab.core.decide.band import band_lines
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
+from threshold_lab.core.decide.stability import stability_lines
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import Estimate
@@ -382,6 +383,9 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
     for part in c.parts:
         if part.folds is not None:
             lines += ["", *folds_lines(part.folds, part.name if c.several else None)]
+    stable = c.stability()
+    if stable is not None:
+        lines += ["", *stability_lines(stable, first.decision if o.cv_goal == o.goal else None)]
     if c.gate is not None:
         lines += ["", *c.gate.lines()]
     return lines

@@ -46,6 +46,11 @@ class Options:
     goal: Goal | None = None
     #: The review band's goal (--band-goal): two thresholds, solved exactly.
     band_goal: BandGoal | None = None
+    #: With folds: the one threshold over every fold (--cv-goal), and the thresholds
+    #: within ``stable_within`` of each fold's optimum on ``stable_in`` folds.
+    cv_goal: Goal | None = None
+    stable_within: Fraction | None = None
+    stable_in: int | None = None
     prevalence: Fraction | None = None
     confidence: float = CONFIDENCE
     #: Bootstrap replicates (None: no bootstrap) and the seed of its resampling.

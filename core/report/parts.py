@@ -17,6 +17,7 @@ from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.band import Band, solve_band
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
+from threshold_lab.core.decide.stability import Stability, stability
 from threshold_lab.core.folds import FoldReport
 from threshold_lab.core.groups.gaps import Gap
 from threshold_lab.core.groups.thresholds import GroupThresholds
@@ -95,6 +96,22 @@ class Contents:
     def several(self) -> bool:
         """Whether there are several models (or groups) to compare."""
         return len(self.parts) >= 2
+
+    def stability(self) -> Stability | None:
+        """With folds and a goal (or --cv-goal): the goal on each fold of the first
+        model, its regret matrix, the stable ranges and the one threshold for every
+        fold; None without them."""
+        o, folds = self.options, self.first.folds
+        if folds is None or (o.goal is None and o.cv_goal is None):
+            return None
+        return stability(
+            [(f.name, f.sweep) for f in folds.folds],
+            o.goal,
+            self.first.analysis.beta,
+            within=o.stable_within,
+            at_least=o.stable_in,
+            cv_goal=o.cv_goal,
+        )
 
     def band(self) -> Band | None:
         """The review band of ``--band-goal`` on the first model's rows, or None."""

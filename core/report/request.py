@@ -95,6 +95,8 @@ def _both(a: Option, b: Option, why: str) -> str:
     return f"{text} do not combine: {why}"
 
 
+_TUNED = "one threshold is tuned over the folds"
+_COMPARED = "the thresholds are compared fold by fold"
 _SPLIT = (
     "the folds' spread and the groups' gaps are two different questions: report each on its own"
 )
@@ -137,6 +139,12 @@ RULES: tuple[Rule, ...] = (
         "baseline_scores", "the earlier report whose model scored these rows", needs=("baseline",)
     ),
     Rule("folds", _SPLIT, excludes="groups"),
+    Rule("cv_goal", _TUNED, needs=("fold",), fronts=frozenset({"report"})),
+    Rule("cv_goal", _TUNED, needs=("fold", "folds"), fronts=frozenset(PYTHON)),
+    Rule("stable_within", _COMPARED, needs=("fold",), fronts=frozenset({"report"})),
+    Rule("stable_within", _COMPARED, needs=("fold", "folds"), fronts=frozenset(PYTHON)),
+    Rule("stable_within", "each fold's optimum is the goal's", needs=("goal",)),
+    Rule("stable_in", "it counts the folds of --stable-within", needs=("stable_within",)),
     Rule("group", "give a column of the frame or one name a row, not both", excludes="groups"),
     Rule("fold", "give a column of the frame or one name a row, not both", excludes="folds"),
     Rule("fold", _SPLIT, excludes="group"),

@@ -30,6 +30,7 @@ from threshold_lab.core.decide.band import parse_band_goal
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
 from threshold_lab.core.decide.solve import parse_prevalence
+from threshold_lab.core.decide.stability import parse_fold_count, parse_within
 from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.figures import CHARTS, parse_chart, parse_dpi, parse_size
 from threshold_lab.core.groups.gaps import parse_max_gap
@@ -129,6 +130,41 @@ def _entries() -> Iterator[Option]:
         _ONE_RUN - {"plot"},
         metavar="GOAL",
         field="band_goal",
+        section="deciding",
+    )
+    yield Option(
+        "cv_goal",
+        "with folds: the one threshold whose objective averaged over the folds is best "
+        "(feasible on every fold), searched over every fold's distinct scores, beside the "
+        "goal on all rows pooled; 'max f1', 'min cost fp=1 fn=5'",
+        parse_goal,
+        _ONE_RUN - {"plot"},
+        metavar="GOAL",
+        field="cv_goal",
+        section="deciding",
+    )
+    yield Option(
+        "stable_within",
+        "with folds and --goal: the thresholds within E of the optimum (and feasible) on "
+        "at least --in folds, as ranges of scores",
+        parse_within,
+        _ONE_RUN - {"plot"},
+        metavar="E",
+        python=from_number(parse_within, "stable_within"),
+        field="stable_within",
+        annotation="float | Fraction | str | None",
+        section="deciding",
+    )
+    yield Option(
+        "stable_in",
+        "with --stable-within: on how many folds (default all)",
+        parse_fold_count,
+        _ONE_RUN - {"plot"},
+        flag="--in",
+        metavar="Q",
+        python=from_number(parse_fold_count, "stable_in"),
+        field="stable_in",
+        annotation="int | None",
         section="deciding",
     )
     yield Option(
