@@ -466,6 +466,18 @@ class BandGoal(Command):
     )
 
 
+class Stability(Command):
+    """How stable a goal's threshold is over the folds"""
+
+    GROUP = "Deciding"
+    PLAIN = "stability [GOAL] [within E [in Q]]"
+    PLAIN_HELP = (
+        "opened with --fold: the goal (or the one set) solved on each fold, each fold's "
+        "threshold used on the others (what it loses there), the one threshold best on "
+        "average, and with within E the thresholds within E of the optimum on Q folds"
+    )
+
+
 class Prevalence(Command):
     """Every metric also at a deployment prevalence"""
 

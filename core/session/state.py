@@ -162,6 +162,14 @@ class SessionState:
         ]
         return shown.models[shown.model].name, others
 
+    def fold_sweeps(self) -> list[tuple[str, Sweep]]:
+        """Each cross-validation fold's sweep by name, as loaded (opened with --fold:
+        the first model is every row pooled, the others the folds), or []."""
+        if not self.folds:
+            return []
+        shown = self.shown
+        return [(m.name, self.model_curves(i).sweep) for i, m in enumerate(shown.models) if i]
+
     def comparisons(self) -> list[Comparison]:
         p = self.policy
         return self.shown.comparisons(

@@ -4,8 +4,15 @@ curve's net benefit and useful range."""
 from __future__ import annotations
 
 from threshold_lab.core.decide.band import band_lines, parse_band_goal, solve_band
+from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import parse_pt
 from threshold_lab.core.decide.solve import decision_sentence
+from threshold_lab.core.decide.stability import (
+    parse_fold_count,
+    parse_within,
+    stability,
+    stability_lines,
+)
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.text.decision import (
     decision_curve_lines,
@@ -40,6 +47,32 @@ class Deciding(Speaker):
         goal = parse_band_goal(" ".join(args))
         a = self.analysis
         self.say(*band_lines(solve_band(a.sweep, goal, self.session.options.confidence), a.sweep))
+
+    def cmd_stability(self, args: list[str]) -> None:
+        """``stability [GOAL] [within E [in Q]]``: the goal over the folds."""
+        folds = self.session.fold_sweeps()
+        if not folds:
+            raise InputError(
+                "stability needs folds: open the file with --fold COL (the column naming "
+                "each row's fold)"
+            )
+        words = [w.lower() for w in args]
+        within = at_least = None
+        if "within" in words:
+            i = words.index("within")
+            rest, args = args[i + 1 :], args[:i]
+            if not rest or len(rest) not in (1, 3) or (len(rest) == 3 and rest[1].lower() != "in"):
+                raise InputError("say within E, or within E in Q (Q: a number of folds)")
+            within = parse_within(rest[0])
+            at_least = parse_fold_count(rest[2]) if len(rest) == 3 else None
+        d = self.session.current().deciding
+        goal = parse_goal(" ".join(args)) if args else (None if d is None else d.goal)
+        if goal is None:
+            raise InputError("give a goal, as stability max f1 (or set one with goal GOAL)")
+        s = stability(
+            folds, goal, self.analysis.beta, within=within, at_least=at_least, cv_goal=goal
+        )
+        self.say(*stability_lines(s))
 
     def cmd_prevalence(self, args: list[str]) -> None:
         self._expect(args, 1, "prevalence P (0 < P < 1, such as 0.05 or 1/20), or prevalence off")

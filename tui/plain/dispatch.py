@@ -98,6 +98,7 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             cmd.Classes: lambda args: self._tell(args, self._multiclass),
             cmd.Goal: self.cmd_goal,
             cmd.BandGoal: self.cmd_band,
+            cmd.Stability: self.cmd_stability,
             cmd.Prevalence: self.cmd_prevalence,
             cmd.Save: self.cmd_save,
             cmd.Options: self.cmd_options,

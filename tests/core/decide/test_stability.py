@@ -214,3 +214,27 @@ def test_stability_options_are_refused_in_one_line(
 def test_cv_goal_needs_folds(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "good", "--cv-goal", "max f1"]) == 2
     assert "--fold" in capsys.readouterr().err
+
+
+def test_plain_stability_says_what_the_report_says() -> None:
+    """Opened with --fold, plain stability gives the report's lines for the same goal."""
+    import io
+
+    import pandas as pd
+    from threshold_lab.core.decide.stability import stability_lines
+    from threshold_lab.tui.plain import run_plain
+
+    from tests.argv import opened
+
+    frame = pd.read_csv("docs/examples/cv.csv")
+    r = tl.Report.from_frame(
+        frame, fold="fold", goal="max f1", stable_within="0.05", stable_in=2, cv_goal="max f1"
+    )
+    s = r.contents.stability()
+    assert s is not None
+    session = opened(["docs/examples/cv.csv", "--fold", "fold"]).session
+    out = io.StringIO()
+    run_plain(session, ["stability max f1 within 0.05 in 2\n", "stability\n"], out, prompt=False)
+    said = out.getvalue()
+    assert "\n".join(stability_lines(s)) in said
+    assert "give a goal, as stability max f1" in said
