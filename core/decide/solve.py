@@ -918,14 +918,16 @@ def _threshold_metrics(setting: Setting, k: int) -> dict[str, Metric]:
 
 def threshold_statistic(goal: Goal, setting: Setting) -> SweepStatistic:
     """The threshold ``goal`` chooses, read off a bootstrap replicate's sweep (NaN where
-    the replicate makes it infeasible or it chooses above all scores); a goal with
+    the replicate makes it infeasible, +inf where it chooses above all scores); a goal with
     per-row cost columns is not resampled (a replicate has no rows to sum them over)."""
     if goal.columns():
         return SweepStatistic(None, "a goal with per-row cost columns is not resampled")
 
     def read(sweep: Sweep) -> float:
         d = solve(replace(setting, sweep=sweep), goal)
-        return math.nan if not d.feasible or d.threshold is None else float(d.threshold)
+        if not d.feasible:
+            return math.nan  # counted apart: the share of resamples where it is feasible
+        return math.inf if d.threshold is None else float(d.threshold)
 
     return SweepStatistic(read)
 

@@ -482,14 +482,66 @@ class Estimate:
     interval: Interval | None
     reason: str | None
     undefined: int = 0
+    #: A goal's threshold only: where the goal is feasible over the replicates, and how
+    #: the chosen threshold is spread (:class:`Choices`).
+    choices: Choices | None = None
 
     def as_json_fields(self) -> dict[str, object]:
+        extra: dict[str, object] = {}
+        if self.choices is not None:
+            extra["choices"] = self.choices.as_json()
         if self.interval is None:
-            return {"interval": None, "interval_reason": self.reason}
+            return {"interval": None, "interval_reason": self.reason, **extra}
         out = self.interval.as_json()
         if self.undefined:
             out["undefined_replicates"] = self.undefined
-        return {"interval": out}
+        return {"interval": out, **extra}
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A goal solved on every replicate: in how many it is feasible, in how many it
+    chooses above all scores, and the chosen thresholds' quartiles (lowest, lower
+    quartile, median, upper quartile, highest; None when none is a score)."""
+
+    replicates: int
+    feasible: int
+    above_all: int
+    quartiles: tuple[float, float, float, float, float] | None
+
+    @classmethod
+    def of(cls, values: FloatArray) -> Choices:
+        """From each replicate's threshold: NaN infeasible, +inf above all scores."""
+        scores = values[np.isfinite(values)]
+        q = None
+        if scores.size:
+            got = np.quantile(scores, [0, 0.25, 0.5, 0.75, 1])
+            q = (float(got[0]), float(got[1]), float(got[2]), float(got[3]), float(got[4]))
+        infeasible = int(np.isnan(values).sum())
+        above = int(np.isposinf(values).sum())
+        return cls(int(values.shape[0]), int(values.shape[0]) - infeasible, above, q)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "replicates": self.replicates,
+            "feasible": self.feasible,
+            "feasible_share": self.feasible / self.replicates if self.replicates else None,
+            "above_all": self.above_all,
+            "quartiles": None if self.quartiles is None else list(self.quartiles),
+        }
+
+    def sentence(self) -> str:
+        """``feasible in 988 of 1000 resamples; the chosen threshold's quartiles ...``."""
+        said = f"feasible in {self.feasible} of {self.replicates} resamples"
+        if self.above_all:
+            said += f" ({self.above_all} of them above all scores)"
+        if self.quartiles is not None:
+            lo, q1, med, q3, hi = (f"{x:.4g}" for x in self.quartiles)
+            said += (
+                f"; the chosen threshold ranges from {lo} to {hi}, its quartiles {q1}, "
+                f"{med} (median) and {q3}"
+            )
+        return said
 
 
 @dataclass(frozen=True)
@@ -656,8 +708,9 @@ def bootstrap(
         if goal_values is None:
             estimates["goal_threshold"] = Estimate(None, goal_reason)
         else:
-            estimates["goal_threshold"] = _percentile(
-                goal_values, confidence, replicates, seed, goal.undefined
+            estimates["goal_threshold"] = replace(
+                _percentile(goal_values, confidence, replicates, seed, goal.undefined),
+                choices=Choices.of(goal_values),
             )
     out_bands = None
     if roc is not None and prc is not None:

@@ -229,6 +229,10 @@ def _goal_json(part: ModelPart, booted: bool) -> dict[str, Any]:
     if booted and d.feasible and d.threshold is not None:
         fields = part.sure.estimate("goal_threshold").as_json_fields()
         out.update({"threshold_" + k: v for k, v in fields.items()})
+    elif booted:  # no interval of a threshold the rows do not choose; where it is feasible
+        choices = part.sure.estimate("goal_threshold").choices
+        if choices is not None:
+            out["threshold_choices"] = choices.as_json()
     return out
 
 

@@ -259,10 +259,17 @@ def decision_lines(d: Decision, a: Analysis) -> list[str]:
 
 
 def threshold_spread_line(d: Decision, e: Estimate) -> str | None:
-    """How the goal's threshold varies over the bootstrap samples (None: no threshold)."""
+    """How the goal's threshold varies over the bootstrap samples, and where the goal is
+    feasible (None: not resampled)."""
     if not d.feasible or d.threshold is None:
-        return None
+        return (
+            None
+            if e.choices is None
+            else f"  Over the resamples the goal is {e.choices.sentence()}"
+        )
     said = e.interval.text() if e.interval is not None else f"no interval ({e.reason})"
+    if e.choices is not None:
+        said += f"; the goal is {e.choices.sentence()}"
     return "  The chosen threshold varies from sample to sample: " + said
 
 

@@ -9,6 +9,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -238,3 +239,28 @@ def test_plain_stability_says_what_the_report_says() -> None:
     said = out.getvalue()
     assert "\n".join(stability_lines(s)) in said
     assert "give a goal, as stability max f1" in said
+
+
+def test_choices_over_resamples_count_feasible_above_all_and_quartiles() -> None:
+    from threshold_lab.core.intervals.bootstrap import Choices
+
+    values = np.array([np.nan, np.inf, 0.3, 0.5, 0.5, 0.9, np.nan, 0.7])
+    c = Choices.of(values)
+    assert (c.replicates, c.feasible, c.above_all) == (8, 6, 1)
+    assert c.quartiles == tuple(np.quantile([0.3, 0.5, 0.5, 0.9, 0.7], [0, 0.25, 0.5, 0.75, 1]))
+    assert c.as_json()["feasible_share"] == 6 / 8
+    assert "feasible in 6 of 8 resamples (1 of them above all scores)" in c.sentence()
+
+
+def test_the_bootstrap_says_where_the_goal_is_feasible(capsys: pytest.CaptureFixture[str]) -> None:
+    """Seeded: the same counts each run; every replicate is feasible or not."""
+    argv = ["report", "imbalanced", "--goal", "min fpr where recall >= 0.95 and precision >= 0.5"]
+    argv += ["--bootstrap", "200", "--json", "--points", "0"]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)["goal"]
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)["goal"]
+    c = first["threshold_choices"]
+    assert first["feasible"] is False and c == again["threshold_choices"]
+    assert c["replicates"] == 200 and 0 < c["feasible"] < 200
+    assert c["feasible_share"] == c["feasible"] / 200
