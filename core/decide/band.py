@@ -321,6 +321,8 @@ class Band:
     feasible_pairs: int
     exact: bool
     confidence: float = CONFIDENCE
+    #: Why the pairs were compared in doubles, when they were.
+    inexact: str = "compared in doubles"
     #: The sweep's thresholds at each point index named above (the pairs' thresholds).
     thresholds: tuple[tuple[int, float | None], ...] = ()
 
@@ -403,7 +405,13 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
     """The band ``goal`` asks for, solved exactly over every pair of the sweep's points
     (see the module's text)."""
     pos, neg = sweep.positives, sweep.negatives
-    exact = sweep.whole_counts() and _small(goal, float(pos) + float(neg))
+    whole = sweep.whole_counts()
+    exact = whole and _small(goal, float(pos) + float(neg))
+    inexact = (
+        "the weights are not whole: compared in doubles"
+        if not whole
+        else "costs or bounds too large for exact integers: compared in doubles"
+    )
     dtype = np.int64 if exact else np.float64
     if exact:
         pos, neg = round(float(pos)), round(float(neg))
@@ -427,6 +435,7 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
         best,
         exact,
         confidence,
+        inexact,
         tuple(
             (k, threshold_of(sweep, k))
             for k in {kh, kl, *(runner or ())[:2], *(nearest or ())[:2]}
@@ -579,7 +588,13 @@ def _block(
     """The points of slice ``s``: the upper part, where it is feasible, and the lower
     part where feasible (``none`` elsewhere)."""
     t, f = tp[s].astype(dtype, copy=False), fp[s].astype(dtype, copy=False)
-    high, low = _parts(goal, t, f, pos, neg, dtype)
+    with np.errstate(over="ignore", invalid="ignore"):  # past 1e308: refused just below
+        high, low = _parts(goal, t, f, pos, neg, dtype)
+    if dtype is not np.int64 and not (np.isfinite(high).all() and np.isfinite(low).all()):
+        raise InputError(
+            "band goal: these costs times these counts exceed the largest double (about "
+            "1.8e308); give the costs in a larger unit"
+        )
     ok_high = _side_ok(goal, "accepted", t, f, pos, neg, exact)
     ok_low = _side_ok(goal, "rejected", t, f, pos, neg, exact)
     return high, ok_high, np.where(ok_low, low, none)
@@ -680,7 +695,7 @@ def band_lines(band: Band, sweep: Sweep) -> list[str]:
     out = [
         f"Review band: {band.goal.text().removeprefix('band: ')}",
         f"  accept score >= {hi}; reject score < {lo}; review the rest"
-        + ("" if band.exact else " (weights not whole: compared in doubles)"),
+        + ("" if band.exact else f" ({band.inexact})"),
         f"  accepted: {_n(c.accepted)} (TP {_n(c.tp)}, FP {_n(c.fp)})",
         f"  rejected: {_n(c.rejected)} (TN {_n(c.tn)}, FN {_n(c.fn)})",
         f"  reviewed: {_n(c.reviewed)} ({_n(c.reviewed_positives)} positives, "

@@ -106,7 +106,7 @@ class Contents:
             return None
         return stability(
             [(f.name, f.sweep) for f in folds.folds],
-            o.goal,
+            o.goal or o.cv_goal,
             self.first.analysis.beta,
             within=o.stable_within,
             at_least=o.stable_in,

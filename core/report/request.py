@@ -70,14 +70,17 @@ class Rule:
 
 def _needs(a: Option, bs: Sequence[Option], why: str) -> str:
     """``--a needs --b (a= needs b= from Python): why``, each side as the front ends
-    that take it spell it."""
-    cli = a.fronts & set(COMMANDS) and all(b.flag for b in bs)
-    python = a.keyword and a.fronts & set(PYTHON) and all(b.keyword for b in bs)
+    that take it spell it (a needed option the command line does not take, such as
+    ``folds=``, is named on the Python side only)."""
+    flagged = [b for b in bs if b.flag and b.fronts & set(COMMANDS)]
+    keyed = [b for b in bs if b.keyword and b.fronts & set(PYTHON)]
+    cli = a.fronts & set(COMMANDS) and flagged
+    python = a.keyword and a.fronts & set(PYTHON) and keyed
     said = []
     if cli:
-        said.append(f"{a.flag} needs {' or '.join(str(b.flag) for b in bs)}")
+        said.append(f"{a.flag} needs {' or '.join(str(b.flag) for b in flagged)}")
     if python:
-        keys = " or ".join(f"{b.keyword}=" for b in bs)
+        keys = " or ".join(f"{b.keyword}=" for b in keyed)
         said.append(f"{a.keyword}= needs {keys}" + (" from Python" if cli else ""))
     text = said[0] + (f" ({said[1]})" if len(said) > 1 else "")
     return f"{text}: {why}"
@@ -139,11 +142,8 @@ RULES: tuple[Rule, ...] = (
         "baseline_scores", "the earlier report whose model scored these rows", needs=("baseline",)
     ),
     Rule("folds", _SPLIT, excludes="groups"),
-    Rule("cv_goal", _TUNED, needs=("fold",), fronts=frozenset({"report"})),
-    Rule("cv_goal", _TUNED, needs=("fold", "folds"), fronts=frozenset(PYTHON)),
-    Rule("stable_within", _COMPARED, needs=("fold",), fronts=frozenset({"report"})),
-    Rule("stable_within", _COMPARED, needs=("fold", "folds"), fronts=frozenset(PYTHON)),
-    Rule("stable_within", "each fold's optimum is the goal's", needs=("goal",)),
+    Rule("cv_goal", _TUNED, needs=("fold", "folds")),
+    Rule("stable_within", _COMPARED, needs=("fold", "folds")),
     Rule("stable_in", "it counts the folds of --stable-within", needs=("stable_within",)),
     Rule("group", "give a column of the frame or one name a row, not both", excludes="groups"),
     Rule("fold", "give a column of the frame or one name a row, not both", excludes="folds"),
@@ -163,6 +163,11 @@ def check(front: str, given: Mapping[str, object]) -> None:
             if said is not None:
                 raise InputError(said)
     _check_requirements(given)
+    if "stable_within" in given and "goal" not in given and "cv_goal" not in given:
+        raise InputError(
+            "--stable-within needs --goal or --cv-goal (stable_within= needs goal= or "
+            "cv_goal= from Python): each fold's optimum is the goal's"
+        )
 
 
 def _check_requirements(given: Mapping[str, Any]) -> None:

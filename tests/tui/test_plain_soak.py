@@ -131,6 +131,8 @@ WORDS = [
     "braille",
     "sound",
     "describe",
+    "band",
+    "stability",
 ]
 
 #: Numbers at and past the edges of a double, for goals and prevalences.
@@ -238,6 +240,27 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
         name = rng.choice(["a.wav", "b.mp3", "no/such/x.wav", rng.choice(WEIRD)])
         seconds = rng.choice(["", "0.05", "3", rng.choice(WEIRD)])
         return f"sound {rng.choice(['roc', 'pr', 'det'])} '{folder / name}' {seconds}"
+    if word == "band":
+        a, b = rng.choice(EXTREME), rng.choice([*EXTREME, "0.9", "1/2", "2"])
+        return rng.choice(
+            [
+                f"band max coverage where precision >= {b} and npv >= {rng.choice(EXTREME)}",
+                f"band min cost fp={a} fn={b} review={rng.choice(EXTREME)}",
+                f"band min review where fdr <= {b}",
+                f"band {rng.choice(WEIRD)}",
+                "band",
+            ]
+        )
+    if word == "stability":
+        q = rng.choice(["1", "2", "0", "99", rng.choice(WEIRD)])
+        return rng.choice(
+            [
+                "stability",
+                "stability max f1",
+                f"stability max f1 within {rng.choice(EXTREME)} in {q}",
+                f"stability {rng.choice(WEIRD)}",
+            ]
+        )
     if word == "describe":
         return f"describe {rng.choice(['roc', 'pr', 'det', rng.choice(WEIRD)])}"
     if word == "save":
