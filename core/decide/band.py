@@ -49,7 +49,7 @@ from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import _TOKEN, number_text, parse_number
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
-from threshold_lab.core.metrics.metric import Metric, ratio
+from threshold_lab.core.metrics.metric import Metric, lower_first, ratio
 from threshold_lab.core.threshold import format_threshold
 
 GRAMMAR = (
@@ -172,7 +172,7 @@ def _constraint(words: list[str]) -> BandConstraint:
         )
     if words[1] not in (">=", "<=", "=>", "=<"):
         raise InputError(f'band goal: "{words[1]}" after "{words[0]}" should be >= or <=')
-    bound = parse_number(words[2], f"{key}'s bound")
+    bound = parse_number(words[2], f"{key}'s bound", "band goal")
     if not 0 <= bound <= 1:
         raise InputError(f'band goal: {key}\'s bound "{words[2]}" is not between 0 and 1')
     return BandConstraint(key, words[1] in (">=", "=>"), bound)
@@ -194,8 +194,14 @@ def _costs(words: list[str]) -> tuple[tuple[str, Fraction], ...]:
             raise InputError(f'band goal: "{words[i]}" needs "=" and a cost, e.g. {cell}=5')
         if cell in found:
             raise InputError(f'band goal: "{cell}" is given twice')
-        found[cell] = parse_number(words[i + 2], f"the cost of {cell}")
+        found[cell] = parse_number(words[i + 2], f"the cost of {cell}", "band goal")
         i += 3
+    missing = [c for c in ("fp", "fn", "review") if c not in found]
+    if missing:
+        raise InputError(
+            f"band goal: min cost needs a cost for {', '.join(c + '=' for c in missing)} too "
+            "(each of fp=, fn= and review= is given; write 0 for a cell that costs nothing)"
+        )
     return tuple((c, found[c]) for c in COST_CELLS if c in found)
 
 
@@ -321,8 +327,8 @@ class Band:
     feasible_pairs: int
     exact: bool
     confidence: float = CONFIDENCE
-    #: Why the pairs were compared in doubles, when they were.
-    inexact: str = "compared in doubles"
+    #: Why the pairs were compared in doubles, when they were ("" when exact).
+    inexact: str = ""
     #: The sweep's thresholds at each point index named above (the pairs' thresholds).
     thresholds: tuple[tuple[int, float | None], ...] = ()
 
@@ -386,6 +392,7 @@ class Band:
             },
             "feasible_pairs": self.feasible_pairs,
             "exact": self.exact,
+            "inexact_reason": self.inexact or None,
         }
 
 
@@ -407,18 +414,25 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
     pos, neg = sweep.positives, sweep.negatives
     whole = sweep.whole_counts()
     exact = whole and _small(goal, float(pos) + float(neg))
-    inexact = (
-        "the weights are not whole: compared in doubles"
-        if not whole
-        else "costs or bounds too large for exact integers: compared in doubles"
-    )
+    if exact:
+        inexact = ""
+    elif not whole and float(pos) + float(neg) >= 2**53:
+        inexact = (
+            "the weighted counts reach 2^53, past which doubles are not exact: compared in doubles"
+        )
+    elif not whole:
+        inexact = "the weights are not whole: compared in doubles"
+    else:
+        inexact = "costs or bounds too large for exact integers: compared in doubles"
     dtype = np.int64 if exact else np.float64
     if exact:
         pos, neg = round(float(pos)), round(float(neg))
     kh, kl, runner, best = _search(goal, sweep.tp, sweep.fp, pos, neg, dtype, exact)
     counts = band_counts(sweep, kh, kl)
     decides = float(counts.accepted) + float(counts.rejected) > 0
-    nearest = None if decides else _nearest(sweep, goal)
+    nearest = (
+        None if decides or runner is not None or not goal.constraints else _nearest(sweep, goal)
+    )
     return Band(
         goal,
         kh,
@@ -447,9 +461,9 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
 def _small(goal: BandGoal, total: float) -> bool:
     """Whether every product the exact pass makes stays within int64."""
     scale = _cost_scale(goal)
-    largest = max([1.0, *(float(abs(v) * scale) for _, v in goal.costs)])
+    largest: Fraction = max([Fraction(1), *(abs(v) * scale for _, v in goal.costs)])
     bounds = max([1, *(c.bound.denominator for c in goal.constraints)])
-    return total * max(largest * 5, bounds) < 2**62
+    return Fraction(total) * max(largest * 5, Fraction(bounds)) < 2**62
 
 
 def _cost_scale(goal: BandGoal) -> int:
@@ -465,9 +479,13 @@ def _parts(
     total = dtype(pos) + dtype(neg)
     if goal.objective in ("coverage", "review"):
         return made, total - made  # accepted; rejected
+    # Whole multiples of the costs (in integers, or in doubles where they fit: ties
+    # then stay ties); the costs themselves where their multiples pass 1e280.
     scale = _cost_scale(goal)
-    c = {cell: goal.cost(cell) * scale for cell in COST_CELLS}
-    w = {k: (int(v) if dtype is np.int64 else float(v)) for k, v in c.items()}
+    if dtype is not np.int64 and any(abs(v) * scale > 10**280 for _, v in goal.costs):
+        scale = 1
+    as_number = int if dtype is np.int64 else float
+    w: dict[str, Any] = {cell: as_number(goal.cost(cell) * scale) for cell in COST_CELLS}
     # cost = tp·TP(kh) + fp·FP(kh) + tn·(N − FP(kl)) + fn·(P − TP(kl))
     #        + review·(made(kl) − made(kh)); negated, so larger is better.
     high = -(w["tp"] * tp + w["fp"] * fp - w["review"] * made)
@@ -635,20 +653,40 @@ def _objective(goal: BandGoal, counts: BandCounts) -> Metric:
         (c("fn"), counts.fn, "FN"),
         (c("review"), counts.reviewed, "reviewed"),
     ]
-    shown = [(w, x, name) for w, x, name in terms if w != 0]
+    given = {"TP": "tp", "FP": "fp", "TN": "tn", "FN": "fn", "reviewed": "review"}
+    named = dict(goal.costs)
+    shown = [(w, x, name) for w, x, name in terms if given[name] in named]
     whole = all(float(x).is_integer() for _, x, _ in shown)
     if whole:
         exact = sum((w * int(x) for w, x, _ in shown), Fraction(0))
         return Metric(
-            float(exact),
+            _double(exact),
             None,
             exact,
             "cost",
-            " + ".join(f"{number_text(w)}·{name}" for w, _, name in shown) or "0",
-            " + ".join(f"{number_text(w)}·{_n(x)}" for w, x, _ in shown) or "0",
+            _signed([(w, name) for w, _, name in shown]),
+            _signed([(w, _n(x)) for w, x, _ in shown]),
         )
     value = sum(float(w) * float(x) for w, x, _ in shown)
     return Metric(value, None, None, "cost")
+
+
+def _signed(terms: list[tuple[Fraction, str]]) -> str:
+    """``1/3·FP + 5·FN − 1·reviewed``: a negative weight after the first is subtracted."""
+    out = ""
+    for i, (w, name) in enumerate(terms):
+        if i == 0:
+            out = f"{number_text(w)}·{name}"
+        else:
+            out += f" {'−' if w < 0 else '+'} {number_text(abs(w))}·{name}"
+    return out or "0"
+
+
+def _double(x: Fraction) -> float:
+    try:
+        return float(x)
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def _nearest(sweep: Sweep, goal: BandGoal) -> tuple[int, int, float] | None:
@@ -687,48 +725,94 @@ def _nearest(sweep: Sweep, goal: BandGoal) -> tuple[int, int, float] | None:
 # --- words ------------------------------------------------------------------------------------
 
 
+def _plural(x: Any, one: str, many: str) -> str:
+    return f"{_n(x)} {one if float(x) == 1 else many}"
+
+
+def rule_text(sweep: Sweep, kh: int, kl: int) -> str:
+    """``accept score >= 0.8; reject score < 0.3; review the rest``, said plainly at
+    the ends: ``accept no row`` (above all scores), ``reject every row``, ``review none``."""
+    c = band_counts(sweep, kh, kl)
+    accept = (
+        "accept no row"
+        if kh == 0
+        else f"accept score >= {format_threshold(threshold_of(sweep, kh))}"
+    )
+    if kl == 0:
+        reject = "reject every row"
+    elif float(c.rejected) == 0 and kl == sweep.size - 1:
+        reject = "reject no row"
+    else:
+        reject = f"reject score < {format_threshold(threshold_of(sweep, kl))}"
+    review = "review the rest" if kh != kl else "review none"
+    return f"{accept}; {reject}; {review}"
+
+
 def band_lines(band: Band, sweep: Sweep) -> list[str]:
     """The band in lines of text: its thresholds, its three parts, coverage, each
     constraint with its interval, and the runner-up."""
     c = band.counts
-    hi, lo = format_threshold(band.t_high), format_threshold(band.t_low)
     out = [
         f"Review band: {band.goal.text().removeprefix('band: ')}",
-        f"  accept score >= {hi}; reject score < {lo}; review the rest"
+        f"  {rule_text(sweep, band.index_high, band.index_low)}"
         + ("" if band.exact else f" ({band.inexact})"),
         f"  accepted: {_n(c.accepted)} (TP {_n(c.tp)}, FP {_n(c.fp)})",
         f"  rejected: {_n(c.rejected)} (TN {_n(c.tn)}, FN {_n(c.fn)})",
-        f"  reviewed: {_n(c.reviewed)} ({_n(c.reviewed_positives)} positives, "
-        f"{_n(c.reviewed_negatives)} negatives)",
+        f"  reviewed: {_n(c.reviewed)} ({_plural(c.reviewed_positives, 'positive', 'positives')}, "
+        f"{_plural(c.reviewed_negatives, 'negative', 'negatives')})",
         f"  {c.coverage().describe()}",
     ]
     if band.goal.objective != "coverage":
         out.append(f"  {band.objective.describe()}")
     for con, m, ci in band.constraint_values():
         if m.value is None:
-            out.append(f"  {con.text()}: holds, as nothing is decided on that side ({m.reason})")
+            out.append(f"  {con.text()}: holds vacuously, as {lower_first(m.reason or '')}")
             continue
         mark = "holds" if _holds(con, m) else "FAILS"
         assert ci is not None
         out.append(f"  {con.text()}: {mark}; {m.describe()} ({ci.text()})")
+    out += [f"  {line}" for line in unbounded_notes(band.goal)]
     if not band.decides:
-        out.append(
-            "  No band decides any row while meeting the constraints: every row is reviewed."
-        )
-        if band.nearest is not None:
-            kh, kl, gap = band.nearest
-            near = band_counts(sweep, kh, kl)
+        if band.runner_up is None and band.goal.constraints:
             out.append(
-                f"  Closest that decides rows: accept score >= "
-                f"{format_threshold(threshold_of(sweep, kh))}, reject score < "
-                f"{format_threshold(threshold_of(sweep, kl))} ({_n(near.accepted)} accepted, "
-                f"{_n(near.rejected)} rejected), short of the bounds by ≈ {gap:.4g} in all."
+                "  No band decides any row while meeting the constraints: every row is reviewed."
+            )
+            if band.nearest is not None:
+                kh, kl, gap = band.nearest
+                near = band_counts(sweep, kh, kl)
+                out.append(
+                    f"  Closest that decides rows: {rule_text(sweep, kh, kl)} "
+                    f"({_n(near.accepted)} accepted, {_n(near.rejected)} rejected), short of "
+                    f"the bounds by ≈ {gap:.4g} in all."
+                )
+        else:
+            out.append(
+                "  Reviewing every row is the best band here: every band that decides rows "
+                f"has a worse {band.objective.name}."
             )
     if band.runner_up is not None:
         kh, kl, obj = band.runner_up
         out.append(
-            f"  Runner-up: accept score >= {format_threshold(threshold_of(sweep, kh))}, "
-            f"reject score < {format_threshold(threshold_of(sweep, kl))}: "
+            f"  Runner-up: {rule_text(sweep, kh, kl)}: "
             f"{obj.name} {obj.short() if obj.value is not None else obj.undefined_text()}"
         )
     return out
+
+
+def unbounded_notes(goal: BandGoal) -> list[str]:
+    """Why a coverage or review goal with a side left unbounded puts every row on
+    that side: nothing stops it deciding them."""
+    if goal.objective == "cost":
+        return []
+    sides = {c.side for c in goal.constraints}
+    notes = []
+    for side, names in (("accepted", "precision or fdr"), ("rejected", "npv or for")):
+        if side not in sides:
+            notes.append(
+                f"No bound on the {side} side ({names}): it may take any row, so the band "
+                f"reviews only what the other side's bounds leave; bound both sides for a "
+                "review band."
+            )
+    if len(notes) == 2:
+        return ["No bounds on either side: deciding every row meets the goal (coverage 1)."]
+    return notes

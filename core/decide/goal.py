@@ -175,7 +175,7 @@ LARGEST = Fraction(10) ** 300
 SMALLEST = Fraction(1, 10**300)
 
 
-def parse_number(word: str, what: str) -> Fraction:
+def parse_number(word: str, what: str, where: str = "goal") -> Fraction:
     """A decimal (``0.9``, ``-2``, ``1e-3``) or one fraction of two (``9/10``),
     exactly, as every typed number is read (:func:`~threshold_lab.core.doubles.read_exact`);
     0 or from 1e-300 to 1e300 in size.
@@ -190,18 +190,18 @@ def parse_number(word: str, what: str) -> Fraction:
         value = read_exact(word)
     except OutOfRange:
         said = short_word(word)
-        raise InputError(f'goal: "{said}" is out of range for {what}: {RANGE}') from None
+        raise InputError(f'{where}: "{said}" is out of range for {what}: {RANGE}') from None
     except DividesByZero:
         raise InputError(
-            f'goal: "{word}" is not a number for {what} (it divides by zero)'
+            f'{where}: "{word}" is not a number for {what} (it divides by zero)'
         ) from None
     except ValueError:
         raise InputError(
-            f'goal: "{word}" is not a number for {what} '
+            f'{where}: "{word}" is not a number for {what} '
             "(write a decimal like 0.9 or 1e-3, or one fraction like 9/10)"
         ) from None
     if value and not SMALLEST <= abs(value) <= LARGEST:
-        raise InputError(f'goal: "{short_word(word)}" is out of range for {what}: {RANGE}')
+        raise InputError(f'{where}: "{short_word(word)}" is out of range for {what}: {RANGE}')
     return value
 
 

@@ -48,9 +48,12 @@ def parse_within(text: str) -> Fraction:
     >>> parse_within("0.01")
     Fraction(1, 100)
     """
-    e = parse_number(text.strip(), "--stable-within")
+    e = parse_number(text.strip(), "the objective a threshold may lose", "stable within")
     if e < 0:
-        raise InputError(f"--stable-within {text.strip()}: give 0 or more (the objective lost)")
+        raise InputError(
+            f'stable within: "{text.strip()}" is below 0; give 0 or more (the objective a '
+            "threshold may lose on a fold)"
+        )
     return e
 
 
@@ -65,7 +68,9 @@ def parse_fold_count(text: str) -> int:
     except ValueError:
         q = 0
     if q < 1:
-        raise InputError(f"--in {text.strip()}: give a whole number of folds, 1 or more")
+        raise InputError(
+            f'stable in: "{text.strip()}" is not a number of folds; give a whole number, 1 or more'
+        )
     return q
 
 
@@ -145,7 +150,7 @@ class Stability:
     regret: tuple[tuple[Any, ...], ...]
     within: Fraction | None
     at_least: int | None
-    #: The stable thresholds: each range as (above, at_most), None for no bound.
+    #: The stable thresholds, lowest range first: each (above, at_most), None for no bound.
     stable: tuple[tuple[float | None, float | None], ...] | None
     #: --cv-goal: the threshold (None: above all scores), its objective on each fold and
     #: their mean; None when not asked, or no threshold is feasible on every fold.
@@ -171,17 +176,7 @@ class Stability:
         spread = self.spread()
         return {
             "goal": self.goal.text(),
-            "per_fold": [
-                {
-                    "fold": f.name,
-                    "feasible": f.decision.feasible,
-                    "reason": f.decision.reason,
-                    "threshold": f.decision.threshold,
-                    "index": f.decision.index,
-                    "objective": f.decision.objective.as_json(),
-                }
-                for f in self.folds
-            ],
+            "per_fold": [_per_fold(f) for f in self.folds],
             "threshold_range": None if spread is None else list(spread),
             "regret": [[_json(x) for x in row] for row in self.regret],
             "stable_range": None
@@ -193,10 +188,29 @@ class Stability:
             },
             "cv_goal": None if self.cv_goal is None else self.cv_goal.text(),
             "cv_threshold": None if self.cv is None else self.cv[0],
-            "cv_objective": None if self.cv is None else _json(self.cv[2]),
+            "cv_objective": None if self.cv is None else _value_json(self.cv[2]),
             "cv_per_fold": None if self.cv is None else [_json(x) for x in self.cv[1]],
             "cv_reason": self.cv_reason,
         }
+
+
+def _per_fold(f: Fold) -> dict[str, Any]:
+    """A fold's choice; an infeasible fold's threshold and objective are null, the
+    point nearest to feasible given apart as ``closest``."""
+    d = f.decision
+    chosen = {"threshold": d.threshold, "index": d.index, "objective": d.objective.as_json()}
+    return {
+        "fold": f.name,
+        "feasible": d.feasible,
+        "reason": d.reason,
+        **(chosen if d.feasible else {"threshold": None, "index": None, "objective": None}),
+        "closest": None if d.feasible else chosen,
+    }
+
+
+def _value_json(x: Any) -> dict[str, Any]:
+    """A value as the metrics are in the JSON: the double, and the fraction when exact."""
+    return {"value": float(x), "exact": fraction_text(x) if isinstance(x, Fraction) else None}
 
 
 def _json(x: Any) -> str | float | None:
@@ -263,7 +277,10 @@ def stability(
     if within is not None:
         q = len(solved) if at_least is None else at_least
         if not 1 <= q <= len(solved):
-            raise InputError(f"--in {q}: give a number of folds from 1 to {len(solved)}")
+            raise InputError(
+                f"stable in: {q} folds asked for, but there are {len(solved)}; give a number "
+                f"of folds from 1 to {len(solved)}"
+            )
         stable = _stable(solved, main, candidates, within, q)
     cv, reason = None, None
     if cv_goal is not None:
@@ -311,7 +328,7 @@ def _stable(
             ok[k] = r is not None and r <= within
         count += ok[_points(f, candidates)]
     keep = count >= q
-    return _ranges(keep, candidates)
+    return tuple(reversed(_ranges(keep, candidates)))
 
 
 def _ranges(
@@ -371,32 +388,39 @@ def _cv(
     return ((None if np.isinf(t) else float(t)), best_each, mean), None
 
 
-def stability_lines(s: Stability, pooled: Decision | None = None) -> list[str]:
-    """The stability in lines of text."""
+def stability_lines(
+    s: Stability, pooled: Decision | None = None, *, grid: bool = True
+) -> list[str]:
+    """The stability in lines of text; the regret matrix as a grid, or (``grid``
+    False, for reading aloud) a sentence for each fold's threshold."""
     out = [f"Stability of goal {s.goal.text()} over {len(s.folds)} folds"]
     for f in s.folds:
         d = f.decision
         where = "above all scores" if d.threshold is None else f"threshold {d.threshold!r}"
         if d.feasible:
-            out.append(f"  fold {f.name}: {where}, {d.objective.short()}")
+            name = d.objective.name or s.goal.metric
+            out.append(f"  fold {f.name}: {where}, {name} {d.objective.short()}")
         else:
             out.append(f"  fold {f.name}: not feasible ({d.reason})")
     spread = s.spread()
     if spread is not None:
         lo, hi = ("above all" if x is None else repr(x) for x in spread)
         out.append(f"  chosen thresholds from {lo} to {hi}")
-    out.append(
-        "  regret (row: the fold whose threshold is used; column: the fold it is used on; "
-        "what it loses against that fold's optimum; — not feasible there; the JSON has "
-        "each as an exact fraction)"
-    )
     names = [f.name for f in s.folds]
-    width = max(6, *(len(n) for n in names))
-    cells = [[_cell(x) for x in row] for row in s.regret]
-    width = max(width, *(len(c) for row in cells for c in row))
-    out.append("    " + " " * width + " " + " ".join(n.rjust(width) for n in names))
-    for name, row in zip(names, cells, strict=True):
-        out.append("    " + name.rjust(width) + " " + " ".join(c.rjust(width) for c in row))
+    if not grid:
+        out.append("  regret: what each fold's threshold loses on the other folds")
+        for f, row in zip(s.folds, s.regret, strict=True):
+            if not f.decision.feasible:
+                out.append(f"    fold {f.name} chose no threshold")
+                continue
+            said = ", ".join(
+                f"{'not feasible' if x is None else _cell(x).replace('≈', '≈ ')} on fold {n}"
+                for n, x, g in zip(names, row, s.folds, strict=True)
+                if g is not f
+            )
+            out.append(f"    fold {f.name}'s threshold: {said}")
+    else:
+        out += _grid(s, names)
     if s.stable is not None:
         e = number_text(s.within or Fraction(0))
         said = "; ".join(_range(a, b) for a, b in s.stable) or "none"
@@ -419,6 +443,21 @@ def stability_lines(s: Stability, pooled: Decision | None = None) -> list[str]:
                 out.append(
                     f"    beside the goal on all rows pooled: {pt}, {pooled.objective.short()}"
                 )
+    return out
+
+
+def _grid(s: Stability, names: list[str]) -> list[str]:
+    out = [
+        "  regret (row: the fold whose threshold is used; column: the fold it is used on; "
+        "what it loses against that fold's optimum; — not feasible there; the JSON has "
+        "each as an exact fraction)"
+    ]
+    width = max(6, *(len(n) for n in names))
+    cells = [[_cell(x) for x in row] for row in s.regret]
+    width = max(width, *(len(c) for row in cells for c in row))
+    out.append("    " + " " * width + " " + " ".join(n.rjust(width) for n in names))
+    for name, row in zip(names, cells, strict=True):
+        out.append("    " + name.rjust(width) + " " + " ".join(c.rjust(width) for c in row))
     return out
 
 

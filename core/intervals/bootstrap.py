@@ -501,22 +501,28 @@ class Estimate:
 @dataclass(frozen=True)
 class Choices:
     """A goal solved on every replicate: in how many it is feasible, in how many it
-    chooses above all scores, and the chosen thresholds' quartiles (lowest, lower
-    quartile, median, upper quartile, highest; None when none is a score)."""
+    chooses above all scores, and the chosen thresholds' quartiles over the feasible
+    replicates (lowest, lower quartile, median, upper quartile, highest; each a chosen
+    threshold, no interpolation, above all scores counted as the highest of all and
+    said as None; the whole None when no replicate is feasible)."""
 
     replicates: int
     feasible: int
     above_all: int
-    quartiles: tuple[float, float, float, float, float] | None
+    quartiles: tuple[float | None, float | None, float | None, float | None, float | None] | None
 
     @classmethod
     def of(cls, values: FloatArray) -> Choices:
         """From each replicate's threshold: NaN infeasible, +inf above all scores."""
-        scores = values[np.isfinite(values)]
+        chosen = values[~np.isnan(values)]
         q = None
-        if scores.size:
-            got = np.quantile(scores, [0, 0.25, 0.5, 0.75, 1])
-            q = (float(got[0]), float(got[1]), float(got[2]), float(got[3]), float(got[4]))
+        if chosen.size:
+            got = [
+                float(x)
+                for x in np.quantile(chosen, [0, 0.25, 0.5, 0.75, 1], method="inverted_cdf")
+            ]
+            a, b, c, d, e = (None if math.isinf(x) else x for x in got)
+            q = (a, b, c, d, e)
         infeasible = int(np.isnan(values).sum())
         above = int(np.isposinf(values).sum())
         return cls(int(values.shape[0]), int(values.shape[0]) - infeasible, above, q)
@@ -531,12 +537,14 @@ class Choices:
         }
 
     def sentence(self) -> str:
-        """``feasible in 988 of 1000 resamples; the chosen threshold's quartiles ...``."""
+        """``feasible in 988 of 1000 resamples; the chosen threshold ranges ...``."""
         said = f"feasible in {self.feasible} of {self.replicates} resamples"
         if self.above_all:
             said += f" ({self.above_all} of them above all scores)"
         if self.quartiles is not None:
-            lo, q1, med, q3, hi = (f"{x:.4g}" for x in self.quartiles)
+            lo, q1, med, q3, hi = (
+                "above all scores" if x is None else f"{x:.4g}" for x in self.quartiles
+            )
             said += (
                 f"; the chosen threshold ranges from {lo} to {hi}, its quartiles {q1}, "
                 f"{med} (median) and {q3}"

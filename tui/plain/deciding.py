@@ -58,6 +58,11 @@ class Deciding(Speaker):
             )
         words = [w.lower() for w in args]
         within = at_least = None
+        if "in" in words and "within" not in words:
+            raise InputError(
+                "in Q counts folds for within: say stability GOAL within E in Q (a threshold "
+                "within E of the optimum on at least Q folds)"
+            )
         if "within" in words:
             i = words.index("within")
             rest, args = args[i + 1 :], args[:i]
@@ -72,7 +77,7 @@ class Deciding(Speaker):
         s = stability(
             folds, goal, self.analysis.beta, within=within, at_least=at_least, cv_goal=goal
         )
-        self.say(*stability_lines(s))
+        self.say(*stability_lines(s, grid=False))
 
     def cmd_prevalence(self, args: list[str]) -> None:
         self._expect(args, 1, "prevalence P (0 < P < 1, such as 0.05 or 1/20), or prevalence off")

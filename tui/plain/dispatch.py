@@ -133,6 +133,9 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             return False
         name, args = words[0].lower(), words[1:]
         command = self.commands.get(name)
+        if command is None and name.endswith(":"):  # "band: max coverage ...", as a goal is written
+            name = name[:-1]
+            command = self.commands.get(name)
         self._word = name
         if command is None:
             self.refused += 1

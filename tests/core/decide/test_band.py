@@ -192,6 +192,8 @@ def test_reviewing_everything_is_said_with_the_closest_band_that_decides() -> No
         ("band: max coverage where recall >= 0.9", "cannot bound a side of a band"),
         ("band: max coverage where precision >= 2", "is not between 0 and 1"),
         ("band: min cost fp=1 fx=2", '"fx" is not a cost'),
+        ("band: min cost fp=1", "needs a cost for fn=, review= too"),
+        ("band: min cost fp=a fn=1 review=1", 'band goal: "a" is not a number for the cost of fp'),
         ("band: max coverage where precision >= 0.9 or npv >= 0.9", 'should be "and"'),
         ("", "band goal: empty"),
     ],
@@ -216,3 +218,46 @@ def test_weights_that_are_not_whole_give_the_band_of_the_whole_ones_halved(
     assert halved.exact == half.whole_counts()
     assert (halved.t_high, halved.t_low) == (whole.t_high, whole.t_low)
     assert halved.counts.reviewed * 2 == whole.counts.reviewed
+
+
+def test_costs_far_apart_are_compared_in_doubles_and_said_so() -> None:
+    """fp=1e160 beside review=1e-160 has no common whole unit within 64 bits."""
+    sweep = curves_for(
+        make_dataset([0.9, 0.8, 0.5, 0.3, 0.1], [True, True, False, True, False])
+    ).sweep
+    band = solve_band(sweep, parse_band_goal("band: min cost fp=1e160 fn=1 review=1e-160"))
+    assert not band.exact and "too large for exact integers" in band.inexact
+    # Accept the two positives on top, reject the bottom negative, review the middle.
+    assert (band.t_high, band.t_low) == (0.8, 0.3)
+    assert band.objective.value == pytest.approx(2e-160)
+    exact = solve_band(sweep, parse_band_goal("band: min cost fp=1 fn=1 review=1/2"))
+    assert exact.exact and exact.inexact == "" and exact.as_json()["inexact_reason"] is None
+
+
+def test_reviewing_everything_because_it_is_cheapest_is_not_called_infeasible() -> None:
+    from threshold_lab.core.decide.band import band_lines
+
+    sweep = curves_for(make_dataset([0.9, 0.5, 0.1], [False, True, True])).sweep
+    band = solve_band(sweep, parse_band_goal("band: min cost fp=1 fn=5 review=-1"))
+    assert not band.decides and band.runner_up is not None and band.nearest is None
+    said = "\n".join(band_lines(band, sweep))
+    assert "Reviewing every row is the best band here" in said
+    assert "No band decides" not in said and "Closest" not in said
+    assert "cost = 1·FP + 5·FN − 1·reviewed = 1·0 + 5·0 − 1·3 = -3" in said
+    assert "accept no row; reject no row; review the rest" in said
+
+
+def test_an_unbounded_side_is_said_and_vacuous_bounds_read_plainly() -> None:
+    from threshold_lab.core.decide.band import band_lines
+
+    sweep = curves_for(make_dataset([0.9, 0.5, 0.1], [False, True, True])).sweep
+    band = solve_band(sweep, parse_band_goal("band: max coverage where precision >= 0.9"))
+    said = "\n".join(band_lines(band, sweep))
+    # Nothing is accepted and every row rejected: the rejected side has no bound.
+    assert "accept no row; reject every row; review none" in said
+    assert "precision >= 0.9: holds vacuously, as nothing is accepted (TP+FP=0)" in said
+    assert "No bound on the rejected side (npv or for)" in said
+    assert "reviewed: 0 (0 positives, 0 negatives)" in said
+    tied = curves_for(make_dataset([0.9, 0.5, 0.5, 0.1], [True, True, False, False])).sweep
+    one = solve_band(tied, parse_band_goal("band: min review where precision >= 1 and npv >= 1"))
+    assert "reviewed: 2 (1 positive, 1 negative)" in "\n".join(band_lines(one, tied))

@@ -5,6 +5,7 @@ trying every distinct score of every fold; fractions throughout."""
 
 from __future__ import annotations
 
+import io
 import json
 from fractions import Fraction
 from typing import Any
@@ -166,7 +167,7 @@ def test_stability_equals_solving_every_fold_by_hand(
         "thresholds"
     ]
     assert [list(row) for row in got.regret] == want["regret"]
-    assert list(got.stable or ()) == want["ranges"]
+    assert list(got.stable or ()) == want["ranges"][::-1]  # the oracle goes highest first
     if want["cv"] is None:
         assert got.cv is None and got.cv_reason is not None
     else:
@@ -237,7 +238,7 @@ def test_plain_stability_says_what_the_report_says() -> None:
     out = io.StringIO()
     run_plain(session, ["stability max f1 within 0.05 in 2\n", "stability\n"], out, prompt=False)
     said = out.getvalue()
-    assert "\n".join(stability_lines(s)) in said
+    assert "\n".join(stability_lines(s, grid=False)) in said
     assert "give a goal, as stability max f1" in said
 
 
@@ -247,7 +248,12 @@ def test_choices_over_resamples_count_feasible_above_all_and_quartiles() -> None
     values = np.array([np.nan, np.inf, 0.3, 0.5, 0.5, 0.9, np.nan, 0.7])
     c = Choices.of(values)
     assert (c.replicates, c.feasible, c.above_all) == (8, 6, 1)
-    assert c.quartiles == tuple(np.quantile([0.3, 0.5, 0.5, 0.9, 0.7], [0, 0.25, 0.5, 0.75, 1]))
+    # Six feasible choices in order 0.3, 0.5, 0.5, 0.7, 0.9, above all: each quartile is
+    # one of them (the smallest with at least that share at or below it).
+    assert c.quartiles == (0.3, 0.5, 0.5, 0.9, None)
+    most_above = Choices.of(np.array([np.inf, np.inf, np.inf, 0.2, np.nan]))
+    assert most_above.quartiles == (0.2, 0.2, None, None, None)
+    assert "its quartiles 0.2, above all scores (median) and above all" in most_above.sentence()
     assert c.as_json()["feasible_share"] == 6 / 8
     assert "feasible in 6 of 8 resamples (1 of them above all scores)" in c.sentence()
 
@@ -264,3 +270,43 @@ def test_the_bootstrap_says_where_the_goal_is_feasible(capsys: pytest.CaptureFix
     assert first["feasible"] is False and c == again["threshold_choices"]
     assert c["replicates"] == 200 and 0 < c["feasible"] < 200
     assert c["feasible_share"] == c["feasible"] / 200
+
+
+def test_an_infeasible_fold_has_no_threshold_in_the_json_and_its_closest_apart() -> None:
+    import pandas as pd
+
+    frame = pd.read_csv("docs/examples/cv.csv")
+    goal = "max f1 where precision >= 0.95 and recall >= 0.3"
+    r = tl.Report.from_frame(frame, fold="fold", goal=goal)
+    per_fold = json.loads(r.to_json())["stability"]["per_fold"]
+    assert [p["feasible"] for p in per_fold] == [False, False, False, True, False]
+    for p in per_fold:
+        if p["feasible"]:
+            assert p["threshold"] is not None and p["closest"] is None
+        else:
+            assert (p["threshold"], p["index"], p["objective"]) == (None, None, None)
+            assert p["reason"] and p["closest"]["index"] is not None
+    again = tl.Report.from_frame(frame, fold="fold", cv_goal="max recall where fpr <= 0.005")
+    cv = json.loads(again.to_json())["stability"]["cv_objective"]
+    assert Fraction(cv["exact"]) == Fraction(801151, 6855200) and cv["value"] == pytest.approx(
+        801151 / 6855200
+    )
+
+
+def test_plain_stability_words_are_checked_before_solving() -> None:
+    from threshold_lab.tui.plain import run_plain
+
+    from tests.argv import opened
+
+    session = opened(["docs/examples/cv.csv", "--fold", "fold"]).session
+    out = io.StringIO()
+    lines = [
+        "stability max f1 in 2\n",
+        "stability max f1 within abc\n",
+        "band: min cost fp=1 fn=5 review=1\n",
+    ]
+    run_plain(session, lines, out, prompt=False)
+    said = out.getvalue()
+    assert "say stability GOAL within E in Q" in said
+    assert 'stable within: "abc" is not a number' in said
+    assert "Review band: min cost fp=1 fn=5 review=1" in said and "unknown command" not in said
