@@ -36,6 +36,7 @@ from threshold_lab.core.curves.hull import normalised_costs
 from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.decide.net_benefit import DecisionCurve
+from threshold_lab.core.decide.risk_coverage import risk_coverage
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
 from threshold_lab.core.folds import FoldReport, tpr_band
 from threshold_lab.core.intervals import IntervalsShown
@@ -45,7 +46,17 @@ from threshold_lab.core.threshold import format_threshold
 
 FloatArray = npt.NDArray[np.float64]
 
-CHARTS = ("roc", "pr", "det", "decision", "reliability", "gains", "cost", "metrics")
+CHARTS = (
+    "roc",
+    "pr",
+    "det",
+    "decision",
+    "reliability",
+    "gains",
+    "cost",
+    "metrics",
+    "risk-coverage",
+)
 FORMATS = (".png", ".svg", ".pdf")
 
 #: Curves up to this many points are drawn whole; longer ones are reduced.
@@ -230,8 +241,11 @@ def _kept(x: Any, y: Any, active: int | None, rising: bool) -> npt.NDArray[np.in
     return reduce_curve(x, y, columns=COLUMNS, keep=keep, rising=rising)
 
 
-def _active(ax: Any, x: float, y: float, m: FigureModel, colour: str, several: bool) -> None:
-    """The model's active point, ringed, with its threshold beside it."""
+def _active(
+    ax: Any, x: float, y: float, m: FigureModel, colour: str, several: bool, left: bool = False
+) -> None:
+    """The model's active point, ringed, with its threshold beside it (to its left
+    where the point stands at the right edge)."""
     a = m.analysis
     (mark,) = ax.plot(
         [x],
@@ -249,8 +263,9 @@ def _active(ax: Any, x: float, y: float, m: FigureModel, colour: str, several: b
     ax.annotate(
         _threshold_words(a).replace("threshold ", "t = "),
         (x, y),
-        xytext=(9, -15),
+        xytext=(-9, -15) if left else (9, -15),
         textcoords="offset points",
+        horizontalalignment="right" if left else "left",
         fontsize=8,
         color=colour,
         bbox={
@@ -753,6 +768,42 @@ def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport |
     return "Cumulative gains"
 
 
+def _risk_coverage(
+    fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None
+) -> str:
+    """Each model's risk-coverage frontier (its bands, :mod:`.decide.risk_coverage`),
+    the vertices joined, and the active threshold (one threshold: every row decided)."""
+    _both_classes(models, "risk-coverage")
+    several = len(models) > 1
+    for i, m in enumerate(models):
+        a = m.analysis
+        s = a.sweep
+        bands = [b for b in risk_coverage(s) if float(b.decided) > 0]
+        x = np.array([float(b.decided) / float(b.total) for b in bands])
+        y = np.array([float(b.errors) / float(b.decided) for b in bands])
+        st = _style(i)
+        (line,) = ax.plot(
+            x,
+            y,
+            linewidth=1.6,
+            markersize=5,
+            label=f"{_who(m, several)}frontier: {len(bands)} bands, each fewest errors "
+            "for a price of review",
+            **st,
+        )
+        line.set_gid(f"risk-coverage:{m.name}")
+        n = float(s.positives) + float(s.negatives)
+        k = a.point
+        errors = float(s.fp[k]) + float(s.positives) - float(s.tp[k])
+        _active(ax, 1.0, errors / n, m, st["color"], several, left=True)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, color="#DDDDDD", linewidth=0.6)
+    ax.set_xlabel("Coverage = decided / n (accepted + rejected; the rest reviewed)")
+    ax.set_ylabel("Selective risk = (FP + FN) / decided")
+    return "Risk against coverage"
+
+
 def _cost(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:
     _both_classes(models, "cost")
     several = len(models) > 1
@@ -899,6 +950,7 @@ def draw(
                 "gains": _gains,
                 "cost": _cost,
                 "metrics": _metrics,
+                "risk-coverage": _risk_coverage,
             }[chart](fig, ax, models, folds)
     finally:
         _OVERLAY.reset(token)
@@ -923,6 +975,7 @@ def draw(
         "metrics": "best",
         "reliability": "upper left",
         "cost": "upper right",
+        "risk-coverage": "upper left",
     }.get(chart, "lower right")
     _finish(fig, ax, title, legend, own)
     return fig if own else ax

@@ -47,6 +47,7 @@ import numpy.typing as npt
 from threshold_lab.core.blocks import blocks
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import _TOKEN, number_text, parse_number
+from threshold_lab.core.decide.risk_coverage import FrontierBand, frontier_lines, risk_coverage
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
 from threshold_lab.core.metrics.metric import Metric, lower_first, ratio
@@ -331,6 +332,8 @@ class Band:
     inexact: str = ""
     #: The sweep's thresholds at each point index named above (the pairs' thresholds).
     thresholds: tuple[tuple[int, float | None], ...] = ()
+    #: The risk-coverage frontier of every band (whatever the goal): :mod:`.risk_coverage`.
+    frontier: tuple[FrontierBand, ...] = ()
 
     def threshold_at(self, k: int) -> float | None:
         return dict(self.thresholds)[k]
@@ -393,6 +396,7 @@ class Band:
             "feasible_pairs": self.feasible_pairs,
             "exact": self.exact,
             "inexact_reason": self.inexact or None,
+            "risk_coverage": [b.as_json() for b in self.frontier],
         }
 
 
@@ -455,6 +459,7 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
             for k in {kh, kl, *(runner or ())[:2], *(nearest or ())[:2]}
             if isinstance(k, int)
         ),
+        risk_coverage(sweep),
     )
 
 
@@ -796,7 +801,7 @@ def band_lines(band: Band, sweep: Sweep) -> list[str]:
             f"  Runner-up: {rule_text(sweep, kh, kl)}: "
             f"{obj.name} {obj.short() if obj.value is not None else obj.undefined_text()}"
         )
-    return out
+    return out + [f"  {line}" for line in frontier_lines(band.frontier)]
 
 
 def unbounded_notes(goal: BandGoal) -> list[str]:

@@ -331,6 +331,13 @@ def _contents(
         gaps=gaps,
         group_thresholds=chosen,
     )
+    folds = parts[0].folds
+    if options.stable_in is not None and folds is not None and options.stable_in > len(folds.folds):
+        n = len(folds.folds)
+        raise InputError(
+            f"stable in: {options.stable_in} folds asked for, but there are {n}; give a "
+            f"number of folds from 1 to {n}"
+        )
     if options.baseline is None and not options.requirements:
         return contents
     gated = _gate(source, options, contents)

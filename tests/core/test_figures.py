@@ -105,6 +105,22 @@ def test_decision_gains_cost_metrics_and_reliability_read_back() -> None:
     bins = [b for b in r.analysis.curves.calibration().bins]
     assert rel.get_xdata().tolist() == [b.mean_score for b in bins]
     assert rel.get_ydata().tolist() == [b.positive_rate.value for b in bins]
+    # Risk against coverage: every band of the frontier that decides a row, brute-forced
+    # here as the fewest errors + λ·reviewed over every pair of thresholds at each λ
+    # between two neighbouring vertices' slopes.
+    rc = _line(r.figure("risk-coverage"), "risk-coverage:")
+    cov, risk = rc.get_xdata(), rc.get_ydata()
+    assert cov[-1] == 1 and np.all(np.diff(cov) > 0)
+    ts = [np.inf, *sw.threshold[1:]]
+    pairs = [(i, j) for i in range(len(ts)) for j in range(i, len(ts))]
+    decided = np.array([(s >= ts[i]).sum() + (s < ts[j]).sum() for i, j in pairs])
+    errors = np.array([((s >= ts[i]) & ~y).sum() + ((s < ts[j]) & y).sum() for i, j in pairs])
+    d, e = cov * n, risk * cov * n
+    for k in range(len(d) - 1):
+        price = (e[k + 1] - e[k]) / (d[k + 1] - d[k])  # the edge's slope: both ends tie
+        best = np.min(errors - price * decided)
+        assert e[k] - price * d[k] == pytest.approx(best, abs=1e-9)
+        assert e[k + 1] - price * d[k + 1] == pytest.approx(best, abs=1e-9)
 
 
 def test_models_folds_and_bands_are_each_drawn_and_told_apart() -> None:

@@ -40,6 +40,17 @@ def test_text_json_api_and_plain_give_one_band(capsys: pytest.CaptureFixture[str
     assert band["reviewed"] == {"positives": 3, "negatives": 4}
     assert band["coverage"]["exact"] == "13/20"
     assert [c["holds"] for c in band["constraints"]] == [True, True]
+    # The frontier of every band (the brute force is in tests/core/decide): on good's 20
+    # rows, from reviewing all to one threshold with 3 errors.
+    frontier = [(f["decided"], f["errors"], f["t_high"], f["t_low"]) for f in band["risk_coverage"]]
+    assert frontier == [
+        (0, 0, None, 0.03),
+        (6, 0, None, 0.33),
+        (13, 0, 0.64, 0.33),
+        (18, 2, 0.64, 0.55),
+        (20, 3, 0.64, 0.64),
+    ]
+    assert band["risk_coverage"][3]["risk"]["exact"] == "1/9"  # 2 errors of 18 decided
     # Each bound's interval is Wilson's on its side's counts (7 accepted, 6 rejected).
     from statsmodels.stats.proportion import proportion_confint
 
