@@ -56,6 +56,7 @@ def explore(
     *,
     threshold: float | str | None = 0.5,
     goal: str | None = None,
+    band_goal: str | None = None,
     prevalence: float | Fraction | str | None = None,
     beta: float = 2.0,
     confidence: float = 0.95,

@@ -49,6 +49,8 @@ def _key_name(key: str, ascii: bool = False) -> str:
         "shift+right": f"shift+{arrows['right']}",
         "left_square_bracket": "[",
         "right_square_bracket": "]",
+        "left_curly_bracket": "{",
+        "right_curly_bracket": "}",
         "question_mark": "?",
         "plus": "+",
         "minus": "-",

@@ -457,13 +457,43 @@ class Goal(Command):
 class BandGoal(Command):
     """A review band: accept above one threshold, reject below another, review between"""
 
+    KEY = "D"
+    ID = "band"
+    FOOTER = "Band"
+    ACTION = "band"
     GROUP = "Deciding"
-    PLAIN = "band GOAL"
+    ON_KEY_LINE = False  # no room on it at 200 columns; help, the palette and the band line say it
+    PLAIN = "band GOAL | band off"
     PLAIN_HELP = (
-        "two thresholds, solved exactly over every pair: accept rows at or above the upper, "
-        "reject those below the lower, review the rest (band: max coverage where precision "
-        ">= 0.99 and npv >= 0.995; band: min cost fp=10 fn=50 review=1)"
+        "two thresholds, solved exactly over every pair: accept rows at or above the upper "
+        "(the threshold moves there), reject those below the lower, review the rest (band: "
+        "max coverage where precision >= 0.99 and npv >= 0.995; band: min cost fp=10 fn=50 "
+        "review=1); off drops the band"
     )
+
+
+class BandLowUp(Command):
+    """With a band: its reject threshold up a tie group (more rows rejected, fewer
+    reviewed)"""
+
+    KEY = "left_curly_bracket"
+    ID = "band-low-up"
+    FOOTER = "Reject up"
+    ACTION = "band_low(-1)"
+    GROUP = "Deciding"
+    ON_KEY_LINE = False  # no room on it at 200 columns; help, the palette and the band line say it
+
+
+class BandLowDown(Command):
+    """With a band: its reject threshold down a tie group (fewer rows rejected, more
+    reviewed)"""
+
+    KEY = "right_curly_bracket"
+    ID = "band-low-down"
+    FOOTER = "Reject down"
+    ACTION = "band_low(1)"
+    GROUP = "Deciding"
+    ON_KEY_LINE = False  # no room on it at 200 columns; help, the palette and the band line say it
 
 
 class Stability(Command):

@@ -804,6 +804,76 @@ def band_lines(band: Band, sweep: Sweep) -> list[str]:
     return out + [f"  {line}" for line in frontier_lines(band.frontier)]
 
 
+@dataclass(frozen=True)
+class BandShown:
+    """The band a session shows: the active threshold accepts, ``index_low``'s
+    threshold rejects below it, the rows between are reviewed (the explorer's band)."""
+
+    goal: str | None  # the goal that set it, or None where moved by hand since
+    index_high: int
+    index_low: int
+    t_high: float | None
+    t_low: float | None
+    counts: BandCounts
+
+    def parts(self) -> tuple[str, str, str, str]:
+        """``accept >= 0.64: 7 (TP 7, FP 0)``, the rejected and reviewed alike, and
+        the coverage with its counts."""
+        c = self.counts
+        accept = (
+            "accept no row"
+            if self.index_high == 0
+            else f"accept >= {format_threshold(self.t_high)}: {_n(c.accepted)} (TP {_n(c.tp)}, "
+            f"FP {_n(c.fp)})"
+        )
+        reject = (
+            "reject no row"
+            if float(c.rejected) == 0
+            else f"reject < {format_threshold(self.t_low)}: {_n(c.rejected)} (TN {_n(c.tn)}, "
+            f"FN {_n(c.fn)})"
+        )
+        review = (
+            f"review {_n(c.reviewed)} ({_plural(c.reviewed_positives, 'positive', 'positives')}"
+            f", {_plural(c.reviewed_negatives, 'negative', 'negatives')})"
+        )
+        return accept, reject, review, f"coverage {c.coverage().short()}"
+
+    def short_parts(self) -> tuple[str, str, str, str]:
+        """``accept >= 0.64: 7``, ``reject < 0.33: 6``, ``review 7``, ``coverage
+        13/20``: the parts without their cells, where room is short."""
+        c = self.counts
+        accept = (
+            "accept none"
+            if self.index_high == 0
+            else f"accept >= {format_threshold(self.t_high)}: {_n(c.accepted)}"
+        )
+        reject = (
+            "reject none"
+            if float(c.rejected) == 0
+            else f"reject < {format_threshold(self.t_low)}: {_n(c.rejected)}"
+        )
+        return accept, reject, f"review {_n(c.reviewed)}", f"coverage {c.coverage().short()}"
+
+    def sentence(self, note: str = "") -> str:
+        """``Band: accept >= 0.64: 7 (TP 7, FP 0); reject < 0.33: 6 (TN 6, FN 0);
+        review 7 (3 positives, 4 negatives); coverage 13/20.``"""
+        return "Band: " + "; ".join(self.parts()) + (f" ({note})" if note else "") + "."
+
+
+def band_shown(
+    sweep: Sweep, kh: int, t_high: float | None, t_low: float | None, goal: str | None
+) -> BandShown:
+    """The band of the active point ``kh`` (its threshold ``t_high``) and the reject
+    threshold ``t_low`` (None: every row rejected), never above the accept threshold:
+    where the active threshold is below ``t_low`` nothing is reviewed."""
+    ts = sweep.thresholds
+    kl = 0 if t_low is None else int(ts.shape[0] - np.searchsorted(ts[::-1], t_low, side="left"))
+    low = t_low
+    if kl <= kh:
+        kl, low = kh, t_high
+    return BandShown(goal, kh, kl, t_high, low, band_counts(sweep, kh, kl))
+
+
 def unbounded_notes(goal: BandGoal) -> list[str]:
     """Why a coverage or review goal with a side left unbounded puts every row on
     that side: nothing stops it deciding them."""

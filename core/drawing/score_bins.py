@@ -141,6 +141,38 @@ class ScoreBins:
         return self.at(a.threshold, a.sweep.threshold_at(a.point), known)
 
 
+def reject_split(
+    bins: ScoreBins,
+    counts: tuple[IntArray, IntArray],
+    line: int,
+    t_low: float,
+    kept: tuple[int, int] | None = None,
+) -> int | None:
+    """A review band's reject column in lane counts already split at the accept line
+    (``line``): the column of ``t_low``, its rows below ``t_low`` moved one column left
+    (in place), so every row left of the column is rejected and every row from it to
+    the line reviewed. ``kept`` is each class's rows scored at or above ``t_low`` (TP,
+    FP) where the caller knows them (unweighted rows), else they are counted here.
+    Returns the column, or None where ``t_low`` falls in the line's own column (at
+    this width the band's rows share it with the line: nothing is moved)."""
+    low = bins.column_of(t_low)
+    if low >= line or low < 1:
+        return None
+    for i, cls in enumerate((True, False)):
+        if kept is not None:
+            at_or_above = kept[i]
+        else:
+            srt = bins.sorted[cls]
+            at_or_above = int(srt.shape[0] - np.searchsorted(srt, t_low, side="left"))
+        # The low column's rows at or above t_low: those of every column from it up,
+        # less those of the columns above it (as binned, before the line moved any).
+        in_low = at_or_above - int(bins.above[cls][low + 1])
+        below = int(bins.hist[cls][low]) - in_low
+        counts[i][low] -= below
+        counts[i][low - 1] += below
+    return low
+
+
 def _at_or_above(hist: IntArray) -> IntArray:
     """Rows in each column and every column after it (and 0 past the last)."""
     return np.append(np.cumsum(hist[::-1])[::-1], 0)

@@ -80,6 +80,8 @@ def open_session(request: Request, src: Source | None = None) -> Opened:
     )
     if options.goal is not None:
         session.set_goal(options.goal)  # the threshold opens at the goal's point
+    if options.band_goal is not None:
+        said.append(session.set_band(options.band_goal).message)  # at its accept threshold
     if row_groups is not None:
         col = src.group_column
         alone = (

@@ -9,6 +9,7 @@ from fractions import Fraction
 import numpy as np
 from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.decide.band import BandShown, band_shown
 from threshold_lab.core.drawing.bands import Band
 from threshold_lab.core.drawing.model_rows import ModelRow, model_row
 from threshold_lab.core.errors import InputError, quoted
@@ -59,7 +60,17 @@ class OperatingPoint(SessionState):
             self.pooled,
             self.folds,
             self._fold_band(),
+            self._review(),
         )
+
+    def _review(self) -> BandShown | None:
+        """The review band in force at the active threshold (None: none, or each group
+        at its own threshold)."""
+        band = self.policy.band
+        if band is None or self.shown.own is not None:
+            return None
+        a = self.analysis
+        return band_shown(a.sweep, a.point, a.threshold, band[1], band[0])
 
     def _fold_band(self) -> Band | None:
         """With folds: the folds' TPR range at each FPR (lowest to highest fold), the

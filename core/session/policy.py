@@ -57,6 +57,9 @@ class Policy:
         #: What else was asked for: the readouts, partial AUCs, tests, pt and harm.
         self.asked = options
         self._solved: tuple[object, Decision | str, Setting | None] | None = None
+        #: A review band: the goal that set it (None once moved by hand) and its reject
+        #: threshold (None: every row rejected); the active threshold accepts.
+        self.band: tuple[str | None, Threshold] | None = None
 
     def deciding(
         self,

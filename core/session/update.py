@@ -17,6 +17,7 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.curves.peaks import f1_peak
 from threshold_lab.core.data.aggregated import Quantised
+from threshold_lab.core.decide.band import BandShown
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import WORDS, Deciding, metrics_at_prevalence
 from threshold_lab.core.drawing.bands import Band, DrawnBands, drawn_bands
@@ -83,6 +84,9 @@ class Update:
     folds: bool = False
     #: With folds, the folds' TPR range at each FPR (the ROC chart shades it).
     fold_band: Band | None = None
+    #: A review band: the active threshold accepts, its reject threshold below (None:
+    #: no band).
+    review: BandShown | None = None
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from threshold_lab.tui.screens.dialogs import ValueDialog
 from threshold_lab.tui.widgets.charts import MetricChart
+from threshold_lab.tui.widgets.charts.roc_pr import CurveChart
 from threshold_lab.tui.widgets.goal_line import GoalLine
 
 from tests.paths import DATA
@@ -122,7 +123,7 @@ async def test_goal_bounds_are_drawn_on_the_metric_chart() -> None:
 def test_keys_for_goals_are_in_help() -> None:
     from threshold_lab.tui.screens.help import HELP_GROUPS
 
-    assert HELP_GROUPS["Deciding"] == {"goal", "prevalence"}
+    assert HELP_GROUPS["Deciding"] == {"goal", "band", "band-low-up", "band-low-down", "prevalence"}
     assert keys("d") == ["d"]
 
 
@@ -154,3 +155,52 @@ async def test_the_prevalence_line_says_at_which_threshold_once_moved_off_the_go
         line = app.main.query_one(GoalLine).plain
         assert "-> threshold 0.42 (d re-applies it)" in line
         assert "At prevalence 1/20, threshold 0.43 (TPR, FPR, LR± kept)" in line
+
+
+BAND = "band: max coverage where precision >= 0.9 and npv >= 0.9"
+
+
+async def test_a_band_from_d_shows_its_parts_and_its_reject_threshold_moves() -> None:
+    """good: accept >= 0.64 (TP 7, FP 0), reject < 0.33 (TN 6, FN 0), 7 reviewed; } and
+    { move the reject threshold a tie group, never above the accept threshold."""
+    from threshold_lab.tui.widgets.band_line import BandLine
+    from threshold_lab.tui.widgets.score_strip import ScoreStrip
+
+    app = make_app("good")
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.press("D", *retype(BAND), "enter")
+        await pilot.pause()
+        review = app.main.session.current().review
+        assert review is not None and (review.t_high, review.t_low) == (0.64, 0.33)
+        c = review.counts
+        assert (c.tp, c.fp, c.tn, c.fn, c.reviewed) == (7, 0, 6, 0, 7)
+        line = app.main.query_one(BandLine)
+        assert line.display
+        said = " ".join(t.plain for t in line.lines_at(line.content_region.width))
+        assert "reject < 0.33: 6 (TN 6, FN 0)" in said and "review 7" in said
+        strip = app.main.query_one(ScoreStrip).render().plain
+        assert "reject < 0.33 left of :" in strip
+        roc = app.main.query_one("#roc-chart", CurveChart)
+        assert "L" in str(roc.render()) and "L reject point" in roc.legend_to_fit(200)
+        await pilot.press("right_curly_bracket")
+        await pilot.pause()
+        review = app.main.session.current().review
+        assert review is not None and review.t_low == 0.3 and review.counts.rejected == 5
+        for _ in range(12):
+            await pilot.press("left_curly_bracket")
+        await pilot.pause()
+        review = app.main.session.current().review
+        assert review is not None and review.t_low == 0.64 and review.counts.reviewed == 0
+        assert "it meets the accept threshold" in app.main.message
+        await pilot.press("D", *retype("off"), "enter")
+        await pilot.pause()
+        assert app.main.session.current().review is None
+        assert not app.main.query_one(BandLine).display
+
+
+async def test_the_reject_keys_without_a_band_say_how_to_set_one() -> None:
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right_curly_bracket")
+        await pilot.pause()
+        assert "no band is set" in app.main.message

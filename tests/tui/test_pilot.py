@@ -331,9 +331,13 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         more = str(app.main.query_one("#more-keys").render())
         # The footer's "1-4 Panes", l and h (the chart's message says them), E
         # (the line a file opened with --group starts with says it) and F (a folds'
-        # chart's legend says it), b (a curve's chart's message says it) and S (b's does).
+        # chart's legend says it), b (a curve's chart's message says it) and S (b's does);
+        # D, { and } (help and the palette list D; the band line says { and }).
         quiet = {c.ID for c in COMMANDS if not c.ON_KEY_LINE}
         assert {
+            "band",
+            "band-low-up",
+            "band-low-down",
             "braille-line",
             "sound-file",
             "pane-chart",

@@ -196,6 +196,30 @@ def test_goal_line(snap_compare: Compare, size: tuple[int, int]) -> None:
     assert snap_compare(make_app("good"), press=keys, terminal_size=size)
 
 
+BAND = "band: max coverage where precision >= 0.9 and npv >= 0.9"
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_band_view(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """D and a band goal on good: accept >= 0.64 (7 rows, O on the ROC chart), reject
+    < 0.33 (6 rows, L), review the 7 between; the band line says the three parts."""
+    keys = ["D", *retype(BAND), "enter"]
+    assert snap_compare(make_app("good"), press=keys, terminal_size=size)
+
+
+def test_band_on_the_strip_and_moved(snap_compare: Compare) -> None:
+    """200x60: } moves the reject threshold down a tie group (to 0.3: 5 rejected, 8
+    reviewed); the strip shades the reviewed columns between : and |."""
+    keys = ["D", *retype(BAND), "enter", "right_curly_bracket"]
+    assert snap_compare(make_app("good"), press=keys, terminal_size=LARGE)
+
+
+def test_band_on_the_metrics_chart(snap_compare: Compare) -> None:
+    """The metrics chart with a band: | the accept threshold, L the reject threshold."""
+    keys = ["D", *retype(BAND), "enter", "2", "c", "c", "c"]
+    assert snap_compare(make_app("good"), press=keys, terminal_size=SIZE)
+
+
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 def test_prevalence_view(snap_compare: Compare, size: tuple[int, int]) -> None:
     """w 1/20: the headline metrics at the deployment prevalence beside the evaluation's."""

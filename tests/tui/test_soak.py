@@ -125,6 +125,9 @@ DIALOG_VALUES = [
     "0.8",
     "rows.csv",
     "nan",
+    "band: max coverage where precision >= 0.9 and npv >= 0.9",
+    "band: min cost fp=1 fn=2 review=1",
+    "off",
 ]
 
 

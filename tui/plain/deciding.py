@@ -44,9 +44,14 @@ class Deciding(Speaker):
                 "say band and its goal, as band max coverage where precision >= 0.99 and "
                 "npv >= 0.995, or band min cost fp=10 fn=50 review=1"
             )
+        if len(args) == 1 and args[0].lower() in ("off", "none", "clear"):
+            self.say(self.session.set_band("off").message)
+            return
         goal = parse_band_goal(" ".join(args))
         a = self.analysis
         self.say(*band_lines(solve_band(a.sweep, goal, self.session.options.confidence), a.sweep))
+        # The band is kept: the threshold moves to its accept threshold, and status says it.
+        self.say(self.session.set_band(goal).status)
 
     def cmd_stability(self, args: list[str]) -> None:
         """``stability [GOAL] [within E [in Q]]``: the goal over the folds."""

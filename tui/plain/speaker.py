@@ -80,6 +80,10 @@ class Speaker:
                     said.append(f"{goal}, at threshold {where}, not this one")
         if s.prevalence is not None:
             said.append(f"prevalence what-if {fraction_text(s.prevalence)}")
+        review = s.current().review
+        if review is not None:
+            lowered = review.sentence().removeprefix("Band: ").rstrip(".")
+            said.append(f"review band ({lowered})")
         shown = s.shown
         names = [m.name for m in s.models]
         if s.pooled:

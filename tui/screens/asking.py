@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.text import Text
 from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
+from threshold_lab.core.decide.band import parse_band_goal
 from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
 from threshold_lab.core.decide.solve import parse_prevalence
 from threshold_lab.core.errors import InputError
@@ -331,6 +332,38 @@ def set_goal(host: Host) -> None:
             host.say("Goal unchanged.")
 
     dialog = ValueDialog("Goal: which threshold?", current, check, hint=GOAL_HINT, enter="solves")
+    host.ask(dialog, done)
+
+
+BAND_EXAMPLE = "band: max coverage where precision >= 0.99 and npv >= 0.995"
+BAND_HINT = (
+    "band: max coverage [where precision >= x and npv >= y], band: min review [where ...], "
+    "or band: min cost fp=A fn=B review=C [where ...]. Rows at or above the upper threshold "
+    "are accepted (the threshold moves there), rows below the lower rejected, the rest "
+    "reviewed; { and } then move the lower one. Type off to drop the band."
+)
+
+
+def set_band(host: Host) -> None:
+    """Ask for a band goal; the threshold moves to its accept threshold and the
+    reject threshold to its own (``off`` drops the band)."""
+    band = host.session.policy.band
+    current = band[0] if band is not None and band[0] is not None else BAND_EXAMPLE
+
+    def check(text: str) -> object:
+        if text.strip().lower() not in ("off", "none", "clear"):
+            parse_band_goal(text)  # a malformed goal keeps the dialog open, saying why
+        return text
+
+    def done(value: object) -> None:
+        if isinstance(value, str):
+            host.run(lambda: host.session.set_band(value))
+        else:
+            host.say("Band unchanged.")
+
+    dialog = ValueDialog(
+        "Review band: two thresholds", current, check, hint=BAND_HINT, enter="solves"
+    )
     host.ask(dialog, done)
 
 

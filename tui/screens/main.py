@@ -44,6 +44,7 @@ from threshold_lab.tui.screens.palette import OncePalette
 from threshold_lab.tui.state.chart_modes import CHART_MODES, ChartMode, chart_mode
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.preparing import Preparer
+from threshold_lab.tui.widgets.band_line import BandLine
 from threshold_lab.tui.widgets.charts import Chart, ChartPanel, CurveChart
 from threshold_lab.tui.widgets.charts.braille import CURVE_OF, NAMES, BrailleStrip
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
@@ -194,6 +195,7 @@ class MainScreen(Screen[None]):
         yield ThresholdBar(id="threshold-bar").data_bind(frame)
         yield PaneBar(id="pane-bar")
         yield GoalLine(id="goal-line").data_bind(frame)
+        yield BandLine(id="band-line").data_bind(frame)
         yield ModelLine(id="model-line").data_bind(frame)
         with Horizontal(id="top"):
             with Vertical(id="left"):
@@ -731,6 +733,13 @@ class MainScreen(Screen[None]):
 
     def action_goal(self) -> None:
         asking.set_goal(self)
+
+    def action_band(self) -> None:
+        asking.set_band(self)
+
+    def action_band_low(self, delta: int) -> None:
+        """Move the band's reject threshold a tie group (-1 up, 1 down)."""
+        self.run(lambda: self.session.move_band_low(delta))
 
     def action_transform(self) -> None:
         asking.set_transform(self)

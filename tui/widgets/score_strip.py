@@ -10,14 +10,14 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from threshold_lab.core.drawing.score_bins import ScoreBins, axis_ticks
+from threshold_lab.core.drawing.score_bins import ScoreBins, axis_ticks, reject_split
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.core.threshold import format_threshold
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import LABEL_WIDTH, longest_fitting, strip_columns
 
 LANE_HEIGHT = 3
-POS_GLYPH, NEG_GLYPH, LINE_GLYPH = "+", "o", "|"
+POS_GLYPH, NEG_GLYPH, LINE_GLYPH, LOW_GLYPH = "+", "o", "|", ":"
 
 
 class ScoreStrip(Widget):
@@ -38,8 +38,16 @@ class ScoreStrip(Widget):
             super().__init__()
             self.columns = columns
 
+    COMPONENT_CLASSES = {"score-strip--review"}
+    """
+    | Class | Description |
+    | :- | :- |
+    | `score-strip--review` | A review band's columns, between its two lines. |
+    """
+
     DEFAULT_CSS = """
     ScoreStrip { height: 9; }
+    ScoreStrip > .score-strip--review { background: $boost; }
     """
 
     frame: reactive[Frame | None] = reactive(None)
@@ -59,6 +67,21 @@ class ScoreStrip(Widget):
             return Text(f"Placing {a.data.n:,} rows on the score axis…", style="dim")
         lane_height = max(1, min(LANE_HEIGHT, (self.size.height - 2) // 2))
         pos_counts, neg_counts, line = prepared.bins.lane_counts(a)
+        review = frame.update.review
+        low = None  # the reject threshold's column, left of the line, with a band
+        shared = False  # the band's rows share the line's column at this width
+        if (
+            review is not None
+            and frame.own is None
+            and review.index_low > review.index_high
+            and review.t_low is not None
+            and a.threshold is not None
+        ):
+            kl = review.index_low
+            kept = None if a.data.weighted else (int(a.sweep.tp[kl]), int(a.sweep.fp[kl]))
+            low = reject_split(prepared.bins, (pos_counts, neg_counts), line, review.t_low, kept)
+            shared = low is None
+        shade = self.get_component_rich_style("score-strip--review") if low is not None else None
         out = Text()
         for lane, counts, glyph in (
             ("actual 1", pos_counts, POS_GLYPH),
@@ -73,10 +96,19 @@ class ScoreStrip(Widget):
                     label = f"#={busiest:,}" if len(f"#={busiest:,}") < LABEL_WIDTH else "#=max"
                 # A column of margin, as every other pane has.
                 out.append(f" {label:<{LABEL_WIDTH - 1}}", style="dim")
-                out.append("".join(row) + "\n")
+                if low is None:
+                    out.append("".join(row) + "\n")
+                    continue
+                if row[low] == " ":
+                    row[low] = LOW_GLYPH
+                out.append("".join(row[:low]))
+                out.append("".join(row[low:line]), style=shade)
+                out.append("".join(row[line:]) + "\n")
         bins = prepared.bins
         out.append(" score".ljust(LABEL_WIDTH), style="dim")
         axis = axis_line(bins, line, usable)
+        if low is not None and axis[low] == " ":
+            axis = axis[:low] + LOW_GLYPH + axis[low + 1 :]
         out.append((axis if frame.own is None else axis.replace("^", " ")) + "\n")
         lo, hi = format_threshold(bins.lo), format_threshold(bins.hi)
         span = f"scores {lo} to {hi}" if lo != hi else f"every score is {lo}"
@@ -99,6 +131,24 @@ class ScoreStrip(Widget):
             f" ^ threshold {t}; right of it: predicted positive; {span}",
             f" ^ {t}; right: predicted positive; {span}",
         )
+        if low is not None and review is not None:
+            lo_t = threshold_words(review.t_low, a.sweep.thresholds)
+            bases = (
+                f"{' ' * LABEL_WIDTH}^ accept >= {t} right of |; reject < {lo_t} left of :; "
+                f"between: reviewed; {span}",
+                f" ^ accept >= {t} right of |; reject < {lo_t} left of :; between: reviewed; "
+                f"{span}",
+                f" ^ accept >= {t} (|); reject < {lo_t} (:); review between; {span}",
+                f" | accept >= {t}; : reject < {lo_t}; {span}",
+            )
+        if shared and review is not None:
+            lo_t = threshold_words(review.t_low, a.sweep.thresholds)
+            bases = (
+                f"{' ' * LABEL_WIDTH}^ threshold {t}; reject < {lo_t}: too near to draw apart "
+                f"at this width; {span}",
+                f" ^ accept >= {t}; reject < {lo_t}: too near to draw apart; {span}",
+                f" ^ {t}; reject < {lo_t} (not drawn apart); {span}",
+            )
         if frame.own is not None:
             bases = (
                 f"{' ' * LABEL_WIDTH}each group at its own threshold: no one line; {span}",

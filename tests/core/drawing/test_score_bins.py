@@ -120,3 +120,43 @@ def test_a_removed_row_inside_the_range_moves_the_bins(monkeypatch: pytest.Monke
     now = prepare(s.curves, chart_columns=30, strip_columns=20, last=last)
     assert now.bins.hist[True].tolist() == fresh_after.hist[True].tolist()
     assert now.bins.hist[False].sum() == 0
+
+
+@given(
+    examples(),
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.integers(12, 200),
+    st.booleans(),
+)
+def test_a_review_band_s_reject_column_parts_rejected_from_reviewed_rows(
+    ex: Example, one: float, two: float, usable: int, weighted: bool
+) -> None:
+    """Left of the reject column only rows scored below t_low; from it to the accept
+    line only rows between; right of the line only rows at or above t_high, each row
+    placed by itself (the reference) and counted."""
+    from threshold_lab.core.drawing.score_bins import reject_split
+
+    s, y = ex
+    lo_s, hi_s = float(np.min(s)), float(np.max(s))
+    t_low, t_high = sorted(lo_s + (hi_s - lo_s) * v for v in (one, two))
+    w = cast(FloatArray, 0.5 + np.arange(len(s)) % 3) if weighted else None
+    a = analyse(make_dataset(s, y, weights=w), t_high)
+    bins = ScoreBins(a.data, usable)
+    pos, neg, line = bins.lane_counts(a)
+    if not predict(a.data, t_high).any():
+        return  # nothing accepted: no line splits a column (the band's low is not drawn)
+    kept = None
+    if not weighted:
+        at_low = np.asarray(a.data.scores) >= t_low
+        kept = (int((at_low & a.data.labels).sum()), int((at_low & ~a.data.labels).sum()))
+    low = reject_split(bins, (pos, neg), line, t_low, kept)
+    if low is None:  # t_low in the line's own column: nothing to part at this width
+        assert bins.column_of(t_low) >= line
+        return
+    scores, labels = np.asarray(a.data.scores), a.data.labels
+    for lane, cls in ((pos, True), (neg, False)):
+        rows = scores[labels == cls]
+        assert int(lane[:low].sum()) == int((rows < t_low).sum())
+        assert int(lane[low : line + 1].sum()) == int(((rows >= t_low) & (rows < t_high)).sum())
+        assert int(lane[line + 1 :].sum()) == int((rows >= t_high).sum())

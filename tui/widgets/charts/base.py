@@ -26,6 +26,8 @@ from threshold_lab.tui.widgets.text import tail_name
 #: the sweep a braille line (``*`` in ASCII), the active point ``O``, a bootstrap's
 #: band's edges dots ``·`` (``.`` in ASCII).
 CHANCE_MARK, ACTIVE_MARK = "-", "O"
+#: A review band's reject point (its lower threshold), beside the active point ``O``.
+LOW_MARK = "L"
 BAND_MARK, BAND_MARK_ASCII = "\u00b7", "."
 #: Each model's curve mark, by its place among the models (it keeps its mark whichever
 #: model is shown): the first a braille line (``*`` in ASCII), then ASCII shapes that

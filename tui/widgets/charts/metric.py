@@ -15,7 +15,7 @@ from threshold_lab.core.drawing.series import ScoreAxis, score_axis
 from threshold_lab.core.text.scores import threshold_words
 from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import longest_fitting
-from threshold_lab.tui.widgets.charts.base import CHANCE_MARK, plain_canvas
+from threshold_lab.tui.widgets.charts.base import CHANCE_MARK, LOW_MARK, plain_canvas
 from threshold_lab.tui.widgets.charts.roc_pr import CurveChart
 
 #: The metric-vs-threshold chart's series: (metric, mark, word, component class):
@@ -74,7 +74,9 @@ class MetricChart(CurveChart):
         )
         goal_mid = (f" · {g} goal" if has_goal else "") + (f" · {b} bound" if has_bound else "")
         goal_short = (f" {g} goal" if has_goal else "") + (f" {b} bound" if has_bound else "")
-        wordings = (
+        band = self._reject_threshold() is not None
+        low = LOW_MARK
+        wordings: tuple[str, ...] = (
             f"{marks} · {k} F1's largest · {t} threshold{goal_long}",
             f"{marks} · {k} F1's largest · {t} threshold{goal_mid}",
             f"{marks} · {k} max F1 · {t} threshold{goal_mid}",
@@ -83,7 +85,25 @@ class MetricChart(CurveChart):
             short,
             " ".join(m for _, m, _, _ in SERIES),
         )
+        if band:  # a review band: | accepts, L rejects below
+            wordings = (
+                f"{marks} · {k} F1's largest · {t} accept threshold · {low} reject threshold"
+                f"{goal_mid}",
+                f"{marks} · {k} max F1 · {t} accept · {low} reject{goal_mid}",
+                f"{short} {k} max {t} accept {low} reject{goal_short}",
+                f"{short} {t} accept {low} reject",
+                f"{t} accept {low} reject",
+            )
         return longest_fitting(width, *wordings)
+
+    def _reject_threshold(self) -> float | None:
+        """A review band's reject threshold, drawn as an ``L`` line beside the active
+        threshold's ``|`` where the band reviews some rows."""
+        frame = self.frame
+        review = None if frame is None else frame.update.review
+        if frame is None or review is None or frame.own is not None:
+            return None
+        return review.t_low if review.index_low > review.index_high else None
 
     def _goal_marks(self) -> tuple[bool, bool]:
         """Whether the goal's threshold (``:``) and a bound's line (``=``) are drawn."""
@@ -154,6 +174,9 @@ class MetricChart(CurveChart):
             marks.append((decision.threshold, GOAL_MARK, "curve-chart--chance"))
         if a.threshold is not None and frame.own is None:
             marks.append((a.threshold, THRESHOLD_MARK, "curve-chart--active"))
+        low = self._reject_threshold()
+        if low is not None:
+            marks.append((low, LOW_MARK, "curve-chart--active"))
         series = {m for _, m, _, _ in SERIES}
         for t, mark, component in marks:  # the goal's threshold, then the active one
             x = 0.0 if hi == lo else min(max((t - lo) / (hi - lo), 0.0), 1.0)

@@ -25,6 +25,7 @@ from threshold_lab.tui.widgets.charts.base import (
     BAND_MARK,
     BAND_MARK_ASCII,
     CHANCE_MARK,
+    LOW_MARK,
     OVERLAID,
     Chart,
     is_braille,
@@ -242,6 +243,17 @@ class CurveChart(Chart):
             )
         return self._fit(width, *wordings)
 
+    def _low_point(self, line: CurveLine | None) -> tuple[float, float] | None:
+        """A review band's reject point on this curve (``L``), where it is drawn: a
+        band reviewing some rows, on one threshold (not each group its own)."""
+        frame = self.frame
+        review = None if frame is None else frame.update.review
+        if line is None or frame is None or review is None or frame.own is not None:
+            return None
+        if review.index_low == review.index_high:
+            return None
+        return line.at(review.index_low)
+
     def _no_point(self) -> bool:
         """Whether the active point is off this chart's curve: on the PR chart, the
         point above all scores, where nothing is predicted positive and precision is
@@ -257,6 +269,21 @@ class CurveChart(Chart):
         """The first of ``wordings`` of at most ``width`` cells; where no active point
         is drawn, each says why in place of naming its mark, the reason kept whole
         before the other items are shortened, then in fewer words."""
+        frame = self.frame
+        prepared = None if frame is None else frame.ready
+        line = (
+            None
+            if prepared is None or self.line_kind not in prepared.kinds
+            else self._line(prepared)
+        )
+        if self._low_point(line) is not None:  # a band: O accepts, L rejects below
+            o, low = ACTIVE_MARK, LOW_MARK
+            wordings = tuple(
+                w.replace(f"{o} active point", f"{o} accept point · {low} reject point").replace(
+                    f"{o} active", f"{o} accept {low} reject"
+                )
+                for w in wordings
+            )
         if not self._no_point():
             return longest_fitting(width, *wordings)
         o = ACTIVE_MARK
@@ -495,6 +522,15 @@ class CurveChart(Chart):
             marked.append(ACTIVE_MARK, style=self.get_component_rich_style("curve-chart--active"))
             marked.append_text(lines[row][col + 1 :])
             lines[row] = marked
+        low = self._low_point(line)
+        if low is not None:
+            col, row = left + cell_of(low[0], cols), top + rows - 1 - cell_of(low[1], rows)
+            if (col, row) != self.active_cell:
+                marked = lines[row][:col]
+                style = self.get_component_rich_style("curve-chart--active")
+                marked.append(LOW_MARK, style=style)
+                marked.append_text(lines[row][col + 1 :])
+                lines[row] = marked
         self.drawn_at(self.active_cell)
         return Text("\n").join(lines)
 
