@@ -25,6 +25,7 @@ come within 10^-9 of a bound or the best.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,6 +37,7 @@ from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import Goal, number_text, parse_number
 from threshold_lab.core.decide.solve import Decision, Setting, _values, metric_at, solve
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.pvalues import student_t_quantile
 from threshold_lab.core.metrics.metric import Metric, fraction_text
 
 #: How near (relative) doubles may come to a bound or a best before fractions decide.
@@ -157,6 +159,7 @@ class Stability:
     cv: tuple[float | None, tuple[Any, ...], Any] | None
     cv_goal: Goal | None = None
     cv_reason: str | None = None
+    confidence: float = 0.95
 
     @property
     def thresholds(self) -> list[float | None]:
@@ -172,12 +175,33 @@ class Stability:
         lo, hi = min(key), max(key)
         return (None if lo == np.inf else lo), (None if hi == np.inf else hi)
 
+    def interval(self, confidence: float = 0.95) -> dict[str, Any] | None:
+        """The mean of the folds' chosen thresholds (feasible folds choosing a score;
+        above all scores left out) with its t interval over the folds: mean ± t·sd/√k;
+        None with fewer than two such folds."""
+        ts = [t for t in self.thresholds if t is not None]
+        k = len(ts)
+        if k < 2:
+            return None
+        mean, sd = float(np.mean(ts)), float(np.std(ts, ddof=1))
+        half = student_t_quantile(confidence, k - 1) * sd / math.sqrt(k)
+        return {
+            "mean": mean,
+            "sd": sd,
+            "low": mean - half,
+            "high": mean + half,
+            "folds": k,
+            "confidence": confidence,
+            "method": "t over folds",
+        }
+
     def as_json(self) -> dict[str, Any]:
         spread = self.spread()
         return {
             "goal": self.goal.text(),
             "per_fold": [_per_fold(f) for f in self.folds],
             "threshold_range": None if spread is None else list(spread),
+            "threshold_interval": self.interval(self.confidence),
             "regret": [[_json(x) for x in row] for row in self.regret],
             "stable_range": None
             if self.stable is None
@@ -249,6 +273,7 @@ def stability(
     within: Fraction | None = None,
     at_least: int | None = None,
     cv_goal: Goal | None = None,
+    confidence: float = 0.95,
 ) -> Stability:
     """The goal on each fold (``folds``: name and sweep), the regret matrix, the stable
     ranges (with ``within``; on ``at_least`` folds, default all) and ``cv_goal``'s
@@ -290,7 +315,7 @@ def stability(
             else tuple(_fold(name, sweep, cv_goal, beta) for name, sweep in folds)
         )
         cv, reason = _cv(tuned, cv_goal, candidates)
-    return Stability(main, solved, regret, within, q, stable, cv, cv_goal, reason)
+    return Stability(main, solved, regret, within, q, stable, cv, cv_goal, reason, confidence)
 
 
 def _candidates(sweeps: Sequence[Sweep]) -> npt.NDArray[np.float64]:
@@ -406,6 +431,13 @@ def stability_lines(
     if spread is not None:
         lo, hi = ("above all" if x is None else repr(x) for x in spread)
         out.append(f"  chosen thresholds from {lo} to {hi}")
+        i = s.interval(s.confidence)
+        if i is not None:
+            pct = f"{s.confidence * 100:g}%"
+            out.append(
+                f"  their mean ≈ {i['mean']:.4g} (sd ≈ {i['sd']:.4g}); {pct} interval of the "
+                f"mean ≈ {i['low']:.4g} to {i['high']:.4g} (t over {i['folds']} folds)"
+            )
     names = [f.name for f in s.folds]
     if not grid:
         out.append("  regret: what each fold's threshold loses on the other folds")

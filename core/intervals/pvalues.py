@@ -217,6 +217,27 @@ def student_t_p(t: float, df: float, alternative: str = "two-sided") -> PValue:
     return PValue(rest, math.log10(rest))
 
 
+def student_t_quantile(confidence: float, df: float) -> float:
+    """The t with P(|T| <= t) = ``confidence`` for ``df`` degrees of freedom, by
+    bisection on :func:`student_t_p` (to 1e-12).
+
+    >>> round(student_t_quantile(0.95, 10), 6)
+    2.228139
+    """
+    lo, hi = 0.0, 1.0
+    while student_t_p(hi, df).value > 1 - confidence:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if student_t_p(mid, df).value > 1 - confidence:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12:
+            break
+    return (lo + hi) / 2
+
+
 def binomial_p(b: int, c: int, alternative: str = "two-sided") -> PValue:
     """McNemar's exact p-value for ``alternative``: greater (model a right more often)
     is P(X >= b) with X ~ Binomial(b + c, 1/2), less is P(X <= b).

@@ -111,6 +111,7 @@ class Contents:
             within=o.stable_within,
             at_least=o.stable_in,
             cv_goal=o.cv_goal,
+            confidence=o.confidence,
         )
 
     def band(self) -> Band | None:

@@ -10,6 +10,7 @@ import numpy as np
 from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.decide.band import BandShown, band_shown
+from threshold_lab.core.decide.solve import Setting, solve
 from threshold_lab.core.drawing.bands import Band
 from threshold_lab.core.drawing.model_rows import ModelRow, model_row
 from threshold_lab.core.errors import InputError, quoted
@@ -20,7 +21,7 @@ from threshold_lab.core.report.report import Report
 from threshold_lab.core.session.groups import PooledAnalysis
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.session.state import SessionState
-from threshold_lab.core.session.update import Update
+from threshold_lab.core.session.update import FoldChoice, Update
 from threshold_lab.core.text.operating import readout_sentence
 from threshold_lab.core.threshold import Threshold, format_threshold
 
@@ -38,6 +39,7 @@ class OperatingPoint(SessionState):
     #: The readout the explorer's R last jumped to (-1: none yet).
     _readout: int = -1
     _fold_band_kept: tuple[tuple[int, ...], Band] | None = None
+    _fold_choices_kept: tuple[tuple[object, ...], tuple[FoldChoice, ...]] | None = None
     #: The last pooled analysis with each group at its own threshold, and its key.
     _pooled_kept: tuple[tuple[object, ...], PooledAnalysis] | None = None
 
@@ -61,7 +63,30 @@ class OperatingPoint(SessionState):
             self.folds,
             self._fold_band(),
             self._review(),
+            self._fold_choices(),
         )
+
+    def _fold_choices(self) -> tuple[FoldChoice, ...] | None:
+        """With folds and a goal: the goal solved on each fold's rows alone (the strip
+        marks each fold's threshold); None without them, or until every fold's sweep is
+        ready, or for a cost column (not read per fold)."""
+        goal = self.policy.goal
+        n = len(self.shown.models)
+        if not self.folds or goal is None or goal.columns() or n < 3:
+            return None
+        if any(self.model_waits(i) for i in range(1, n)):
+            return None
+        curves = [self.model_curves(i) for i in range(1, n)]
+        key = (goal, self.beta, tuple(id(c) for c in curves))
+        kept = self._fold_choices_kept
+        if kept is None or kept[0] != key:
+            names = [m.name for m in self.shown.models[1:]]
+            chosen = []
+            for name, c in zip(names, curves, strict=True):
+                d = solve(Setting(c.sweep, beta=self.beta), goal)
+                chosen.append(FoldChoice(name, d.feasible, d.threshold if d.feasible else None))
+            kept = self._fold_choices_kept = (key, tuple(chosen))
+        return kept[1]
 
     def _review(self) -> BandShown | None:
         """The review band in force at the active threshold (None: none, or each group

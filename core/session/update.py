@@ -39,6 +39,16 @@ from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.text.sentences import status_sentence
 
 
+@dataclass(frozen=True)
+class FoldChoice:
+    """A fold's own choice for the goal in force: its name, whether the goal is
+    feasible on its rows, and its threshold (None: infeasible, or above all scores)."""
+
+    name: str
+    feasible: bool
+    threshold: float | None
+
+
 @dataclass(frozen=True, eq=False)
 class Update:
     """The state after one operation.
@@ -87,6 +97,8 @@ class Update:
     #: A review band: the active threshold accepts, its reject threshold below (None:
     #: no band).
     review: BandShown | None = None
+    #: With folds and a goal: the goal solved on each fold alone (the strip marks them).
+    fold_choices: tuple[FoldChoice, ...] | None = None
 
     @cached_property
     def at_prevalence(self) -> dict[str, Metric] | None:

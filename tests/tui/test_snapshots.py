@@ -417,6 +417,20 @@ def test_folds_and_their_range(
     assert snap_compare(app, run_before=settled, terminal_size=size)
 
 
+def test_each_fold_s_own_threshold_on_the_strip(snap_compare: Compare) -> None:
+    """tests/data/folds.csv with --fold fold and --goal max f1 at 200x60: the strip's
+    axis marks each fold's own threshold for the goal with *, the caption says so."""
+    app = file_app(str(DATA / "folds.csv"), "--fold", "fold", "--goal", "max f1")
+
+    async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(3):
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+        await pilot.press("right", "left")  # a frame once every fold's sweep is ready
+
+    assert snap_compare(app, run_before=settled, terminal_size=LARGE)
+
+
 @pytest.mark.parametrize(
     ("size", "press"), [(SIZE, ["M"]), (SMALL, ["M", "2"])], ids=["120x40", "80x24"]
 )

@@ -80,7 +80,13 @@ class Deciding(Speaker):
         if goal is None:
             raise InputError("give a goal, as stability max f1 (or set one with goal GOAL)")
         s = stability(
-            folds, goal, self.analysis.beta, within=within, at_least=at_least, cv_goal=goal
+            folds,
+            goal,
+            self.analysis.beta,
+            within=within,
+            at_least=at_least,
+            cv_goal=goal,
+            confidence=self.session.options.confidence,
         )
         self.say(*stability_lines(s, grid=False))
 

@@ -17,7 +17,7 @@ from threshold_lab.tui.state.frame import Frame
 from threshold_lab.tui.state.layout import LABEL_WIDTH, longest_fitting, strip_columns
 
 LANE_HEIGHT = 3
-POS_GLYPH, NEG_GLYPH, LINE_GLYPH, LOW_GLYPH = "+", "o", "|", ":"
+POS_GLYPH, NEG_GLYPH, LINE_GLYPH, LOW_GLYPH, FOLD_GLYPH = "+", "o", "|", ":", "*"
 
 
 class ScoreStrip(Widget):
@@ -106,7 +106,8 @@ class ScoreStrip(Widget):
                 out.append("".join(row[line:]) + "\n")
         bins = prepared.bins
         out.append(" score".ljust(LABEL_WIDTH), style="dim")
-        axis = axis_line(bins, line, usable)
+        folds = fold_columns(frame, bins, line)
+        axis = axis_line(bins, line, usable, folds)
         if low is not None and axis[low] == " ":
             axis = axis[:low] + LOW_GLYPH + axis[low + 1 :]
         out.append((axis if frame.own is None else axis.replace("^", " ")) + "\n")
@@ -155,18 +156,62 @@ class ScoreStrip(Widget):
                 f" each group at its own threshold: no one line; {span}",
                 f" each group at its own threshold; {span}",
             )
-        caption = longest_fitting(room, *(base + note for note in notes for base in bases))
+        folded = fold_note(frame)
+        caption = longest_fitting(
+            room, *(base + note + f for f in folded for note in notes for base in bases)
+        )
         out.append(caption[:room], style="dim")
         return out
 
 
-def axis_line(bins: ScoreBins, line: int, usable: int) -> str:
+def fold_columns(frame: Frame, bins: ScoreBins, line: int) -> tuple[int, ...]:
+    """With folds and a goal: the column of each fold's own threshold for the goal
+    (as the lanes place scores: right of the line where above the threshold)."""
+    choices = frame.update.fold_choices
+    a = frame.analysis
+    if not choices or frame.own is not None:
+        return ()
+    out = []
+    for c in choices:
+        if not c.feasible or c.threshold is None:
+            continue
+        col = bins.column_of(c.threshold)
+        if a.threshold is None or c.threshold > a.threshold:
+            col = col + 1 if a.threshold is not None and col >= line else col
+        elif c.threshold < a.threshold and col >= line:
+            col = line - 1
+        out.append(min(max(col, 0), bins.usable - 1))
+    return tuple(out)
+
+
+def fold_note(frame: Frame) -> tuple[str, ...]:
+    """The caption's words for the folds' marks, longest first ("" without them)."""
+    choices = frame.update.fold_choices
+    deciding = frame.update.deciding
+    if not choices or deciding is None or deciding.goal is None:
+        return ("",)
+    shown = sum(1 for c in choices if c.feasible and c.threshold is not None)
+    at = sum(1 for c in choices if c.feasible and c.threshold == frame.analysis.threshold)
+    under = f", {at} under ^" if at and frame.analysis.threshold is not None else ""
+    goal = deciding.goal.text()
+    return (
+        f"; {FOLD_GLYPH} each fold's own threshold for {goal} ({shown} of {len(choices)} "
+        f"folds{under})",
+        f"; {FOLD_GLYPH} each fold's threshold ({shown} of {len(choices)})",
+        f"; {FOLD_GLYPH} folds' thresholds",
+    )
+
+
+def axis_line(bins: ScoreBins, line: int, usable: int, marks: tuple[int, ...] = ()) -> str:
     """The score axis under the lanes: round values written where they fall (each
-    starting at its own column), and ``^`` under the threshold's line. A label that
-    would run into the ``^`` or the label before it is left out."""
+    starting at its own column), ``^`` under the threshold's line, and ``*`` at each
+    of ``marks`` (the folds' own thresholds). A label that would run into the ``^``,
+    a mark or the label before it is left out."""
     axis = [" "] * usable
+    for c in marks:
+        axis[c] = FOLD_GLYPH
     axis[line] = "^"
-    taken = {line}
+    taken = {line, *marks}
     for value in axis_ticks(bins.lo, bins.hi):
         label = format_threshold(value)
         start = int(bins.base(np.array([value]))[0])

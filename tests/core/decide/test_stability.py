@@ -310,3 +310,40 @@ def test_plain_stability_words_are_checked_before_solving() -> None:
     assert "say stability GOAL within E in Q" in said
     assert 'stable within: "abc" is not a number' in said
     assert "Review band: min cost fp=1 fn=5 review=1" in said and "unknown command" not in said
+
+
+def test_the_explorer_s_fold_marks_are_each_fold_s_own_choice() -> None:
+    """The session's fold choices (the strip's * marks) are the stability's per fold."""
+    import time
+
+    from tests.argv import opened
+
+    session = opened(["docs/examples/cv.csv", "--fold", "fold", "--goal", "max f1"]).session
+    for _ in range(100):
+        choices = session.current().fold_choices
+        if choices is not None:
+            break
+        time.sleep(0.05)
+    assert choices is not None
+    s = stability(session.fold_sweeps(), parse_goal("max f1"), 2.0)
+    assert [(c.name, c.threshold) for c in choices] == [
+        (f.name, f.decision.threshold) for f in s.folds
+    ]
+    assert [c.threshold for c in choices] == [0.471, 0.531, 0.3, 0.475, 0.438]
+
+
+def test_the_folds_thresholds_interval_is_student_s_t_over_the_folds() -> None:
+    """scipy's t quantile is the oracle; above-all choices are left out."""
+    import pandas as pd
+    from scipy import stats
+
+    frame = pd.read_csv("docs/examples/cv.csv")
+    r = tl.Report.from_frame(frame, fold="fold", goal="max f1", confidence=0.9)
+    got = json.loads(r.to_json())["stability"]["threshold_interval"]
+    ts = np.array([0.471, 0.531, 0.3, 0.475, 0.438])
+    half = stats.t.ppf(0.95, 4) * ts.std(ddof=1) / np.sqrt(5)
+    assert got["mean"] == pytest.approx(ts.mean(), abs=1e-12)
+    assert got["low"] == pytest.approx(ts.mean() - half, abs=1e-9)
+    assert got["high"] == pytest.approx(ts.mean() + half, abs=1e-9)
+    assert (got["folds"], got["confidence"], got["method"]) == (5, 0.9, "t over folds")
+    assert "90% interval of the mean" in r.text()
