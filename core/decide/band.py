@@ -412,9 +412,12 @@ def threshold_of(sweep: Sweep, k: int) -> float | None:
     return None if k == 0 else float(sweep.thresholds[k - 1])
 
 
-def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> Band:
+def solve_band(
+    sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE, *, frontier: bool = True
+) -> Band:
     """The band ``goal`` asks for, solved exactly over every pair of the sweep's points
-    (see the module's text)."""
+    (see the module's text), with the risk-coverage frontier of every band unless
+    ``frontier`` is False."""
     pos, neg = sweep.positives, sweep.negatives
     whole = sweep.whole_counts()
     exact = whole and _small(goal, float(pos) + float(neg))
@@ -459,7 +462,7 @@ def solve_band(sweep: Sweep, goal: BandGoal, confidence: float = CONFIDENCE) -> 
             for k in {kh, kl, *(runner or ())[:2], *(nearest or ())[:2]}
             if isinstance(k, int)
         ),
-        risk_coverage(sweep),
+        risk_coverage(sweep) if frontier else (),
     )
 
 
@@ -476,51 +479,89 @@ def _cost_scale(goal: BandGoal) -> int:
     return math.lcm(*(v.denominator for _, v in goal.costs)) if goal.costs else 1
 
 
-def _parts(
-    goal: BandGoal, tp: Any, fp: Any, pos: Any, neg: Any, dtype: Any
-) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-    """The objective as a part of ``kh`` plus a part of ``kl``, larger better."""
-    made = tp + fp
-    total = dtype(pos) + dtype(neg)
-    if goal.objective in ("coverage", "review"):
-        return made, total - made  # accepted; rejected
-    # Whole multiples of the costs (in integers, or in doubles where they fit: ties
-    # then stay ties); the costs themselves where their multiples pass 1e280.
+#: At most this many upper points may tie for the optimum before the runner-up is
+#: searched with running second bests (each tied point's own search is a pass).
+_TIED = 8
+
+
+class _Side:
+    """One block's parts of the objective and feasibility, computed as asked: the
+    upper side (``high``, ``ok``) or the lower side (``low`` where feasible, else
+    ``none``), each in as few passes over the block as the objective needs."""
+
+    def __init__(self, goal: BandGoal, pos: Any, neg: Any, dtype: Any, exact: bool, none: Any):
+        self.goal, self.dtype, self.exact, self.none = goal, dtype, exact, none
+        self.pos, self.neg = dtype(pos), dtype(neg)
+        self.total = self.pos + self.neg
+        self.w = _weights(goal, dtype)
+
+    def _check(self, made: Any) -> None:
+        if self.dtype is not np.int64 and not np.isfinite(made).all():
+            raise InputError(
+                "band goal: these costs times these counts exceed the largest double (about "
+                "1.8e308); give the costs in a larger unit"
+            )
+
+    def high(self, t: Any, f: Any) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+        """The upper point's part (larger better) and where it meets the accepted side's
+        bounds."""
+        made = t + f
+        if self.goal.objective in ("coverage", "review"):
+            high = made
+        else:
+            w = self.w
+            with np.errstate(over="ignore", invalid="ignore"):
+                # cost = tp·TP(kh) + fp·FP(kh) − review·made(kh) + (the lower part)
+                high = w["review"] * made - w["tp"] * t - w["fp"] * f
+            self._check(high)
+        return high, _meets(self.goal, "accepted", t, f, self.pos, self.neg, self.exact)
+
+    def low(self, t: Any, f: Any) -> npt.NDArray[Any]:
+        """The lower point's part where it meets the rejected side's bounds, else none."""
+        if self.goal.objective in ("coverage", "review"):
+            low = self.total - (t + f)
+        else:
+            w = self.w
+            with np.errstate(over="ignore", invalid="ignore"):
+                # − [tn·(N − FP(kl)) + fn·(P − TP(kl)) + review·made(kl)]
+                low = -(w["tn"] * (self.neg - f) + w["fn"] * (self.pos - t) + w["review"] * (t + f))
+            self._check(low)
+        ok = _meets(self.goal, "rejected", t, f, self.pos, self.neg, self.exact)
+        if ok is None:
+            return low
+        return np.where(ok, low, self.none)
+
+
+def _weights(goal: BandGoal, dtype: Any) -> dict[str, Any]:
+    """Each cell's cost: whole multiples of the costs (in integers, or in doubles where
+    they fit: ties then stay ties); the costs themselves where their multiples pass
+    1e280."""
     scale = _cost_scale(goal)
     if dtype is not np.int64 and any(abs(v) * scale > 10**280 for _, v in goal.costs):
         scale = 1
     as_number = int if dtype is np.int64 else float
-    w: dict[str, Any] = {cell: as_number(goal.cost(cell) * scale) for cell in COST_CELLS}
-    # cost = tp·TP(kh) + fp·FP(kh) + tn·(N − FP(kl)) + fn·(P − TP(kl))
-    #        + review·(made(kl) − made(kh)); negated, so larger is better.
-    high = -(w["tp"] * tp + w["fp"] * fp - w["review"] * made)
-    low = -(w["tn"] * (dtype(neg) - fp) + w["fn"] * (dtype(pos) - tp) + w["review"] * made)
-    return high, low
+    return {cell: as_number(goal.cost(cell) * scale) for cell in COST_CELLS}
 
 
-def _side_ok(
-    goal: BandGoal, side: str, tp: Any, fp: Any, pos: Any, neg: Any, exact: bool
-) -> npt.NDArray[np.bool_]:
-    """Where each point, as that side's threshold, meets that side's constraints
-    (vacuously where the side decides nothing)."""
-    ok = np.ones(tp.shape[0], dtype=np.bool_)
+def _meets(goal: BandGoal, side: str, tp: Any, fp: Any, pos: Any, neg: Any, exact: bool) -> Any:
+    """Where each point, as that side's threshold, meets that side's bounds (None: the
+    side has none). A bound top/den >= a/b is top·(b − a) >= (den − top)·a, true where
+    the side decides nothing (0 >= 0), as a bound on an empty side holds vacuously."""
+    ok = None
     for c in goal.constraints:
         if c.side != side:
             continue
         if side == "accepted":
-            top = tp if c.metric == "precision" else fp
-            den = tp + fp
+            right, wrong = tp, fp  # precision's top, and the rest of TP+FP
         else:
-            tn, fn = (neg - fp), (pos - tp)
-            top = tn if c.metric == "npv" else fn
-            den = tn + fn
-        a, b = c.bound.numerator, c.bound.denominator  # top/den against a/b, crossed
-        if exact:
-            lhs, rhs = top * b, den * a
-        else:
-            lhs, rhs = top * float(b), den * float(a)
+            right, wrong = neg - fp, pos - tp  # NPV's top (TN), and FN
+        top, rest = (right, wrong) if c.metric in ("precision", "npv") else (wrong, right)
+        a, b = c.bound.numerator, c.bound.denominator
+        if not exact:
+            a, b = float(a), float(b)
+        lhs, rhs = top * (b - a), rest * a
         meets = lhs >= rhs if c.at_least else lhs <= rhs
-        ok &= meets | (den == 0)
+        ok = meets if ok is None else ok & meets
     return ok
 
 
@@ -553,95 +594,189 @@ def _search(
     pairs, in one pass a block at a time from the last point back.
 
     For each point k the pass keeps the best feasible lower part from k on (``s1``, a
-    running maximum) and the best one strictly below it (``s2``); an upper point kh's
-    best pair is its part plus ``s1[kh]``, and every other pair of it is at most its
-    part plus ``s2[kh]``: so the best value and the next value below it over all pairs
-    are the two largest distinct values of these two per upper point."""
+    running maximum); an upper point kh's best pair is its part plus ``s1[kh]``, and
+    each block keeps its largest such value. The runner-up is the larger of the best
+    pair of any upper point not attaining the optimum (a block below the optimum
+    gives its largest; a block attaining it is read again for its next value) and,
+    for each upper point that attains it (a few), its best pair strictly below the
+    optimum, found by a pass over the points from it on."""
     m = tp.shape[0]
     none = _NONE if dtype is np.int64 else -np.inf
-    found = _Search(none, (none, m), (none, m))
-    s1_next, s2_next, count_next = none, none, 0
+    side = _Side(goal, pos, neg, dtype, exact, none)
+    #: Each block's start, end, largest lower part, the running best after it, and
+    #: its largest pair value with the first upper point attaining it.
+    kept: list[tuple[int, int, Any, Any, Any, int]] = []
+    pairs = 0
+    s1_next, count_next = none, 0
     for s in reversed(list(blocks(0, m))):
-        high, ok_high, g = _block(goal, tp, fp, pos, neg, dtype, exact, s, none)
+        t, f = tp[s].astype(dtype, copy=False), fp[s].astype(dtype, copy=False)
+        w, g, s1, ok_high = _values(side, t, f, s1_next, none)
+        k = int(np.argmax(w))
+        kept.append((int(s.start), int(s.stop), g.max(), s1_next, w[k], int(s.start) + k))
+        feasible_low = g > none
+        count = np.cumsum(feasible_low[::-1], dtype=np.int64)[::-1] + count_next
+        pairs += int(count.sum() if ok_high is None else np.sum(count, where=ok_high))
+        s1_next, count_next = s1[0], int(count[0])
+    kept.reverse()
+    best = max(b[4] for b in kept)
+    if best <= none:
+        raise AssertionError("reviewing every row is always feasible")
+    kh = next(b[5] for b in kept if b[4] == best)
+    tops = [(b[0], b[1], b[2]) for b in kept]
+    kl = _lower(side, tp, fp, kh, best, dtype, none, tops)
+    runner_found = _Search(none, (none, m), (none, m))
+    tied: list[int] = []
+    for start, stop, _, after, top, k in kept:
+        if top < best:
+            runner_found.offer(top, k)
+            continue
+        # A block attaining the optimum: its upper points that do, and its next value.
+        t, f = tp[start:stop].astype(dtype, copy=False), fp[start:stop].astype(dtype, copy=False)
+        w = _values(side, t, f, after, none)[0]
+        tied += (np.flatnonzero(w == best) + start).tolist()[: _TIED + 1]
+        below = np.where(w < best, w, none)
+        k2 = int(np.argmax(below))
+        runner_found.offer(below[k2], start + k2)
+    if len(tied) > _TIED:
+        second = _two_best(side, tp, fp, dtype, none, best)
+        if second is not None:
+            runner_found.offer(*second)
+    else:
+        for k in tied:
+            below_k = _best_below(side, tp, fp, dtype, none, k, best, tops)
+            if below_k is not None:
+                runner_found.offer(below_k, k)
+    runner = None
+    if runner_found.best[0] > none:
+        value, k = runner_found.best
+        runner = (k, _lower(side, tp, fp, k, value, dtype, none, tops))
+    return kh, kl, runner, pairs
+
+
+def _values(
+    side: _Side, t: Any, f: Any, after: Any, none: Any
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], Any]:
+    """A block's best pair value at each upper point (``none`` where it has none), its
+    lower parts, its running best lower parts (``after``: the running best past the
+    block) and where its upper points are feasible."""
+    high, ok_high = side.high(t, f)
+    g = side.low(t, f)
+    s1 = np.maximum.accumulate(g[::-1])[::-1]
+    np.maximum(s1, after, out=s1)
+    usable = s1 > none if ok_high is None else ok_high & (s1 > none)
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = np.where(usable, high + s1, none)
+    return w, g, s1, ok_high
+
+
+def _part_at(side: _Side, tp: Any, fp: Any, k: int, dtype: Any) -> Any:
+    t, f = tp[k : k + 1].astype(dtype, copy=False), fp[k : k + 1].astype(dtype, copy=False)
+    return side.high(t, f)[0][0]
+
+
+def _suffix(kh: int, tops: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
+    """The blocks from point ``kh`` on: its own block cut to start at ``kh`` (its
+    largest part unknown: None), then each later block with its largest part."""
+    out: list[tuple[int, int, Any]] = []
+    for start, stop, top in tops:
+        if stop <= kh:
+            continue
+        out.append((kh, stop, None) if start < kh else (start, stop, top))
+    return out
+
+
+def _best_below(
+    side: _Side,
+    tp: Any,
+    fp: Any,
+    dtype: Any,
+    none: Any,
+    kh: int,
+    best: Any,
+    tops: list[tuple[int, int, Any]],
+) -> Any:
+    """Upper point ``kh``'s best pair value strictly below ``best`` (None: none). A
+    block whose largest lower part already falls below is taken whole, unread."""
+    part = _part_at(side, tp, fp, kh, dtype)
+    found = none
+    for start, stop, top in _suffix(kh, tops):
+        if top is not None:
+            if top <= none:
+                continue
+            with np.errstate(over="ignore", invalid="ignore"):
+                whole = part + top
+            if whole < best:
+                found = max(found, whole)
+                continue
+        g = side.low(
+            tp[start:stop].astype(dtype, copy=False), fp[start:stop].astype(dtype, copy=False)
+        )
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = np.where(g > none, part + g, none)
+        v = v[v < best]
+        if v.size:
+            found = max(found, v.max())
+    return None if found <= none else found
+
+
+def _two_best(side: _Side, tp: Any, fp: Any, dtype: Any, none: Any, best: Any) -> Any:
+    """The best pair value strictly below ``best`` and its upper point, where many
+    upper points tie for the optimum: a backward pass keeping, beside the running best
+    lower part, the running best below it."""
+    m = tp.shape[0]
+    found = _Search(none, (none, m), (none, m))
+    s1_next, s2_next = none, none
+    for s in reversed(list(blocks(0, m))):
+        t, f = tp[s].astype(dtype, copy=False), fp[s].astype(dtype, copy=False)
+        high, ok_high = side.high(t, f)
+        g = side.low(t, f)
         n = g.shape[0]
         s1 = np.maximum.accumulate(g[::-1])[::-1]
         np.maximum(s1, s1_next, out=s1)
-        # s2[k]: the largest lower part from k on below s1[k]. Within k's run of equal
-        # s1, the parts below it (h, a running maximum); past the run, the next lower
-        # s1 (found at the run's last point c: s1 after it), or, where the run goes on
-        # into the next block, that block's s2.
+        # s2[k]: the largest lower part from k on below s1[k]: within k's run of equal
+        # s1, the parts below it; past the run, the next lower s1 (or the next block's s2).
         h = np.maximum.accumulate(np.where(g < s1, g, none)[::-1])[::-1]
         after = np.append(s1[1:], s1_next)
         change = np.where(s1 != after, np.arange(n), n)
         c = np.minimum.accumulate(change[::-1])[::-1]
         past = np.where(c < n, after[np.minimum(c, n - 1)], s2_next)
         s2 = np.maximum(h, past)
-        for part in (s1, s2):
-            usable = ok_high & (part > none)
-            w = np.where(usable, high + np.where(usable, part, 0), none)
-            k = int(np.argmax(w))
-            found.offer(w[k], s.start + k)
-            below = np.where(w < w[k], w, none)
-            k = int(np.argmax(below))
-            found.offer(below[k], s.start + k)
-        ok_low = g > none
-        count = np.cumsum(ok_low[::-1], dtype=np.int64)[::-1] + count_next
-        found.pairs += int(count[ok_high].sum())
-        s1_next, s2_next, count_next = s1[0], s2[0], int(count[0])
-    kh = found.best[1]
-    kl = _lower(goal, tp, fp, pos, neg, dtype, exact, kh, found.best[0], none)
-    runner = None
-    if found.second[0] > none:
-        k = found.second[1]
-        runner = (k, _lower(goal, tp, fp, pos, neg, dtype, exact, k, found.second[0], none))
-    return kh, kl, runner, found.pairs
-
-
-def _block(
-    goal: BandGoal,
-    tp: Any,
-    fp: Any,
-    pos: Any,
-    neg: Any,
-    dtype: Any,
-    exact: bool,
-    s: slice,
-    none: Any,
-) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[Any]]:
-    """The points of slice ``s``: the upper part, where it is feasible, and the lower
-    part where feasible (``none`` elsewhere)."""
-    t, f = tp[s].astype(dtype, copy=False), fp[s].astype(dtype, copy=False)
-    with np.errstate(over="ignore", invalid="ignore"):  # past 1e308: refused just below
-        high, low = _parts(goal, t, f, pos, neg, dtype)
-    if dtype is not np.int64 and not (np.isfinite(high).all() and np.isfinite(low).all()):
-        raise InputError(
-            "band goal: these costs times these counts exceed the largest double (about "
-            "1.8e308); give the costs in a larger unit"
-        )
-    ok_high = _side_ok(goal, "accepted", t, f, pos, neg, exact)
-    ok_low = _side_ok(goal, "rejected", t, f, pos, neg, exact)
-    return high, ok_high, np.where(ok_low, low, none)
+        # An upper point's best pair below its best is its part plus s2 (its best pairs
+        # below the optimum were offered already, by the first pass).
+        usable = s2 > none if ok_high is None else ok_high & (s2 > none)
+        with np.errstate(over="ignore", invalid="ignore"):
+            w = np.where(usable, high + s2, none)
+        k = int(np.argmax(w))
+        found.offer(w[k], s.start + k)
+        s1_next, s2_next = s1[0], s2[0]
+    return None if found.best[0] <= none else found.best
 
 
 def _lower(
-    goal: BandGoal,
+    side: _Side,
     tp: Any,
     fp: Any,
-    pos: Any,
-    neg: Any,
-    dtype: Any,
-    exact: bool,
     kh: int,
     value: Any,
+    dtype: Any,
     none: Any,
+    tops: list[tuple[int, int, Any]],
 ) -> int:
-    """The first feasible lower point from ``kh`` on whose pair with ``kh`` has ``value``."""
-    part = _block(goal, tp, fp, pos, neg, dtype, exact, slice(kh, kh + 1), none)[0][0]
-    for s in blocks(kh, tp.shape[0]):
-        g = _block(goal, tp, fp, pos, neg, dtype, exact, s, none)[2]
-        hit = np.flatnonzero((g > none) & (part + g == value))
+    """The first feasible lower point from ``kh`` on whose pair with ``kh`` has
+    ``value``: a block whose largest part falls short of it is passed over unread."""
+    part = _part_at(side, tp, fp, kh, dtype)
+    for start, stop, top in _suffix(kh, tops):
+        if top is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                if top <= none or part + top < value:  # no part here reaches it
+                    continue
+        g = side.low(
+            tp[start:stop].astype(dtype, copy=False), fp[start:stop].astype(dtype, copy=False)
+        )
+        with np.errstate(over="ignore", invalid="ignore"):
+            hit = np.flatnonzero((g > none) & (part + g == value))
         if hit.size:
-            return int(s.start) + int(hit[0])
+            return start + int(hit[0])
     raise AssertionError("the best value's lower point is always found")
 
 

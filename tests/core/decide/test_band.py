@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from threshold_lab.core import blocks as blocks_module
+from threshold_lab.core.decide import band as band_module
 from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.data.dataset import make_dataset
 from threshold_lab.core.decide.band import BandGoal, parse_band_goal, solve_band
@@ -107,12 +108,24 @@ weights_strategy = st.none() | st.lists(st.integers(0, 4), min_size=40, max_size
 
 
 @settings(max_examples=400, deadline=None)
-@given(rows_strategy, weights_strategy, goals, st.sampled_from([None, 1, 2, 3, 5]))
+@given(
+    rows_strategy,
+    weights_strategy,
+    goals,
+    st.sampled_from([None, 1, 2, 3, 5]),
+    st.booleans(),
+)
 def test_the_band_is_the_brute_force_best_over_every_pair(
-    pairs: list[tuple[float, int]], weights: list[int] | None, text: str, block: int | None
+    pairs: list[tuple[float, int]],
+    weights: list[int] | None,
+    text: str,
+    block: int | None,
+    many_tied: bool,
 ) -> None:
     """Whatever the block size the backward pass cuts the points into (None: the
-    default), so the running bests carried from block to block are checked too."""
+    default), so the running bests carried from block to block are checked too; and
+    with the runner-up searched either way (each optimal upper point on its own, or,
+    as where many tie, with running second bests)."""
     w = [1] * len(pairs) if weights is None else weights[: len(pairs)]
     if sum(w) == 0:
         return
@@ -127,6 +140,8 @@ def test_the_band_is_the_brute_force_best_over_every_pair(
     with pytest.MonkeyPatch.context() as mp:
         if block is not None:
             mp.setattr(blocks_module, "BLOCK", block)
+        if many_tied:
+            mp.setattr(band_module, "_TIED", 0)
         band = solve_band(sweep, goal)
     (objective, _, _, hi, lo, c), runner, feasible = _brute(rows, goal)
     assert band.exact
