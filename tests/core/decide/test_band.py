@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from threshold_lab.core import blocks as blocks_module
-from threshold_lab.core.decide import band as band_module
 from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.data.dataset import make_dataset
+from threshold_lab.core.decide import band as band_module
 from threshold_lab.core.decide.band import BandGoal, parse_band_goal, solve_band
 from threshold_lab.core.errors import InputError
 
