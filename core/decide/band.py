@@ -527,9 +527,8 @@ class _Side:
                 low = -(w["tn"] * (self.neg - f) + w["fn"] * (self.pos - t) + w["review"] * (t + f))
             self._check(low)
         ok = _meets(self.goal, "rejected", t, f, self.pos, self.neg, self.exact)
-        if ok is None:
-            return low
-        return np.where(ok, low, self.none)
+        out: npt.NDArray[Any] = low if ok is None else np.where(ok, low, self.none)
+        return out
 
 
 def _weights(goal: BandGoal, dtype: Any) -> dict[str, Any]:
@@ -556,7 +555,8 @@ def _meets(goal: BandGoal, side: str, tp: Any, fp: Any, pos: Any, neg: Any, exac
         else:
             right, wrong = neg - fp, pos - tp  # NPV's top (TN), and FN
         top, rest = (right, wrong) if c.metric in ("precision", "npv") else (wrong, right)
-        a, b = c.bound.numerator, c.bound.denominator
+        a: int | float = c.bound.numerator
+        b: int | float = c.bound.denominator
         if not exact:
             a, b = float(a), float(b)
         lhs, rhs = top * (b - a), rest * a
