@@ -147,7 +147,14 @@ def parse_band_goal(text: str) -> BandGoal:
         if not rest:
             raise InputError('band goal: nothing after "where"; write precision >= 0.99')
         while rest:
-            constraints.append(_constraint(rest[:3]))
+            new = _constraint(rest[:3])
+            for old in constraints:
+                if (old.metric, old.at_least) == (new.metric, new.at_least):
+                    raise InputError(
+                        f"band goal: {new.metric} is bounded twice ({old.text()} and "
+                        f"{new.text()}); keep the one you mean"
+                    )
+            constraints.append(new)
             rest = rest[3:]
             if rest:
                 if rest[0].lower() != "and":

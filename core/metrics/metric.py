@@ -36,6 +36,13 @@ def fraction_text(f: Fraction) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
+def _is_exactly(decimal: str, exact: Fraction) -> bool:
+    try:
+        return Fraction(decimal) == exact
+    except ValueError:
+        return False
+
+
 def format_decimal(value: float, *, places: int = 4) -> str:
     """A decimal approximation, without trailing zeros past the point; a value too
     small for ``places`` keeps that many significant digits (never a silent 0).
@@ -123,6 +130,8 @@ class Metric:
         denominator = self.denominator
         if self.exact is None or denominator is None or denominator >= 10**READABLE_DIGITS:
             return None
+        if abs(self.exact) >= 10**15 and self.counts is None:  # not 300 digits: a decimal
+            return None
         return self.exact
 
     def fraction_shown(self) -> str | None:
@@ -155,7 +164,14 @@ class Metric:
             decimal = format_decimal(self.value, places=places)
             sign = "=" if Fraction(decimal) == exact else "≈"
             return f"{frac} {sign} {decimal}"
-        return f"≈ {format_decimal(self.value, places=places)}"
+        decimal = format_decimal(self.value, places=places)
+        if (
+            self.exact is not None
+            and abs(self.exact) >= 10**15
+            and _is_exactly(decimal, self.exact)
+        ):
+            return decimal  # a large whole value that its decimal says exactly
+        return f"≈ {decimal}"
 
     def short(self) -> str:
         """``8/14``, ``2/3``, ``0``, ``≈ 0.1738`` or ``undefined``: the readable exact

@@ -208,6 +208,7 @@ def test_reviewing_everything_is_said_with_the_closest_band_that_decides() -> No
         ("band: max coverage where precision >= 2", "is not between 0 and 1"),
         ("band: min cost fp=1 fx=2", '"fx" is not a cost'),
         ("band: min cost fp=1", "needs a cost for fn=, review= too"),
+        ("band: max coverage where precision >= 0.9 and ppv >= 0.95", "precision is bounded twice"),
         ("band: min cost fp=a fn=1 review=1", 'band goal: "a" is not a number for the cost of fp'),
         ("band: max coverage where precision >= 0.9 or npv >= 0.9", 'should be "and"'),
         ("", "band goal: empty"),
