@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
 from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_from_gap, ks_statistic
 from threshold_lab.core.calibration.reliability import (
     BINS,
@@ -18,6 +20,7 @@ from threshold_lab.core.calibration.reliability import (
     calibration,
     calibration_from_sums,
 )
+from threshold_lab.core.curves.corners import local_maxima
 from threshold_lab.core.curves.hull import CostCurve, cost_curve
 from threshold_lab.core.curves.pr import pr_from_sums, pr_summaries
 from threshold_lab.core.curves.probabilities import probability_from_sums, probability_summaries
@@ -111,6 +114,11 @@ class Curves:
     def cost_curve(self) -> CostCurve:
         """The ROC convex hull and the cost curves' envelope (computed once)."""
         return cost_curve(self.sweep)
+
+    @cached_property
+    def local_maxima(self) -> npt.NDArray[np.intp]:
+        """The ROC curve's corners, pROC's "local maximas" (computed once)."""
+        return local_maxima(self.sweep)
 
     @cached_property
     def gains(self) -> Gains | None:

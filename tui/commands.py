@@ -1122,6 +1122,17 @@ class Hull(Command):
     )
 
 
+class Corners(Command):
+    """The ROC curve's corners (pROC's local maxima)"""
+
+    PLAIN = "corners"
+    GROUP = "Deciding"
+    PLAIN_HELP = (
+        "the ROC curve's upper-left corners, pROC's local maxima: each point the curve "
+        "rose into and goes right out of, with its threshold and counts"
+    )
+
+
 class Groups(Command):
     """Each group's numbers at the threshold and the gaps between groups"""
 

@@ -78,6 +78,11 @@ def sweep_row(a: Analysis, k: int) -> dict[str, Any]:
     return row
 
 
+def _num(x: Any) -> int | float:
+    v = float(x)
+    return int(v) if v.is_integer() and abs(v) < 2**53 else v
+
+
 def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
     total = a.sweep.size
     if listed == total:
@@ -117,6 +122,16 @@ def report_json(
         "auc": auc.as_json(),
         "auc_se": se,
         "hull_auc": a.curves.cost_curve.hull_auc.as_json(),  # the ROC convex hull's area
+        # pROC's "local maximas": the corners the curve rose into and goes right out of.
+        "local_maxima": [
+            {
+                "index": int(k),
+                "threshold": a.sweep.threshold_at(int(k)),
+                "tp": _num(a.sweep.tp[k]),
+                "fp": _num(a.sweep.fp[k]),
+            }
+            for k in a.curves.local_maxima.tolist()
+        ],
     }
     if quantised is not None:
         roc["quantisation_bound"] = quantised.bound

@@ -1,6 +1,6 @@
 """The sweep as a text table: a row per operating point (its threshold, counts and
 rates), the active one marked ``>``, the hull's vertices ``*``, and why a notable
-point is listed.
+point is listed (and, of the points listed, which are corners of the ROC curve).
 
 A table of every point of a large sweep (``--points all``) is not held whole: its
 columns' widths are measured in one pass over the points and its rows written in a
@@ -54,8 +54,15 @@ def rate_text(num: int, den: int) -> str:
     return f"{num}/{den} {'=' if same else '≈'} {decimal}"
 
 
-def _row(a: Analysis, i: int, marks: dict[int, list[str]], hull: frozenset[int]) -> list[str]:
-    """Point ``i``'s cells."""
+def _row(
+    a: Analysis,
+    i: int,
+    marks: dict[int, list[str]],
+    hull: frozenset[int],
+    corners: frozenset[int] = frozenset(),
+) -> list[str]:
+    """Point ``i``'s cells; a corner of the ROC curve (pROC's local maxima) says so
+    among the notable reasons of a row listed."""
     s = a.sweep
     label = "above all" if i == 0 else shown_threshold(s.thresholds, i - 1)
     if i == a.point:
@@ -64,6 +71,8 @@ def _row(a: Analysis, i: int, marks: dict[int, list[str]], hull: frozenset[int])
     tn, fn = s.negatives - fp, s.positives - tp
     reasons = marks.get(i)
     why = reasons_text(reasons) if reasons else ""
+    if i in corners:
+        why = f"{why}; corner" if why else "corner"
     star = "*" if i in hull else ""
     if s.weighted:
         pm = s.point_metrics(i)
@@ -104,13 +113,14 @@ def sweep_table(
     s = a.sweep
     marks = notable_points(a) if notable is None else notable
     hull = a.curves.cost_curve.points()
+    corners = frozenset(a.curves.local_maxima.tolist())
     rows: list[list[str]] = []
     previous = -1
     for i in excerpt(s.size, marks, limit):
         if i > previous + 1:
             rows.append(_gap(i - previous - 1, end=False))
         previous = i
-        rows.append(_row(a, i, marks, hull))
+        rows.append(_row(a, i, marks, hull, corners))
     if previous < s.size - 1:
         hidden = s.size - 1 - previous
         rows.append(_gap(hidden, end=True))
@@ -128,8 +138,9 @@ class SweepRows:
     def _rows(self) -> Iterator[list[str]]:
         a = self.analysis
         hull = a.curves.cost_curve.points()
+        corners = frozenset(a.curves.local_maxima.tolist())
         for i in range(a.sweep.size):
-            yield _row(a, i, self.notable, hull)
+            yield _row(a, i, self.notable, hull, corners)
 
     def pieces(self) -> Iterator[str]:
         """The table's lines, each ending in a newline, a block at a time."""

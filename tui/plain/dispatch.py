@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from threshold_lab.core.curves.corners import corner_lines
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.rowview import (
     RowOrder,
@@ -92,6 +93,10 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             cmd.NetBenefit: self.cmd_net_benefit,
             cmd.UsefulRange: self.cmd_useful_range,
             cmd.Hull: lambda args: self._tell(args, lambda: cost_curve_lines(self.analysis)),
+            cmd.Corners: lambda args: self._tell(
+                args,
+                lambda: corner_lines(self.analysis.sweep, self.analysis.curves.local_maxima),
+            ),
             cmd.Transform: self.cmd_transform,
             cmd.ClassList: lambda args: self._tell(args, self._classes),
             cmd.ShowClass: self.cmd_class,

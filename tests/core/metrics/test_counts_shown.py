@@ -83,6 +83,7 @@ def test_sweep_table_rows_show_the_counts() -> None:
         "≈",
         "0.5714",
         "*",
+        "corner",  # 8 positives rose into it; the next point adds a negative
     ]
     assert rows[3].split()[:11] == [
         ">",
