@@ -130,6 +130,8 @@ def goal_metric(
         "youden": None if tpr is None or fpr is None else tpr - fpr,
         "lr_plus": None if tpr is None or not fpr else tpr / fpr,
         "lr_minus": None if fnr is None or not tnr else fnr / tnr,
+        # pROC's closest.topleft: (1 − TPR)² + FPR².
+        "topleft": None if tpr is None or fpr is None else (1 - tpr) ** 2 + fpr**2,
     }
     return table[name]
 

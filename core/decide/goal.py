@@ -43,7 +43,11 @@ GOAL_METRICS = (
     "diagnostic_odds_ratio",
     "fowlkes_mallows",
     "jaccard",
+    "topleft",
 )
+
+#: The goal metrics that take pROC's ``best.weights`` (``cost=R prevalence=P``).
+WEIGHTED = ("youden", "topleft")
 
 #: Other spellings people use for the same metrics.
 ALIASES = {
@@ -66,6 +70,9 @@ ALIASES = {
     "iou": "jaccard",
     "bm": "informedness",
     "mk": "markedness",
+    "closest.topleft": "topleft",
+    "closest_topleft": "topleft",
+    "closest-topleft": "topleft",
 }
 
 #: The four cells a cost can be put on.
@@ -121,6 +128,18 @@ class Goal:
     costs: tuple[tuple[str, Cost], ...] = ()
     #: The threshold probability of a net benefit goal (``max net_benefit at pt X``).
     pt: Fraction | None = None
+    #: pROC's ``best.weights`` of a youden or topleft goal: the relative cost of a false
+    #: negative to a false positive, and the prevalence (None: unweighted).
+    weights: tuple[Fraction, Fraction] | None = None
+
+    @property
+    def r(self) -> Fraction:
+        """pROC's weight on specificity: (1 − prevalence)/(cost · prevalence), 1 when
+        unweighted."""
+        if self.weights is None:
+            return Fraction(1)
+        cost, prevalence = self.weights
+        return (1 - prevalence) / (cost * prevalence)
 
     @property
     def is_cost(self) -> bool:
@@ -141,6 +160,9 @@ class Goal:
         if self.is_net_benefit:
             return f"max {NET_BENEFIT} at pt {number_text(self.pt or Fraction(0))}"
         head = f"{'max' if self.maximise else 'min'} {self.metric}"
+        if self.weights is not None:
+            cost, prevalence = self.weights
+            head += f" cost={number_text(cost)} prevalence={number_text(prevalence)}"
         if self.constraints:
             head += " where " + " and ".join(c.text() for c in self.constraints)
         return head
@@ -256,6 +278,7 @@ def parse_goal(text: str) -> Goal:
         return Goal(NET_BENEFIT, True, pt=_at_pt(words[2:]))
     metric = metric_name(words[1])
     rest = words[2:]
+    weights, rest = _weights(metric, words[1], rest)
     constraints: list[Constraint] = []
     if rest:
         if rest[0].lower() != "where":
@@ -275,7 +298,36 @@ def parse_goal(text: str) -> Goal:
                 rest = rest[1:]
                 if not rest:
                     raise InputError('goal: nothing after "and"; write another constraint')
-    return Goal(metric, head == "max", tuple(constraints))
+    return Goal(metric, head == "max", tuple(constraints), weights=weights)
+
+
+def _weights(
+    metric: str, said: str, words: list[str]
+) -> tuple[tuple[Fraction, Fraction] | None, list[str]]:
+    """pROC's ``best.weights`` after youden or topleft: ``cost=R`` (a false negative's
+    cost relative to a false positive's, default 1) and ``prevalence=P`` (0 < P < 1,
+    default 0.5); the words left."""
+    given: dict[str, Fraction] = {}
+    while words and words[0].lower() in ("cost", "prevalence"):
+        key = words[0].lower()
+        if metric not in WEIGHTED:
+            raise InputError(
+                f'goal: "{key}=" weighs youden or topleft (pROC\'s best.weights), not {said}'
+            )
+        if len(words) < 3 or words[1] != "=":
+            raise InputError(f'goal: "{words[0]}" needs "=" and a number, e.g. {key}=2')
+        if key in given:
+            raise InputError(f'goal: "{key}" is given twice')
+        value = parse_number(words[2], f"the weight {key}")
+        if key == "cost" and not value > 0:
+            raise InputError(f'goal: cost "{words[2]}" should be above 0')
+        if key == "prevalence" and not 0 < value < 1:
+            raise InputError(f'goal: prevalence "{words[2]}" should be strictly between 0 and 1')
+        given[key] = value
+        words = words[3:]
+    if not given:
+        return None, words
+    return (given.get("cost", Fraction(1)), given.get("prevalence", Fraction(1, 2))), words
 
 
 def _at_pt(words: list[str]) -> Fraction:

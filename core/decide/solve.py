@@ -85,7 +85,21 @@ WORDS = {
     "fowlkes_mallows": "Fowlkes-Mallows index",
     "jaccard": "Jaccard index",
     "net_benefit": "net benefit",
+    "topleft": "distance to the top-left corner",
 }
+
+
+def metric_word(name: str, goal: Goal) -> str:
+    """``name`` in words as ``goal`` reads it (Youden's index with weights is pROC's)."""
+    if name == "youden" and goal.weights is not None:
+        return "weighted Youden (TPR + r·TNR)"
+    return WORDS[name]
+
+
+def _weighted(name: str, goal: Goal) -> bool:
+    """Whether ``name`` is read with pROC's formulas: the distance to the top-left
+    corner, or Youden's index with ``best.weights``."""
+    return name == "topleft" or (name == "youden" and goal.weights is not None)
 
 
 def parse_prevalence(text: str) -> Fraction:
@@ -287,6 +301,8 @@ def _values(
         return _cost_values(setting, goal, lo, hi)
     if name == NET_BENEFIT:
         return _net_benefit_values(setting, goal, lo, hi)
+    if _weighted(name, goal):
+        return _roc_values(setting, name, goal, lo, hi)
     values = float_values(name, setting.cells(lo, hi), setting.beta)
     if name == "predicted_positives" and setting.prevalence is not None:
         values = values / float(setting.scale)  # per example at a prevalence
@@ -298,9 +314,45 @@ def _exact_at(setting: Setting, name: str, goal: Goal, k: int) -> Fraction | Non
         return _cost_exact(setting, goal, k)
     if name == NET_BENEFIT:
         return _net_benefit_exact(setting, goal, k)
+    if _weighted(name, goal):
+        return _roc_exact(setting, name, goal, k)
     value = exact_value(name, setting.cells_at(k), setting.beta)
     if value is not None and name == "predicted_positives" and setting.prevalence is not None:
         value = value / setting.scale
+    return value
+
+
+def _roc_values(
+    setting: Setting, name: str, goal: Goal, lo: int = 0, hi: int | None = None
+) -> FloatArray:
+    """pROC's criteria at every point (NaN without both classes): closest.topleft,
+    (1 − TPR)² + r·FPR², and the weighted Youden index, TPR + r·TNR, with r = (1 −
+    prevalence)/(cost · prevalence) from ``best.weights`` (1 unweighted)."""
+    c = setting.cells(lo, hi)
+    pos, neg = setting.totals()
+    r = float(goal.r)
+    n = c.tp.shape[0]
+    if pos == 0 or neg == 0:
+        return np.full(n, np.nan)
+    tpr, fpr = c.tp / pos, c.fp / neg
+    if name == "topleft":
+        out: FloatArray = np.asarray((1 - tpr) ** 2 + r * fpr**2, dtype=np.float64)
+    else:
+        out = np.asarray(tpr + r * (1 - fpr), dtype=np.float64)
+    return out
+
+
+def _roc_exact(setting: Setting, name: str, goal: Goal, k: int) -> Fraction | None:
+    """pROC's criterion at point ``k``, exactly (None without both classes)."""
+    c = setting.cells_at(k)
+    tp, fp, tn, fn = (_exact(x) for x in (c.tp, c.fp, c.tn, c.fn))
+    pos, neg = tp + fn, fp + tn
+    if pos == 0 or neg == 0:
+        return None
+    tpr, fpr = Fraction(tp) / pos, Fraction(fp) / neg
+    value: Fraction = (
+        (1 - tpr) ** 2 + goal.r * fpr**2 if name == "topleft" else tpr + goal.r * (1 - fpr)
+    )
     return value
 
 
@@ -395,8 +447,8 @@ def _cost_exact(setting: Setting, goal: Goal, k: int) -> Fraction | None:
 
 def _exact_compare(setting: Setting, name: str, goal: Goal, bound_den: int = 1) -> bool:
     """Whether floats of ``name`` compare exactly here (no second, exact look)."""
-    if name == NET_BENEFIT:
-        return False  # pt/(1 − pt) is no whole number: near-equal points are looked at again
+    if name == NET_BENEFIT or _weighted(name, goal):
+        return False  # pt/(1 − pt), squares, weights: near-equal points are looked at again
     if name == "cost":
         if goal.columns():
             return False
@@ -763,7 +815,7 @@ def _infeasible(
         if violation[i] < least:
             k, least = b0 + i, float(violation[i])
     finite = np.array([least < np.inf])
-    word = WORDS[goal.metric]
+    word = metric_word(goal.metric, goal)
     if not goal.constraints:
         reason = f"{word} is undefined at every operating point"
     elif nowhere:
@@ -825,15 +877,19 @@ def _decision(
 
 def metric_at(setting: Setting, name: str, goal: Goal, k: int) -> Metric:
     """``name`` at point ``k`` as core's Metric (its formula and reason when it has one)."""
-    if name not in ("youden", "predicted_positives", "cost", NET_BENEFIT):
+    if name not in ("youden", "predicted_positives", "cost", NET_BENEFIT, "topleft"):
         return _threshold_metrics(setting, k)[name]
     value = _exact_at(setting, name, goal, k)
-    word = WORDS[name]
+    word = metric_word(name, goal)
     if value is None:
         reason = "No actual positives or no actual negatives (TPR or FPR is undefined)"
         return Metric(None, reason, None, word)
     exact_ok = setting.whole and (name != "cost" or not goal.columns() or setting.columns_whole)
     formula = "TP/n − FP/n·pt/(1 − pt)" if name == NET_BENEFIT else ""
+    if name == "topleft":
+        formula = "(1 − TPR)² + r·FPR²" if goal.weights is not None else "(1 − TPR)² + FPR²"
+    elif name == "youden" and goal.weights is not None:
+        formula = "TPR + r·TNR (pROC's weighted Youden)"
     return from_fraction(value if exact_ok else None, float(value), name=word, formula=formula)
 
 
@@ -855,7 +911,7 @@ def decision_sentence(d: Decision, sweep: Sweep) -> str:
     if not d.feasible:
         return f"Goal {goal}: not feasible; {d.reason}. Showing the closest point, {where}."
     value = d.objective.short() if d.objective.value is not None else "undefined"
-    parts = [f"Goal {goal}: {where}, {WORDS[d.goal.metric]} {value}"]
+    parts = [f"Goal {goal}: {where}, {metric_word(d.goal.metric, d.goal)} {value}"]
     if d.goal.is_net_benefit and d.goal.pt is not None:
         pt = d.goal.pt
         parts[0] += (
@@ -870,7 +926,7 @@ def decision_sentence(d: Decision, sweep: Sweep) -> str:
         ru = sweep.threshold_at(d.runner_up)
         ru_where = "above all scores" if ru is None else f"threshold {quoted(ru)}"
         value = d.runner_up_objective.short()
-        text += f"; runner-up {ru_where} with {WORDS[d.goal.metric]} {value}"
+        text += f"; runner-up {ru_where} with {metric_word(d.goal.metric, d.goal)} {value}"
     return text + "."
 
 

@@ -32,6 +32,7 @@ NOT_SEPARATED = frozenset(
         "markedness",
         "diagnostic_odds_ratio",
         "fowlkes_mallows",
+        "topleft",
     }
 )
 
@@ -53,6 +54,9 @@ def float_values(name: str, c: Cells, beta: float) -> FloatArray:
     NaN where it is undefined (a zero denominator, as core's threshold metrics say).
     Give ``c`` the class totals (as the sweep knows them): TN and FN are then worked
     out only by the metrics that use them."""
+    if name == "topleft":  # pROC's closest.topleft, (1 − TPR)² + FPR²
+        tpr, fpr = _div(c.tp, c.pos), _div(c.fp, c.neg)
+        return np.asarray((1 - tpr) ** 2 + fpr**2, dtype=np.float64)
     f = FORMULAS.get(name)
     if f is None:
         raise ValueError(f"not a goal metric: {name}")
@@ -72,6 +76,11 @@ def _q(x: Any) -> Fraction:
 def exact_value(name: str, c: Cells, beta: float) -> Fraction | None:
     """``name`` at one point as an exact fraction (None where undefined). MCC, whose
     value may be irrational, gives sign(MCC)·MCC² instead: the same order."""
+    if name == "topleft":
+        pos, neg = _q(c.tp) + _q(c.fn), _q(c.fp) + _q(c.tn)
+        if pos == 0 or neg == 0:
+            return None
+        return (1 - _q(c.tp) / pos) ** 2 + (_q(c.fp) / neg) ** 2
     f = FORMULAS.get(name)
     if f is None:
         raise ValueError(f"not a goal metric: {name}")

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.decide.solve import WORDS, Deciding, slack_text
+from threshold_lab.core.decide.solve import WORDS, Deciding, metric_word, slack_text
 from threshold_lab.core.decide.text import PREVALENCE_WORDS
 from threshold_lab.core.metrics.metric import Metric, fraction_text
 from threshold_lab.core.text.scores import threshold_words
@@ -42,7 +42,7 @@ def goal_words(
         here = "here" if point == d.index else "d re-applies it"
         value = d.objective.short() if d.objective.value is not None else "undefined"
         items.append(f"-> {where} ({here})")
-        items.append(f"{WORDS[d.goal.metric]} {value}")
+        items.append(f"{metric_word(d.goal.metric, d.goal)} {value}")
     items += [slack_text(s) for s in d.slacks]
     if d.attaining > 1:
         items.append(f"{d.attaining} points attain it")
