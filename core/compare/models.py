@@ -112,6 +112,9 @@ class Comparison:
                     **d.p.as_json(),
                     "method": d.method,
                     "alternative": d.alternative,
+                    # pROC's var() of each AUC and cov() of the two (DeLong's).
+                    "var": {self.a: d.var_a, self.b: d.var_b},
+                    "cov": d.cov,
                 }
             )
             if not d.paired:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.blocks import dot
+from threshold_lab.core.blocks import blocks, dot
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.bootstrap import Groups, Replicate, groups_of, replicate_summaries
@@ -255,6 +255,11 @@ class PairedDeLong:
     alternative: str = "two-sided"
     #: Unpaired: the Welch–Satterthwaite degrees of freedom of Student's t (pROC's).
     df: float | None = None
+    #: DeLong's variance of each AUC and their covariance (0 for different examples),
+    #: as pROC's ``var`` and ``cov`` give them.
+    var_a: float | None = None
+    var_b: float | None = None
+    cov: float | None = None
 
     @property
     def method(self) -> str:
@@ -314,6 +319,9 @@ def unpaired_delong(
             ONE if diff == 0 else ZERO,
             paired=False,
             alternative=alternative,
+            var_a=var_a,
+            var_b=var_b,
+            cov=0.0,
         ), None
     df = (var_a + var_b) ** 2 / (var_a**2 / (n_a - 1) + var_b**2 / (n_b - 1))
     d = diff / se
@@ -328,7 +336,30 @@ def unpaired_delong(
         paired=False,
         alternative=alternative,
         df=df,
+        var_a=var_a,
+        var_b=var_b,
+        cov=0.0,
     ), None
+
+
+def _squares(
+    placed: FloatArray,
+    auc: float,
+    labels: npt.NDArray[np.bool_],
+    weights: FloatArray | None,
+) -> tuple[float, float]:
+    """The positives' and the negatives' sums of squared components about ``auc``
+    (weighted), a block at a time."""
+    pos_sum = neg_sum = 0.0
+    for s in blocks(0, placed.shape[0]):
+        c = placed[s] - auc
+        lab = labels[s]
+        sq = c * c if weights is None else weights[s] * c * c
+        total = float(sq.sum())
+        p = float(sq[lab].sum())
+        pos_sum += p
+        neg_sum += total - p
+    return pos_sum, neg_sum
 
 
 def paired_delong(
@@ -368,6 +399,10 @@ def paired_delong(
     # the negatives'.
     d = np.take(in_rows, pb.order, out=scratch.key.view(np.float64), mode="clip")
     del in_rows
+    # Each model's own components about its AUC, for its variance (and, with the
+    # difference's, the covariance: cov = (var_a + var_b − var_diff)/2).
+    sq_a = _squares(d, auc_a, pb.labels, pb.weights)
+    sq_b = _squares(pb.placed, auc_b, pb.labels, pb.weights)
     d -= pb.placed
     d -= diff
     d_pos = np.multiply(d, pb.labels, out=pb.placed)
@@ -381,6 +416,9 @@ def paired_delong(
     s10 /= pos - 1
     s01 /= neg - 1
     var = max(s10 / pos + s01 / neg, 0.0)
+    var_a = sq_a[0] / (pos - 1) / pos + sq_a[1] / (neg - 1) / neg
+    var_b = sq_b[0] / (pos - 1) / pos + sq_b[1] / (neg - 1) / neg
+    cov = (var_a + var_b - (s10 / pos + s01 / neg)) / 2
     se = math.sqrt(var)
     zc = z_for(confidence)
     interval = Interval(diff - zc * se, diff + zc * se, "delong", confidence)
@@ -394,10 +432,23 @@ def paired_delong(
             None,
             ONE if diff == 0 else ZERO,
             alternative=alternative,
+            var_a=var_a,
+            var_b=var_b,
+            cov=cov,
         ), None
     z = diff / se
     return PairedDeLong(
-        auc_a, auc_b, diff, se, interval, z, normal_p(z, alternative), alternative=alternative
+        auc_a,
+        auc_b,
+        diff,
+        se,
+        interval,
+        z,
+        normal_p(z, alternative),
+        alternative=alternative,
+        var_a=var_a,
+        var_b=var_b,
+        cov=cov,
     ), None
 
 
