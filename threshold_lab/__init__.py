@@ -23,6 +23,7 @@ from threshold_lab.core.errors import InputError, MissingDependency, UnknownOpti
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.report.at_thresholds import metric_at_thresholds
 from threshold_lab.core.report.gating import GateResult, gate
+from threshold_lab.core.report.power import power
 from threshold_lab.core.report.report import Report, Sweep
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ __all__ = [
     "from_frame",
     "gate",
     "metric_at_thresholds",
+    "power",
     "report",
 ]
 

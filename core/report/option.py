@@ -60,8 +60,8 @@ def _unknown(shown: str, word: str, names: list[str]) -> str:
     return f"{shown}(): {word}= is not an option{hint} (help({shown}) lists them)"
 
 
-COMMANDS = ("explore", "screenshot", "report", "plot", "sonify")
-PYTHON = ("report()", "from_frame()", "from_estimator()", "explore()", "figure()")
+COMMANDS = ("explore", "screenshot", "report", "plot", "sonify", "power")
+PYTHON = ("report()", "from_frame()", "from_estimator()", "explore()", "figure()", "power()")
 FRONTS = (*COMMANDS, *PYTHON, "plain")
 
 #: How a flag takes its value: one value; a repeatable one (each value parsed, the

@@ -37,6 +37,7 @@ from threshold_lab.core.groups.gaps import parse_max_gap
 from threshold_lab.core.groups.thresholds import CRITERIA, parse_criterion, parse_tolerance
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
+from threshold_lab.core.intervals.power import parse_power_number
 from threshold_lab.core.intervals.pvalues import parse_alternative
 from threshold_lab.core.metrics.threshold_metrics import check_beta
 from threshold_lab.core.report.as_json import MIN_POINTS
@@ -293,9 +294,9 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "alternative",
         "comparing models: the alternative of DeLong's and McNemar's tests (greater: "
-        "the first model's AUC above the second's)",
+        "the first model's AUC above the second's); power: greater or less is one-sided",
         parse_alternative,
-        _EVERY_RUN | {"plain"},
+        _EVERY_RUN | {"plain", "power", "power()"},
         default="two-sided",
         plain="alternative",
         metavar="two-sided|greater|less",
@@ -473,7 +474,7 @@ def _entries() -> Iterator[Option]:
         "json",
         "print exactly one JSON object (sonify: its segments)",
         None,
-        frozenset({"report", "sonify"}),
+        frozenset({"report", "sonify", "power"}),
         default=False,
         kind="switch",
         section="output",
@@ -580,6 +581,73 @@ def _entries() -> Iterator[Option]:
         frozenset({"plot", "figure()"}),
         metavar="TITLE",
         section="figure",
+    )
+    # --- power and sample size
+    power = frozenset({"power", "power()"})
+    yield Option(
+        "auc",
+        "power: the ROC AUC to detect against 0.5 (above 0.5, below 1)",
+        parse_power_number,
+        power,
+        metavar="A",
+        annotation="float | None",
+        section="power",
+    )
+    yield Option(
+        "cases",
+        "power: the actual positives (cases)",
+        parse_power_number,
+        power,
+        metavar="N1",
+        annotation="float | None",
+        section="power",
+    )
+    yield Option(
+        "controls",
+        "power: the actual negatives (controls)",
+        parse_power_number,
+        power,
+        metavar="N0",
+        annotation="float | None",
+        section="power",
+    )
+    yield Option(
+        "kappa",
+        "power: controls per case, with one of --cases and --controls (1 by default)",
+        parse_power_number,
+        power,
+        metavar="K",
+        annotation="float | None",
+        section="power",
+    )
+    yield Option(
+        "sig_level",
+        "power: the significance level (0.05 unless solved for: left out when the AUC, "
+        "the sample size and the power are all given)",
+        parse_power_number,
+        power,
+        metavar="ALPHA",
+        annotation="float | None",
+        section="power",
+    )
+    yield Option(
+        "power",
+        "power: the power (1 − β) to reach",
+        parse_power_number,
+        power,
+        metavar="P",
+        annotation="float | None",
+        section="power",
+    )
+    yield Option(
+        "from_file",
+        "power: take the AUC and the controls per case (and, unless given, the cases and "
+        "controls) from a file's or preset's rows",
+        str,
+        power,
+        flag="--from",
+        metavar="SOURCE",
+        section="power",
     )
     # --- sound
     yield Option(

@@ -46,6 +46,7 @@ FUNCTIONS: dict[str, list[tuple[Callable[..., Any], set[str]]]] = {
         (Report.figure, {"chart", "threshold"}),
         (Report.plot, {"chart", "path", "ax", "threshold"}),
     ],
+    "power()": [(tl.power, set())],
 }
 
 

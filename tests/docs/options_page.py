@@ -26,6 +26,7 @@ SECTIONS = [
     ("What report prints", ("output",)),
     ("Figures", ("figure",)),
     ("Sound", ("sound",)),
+    ("Power and sample size", ("power",)),
     ("The explorer", ("explorer",)),
     ("Reading the rows", ("source",)),
 ]

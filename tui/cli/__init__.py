@@ -67,6 +67,12 @@ COMMANDS: dict[str, Command] = {
         "SOURCE --chart roc|pr --out FILE.wav [--seconds S] [--reference] [--json]",
         "sonify",
     ),
+    "power": Command(
+        "power and sample size of one ROC curve's AUC test (pROC's power.roc.test)",
+        "[--auc A] [--cases N1] [--controls N0] [--kappa K] [--sig-level S] [--power P] "
+        "[--from SOURCE] [--json]",
+        "power",
+    ),
     "screenshot": Command(
         "write an SVG of one explorer state, without a terminal",
         "[SOURCE] OUT.svg [options]",

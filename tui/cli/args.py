@@ -40,6 +40,7 @@ SECTIONS = {
     "output": "output",
     "figure": "the figure",
     "sound": "the sound",
+    "power": "power and sample size (one ROC curve, as pROC's power.roc.test)",
     "explorer": "the explorer",
     "source": "reading the rows",
 }

@@ -53,6 +53,47 @@ class Deciding(Speaker):
         # The band is kept: the threshold moves to its accept threshold, and status says it.
         self.say(self.session.set_band(goal).status)
 
+    def _power(self, args: list[str]) -> list[str]:
+        """``power [auc A] [cases N1] ...``: pROC's power.roc.test for one ROC curve,
+        the AUC and the controls per case these rows' unless given."""
+        from threshold_lab.core.intervals.power import parse_power_number, power_one
+
+        words = ("auc", "cases", "controls", "kappa", "sig_level", "power")
+        given: dict[str, float] = {}
+        if len(args) % 2:
+            raise InputError(
+                "say power and pairs of a word and a number: auc 0.8, cases 40, controls 60, "
+                "kappa 1.5, sig_level 0.05, power 0.9"
+            )
+        for word, value in zip(args[::2], args[1::2], strict=True):
+            key = word.lower().replace("-", "_").replace(".", "_")
+            if key not in words:
+                raise InputError(f"power: {word!r} is not one of {', '.join(words)}")
+            given[key] = parse_power_number(value)
+        a = self.analysis
+        pos, neg = float(a.data.positives), float(a.data.negatives)
+        auc = given.get("auc")
+        if auc is None:
+            auc = a.curves.summaries.roc_auc.value
+            if auc is None:
+                raise InputError("power: these rows' ROC AUC is undefined (one class); give auc A")
+        kappa = given.get("kappa", neg / pos if pos else None)
+        cases, controls = given.get("cases"), given.get("controls")
+        if "power" not in given and cases is None and controls is None:
+            cases, controls = pos, neg
+        sig = given.get("sig_level")
+        sizes = cases is not None or controls is not None
+        if sig is None and not (sizes and "power" in given):
+            sig = 0.05
+        return power_one(
+            auc=auc,
+            cases=cases,
+            controls=controls,
+            kappa=kappa,
+            sig_level=sig,
+            power=given.get("power"),
+        ).lines()
+
     def cmd_stability(self, args: list[str]) -> None:
         """``stability [GOAL] [within E [in Q]]``: the goal over the folds."""
         folds = self.session.fold_sweeps()

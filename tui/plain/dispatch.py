@@ -93,6 +93,7 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             cmd.NetBenefit: self.cmd_net_benefit,
             cmd.UsefulRange: self.cmd_useful_range,
             cmd.Hull: lambda args: self._tell(args, lambda: cost_curve_lines(self.analysis)),
+            cmd.PowerCommand: lambda args: self.say(*self._power(args)),
             cmd.Corners: lambda args: self._tell(
                 args,
                 lambda: corner_lines(self.analysis.sweep, self.analysis.curves.local_maxima),

@@ -1,0 +1,35 @@
+"""``threshold-lab power``: power and sample size for one ROC curve (pROC's
+``power.roc.test``), from numbers or from a file's rows. Headless: core only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from threshold_lab.tui.cli.args import PROG, Parser, add_options, given
+
+
+def parser() -> Parser:
+    p = Parser(
+        prog=f"{PROG} power",
+        description="Solve for the one left out of the AUC, the sample size (cases and "
+        "controls), the significance level and the power, for a test of one ROC curve's "
+        "AUC against 0.5 (Obuchowski's variance, as pROC's power.roc.test).",
+        epilog="--from SOURCE (a file or a preset) takes the AUC and the controls per case "
+        "from its rows.",
+    )
+    add_options(p, "power")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from threshold_lab.core.intervals.power import power_from
+
+    g = given(args, "power")
+    result = power_from(g)
+    if g.get("json"):
+        sys.stdout.write(json.dumps(result.as_json(), allow_nan=False) + "\n")
+    else:
+        sys.stdout.write("\n".join(result.lines()) + "\n")
+    return 0
