@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
+from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.errors import InputError
 
 _N = NormalDist()
@@ -29,8 +30,6 @@ ALTERNATIVES = ("two-sided", "one-sided")
 
 def parse_power_number(text: str) -> float:
     """A typed number of a power calculation (a decimal or one fraction)."""
-    from threshold_lab.core.doubles import read_typed
-
     try:
         return read_typed(text.strip())
     except ValueError as exc:
@@ -211,46 +210,3 @@ def _power(auc: float, cases: float, kappa: float, alpha: float) -> float:
     zar = _N.inv_cdf(alpha) * math.sqrt(v0)
     z_beta = _lower_root(vt, 2 * zar * math.sqrt(vt), zar * zar - cases * (auc * auc - auc + 0.25))
     return 1 - _N.cdf(z_beta)
-
-
-def power_from(given: dict[str, Any]) -> Power:
-    """A power calculation from the options as the front door reads them (``auc``,
-    ``cases``, ``controls``, ``kappa``, ``sig_level``, ``power``, ``alternative``,
-    ``from_file``): with a source, its rows give the AUC and the controls per case, and
-    its cases and controls unless a sample size is being solved for."""
-    auc, cases, controls = given.get("auc"), given.get("cases"), given.get("controls")
-    kappa, power = given.get("kappa"), given.get("power")
-    alternative = given.get("alternative") or "two-sided"
-    side = "two-sided" if alternative == "two-sided" else "one-sided"
-    source = given.get("from_file")
-    if source is not None:
-        from threshold_lab.core.report.request import Request
-
-        data = Request.from_command("report", str(source), {}).open().data
-        from threshold_lab.core.analysis import curves_for
-
-        c = curves_for(data)
-        value = c.summaries.roc_auc.value
-        if value is None:
-            raise InputError(f"power --from {source}: the ROC AUC is undefined on its rows")
-        pos, neg = float(data.positives), float(data.negatives)
-        auc = value if auc is None else auc
-        kappa = neg / pos if kappa is None else kappa
-        if power is None or (cases is not None or controls is not None):
-            cases = pos if cases is None and controls is None else cases
-            controls = neg if controls is None and cases == pos else controls
-    sig = given.get("sig_level")
-    sizes = (cases is not None and (controls is not None or kappa is not None)) or (
-        controls is not None and kappa is not None
-    )
-    if sig is None and not (auc is not None and sizes and power is not None):
-        sig = 0.05
-    return power_one(
-        auc=auc,
-        cases=cases,
-        controls=controls,
-        kappa=kappa,
-        sig_level=sig,
-        power=power,
-        alternative=side,
-    )

@@ -3,8 +3,13 @@ options the command line's ``power`` takes (one table declares them)."""
 
 from __future__ import annotations
 
-from threshold_lab.core.intervals.power import Power, power_from
+from typing import Any
+
+from threshold_lab.core.analysis import curves_for
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.power import Power, power_one
 from threshold_lab.core.report.option import keywords_checked
+from threshold_lab.core.report.request import Request
 from threshold_lab.core.report.table import OPTIONS
 
 
@@ -48,3 +53,42 @@ def power(
                 else value
             )
     return power_from(given)
+
+
+def power_from(given: dict[str, Any]) -> Power:
+    """A power calculation from the options as the front door reads them (``auc``,
+    ``cases``, ``controls``, ``kappa``, ``sig_level``, ``power``, ``alternative``,
+    ``from_file``): with a source, its rows give the AUC and the controls per case, and
+    its cases and controls unless a sample size is being solved for."""
+    auc, cases, controls = given.get("auc"), given.get("cases"), given.get("controls")
+    kappa, power = given.get("kappa"), given.get("power")
+    alternative = given.get("alternative") or "two-sided"
+    side = "two-sided" if alternative == "two-sided" else "one-sided"
+    source = given.get("from_file")
+    if source is not None:
+        data = Request.from_command("report", str(source), {}).open().data
+        c = curves_for(data)
+        value = c.summaries.roc_auc.value
+        if value is None:
+            raise InputError(f"power --from {source}: the ROC AUC is undefined on its rows")
+        pos, neg = float(data.positives), float(data.negatives)
+        auc = value if auc is None else auc
+        kappa = neg / pos if kappa is None else kappa
+        if power is None or (cases is not None or controls is not None):
+            cases = pos if cases is None and controls is None else cases
+            controls = neg if controls is None and cases == pos else controls
+    sig = given.get("sig_level")
+    sizes = (cases is not None and (controls is not None or kappa is not None)) or (
+        controls is not None and kappa is not None
+    )
+    if sig is None and not (auc is not None and sizes and power is not None):
+        sig = 0.05
+    return power_one(
+        auc=auc,
+        cases=cases,
+        controls=controls,
+        kappa=kappa,
+        sig_level=sig,
+        power=power,
+        alternative=side,
+    )

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from threshold_lab.core.report.power import power_from
 from threshold_lab.tui.cli.args import PROG, Parser, add_options, given
 
 
@@ -24,8 +25,6 @@ def parser() -> Parser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from threshold_lab.core.intervals.power import power_from
-
     g = given(args, "power")
     result = power_from(g)
     if g.get("json"):

@@ -14,6 +14,7 @@ from threshold_lab.core.decide.stability import (
     stability_lines,
 )
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.power import parse_power_number, power_one
 from threshold_lab.core.text.decision import (
     decision_curve_lines,
     net_benefit_sentence,
@@ -56,8 +57,6 @@ class Deciding(Speaker):
     def _power(self, args: list[str]) -> list[str]:
         """``power [auc A] [cases N1] ...``: pROC's power.roc.test for one ROC curve,
         the AUC and the controls per case these rows' unless given."""
-        from threshold_lab.core.intervals.power import parse_power_number, power_one
-
         words = ("auc", "cases", "controls", "kappa", "sig_level", "power")
         given: dict[str, float] = {}
         if len(args) % 2:
