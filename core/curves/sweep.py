@@ -195,6 +195,9 @@ def _unweighted(
     the label bits. With every score distinct the sorted keys are the thresholds."""
     n = scores.shape[0]
     key, top = _keyed(scores, labels)
+    runs = _label_runs(key, top)
+    if runs is not None:
+        return runs
     if np.little_endian:  # the label bits are the first byte of each key
         label = key.view(np.uint8)[::8] & np.uint8(1)
     else:  # pragma: no cover - no big-endian machine runs the tests
@@ -234,6 +237,52 @@ def _unweighted(
     tp[0] = fp[0] = 0
     np.invert(value[first_below:], out=value[first_below:])  # below 0: the sign again
     return value.view(np.float64), tp, fp
+
+
+def _label_runs(
+    key: Any, top: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """The sweep from sorted packed keys read by runs of equal keys, where scores are
+    tied: a run is rows of one score and one label (a tie group's positives and its
+    negatives are each one run), so its length is that label's count in the group,
+    and only the runs, not the rows, are summed. None where runs are many (nearly
+    every score distinct), which reads faster row by row."""
+    n = key.shape[0]
+    change = np.empty(n, dtype=bool)
+    np.not_equal(key[1:], key[:-1], out=change[:-1])
+    change[-1] = True
+    if 0 < top < n:
+        change[top - 1] = True
+    ends = np.flatnonzero(change)
+    del change
+    r = ends.shape[0]
+    if r * 4 > n:
+        return None
+    at = key[ends]
+    label = (at & _BIT).astype(np.int64)
+    below = ends >= top
+    label[below] ^= 1  # inverted with the rest of those keys
+    value = at >> _BIT
+    lengths = np.diff(ends, prepend=-1)
+    # A tie group's last run: where the next run's score differs (or the part below 0
+    # starts), and the last run.
+    last = np.empty(r, dtype=bool)
+    np.not_equal(value[1:], value[:-1], out=last[:-1])
+    last[-1] = True
+    if 0 < top < n:
+        last[int(np.searchsorted(ends, top)) - 1] = True
+    group = np.flatnonzero(last)
+    m = group.shape[0]
+    tp = np.empty(m + 1, dtype=np.int64)
+    tp[1:] = np.cumsum(lengths * label)[group]
+    fp = np.empty(m + 1, dtype=np.int64)
+    np.add(ends[group], 1, out=fp[1:])
+    fp[1:] -= tp[1:]
+    tp[0] = fp[0] = 0
+    thresholds = value[group]
+    first_below = int(np.searchsorted(ends[group], top))
+    np.invert(thresholds[first_below:], out=thresholds[first_below:])  # the sign again
+    return thresholds.view(np.float64), tp, fp
 
 
 def _run_ends(desc: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
