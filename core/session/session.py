@@ -264,6 +264,9 @@ class Session(Editing):
         if self.goal is not None and self.goal.columns():
             self.policy.goal = None  # a preset has no cost columns: the goal goes
         said = f"Loaded preset {name}: {p.description}"
+        if self.policy.band is not None:  # its thresholds were the other rows' scores
+            self.policy.band = None
+            said += " The review band is off (a band goal sets one on these rows)."
         if p.models:
             names = ", ".join(m.name for m in p.models)
             said += f" Models {names}; {p.models[0].name}'s scores shown."

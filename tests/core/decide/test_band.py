@@ -277,3 +277,22 @@ def test_an_unbounded_side_is_said_and_vacuous_bounds_read_plainly() -> None:
     tied = curves_for(make_dataset([0.9, 0.5, 0.5, 0.1], [True, True, False, False])).sweep
     one = solve_band(tied, parse_band_goal("band: min review where precision >= 1 and npv >= 1"))
     assert "reviewed: 2 (1 positive, 1 negative)" in "\n".join(band_lines(one, tied))
+
+
+def test_a_session_s_band_follows_the_threshold_and_goes_with_other_rows() -> None:
+    from threshold_lab.core.data.presets import preset
+    from threshold_lab.core.session.session import Session
+
+    s = Session(preset("good").data, 0.5, source="preset good")
+    u = s.set_band("band: max coverage where precision >= 0.9 and npv >= 0.9")
+    assert u.review is not None and (u.review.t_high, u.review.t_low) == (0.64, 0.33)
+    assert s.threshold == 0.64
+    # Below the reject threshold, nothing is reviewed; back up, the band is as it was.
+    low = s.set_threshold(0.2).review
+    assert low is not None and low.counts.reviewed == 0 and low.t_low == 0.2
+    back = s.set_threshold(0.64).review
+    assert back is not None and back.t_low == 0.33 and back.counts.reviewed == 7
+    with pytest.raises(InputError, match="no band is set"):
+        Session(preset("good").data, 0.5, source="p").move_band_low(1)
+    gone = s.load_preset("imbalanced")
+    assert gone.review is None and "review band is off" in gone.message
