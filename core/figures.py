@@ -778,7 +778,8 @@ def _risk_coverage(
     for i, m in enumerate(models):
         a = m.analysis
         s = a.sweep
-        bands = [b for b in risk_coverage(s) if float(b.decided) > 0]
+        every = risk_coverage(s)
+        bands = [b for b in every if float(b.decided) > 0]  # reviewing all has no risk
         x = np.array([float(b.decided) / float(b.total) for b in bands])
         y = np.array([float(b.errors) / float(b.decided) for b in bands])
         st = _style(i)
@@ -787,8 +788,9 @@ def _risk_coverage(
             y,
             linewidth=1.6,
             markersize=5,
-            label=f"{_who(m, several)}frontier: {len(bands)} bands, each fewest errors "
-            "for a price of review",
+            label=f"{_who(m, several)}frontier: {len(every)} "
+            f"{'band' if len(every) == 1 else 'bands'}, each fewest errors for a price of "
+            "review (reviewing all: no risk, not drawn)",
             **st,
         )
         line.set_gid(f"risk-coverage:{m.name}")
@@ -797,7 +799,8 @@ def _risk_coverage(
         errors = float(s.fp[k]) + float(s.positives) - float(s.tp[k])
         _active(ax, 1.0, errors / n, m, st["color"], several, left=True)
     ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(bottom=0)
+    top = ax.get_ylim()[1]
+    ax.set_ylim(bottom=-0.03 * top)  # markers at no risk drawn whole
     ax.grid(True, color="#DDDDDD", linewidth=0.6)
     ax.set_xlabel("Coverage = decided / n (accepted + rejected; the rest reviewed)")
     ax.set_ylabel("Selective risk = (FP + FN) / decided")

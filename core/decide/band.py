@@ -968,12 +968,15 @@ class BandShown:
             else f"accept >= {format_threshold(self.t_high)}: {_n(c.accepted)} (TP {_n(c.tp)}, "
             f"FP {_n(c.fp)})"
         )
-        reject = (
-            "reject no row"
-            if float(c.rejected) == 0
-            else f"reject < {format_threshold(self.t_low)}: {_n(c.rejected)} (TN {_n(c.tn)}, "
-            f"FN {_n(c.fn)})"
-        )
+        if float(c.rejected) == 0:
+            reject = "reject no row"
+        elif self.index_low == 0:
+            reject = f"reject every row: {_n(c.rejected)} (TN {_n(c.tn)}, FN {_n(c.fn)})"
+        else:
+            reject = (
+                f"reject < {format_threshold(self.t_low)}: {_n(c.rejected)} (TN {_n(c.tn)}, "
+                f"FN {_n(c.fn)})"
+            )
         review = (
             f"review {_n(c.reviewed)} ({_plural(c.reviewed_positives, 'positive', 'positives')}"
             f", {_plural(c.reviewed_negatives, 'negative', 'negatives')})"
@@ -985,15 +988,16 @@ class BandShown:
         13/20``: the parts without their cells, where room is short."""
         c = self.counts
         accept = (
-            "accept none"
+            "accept no row"
             if self.index_high == 0
             else f"accept >= {format_threshold(self.t_high)}: {_n(c.accepted)}"
         )
-        reject = (
-            "reject none"
-            if float(c.rejected) == 0
-            else f"reject < {format_threshold(self.t_low)}: {_n(c.rejected)}"
-        )
+        if float(c.rejected) == 0:
+            reject = "reject no row"
+        elif self.index_low == 0:
+            reject = f"reject every row: {_n(c.rejected)}"
+        else:
+            reject = f"reject < {format_threshold(self.t_low)}: {_n(c.rejected)}"
         return accept, reject, f"review {_n(c.reviewed)}", f"coverage {c.coverage().short()}"
 
     def sentence(self, note: str = "") -> str:

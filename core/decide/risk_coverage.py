@@ -123,7 +123,25 @@ def risk_coverage(sweep: Sweep) -> tuple[FrontierBand, ...]:
         else:
             j -= 1
         out.append(_band(sweep, verts, tp, fp, pos, neg, i, j, total))
-    return tuple(out)
+    return _vertices(out)
+
+
+def _vertices(bands: list[FrontierBand]) -> tuple[FrontierBand, ...]:
+    """The merged chain without the points inside a straight stretch of it (two edges
+    of one slope, one from each side): each band kept is a corner, best alone at some
+    price; one inside a stretch is beaten at every price by the stretch's ends (at
+    no errors, 6 decided beside 13 decided)."""
+    kept = [bands[0]]
+    for k in range(1, len(bands) - 1):
+        a, b, c = kept[-1], bands[k], bands[k + 1]
+        # Collinear in (decided, errors): the cross product of the two steps is 0.
+        if (b.decided - a.decided) * (c.errors - b.errors) != (c.decided - b.decided) * (
+            b.errors - a.errors
+        ):
+            kept.append(b)
+    if len(bands) > 1:
+        kept.append(bands[-1])
+    return tuple(kept)
 
 
 def _band(

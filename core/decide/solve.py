@@ -85,7 +85,7 @@ WORDS = {
     "fowlkes_mallows": "Fowlkes-Mallows index",
     "jaccard": "Jaccard index",
     "net_benefit": "net benefit",
-    "topleft": "distance to the top-left corner",
+    "topleft": "squared distance to the top-left corner",
 }
 
 

@@ -69,8 +69,8 @@ class Power:
         return {
             "method": self.method,
             "auc": self.auc,
-            "cases": self.cases,
-            "controls": self.controls,
+            "cases": _whole(self.cases),
+            "controls": _whole(self.controls),
             "sig_level": self.sig_level,
             "power": self.power,
             "alternative": self.alternative,
@@ -91,11 +91,11 @@ class Power:
             self.method + ":",
             f"  AUC {self.auc:.6g}{smallest}",
             f"  cases {c}, controls {k}{rounded}",
-            f"  significance level {self.sig_level:.6g} ({self.alternative}){level}",
-            f"  power {self.power:.7g}{reached}",
+            f"  significance level {_shown(self.sig_level)} ({self.alternative}){level}",
+            f"  power {_shown(self.power)}{reached}",
         ]
         if self.power_at_whole is not None:
-            out.append(f"  power at those whole numbers ≈ {self.power_at_whole:.7g}")
+            out.append(f"  power at those whole numbers ≈ {_shown(self.power_at_whole)}")
         return out
 
 
@@ -121,6 +121,17 @@ def power_one(
     for name, v in (("cases", cases), ("controls", controls), ("kappa", kappa)):
         if v is not None and not v > 0:
             raise InputError(f"power: {name} {v:g} should be above 0")
+    given_sizes = [v is not None for v in (cases, controls, kappa)]
+    if all(given_sizes):
+        raise InputError(
+            "power: give two of the cases, the controls and kappa (controls per case), not "
+            "all three"
+        )
+    if given_sizes[:2].count(True) == 1 and kappa is None:
+        raise InputError(
+            "power: give both the cases and the controls, or one of them with kappa "
+            "(controls per case)"
+        )
     if cases is None and controls is not None and kappa is not None:
         cases = controls / kappa
     elif controls is None and cases is not None and kappa is not None:
@@ -138,8 +149,8 @@ def power_one(
     ]
     if len(missing) != 1:
         raise InputError(
-            "power: give all but one of --auc, the sample size (--cases and --controls, or "
-            "one of them with --kappa), --sig-level and --power; "
+            "power: give all but one of the AUC, the sample size (cases and controls, or "
+            "one of them with kappa), the significance level and the power; "
             + ("nothing is left to solve for" if not missing else f"left out: {', '.join(missing)}")
         )
     two = alternative == "two-sided"
@@ -174,7 +185,13 @@ def power_one(
         z_alpha = _lower_root(
             v0, 2 * zbr * math.sqrt(v0), zbr * zbr - cases * (auc * auc - auc + 0.25)
         )
-        return Power(auc, cases, controls, _sig(_N.cdf(z_alpha), two), power, alternative, solved)
+        level = _sig(_N.cdf(z_alpha), two)
+        if not level < 1:
+            raise InputError(
+                f"power: no significance level below 1 reaches power {power:g} with these "
+                "cases and controls"
+            )
+        return Power(auc, cases, controls, level, power, alternative, solved)
     assert alpha is not None and power is not None
     z_alpha, z_beta = _N.inv_cdf(alpha), _N.inv_cdf(1 - power)
 
@@ -193,6 +210,19 @@ def power_one(
         else:
             hi = mid
     return Power((lo + hi) / 2, cases, controls, _sig(alpha, two), power, alternative, solved)
+
+
+def _whole(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+def _shown(p: float) -> str:
+    """A probability to 7 significant digits, never rounded to 1 or 0 when it is not."""
+    if p >= 1 - 5e-8:  # 1 itself only by rounding: a power is below 1
+        return "> 0.9999999"
+    if 0 < p < 1e-12:
+        return "< 1e-12"
+    return f"{p:.7g}"
 
 
 def _sig(alpha: float, two: bool) -> float:

@@ -368,7 +368,15 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
         deciding.append("")
     band = c.band()
     if band is not None:
-        deciding += [*band_lines(band, a.sweep), ""]
+        band_text = band_lines(band, a.sweep)
+        if c.several and c.group_by is None:
+            band_text[0] += f" (model {c.first.name}'s scores)"
+        if o.prevalence is not None:
+            band_text.append(
+                "  (solved on the rows as they are: the deployment prevalence does not "
+                "reweight a band)"
+            )
+        deciding += [*band_text, ""]
     at = c.at_prevalence()
     if at is not None and o.prevalence is not None:
         deciding += [*prevalence_lines(a, at, o.prevalence), ""]

@@ -45,13 +45,16 @@ def power(
         ("alternative", alternative),
         ("from_file", from_file),
     ):
-        if value is not None:
-            option = OPTIONS[name]
-            given[name] = (
-                option.parse(str(value))
-                if option.parse and not isinstance(value, float | int)
-                else value
-            )
+        if value is None:
+            continue
+        option = OPTIONS[name]
+        if name == "alternative" and str(value) in ("one.sided", "one-sided", "two.sided"):
+            value = "two-sided" if str(value) == "two.sided" else "greater"  # pROC's words
+        typed = option.parse is not None and not isinstance(value, float | int)
+        try:
+            given[name] = option.parse(str(value)) if typed and option.parse else value
+        except ValueError as exc:
+            raise InputError(f"threshold_lab.power(): {name}={value!r}: {exc}") from None
     return power_from(given)
 
 
@@ -62,7 +65,12 @@ def power_from(given: dict[str, Any]) -> Power:
     its cases and controls unless a sample size is being solved for."""
     auc, cases, controls = given.get("auc"), given.get("cases"), given.get("controls")
     kappa, power = given.get("kappa"), given.get("power")
-    alternative = given.get("alternative") or "two-sided"
+    alternative = str(given.get("alternative") or "two-sided")
+    if alternative == "less":
+        raise InputError(
+            "power: the test is of the AUC above 0.5: give the alternative greater "
+            "(one-sided, pROC's one.sided) or two-sided"
+        )
     side = "two-sided" if alternative == "two-sided" else "one-sided"
     source = given.get("from_file")
     if source is not None:
@@ -73,10 +81,13 @@ def power_from(given: dict[str, Any]) -> Power:
             raise InputError(f"power --from {source}: the ROC AUC is undefined on its rows")
         pos, neg = float(data.positives), float(data.negatives)
         auc = value if auc is None else auc
-        kappa = neg / pos if kappa is None else kappa
-        if power is None or (cases is not None or controls is not None):
-            cases = pos if cases is None and controls is None else cases
-            controls = neg if controls is None and cases == pos else controls
+        if cases is None and controls is None:
+            if kappa is None:
+                kappa = neg / pos
+            if power is None:  # the rows' own sample size: solve for the power
+                cases, controls, kappa = pos, neg, None
+        elif kappa is None and (cases is None or controls is None):
+            kappa = neg / pos  # one of them given: the other at the rows' ratio
     sig = given.get("sig_level")
     sizes = (cases is not None and (controls is not None or kappa is not None)) or (
         controls is not None and kappa is not None

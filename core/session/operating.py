@@ -4,12 +4,19 @@ COL`` with ``O`` or ``--group-goal``), the moves of the threshold, and the
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import numpy as np
 from threshold_lab.core.analysis import Analysis, Curves
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.decide.band import BandShown, band_shown
+from threshold_lab.core.decide.band import (
+    BandGoal,
+    BandShown,
+    band_shown,
+    parse_band_goal,
+    solve_band,
+)
 from threshold_lab.core.decide.solve import Setting, solve
 from threshold_lab.core.drawing.bands import Band
 from threshold_lab.core.drawing.model_rows import ModelRow, model_row
@@ -19,6 +26,7 @@ from threshold_lab.core.groups.thresholds import parse_criterion, parse_toleranc
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.report import Report
 from threshold_lab.core.session.groups import PooledAnalysis
+from threshold_lab.core.session.policy import OFF_WORDS
 from threshold_lab.core.session.rowview import NOTHING_CHANGED, Changed
 from threshold_lab.core.session.state import SessionState
 from threshold_lab.core.session.update import FoldChoice, Update
@@ -167,6 +175,47 @@ class OperatingPoint(SessionState):
             own[g] = t
         old, self.policy.threshold = self.threshold, t
         return self._update(Changed.band(old, self.threshold), note)
+
+    def set_band(self, given: str | BandGoal) -> Update:
+        """Solve a band goal and show its band: the threshold moves to its accept
+        threshold and the reject threshold to its own (``off`` drops the band)."""
+        if isinstance(given, str) and given.strip().lower() in OFF_WORDS:
+            said = "No band is set." if self.policy.band is None else "Band off."
+            self.policy.band = None
+            return self._update(message=said)
+        if self.shown.own is not None:
+            raise InputError(OWN_REFUSED)
+        goal = parse_band_goal(given) if isinstance(given, str) else given
+        band = solve_band(self.analysis.sweep, goal, self.confidence)
+        self.policy.band = (goal.text(), band.t_low)
+        moved = self.set_threshold(band.t_high)
+        shown = moved.review
+        assert shown is not None
+        said = f"{goal.text()}: {shown.sentence().removeprefix('Band: ')}"
+        if not band.decides:
+            said += " No band that decides rows is better: every row is reviewed."
+        return dataclasses.replace(moved, message=said)
+
+    def move_band_low(self, delta: int) -> Update:
+        """Move the reject threshold by ``delta`` tie groups (1: the next, a lower
+        score; -1: the previous), never above the accept threshold."""
+        band = self.policy.band
+        if band is None:
+            raise InputError(
+                "no band is set: set one with a band goal (D in the explorer; band: max "
+                "coverage where precision >= 0.99 and npv >= 0.995)"
+            )
+        a = self.analysis
+        now = band_shown(a.sweep, a.point, a.threshold, band[1], band[0])
+        k = int(np.clip(now.index_low + delta, a.point, a.sweep.size - 1))
+        t = a.sweep.threshold_at(k)
+        self.policy.band = (None, None if t is None else float(t))
+        update = self._update()
+        shown = update.review
+        assert shown is not None
+        edge = "it meets the accept threshold" if k == a.point and delta < 0 else ""
+        edge = edge or ("the lowest score" if k == a.sweep.size - 1 and delta > 0 else "")
+        return dataclasses.replace(update, message=shown.sentence(edge))
 
     def step(self, steps: int) -> Update:
         """Move by ``steps`` × 0.01; from above all a step down admits the top group."""

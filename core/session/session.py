@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 from threshold_lab.core.curves.operating import (
     Focus,
     Kind,
@@ -30,7 +29,6 @@ from threshold_lab.core.curves.operating import (
 )
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.presets import preset
-from threshold_lab.core.decide.band import BandGoal, band_shown, parse_band_goal, solve_band
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
@@ -85,47 +83,6 @@ class Session(Editing):
         d = deciding.decision
         moved = self.set_threshold(d.threshold)
         return dataclasses.replace(moved, message=decision_sentence(d, self.analysis.sweep))
-
-    def set_band(self, given: str | BandGoal) -> Update:
-        """Solve a band goal and show its band: the threshold moves to its accept
-        threshold and the reject threshold to its own (``off`` drops the band)."""
-        if isinstance(given, str) and given.strip().lower() in OFF_WORDS:
-            said = "No band is set." if self.policy.band is None else "Band off."
-            self.policy.band = None
-            return self._update(message=said)
-        if self.shown.own is not None:
-            raise InputError(OWN_REFUSED)
-        goal = parse_band_goal(given) if isinstance(given, str) else given
-        band = solve_band(self.analysis.sweep, goal, self.options.confidence)
-        self.policy.band = (goal.text(), band.t_low)
-        moved = self.set_threshold(band.t_high)
-        shown = moved.review
-        assert shown is not None
-        said = f"{goal.text()}: {shown.sentence().removeprefix('Band: ')}"
-        if not band.decides:
-            said += " No band that decides rows is better: every row is reviewed."
-        return dataclasses.replace(moved, message=said)
-
-    def move_band_low(self, delta: int) -> Update:
-        """Move the reject threshold by ``delta`` tie groups (1: the next, a lower
-        score; -1: the previous), never above the accept threshold."""
-        band = self.policy.band
-        if band is None:
-            raise InputError(
-                "no band is set: set one with a band goal (band: max coverage where "
-                "precision >= 0.99 and npv >= 0.995)"
-            )
-        a = self.analysis
-        now = band_shown(a.sweep, a.point, a.threshold, band[1], band[0])
-        k = int(np.clip(now.index_low + delta, a.point, a.sweep.size - 1))
-        t = a.sweep.threshold_at(k)
-        self.policy.band = (None, None if t is None else float(t))
-        update = self._update()
-        shown = update.review
-        assert shown is not None
-        edge = "it meets the accept threshold" if k == a.point and delta < 0 else ""
-        edge = edge or ("the lowest score" if k == a.sweep.size - 1 and delta > 0 else "")
-        return dataclasses.replace(update, message=shown.sentence(edge))
 
     def set_prevalence(self, given: str | Fraction) -> Update:
         """Show every metric also at a deployment prevalence (``off`` to stop); a goal

@@ -70,7 +70,7 @@ COMMANDS: dict[str, Command] = {
     "power": Command(
         "power and sample size of one ROC curve's AUC test (pROC's power.roc.test)",
         "[--auc A] [--cases N1] [--controls N0] [--kappa K] [--sig-level S] [--power P] "
-        "[--from SOURCE] [--json]",
+        "[--alternative two-sided|greater] [--from SOURCE] [--json]",
         "power",
     ),
     "screenshot": Command(

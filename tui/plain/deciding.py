@@ -76,10 +76,12 @@ class Deciding(Speaker):
             auc = a.curves.summaries.roc_auc.value
             if auc is None:
                 raise InputError("power: these rows' ROC AUC is undefined (one class); give auc A")
-        kappa = given.get("kappa", neg / pos if pos else None)
         cases, controls = given.get("cases"), given.get("controls")
+        kappa = given.get("kappa")
+        if kappa is None and (cases is None or controls is None) and pos:
+            kappa = neg / pos  # the rows' controls per case, where a size needs one
         if "power" not in given and cases is None and controls is None:
-            cases, controls = pos, neg
+            cases, controls, kappa = pos, neg, None
         sig = given.get("sig_level")
         sizes = cases is not None or controls is not None
         if sig is None and not (sizes and "power" in given):

@@ -335,7 +335,7 @@ def set_goal(host: Host) -> None:
     host.ask(dialog, done)
 
 
-BAND_EXAMPLE = "band: max coverage where precision >= 0.99 and npv >= 0.995"
+BAND_EXAMPLE = "max coverage where precision >= 0.99 and npv >= 0.99"
 BAND_HINT = (
     "band: max coverage [where precision >= x and npv >= y], band: min review [where ...], "
     "or band: min cost fp=A fn=B review=C [where ...]. Rows at or above the upper threshold "

@@ -24,6 +24,7 @@ from threshold_lab.core.decide.net_benefit import (
     decision_curve,
     parse_harm,
     parse_pt,
+    written,
 )
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.metric import Metric
@@ -319,10 +320,11 @@ def test_the_useful_range_is_where_the_brute_force_beats_everyone_and_no_one(
     ranges = [(Fraction(lo), Fraction(hi)) for lo, hi in d.useful_range]
     assert all(0 <= lo < hi <= 1 for lo, hi in ranges)
     assert all(a[1] <= b[0] for a, b in itertools.pairwise(ranges)), "merged, ascending"
-    # Ranges touch only at a pt where the model merely ties treating none or everyone.
+    # Ranges touch only at a pt where the model merely ties treating none or everyone
+    # (a score weighed as the pt it is written as: 0.7, not the double a hair below).
     for a, b in itertools.pairwise(ranges):
         if a[1] == b[0]:
-            assert not brute.useful(a[1]), (a, b)
+            assert not brute.useful(written(float(a[1]))), (a, b)
     scores = sorted({Fraction(r[0]) for r in rows if 0 < r[0] < 1})
     crossings = _crossings(brute)
     cuts = sorted({*scores, *crossings})

@@ -48,7 +48,13 @@ def test_each_solve_undoes_the_others(auc: float, alternative: str) -> None:
 
 def test_what_cannot_be_solved_is_one_line() -> None:
     with pytest.raises(InputError, match="left out: sample size, power"):
-        power_one(auc=0.7, cases=40)
+        power_one(auc=0.7)
+    with pytest.raises(InputError, match="give both the cases and the controls"):
+        power_one(auc=0.7, cases=40, power=0.9)
+    with pytest.raises(InputError, match="not all three"):
+        power_one(auc=0.7, cases=40, controls=50, kappa=2)
+    with pytest.raises(InputError, match="no significance level below 1"):
+        power_one(auc=0.73, cases=41, controls=72, power=0.999999, sig_level=None)
     with pytest.raises(InputError, match="nothing is left to solve for"):
         power_one(auc=0.7, cases=40, controls=40, power=0.9)
     with pytest.raises(InputError, match=r"above 0\.5 and below 1"):

@@ -250,6 +250,8 @@ class CurveChart(Chart):
         review = None if frame is None else frame.update.review
         if line is None or frame is None or review is None or frame.own is not None:
             return None
+        if self.kind not in ("roc", "pr", "det"):  # the curves a threshold is a point of
+            return None
         if review.index_low == review.index_high:
             return None
         return line.at(review.index_low)
