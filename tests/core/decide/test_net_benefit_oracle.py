@@ -24,7 +24,7 @@ from threshold_lab.core.decide.net_benefit import (
     decision_curve,
     parse_harm,
     parse_pt,
-    written,
+    written as written_pt,
 )
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.metric import Metric
@@ -324,7 +324,7 @@ def test_the_useful_range_is_where_the_brute_force_beats_everyone_and_no_one(
     # (a score weighed as the pt it is written as: 0.7, not the double a hair below).
     for a, b in itertools.pairwise(ranges):
         if a[1] == b[0]:
-            assert not brute.useful(written(float(a[1]))), (a, b)
+            assert not brute.useful(written_pt(float(a[1]))), (a, b)
     scores = sorted({Fraction(r[0]) for r in rows if 0 < r[0] < 1})
     crossings = _crossings(brute)
     cuts = sorted({*scores, *crossings})
