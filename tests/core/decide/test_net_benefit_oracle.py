@@ -24,6 +24,8 @@ from threshold_lab.core.decide.net_benefit import (
     decision_curve,
     parse_harm,
     parse_pt,
+)
+from threshold_lab.core.decide.net_benefit import (
     written as written_pt,
 )
 from threshold_lab.core.errors import InputError
