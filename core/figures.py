@@ -788,9 +788,8 @@ def _risk_coverage(
             y,
             linewidth=1.6,
             markersize=5,
-            label=f"{_who(m, several)}frontier: {len(every)} "
-            f"{'band' if len(every) == 1 else 'bands'}, each fewest errors for a price of "
-            "review (reviewing all: no risk, not drawn)",
+            label=f"{_who(m, several)}frontier, {len(every)} "
+            f"{'band' if len(every) == 1 else 'bands'} (reviewing all: not drawn)",
             **st,
         )
         line.set_gid(f"risk-coverage:{m.name}")
@@ -978,7 +977,7 @@ def draw(
         "metrics": "best",
         "reliability": "upper left",
         "cost": "upper right",
-        "risk-coverage": "upper left",
+        "risk-coverage": "center left",
     }.get(chart, "lower right")
     _finish(fig, ax, title, legend, own)
     return fig if own else ax
