@@ -610,6 +610,11 @@ def _search(
     m = tp.shape[0]
     none = _NONE if dtype is np.int64 else -np.inf
     side = _Side(goal, pos, neg, dtype, exact, none)
+    free = _free_rejection(goal, side, tp, fp, dtype)
+    if free is None:
+        free = _free_acceptance(goal, side, tp, fp, dtype)
+    if free is not None:
+        return free
     #: Each block's start, end, largest lower part, the running best after it, and
     #: its largest pair value with the first upper point attaining it.
     kept: list[tuple[int, int, Any, Any, Any, int]] = []
@@ -658,6 +663,87 @@ def _search(
         value, k = runner_found.best
         runner = (k, _lower(side, tp, fp, k, value, dtype, none, tops))
     return kh, kl, runner, pairs
+
+
+def _free_rejection(
+    goal: BandGoal, side: _Side, tp: Any, fp: Any, dtype: Any
+) -> tuple[int, int, tuple[int, int] | None, int] | None:
+    """Most coverage (or least review) with no bound on the rejected side: rejecting
+    every row the accepted side leaves reviews none, so every feasible upper point ties
+    at coverage 1, the best being to accept none and reject all (the highest ``t_high``,
+    then ``t_low``), and the runner-up reviews one tie group, the smallest one just
+    below a feasible upper point. Found in one pass; None where this does not apply
+    (a bound on the rejected side, a cost goal, or a tie group of weight 0)."""
+    if goal.objective == "cost" or any(c.side == "rejected" for c in goal.constraints):
+        return None
+    m = tp.shape[0]
+    smallest: tuple[Any, int] | None = None
+    pairs = 0
+    for s in blocks(0, m):
+        stop = min(s.stop + 1, m)  # one point past the block: its last group's size
+        t, f = (
+            tp[s.start : stop].astype(dtype, copy=False),
+            fp[s.start : stop].astype(dtype, copy=False),
+        )
+        made = t + f
+        gap = made[1:] - made[:-1]
+        if gap.shape[0] and not bool((gap > 0).all()):
+            return None
+        ok = _meets(goal, "accepted", t, f, side.pos, side.neg, side.exact)
+        n = s.stop - s.start
+        k = np.arange(s.start, s.stop, dtype=np.int64)
+        feasible = np.ones(n, dtype=np.bool_) if ok is None else ok[:n]
+        pairs += int(np.sum(m - k, where=feasible))
+        usable = feasible[: gap.shape[0]]
+        if usable.any():
+            g = np.where(usable, gap, gap.max() + 1 if gap.shape[0] else 0)
+            i = int(np.argmin(g))
+            if usable[i] and (smallest is None or g[i] < smallest[0]):
+                smallest = (g[i], s.start + i)
+    runner = None if smallest is None else (smallest[1], smallest[1] + 1)
+    return 0, 0, runner, pairs
+
+
+def _free_acceptance(
+    goal: BandGoal, side: _Side, tp: Any, fp: Any, dtype: Any
+) -> tuple[int, int, tuple[int, int] | None, int] | None:
+    """The mirror of :func:`_free_rejection`: no bound on the accepted side, so
+    accepting every row the rejected side leaves reviews none; the best is the first
+    point that meets the rejected side's bounds, as both thresholds, and the runner-up
+    reviews the smallest tie group just above a point that meets them."""
+    if goal.objective == "cost" or any(c.side == "accepted" for c in goal.constraints):
+        return None
+    m = tp.shape[0]
+    first: int | None = None
+    smallest: tuple[Any, int] | None = None
+    pairs = 0
+    for s in blocks(0, m):
+        lo = max(s.start - 1, 0)  # one point before the block: its first group's size
+        t, f = tp[lo : s.stop].astype(dtype, copy=False), fp[lo : s.stop].astype(dtype, copy=False)
+        made = t + f
+        gap = made[1:] - made[:-1]
+        if gap.shape[0] and not bool((gap > 0).all()):
+            return None
+        here = slice(s.start - lo, None)
+        ok = _meets(goal, "rejected", t[here], f[here], side.pos, side.neg, side.exact)
+        n = s.stop - s.start
+        k = np.arange(s.start, s.stop, dtype=np.int64)
+        feasible = np.ones(n, dtype=np.bool_) if ok is None else ok
+        pairs += int(np.sum(k + 1, where=feasible))
+        if first is None and feasible.any():
+            first = s.start + int(np.argmax(feasible))
+        # The group entering at point k (k >= 1): gap[k - 1 - lo] in this slice.
+        sizes = gap if s.start > 0 else np.concatenate([[0], gap])
+        usable = feasible & (k >= 1)
+        if usable.any():
+            g = np.where(usable, sizes, sizes.max() + 1)
+            i = int(np.argmin(g))
+            if usable[i] and (smallest is None or g[i] < smallest[0]):
+                smallest = (g[i], s.start + i)
+    if first is None:
+        raise AssertionError("reviewing every row is always feasible")
+    runner = None if smallest is None else (smallest[1] - 1, smallest[1])
+    return first, first, runner, pairs
 
 
 def _values(

@@ -97,6 +97,8 @@ goals = st.sampled_from(
         "band: min cost fp=3 fn=2 review=1/2 where precision >= 0.6",
         "band: min cost fp=1 fn=1 review=2 tp=-1 tn=-1/3",
         "band: max coverage",
+        "band: max coverage where npv >= 0.8",
+        "band: min review where for <= 1/4",
     ]
 )
 rows_strategy = st.lists(
