@@ -463,12 +463,12 @@ class BandGoal(Command):
     ACTION = "band"
     GROUP = "Deciding"
     ON_KEY_LINE = False  # no room on it at 200 columns; help, the palette and the band line say it
-    PLAIN = "band GOAL | band off"
+    PLAIN = "band GOAL | band up | band down | band off"
     PLAIN_HELP = (
         "two thresholds, solved exactly over every pair: accept rows at or above the upper "
         "(the threshold moves there), reject those below the lower, review the rest (band: "
         "max coverage where precision >= 0.99 and npv >= 0.995; band: min cost fp=10 fn=50 "
-        "review=1); off drops the band"
+        "review=1); up and down move the lower a tie group; off drops the band"
     )
 
 

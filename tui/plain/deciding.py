@@ -48,6 +48,11 @@ class Deciding(Speaker):
         if len(args) == 1 and args[0].lower() in ("off", "none", "clear"):
             self.say(self.session.set_band("off").message)
             return
+        if len(args) == 1 and args[0].lower() in ("up", "down"):
+            # The reject threshold a tie group up (more rejected) or down (fewer).
+            update = self.session.move_band_low(-1 if args[0].lower() == "up" else 1)
+            self.say(update.message)  # the threshold stays: the status would repeat
+            return
         goal = parse_band_goal(" ".join(args))
         a = self.analysis
         self.say(*band_lines(solve_band(a.sweep, goal, self.session.options.confidence), a.sweep))

@@ -75,3 +75,14 @@ def test_a_bad_band_goal_is_one_line_everywhere(capsys: pytest.CaptureFixture[st
     assert err.count("\n") == 0 and '"recall" is not a band objective' in err
     with pytest.raises(tl.InputError, match="is not a band objective"):
         tl.report([0, 1], [0.2, 0.8], band_goal="band: max recall")
+
+
+def test_plain_moves_the_reject_threshold_as_the_explorer_s_keys_do() -> None:
+    p = preset("good")
+    out = io.StringIO()
+    lines = [f"band {GOAL}\n", "band down\n", "band up\n", "band up\n", "band off\n", "band up\n"]
+    run_plain(Session(p.data, p.threshold, source="preset"), lines, out, prompt=False)
+    said = out.getvalue()
+    assert "reject < 0.3: 5 (TN 5, FN 0); review 8 (3 positives, 5 negatives)" in said
+    assert "reject < 0.38: 7 (TN 6, FN 1); review 6 (2 positives, 4 negatives)" in said
+    assert "Band off." in said and "no band is set" in said
