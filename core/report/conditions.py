@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from threshold_lab.core.decide.band import Band
 from threshold_lab.core.decide.goal import number_text
 from threshold_lab.core.decide.solve import Decision
 from threshold_lab.core.groups.gaps import Gap, gap_bound, gap_within
@@ -20,7 +21,7 @@ from threshold_lab.core.report.gate import Outcome, number_said
 from threshold_lab.core.threshold import format_threshold
 
 #: The kinds of condition, in the order they are evaluated.
-KINDS = ("requirement", "goal", "max_gap")
+KINDS = ("requirement", "goal", "band", "max_gap")
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,26 @@ def goal(d: Decision) -> Condition:
     return Condition("goal", d.goal.text(), False, f"not feasible: {d.reason}; {where}", note)
 
 
+def band(b: Band) -> Condition:
+    """The ``--check`` band: some band must decide rows while meeting its bounds
+    (reviewing every row always meets them, so that alone is the band failing)."""
+    goal = b.goal.text()
+    counts = b.counts
+    where = (
+        f"accepted {_count(counts.accepted)}, rejected {_count(counts.rejected)}, reviewed "
+        f"{_count(counts.reviewed)}"
+    )
+    if b.decides or not b.goal.constraints:
+        return Condition("band", goal, True, f"decides rows: {where}", "")
+    said = "no band decides any row while meeting its bounds: every row is reviewed"
+    return Condition("band", goal, False, said, f"band not met: {said}")
+
+
+def _count(x: Any) -> str:
+    v = float(x)
+    return str(int(v)) if v.is_integer() else repr(v)
+
+
 def max_gap(name: str, limit: float, gap: Gap) -> Condition:
     """One ``--max-gap``: the gap within its limit."""
     passed, said = gap_within(gap, limit)
@@ -94,12 +115,16 @@ def conditions(
     gaps: Mapping[str, Gap] | None = None,
     check: bool = False,
     max_gaps: Sequence[tuple[str, float]] = (),
+    review: Band | None = None,
 ) -> tuple[Condition, ...]:
     """Every condition, in the order evaluated: the requirements, then with ``check``
-    the goal (when there is one) and each of ``max_gaps`` (when there are groups)."""
+    the goal (when there is one), the band (when there is one) and each of
+    ``max_gaps`` (when there are groups)."""
     out = [requirement(o) for o in outcomes]
     if check and decision is not None:
         out.append(goal(decision))
+    if check and review is not None:
+        out.append(band(review))
     if check and max_gaps:
         assert gaps is not None, "--max-gap is refused without groups"
         out += [max_gap(name, limit, gaps[name]) for name, limit in max_gaps]

@@ -24,6 +24,7 @@ CLASSNAME = "threshold-lab.requirements"
 CLASSNAMES = {
     "requirement": (CLASSNAME, "requirement"),
     "goal": ("threshold-lab.goal", "goal"),
+    "band": ("threshold-lab.band", "band"),
     "max_gap": ("threshold-lab.max-gap", "max-gap"),
 }
 

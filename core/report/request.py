@@ -112,9 +112,10 @@ RULES: tuple[Rule, ...] = (
     Rule("max_gap", "it is a limit for --check", needs=("check",)),
     Rule(
         "check",
-        "it fails the run when the goal is infeasible (--goal) or when a gap between "
-        "groups is too large (--max-gap with --group)",
-        needs=("goal", "max_gap"),
+        "it fails the run when the goal is infeasible (--goal), when no band decides a "
+        "row within its bounds (--band-goal) or when a gap between groups is too large "
+        "(--max-gap with --group)",
+        needs=("goal", "band_goal", "max_gap"),
     ),
     Rule("format", "it is the format of --curve's points", needs=("curve",)),
     Rule(

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             gaps=report.gaps,
             check=bool(request.get("check")),
             max_gaps=request.get("max_gap") or (),
+            review=report.contents.band(),
         ),
     )
     points = request.given.get("points", _DEFAULT_POINTS)

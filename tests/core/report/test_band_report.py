@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from threshold_lab.core.data.presets import preset
@@ -86,3 +87,19 @@ def test_plain_moves_the_reject_threshold_as_the_explorer_s_keys_do() -> None:
     assert "reject < 0.3: 5 (TN 5, FN 0); review 8 (3 positives, 5 negatives)" in said
     assert "reject < 0.38: 7 (TN 6, FN 1); review 6 (2 positives, 4 negatives)" in said
     assert "Band off." in said and "no band is set" in said
+
+
+def test_check_fails_a_run_where_no_band_decides_a_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The top row a negative, the others positives: any accepting side errs.
+    path = tmp_path / "rows.csv"
+    path.write_text("score,label\n0.9,0\n0.5,1\n0.1,1\n", encoding="utf-8")
+    goal = "band: max coverage where precision >= 1 and npv >= 1"
+    junit = tmp_path / "gate.xml"
+    argv = ["report", str(path), "--band-goal", goal, "--check", "--points", "0"]
+    assert main([*argv, "--junit", str(junit)]) == 1
+    assert "band not met: no band decides any row" in capsys.readouterr().err
+    xml = junit.read_text(encoding="utf-8")
+    assert 'failures="1"' in xml and 'classname="threshold-lab.band"' in xml
+    assert main(["report", "good", "--band-goal", goal, "--check", "--points", "0"]) == 0
