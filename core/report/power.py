@@ -61,8 +61,23 @@ def power(
 def power_from(given: dict[str, Any]) -> Power:
     """A power calculation from the options as the front door reads them (``auc``,
     ``cases``, ``controls``, ``kappa``, ``sig_level``, ``power``, ``alternative``,
-    ``from_file``): with a source, its rows give the AUC and the controls per case, and
-    its cases and controls unless a sample size is being solved for."""
+    ``from_file``): with a source, its rows are read (:func:`power_with`)."""
+    source = given.get("from_file")
+    rows = None
+    if source is not None:
+        data = Request.from_command("report", str(source), {}).open().data
+        auc = curves_for(data).summaries.roc_auc.value
+        rows = (auc, float(data.positives), float(data.negatives))
+    return power_with(given, rows)
+
+
+def power_with(
+    given: dict[str, Any], rows: tuple[float | None, float, float] | None = None
+) -> Power:
+    """The power calculation ``given`` asks for (as :func:`power_from` reads it),
+    with ``rows`` (their AUC, positives and negatives) giving the AUC and the controls
+    per case unless given, and their cases and controls unless a sample size is being
+    solved for; the significance level 0.05 unless it is the one left out."""
     auc, cases, controls = given.get("auc"), given.get("cases"), given.get("controls")
     kappa, power = given.get("kappa"), given.get("power")
     alternative = str(given.get("alternative") or "two-sided")
@@ -72,14 +87,10 @@ def power_from(given: dict[str, Any]) -> Power:
             "(one-sided, pROC's one.sided) or two-sided"
         )
     side = "two-sided" if alternative == "two-sided" else "one-sided"
-    source = given.get("from_file")
-    if source is not None:
-        data = Request.from_command("report", str(source), {}).open().data
-        c = curves_for(data)
-        value = c.summaries.roc_auc.value
-        if value is None:
-            raise InputError(f"power --from {source}: the ROC AUC is undefined on its rows")
-        pos, neg = float(data.positives), float(data.negatives)
+    if rows is not None:
+        value, pos, neg = rows
+        if auc is None and value is None:
+            raise InputError("power: the rows' ROC AUC is undefined (one class); give the AUC")
         auc = value if auc is None else auc
         if cases is None and controls is None:
             if kappa is None:

@@ -14,7 +14,8 @@ from threshold_lab.core.decide.stability import (
     stability_lines,
 )
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.intervals.power import parse_power_number, power_one
+from threshold_lab.core.intervals.power import parse_power_number
+from threshold_lab.core.report.power import power_with
 from threshold_lab.core.text.decision import (
     decision_curve_lines,
     net_benefit_sentence,
@@ -63,7 +64,7 @@ class Deciding(Speaker):
         """``power [auc A] [cases N1] ...``: pROC's power.roc.test for one ROC curve,
         the AUC and the controls per case these rows' unless given."""
         words = ("auc", "cases", "controls", "kappa", "sig_level", "power")
-        given: dict[str, float] = {}
+        given: dict[str, object] = {}
         if len(args) % 2:
             raise InputError(
                 "say power and pairs of a word and a number: auc 0.8, cases 40, controls 60, "
@@ -75,30 +76,8 @@ class Deciding(Speaker):
                 raise InputError(f"power: {word!r} is not one of {', '.join(words)}")
             given[key] = parse_power_number(value)
         a = self.analysis
-        pos, neg = float(a.data.positives), float(a.data.negatives)
-        auc = given.get("auc")
-        if auc is None:
-            auc = a.curves.summaries.roc_auc.value
-            if auc is None:
-                raise InputError("power: these rows' ROC AUC is undefined (one class); give auc A")
-        cases, controls = given.get("cases"), given.get("controls")
-        kappa = given.get("kappa")
-        if kappa is None and (cases is None or controls is None) and pos:
-            kappa = neg / pos  # the rows' controls per case, where a size needs one
-        if "power" not in given and cases is None and controls is None:
-            cases, controls, kappa = pos, neg, None
-        sig = given.get("sig_level")
-        sizes = cases is not None or controls is not None
-        if sig is None and not (sizes and "power" in given):
-            sig = 0.05
-        return power_one(
-            auc=auc,
-            cases=cases,
-            controls=controls,
-            kappa=kappa,
-            sig_level=sig,
-            power=given.get("power"),
-        ).lines()
+        rows = (a.curves.summaries.roc_auc.value, float(a.data.positives), float(a.data.negatives))
+        return power_with(given, rows).lines()
 
     def cmd_stability(self, args: list[str]) -> None:
         """``stability [GOAL] [within E [in Q]]``: the goal over the folds."""
