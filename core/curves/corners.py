@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import Sweep
+from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.threshold import format_threshold
 
 IndexArray = npt.NDArray[np.intp]
@@ -70,17 +71,13 @@ def corner_lines(sweep: Sweep, corners: IndexArray, most: int = 20) -> list[str]
     cut = n > most
     if cut:
         shown = shown[: most // 2] + shown[-(most // 2) :]
-    pos, neg = _count(sweep.positives), _count(sweep.negatives)
+    pos, neg = format_count(sweep.positives), format_count(sweep.negatives)
     for i, k in enumerate(shown):
         if cut and i == most // 2:
             out.append(f"  ... {n - most} more (every one in the JSON's roc.local_maxima)")
         t = format_threshold(None if k == 0 else float(sweep.thresholds[k - 1]))
         out.append(
-            f"  threshold {t}: TPR {_count(sweep.tp[k])}/{pos}, FPR {_count(sweep.fp[k])}/{neg}"
+            f"  threshold {t}: TPR {format_count(sweep.tp[k].item())}/{pos}, "
+            f"FPR {format_count(sweep.fp[k].item())}/{neg}"
         )
     return out
-
-
-def _count(x: object) -> str:
-    v = float(x)  # type: ignore[arg-type]
-    return str(int(v)) if v.is_integer() else repr(v)

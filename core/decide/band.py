@@ -50,8 +50,17 @@ from threshold_lab.core.decide.goal import _TOKEN, number_text, parse_number
 from threshold_lab.core.decide.risk_coverage import FrontierBand, frontier_lines, risk_coverage
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
-from threshold_lab.core.metrics.metric import Metric, lower_first, ratio
+from threshold_lab.core.metrics.metric import (
+    Metric,
+    count_json,
+    format_count,
+    lower_first,
+    ratio,
+)
 from threshold_lab.core.threshold import format_threshold
+
+#: A count as the text says it (2, or 2.5 for weights).
+_n = format_count
 
 GRAMMAR = (
     "band: max coverage [where precision >= x and npv >= y], band: min review [where ...], "
@@ -287,21 +296,13 @@ class BandCounts:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "accepted": {"tp": _j(self.tp), "fp": _j(self.fp)},
-            "rejected": {"tn": _j(self.tn), "fn": _j(self.fn)},
+            "accepted": {"tp": count_json(self.tp), "fp": count_json(self.fp)},
+            "rejected": {"tn": count_json(self.tn), "fn": count_json(self.fn)},
             "reviewed": {
-                "positives": _j(self.reviewed_positives),
-                "negatives": _j(self.reviewed_negatives),
+                "positives": count_json(self.reviewed_positives),
+                "negatives": count_json(self.reviewed_negatives),
             },
         }
-
-
-def _n(x: Any) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
-
-
-def _j(x: Any) -> int | float:
-    return int(x) if float(x).is_integer() and abs(float(x)) < 2**53 else float(x)
 
 
 def band_counts(sweep: Sweep, kh: int, kl: int) -> BandCounts:
@@ -377,7 +378,9 @@ class Band:
                     "side": c.side,
                     "value": m.as_json(),
                     "holds": _holds(c, m),
-                    "interval": None if ci is None else {**ci.as_json(), "n": _j(ci.n)},
+                    "interval": None
+                    if ci is None
+                    else {**ci.as_json(), "n": None if ci.n is None else count_json(ci.n)},
                 }
                 for c, m, ci in self.constraint_values()
             ],
@@ -1084,7 +1087,12 @@ class BandShown:
             reject = f"reject every row: {_n(c.rejected)}"
         else:
             reject = f"reject < {format_threshold(self.t_low)}: {_n(c.rejected)}"
-        return accept, reject, f"review {_n(c.reviewed)}", f"coverage {c.coverage().short()}"
+        return (
+            accept,
+            reject,
+            f"review {_n(c.reviewed)}",
+            f"coverage {c.coverage().short()}",
+        )
 
     def sentence(self, note: str = "") -> str:
         """``Band: accept >= 0.64: 7 (TP 7, FP 0); reject < 0.33: 6 (TN 6, FN 0);

@@ -30,7 +30,7 @@ from typing import Any
 
 from threshold_lab.core.curves.hull import hull_vertices
 from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.metrics.metric import Metric, ratio
+from threshold_lab.core.metrics.metric import Metric, count_json, ratio
 from threshold_lab.core.threshold import format_threshold
 
 
@@ -75,17 +75,13 @@ class FrontierBand:
             "t_low": self.t_low,
             "index_high": self.index_high,
             "index_low": self.index_low,
-            "errors": _j(self.errors),
-            "accepted": _j(self.accepted),
-            "rejected": _j(self.rejected),
-            "decided": _j(self.decided),
+            "errors": count_json(self.errors),
+            "accepted": count_json(self.accepted),
+            "rejected": count_json(self.rejected),
+            "decided": count_json(self.decided),
             "coverage": self.coverage().as_json(),
             "risk": self.risk().as_json(),
         }
-
-
-def _j(x: Any) -> int | float:
-    return int(x) if float(x).is_integer() and abs(float(x)) < 2**53 else float(x)
 
 
 def _num(x: Any, whole: bool) -> Any:

@@ -23,6 +23,7 @@ from typing import Any
 
 from threshold_lab.core.doubles import read_typed
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.metrics.metric import count_json
 
 _N = NormalDist()
 ALTERNATIVES = ("two-sided", "one-sided")
@@ -69,8 +70,8 @@ class Power:
         return {
             "method": self.method,
             "auc": self.auc,
-            "cases": _whole(self.cases),
-            "controls": _whole(self.controls),
+            "cases": count_json(self.cases),
+            "controls": count_json(self.controls),
             "sig_level": self.sig_level,
             "power": self.power,
             "alternative": self.alternative,
@@ -210,10 +211,6 @@ def power_one(
         else:
             hi = mid
     return Power((lo + hi) / 2, cases, controls, _sig(alpha, two), power, alternative, solved)
-
-
-def _whole(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x
 
 
 def _shown(p: float) -> str:

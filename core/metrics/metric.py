@@ -26,6 +26,11 @@ def format_count(x: Number) -> str:
     return format(float(x), ".6g")
 
 
+def count_json(x: Number) -> int | float:
+    """A count in JSON: an int where it is whole (and held exactly), else a float."""
+    return int(x) if is_integral(x) else float(x)
+
+
 def format_fraction(f: Fraction) -> str:
     """``2/3``; whole numbers without a denominator (``1``, ``0``)."""
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"

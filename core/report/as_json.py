@@ -30,7 +30,7 @@ from threshold_lab.core.decide.net_benefit import DecisionCurve, net_benefit_key
 from threshold_lab.core.folds import FoldReport
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import auc_measure, boot_measure, metric_measures
-from threshold_lab.core.metrics.metric import Metric, fraction_text
+from threshold_lab.core.metrics.metric import Metric, count_json, fraction_text
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
 from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.text.sentences import status_sentence
@@ -78,11 +78,6 @@ def sweep_row(a: Analysis, k: int) -> dict[str, Any]:
     return row
 
 
-def _num(x: Any) -> int | float:
-    v = float(x)
-    return int(v) if v.is_integer() and abs(v) < 2**53 else v
-
-
 def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
     total = a.sweep.size
     if listed == total:
@@ -127,8 +122,8 @@ def report_json(
             {
                 "index": int(k),
                 "threshold": a.sweep.threshold_at(int(k)),
-                "tp": _num(a.sweep.tp[k]),
-                "fp": _num(a.sweep.fp[k]),
+                "tp": count_json(a.sweep.tp[k].item()),
+                "fp": count_json(a.sweep.fp[k].item()),
             }
             for k in a.curves.local_maxima.tolist()
         ],

@@ -16,7 +16,7 @@ from threshold_lab.core.decide.band import Band
 from threshold_lab.core.decide.goal import number_text
 from threshold_lab.core.decide.solve import Decision
 from threshold_lab.core.groups.gaps import Gap, gap_bound, gap_within
-from threshold_lab.core.metrics.metric import Metric
+from threshold_lab.core.metrics.metric import Metric, format_count
 from threshold_lab.core.report.gate import Outcome, number_said
 from threshold_lab.core.threshold import format_threshold
 
@@ -87,18 +87,13 @@ def band(b: Band) -> Condition:
     goal = b.goal.text()
     counts = b.counts
     where = (
-        f"accepted {_count(counts.accepted)}, rejected {_count(counts.rejected)}, reviewed "
-        f"{_count(counts.reviewed)}"
+        f"accepted {format_count(counts.accepted)}, rejected "
+        f"{format_count(counts.rejected)}, reviewed {format_count(counts.reviewed)}"
     )
     if b.decides or not b.goal.constraints:
         return Condition("band", goal, True, f"decides rows: {where}", "")
     said = "no band decides any row while meeting its bounds: every row is reviewed"
     return Condition("band", goal, False, said, f"band not met: {said}")
-
-
-def _count(x: Any) -> str:
-    v = float(x)
-    return str(int(v)) if v.is_integer() else repr(v)
 
 
 def max_gap(name: str, limit: float, gap: Gap) -> Condition:
