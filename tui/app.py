@@ -17,6 +17,8 @@ from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 from threshold_lab.core.data.presets import PRESETS
+from threshold_lab.core.lessons.lesson import Lesson
+from threshold_lab.core.lessons.play import read_lesson
 from threshold_lab.core.session import recovery
 from threshold_lab.core.session.opening import Opened
 from threshold_lab.core.session.session import Session
@@ -67,6 +69,8 @@ class ThresholdLab(App[None]):
         ascii: bool = False,
         playback_seconds: float = 1.0,
         demo: bool = False,
+        lesson: Lesson | None = None,
+        lesson_step: int = 0,
         loader: tuple[str, Callable[[], Opened]] | None = None,
         rows_return: bool = False,
         opening: str = "",
@@ -77,6 +81,10 @@ class ThresholdLab(App[None]):
         self.rows_return = rows_return
         self.playback_seconds = playback_seconds
         self.demo = demo
+        #: The lesson to run, from step ``lesson_step`` (0-based); --demo runs the tour,
+        #: its questions (it has none) taken out.
+        self.lesson = read_lesson("tour").without_questions() if demo else lesson
+        self.lesson_step = lesson_step
         #: Set when the app ends without exploring (a cancelled or failed load).
         self.exit_note: str | None = None
         self._hung = False  # a hang-up is being handled
@@ -86,7 +94,12 @@ class ThresholdLab(App[None]):
         self._main: MainScreen | None = None
         if session is not None:
             self._main = MainScreen(
-                session, playback_seconds=playback_seconds, demo=demo, ascii=ascii, opening=opening
+                session,
+                playback_seconds=playback_seconds,
+                lesson=self.lesson,
+                lesson_step=lesson_step,
+                ascii=ascii,
+                opening=opening,
             )
         elif loader is None:
             raise ValueError("give a session or a loader")
@@ -132,7 +145,8 @@ class ThresholdLab(App[None]):
             self._main = MainScreen(
                 outcome.session,
                 playback_seconds=self.playback_seconds,
-                demo=self.demo,
+                lesson=self.lesson,
+                lesson_step=self.lesson_step,
                 ascii=self.ascii,
                 opening=outcome.opening,
             )

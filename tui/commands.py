@@ -1134,6 +1134,19 @@ class PowerCommand(Command):
     )
 
 
+class LessonCommand(Command):
+    """A lesson: steps that ask before they show, answers checked exactly"""
+
+    PLAIN = "lesson FILE|NAME"
+    GROUP = "Describe"
+    PLAIN_HELP = (
+        "run a lesson (a TOML file, or a shipped one: denominator, ap-vs-trapezoid, "
+        "accuracy-trap, tour): each step said, its question read out and the typed answer "
+        "checked exactly; an empty line goes on, back, go N, again, skip (a question) and "
+        "leave steer it; other commands run as ever between steps"
+    )
+
+
 class Corners(Command):
     """The ROC curve's corners (pROC's local maxima)"""
 

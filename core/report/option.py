@@ -268,6 +268,14 @@ def taken_as_is(value: object) -> object:
     return value
 
 
+def parse_step(text: str) -> int:
+    """``--step N``: a lesson's step, 1 or more (the lesson says how many it has)."""
+    t = text.strip()
+    if not t.isascii() or not t.isdigit() or len(t) > 6 or int(t) < 1:
+        raise InputError(f"{text!r} is not a step number: give a whole number from 1")
+    return int(t)
+
+
 def parse_seconds(text: str) -> float:
     """``--playback-seconds S``: from 0.05 to 60 seconds a tie group."""
     try:

@@ -149,6 +149,8 @@ RULES: tuple[Rule, ...] = (
     Rule("group", "give a column of the frame or one name a row, not both", excludes="groups"),
     Rule("fold", "give a column of the frame or one name a row, not both", excludes="folds"),
     Rule("fold", _SPLIT, excludes="group"),
+    Rule("step", "it is the step of the lesson drawn", needs=("lesson",)),
+    Rule("demo", "--demo runs the tour lesson; give one lesson", excludes="lesson"),
 )
 
 

@@ -55,6 +55,7 @@ from threshold_lab.core.report.option import (
     one_of,
     parse_points,
     parse_seconds,
+    parse_step,
     parse_switch,
     parse_terminal_size,
     read_bootstrap,
@@ -712,9 +713,31 @@ def _entries() -> Iterator[Option]:
         section="explorer",
     )
     yield Option(
+        "lesson",
+        "run a lesson: a TOML file of steps that ask before they show, or a shipped one "
+        "(denominator, ap-vs-trapezoid, accuracy-trap, tour); space pauses, n and p step, "
+        "g goes to a step, Esc leaves; with --plain, as text (docs/teaching.md)",
+        str,
+        _EXPLORER_CLI,
+        metavar="FILE",
+        section="explorer",
+        file="in",
+    )
+    yield Option(
+        "step",
+        "with --lesson: the step to draw (1 is the first), as entering it makes it",
+        parse_step,
+        frozenset({"screenshot"}),
+        default=1,
+        metavar="N",
+        python=None,
+        annotation="int",
+        section="explorer",
+    )
+    yield Option(
         "demo",
-        "a scripted tour (presets, threshold moves, tie groups) with a caption per step; "
-        "any key stops it",
+        "the tour lesson (presets, threshold moves, tie groups), a caption a step and no "
+        "questions; space pauses, n and p step, Esc leaves it",
         None,
         _EXPLORER_CLI,
         default=False,

@@ -27,7 +27,8 @@ from threshold_lab.core.curves.operating import (
     partial_aucs,
     readouts,
 )
-from threshold_lab.core.data.dataset import Dataset
+from threshold_lab.core.data.classes import Multiclass
+from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.net_benefit import (
@@ -50,6 +51,7 @@ from threshold_lab.core.session.policy import OFF_WORDS, STEP, goal_at_prevalenc
 from threshold_lab.core.session.shown import ShownRows
 from threshold_lab.core.session.state import DEFAULTS
 from threshold_lab.core.session.update import Update
+from threshold_lab.core.threshold import Threshold
 
 __all__ = ["STEP", "Later", "NeedsOverwrite", "Session"]
 
@@ -214,19 +216,32 @@ class Session(Editing):
     def load_preset(self, name: str) -> Update:
         """Load a built-in fixture; the history starts afresh."""
         p = preset(name)
-        self.row_groups = None  # other rows: the groups were the file's
-        self.history.start(p.data, p.threshold, f"preset {name}", fresh=True)
-        self.shown = ShownRows(p.models, p.multiclass)
-        self.policy.threshold = p.threshold
-        if self.goal is not None and self.goal.columns():
-            self.policy.goal = None  # a preset has no cost columns: the goal goes
         said = f"Loaded preset {name}: {p.description}"
+        return self.load_rows(p.data, p.threshold, f"preset {name}", said, p.models, p.multiclass)
+
+    def load_rows(
+        self,
+        data: Dataset,
+        threshold: Threshold,
+        source: str,
+        said: str,
+        models: tuple[Model, ...] = (),
+        multiclass: Multiclass | None = None,
+    ) -> Update:
+        """Load other rows altogether (a preset, a lesson's own): the history starts
+        afresh, at ``threshold``; ``said`` says what they are."""
+        self.row_groups = None  # other rows: the groups were the file's
+        self.history.start(data, threshold, source, fresh=True)
+        self.shown = ShownRows(models, multiclass)
+        self.policy.threshold = threshold
+        if self.goal is not None and self.goal.columns():
+            self.policy.goal = None  # the new rows have no cost columns: the goal goes
         if self.policy.band is not None:  # its thresholds were the other rows' scores
             self.policy.band = None
             said += " The review band is off (a band goal sets one on these rows)."
-        if p.models:
-            names = ", ".join(m.name for m in p.models)
-            said += f" Models {names}; {p.models[0].name}'s scores shown."
+        if models:
+            names = ", ".join(m.name for m in models)
+            said += f" Models {names}; {models[0].name}'s scores shown."
         # Other rows altogether: nothing is marked changed against the rows before.
         return self._update(message=said, fresh=True)
 

@@ -8,7 +8,7 @@ from threshold_lab.core.text.notable import excerpt, notable_points, reasons_tex
 from threshold_lab.core.text.scores import threshold_words
 
 
-def status_sentence(a: Analysis, threshold: str | None = None) -> str:
+def status_sentence(a: Analysis, threshold: str | None = None, *, metrics: bool = True) -> str:
     """One sentence naming the threshold, the predicted positives and the key counts.
     Precision and recall are their counts (964/1655), so each names its denominator.
     ``threshold`` says the threshold as it was typed
@@ -20,12 +20,20 @@ def status_sentence(a: Analysis, threshold: str | None = None) -> str:
     Threshold 0.5: 3 of 5 predicted positive; TP 2, FP 1, TN 1, FN 1; precision 2/3, recall 2/3.
     >>> status_sentence(analyse(preset("canonical").data, None)).split("; ")[-1]
     'precision undefined (no predicted positives), recall 0/3.'
+
+    ``metrics=False`` stops at the counts (a lesson that hides the metrics asks for them).
     """
     k = a.counts
     where = "Threshold " + (threshold or threshold_words(a.threshold, a.sweep.thresholds))
     pooled = getattr(a, "pooled_words", None)  # groups each at its own threshold
     if callable(pooled):
         where = pooled()
+    counted = (
+        f"{where}: {format_count(k.predicted_positive)} of {format_count(k.total)} predicted "
+        f"positive; {k.text()}"
+    )
+    if not metrics:
+        return counted + "."
     precision, recall = a.metrics["precision"], a.metrics["recall"]
     p_text = precision.short()
     if precision.value is None:
@@ -33,10 +41,7 @@ def status_sentence(a: Analysis, threshold: str | None = None) -> str:
     r_text = recall.short()
     if recall.value is None:
         r_text += " (no actual positives)"
-    return (
-        f"{where}: {format_count(k.predicted_positive)} of {format_count(k.total)} predicted "
-        f"positive; {k.text()}; precision {p_text}, recall {r_text}."
-    )
+    return f"{counted}; precision {p_text}, recall {r_text}."
 
 
 def tie_group_text(a: Analysis) -> str:

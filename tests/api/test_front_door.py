@@ -126,6 +126,9 @@ EXAMPLE: dict[str, tuple[str | None, Any]] = {
     "cv_goal": ("max f1", "max f1"),
     "stable_within": ("0.05", 0.05),
     "stable_in": ("2", 2),
+    "step": ("2", 2),
+    "lesson": ("tour", "tour"),
+    "demo": (None, True),
 }
 Y, S = [1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]
 FRAME = pd.DataFrame({"label": Y, "score": S})

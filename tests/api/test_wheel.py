@@ -22,7 +22,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = tmp_path_factory.mktemp("src")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    for name in ("threshold_lab", "core", "tui"):
+    for name in ("threshold_lab", "core", "tui", "docs/lessons"):
         shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
@@ -42,6 +42,7 @@ def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
     assert tops == {"threshold_lab", dist}
     assert "threshold_lab/core/curves/sweep.py" in names
     assert "threshold_lab/tui/app.tcss" in names
+    assert "threshold_lab/lessons/denominator.toml" in names
     top_level = zipfile.ZipFile(wheel).read(f"{dist}/top_level.txt").decode().split()
     assert top_level == ["threshold_lab"]
     scripts = zipfile.ZipFile(wheel).read(f"{dist}/entry_points.txt").decode()
@@ -54,7 +55,7 @@ def test_the_listed_packages_are_every_folder() -> None:
     listed = set(
         tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     )
-    folders = {"threshold_lab"} | {
+    folders = {"threshold_lab", "threshold_lab.lessons"} | {
         "threshold_lab." + ".".join(p.parent.relative_to(ROOT).parts)
         for top in ("core", "tui")
         for p in (ROOT / top).rglob("__init__.py")
@@ -101,3 +102,13 @@ def test_a_fresh_environment_with_only_the_wheel(wheel: Path, tmp_path: Path) ->
         timeout=120,
     )
     assert out.returncode == 0 and '"exact": "7/12"' in out.stdout
+    # The shipped lessons are in the wheel, found by name.
+    out = subprocess.run(
+        [str(python), "-m", "threshold_lab", "lesson", "denominator", "--plain"],
+        input="2/3\n",
+        capture_output=True,
+        text=True,
+        cwd=run,
+        timeout=120,
+    )
+    assert "Step 1 of 10." in out.stdout and "Right: the answer is 2/3" in out.stdout, out.stderr

@@ -29,6 +29,7 @@ LAYERS: list[set[str]] = [
     {"figures"},
     {"report"},
     {"session"},
+    {"lessons"},
 ]
 LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 CORE = ROOT / "core"

@@ -14,7 +14,11 @@ from threshold_lab.tui.cli.args import fail
 
 
 def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+    if argv[:1] == ["lesson"]:  # threshold-lab lesson FILE: the explorer with it
+        args = explore.lesson_parser().parse_args(argv[1:])
+        args.lesson, args.source = args.lesson_file, None
+    else:
+        args = parser().parse_args(argv)
     try:
         request = explore.request_of(args)
         explore.check_theme(request.get("theme"))

@@ -3,7 +3,8 @@
 A fenced block marked ``sh`` is commands (each must exit 0, or the status its
 ``# exits N`` comment names); ``console`` is ``$ command`` lines each followed by
 what it prints (a last line ``...`` allows more); ``python`` runs in one namespace
-per page, its ``>>>`` lines checked as doctests. ``text`` blocks (synopses, figures,
+per page, its ``>>>`` lines checked as doctests; ``toml`` is a lesson, read and
+rehearsed as ``threshold-lab lesson`` reads one. ``text`` blocks (synopses, figures,
 sample output) are not examples. Each page runs in a fresh copy of docs/examples,
 whose small files the examples name; a command that opens the explorer opens it
 headless (Textual's pilot), draws it, and quits.
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from threshold_lab.core.lessons.play import parse_lesson
 
 from tests.paths import ROOT
 
@@ -245,6 +247,8 @@ def test_every_example_runs(page: Path, tmp_path: Path) -> None:
                 _console(block, work, where)
             elif block.kind == "python":
                 _python(block, namespace, where)
+            elif block.kind == "toml":  # a lesson: read, checked and rehearsed whole
+                parse_lesson(block.text, where)
             else:
                 assert block.kind == "text", f"{where}: a block marked {block.kind!r}"
     finally:

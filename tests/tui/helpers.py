@@ -13,6 +13,7 @@ from textual.keys import _character_to_key
 from textual.screen import Screen
 from textual.widget import Widget
 from threshold_lab.core.data.presets import preset
+from threshold_lab.core.lessons.lesson import Lesson
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.threshold import Threshold
 from threshold_lab.tui.app import ThresholdLab
@@ -29,6 +30,8 @@ def make_app(
     theme: str = "textual-dark",
     ascii: bool = False,
     demo: bool = False,
+    lesson: Lesson | None = None,
+    lesson_step: int = 0,
 ) -> ThresholdLab:
     p = preset(name)
     t = p.threshold if isinstance(threshold, str) else threshold
@@ -43,6 +46,8 @@ def make_app(
         theme=theme,
         ascii=ascii,
         demo=demo,
+        lesson=lesson,
+        lesson_step=lesson_step,
         playback_seconds=60.0,  # the demo advances only when a test says so
     )
 

@@ -12,6 +12,7 @@ from threshold_lab.tui.app import ThresholdLab
 from threshold_lab.tui.commands import COMMANDS
 from threshold_lab.tui.screens.dialogs import ConfirmDialog, ValueDialog
 from threshold_lab.tui.screens.help import HelpScreen
+from threshold_lab.tui.widgets.lesson_line import LessonLine
 
 from tests.tui.helpers import (
     SIZE,
@@ -358,35 +359,37 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         assert app.main.query_one(Footer).display
 
 
-async def test_demo_captions_and_any_key_stops_it() -> None:
+async def test_demo_is_the_tour_lesson_and_esc_leaves_it() -> None:
     app = make_app(demo=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         m = app.main
-        assert m.demo.running
-        assert m.message.startswith("Demo 1/9: five hand-authored rows at threshold 0.5")
-        m.demo.advance()
-        await pilot.pause()
-        assert m.session.threshold == 0.81 and m.message.startswith("Demo 2/9")
-        await pilot.press("right")  # stops the tour and does nothing else
-        assert not m.demo.running
-        assert m.session.threshold == 0.81
-        assert m.message == "Demo stopped. Explore freely; ? lists every key."
-        await pilot.press("right")
+        line = m.query_one(LessonLine)
+        assert m.lessons.running and line.display
+        assert line.lesson is not None and line.lesson.heading.endswith("Step 1 of 9")
+        assert line.lesson.body.startswith("Five hand-authored rows at threshold 0.5")
+        await pilot.press("n")
+        assert m.session.threshold == 0.81 and line.lesson.heading.endswith("Step 2 of 9")
+        await pilot.press("right")  # the presenter explores: the tour goes on
+        assert m.lessons.running and m.session.threshold == 0.82
+        await pilot.press("escape")  # leaves, keeping the state
+        assert not m.lessons.running and not line.display
         assert m.session.threshold == 0.82
+        assert m.message.startswith("You left the lesson")
 
 
 async def test_demo_runs_to_its_end() -> None:
     app = make_app(demo=True)
     async with app.run_test(size=SIZE) as pilot:
         m = app.main
-        for _ in range(9):
-            m.demo.advance()
+        for _ in range(8):
+            m.lessons.forward()
         await pilot.pause()
         assert m.session.source == "preset delivery-b"
-        assert m.message.startswith("Demo 9/9")
-        m.demo.advance()
-        assert not m.demo.running
+        assert m.lessons.entered is not None and m.lessons.entered.heading == "Step 9 of 9"
+        m.lessons.forward()
+        assert not m.lessons.running
+        assert m.message.startswith("The lesson is over.")
 
 
 #: What each demo step speaks of: the matrix's denominators, the ROC point, AP
@@ -412,9 +415,9 @@ async def test_each_demo_step_shows_what_its_caption_speaks_of(size: tuple[int, 
         seen = []
         for step in range(9):
             if step:
-                m.demo.advance()
+                m.lessons.forward()
             await pilot.pause()
-            assert m.message.startswith(f"Demo {step + 1}/9")
+            assert m.message.startswith(f"Step {step + 1} of 9")
             seen.append((m.view, m.chart_mode))
         if size == SMALL:
             assert seen == DEMO_VIEWS

@@ -476,3 +476,25 @@ def test_each_group_at_its_own_threshold(snap_compare: Compare, size: tuple[int,
             await pilot.pause(0.2)
 
     assert snap_compare(app, run_before=settled, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE, LARGE], ids=["80x24", "120x40", "200x60"])
+def test_lesson_question(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """The denominator lesson's step 2 (go to it with g): the lesson line with the
+    step of ten, the caption and the question; the metrics and the sweep table hidden,
+    and the status line's counts without precision and recall."""
+    from threshold_lab.core.lessons.play import read_lesson
+
+    app = make_app(lesson=read_lesson("denominator"))
+    assert snap_compare(app, press=["g", "2", "enter"], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE], ids=["80x24", "120x40"])
+def test_lesson_reveal(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """Step 2 answered wrong (0.6667 is not 2/3): the verdict and the explanation on
+    the lesson line, and the metrics shown, as the question reveals them."""
+    from threshold_lab.core.lessons.play import read_lesson
+
+    app = make_app(lesson=read_lesson("denominator"))
+    keys = ["g", "2", "enter", "a", *retype("0.6667"), "enter"]
+    assert snap_compare(app, press=keys, terminal_size=size)

@@ -73,6 +73,13 @@ COMMANDS: dict[str, Command] = {
         "[--alternative two-sided|greater] [--from SOURCE] [--json]",
         "power",
     ),
+    "lesson": Command(
+        "run a lesson (a TOML file, or a shipped one) in the explorer, or as text with --plain",
+        "FILE|NAME [--plain] [options]",
+        "explore",
+        "lesson_parser",
+        "run_lesson",
+    ),
     "screenshot": Command(
         "write an SVG of one explorer state, without a terminal",
         "[SOURCE] OUT.svg [options]",

@@ -17,6 +17,9 @@ from threshold_lab.core.data import progress
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.lessons.lesson import Lesson
+from threshold_lab.core.lessons.play import read_lesson
+from threshold_lab.core.lessons.words import SHIPPED
 from threshold_lab.core.output import output, write_text
 from threshold_lab.core.report.request import Request
 from threshold_lab.core.session.opening import Opened, open_session
@@ -86,6 +89,7 @@ def _app(
     from threshold_lab.tui.ascii import locale_wants_ascii
 
     ascii = request.get("ascii")
+    lesson, step = lesson_of(request)
     return ThresholdLab(
         None if opened is None else opened.session,
         opening="" if opened is None else opened.opening,
@@ -93,8 +97,23 @@ def _app(
         ascii=locale_wants_ascii() if ascii is None else ascii,
         playback_seconds=request.get("playback_seconds"),
         demo=bool(request.get("demo")),
+        lesson=lesson,
+        lesson_step=step,
         loader=loader,
     )
+
+
+def lesson_of(request: Request) -> tuple[Lesson | None, int]:
+    """The lesson asked for (read and rehearsed whole: refused before a screen opens)
+    and the step to start at (0-based; ``--step`` is screenshot's)."""
+    where = request.get("lesson")
+    if where is None:
+        return None, 0
+    step: int = request.get("step") if "step" in request.given else 1
+    lesson = read_lesson(where)
+    if step > len(lesson):
+        raise InputError(f"--step {step}: the lesson has steps 1 to {len(lesson)}")
+    return lesson, step - 1
 
 
 def _large_file(request: Request) -> tuple[Path, int] | None:
@@ -133,8 +152,9 @@ def run(args: argparse.Namespace) -> int:
     if request.get("plain"):
         from threshold_lab.tui.plain import main_plain
 
+        lesson, _ = lesson_of(request)
         opened = open_session(request)
-        return main_plain(opened.session, opened.opening)
+        return main_plain(opened.session, opened.opening, lesson)
     check_theme(request.get("theme"))
     large = _large_file(request)
     if large is None:
@@ -169,6 +189,29 @@ def screenshot_parser() -> Parser:
     add_arguments(p, "screenshot")
     p.add_argument("out", metavar="OUT.svg", help="where to write the SVG")
     return p
+
+
+def lesson_parser() -> Parser:
+    """``threshold-lab lesson FILE|NAME [options]``: the explorer (or --plain) running it."""
+    p = Parser(
+        prog=f"{PROG} lesson",
+        description="Run a lesson in the explorer, or as text with --plain: steps that ask "
+        "before they show, answers checked exactly (docs/teaching.md).",
+        epilog="Shipped lessons: " + ", ".join(SHIPPED),
+    )
+    p.add_argument(
+        "lesson_file", metavar="FILE|NAME", help="a lesson's TOML file, or a shipped lesson's name"
+    )
+    add_options(p, "explore")
+    return p
+
+
+def run_lesson(args: argparse.Namespace) -> int:
+    """The explorer (or plain mode) with the lesson given first."""
+    if getattr(args, "lesson", None) is not None:  # options not given are not set
+        raise InputError("the lesson is the first argument: give it once, without --lesson")
+    args.lesson, args.source = args.lesson_file, None
+    return run(args)
 
 
 def run_screenshot(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from threshold_lab.tui import commands as cmd
 from threshold_lab.tui.commands import Command, plain_words
 from threshold_lab.tui.plain.deciding import Deciding
 from threshold_lab.tui.plain.describing import Describing
+from threshold_lab.tui.plain.lessons import Lessons
 from threshold_lab.tui.plain.models import Models
 from threshold_lab.tui.plain.rows import Rows
 from threshold_lab.tui.plain.settings import Settings
@@ -32,7 +33,7 @@ from threshold_lab.tui.plain.words import (
 )
 
 
-class PlainSession(Rows, Describing, Deciding, Models, Settings):
+class PlainSession(Rows, Lessons, Describing, Deciding, Models, Settings):
     """Runs commands against a Session and writes plain lines to ``out``: each
     command's word (tui/commands.py) to its handler."""
 
@@ -109,6 +110,7 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
             cmd.Save: self.cmd_save,
             cmd.Options: self.cmd_options,
             cmd.SetOption: self.cmd_option,
+            cmd.LessonCommand: self.cmd_lesson,
             cmd.Help: self.cmd_help,
             cmd.Quit: lambda args: self.cmd_quit(args, self._word, force=False),
             cmd.QuitAnyway: lambda args: self.cmd_quit(args, self._word.rstrip("!"), force=True),
@@ -134,6 +136,13 @@ class PlainSession(Rows, Describing, Deciding, Models, Settings):
         except ValueError as exc:
             self.refused += 1
             self.say(f"error: cannot read that line ({exc}); type help for the commands")
+            return False
+        try:
+            if self.lesson_line(words):  # a lesson takes its own words, and answers, first
+                return False
+        except InputError as exc:
+            self.refused += 1
+            self.say(f"error: {exc}")
             return False
         if not words:
             return False

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
+from threshold_lab.core.lessons.lesson import Lesson
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain.dispatch import PlainSession
 from threshold_lab.tui.plain.hangup import HangUp, _hang_up
@@ -30,6 +31,7 @@ def run_plain(
     err: TextIO | None = None,
     script: bool | None = None,
     opening: str = "",
+    lesson: Lesson | None = None,
 ) -> int:
     """Read commands until quit or end of input. The exit status is 0, or 1 when
     input ended with unsaved edits (a warning says so on ``err``, stderr by default)
@@ -38,7 +40,7 @@ def run_plain(
     script = not prompt if script is None else script
     stream = sys.stderr if err is None else err
     try:
-        return _read(PlainSession(session, out), lines, prompt, stream, script, opening)
+        return _read(PlainSession(session, out), lines, prompt, stream, script, opening, lesson)
     except HangUp as hang:
         return hang.recover(session, stream)
 
@@ -50,6 +52,7 @@ def _read(
     stream: TextIO,
     script: bool,
     opening: str,
+    lesson: Lesson | None = None,
 ) -> int:
     """:func:`run_plain`'s loop: greet, then run each line (Ctrl-C at the prompt
     leaves, after asking when there are unsaved edits)."""
@@ -61,6 +64,8 @@ def _read(
     plain.say(plain.status())
     if opening:  # what the command line's --transform did, a recovery file found
         plain.say(opening)
+    if lesson is not None:  # --lesson: it starts at once
+        plain.start_lesson(lesson)
     if prompt:
         out.write("> ")
         out.flush()
@@ -129,7 +134,7 @@ def _typed_lines() -> Iterator[str]:
             yield INTERRUPT
 
 
-def main_plain(session: Session, opening: str = "") -> int:
+def main_plain(session: Session, opening: str = "", lesson: Lesson | None = None) -> int:
     """Plain mode on the process's stdin/stdout; on a terminal, a prompt with line
     editing and history. A hang-up (SIGHUP, SIGTERM) keeps unsaved edits in a
     recovery file."""
@@ -137,6 +142,12 @@ def main_plain(session: Session, opening: str = "") -> int:
         signal.signal(sig, _hang_up)
     if sys.stdin.isatty():
         return run_plain(
-            session, _typed_lines(), sys.stdout, prompt=False, script=False, opening=opening
+            session,
+            _typed_lines(),
+            sys.stdout,
+            prompt=False,
+            script=False,
+            opening=opening,
+            lesson=lesson,
         )
-    return run_plain(session, sys.stdin, sys.stdout, prompt=False, opening=opening)
+    return run_plain(session, sys.stdin, sys.stdout, prompt=False, opening=opening, lesson=lesson)

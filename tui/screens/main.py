@@ -28,27 +28,31 @@ from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.curves.walk import entered_rows, step_words
 from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.lessons.lesson import Lesson
+from threshold_lab.core.lessons.words import PARTS
 from threshold_lab.core.session.session import Later, Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.sentences import change_words, tie_group_text
 from threshold_lab.tui.bindings import bindings
 from threshold_lab.tui.commands import CHARTS
 from threshold_lab.tui.explorer.bootstrapping import Bootstrapper
-from threshold_lab.tui.explorer.demo import DemoTour
 from threshold_lab.tui.explorer.keys import KeyLine, every_key
+from threshold_lab.tui.explorer.lesson import LessonPlayer
 from threshold_lab.tui.explorer.playback import Playback
 from threshold_lab.tui.screens import asking
-from threshold_lab.tui.screens.dialogs import Dialog
+from threshold_lab.tui.screens.dialogs import Dialog, ValueDialog
 from threshold_lab.tui.screens.help import HelpScreen, MessageLogScreen
 from threshold_lab.tui.screens.palette import OncePalette
 from threshold_lab.tui.state.chart_modes import CHART_MODES, ChartMode, chart_mode
 from threshold_lab.tui.state.frame import Frame
+from threshold_lab.tui.state.lesson_text import LessonText
 from threshold_lab.tui.state.preparing import Preparer
 from threshold_lab.tui.widgets.band_line import BandLine
 from threshold_lab.tui.widgets.charts import Chart, ChartPanel, CurveChart
 from threshold_lab.tui.widgets.charts.braille import CURVE_OF, NAMES, BrailleStrip
 from threshold_lab.tui.widgets.confusion import ConfusionMatrix, MetricsPanel
 from threshold_lab.tui.widgets.goal_line import GoalLine
+from threshold_lab.tui.widgets.lesson_line import LessonLine
 from threshold_lab.tui.widgets.model_line import ModelLine
 from threshold_lab.tui.widgets.panes import PANE_WORDS, PANES, Pane, PaneBar, WholeFooter, pane
 from threshold_lab.tui.widgets.row_table import RowTable
@@ -168,7 +172,8 @@ class MainScreen(Screen[None]):
         session: Session,
         *,
         playback_seconds: float = 1.0,
-        demo: bool = False,
+        lesson: Lesson | None = None,
+        lesson_step: int = 0,
         ascii: bool = False,
         opening: str = "",
     ) -> None:
@@ -181,8 +186,8 @@ class MainScreen(Screen[None]):
         #: Everything said, the last :data:`LOG_SIZE` messages (``L`` shows them).
         self.said: collections.deque[str] = collections.deque(maxlen=LOG_SIZE)
         self.playback = Playback(self, playback_seconds)
-        self.demo = DemoTour(self, playback_seconds)
-        self._start_demo = demo
+        self.lessons = LessonPlayer(self, playback_seconds)
+        self._start_lesson = lesson, lesson_step
         self.preparer = Preparer(session, self._thread("prepare"), self.post_message)
         self.bootstrapper = Bootstrapper(self, self._thread("bootstrap"), self.post_message)
         self.set_reactive(MainScreen.ascii, ascii)
@@ -194,6 +199,7 @@ class MainScreen(Screen[None]):
         frame, ascii = MainScreen.frame, MainScreen.ascii
         yield ThresholdBar(id="threshold-bar").data_bind(frame)
         yield PaneBar(id="pane-bar")
+        yield LessonLine(id="lesson-line")
         yield GoalLine(id="goal-line").data_bind(frame)
         yield BandLine(id="band-line").data_bind(frame)
         yield ModelLine(id="model-line").data_bind(frame)
@@ -227,8 +233,9 @@ class MainScreen(Screen[None]):
             first = dataclasses.replace(first, message=self.opening)
         self.show(first)
         self.query_one(RowTable).focus()
-        if self._start_demo:
-            self.demo.start()
+        lesson, step = self._start_lesson
+        if lesson is not None:
+            self.lessons.start(lesson, step)
 
     @classmethod
     def all_bindings(cls) -> list[Binding]:
@@ -319,9 +326,8 @@ class MainScreen(Screen[None]):
         self.say(f"Pane {key}: {words}.")
 
     def on_key(self, event: events.Key) -> None:
-        # Any key ends the tour and does nothing else, so nothing changes by surprise.
-        if self.demo.running:
-            self.demo.interrupt(event)
+        # A running lesson takes its keys first (space, n, p, g, a, Esc).
+        self.lessons.key(event)
 
     def row_key_elsewhere(self, key: str) -> bool:
         """A row's key (Enter, space, Delete) where no rows are shown (panes 1 and 2
@@ -373,6 +379,24 @@ class MainScreen(Screen[None]):
 
     def stop_playback(self) -> None:
         self.playback.stop()
+
+    def hide_parts(self, parts: frozenset[str]) -> None:
+        self.update_classes({f"-hide-{part}": part in parts for part in PARTS})
+        self.query_one(StatusLine).counts_only = "metrics" in parts
+
+    def show_lesson(self, text: LessonText | None) -> None:
+        self.query_one(LessonLine).lesson = text
+
+    def ask_text(
+        self,
+        title: str,
+        read: Callable[[str], object],
+        done: Callable[[object], None],
+        *,
+        hint: str = "",
+        enter: str = "applies",
+    ) -> None:
+        self.ask(ValueDialog(title, "", read, hint=hint, enter=enter), done)
 
     def quit(self) -> None:
         self.app.exit()

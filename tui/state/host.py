@@ -15,6 +15,7 @@ from textual.timer import Timer
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
 from threshold_lab.tui.state.chart_modes import ChartMode
+from threshold_lab.tui.state.lesson_text import LessonText
 
 
 class Host(Protocol):
@@ -62,6 +63,19 @@ class Host(Protocol):
         """Open ``dialog``; ``done`` gets its answer (None: cancelled)."""
         ...
 
+    def ask_text(
+        self,
+        title: str,
+        read: Callable[[str], object],
+        done: Callable[[object], None],
+        *,
+        hint: str = "",
+        enter: str = "applies",
+    ) -> None:
+        """Ask for one typed value: ``read`` turns the text into it or refuses it
+        (InputError, said in the dialog, which stays open); ``done`` gets it."""
+        ...
+
     def show_view(self, pane: str, chart: ChartMode | None) -> None:
         """Show ``pane`` where one pane shows at a time (where all show, they stay), and
         ``chart`` in the chart pane, if given."""
@@ -69,6 +83,15 @@ class Host(Protocol):
 
     def select_row(self, index: int) -> None:
         """Select data row ``index`` in the row table."""
+        ...
+
+    def hide_parts(self, parts: frozenset[str]) -> None:
+        """Hide the parts of the screen a lesson names (curve, metrics, matrix, sweep,
+        rows) until it reveals them; the others show."""
+        ...
+
+    def show_lesson(self, text: LessonText | None) -> None:
+        """Show the lesson line's heading, words and keys (None: no lesson runs)."""
         ...
 
     def stop_playback(self) -> None:

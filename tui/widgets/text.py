@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Static
+from threshold_lab.core.text.sentences import status_sentence
 from threshold_lab.tui.state.frame import Frame
 
 
@@ -74,10 +75,18 @@ class StatusLine(TextLines):
 
     frame: reactive[Frame | None] = reactive(None)
     """The state to show (handed down by the screen)."""
+    counts_only: reactive[bool] = reactive(False)
+    """The counts without precision and recall (a lesson hides the metrics)."""
 
     def watch_frame(self, frame: Frame | None) -> None:
         if frame is not None:
-            self.show(frame.update.status, sticky=True)
+            status = frame.update.status
+            if self.counts_only:
+                status = status_sentence(frame.analysis, metrics=False)
+            self.show(status, sticky=True)
+
+    def watch_counts_only(self) -> None:
+        self.watch_frame(self.frame)
 
 
 class MessageLine(TextLines):

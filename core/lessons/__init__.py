@@ -1,0 +1,1 @@
+"""threshold-lab's lessons: read, checked, played and answered exactly."""

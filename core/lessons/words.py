@@ -1,0 +1,27 @@
+"""The words a lesson file may use for parts of the screen, panes, charts and curves,
+and where the shipped lessons are."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+#: What a step can hide until revealed.
+PARTS = ("curve", "metrics", "matrix", "sweep", "rows")
+#: The panes a step can show (the explorer's panes, a test holds them equal).
+PANES = ("matrix", "chart", "rows", "sweep", "all")
+#: The charts a step can show (the explorer's chart modes, a test holds them equal).
+CHARTS = ("roc", "pr", "both", "metrics", "reliability", "gains", "det", "decision", "cost")
+#: The curves a step can describe, and walk.
+DESCRIBED = ("roc", "pr")
+WALKED = ("roc", "pr", "det")
+#: The lessons shipped with threshold-lab (docs/lessons/NAME.toml, installed as
+#: ``threshold_lab.lessons``).
+SHIPPED = ("denominator", "ap-vs-trapezoid", "accuracy-trap", "tour")
+
+
+def lesson_path(name: str) -> Path | None:
+    """The file of the shipped lesson ``name``, or None when there is no such lesson."""
+    if name not in SHIPPED:
+        return None
+    return Path(str(resources.files("threshold_lab.lessons").joinpath(f"{name}.toml")))

@@ -1,0 +1,220 @@
+"""A lesson in the explorer, with the presenter in control (and ``--demo``'s tour).
+
+Each step is entered through core (:func:`~threshold_lab.core.lessons.play.enter`), so
+the screen at a step is the same however it was reached. The lesson line shows the step
+number and total, the caption, a question and its verdict, and the keys: space pauses
+and resumes (a step without a question goes on by itself after a while), ``n`` and
+``p`` step forward and back, ``g`` goes to a step, ``a`` answers the question waiting,
+Esc leaves the lesson keeping the state. Every other key works as ever.
+"""
+
+from __future__ import annotations
+
+from textual.events import Key
+from textual.timer import Timer
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.lessons.answers import Answer, Verdict, check
+from threshold_lab.core.lessons.lesson import Lesson
+from threshold_lab.core.lessons.play import Entered, Tally, enter
+from threshold_lab.core.session.update import Update
+from threshold_lab.tui.state.chart_modes import chart_mode
+from threshold_lab.tui.state.host import Host
+from threshold_lab.tui.state.lesson_text import LessonText
+
+#: The keys a running lesson takes before the explorer's own.
+LESSON_KEYS = ("space", "n", "p", "g", "a", "escape")
+#: Playback steps a word of caption adds to a step's time on screen (beside 3): at the
+#: default second a step, a caption of 20 words stays 9 seconds.
+READING = 0.3
+
+
+class LessonPlayer:
+    """Runs one lesson on the host screen (see the module)."""
+
+    def __init__(self, host: Host, seconds: float) -> None:
+        self.host = host
+        self.seconds = seconds
+        self.lesson: Lesson | None = None
+        self.entered: Entered | None = None
+        self.paused = False
+        self.waiting: Answer | None = None
+        self.verdict: str = ""
+        self._timer: Timer | None = None
+        self._tally = Tally()
+
+    @property
+    def running(self) -> bool:
+        return self.lesson is not None
+
+    def start(self, lesson: Lesson, step: int = 0, *, paused: bool = False) -> None:
+        """Run ``lesson`` from ``step`` (0-based)."""
+        self.lesson, self.paused, self._tally = lesson, paused, Tally()
+        self.go(step)
+
+    def go(self, k: int) -> None:
+        """Enter step ``k``: the screen as that step makes it, whatever came before."""
+        lesson = self.lesson
+        assert lesson is not None
+        self._stop_timer()
+        entered: list[Entered] = []
+
+        def act() -> Update:
+            entered.append(enter(lesson, k, self.host.session))
+            return entered[-1].update
+
+        self.host.run(act)
+        if not entered:  # refused (a lesson is rehearsed at load: not expected)
+            return
+        e = self.entered = entered[0]
+        self.waiting, self.verdict = e.answer, ""
+        self.host.hide_parts(e.hidden)
+        chart = None if e.chart is None else chart_mode(e.chart)
+        self.host.show_view(e.pane or "matrix", chart)
+        # The lesson line has the words; the message line says where the lesson is
+        # (not the load's message, which may say what a hidden part shows).
+        self.host.say(f"{e.heading} of the lesson.")
+        self._show()
+        # A question waits for its answer (a opens the field), the screen in full view.
+        if self.waiting is None and not self.paused:
+            self._schedule()
+
+    def _schedule(self) -> None:
+        e = self.entered
+        assert e is not None
+        words = sum(len(s.split()) for s in e.said)
+        self._timer = self.host.later(self.seconds * (3 + READING * words), self.forward)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def forward(self) -> None:
+        """The next step, or the end after the last."""
+        if self.lesson is None or self.entered is None:
+            return
+        if self.entered.index + 1 >= len(self.lesson):
+            self.finish()
+        else:
+            self.go(self.entered.index + 1)
+
+    def back(self) -> None:
+        if self.entered is None:
+            return
+        if self.entered.index == 0:
+            self.host.say("This is step 1: there is no step before it.")
+            return
+        self.go(self.entered.index - 1)
+
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+        if self.paused:
+            self._stop_timer()
+        elif self.waiting is None:
+            self._schedule()
+        self._show()
+
+    def ask(self) -> None:
+        """Open the answer dialog for the question waiting."""
+        answer = self.waiting
+        if answer is None:
+            self.host.say("No question waits: n goes on.")
+            return
+
+        def read(text: str) -> Verdict:
+            verdict = check(answer, text)
+            if verdict.right is None:
+                raise InputError(verdict.said)
+            return verdict
+
+        def done(verdict: object) -> None:
+            if isinstance(verdict, Verdict) and self.waiting is answer:
+                self.answered(verdict)
+
+        self.host.ask_text(
+            f"{self.heading()}: {answer.question.prompt()}",
+            read,
+            done,
+            hint="Type the answer exactly (2/3, 0.25, undefined, a choice's number).",
+            enter="answers",
+        )
+
+    def answered(self, verdict: Verdict) -> None:
+        e = self.entered
+        assert e is not None and e.step.ask is not None
+        self._tally.mark(e.index, bool(verdict.right))
+        self.waiting, self.verdict = None, verdict.said
+        if e.step.ask.reveal:
+            self.entered = e = e.answered()
+            self.host.hide_parts(e.hidden)
+        self.host.say(verdict.said)
+        self._show()
+
+    def go_to(self) -> None:
+        lesson = self.lesson
+        assert lesson is not None
+
+        def read(text: str) -> int:
+            t = text.strip()
+            if not t.isdigit() or not 1 <= int(t) <= len(lesson):
+                raise InputError(f"a step from 1 to {len(lesson)}")
+            return int(t) - 1
+
+        def done(k: object) -> None:
+            if isinstance(k, int) and self.lesson is lesson:
+                self.go(k)
+
+        self.host.ask_text(f"Go to step (1-{len(lesson)})", read, done, enter="goes")
+
+    def key(self, event: Key) -> bool:
+        """Take a lesson key (True: taken, nothing else sees it)."""
+        if self.lesson is None or event.key not in LESSON_KEYS:
+            return False
+        event.stop()
+        event.prevent_default()
+        if event.key == "space":
+            self.toggle_pause()
+        elif event.key == "n":
+            self.forward()
+        elif event.key == "p":
+            self.back()
+        elif event.key == "g":
+            self.go_to()
+        elif event.key == "a":
+            self.ask()
+        else:
+            self.leave("You left the lesson; the rows and the threshold stay as they are.")
+        return True
+
+    def finish(self) -> None:
+        self.leave(f"{self._tally.ending()} Explore freely; ? lists every key.")
+
+    def leave(self, said: str) -> None:
+        self._stop_timer()
+        self.lesson = self.entered = self.waiting = None
+        self.host.hide_parts(frozenset())
+        self.host.show_lesson(None)
+        self.host.say(said)
+
+    def heading(self) -> str:
+        e = self.entered
+        assert e is not None
+        return e.heading
+
+    def _show(self) -> None:
+        e = self.entered
+        assert e is not None and self.lesson is not None
+        state = " · paused" if self.paused else ""
+        heading = f"{self.lesson.title} · {e.heading}{state}"
+        if self.verdict:
+            body = self.verdict
+        elif self.waiting is not None:
+            body = f"{' '.join(e.said)} Question: {self.waiting.question.question}".strip()
+        else:
+            body = " ".join(e.said)
+        keys = "space pause · n next · p back · g go to · Esc leave"
+        if self.waiting is not None:
+            keys = "a answer · " + keys
+        if e.hidden:
+            keys = f"hidden for now: {', '.join(sorted(e.hidden))} · {keys}"
+        self.host.show_lesson(LessonText(heading, body, keys))
