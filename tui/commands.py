@@ -765,6 +765,62 @@ class PlaySlower(Command):
     GROUP = "Views and playback"
 
 
+class OverlapMore(Command):
+    """Generated rows made again with more overlap of the classes (the same seed)"""
+
+    KEY = "left_parenthesis"
+    ID = "overlap-more"
+    FOOTER = "Overlap+"
+    ACTION = "regenerate('overlap', 1)"
+    GROUP = "Data and the app"
+    ON_KEY_LINE = False  # generated presets only: help, the palette and teaching.md say it
+
+
+class OverlapLess(Command):
+    """Generated rows made again with less overlap of the classes (the same seed)"""
+
+    KEY = "right_parenthesis"
+    ID = "overlap-less"
+    FOOTER = "Overlap-"
+    ACTION = "regenerate('overlap', -1)"
+    GROUP = "Data and the app"
+    ON_KEY_LINE = False
+
+
+class BalanceDown(Command):
+    """Generated rows made again with fewer positives (a prevalence step down)"""
+
+    KEY = "less_than_sign"
+    ID = "balance-down"
+    FOOTER = "Fewer +"
+    ACTION = "regenerate('balance', -1)"
+    GROUP = "Data and the app"
+    ON_KEY_LINE = False
+
+
+class BalanceUp(Command):
+    """Generated rows made again with more positives (a prevalence step up)"""
+
+    KEY = "greater_than_sign"
+    ID = "balance-up"
+    FOOTER = "More +"
+    ACTION = "regenerate('balance', 1)"
+    GROUP = "Data and the app"
+    ON_KEY_LINE = False
+
+
+class Regenerate(Command):
+    """Generated rows made again: more or less overlap, more or fewer positives"""
+
+    PLAIN = "overlap up|down | balance up|down"
+    GROUP = "Data and the app"
+    PLAIN_HELP = (
+        "a generated preset (binormal:..., beta:...) made again with the same seed: overlap "
+        "up brings the classes' scores closer (AUC falls), overlap down moves them apart; "
+        "balance up gives more positives (AP follows, AUC stays), balance down fewer"
+    )
+
+
 class Presets(Command):
     """Load a built-in fixture (the preset picker)"""
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model, make_dataset
+from threshold_lab.core.data.generated import description, generate, is_generated, parse_spec
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.threshold import Threshold
 
@@ -209,14 +210,22 @@ PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
 
 def preset(name: str) -> Preset:
-    """The built-in fixture called ``name``.
+    """The built-in fixture called ``name``, or a generated one (``binormal:d=1.5,...``,
+    ``beta:...``: :mod:`~threshold_lab.core.data.generated`), named by its full spec.
 
     >>> preset("canonical").data.scores.tolist()
     [0.9, 0.8, 0.8, 0.4, 0.1]
+    >>> preset("binormal:n=10").name
+    'binormal:d=1.5,prevalence=1/2,n=10,seed=1'
     """
+    if is_generated(name):
+        spec = parse_spec(name)
+        return Preset(spec.text(), description(spec), generate(spec), 0.5)
     try:
         return PRESETS[name]
     except KeyError:
         raise InputError(
-            f"no preset named {quoted(name)}; presets are: {', '.join(PRESET_NAMES)}"
+            f"no preset named {quoted(name)}; presets are: {', '.join(PRESET_NAMES)}, "
+            "and generated ones: binormal:d=D,prevalence=P,n=N,seed=S and beta:pos=A/B,"
+            "neg=A/B,prevalence=P,n=N,seed=S"
         ) from None

@@ -24,10 +24,11 @@ from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.delimited import header_of
 from threshold_lab.core.data.extra import numeric_column, text_column
+from threshold_lab.core.data.generated import is_generated
 from threshold_lab.core.data.groups import group_codes, split_groups
 from threshold_lab.core.data.loaders import Columns, load_counts, load_file
 from threshold_lab.core.data.models import join_models, load_models
-from threshold_lab.core.data.presets import PRESET_NAMES, PRESETS
+from threshold_lab.core.data.presets import PRESET_NAMES, PRESETS, preset
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.threshold import Threshold
 
@@ -234,8 +235,9 @@ def open_source(
         for column in keep:
             kept[column] = numeric_column(path, column, data.n)
         return Source(data=data, label=str(path), path=path, columns=kept, models=models)
-    if name in PRESETS:
-        p = PRESETS[name]
+    if name in PRESETS or is_generated(name):
+        p = preset(name)
+        name = p.name
         if keep:
             raise InputError(
                 f"preset {name} has no column {quoted(keep[0])} for the goal's cost "
@@ -261,7 +263,8 @@ def open_source(
             raise InputError(f"preset {name} has two classes; --class is for several")
         return Source(data=p.data, label=f"preset {name}", threshold=p.threshold, models=p.models)
     raise InputError(
-        f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)})"
+        f"{name}: no such file, and no preset has that name (presets: {', '.join(PRESET_NAMES)}; "
+        "generated: binormal:d=D,prevalence=P,n=N,seed=S and beta:...)"
     )
 
 

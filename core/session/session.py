@@ -8,7 +8,8 @@ changed, and the sentence to say. The state lives in four parts, each with one j
 (:class:`History`: the rows, their edits and file; :class:`ShownRows`: which model or
 class is shown; :class:`Policy`: threshold, goal and prevalence; :class:`IntervalSettings`:
 the intervals and the bootstrap), read through :class:`SessionState`; the operating point
-(:class:`OperatingPoint`) and the edits (:class:`Editing`) are layers below this one.
+(:class:`OperatingPoint`), the edits (:class:`Editing`) and loading other rows
+(:class:`Loading`) are layers below this one.
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ from threshold_lab.core.curves.operating import (
     partial_aucs,
     readouts,
 )
-from threshold_lab.core.data.classes import Multiclass
-from threshold_lab.core.data.dataset import Dataset, Model
-from threshold_lab.core.data.presets import preset
+from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.net_benefit import (
     DecisionCurve,
@@ -44,19 +43,18 @@ from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import SEED, Bootstrap, CurveStatistic
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.table import OPTIONS, shown_value
-from threshold_lab.core.session.editing import Editing, Later
+from threshold_lab.core.session.editing import Later
 from threshold_lab.core.session.history import NeedsOverwrite
+from threshold_lab.core.session.loading import Loading
 from threshold_lab.core.session.operating import OWN_REFUSED
 from threshold_lab.core.session.policy import OFF_WORDS, STEP, goal_at_prevalence
-from threshold_lab.core.session.shown import ShownRows
 from threshold_lab.core.session.state import DEFAULTS
 from threshold_lab.core.session.update import Update
-from threshold_lab.core.threshold import Threshold
 
 __all__ = ["STEP", "Later", "NeedsOverwrite", "Session"]
 
 
-class Session(Editing):
+class Session(Loading):
     """Mutable exploring state around immutable datasets: every operation returns
     one :class:`Update` (what it reads is :class:`SessionState`'s).
 
@@ -212,38 +210,6 @@ class Session(Editing):
         """The partial AUCs asked for (``--partial-auc``), or ``asked``."""
         sweep = self.analysis.sweep
         return partial_aucs(sweep, self.asked.partial_aucs if asked is None else asked)
-
-    def load_preset(self, name: str) -> Update:
-        """Load a built-in fixture; the history starts afresh."""
-        p = preset(name)
-        said = f"Loaded preset {name}: {p.description}"
-        return self.load_rows(p.data, p.threshold, f"preset {name}", said, p.models, p.multiclass)
-
-    def load_rows(
-        self,
-        data: Dataset,
-        threshold: Threshold,
-        source: str,
-        said: str,
-        models: tuple[Model, ...] = (),
-        multiclass: Multiclass | None = None,
-    ) -> Update:
-        """Load other rows altogether (a preset, a lesson's own): the history starts
-        afresh, at ``threshold``; ``said`` says what they are."""
-        self.row_groups = None  # other rows: the groups were the file's
-        self.history.start(data, threshold, source, fresh=True)
-        self.shown = ShownRows(models, multiclass)
-        self.policy.threshold = threshold
-        if self.goal is not None and self.goal.columns():
-            self.policy.goal = None  # the new rows have no cost columns: the goal goes
-        if self.policy.band is not None:  # its thresholds were the other rows' scores
-            self.policy.band = None
-            said += " The review band is off (a band goal sets one on these rows)."
-        if models:
-            names = ", ".join(m.name for m in models)
-            said += f" Models {names}; {models[0].name}'s scores shown."
-        # Other rows altogether: nothing is marked changed against the rows before.
-        return self._update(message=said, fresh=True)
 
     def set_model(self, name: str) -> Update:
         """Show model ``name``'s scores of the same rows (the threshold stays; a group

@@ -197,3 +197,26 @@ async def test_esc_leaves_the_lesson_keeping_the_state() -> None:
 def test_a_lesson_holds_nine_steps_of_the_tour() -> None:
     lesson: Lesson = read_lesson("tour")
     assert len(lesson) == 9
+
+
+async def test_overlap_and_balance_keys_make_generated_rows_again() -> None:
+    from threshold_lab.core.data.presets import preset
+    from threshold_lab.core.session.session import Session
+
+    p = preset("binormal:d=1.5,prevalence=0.2,n=200,seed=3")
+    app = ThresholdLab(Session(p.data, 0.5, source=f"preset {p.name}"), playback_seconds=60.0)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("left_parenthesis")
+        assert m.session.source == "preset binormal:d=1.25,prevalence=1/5,n=200,seed=3"
+        assert m.message.startswith("Made again (overlap up)")
+        await pilot.press("right_parenthesis", "right_parenthesis")
+        assert "d=1.75" in m.session.source
+        await pilot.press("less_than_sign")
+        assert "prevalence=1/10" in m.session.source and m.session.threshold == 0.5
+        await pilot.press("greater_than_sign", "greater_than_sign")
+        assert "prevalence=3/10" in m.session.source
+    canon = make_app()
+    async with canon.run_test(size=SIZE) as pilot:
+        await pilot.press("left_parenthesis")
+        assert canon.main.message.startswith("Refused: overlap makes generated rows again")

@@ -111,6 +111,7 @@ class PlainSession(Rows, Lessons, Describing, Deciding, Models, Settings):
             cmd.Options: self.cmd_options,
             cmd.SetOption: self.cmd_option,
             cmd.LessonCommand: self.cmd_lesson,
+            cmd.Regenerate: self.cmd_regenerate,
             cmd.Help: self.cmd_help,
             cmd.Quit: lambda args: self.cmd_quit(args, self._word, force=False),
             cmd.QuitAnyway: lambda args: self.cmd_quit(args, self._word.rstrip("!"), force=True),
@@ -118,6 +119,15 @@ class PlainSession(Rows, Lessons, Describing, Deciding, Models, Settings):
         self.commands = {word: self.handlers[c] for word, c in plain_words().items()}
         #: The word of the command running (quit and exit, preset and presets share one).
         self._word = ""
+
+    def cmd_regenerate(self, args: list[str]) -> None:
+        """``overlap up|down``, ``balance up|down``: generated rows made again."""
+        what = self._word
+        if len(args) != 1 or args[0].lower() not in ("up", "down"):
+            raise InputError(f"say {what} up or {what} down")
+        step = 1 if args[0].lower() == "up" else -1
+        self.say(self.session.regenerate(what, step).message)
+        self.say(self.status())
 
     def run_line(self, line: str) -> bool:
         """Run one command line; True means quit. Errors are one line, nothing changes;
@@ -164,8 +174,9 @@ class PlainSession(Rows, Lessons, Describing, Deciding, Models, Settings):
             self.say(f"error: {exc}; nothing changed")
             return False
         moved = change_words(before, self.session.analysis)
-        # model NAME shows other rows or another model's scores, which its own line says:
+        # model NAME shows other rows or another model's scores, and overlap and balance
+        # make other rows, which their own lines say:
         # counts of two different things are not a move (all rows to fold 2 read "TP -101").
-        if moved and name not in ("play", "model"):
+        if moved and name not in ("play", "model", "overlap", "balance"):
             self.say(f"Moved: {moved}.")
         return done

@@ -765,6 +765,10 @@ class MainScreen(Screen[None]):
         """Move the band's reject threshold a tie group (-1 up, 1 down)."""
         self.run(lambda: self.session.move_band_low(delta))
 
+    def action_regenerate(self, what: str, step: int) -> None:
+        """Generated rows made again: ``overlap`` or ``balance`` a step up or down."""
+        self.run(lambda: self.session.regenerate(what, step))
+
     def action_transform(self) -> None:
         asking.set_transform(self)
 
