@@ -60,7 +60,7 @@ def _unknown(shown: str, word: str, names: list[str]) -> str:
     return f"{shown}(): {word}= is not an option{hint} (help({shown}) lists them)"
 
 
-COMMANDS = ("explore", "screenshot", "report", "plot", "sonify", "power")
+COMMANDS = ("explore", "screenshot", "report", "plot", "sonify", "power", "exercise")
 PYTHON = ("report()", "from_frame()", "from_estimator()", "explore()", "figure()", "power()")
 FRONTS = (*COMMANDS, *PYTHON, "plain")
 
@@ -273,6 +273,14 @@ def parse_step(text: str) -> int:
     t = text.strip()
     if not t.isascii() or not t.isdigit() or len(t) > 6 or int(t) < 1:
         raise InputError(f"{text!r} is not a step number: give a whole number from 1")
+    return int(t)
+
+
+def parse_rows(text: str) -> int:
+    """``--rows N``: an exercise's rows, a whole number (the search says how many it takes)."""
+    t = text.strip()
+    if not t.isascii() or not t.isdigit() or len(t) > 6:
+        raise InputError(f"{text!r} is not a number of rows: give a whole number such as 6")
     return int(t)
 
 

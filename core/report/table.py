@@ -54,6 +54,7 @@ from threshold_lab.core.report.option import (
     one_item,
     one_of,
     parse_points,
+    parse_rows,
     parse_seconds,
     parse_step,
     parse_switch,
@@ -227,9 +228,10 @@ def _entries() -> Iterator[Option]:
     )
     yield Option(
         "seed",
-        f"the bootstrap's random seed, so results reproduce (default {SEED})",
+        f"the random seed, so results reproduce: the bootstrap's (default {SEED}), or "
+        "which fixture an exercise picks and the order of its rows",
         parse_seed,
-        _EVERY_RUN | {"plain"},
+        _EVERY_RUN | {"plain", "exercise"},
         plain="seed",
         metavar="S",
         python=from_number(parse_seed, "seed"),
@@ -544,9 +546,9 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "out",
         "the file written: plot's figure (the format follows the suffix: .png, .svg or "
-        ".pdf), sonify's .wav",
+        ".pdf), sonify's .wav, an exercise's rows (CSV)",
         a_name("--out"),
-        frozenset({"plot", "sonify"}),
+        frozenset({"plot", "sonify", "exercise"}),
         metavar="FILE",
         section="figure",
         required=True,
@@ -582,6 +584,47 @@ def _entries() -> Iterator[Option]:
         frozenset({"plot", "figure()"}),
         metavar="TITLE",
         section="figure",
+    )
+    # --- exercises
+    exercise = frozenset({"exercise"})
+    yield Option(
+        "make",
+        "a target the exercise's fixture meets exactly: MEASURE [OP] VALUE, such as "
+        "'auc 7/12', 'ap >= 3/4', 'precision at 0.5 = 2/3', 'groups 4' (auc, ap, trapezoid, "
+        "precision/recall/f1 at T, groups; = >= <= > < !=); repeatable",
+        one_item(a_name("--make")),
+        exercise,
+        kind="list",
+        metavar="TARGET",
+        section="exercise",
+        required=True,
+    )
+    yield Option(
+        "rows",
+        "the fixture's rows, 2 to 10: every way they can fall into tie groups is searched",
+        parse_rows,
+        exercise,
+        default=6,
+        metavar="N",
+        section="exercise",
+    )
+    yield Option(
+        "ties",
+        "the fixture has a tie across classes (a tie group of both)",
+        None,
+        exercise,
+        default=False,
+        kind="switch",
+        section="exercise",
+    )
+    yield Option(
+        "answers",
+        "print each target's answer with the formula lines that derive it (for the teacher)",
+        None,
+        exercise,
+        default=False,
+        kind="switch",
+        section="exercise",
     )
     # --- power and sample size
     power = frozenset({"power", "power()"})

@@ -27,6 +27,7 @@ SECTIONS = [
     ("Figures", ("figure",)),
     ("Sound", ("sound",)),
     ("Power and sample size", ("power",)),
+    ("Exercises", ("exercise",)),
     ("The explorer", ("explorer",)),
     ("Reading the rows", ("source",)),
 ]

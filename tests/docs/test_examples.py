@@ -46,7 +46,7 @@ from tests.paths import ROOT
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```$", re.M | re.S)
 EXITS = re.compile(r"#\s*exits (\d+)\b")
-COMMANDS = ("report", "screenshot", "aggregate", "serve", "plot", "sonify", "power")
+COMMANDS = ("report", "screenshot", "aggregate", "serve", "plot", "sonify", "power", "exercise")
 #: Programs a page's pipelines may end in that are not ours to install.
 OPTIONAL = ("espeak-ng",)
 

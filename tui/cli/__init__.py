@@ -80,6 +80,11 @@ COMMANDS: dict[str, Command] = {
         "lesson_parser",
         "run_lesson",
     ),
+    "exercise": Command(
+        "a small fixture meeting exact targets (AUC, AP, precision at T, ...), as CSV",
+        "--make TARGET [--make ...] [--rows N] [--ties] [--seed S] --out FILE.csv [--answers]",
+        "exercise",
+    ),
     "screenshot": Command(
         "write an SVG of one explorer state, without a terminal",
         "[SOURCE] OUT.svg [options]",

@@ -41,6 +41,7 @@ SECTIONS = {
     "figure": "the figure",
     "sound": "the sound",
     "power": "power and sample size (one ROC curve, as pROC's power.roc.test)",
+    "exercise": "the exercise (targets met exactly, by search)",
     "explorer": "the explorer",
     "source": "reading the rows",
 }
