@@ -38,6 +38,8 @@ SUMMARIES = ("roc_auc", "average_precision", "pr_trapezoid_area")
 ANSWERABLE = (*COUNTS, *METRIC_NAMES, *SUMMARIES)
 DIRECTIONS = ("up", "right", "diagonal")
 UNDEFINED = "undefined"
+#: Typed instead of an answer: the answer is shown, and counted neither way.
+SKIP = "skip"
 _RANGE = re.compile(r"^\s*([\[(])\s*([^,]+?)\s*,\s*([^\])]+?)\s*([\])])\s*$")
 _MOVES = {"up": "up", "right": "right", "diagonal": "diagonally (up and right at once)"}
 _FIELDS = ("question", "explain", "reveal", "answer", "metric", "range", "choices", "next")
@@ -68,7 +70,9 @@ class Question:
             return f"{self.question} (up, right or diagonal)"
         if self.kind == "range":
             return f"{self.question} (a threshold)"
-        return f"{self.question} (a number: a fraction such as 2/3, or a decimal)"
+        if self.kind == "metric":
+            return f"{self.question} (a number such as 2/3 or 0.25, or undefined)"
+        return f"{self.question} (a number such as 2/3 or 0.25)"
 
 
 @dataclass(frozen=True)
@@ -84,10 +88,12 @@ class Answer:
 @dataclass(frozen=True)
 class Verdict:
     """A typed answer checked: ``right`` (None when the answer could not be read, and
-    the question still waits), and what is said."""
+    the question still waits), and what is said; ``skipped`` when ``skip`` asked for
+    the answer (counted neither way)."""
 
     right: bool | None
     said: str
+    skipped: bool = False
 
 
 def read_question(raw: object, where: str) -> Question:
@@ -193,11 +199,17 @@ def expected(question: Question, analysis: Analysis) -> Answer:
     if isinstance(metric, Fraction):
         return Answer(question, metric, format_fraction(metric))
     if metric.value is None:
-        reason = metric.reason or ""
-        return Answer(question, None, f"{UNDEFINED}: {reason[:1].lower()}{reason[1:]}")
+        return Answer(question, None, f"{UNDEFINED}: {_lower_first(metric.reason or '')}")
     if metric.exact is None:
         raise InputError(f"the question asks for {name}, which is not exact here (weighted rows)")
     return Answer(question, metric.exact, format_fraction(metric.exact))
+
+
+def _lower_first(text: str) -> str:
+    """``No predicted positives`` as part of a sentence; ``ROC needs ...`` kept."""
+    if len(text) > 1 and text[1].islower():
+        return text[:1].lower() + text[1:]
+    return text
 
 
 def _metric(analysis: Analysis, name: str) -> Metric | Fraction:
@@ -217,6 +229,9 @@ def check(answer: Answer, typed: str) -> Verdict:
     text = " ".join(typed.split()).rstrip(".!:;").strip()  # "undefined." is undefined
     if not text:
         return Verdict(None, "Type an answer (skip shows it).")
+    if text.lower() == SKIP:
+        said = f"The answer: {_as_said(q, answer).removeprefix('the answer is ')}."
+        return Verdict(False, f"{said} {q.explain}".strip(), skipped=True)
     if q.kind == "choice":
         right = _choice(q, text)
         if right is None:
@@ -258,22 +273,24 @@ def _as_said(q: Question, answer: Answer) -> str:
     if q.kind == "choice":
         return f"the answer is {answer.said}"
     if isinstance(answer.value, Fraction) and answer.value.denominator != 1:
-        return f"the answer is {answer.said} exactly (≈ {float(answer.value):.4g})"
+        decimal = Metric(float(answer.value), exact=answer.value).value_text()
+        return f"the answer is {decimal.replace(' ≈ ', ' exactly (≈ ').replace(' = ', ' (= ')})"
     return f"the answer is {answer.said}"
 
 
 def read_number(text: str) -> Fraction | None:
     """A typed number, exactly: ``2/3``, ``0.25``, ``25%``, ``-1``; None if it is not one.
 
-    >>> read_number("2/3"), read_number("25%"), read_number("0.1"), read_number("x")
-    (Fraction(2, 3), Fraction(1, 4), Fraction(1, 10), None)
+    >>> read_number("2/3"), read_number("25%"), read_number("3.5/6"), read_number("x")
+    (Fraction(2, 3), Fraction(1, 4), Fraction(7, 12), None)
     """
     t = text.strip().replace(" ", "")
     percent = t.endswith("%")
     if percent:
         t = t[:-1]
-    try:
-        value = Fraction(t)
+    top, slash, bottom = t.partition("/")
+    try:  # each side may be a decimal: 3.5/6 is 7/12
+        value = Fraction(top) / Fraction(bottom) if slash else Fraction(t)
     except (ValueError, ZeroDivisionError):
         return None
     return value / 100 if percent else value

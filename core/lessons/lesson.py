@@ -172,7 +172,7 @@ def lesson_from_toml(text: str, source: str = "lesson") -> Lesson:
         raise InputError(
             f"{source}: unknown field {quoted(extra[0])}; a lesson has title, about and [[step]]"
         )
-    title = _text(table.get("title"), f"{source}: title")
+    title = _text(table.get("title", ""), f"{source}: title")
     if not title:
         raise InputError(f'{source}: give the lesson a title (title = "...")')
     about = _text(table.get("about", ""), f"{source}: about")
@@ -306,14 +306,12 @@ def _rows(value: object, where: str) -> Rows:
             raise InputError(f"{where}: score {i + 1} {quoted(s)} is not a number")
     for i, y in enumerate(labels):
         if y not in (0, 1) or isinstance(y, float):
-            raise InputError(f"{where}: label {i + 1} {quoted(y)} is not 0 or 1")
+            raise InputError(f"{where}: label {i + 1} is {quoted(y)}; a label is 0 or 1")
     ids = value.get("ids")
-    if ids is not None and (
-        not isinstance(ids, list)
-        or len(ids) != len(scores)
-        or not all(isinstance(i, str) for i in ids)
-    ):
-        raise InputError(f"{where}: ids is a list of text, one a score")
+    if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)):
+        raise InputError(f"{where}: ids is a list of texts in quotes")
+    if ids is not None and len(ids) != len(scores):
+        raise InputError(f"{where}: {len(ids)} ids but {len(scores)} scores; give one id a score")
     threshold = _threshold(value.get("threshold", 0.5), f"{where}: threshold")
     if threshold == LOWEST:
         raise InputError(f"{where}: threshold is where the rows open: a number or above-all")

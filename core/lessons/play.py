@@ -15,7 +15,7 @@ from pathlib import Path
 from threshold_lab.core.curves.describe import describe
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.lessons.answers import Answer, expected
+from threshold_lab.core.lessons.answers import Answer, Verdict, expected
 from threshold_lab.core.lessons.lesson import LOWEST, Lesson, Step, lesson_from_toml, lesson_text
 from threshold_lab.core.session.session import Session
 from threshold_lab.core.session.update import Update
@@ -59,8 +59,10 @@ class Tally:
 
     right: dict[int, bool] = dataclasses.field(default_factory=dict)
 
-    def mark(self, index: int, right: bool) -> None:
-        self.right[index] = right
+    def mark(self, index: int, verdict: Verdict) -> None:
+        """A question answered (a skipped one counts neither way)."""
+        if verdict.right is not None and not verdict.skipped:
+            self.right[index] = verdict.right
 
     def ending(self) -> str:
         """``The lesson is over. 6 of 8 questions answered right.``"""
@@ -161,6 +163,14 @@ def _act(lesson: Lesson, step: Step, session: Session) -> Update:
             update = session.lowest() if t == LOWEST else session.set_threshold(_float(t))
         if step.move:
             field = "move"
+            a = session.analysis
+            if not 0 <= a.point + step.move < a.sweep.size:
+                room = a.sweep.size - 1 - a.point if step.move > 0 else a.point
+                way = "down (lower thresholds)" if step.move > 0 else "up"
+                raise InputError(
+                    f"{abs(step.move)} tie groups {way} from here, but there "
+                    f"{'is' if room == 1 else 'are'} {room}"
+                )
             update = session.group(step.move)
         if step.goal is not None:
             field = "goal"

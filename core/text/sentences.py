@@ -324,7 +324,7 @@ def curve_words(
     return lines
 
 
-def change_words(before: Analysis, after: Analysis) -> str:
+def change_words(before: Analysis, after: Analysis, *, metrics: bool = True) -> str:
     """What one change moved, briefly: the headline rates that changed, then the
     counts that changed ("" when nothing did), so a listener need not compare two
     long sentences.
@@ -336,9 +336,11 @@ def change_words(before: Analysis, after: Analysis) -> str:
     'precision from 2/3 to 1/1, recall from 2/3 to 1/3; TP -1, FP -1, TN +1, FN +1'
     >>> change_words(analyse(d, 0.5), analyse(d, 0.5))
     ''
+
+    ``metrics=False`` says the counts alone (a lesson that hides the metrics asks for it).
     """
     rates = []
-    for name in ("precision", "recall"):
+    for name in ("precision", "recall") if metrics else ():
         was, now = before.metrics[name], after.metrics[name]
         old, new = was.short(), now.short()
         # 1/1 to 2/2 is new counts, not a move: the rate has to change too.

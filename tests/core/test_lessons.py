@@ -124,9 +124,11 @@ def test_hidden_parts_fold_over_steps_and_answers() -> None:
     lesson = read_lesson("denominator")
     assert lesson.hidden(0) == {"metrics", "sweep"}
     assert lesson.hidden(1) == {"metrics", "sweep"}  # step 1's answer reveals nothing
-    assert lesson.hidden(2) == {"metrics", "sweep"}  # step 2 reveals on its answer only
-    assert lesson.hidden(4) == {"sweep"}  # step 4's answer revealed the metrics
-    assert lesson.hidden(7) == set()  # step 7's answer revealed both
+    assert lesson.hidden(2) == {"metrics", "sweep"}  # step 2 revealed on its answer, 3 hides
+    assert lesson.hidden(4) == {"metrics", "sweep"}  # 4 revealed the metrics, 5 hides them
+    assert lesson.hidden(5) == {"metrics", "sweep", "curve"}  # 6 asks where the point goes
+    assert lesson.hidden(6) == {"metrics", "sweep"}  # 6's answer showed the curve again
+    assert lesson.hidden(7) == {"metrics"}  # 7's answer showed both; 8 asks of the metrics
     e = enter(lesson, 1, fresh())
     assert e.hidden == {"metrics", "sweep"} and e.answered().hidden == {"sweep"}
 
@@ -159,7 +161,7 @@ caption = "c"
         ('hide = ["legend"]', "step 2: hide: 'legend' is not one of curve"),
         ('preset = "nope"', "step 2: preset: no preset named 'nope'"),
         ('colour = "red"', "step 2: unknown field 'colour'"),
-        ("rows = { scores = [0.1], labels = [2] }", "step 2: rows: label 1 2 is not 0 or 1"),
+        ("rows = { scores = [0.1], labels = [2] }", "rows: label 1 is 2; a label is 0 or 1"),
         ("rows = { scores = [0.1, 0.2], labels = [1] }", "step 2: rows: 2 scores but 1 labels"),
         ('preset = "canonical"\nrows = { scores = [0.1], labels = [1] }', "not both"),
         ('describe = "det"', "step 2: describe 'det' is not one of roc, pr"),

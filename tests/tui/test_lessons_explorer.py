@@ -220,3 +220,59 @@ async def test_overlap_and_balance_keys_make_generated_rows_again() -> None:
     async with canon.run_test(size=SIZE) as pilot:
         await pilot.press("left_parenthesis")
         assert canon.main.message.startswith("Refused: overlap makes generated rows again")
+
+
+async def test_hidden_metrics_are_not_shown_another_way() -> None:
+    """While the metrics are hidden: m refuses, a move says the counts alone, the
+    status line has no precision, and the models' line is hidden with them."""
+    app = make_app(lesson=read_lesson("denominator"))
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("g", "3", "enter")
+        await pilot.pause()
+        await pilot.press("m")
+        assert m.message == "The metrics are hidden until the lesson shows them."
+        await pilot.press("end")
+        assert m.message == "Moved: TP +2, FP +2, TN -2, FN -2."
+        assert "precision" not in str(m.query_one("#status").render())
+
+
+async def test_an_answer_goes_back_to_the_steps_point_and_skip_shows_it() -> None:
+    app = make_app(lesson=read_lesson("denominator"))
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("g", "3", "enter", "end")  # explored away from step 3's 0.81
+        await _answer(pilot, app, "1")
+        assert m.session.threshold == 0.81 and m.message == "Step 3 of 10: right."
+        assert not m.has_class("-hide-metrics")
+        await _answer(pilot, app, "skip")  # a answers again; skip shows the answer
+        line = m.query_one(LessonLine).lesson
+        assert line is not None and line.body.startswith("The answer: 1.")
+        assert m.message == "Step 3 of 10: the answer is 1."
+        assert m.lessons._tally.right == {2: True}  # a skip counts neither way
+
+
+async def test_the_keys_line_says_what_each_key_does_here() -> None:
+    lesson = read_lesson("tour")
+    app = make_app(lesson=lesson)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        line = m.query_one(LessonLine)
+        assert line.lesson is not None
+        assert line.lesson.keys == "space pause · n next · g go to · Esc leave"  # step 1
+        await pilot.press("space", "n")
+        assert line.lesson.keys == "space resume · n next · p back · g go to · Esc leave"
+        await pilot.press("g", "9", "enter")
+        assert line.lesson.keys == "space resume · n end · p back · g go to · Esc leave"
+
+
+async def test_the_last_step_stays_until_n_ends_the_lesson() -> None:
+    lesson = read_lesson("tour")
+    app = make_app(lesson=lesson, lesson_step=8)
+    app.main.lessons.seconds = 0.01
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.5)
+        m = app.main
+        assert m.lessons.running and m.lessons.entered is not None
+        await pilot.press("n")
+        assert not m.lessons.running and m.message.startswith("The lesson is over.")

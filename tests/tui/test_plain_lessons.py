@@ -71,9 +71,9 @@ def test_what_the_transcript_holds() -> None:
     said = _run(LINES)
     assert said.count("Right:") == 6 and said.count("Not quite:") == 3
     assert "Hidden for now: the metrics, the sweep table." in said
-    assert "The metrics stay hidden until the lesson shows them." in said
+    assert "The metrics are hidden until the lesson shows them." in said
     assert "'one' is not a number" in said
-    assert "The answer: 7/12." in said  # skip
+    assert "The answer: 7/12 exactly (≈ 0.5833)." in said  # skip
     assert "The lesson is over. 5 of 7 questions answered right." in said
     # The lesson left: status says precision again, as it always does.
     assert said.rstrip().endswith("precision 3/6, recall 3/4.")

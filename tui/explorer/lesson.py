@@ -75,12 +75,14 @@ class LessonPlayer:
         self.host.say(f"{e.heading} of the lesson.")
         self._show()
         # A question waits for its answer (a opens the field), the screen in full view.
-        if self.waiting is None and not self.paused:
+        if e.answer is None and not self.paused:
             self._schedule()
 
     def _schedule(self) -> None:
         e = self.entered
-        assert e is not None
+        assert e is not None and self.lesson is not None
+        if e.index + 1 >= len(self.lesson):
+            return  # the last step stays until n ends the lesson, its words still up
         words = sum(len(s.split()) for s in e.said)
         self._timer = self.host.later(self.seconds * (3 + READING * words), self.forward)
 
@@ -110,15 +112,16 @@ class LessonPlayer:
         self.paused = not self.paused
         if self.paused:
             self._stop_timer()
-        elif self.waiting is None:
+        elif self.entered is not None and self.entered.answer is None:
             self._schedule()
         self._show()
 
     def ask(self) -> None:
-        """Open the answer dialog for the question waiting."""
-        answer = self.waiting
+        """Open the answer dialog for the step's question (again, after an answer: the
+        last answer is the one counted)."""
+        answer = None if self.entered is None else self.entered.answer
         if answer is None:
-            self.host.say("No question waits: n goes on.")
+            self.host.say("This step asks no question: n goes on.")
             return
 
         def read(text: str) -> Verdict:
@@ -127,27 +130,38 @@ class LessonPlayer:
                 raise InputError(verdict.said)
             return verdict
 
+        entered = self.entered
+
         def done(verdict: object) -> None:
-            if isinstance(verdict, Verdict) and self.waiting is answer:
+            if isinstance(verdict, Verdict) and self.entered is entered:
                 self.answered(verdict)
 
         self.host.ask_text(
             f"{self.heading()}: {answer.question.prompt()}",
             read,
             done,
-            hint="Type the answer exactly (2/3, 0.25, undefined, a choice's number).",
+            hint="Type the answer exactly (2/3, 0.25, undefined, a choice's number); skip "
+            "shows it.",
             enter="answers",
         )
 
     def answered(self, verdict: Verdict) -> None:
-        e = self.entered
-        assert e is not None and e.step.ask is not None
-        self._tally.mark(e.index, bool(verdict.right))
+        """Say the verdict; the screen goes back to the step's point (the answer is
+        about it, whatever was explored since) with what the question reveals shown."""
+        step, lesson = self.entered, self.lesson
+        assert step is not None and lesson is not None
+        answer = step.answer
+        assert answer is not None
+        self._tally.mark(step.index, verdict)
+        self.host.run(lambda: enter(lesson, step.index, self.host.session).update)
+        self.entered = e = step.answered()
         self.waiting, self.verdict = None, verdict.said
-        if e.step.ask.reveal:
-            self.entered = e = e.answered()
-            self.host.hide_parts(e.hidden)
-        self.host.say(verdict.said)
+        self.host.hide_parts(e.hidden)
+        if verdict.skipped:
+            short = f"the answer is {answer.said}"
+        else:
+            short = "right" if verdict.right else f"not quite; the answer is {answer.said}"
+        self.host.say(f"{e.heading}: {short}.")
         self._show()
 
     def go_to(self) -> None:
@@ -212,9 +226,16 @@ class LessonPlayer:
             body = f"{' '.join(e.said)} Question: {self.waiting.question.question}".strip()
         else:
             body = " ".join(e.said)
-        keys = "space pause · n next · p back · g go to · Esc leave"
-        if self.waiting is not None:
-            keys = "a answer · " + keys
+        last = e.index + 1 >= len(self.lesson)
+        keys = [
+            "space resume" if self.paused else "space pause",
+            "n end" if last else "n next",
+            *(["p back"] if e.index else []),
+            "g go to",
+            "Esc leave",
+        ]
+        if e.answer is not None:
+            keys.insert(0, "a answer" if self.waiting is not None else "a answer again")
         if e.hidden:
-            keys = f"hidden for now: {', '.join(sorted(e.hidden))} · {keys}"
-        self.host.show_lesson(LessonText(heading, body, keys))
+            keys.insert(0, f"hidden for now: {', '.join(sorted(e.hidden))}")
+        self.host.show_lesson(LessonText(heading, body, " · ".join(keys)))

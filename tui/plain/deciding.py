@@ -58,7 +58,7 @@ class Deciding(Speaker):
         a = self.analysis
         self.say(*band_lines(solve_band(a.sweep, goal, self.session.options.confidence), a.sweep))
         # The band is kept: the threshold moves to its accept threshold, and status says it.
-        self.say(self.session.set_band(goal).status)
+        self.say(self.status_of(self.session.set_band(goal)))
 
     def _power(self, args: list[str]) -> list[str]:
         """``power [auc A] [cases N1] ...``: pROC's power.roc.test for one ROC curve,

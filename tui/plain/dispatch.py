@@ -173,10 +173,10 @@ class PlainSession(Rows, Lessons, Describing, Deciding, Models, Settings):
             self.refused += 1
             self.say(f"error: {exc}; nothing changed")
             return False
-        moved = change_words(before, self.session.analysis)
-        # model NAME shows other rows or another model's scores, and overlap and balance
-        # make other rows, which their own lines say:
+        moved = change_words(before, self.session.analysis, metrics=not self.metrics_hidden())
+        # model NAME shows other rows or another model's scores, and overlap, balance and
+        # a lesson make other rows, which their own lines say:
         # counts of two different things are not a move (all rows to fold 2 read "TP -101").
-        if moved and name not in ("play", "model", "overlap", "balance"):
+        if moved and name not in ("play", "model", "overlap", "balance", "lesson"):
             self.say(f"Moved: {moved}.")
         return done

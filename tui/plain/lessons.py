@@ -1,29 +1,51 @@
 """A lesson in plain mode: each step said as text, questions read out and answers typed.
 
 ``lesson FILE`` (or a shipped lesson's name) starts it at step 1. Then an empty line
-goes on to the next step, ``back`` to the one before, ``go N`` to step N (each step
-entered afresh: the same state however it is reached), ``again`` says the step again,
-``leave`` leaves the lesson keeping the state. While a question waits, the line typed is
-the answer (``skip`` shows it instead). Any other command runs as it always does, so a
+goes on to the next step, ``back`` to the one before, ``go N`` to step N, ``again`` to
+this step as it began (each step entered afresh: the same state however it is reached),
+``leave`` leaves the lesson keeping the state. While a question waits, a line that reads
+as an answer is the answer (``skip`` shows it instead); a command word (``help``,
+``status``, ``quit``) runs as ever. Any other command runs as it always does, so a
 student can explore between steps, except one that would show a part the lesson hides
-until later: it says so and shows nothing.
+until later: it says so and shows nothing. While the metrics are hidden, what is said
+after a move gives the counts without precision and recall.
 """
 
 from __future__ import annotations
 
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.lessons.answers import Answer, check
+from threshold_lab.core.lessons.answers import Answer, Verdict, check
 from threshold_lab.core.lessons.lesson import Lesson
 from threshold_lab.core.lessons.play import Entered, Tally, enter, read_lesson
+from threshold_lab.core.session.update import Update
 from threshold_lab.core.text.sentences import status_sentence
 from threshold_lab.tui.plain.describing import Describing
 from threshold_lab.tui.plain.words import parse_count
 
 #: The words a running lesson takes (beside an empty line, and an answer).
 LESSON_WORDS = ("back", "go", "again", "skip", "leave")
-#: The plain commands that show each part a lesson can hide.
+#: The plain commands that would show each part a lesson can hide.
 SHOWS = {
-    "metrics": ("metrics", "explain", "status", "compare", "intervals"),
+    "metrics": (
+        "metrics",
+        "explain",
+        "compare",
+        "intervals",
+        "roc",
+        "pr",
+        "describe",
+        "hull",
+        "corners",
+        "readout",
+        "partial",
+        "calibration",
+        "gains",
+        "ks",
+        "net",
+        "useful",
+        "models",
+        "groups",
+    ),
     "sweep": ("sweep", "boundary"),
     "rows": ("rows",),
     "curve": (
@@ -44,13 +66,18 @@ SHOWS = {
     ),
     "matrix": ("status",),
 }
+#: Each part as a sentence names it, with its verb.
 _PART_WORDS = {
-    "metrics": "the metrics",
-    "sweep": "the sweep table",
-    "rows": "the rows",
-    "curve": "the curve",
-    "matrix": "the confusion matrix",
+    "metrics": ("the metrics", "are"),
+    "sweep": ("the sweep table", "is"),
+    "rows": ("the rows", "are"),
+    "curve": ("the curve", "is"),
+    "matrix": ("the confusion matrix", "is"),
 }
+
+
+def _parts(parts: frozenset[str] | tuple[str, ...]) -> str:
+    return ", ".join(_PART_WORDS[p][0] for p in sorted(parts))
 
 
 class Lessons(Describing):
@@ -75,30 +102,50 @@ class Lessons(Describing):
         self.lesson, self._tally = lesson, Tally()
         self._walking = None
         about = f" {lesson.about}" if lesson.about else ""
+        n = len(lesson)
         self.say(
-            f"Lesson: {lesson.title}, {len(lesson)} steps.{about} An empty line goes on; "
-            "back, go N, again and leave steer it."
+            f"Lesson: {lesson.title}, {n} step{'s' * (n != 1)}.{about} An empty line goes on; "
+            "back, go N, again, skip (a question) and leave steer it."
         )
         self._go(0)
+
+    # --- what the rest of plain mode asks of a running lesson
+
+    def metrics_hidden(self) -> bool:
+        return self._entered is not None and "metrics" in self._entered.hidden
+
+    def status(self) -> str:
+        return status_sentence(self.analysis, metrics=not self.metrics_hidden())
+
+    def status_of(self, update: Update) -> str:
+        if self.metrics_hidden():
+            return status_sentence(update.analysis, metrics=False)
+        return update.status
 
     def lesson_line(self, words: list[str]) -> bool:
         """Run ``words`` as the lesson's when it takes them: True when it did."""
         if self.lesson is None or self._entered is None:
             return False
         word = words[0].lower() if words else ""
-        if self._waiting is not None and word not in LESSON_WORDS:
-            self._answer(" ".join(words))
+        if word in LESSON_WORDS and word != "skip":
+            self._steer(word, words[1:])
+            return True
+        if self._waiting is not None:  # an empty line is asked again, not passed over
+            verdict = check(self._waiting, " ".join(words))
+            if verdict.right is None and word in self.commands:  # a command, not an answer
+                return self._refused_if_hidden(word)
+            self._answered(verdict)
             return True
         if not words:
             self._next()
             return True
-        if word not in LESSON_WORDS:
-            hidden = self._hidden_by(word)
-            if hidden is None:
-                return False
-            self.say(f"{_PART_WORDS[hidden].capitalize()} stay hidden until the lesson shows them.")
+        if word == "skip":
+            self.say("No question waits.")
             return True
-        rest = words[1:]
+        return self._refused_if_hidden(word)
+
+    def _steer(self, word: str, rest: list[str]) -> None:
+        assert self.lesson is not None and self._entered is not None
         if word == "back":
             self._no_args(rest)
             if self._entered.index == 0:
@@ -112,27 +159,21 @@ class Lessons(Describing):
             self._go(n - 1)
         elif word == "again":
             self._no_args(rest)
-            self._say_step(self._entered)
-        elif word == "skip":
-            self._no_args(rest)
-            if self._waiting is None:
-                self.say("No question waits.")
-            else:
-                answer, self._waiting = self._waiting, None
-                self.say(f"The answer: {answer.said}. {answer.question.explain}".strip())
-                self._after()
+            self._go(self._entered.index)
         else:  # leave
             self._no_args(rest)
             self._leave("You left the lesson; the rows and threshold stay as they are.")
-        return True
 
-    def _hidden_by(self, word: str) -> str | None:
-        """The part a command would show that the lesson hides now, if any."""
+    def _refused_if_hidden(self, word: str) -> bool:
+        """Refuse a command that would show a hidden part (True: refused)."""
         assert self._entered is not None
         for part in sorted(self._entered.hidden):
             if word in SHOWS[part]:
-                return part
-        return None
+                name, verb = _PART_WORDS[part]
+                them = "them" if verb == "are" else "it"
+                self.say(f"{name.capitalize()} {verb} hidden until the lesson shows {them}.")
+                return True
+        return False
 
     def _go(self, k: int) -> None:
         assert self.lesson is not None
@@ -143,42 +184,36 @@ class Lessons(Describing):
         if entered.step.walk is not None:
             self._walking = entered.step.walk
         self._say_step(entered)
-        if entered.answer is None and k == len(self.lesson) - 1:
-            self._finish()
 
     def _say_step(self, e: Entered) -> None:
         self.say(f"{e.heading}. {' '.join(e.said)}".strip())
         if "matrix" not in e.hidden:
-            self.say(status_sentence(self.analysis, metrics="metrics" not in e.hidden))
+            self.say(self.status())
+        step = e.step
+        said_by_setting = step.prevalence is not None or step.goal is not None or step.band
+        if said_by_setting and "metrics" not in e.hidden and e.update.message:
+            self.say(e.update.message)  # what the prevalence, goal or band makes of it
         if e.hidden:
-            parts = ", ".join(_PART_WORDS[p] for p in sorted(e.hidden))
-            self.say(f"Hidden for now: {parts}.")
-        if e.step.walk is not None and "curve" not in e.hidden:
-            self.say(f"Walking the {e.step.walk.upper()} curve: n and p move a point.")
+            self.say(f"Hidden for now: {_parts(e.hidden)}.")
+        if step.walk is not None and "curve" not in e.hidden:
+            self.say(f"Walking the {step.walk.upper()} curve: n and p move a point.")
             self.say(self._step_words())
         if self._waiting is not None:
             self.say(f"Question: {self._waiting.question.prompt()}")
 
-    def _answer(self, typed: str) -> None:
-        assert self._waiting is not None
-        verdict = check(self._waiting, typed)
+    def _answered(self, verdict: Verdict) -> None:
+        assert self._waiting is not None and self._entered is not None
         self.say(verdict.said)
         if verdict.right is None:
             return
-        assert self._entered is not None
-        self._tally.mark(self._entered.index, verdict.right)
+        self._tally.mark(self._entered.index, verdict)
         self._waiting = None
-        self._after()
-
-    def _after(self) -> None:
-        """After a question: what it reveals, and the way on."""
-        assert self._entered is not None and self.lesson is not None
-        ask = self._entered.step.ask
-        if ask is not None and ask.reveal:
-            parts = ", ".join(_PART_WORDS[p] for p in ask.reveal)
-            self._entered = self._entered.answered()
-            self.say(f"Shown now: {parts}.")
-        if self._entered.index == len(self.lesson) - 1:
+        before = self._entered.hidden
+        self._entered = self._entered.answered()
+        shown = before - self._entered.hidden
+        if shown:
+            self.say(f"Shown now: {_parts(shown)}.")
+        if self.lesson is not None and self._entered.index == len(self.lesson) - 1:
             self._finish()
         else:
             self.say("An empty line goes on.")

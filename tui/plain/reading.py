@@ -61,10 +61,11 @@ def _read(
         f"threshold-lab plain mode: {session.source}, {session.data.n} rows. "
         "Type help for the commands, quit to leave."
     )
-    plain.say(plain.status())
+    if lesson is None:
+        plain.say(plain.status())
     if opening:  # what the command line's --transform did, a recovery file found
         plain.say(opening)
-    if lesson is not None:  # --lesson: it starts at once
+    if lesson is not None:  # --lesson: it starts at once, and says what it shows
         plain.start_lesson(lesson)
     if prompt:
         out.write("> ")

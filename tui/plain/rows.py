@@ -48,22 +48,23 @@ class Rows(Speaker):
         a = update.analysis
         # Said back as typed (2, not 2.0), where that is the threshold now in force.
         typed = typed_words(args[0], t) if t is not None and a.threshold == t else None
-        self.say(status_sentence(a, typed), f"Now at {tie_group_text(a)}.")
+        shown = status_sentence(a, typed, metrics=not self.metrics_hidden())
+        self.say(shown, f"Now at {tie_group_text(a)}.")
 
     def cmd_step(self, args: list[str]) -> None:
         self._expect(args, 1, "step N, such as step 1 or step -10")
         steps = parse_count(args[0], "step", signed=True)
         if steps is None:
             raise InputError(f"step {args[0]!r} is not a whole number")
-        self.say(self.session.step(steps).status)
+        self.say(self.status_of(self.session.step(steps)))
 
     def cmd_play(self, args: list[str]) -> None:
         self._no_args(args)
         update = self.session.set_threshold(None)
-        self.say(step_sentence(update.analysis), update.status)
+        self.say(step_sentence(update.analysis), self.status_of(update))
         while update.analysis.point < update.analysis.sweep.size - 1:
             update = self.session.group(1)
-            self.say(step_sentence(update.analysis), update.status)
+            self.say(step_sentence(update.analysis), self.status_of(update))
 
     def cmd_rows(self, args: list[str]) -> None:
         a = self.analysis

@@ -35,6 +35,8 @@ class Speaker:
 
     #: Commands refused so far: a script (input not a terminal) then exits 1.
     refused = 0
+    #: Each word plain mode takes to what runs it (the dispatcher fills it).
+    commands: dict[str, Callable[[list[str]], bool | None]]
 
     def __init__(self, session: Session, out: TextIO) -> None:
         self.session = session
@@ -56,6 +58,15 @@ class Speaker:
 
     def status(self) -> str:
         return status_sentence(self.analysis)
+
+    def metrics_hidden(self) -> bool:
+        """Whether a lesson hides the metrics now (what is said gives the counts alone)."""
+        return False
+
+    def status_of(self, update: Update) -> str:
+        """The status sentence after ``update`` (a lesson hiding the metrics says the
+        counts alone)."""
+        return update.status
 
     def in_force(self) -> list[str]:
         """What ``status`` says after the counts: the goal, the prevalence what-if, and
@@ -120,7 +131,7 @@ class Speaker:
     def _move(self, args: list[str], move: Callable[[], Update]) -> None:
         self._no_args(args)
         update = move()
-        self.say(update.status, f"Now at {tie_group_text(update.analysis)}.")
+        self.say(self.status_of(update), f"Now at {tie_group_text(update.analysis)}.")
 
     def _change(self, args: list[str], change: Callable[[], Update]) -> None:
         self._no_args(args)
@@ -128,7 +139,7 @@ class Speaker:
 
     def _said(self, update: Update) -> None:
         """An edit's sentence (when it has one), then the status sentence after it."""
-        self.say(*[said for said in (update.message, update.status) if said])
+        self.say(*[said for said in (update.message, self.status_of(update)) if said])
 
     def _row(self, row_id: str) -> tuple[int, str | None]:
         """The row ``row_id`` names (its id first, else its number from 1), and, where

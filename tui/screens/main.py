@@ -441,8 +441,15 @@ class MainScreen(Screen[None]):
         # Said or not, the last action's sentence goes: it belongs to that action. An
         # action with nothing of its own to say (a threshold move) says what moved,
         # so a listener need not compare two long status sentences.
-        moved = "" if before is None or update.fresh else change_words(before, update.analysis)
+        hidden = self.has_class("-hide-metrics")  # a lesson asks for them: counts only
+        moved = (
+            ""
+            if before is None or update.fresh
+            else change_words(before, update.analysis, metrics=not hidden)
+        )
         said = update.message or (f"Moved: {moved}." if moved else "")
+        if hidden and not update.fresh and moved:
+            said = f"Moved: {moved}."
         if (
             not said
             and before is not None
@@ -795,6 +802,9 @@ class MainScreen(Screen[None]):
         self.run(self.session.next_readout)
 
     def action_more_metrics(self) -> None:
+        if self.has_class("-hide-metrics"):
+            self.say("The metrics are hidden until the lesson shows them.")
+            return
         asking.all_metrics(self)
 
     def action_groups(self) -> None:
