@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import bisect
 import signal
+import string
 import sys
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -14,11 +16,13 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.filter import Monochrome, NoColor
+from textual.keys import _character_to_key
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 from threshold_lab.core.data.presets import PRESETS
 from threshold_lab.core.lessons.lesson import Lesson
 from threshold_lab.core.lessons.play import read_lesson
+from threshold_lab.core.lessons.script import Item, Press, Wait
 from threshold_lab.core.session import recovery
 from threshold_lab.core.session.opening import Opened
 from threshold_lab.core.session.session import Session
@@ -34,6 +38,11 @@ from threshold_lab.tui.widgets.row_table import RowTable
 
 #: Textual's system commands the explorer has its own, better version of.
 _TWICE = frozenset({"Quit", "Keys"})
+
+#: Seconds between the keys a script replays: the screen answers each before the next.
+SCRIPT_PACE = 0.3
+#: Each printable character by its key name (``question_mark``: ``?``), for replaying.
+_CHARACTER = {_character_to_key(c): c for c in string.printable if c.isprintable()}
 
 
 #: How often the explorer asks whether its terminal is still there (see
@@ -74,8 +83,15 @@ class ThresholdLab(App[None]):
         loader: tuple[str, Callable[[], Opened]] | None = None,
         rows_return: bool = False,
         opening: str = "",
+        script: tuple[Item, ...] | None = None,
+        recording: bool = False,
     ) -> None:
         super().__init__()
+        #: A recorded demo to replay once the explorer opens (--script).
+        self.script = script
+        #: Every key pressed, with when (--record writes them as a script on closing).
+        self.recording = recording
+        self.pressed: list[tuple[float, str]] = []
         #: The rows go back to a Python caller on quitting (threshold_lab.explore):
         #: quitting with edits loses nothing, so it does not ask.
         self.rows_return = rows_return
@@ -136,6 +152,7 @@ class ThresholdLab(App[None]):
                 )
         if self._main is not None:
             self.push_screen(self._main)
+            self.call_after_refresh(self.start_script)
         elif self._loader is not None:
             self.push_screen(LoadingScreen(*self._loader))
 
@@ -151,6 +168,7 @@ class ThresholdLab(App[None]):
                 opening=outcome.opening,
             )
             self.switch_screen(self._main)
+            self.call_after_refresh(self.start_script)
         else:
             self.exit_note = outcome
             self.exit(return_code=1 if message.screen.progress.cancelled else 2)
@@ -191,6 +209,25 @@ class ThresholdLab(App[None]):
         """Keep a key to hand on later, in the order it was typed."""
         bisect.insort(self._held, event, key=lambda e: e.time)
 
+    def start_script(self) -> None:
+        """Replay the script, key by key at a presenter's pace (its waits as written)."""
+        if self.script is not None:
+            self.run_worker(self._replay(self.script), name="script", exclusive=True)
+
+    async def _replay(self, script: tuple[Item, ...]) -> None:
+        for item in script:
+            if isinstance(item, Wait):
+                await asyncio.sleep(item.seconds)
+                continue
+            if isinstance(item, Press):
+                keys = [(item.key, item.key if len(item.key) == 1 else _CHARACTER.get(item.key))]
+            else:
+                keys = [(_character_to_key(c), c) for c in item.text]
+            for key, character in keys:
+                self.post_message(events.Key(key, character))
+                await asyncio.sleep(SCRIPT_PACE)
+        self.notify("The script has played to its end.", timeout=3)
+
     async def on_event(self, event: events.Event) -> None:
         """Drop a key or mouse event that arrives while the app is closing (its
         screens are gone): Textual would raise ScreenStackError and print a
@@ -202,6 +239,8 @@ class ThresholdLab(App[None]):
         if isinstance(event, events.InputEvent) and not self.screen_stack:
             return
         typed = isinstance(event, events.Key | events.Paste) and not event.is_forwarded
+        if self.recording and isinstance(event, events.Key) and not event.is_forwarded:
+            self.pressed.append((time.monotonic(), event.key))
         if typed and self._holding():
             assert isinstance(event, events.Key | events.Paste)
             self._hold(event)

@@ -151,6 +151,11 @@ RULES: tuple[Rule, ...] = (
     Rule("fold", _SPLIT, excludes="group"),
     Rule("step", "it is the step of the lesson drawn", needs=("lesson",)),
     Rule("demo", "--demo runs the tour lesson; give one lesson", excludes="lesson"),
+    Rule(
+        "record",
+        "--record writes the explorer's keys; in plain mode the input is the script",
+        excludes="plain",
+    ),
 )
 
 

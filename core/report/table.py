@@ -767,6 +767,27 @@ def _entries() -> Iterator[Option]:
         file="in",
     )
     yield Option(
+        "script",
+        "replay a recorded demo keystroke for keystroke: a file of key names (Textual's: n, "
+        "right, enter), 'type TEXT' and 'wait S' lines (--record writes one); with --plain, "
+        "a file of commands, run first, each said after a >",
+        a_name("--script"),
+        frozenset({"explore"}),
+        metavar="FILE",
+        section="explorer",
+        file="in",
+    )
+    yield Option(
+        "record",
+        "write every key pressed to FILE as a script when the explorer closes (--script "
+        "replays it: a demo that cannot go wrong live)",
+        a_name("--record"),
+        frozenset({"explore"}),
+        metavar="FILE",
+        section="explorer",
+        file="out",
+    )
+    yield Option(
         "step",
         "with --lesson: the step to draw (1 is the first), as entering it makes it",
         parse_step,

@@ -129,6 +129,8 @@ EXAMPLE: dict[str, tuple[str | None, Any]] = {
     "step": ("2", 2),
     "lesson": ("tour", "tour"),
     "demo": (None, True),
+    "record": ("keys.txt", None),
+    "plain": (None, True),
 }
 Y, S = [1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]
 FRAME = pd.DataFrame({"label": Y, "score": S})

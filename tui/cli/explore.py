@@ -19,6 +19,7 @@ from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.lessons.lesson import Lesson
 from threshold_lab.core.lessons.play import read_lesson
+from threshold_lab.core.lessons.script import Press, parse_script, script_text
 from threshold_lab.core.lessons.words import SHIPPED
 from threshold_lab.core.output import output, write_text
 from threshold_lab.core.report.request import Request
@@ -87,9 +88,20 @@ def _app(
 ) -> ThresholdLab:
     from threshold_lab.tui.app import ThresholdLab
     from threshold_lab.tui.ascii import locale_wants_ascii
+    from threshold_lab.tui.explorer.keys import known_key
 
     ascii = request.get("ascii")
     lesson, step = lesson_of(request)
+    script = None
+    where = request.get("script")
+    if where is not None:
+        script = parse_script(read_text_file(where, "--script"), where)
+        for item in script:
+            if isinstance(item, Press) and not known_key(item.key):
+                raise InputError(
+                    f"{where}, line {item.line}: {item.key!r} is not a key name (use one "
+                    "character, or a name such as enter, space, right, question_mark, ctrl+z)"
+                )
     return ThresholdLab(
         None if opened is None else opened.session,
         opening="" if opened is None else opened.opening,
@@ -100,7 +112,19 @@ def _app(
         lesson=lesson,
         lesson_step=step,
         loader=loader,
+        script=script,
+        recording=request.get("record") is not None,
     )
+
+
+def read_text_file(where: str, flag: str) -> str:
+    """A small text file a flag names (a script, a lesson), or its one-line refusal."""
+    try:
+        return Path(where).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{flag} {where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{flag} {where}: cannot read it ({exc})") from None
 
 
 def lesson_of(request: Request) -> tuple[Lesson | None, int]:
@@ -153,13 +177,20 @@ def run(args: argparse.Namespace) -> int:
         from threshold_lab.tui.plain import main_plain
 
         lesson, _ = lesson_of(request)
+        where = request.get("script")
+        first = [] if where is None else read_text_file(where, "--script").splitlines()
         opened = open_session(request)
-        return main_plain(opened.session, opened.opening, lesson)
+        return main_plain(opened.session, opened.opening, lesson, first)
     check_theme(request.get("theme"))
     large = _large_file(request)
+    record = request.get("record")
+    recorded = None if record is None else output(record, "--record")  # checked first
     if large is None:
         explorer = _app(request, open_session(request))
         explorer.run()
+        if recorded is not None:
+            written = write_text(recorded, script_text(explorer.pressed))
+            sys.stderr.write(f"{PROG}: recorded {len(explorer.pressed)} keys to {written}\n")
         _say_exit_note(explorer.exit_note)
         # Textual sets 1 when the app ended on an exception: never report that as success.
         return int(explorer.return_code or 0)

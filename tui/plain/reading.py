@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
 from threshold_lab.core.lessons.lesson import Lesson
@@ -135,7 +135,12 @@ def _typed_lines() -> Iterator[str]:
             yield INTERRUPT
 
 
-def main_plain(session: Session, opening: str = "", lesson: Lesson | None = None) -> int:
+def main_plain(
+    session: Session,
+    opening: str = "",
+    lesson: Lesson | None = None,
+    first: Sequence[str] = (),
+) -> int:
     """Plain mode on the process's stdin/stdout; on a terminal, a prompt with line
     editing and history. A hang-up (SIGHUP, SIGTERM) keeps unsaved edits in a
     recovery file."""
@@ -144,11 +149,37 @@ def main_plain(session: Session, opening: str = "", lesson: Lesson | None = None
     if sys.stdin.isatty():
         return run_plain(
             session,
-            _typed_lines(),
+            _scripted(first, _typed_lines(), sys.stdout),
             sys.stdout,
             prompt=False,
             script=False,
             opening=opening,
             lesson=lesson,
         )
-    return run_plain(session, sys.stdin, sys.stdout, prompt=False, opening=opening, lesson=lesson)
+    lines = _scripted(first, sys.stdin, sys.stdout)
+    return run_plain(session, lines, sys.stdout, prompt=False, opening=opening, lesson=lesson)
+
+
+class _Scripted:
+    """``--script``'s lines first, each said after a ``>`` as if typed, then ``then``'s
+    (an iterator, not a generator: Ctrl-C raised by ``then`` leaves it reading on)."""
+
+    def __init__(self, first: Sequence[str], then: Iterable[str], out: TextIO) -> None:
+        self.first = list(first)
+        self.then = iter(then)
+        self.out = out
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        if self.first:
+            line = self.first.pop(0)
+            self.out.write(f"> {line}\n")
+            self.out.flush()
+            return line + "\n"
+        return next(self.then)
+
+
+def _scripted(first: Sequence[str], then: Iterable[str], out: TextIO) -> Iterable[str]:
+    return _Scripted(first, then, out) if first else then
