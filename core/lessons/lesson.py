@@ -14,7 +14,8 @@ step. A step may:
 - hide parts of the screen until a later step (or an answer) reveals them:
   ``hide = ["curve", "metrics", "matrix", "sweep", "rows"]``, ``reveal = [...]``;
 - say a ``caption``; ``describe = "roc" | "pr"`` adds the curve's description,
-  ``walk = "roc" | "pr" | "det"`` starts a walk along it at the step's point;
+  ``walk = "roc" | "pr" | "det"`` starts a walk along it at the step's point,
+  ``sonify = "roc" | "pr"`` plays it as sound (a WAV file: one tone a point);
 - ask: ``[step.ask]`` with a ``question`` and one kind of answer (:mod:`.answers`), an
   ``explain`` said after the answer, right or wrong, and ``reveal`` parts shown then.
 
@@ -43,6 +44,7 @@ from threshold_lab.core.lessons.words import (
     PANES,
     PARTS,
     SHIPPED,
+    SOUNDED,
     WALKED,
     lesson_path,
 )
@@ -64,6 +66,7 @@ STEP_FIELDS = (
     "reveal",
     "describe",
     "walk",
+    "sonify",
     "ask",
 )
 #: ``threshold = "lowest"``: every row predicted positive.
@@ -99,6 +102,7 @@ class Step:
     reveal: tuple[str, ...] = ()
     describe: str | None = None
     walk: str | None = None
+    sonify: str | None = None
     ask: Question | None = None
 
 
@@ -225,6 +229,7 @@ def _step(raw: object, number: int, source: str) -> Step:
         reveal=_parts(raw.get("reveal", []), f"{where}: reveal"),
         describe=_one_of(raw, "describe", DESCRIBED, where),
         walk=_one_of(raw, "walk", WALKED, where),
+        sonify=_one_of(raw, "sonify", SOUNDED, where),
         ask=read_question(raw["ask"], f"{where}: ask") if "ask" in raw else None,
     )
     if not step.caption and step.ask is None:

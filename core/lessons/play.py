@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from threshold_lab.core.curves.describe import describe
+from threshold_lab.core.curves.sound import sonify
 from threshold_lab.core.data.presets import preset
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.lessons.answers import Answer, Verdict, expected
@@ -123,6 +124,11 @@ def _play(lesson: Lesson, k: int, session: Session) -> Entered:
         if d.reason is not None:
             raise InputError(f"{where}: describe: {d.reason}")
         said.extend(d.sentences)
+    if step.sonify is not None:
+        try:
+            sonify(session.analysis.sweep, step.sonify)
+        except InputError as exc:
+            raise InputError(f"{where}: sonify: {exc}") from None
     answer = None
     if step.ask is not None:
         try:

@@ -15,6 +15,8 @@ CHARTS = ("roc", "pr", "both", "metrics", "reliability", "gains", "det", "decisi
 #: The curves a step can describe, and walk.
 DESCRIBED = ("roc", "pr")
 WALKED = ("roc", "pr", "det")
+#: The curves a step can play as sound.
+SOUNDED = ("roc", "pr")
 #: The lessons shipped with threshold-lab (docs/lessons/NAME.toml, installed as
 #: ``threshold_lab.lessons``).
 SHIPPED = ("denominator", "ap-vs-trapezoid", "accuracy-trap", "tour")

@@ -165,6 +165,11 @@ caption = "c"
         ("rows = { scores = [0.1, 0.2], labels = [1] }", "step 2: rows: 2 scores but 1 labels"),
         ('preset = "canonical"\nrows = { scores = [0.1], labels = [1] }', "not both"),
         ('describe = "det"', "step 2: describe 'det' is not one of roc, pr"),
+        ('sonify = "det"', "step 2: sonify 'det' is not one of roc, pr"),
+        (
+            "move = 5",
+            "step 2: move: 5 tie groups down (lower thresholds) from here, but there are 2",
+        ),
         ('[step.ask]\nquestion = "q"', "step 2: ask: give one kind of answer"),
         ('[step.ask]\nquestion = "q"\nanswer = "two"', "step 2: ask: answer is a number"),
         ('[step.ask]\nquestion = "q"\nmetric = "niceness"', "step 2: ask: metric 'niceness'"),

@@ -276,3 +276,22 @@ async def test_the_last_step_stays_until_n_ends_the_lesson() -> None:
         assert m.lessons.running and m.lessons.entered is not None
         await pilot.press("n")
         assert not m.lessons.running and m.message.startswith("The lesson is over.")
+
+
+async def test_a_walk_step_shows_its_curve_and_a_sound_step_asks_for_its_file() -> None:
+    from threshold_lab.core.lessons.play import parse_lesson
+
+    text = (
+        'title = "t"\n[[step]]\npreset = "good"\ncaption = "Listen."\nwalk = "pr"\nsonify = "roc"\n'
+    )
+    app = make_app(lesson=parse_lesson(text, "t"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        m = app.main
+        assert isinstance(app.screen, ValueDialog)  # the sound's file name, as S asks it
+        await pilot.press("escape")
+        assert m.view == "chart" and m.chart_mode == "pr"
+        line = m.query_one(LessonLine).lesson
+        assert line is not None and "[ and ] walk the PR curve" in line.body
+        await pilot.press("right_square_bracket")
+        assert m.message.startswith("Point ")

@@ -143,3 +143,14 @@ def test_the_command_line_runs_a_lesson_as_text() -> None:
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.startswith("threshold-lab: error: lesson 'nope': no such file")
+
+
+def test_a_sound_step_writes_its_wav_and_says_so(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    lesson = tmp_path / "s.toml"
+    lesson.write_text(
+        'title = "t"\n[[step]]\npreset = "good"\ncaption = "Hear it."\nsonify = "pr"\n'
+    )
+    said = _run([f"lesson {lesson}"])
+    assert "Hear it: wrote lesson-step-1-pr.wav: the PR curve as" in said
+    assert (tmp_path / "lesson-step-1-pr.wav").read_bytes()[:4] == b"RIFF"

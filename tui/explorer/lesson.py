@@ -68,12 +68,17 @@ class LessonPlayer:
         e = self.entered = entered[0]
         self.waiting, self.verdict = e.answer, ""
         self.host.hide_parts(e.hidden)
-        chart = None if e.chart is None else chart_mode(e.chart)
-        self.host.show_view(e.pane or "matrix", chart)
+        step = e.step
+        # A walk is along the chart of its curve, with [ and ]: that chart is shown.
+        walk = step.walk if step.walk is not None and step.chart is None else None
+        chart = chart_mode(walk or e.chart) if (walk or e.chart) else None
+        self.host.show_view("chart" if walk else e.pane or "matrix", chart)
         # The lesson line has the words; the message line says where the lesson is
         # (not the load's message, which may say what a hidden part shows).
         self.host.say(f"{e.heading} of the lesson.")
         self._show()
+        if step.sonify is not None and "curve" not in e.hidden:
+            self.host.offer_sound(step.sonify)  # its name asked for, as S does
         # A question waits for its answer (a opens the field), the screen in full view.
         if e.answer is None and not self.paused:
             self._schedule()
@@ -226,6 +231,8 @@ class LessonPlayer:
             body = f"{' '.join(e.said)} Question: {self.waiting.question.question}".strip()
         else:
             body = " ".join(e.said)
+        if e.step.walk is not None and "curve" not in e.hidden and not self.verdict:
+            body += f" [ and ] walk the {e.step.walk.upper()} curve a point at a time, in words."
         last = e.index + 1 >= len(self.lesson)
         keys = [
             "space resume" if self.paused else "space pause",

@@ -13,6 +13,9 @@ after a move gives the counts without precision and recall.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.lessons.answers import Answer, Verdict, check
 from threshold_lab.core.lessons.lesson import Lesson
@@ -198,8 +201,23 @@ class Lessons(Describing):
         if step.walk is not None and "curve" not in e.hidden:
             self.say(f"Walking the {step.walk.upper()} curve: n and p move a point.")
             self.say(self._step_words())
+        if step.sonify is not None and "curve" not in e.hidden:
+            self._sound(e, step.sonify)
         if self._waiting is not None:
             self.say(f"Question: {self._waiting.question.prompt()}")
+
+    def _sound(self, e: Entered, kind: str) -> None:
+        """A step's curve as sound: a WAV file named by the step, in the working folder
+        (one of the lesson's own, replaced when the step is played again)."""
+        name = f"lesson-step-{e.index + 1}-{kind}.wav"
+        try:
+            out = check_wav(Path(name), "sound")
+            made = sonify(self.analysis.sweep, kind)
+            said = made.sentence(write_wav(out, made))
+        except InputError as exc:
+            self.say(f"No sound of the {kind.upper()} curve: {exc}.")
+            return
+        self.say(f"Hear it: {said[0].lower()}{said[1:]} (play it with any audio player).")
 
     def _answered(self, verdict: Verdict) -> None:
         assert self._waiting is not None and self._entered is not None

@@ -380,6 +380,9 @@ class MainScreen(Screen[None]):
     def stop_playback(self) -> None:
         self.playback.stop()
 
+    def offer_sound(self, kind: str) -> None:
+        asking.sound_file(self, kind)
+
     def hide_parts(self, parts: frozenset[str]) -> None:
         self.update_classes({f"-hide-{part}": part in parts for part in PARTS})
         self.query_one(StatusLine).counts_only = "metrics" in parts

@@ -76,6 +76,11 @@ class Host(Protocol):
         (InputError, said in the dialog, which stays open); ``done`` gets it."""
         ...
 
+    def offer_sound(self, kind: str) -> None:
+        """The ``kind`` curve (roc or pr) as a WAV file, as the S key gives it (its name
+        asked for; served to a browser, a download)."""
+        ...
+
     def show_view(self, pane: str, chart: ChartMode | None) -> None:
         """Show ``pane`` where one pane shows at a time (where all show, they stay), and
         ``chart`` in the chart pane, if given."""
