@@ -71,7 +71,8 @@ class LessonPlayer:
         step = e.step
         # A walk is along the chart of its curve, with [ and ]: that chart is shown.
         walk = step.walk if step.walk is not None and step.chart is None else None
-        chart = chart_mode(walk or e.chart) if (walk or e.chart) else None
+        named = walk or e.chart
+        chart = None if named is None else chart_mode(named)
         self.host.show_view("chart" if walk else e.pane or "matrix", chart)
         # The lesson line has the words; the message line says where the lesson is
         # (not the load's message, which may say what a hidden part shows).
