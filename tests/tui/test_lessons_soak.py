@@ -62,8 +62,8 @@ def test_random_lines_in_a_lesson_never_raise(seed: int, tmp_path: Path, monkeyp
     ("seed", "name", "size"), [(11, "denominator", SIZE), (12, "accuracy-trap", SMALL)]
 )
 async def test_random_keys_while_a_lesson_runs(
-    seed: int, name: str, size: tuple[int, int], tmp_path: Path, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    seed: int, name: str, size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     lesson = read_lesson(name)
 
