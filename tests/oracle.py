@@ -179,3 +179,31 @@ def solve_goal(
     best = pick(v for _, v in feasible if v is not None)
     attaining = [k for k, v in feasible if v == best]
     return attaining[0], best, len(attaining), len(feasible)
+
+
+def measure(
+    name: str, scores: Sequence[float], labels: Sequence[int], t: float | None
+) -> Fraction | None:
+    """A summary (``roc_auc``/``auc``, ``average_precision``/``ap``,
+    ``pr_trapezoid_area``/``trapezoid``, ``groups``) or a metric at ``t`` (precision,
+    recall, f1, accuracy), counted row by row; None where the denominator is 0."""
+    summaries = {
+        "auc": pairwise_auc,
+        "roc_auc": pairwise_auc,
+        "ap": average_precision,
+        "average_precision": average_precision,
+        "trapezoid": pr_trapezoid,
+        "pr_trapezoid_area": pr_trapezoid,
+    }
+    if name in summaries:
+        return summaries[name](scores, labels)
+    if name == "groups":
+        return Fraction(len(set(scores)))
+    tp, fp, tn, fn = counts(scores, labels, t)
+    num, den = {
+        "precision": (tp, tp + fp),
+        "recall": (tp, tp + fn),
+        "f1": (2 * tp, 2 * tp + fp + fn),
+        "accuracy": (tp + tn, tp + fp + tn + fn),
+    }[name]
+    return None if den == 0 else Fraction(num, den)

@@ -19,20 +19,7 @@ from tests import oracle
 def _measure(
     name: str, scores: list[float], labels: list[int], at: float | None
 ) -> Fraction | None:
-    if name == "auc":
-        return oracle.pairwise_auc(scores, labels)
-    if name == "ap":
-        return oracle.average_precision(scores, labels)
-    if name == "trapezoid":
-        return oracle.pr_trapezoid(scores, labels)
-    if name == "groups":
-        return Fraction(len(set(scores)))
-    tp, fp, _tn, fn = oracle.counts(scores, labels, at)
-    if name == "precision":
-        return None if tp + fp == 0 else Fraction(tp, tp + fp)
-    if name == "recall":
-        return Fraction(tp, tp + fn)
-    return Fraction(2 * tp, 2 * tp + fp + fn)
+    return oracle.measure(name, scores, labels, at)
 
 
 def _rows(ex) -> tuple[list[float], list[int]]:  # type: ignore[no-untyped-def]

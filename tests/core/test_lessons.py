@@ -43,20 +43,7 @@ def _rows(s: Session) -> tuple[list[float], list[int]]:
 def _oracle(metric: str, s: Session) -> Fraction | None:
     """The answer counted from the rows, sharing nothing with core."""
     scores, labels = _rows(s)
-    tp, fp, tn, fn = oracle.counts(scores, labels, s.threshold)
-    if metric == "roc_auc":
-        return oracle.pairwise_auc(scores, labels)
-    if metric == "average_precision":
-        return oracle.average_precision(scores, labels)
-    if metric == "pr_trapezoid_area":
-        return oracle.pr_trapezoid(scores, labels)
-    parts = {
-        "precision": (tp, tp + fp),
-        "recall": (tp, tp + fn),
-        "accuracy": (tp + tn, tp + fp + tn + fn),
-    }
-    num, den = parts[metric]
-    return None if den == 0 else Fraction(num, den)
+    return oracle.measure(metric, scores, labels, s.threshold)
 
 
 def _direction(s: Session) -> str:
