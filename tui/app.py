@@ -91,7 +91,7 @@ class ThresholdLab(App[None]):
         self.script = script
         #: Every key pressed, with when (--record writes them as a script on closing).
         self.recording = recording
-        self.pressed: list[tuple[float, str]] = []
+        self.pressed: list[tuple[float, str, str | None]] = []
         #: The rows go back to a Python caller on quitting (threshold_lab.explore):
         #: quitting with edits loses nothing, so it does not ask.
         self.rows_return = rows_return
@@ -240,7 +240,10 @@ class ThresholdLab(App[None]):
             return
         typed = isinstance(event, events.Key | events.Paste) and not event.is_forwarded
         if self.recording and isinstance(event, events.Key) and not event.is_forwarded:
-            self.pressed.append((time.monotonic(), event.key))
+            # What is typed into a field is kept as its characters (a type line).
+            typed_into = isinstance(self.screen, Dialog) and event.is_printable
+            char = event.character if typed_into else None
+            self.pressed.append((time.monotonic(), event.key, char))
         if typed and self._holding():
             assert isinstance(event, events.Key | events.Paste)
             self._hold(event)

@@ -2,16 +2,15 @@
 
 ``binormal:d=1.5,prevalence=0.1,n=200,seed=3``: negatives' latent scores N(0, 1),
 positives' N(d, 1), ``d`` standard deviations apart, one draw from each of a class's
-equal-probability strata (so few rows still follow the model); each row's score is the posterior
-probability of the positive class under that model at that prevalence (monotone in the
-latent score, so the ROC curve is the binormal one, and calibrated), to 4 decimals.
-``beta:pos=4/2,neg=2/4,prevalence=0.3,n=100,seed=1``: positives' scores Beta(4, 2),
-negatives' Beta(2, 4), to 3 decimals. The number of positives is round(n · prevalence),
-at least one of each class; the seed fixes every draw, so changing ``d`` with the
-same seed moves the same positives, and changing the prevalence keeps each class close
-to its model (the explorer's overlap and balance keys). The rows are ordinary rows:
-editable, saved as CSV.
-"""
+equal-probability strata (so few rows still follow the model); each row's score is the
+posterior probability of the positive class under that model at that prevalence
+(monotone in the latent score, so the ROC curve is the binormal one, and calibrated),
+to 6 significant digits. ``beta:pos=4/2,neg=2/4,prevalence=0.3,n=100,seed=1``:
+positives' scores Beta(4, 2), negatives' Beta(2, 4), to 3 decimals. The number of
+positives is round(n · prevalence), at least one of each class; the seed fixes every
+draw, so changing ``d`` with the same seed moves the same positives, and changing the
+prevalence keeps each class close to its model (the explorer's overlap and balance
+keys; overlap is binormal's). The rows are ordinary rows: editable, saved as CSV."""
 
 from __future__ import annotations
 
@@ -81,6 +80,7 @@ def parse_spec(text: str) -> Spec:
     spec = Spec(kind)
     allowed = ("d" if kind == "binormal" else "pos", "neg")[: 1 if kind == "binormal" else 2]
     names = (*allowed, "prevalence", "n", "seed")
+    given: set[str] = set()
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         key, value = key.strip().lower(), value.strip()
@@ -88,6 +88,9 @@ def parse_spec(text: str) -> Spec:
             raise InputError(
                 f"{kind} preset: {quoted(part)} is not one of {', '.join(k + '=' for k in names)}"
             )
+        if key in given:
+            raise InputError(f"{kind} preset: {key}= is given twice; give it once")
+        given.add(key)
         spec = _set(spec, key, value)
     return spec
 
@@ -96,7 +99,7 @@ def _set(spec: Spec, key: str, value: str) -> Spec:
     where = f"{spec.kind} preset: {key}={value}"
     if key in ("n", "seed"):
         if not value.isascii() or not value.isdigit() or len(value) > 9:
-            raise InputError(f"{where} is not a whole number")
+            raise InputError(f"{where} is not a whole number from 0")
         number = int(value)
         if key == "n" and not 2 <= number <= MOST_ROWS:
             raise InputError(f"{where}: n is from 2 to {MOST_ROWS} rows")
@@ -147,7 +150,7 @@ def generate(spec: Spec) -> Dataset:
         z = np.concatenate([z_pos, z_neg])
         prior = math.log(float(spec.prevalence) / (1 - float(spec.prevalence)))
         logit = spec.d * z - spec.d * spec.d / 2 + prior
-        scores = np.round(1 / (1 + np.exp(-logit)), 4)
+        scores = _significant(1 / (1 + np.exp(-logit)), 6)
     else:
         # Draw the most either class could need, so changing the prevalence keeps each
         # class's first rows (the rows of one class are a prefix of the same stream).
@@ -165,6 +168,15 @@ def model_auc(spec: Spec) -> float | None:
     if spec.kind != "binormal":
         return None
     return 0.5 * (1 + math.erf(spec.d / 2))  # Φ(d/√2) = (1 + erf(d/2))/2
+
+
+def _significant(x: npt.NDArray[np.float64], digits: int) -> npt.NDArray[np.float64]:
+    """``x`` to ``digits`` significant digits (a posterior of 1e-5 keeps its digits, where
+    rounding to decimal places would tie it with its neighbours)."""
+    with np.errstate(divide="ignore"):
+        places = digits - 1 - np.floor(np.log10(np.abs(x)))
+    places = np.where(np.isfinite(places), places, 0).astype(np.int64)
+    return np.array([round(float(v), int(p)) for v, p in zip(x, places, strict=True)])
 
 
 def _stratified(rng: np.random.Generator, m: int) -> npt.NDArray[np.float64]:
@@ -204,16 +216,16 @@ def adjust(spec: Spec, what: str, step: int) -> Spec:
 
     >>> adjust(parse_spec("binormal:d=1"), "overlap", 1).d
     0.75
-    >>> adjust(parse_spec("beta"), "overlap", -1).pos
-    (4.5, 2.0)
     >>> adjust(parse_spec("binormal:prevalence=0.1"), "balance", 1).prevalence
     Fraction(1, 5)
     """
     if what == "overlap":
-        if spec.kind == "binormal":
-            return replace(spec, d=min(max(spec.d - step * D_STEP, 0.0), D_MOST))
-        a, b = spec.pos
-        return replace(spec, pos=(min(max(a - step * 0.5, 0.5), 1000.0), b))
+        if spec.kind != "binormal":
+            raise InputError(
+                "overlap steps a binormal preset's d; a beta preset's shapes are its "
+                "name's (beta:pos=A/B,neg=A/B): open another to change them"
+            )
+        return replace(spec, d=min(max(spec.d - step * D_STEP, 0.0), D_MOST))
     ladder = [Fraction(p) for p in PREVALENCES]
     here = spec.prevalence
     if step > 0:

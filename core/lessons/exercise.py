@@ -27,6 +27,7 @@ import numpy as np
 from threshold_lab.core.analysis import analyse
 from threshold_lab.core.data.dataset import Dataset, make_dataset
 from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.lessons.answers import read_number
 from threshold_lab.core.metrics.metric import Metric, format_fraction
 
 #: The most rows searched: every arrangement of 10 rows is about 130,000 fixtures.
@@ -117,7 +118,10 @@ def parse_target(text: str) -> Target:
             raise InputError(f"target {quoted(text)}: say {measure} at T, T the threshold")
         at = _fraction(m["at"], text, "threshold")
         if not 0 < at < 1:
-            raise InputError(f"target {quoted(text)}: the threshold is between 0 and 1")
+            raise InputError(
+                f"target {quoted(text)}: the threshold is strictly between 0 and 1 (the "
+                "fixture's scores are)"
+            )
     elif m["at"] is not None:
         raise InputError(f"target {quoted(text)}: {measure} takes no threshold")
     op = m["op"] or "="
@@ -129,16 +133,41 @@ def parse_target(text: str) -> Target:
                 "recall and F1 count the positives, which every fixture has"
             )
         return Target(text.strip(), measure, op, None, at)
-    return Target(text.strip(), measure, op, _fraction(raw, text, "value"), at)
+    target = Target(text.strip(), measure, op, _fraction(raw, text, "value"), at)
+    _reachable(target)
+    return target
+
+
+def _reachable(t: Target) -> None:
+    """Refuse at once a value no fixture of any size has (AUC 2, AP 0, 2.5 groups)."""
+    v = t.value
+    assert v is not None
+    low, high = (1, MOST_ROWS) if t.measure == "groups" else (0, 1)
+    if t.measure == "groups" and t.op in ("=", "==") and v.denominator != 1:
+        raise InputError(f"target {quoted(t.text)}: a number of tie groups is whole")
+    never = {
+        "=": not low <= v <= high,
+        "==": not low <= v <= high,
+        ">=": v > high,
+        ">": v >= high,
+        "<=": v < low,
+        "<": v <= low,
+    }.get(t.op, False)
+    if t.measure == "ap" and t.op in ("=", "==", "<=") and v == 0:
+        never = True  # a positive's precision is above 0 where it enters
+    if never:
+        what = (
+            f"there are 1 to {MOST_ROWS} tie groups" if t.measure == "groups" else f"{t.measure} is"
+        )
+        if t.measure != "groups":
+            what += f" from {low} to {high}" + (", and AP above 0" if t.measure == "ap" else "")
+        raise InputError(f"target {quoted(t.text)}: no fixture has it ({what})")
 
 
 def _fraction(raw: str, text: str, what: str) -> Fraction:
-    try:
-        value = Fraction(raw)
-    except (ValueError, ZeroDivisionError):
-        raise InputError(
-            f"target {quoted(text)}: the {what} {quoted(raw)} is not a number"
-        ) from None
+    value = read_number(raw)  # 2/3, 0.75, 75%, 3.5/6, as a lesson's answers read
+    if value is None:
+        raise InputError(f"target {quoted(text)}: the {what} {quoted(raw)} is not a number")
     if abs(value.numerator) > 10**12 or value.denominator > 10**12:
         raise InputError(f"target {quoted(text)}: the {what} {quoted(raw)} is too long")
     return value
@@ -201,7 +230,7 @@ def make_exercise(
 
 def _splits(groups: Groups, cuts: list[Fraction]) -> Iterator[dict[Fraction, int]]:
     """Each way the thresholds named can cut the groups (how many groups score at or
-    above each, more for a lower threshold), where tenths (or hundredths) can score them."""
+    above each, more for a lower threshold), where a ladder of scores can keep it."""
     g = len(groups)
     if not cuts:
         yield {}
@@ -216,32 +245,66 @@ def _splits(groups: Groups, cuts: list[Fraction]) -> Iterator[dict[Fraction, int
                 yield {cuts[i]: k, **rest}
 
     for splits in cut(0, 0):
-        if _scores(groups, cuts, splits):
+        if _feasible(len(groups), cuts, splits):
             yield splits
 
 
-def _ladder(g: int) -> list[Fraction]:
-    step = Fraction(1, 10) if g <= 9 else Fraction(1, 100)
-    return [Fraction(k) * step for k in range(int(1 / step) - 1, 0, -1)]
+#: The score ladders tried, coarsest first: tenths where they do, then finer.
+LADDERS = (Fraction(1, 10), Fraction(1, 20), Fraction(1, 100), Fraction(1, 1000))
+
+
+def _bounds(i: int, cuts: list[Fraction], splits: dict[Fraction, int]) -> tuple[Fraction, Fraction]:
+    """Group ``i``'s scores: at least the highest threshold it is at or over, below the
+    lowest it is under (within (0, 1))."""
+    floor = max((t for t in cuts if i < splits[t]), default=Fraction(0))
+    top = min((t for t in cuts if i >= splits[t]), default=Fraction(1))
+    return floor, top
+
+
+def _points(floor: Fraction, top: Fraction, step: Fraction, cuts: list[Fraction]) -> int:
+    """How many scores of the ladder (multiples of ``step`` in (0, 1), and the
+    thresholds themselves) lie in [floor, top), floor excluded when it is 0."""
+    low = floor / step
+    first = int(low) + (0 if low.denominator == 1 and floor > 0 else 1)
+    last = -(-top // step) - 1  # the largest multiple below top
+    last = min(int(last), int(1 / step) - 1)
+    ladder = max(0, last - first + 1)
+    extra = sum(1 for t in cuts if floor <= t < top and (t / step).denominator != 1)
+    return ladder + extra
+
+
+def _feasible(g: int, cuts: list[Fraction], splits: dict[Fraction, int]) -> bool:
+    """Whether the finest ladder can score ``g`` groups keeping each threshold's cut:
+    each run of groups sharing bounds fits the scores between them."""
+    runs: dict[tuple[Fraction, Fraction], int] = {}
+    for i in range(g):
+        key = _bounds(i, cuts, splits)
+        runs[key] = runs.get(key, 0) + 1
+    return all(_points(a, b, LADDERS[-1], cuts) >= n for (a, b), n in runs.items())
 
 
 def _scores(
     groups: Groups, cuts: list[Fraction], splits: dict[Fraction, int]
 ) -> tuple[Fraction, ...]:
-    """Each group's score, from the top: the highest step of the ladder below the one
-    before that keeps each threshold's cut (empty when none can)."""
-    ladder = _ladder(len(groups))
+    """Each group's score, from the top: the groups between two thresholds take the
+    coarsest ladder that has room for them there (tenths where they do), each the
+    highest score of it below the one before."""
     out: list[Fraction] = []
-    for i in range(len(groups)):
-        below = [t for t in cuts if i >= splits[t]]  # thresholds this group is under
-        above = [t for t in cuts if i < splits[t]]  # thresholds it is at or over
-        top = min(below, default=Fraction(2))
-        floor = max(above, default=Fraction(0))
-        last = out[-1] if out else Fraction(2)
-        fits = [s for s in ladder if s < top and s >= floor and s < last]
-        if not fits:
-            return ()
-        out.append(fits[0])
+    i = 0
+    while i < len(groups):
+        floor, top = _bounds(i, cuts, splits)
+        j = i
+        while j < len(groups) and _bounds(j, cuts, splits) == (floor, top):
+            j += 1
+        step = next((x for x in LADDERS if _points(floor, top, x, cuts) >= j - i), LADDERS[-1])
+        ladder = sorted(
+            {Fraction(k) * step for k in range(1, int(1 / step))} | set(cuts), reverse=True
+        )
+        fits = [x for x in ladder if floor <= x < top and x > 0]
+        if len(fits) < j - i:  # the search checked the room: not expected
+            raise AssertionError("no ladder scores these groups, though the search found one")
+        out.extend(fits[: j - i])
+        i = j
     return tuple(out)
 
 

@@ -52,6 +52,8 @@ def parse_script(text: str, source: str = "script") -> tuple[Item, ...]:
     items: list[Item] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
+        if stripped == "type":
+            raise InputError(f"{source}, line {number}: type what? (type 2/3)")
         if stripped.startswith("type "):  # typed as it is: # and , are characters here
             items.append(Type(stripped[len("type ") :].strip(), number))
             continue
@@ -76,23 +78,45 @@ def parse_script(text: str, source: str = "script") -> tuple[Item, ...]:
     return tuple(items)
 
 
-def script_text(pressed: Sequence[tuple[float, str]]) -> str:
-    """A script of keys pressed at the times given (seconds): a key a line, a pause
-    longer than :data:`PAUSE` before it as a ``wait``.
+#: The keys that end the explorer, and those that confirm it.
+QUITS = ("q", "ctrl+q")
+CONFIRMS = ("y", "enter")
 
-    >>> print(script_text([(0.0, "n"), (0.2, "n"), (3.3, "a")]), end="")
-    # threshold-lab --record: a key a line; wait S pauses
+
+def script_text(pressed: Sequence[tuple[float, str, str | None]]) -> str:
+    """A script of keys pressed at the times given (seconds), each with the character
+    it typed into a field (None: a key): a key a line, what was typed into a field as
+    one ``type`` line, a pause longer than :data:`PAUSE` as a ``wait``. The keys that
+    quit at the end are left out, so a replay ends on the screen the demo ended on.
+
+    >>> keys = [(0.0, "n", None), (0.2, "a", None), (0.4, "2", "2"), (0.5, "slash", "/")]
+    >>> print(script_text([*keys, (0.6, "3", "3"), (3.7, "enter", None), (4.0, "q", None)]), end="")
+    # threshold-lab --record: a key a line, type TEXT, wait S
     n
-    n
-    wait 3.1
     a
+    type 2/3
+    wait 3.1
+    enter
     """
-    lines = ["# threshold-lab --record: a key a line; wait S pauses"]
-    last = pressed[0][0] if pressed else 0.0
-    for when, key in pressed:
+    keys = list(pressed)
+    quits = [i for i, (_, key, char) in enumerate(keys) if key in QUITS and char is None]
+    if quits and all(key in CONFIRMS for _, key, _ in keys[quits[-1] + 1 :]):
+        keys = keys[: quits[-1]]
+    lines = ["# threshold-lab --record: a key a line, type TEXT, wait S"]
+    last = keys[0][0] if keys else 0.0
+    typing = ""
+    for when, key, char in keys:
         gap = when - last
+        if typing and (char is None or gap > PAUSE):
+            lines.append(f"type {typing}")
+            typing = ""
         if gap > PAUSE:
             lines.append(f"wait {gap:.1f}")
-        lines.append(key)
+        if char is not None and char != " ":
+            typing += char
+        else:
+            lines.append(key)
         last = when
+    if typing:
+        lines.append(f"type {typing}")
     return "\n".join(lines) + "\n"

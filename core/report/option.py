@@ -252,12 +252,13 @@ def one_item(parse: Callable[[str], Any]) -> Callable[[str], tuple[Any, ...]]:
     return lambda text: (parse(text),)
 
 
-def a_name(what: str) -> Callable[[str], str]:
-    """A name typed as it is (a column, a class, a file): only not empty."""
+def a_name(what: str, empty: str = "give a name") -> Callable[[str], str]:
+    """A name typed as it is (a column, a class, a file): only not empty (``empty``
+    says what to give instead)."""
 
     def read(text: str) -> str:
         if not text.strip():
-            raise InputError(f"{what} is empty: give a name")
+            raise InputError(f"{what} is empty: {empty}")
         return text
 
     return read

@@ -592,7 +592,7 @@ def _entries() -> Iterator[Option]:
         "a target the exercise's fixture meets exactly: MEASURE [OP] VALUE, such as "
         "'auc 7/12', 'ap >= 3/4', 'precision at 0.5 = 2/3', 'groups 4' (auc, ap, trapezoid, "
         "precision/recall/f1 at T, groups; = >= <= > < !=); repeatable",
-        one_item(a_name("--make")),
+        one_item(a_name("--make", "give a target such as 'auc 7/12'")),
         exercise,
         kind="list",
         metavar="TARGET",

@@ -63,10 +63,10 @@ class Loading(Editing):
                 f"{what} makes generated rows again: open a generated preset first, named "
                 "by its model (binormal:d=1.5,prevalence=0.1,n=200,seed=3, or beta:...)"
             )
-        if self.history.edited:
+        if self.history.dirty:
             raise InputError(
-                f"the rows have edits, which making them again would lose: save them (s) "
-                f"or undo them first, then change the {what}"
+                f"the rows have unsaved edits, which making them again would lose: save "
+                f"them or undo them first, then change the {what}"
             )
         spec = parse_spec(name)
         new = adjust(spec, what, step)

@@ -5,6 +5,7 @@ target no fixture of that size meets is said so."""
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import pytest
@@ -125,7 +126,7 @@ def test_no_fixture_of_that_size_is_said() -> None:
         ("auk 7/12", "'auk' is not one of auc"),
         ("precision = 1", "say precision at T"),
         ("auc at 0.5 = 1", "auc takes no threshold"),
-        ("precision at 1.5 = 1", "the threshold is between 0 and 1"),
+        ("precision at 1.5 = 1", "the threshold is strictly between 0 and 1"),
         ("auc >= seven", "the value 'seven' is not a number"),
         ("recall at 0.5 = undefined", "only precision can be undefined"),
         ("auc", "say MEASURE [OP] VALUE"),
@@ -160,3 +161,31 @@ def test_the_command_writes_the_rows_and_the_answers(tmp_path) -> None:  # type:
         [*argv[:6], "--rows", "6", "--out", str(out)], capture_output=True, text=True, timeout=120
     )
     assert none.returncode == 2 and none.stderr.startswith("threshold-lab: error: no fixture of 6")
+
+
+def test_thresholds_beyond_the_tenths_are_met() -> None:
+    """0.95 and 0.1 need scores above 0.9 or below 0.1: a finer ladder where needed."""
+    for target in ("precision at 0.95 = 1", "recall at 0.1 = 1/2", "f1 at 0.05 >= 1/2"):
+        ex = make_exercise([target], 4, seed=1)
+        t = parse_target(target)
+        s, y = _rows(ex)
+        assert t.met(_measure(t.measure, s, y, float(t.at) if t.at else None))
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("auc 2", "no fixture has it (auc is from 0 to 1)"),
+        ("ap 0", "and AP above 0"),
+        ("groups 2.5", "a number of tie groups is whole"),
+        ("groups 11", "there are 1 to 10 tie groups"),
+        ("trapezoid > 1", "no fixture has it"),
+    ],
+)
+def test_an_unreachable_target_is_refused_before_the_search(target: str, said: str) -> None:
+    with pytest.raises(InputError, match=re.escape(said)):
+        parse_target(target)
+
+
+def test_a_percentage_is_a_value() -> None:
+    assert parse_target("auc 75%").value == Fraction(3, 4)

@@ -295,3 +295,41 @@ async def test_a_walk_step_shows_its_curve_and_a_sound_step_asks_for_its_file() 
         assert line is not None and "[ and ] walk the PR curve" in line.body
         await pilot.press("right_square_bracket")
         assert m.message.startswith("Point ")
+
+
+async def test_charts_and_lines_of_metric_values_hide_with_the_metrics() -> None:
+    app = make_app(lesson=read_lesson("denominator"))
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        await pilot.press("g", "3", "enter")
+        await pilot.pause()
+        assert not m.has_class("-hide-metric-chart")  # the ROC chart: rates only
+        await pilot.press("c")  # PR: precision on its axis
+        assert m.chart_mode == "pr" and m.has_class("-hide-metric-chart")
+        await _answer(pilot, app, "1")  # the answer shows the metrics, and the chart
+        assert not m.has_class("-hide-metric-chart")
+
+
+async def test_a_step_in_use_waits_before_going_on() -> None:
+    app = make_app(lesson=read_lesson("tour"))
+    app.main.lessons.seconds = 0.1  # steps go on by themselves after a few tenths
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.main
+        for _ in range(8):  # a key every 0.2 s holds the step
+            await pilot.press("right")
+            await pilot.pause(0.2)
+        assert m.lessons.entered is not None and m.lessons.entered.index == 0
+        await pilot.press("t")  # a dialog over the step holds it too
+        await pilot.pause(3.0)
+        assert m.lessons.entered.index == 0
+        await pilot.press("escape")
+        await pilot.pause(4.0)
+        assert m.lessons.entered is None or m.lessons.entered.index > 0
+
+
+async def test_the_choices_are_on_the_lesson_line() -> None:
+    app = make_app(lesson=read_lesson("denominator"), lesson_step=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = app.main.query_one(LessonLine).lesson
+        assert line is not None and "(1. 0.55; 2. 0.75; 3. 0.92)" in line.body

@@ -154,3 +154,9 @@ def test_a_sound_step_writes_its_wav_and_says_so(tmp_path: Path, monkeypatch) ->
     said = _run([f"lesson {lesson}"])
     assert "Hear it: wrote lesson-step-1-pr.wav: the PR curve as" in said
     assert (tmp_path / "lesson-step-1-pr.wav").read_bytes()[:4] == b"RIFF"
+
+
+def test_an_answered_question_can_be_answered_again() -> None:
+    said = _run(["lesson denominator", "0.6667", "2/3", "", "status"])
+    assert "Not quite: you said 0.6667" in said and "Right: the answer is 2/3" in said
+    assert "unknown command '2/3'" not in said

@@ -38,6 +38,7 @@ def test_a_script_reads_as_written() -> None:
         ("wait x", "s, line 1: wait S, S in seconds"),
         ("n\nwait 9999", "s, line 2: wait 9999: from 0 to 600 seconds"),
         ("# only a comment", "s: no keys in it"),
+        ("n\ntype", "s, line 2: type what?"),
     ],
 )
 def test_a_bad_script_names_its_line(text: str, said: str) -> None:
@@ -47,14 +48,16 @@ def test_a_bad_script_names_its_line(text: str, said: str) -> None:
 
 
 def test_recorded_keys_are_a_script_that_reads_back() -> None:
-    text = script_text([(10.0, "n"), (10.1, "a"), (12.0, "2"), (12.1, "enter")])
-    assert [i for i in parse_script(text) if not isinstance(i, Wait)] == [
+    pressed = [(10.0, "n", None), (10.1, "a", None), (12.0, "2", "2"), (12.1, "slash", "/")]
+    pressed += [(12.2, "3", "3"), (12.3, "enter", None), (15.0, "q", None), (15.1, "y", None)]
+    items = parse_script(script_text(pressed))
+    assert items == (
         Press("n", 2),
         Press("a", 3),
-        Press("2", 5),
+        Wait(1.9, 4),
+        Type("2/3", 5),
         Press("enter", 6),
-    ]
-    assert Wait(1.9, 4) in parse_script(text)
+    )  # the quit at the end is left out: a replay ends where the demo did
 
 
 def _app(script: str | None) -> ThresholdLab:
@@ -76,7 +79,7 @@ async def test_a_script_replays_what_the_keys_do_by_hand() -> None:
         await replayed.workers.wait_for_complete()
         await pilot.pause()
         by_script = (replayed.main.session.threshold, replayed.main.lessons.verdict)
-        keys = [k for _, k in replayed.pressed]
+        keys = [k for _, k, _ in replayed.pressed]
     assert keys == ["n", "n", "a", "2", "slash", "3", "enter"]
     by_hand = make_app(lesson=read_lesson("denominator"))
     async with by_hand.run_test(size=SIZE) as pilot:
@@ -88,7 +91,7 @@ async def test_a_script_replays_what_the_keys_do_by_hand() -> None:
 
 def test_plain_mode_runs_a_script_first(tmp_path: Path) -> None:
     script = tmp_path / "demo.txt"
-    script.write_text("threshold 0.85\nstatus\n")
+    script.write_text("# a demo\nthreshold 0.85\nwait 0.1\nstatus\n")
     run = subprocess.run(
         [sys.executable, "-m", "threshold_lab", "--plain", "--script", str(script)],
         input="status\n",
@@ -100,6 +103,7 @@ def test_plain_mode_runs_a_script_first(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert "> threshold 0.85" in lines and "> status" in lines
+    assert not any("a demo" in line or "wait" in line for line in lines)  # comments, waits
     assert lines[-1].startswith("Threshold 0.85: 1 of 5 predicted positive")  # stdin's status
 
 

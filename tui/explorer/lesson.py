@@ -101,6 +101,9 @@ class LessonPlayer:
         """The next step, or the end after the last."""
         if self.lesson is None or self.entered is None:
             return
+        if self._timer is not None and self.host.dialog_open():
+            self._schedule()  # the step is in use (a dialog over it): it waits
+            return
         if self.entered.index + 1 >= len(self.lesson):
             self.finish()
         else:
@@ -187,8 +190,14 @@ class LessonPlayer:
         self.host.ask_text(f"Go to step (1-{len(lesson)})", read, done, enter="goes")
 
     def key(self, event: Key) -> bool:
-        """Take a lesson key (True: taken, nothing else sees it)."""
-        if self.lesson is None or event.key not in LESSON_KEYS:
+        """Take a lesson key (True: taken, nothing else sees it). Any other key is the
+        presenter using the step: a step going on by itself waits again from now."""
+        if self.lesson is None:
+            return False
+        if event.key not in LESSON_KEYS:
+            if self._timer is not None:
+                self._stop_timer()
+                self._schedule()
             return False
         event.stop()
         event.prevent_default()
@@ -229,7 +238,9 @@ class LessonPlayer:
         if self.verdict:
             body = self.verdict
         elif self.waiting is not None:
-            body = f"{' '.join(e.said)} Question: {self.waiting.question.question}".strip()
+            q = self.waiting.question
+            asked = q.prompt() if q.kind in ("choice", "next") else q.question  # the options
+            body = f"{' '.join(e.said)} Question: {asked}".strip()
         else:
             body = " ".join(e.said)
         if e.step.walk is not None and "curve" not in e.hidden and not self.verdict:

@@ -48,6 +48,13 @@ SHOWS = {
         "useful",
         "models",
         "groups",
+        "goal",
+        "band",
+        "power",
+        "sweep",
+        "stability",
+        "multiclass",
+        "classes",
     ),
     "sweep": ("sweep", "boundary"),
     "rows": ("rows",),
@@ -145,6 +152,13 @@ class Lessons(Describing):
         if word == "skip":
             self.say("No question waits.")
             return True
+        answer = self._entered.answer  # answered already: a line that reads as an
+        if answer is not None and word not in self.commands:  # answer answers again
+            verdict = check(answer, " ".join(words))
+            if verdict.right is not None:
+                self._waiting = answer
+                self._answered(verdict)
+                return True
         return self._refused_if_hidden(word)
 
     def _steer(self, word: str, rest: list[str]) -> None:

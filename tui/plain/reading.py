@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
@@ -173,12 +174,27 @@ class _Scripted:
         return self
 
     def __next__(self) -> str:
-        if self.first:
+        while self.first:
             line = self.first.pop(0)
+            if line.lstrip().startswith("#"):  # a comment
+                continue
+            word, _, rest = line.strip().partition(" ")
+            if word == "wait" and _seconds(rest) is not None:  # a pause, as a script's
+                time.sleep(_seconds(rest) or 0.0)
+                continue
             self.out.write(f"> {line}\n")
             self.out.flush()
             return line + "\n"
         return next(self.then)
+
+
+def _seconds(text: str) -> float | None:
+    """``wait S``'s seconds, 0 to 600 (None: not a wait)."""
+    try:
+        s = float(text)
+    except ValueError:
+        return None
+    return s if 0 <= s <= 600 else None
 
 
 def _scripted(first: Sequence[str], then: Iterable[str], out: TextIO) -> Iterable[str]:

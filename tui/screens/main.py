@@ -386,9 +386,14 @@ class MainScreen(Screen[None]):
     def hide_parts(self, parts: frozenset[str]) -> None:
         self.update_classes({f"-hide-{part}": part in parts for part in PARTS})
         self.query_one(StatusLine).counts_only = "metrics" in parts
+        self._hide_metric_chart()
+
+    def dialog_open(self) -> bool:
+        return self.app.screen is not self
 
     def show_lesson(self, text: LessonText | None) -> None:
         self.query_one(LessonLine).lesson = text
+        self.set_class(text is not None, "-lesson")
 
     def ask_text(
         self,
@@ -421,6 +426,14 @@ class MainScreen(Screen[None]):
 
     def watch_chart_mode(self) -> None:
         self._reread()
+        self._hide_metric_chart()
+
+    def _hide_metric_chart(self) -> None:
+        """While a lesson hides the metrics, the charts that plot metric values (the
+        metrics chart, PR, decision and cost) hide too; ROC and DET show rates."""
+        charts = ("metrics", "pr", "both", "decision", "cost", "gains", "reliability")
+        hide = self.has_class("-hide-metrics") and self.chart_mode in charts
+        self.set_class(hide, "-hide-metric-chart")
 
     def watch_roc_hull(self) -> None:
         self._reread()

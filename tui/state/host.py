@@ -76,6 +76,10 @@ class Host(Protocol):
         (InputError, said in the dialog, which stays open); ``done`` gets it."""
         ...
 
+    def dialog_open(self) -> bool:
+        """Whether a dialog (or help, or the palette) is open over the main screen."""
+        ...
+
     def offer_sound(self, kind: str) -> None:
         """The ``kind`` curve (roc or pr) as a WAV file, as the S key gives it (its name
         asked for; served to a browser, a download)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -45,6 +46,8 @@ def test_a_spec_reads_back_as_written() -> None:
         ("beta:neg=0/2", "give the Beta shapes as A/B"),
         ("beta:d", "'d' is not one of pos=, neg=, prevalence="),
         ("gamma:n=3", "no preset named 'gamma:n=3'"),
+        ("binormal:d=1,d=2", "d= is given twice"),
+        ("binormal:seed=-1", "not a whole number from 0"),
     ],
 )
 def test_a_bad_spec_is_refused_naming_the_part(text: str, said: str) -> None:
@@ -112,7 +115,10 @@ def test_balance_steps_through_the_prevalences() -> None:
     assert adjust(parse_spec("binormal:d=8"), "overlap", -1).d == 8  # at its end
 
 
-def test_a_session_makes_generated_rows_again_keeping_the_threshold() -> None:
+def test_a_session_makes_generated_rows_again_keeping_the_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     p = preset("binormal:d=1.5,prevalence=0.2,n=200,seed=3")
     s = Session(p.data, 0.4, source=f"preset {p.name}")
     u = s.regenerate("overlap", 1)
@@ -122,8 +128,13 @@ def test_a_session_makes_generated_rows_again_keeping_the_threshold() -> None:
     s.regenerate("balance", -1)
     assert int(s.data.labels.sum()) == 20
     s.flip_label(0)
-    with pytest.raises(InputError, match="the rows have edits"):
+    with pytest.raises(InputError, match="the rows have unsaved edits"):
         s.regenerate("balance", 1)
+    s.save(Path("generated.csv"))  # saved: nothing is lost by making them again
+    s.regenerate("balance", 1)
+    beta = Session(preset("beta:n=20").data, 0.5, source="preset beta:n=20")
+    with pytest.raises(InputError, match="overlap steps a binormal preset's d"):
+        beta.regenerate("overlap", 1)
     canon = Session(preset("canonical").data, 0.5, source="preset canonical")
     with pytest.raises(InputError, match="open a generated preset first"):
         canon.regenerate("overlap", 1)
