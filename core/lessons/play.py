@@ -24,7 +24,7 @@ from threshold_lab.core.session.update import Update
 
 @dataclass(frozen=True)
 class Entered:
-    """A step entered: what to say (the caption, a description), the question's answer
+    """A step entered: what to say (the caption; the description apart), the question's answer
     at this point, what is hidden and shown, and the session's last update."""
 
     lesson: Lesson
@@ -35,6 +35,8 @@ class Entered:
     pane: str | None
     chart: str | None
     update: Update
+    #: The curve's description, a sentence a claim, when the step asks for one.
+    described: tuple[str, ...] = ()
 
     @property
     def step(self) -> Step:
@@ -118,12 +120,13 @@ def _play(lesson: Lesson, k: int, session: Session) -> Entered:
     update = _act(lesson, step, session)
     where = f"{lesson.source}, step {step.number}"
     said = [step.caption] if step.caption else []
+    described: tuple[str, ...] = ()
     if step.describe is not None:
         a = session.analysis
         d = describe(a.sweep, step.describe, sorted(a.curves.cost_curve.points()))
         if d.reason is not None:
             raise InputError(f"{where}: describe: {d.reason}")
-        said.extend(d.sentences)
+        described = tuple(d.sentences)
     if step.sonify is not None:
         try:
             sonify(session.analysis.sweep, step.sonify)
@@ -136,7 +139,7 @@ def _play(lesson: Lesson, k: int, session: Session) -> Entered:
         except InputError as exc:
             raise InputError(f"{where}: ask: {exc}") from None
     pane, chart = lesson.view(k)
-    return Entered(lesson, k, tuple(said), answer, lesson.hidden(k), pane, chart, update)
+    return Entered(lesson, k, tuple(said), answer, lesson.hidden(k), pane, chart, update, described)
 
 
 def _act(lesson: Lesson, step: Step, session: Session) -> Update:

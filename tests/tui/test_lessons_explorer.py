@@ -333,3 +333,16 @@ async def test_the_choices_are_on_the_lesson_line() -> None:
         await pilot.pause()
         line = app.main.query_one(LessonLine).lesson
         assert line is not None and "(1. 0.55; 2. 0.75; 3. 0.92)" in line.body
+
+
+async def test_a_described_curve_goes_to_the_message_line_and_the_log() -> None:
+    from threshold_lab.core.lessons.play import parse_lesson
+
+    text = 'title = "t"\n[[step]]\npreset = "good"\ncaption = "In words."\ndescribe = "roc"\n'
+    app = make_app(lesson=parse_lesson(text, "t"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        m = app.main
+        line = m.query_one(LessonLine).lesson
+        assert line is not None and "L reads it whole" in line.body
+        assert m.said[-1].startswith("Before the first false positive")

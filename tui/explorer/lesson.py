@@ -76,7 +76,12 @@ class LessonPlayer:
         self.host.show_view("chart" if walk else e.pane or "matrix", chart)
         # The lesson line has the words; the message line says where the lesson is
         # (not the load's message, which may say what a hidden part shows).
-        self.host.say(f"{e.heading} of the lesson.")
+        if e.described and "curve" not in e.hidden:
+            # A description runs to several sentences: the message line starts it, the
+            # log (L) keeps it whole, and the lesson line says so.
+            self.host.say(" ".join(e.described))
+        else:
+            self.host.say(f"{e.heading} of the lesson.")
         self._show()
         if step.sonify is not None and "curve" not in e.hidden:
             self.host.offer_sound(step.sonify)  # its name asked for, as S does
@@ -243,6 +248,8 @@ class LessonPlayer:
             body = f"{' '.join(e.said)} Question: {asked}".strip()
         else:
             body = " ".join(e.said)
+        if e.described and "curve" not in e.hidden and not self.verdict:
+            body += " The curve's description is on the message line; L reads it whole."
         if e.step.walk is not None and "curve" not in e.hidden and not self.verdict:
             body += f" [ and ] walk the {e.step.walk.upper()} curve a point at a time, in words."
         last = e.index + 1 >= len(self.lesson)

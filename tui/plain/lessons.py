@@ -204,6 +204,8 @@ class Lessons(Describing):
 
     def _say_step(self, e: Entered) -> None:
         self.say(f"{e.heading}. {' '.join(e.said)}".strip())
+        if e.described and "curve" not in e.hidden:
+            self.say(*e.described)
         if "matrix" not in e.hidden:
             self.say(self.status())
         step = e.step
