@@ -116,6 +116,9 @@ def report_json(
     roc: dict[str, Any] = {
         "auc": auc.as_json(),
         "auc_se": se,
+        # The AUC's percentile interval from the bootstrap, as pROC's ci.auc(method =
+        # "bootstrap") gives it (null, with why, when no bootstrap ran).
+        "auc_bootstrap": _auc_bootstrap(s.roc_auc, sure),
         "hull_auc": a.curves.cost_curve.hull_auc.as_json(),  # the ROC convex hull's area
         # pROC's "local maximas": the corners the curve rose into and goes right out of.
         "local_maxima": [
@@ -166,6 +169,14 @@ def report_json(
         out["bands"] = sure.boot.bands.as_json()
     out["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     out["sweep"] = [sweep_row(a, int(k)) for k in listed]
+    return out
+
+
+def _auc_bootstrap(auc: Metric, sure: IntervalsShown) -> dict[str, Any]:
+    """The AUC with its bootstrap interval; without a bootstrap, null and why."""
+    out = boot_measure(auc, sure, "roc_auc").as_json()
+    if sure.boot is None and auc.value is not None:
+        out["interval_reason"] = "no bootstrap ran; one gives it (DeLong's interval is auc's)"
     return out
 
 

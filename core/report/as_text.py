@@ -121,6 +121,14 @@ def quantised_lines(a: Analysis, quantised: Quantised | None) -> list[str]:
     ]
 
 
+def _boot_auc(auc: Metric, sure: IntervalsShown) -> str:
+    """The AUC's bootstrap interval after DeLong's, when a bootstrap ran."""
+    if sure.boot is None or auc.value is None:
+        return ""
+    m = boot_measure(auc, sure, "roc_auc")
+    return f"; {m.interval.text()}" if m.interval is not None else ""
+
+
 def _summary_line(m: Measure, sure: IntervalsShown) -> str:
     """A summary's value (or ``undefined: reason``) and its bootstrap interval."""
     text = m.metric.value_or_reason()
@@ -183,7 +191,7 @@ def model_lines(
         "",
         "Ranking summaries (do not depend on the threshold)",
         f"  ROC AUC, trapezoid over the exact sweep: {sm.roc_auc.value_or_reason()}"
-        + ("" if auc_text is None else f" ({auc_text})"),
+        + ("" if auc_text is None else f" ({auc_text}{_boot_auc(sm.roc_auc, sure)})"),
         "  Area under the ROC convex hull (ROCCH AUC): "
         + a.curves.cost_curve.hull_auc.value_or_reason(),
         *quantised_lines(a, quantised),

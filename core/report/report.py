@@ -48,6 +48,7 @@ from threshold_lab.core.curves.operating import (
     readout_rates,
     readouts,
 )
+from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.dataset import Dataset, Model
@@ -207,10 +208,18 @@ def _or_nan(value: float | None) -> float:
     return math.nan if value is None else value
 
 
+#: The ROC AUC of each replicate's own curve: its percentile interval beside DeLong's, as
+#: pROC's ``ci.auc(method = "bootstrap")`` (the report's and the explorer's bootstrap).
+ROC_AUC_STATISTIC = CurveStatistic(
+    lambda s: (_or_nan(roc_auc(s).value),), ("roc_auc",), ("the ROC AUC",)
+)
+
+
 def curve_statistics(o: Options) -> tuple[CurveStatistic, ...]:
-    """What each bootstrap replicate re-reads off its own curve: every readout's TPR
-    and FPR, every partial AUC's area and standardised value."""
-    out: list[CurveStatistic] = []
+    """What each bootstrap replicate re-reads off its own curve: the ROC AUC (a
+    percentile interval beside DeLong's, as pROC's ``ci.auc(method = "bootstrap")``),
+    every readout's TPR and FPR, every partial AUC's area and standardised value."""
+    out: list[CurveStatistic] = [ROC_AUC_STATISTIC]
 
     def rates_of(kind: Any, limit: float) -> Callable[[CoreSweep], tuple[float, ...]]:
         return lambda s: readout_rates(s, kind, limit)

@@ -211,7 +211,8 @@ def _entries() -> Iterator[Option]:
     )
     yield Option(
         "bootstrap",
-        "bootstrap intervals (average precision, PR area, F1, F-beta, MCC, a goal's "
+        "bootstrap intervals (ROC AUC beside DeLong's, average precision, PR area, F1, "
+        "F-beta, MCC, a goal's "
         f"threshold) and curve bands from B replicates (B left out: {REPLICATES:,}; in "
         f"Python True for {REPLICATES:,})",
         parse_replicates,

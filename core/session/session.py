@@ -42,6 +42,7 @@ from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals import BootJob
 from threshold_lab.core.intervals.bootstrap import SEED, Bootstrap, CurveStatistic
 from threshold_lab.core.report.options import Options
+from threshold_lab.core.report.report import ROC_AUC_STATISTIC
 from threshold_lab.core.report.table import OPTIONS, shown_value
 from threshold_lab.core.session.editing import Later
 from threshold_lab.core.session.history import NeedsOverwrite
@@ -107,7 +108,8 @@ class Session(Loading):
             tuple(net_benefit_key(pt) for pt in a.pt),
             tuple(f"the net benefit at pt {float(pt):g}" for pt in a.pt),
         )
-        return self.sureness.job(self._state(), self.analysis, goal, self.beta, (net_benefit,))
+        curves = (ROC_AUC_STATISTIC, net_benefit)
+        return self.sureness.job(self._state(), self.analysis, goal, self.beta, curves)
 
     def boot_done(self, job: BootJob, result: Bootstrap) -> bool:
         return self.sureness.done(job, result, self._state())

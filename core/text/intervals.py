@@ -66,6 +66,7 @@ def boot_summary_words(a: Analysis, sure: IntervalsShown) -> list[str]:
         f"resampled separately; {percent(b.confidence)} percentile intervals."
     ]
     rows: list[tuple[str, Metric, int | None]] = [
+        ("roc_auc", sm.roc_auc, None),
         ("average_precision", sm.average_precision, None),
         ("pr_trapezoid_area", sm.pr_trapezoid_area, None),
         ("f1", a.metrics["f1"], a.point),
