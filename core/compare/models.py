@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.compare.paired import (
+    BootstrapTest,
     McNemar,
     PairedDeLong,
     mcnemar,
@@ -85,6 +86,9 @@ class Comparison:
     #: The AP difference's paired bootstrap interval (or None and why; both None
     #: when no bootstrap was asked for).
     ap_interval: tuple[Interval | None, str | None] = (None, None)
+    #: pROC's bootstrap test of the AUC difference, from the same paired replicates
+    #: (None when no bootstrap was asked for).
+    auc_bootstrap: BootstrapTest | None = None
     #: Net benefit of a less b at each pt of the decision curve's grid (empty where
     #: either curve is undefined).
     net_benefit_difference: tuple[NetBenefitDifference, ...] = ()
@@ -121,6 +125,8 @@ class Comparison:
                 auc["df"] = d.df  # Student's t, Welch–Satterthwaite (null when the SE is 0)
             if d.z is None:
                 auc["z_reason"] = d.z_reason
+            if self.auc_bootstrap is not None:
+                auc["bootstrap"] = self.auc_bootstrap.as_json()
         elif self.auc_difference.value is not None:
             auc.update(
                 {
@@ -177,6 +183,9 @@ class Comparison:
                 f"  ROC AUC {self.a} − {self.b} {_equals(_signed(diff))}: no DeLong test "
                 f"({self.delong_reason})"
             )
+        if self.auc_bootstrap is not None:
+            sided = _sided(self.auc_bootstrap.alternative, self.a, self.b)
+            lines.append(f"  ROC AUC {self.a} − {self.b}: {self.auc_bootstrap.text()}{sided}")
         ap_line = f"  AP {self.a} − {self.b} {_equals(_signed(self.ap_difference))}"
         interval, reason = self.ap_interval
         if interval is not None:
@@ -277,10 +286,18 @@ def compare(
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
     ap_interval: tuple[Interval | None, str | None] = (None, None)
+    auc_test = None
     if boot is not None and ap_diff.value is not None:
-        ap_interval = paired_ap_bootstrap(
-            a.data, b.data, replicates=boot[0], seed=boot[1], confidence=confidence
+        interval, why, auc_test = paired_ap_bootstrap(
+            a.data,
+            b.data,
+            replicates=boot[0],
+            seed=boot[1],
+            confidence=confidence,
+            alternative=alternative,
+            auc_difference=auc_diff.value,
         )
+        ap_interval = (interval, why)
     labels, weights = a.data.labels, a.data.weights
     delong, why = (None, None)
     if auc_diff.value is not None:
@@ -311,6 +328,7 @@ def compare(
         test_why,
         (a_an.threshold, b_an.threshold),
         ap_interval,
+        auc_test,
     )
 
 

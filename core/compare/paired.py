@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -502,6 +503,55 @@ def _strata(
     return w, pos_rows, neg_rows
 
 
+@dataclass(frozen=True)
+class BootstrapTest:
+    """pROC's bootstrap test of two AUCs (``roc.test(method = "bootstrap")``):
+    D = (AUC_a − AUC_b)/sd of the replicates' differences (sd with n − 1), its p-value
+    from the standard normal, over the paired replicates that also give the AP
+    difference's interval."""
+
+    statistic: float | None
+    p: PValue | None
+    alternative: str
+    replicates: int
+    seed: int
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "method": "paired bootstrap",
+            "statistic": self.statistic,
+            "alternative": self.alternative,
+            "replicates": self.replicates,
+            "seed": self.seed,
+        }
+        if self.p is not None:
+            out.update(self.p.as_json())
+        else:
+            out.update({"p_value": None, "p_value_log10": None, "reason": self.reason})
+        return out
+
+    def text(self) -> str:
+        if self.statistic is None or self.p is None:
+            return f"no bootstrap test ({self.reason})"
+        return (
+            f"bootstrap test D = {self.statistic:.4g}, {self.p.text()} (B = "
+            f"{self.replicates}, seed {self.seed})"
+        )
+
+
+def _replicate_auc(g: Groups, r: Replicate) -> float:
+    """A replicate's ROC AUC from its per-group counts: each positive against the
+    negatives of the groups below its own, a tie counting one half."""
+    size = int(max(np.max(g.pos_at, initial=0), np.max(g.neg_at, initial=0))) + 1
+    pos = np.zeros(size)
+    neg = np.zeros(size)
+    pos[g.pos_at] = r.pos
+    neg[g.neg_at] = r.neg
+    below = neg.sum() - np.cumsum(neg)  # the negatives in the groups below each group
+    return float((pos @ below + 0.5 * (pos @ neg)) / (pos.sum() * neg.sum()))
+
+
 def paired_ap_bootstrap(
     a: Dataset,
     b: Dataset,
@@ -509,14 +559,20 @@ def paired_ap_bootstrap(
     replicates: int,
     seed: int,
     confidence: float = CONFIDENCE,
-) -> tuple[Interval | None, str | None]:
+    alternative: str = "two-sided",
+    auc_difference: float | None = None,
+) -> tuple[Interval | None, str | None, BootstrapTest | None]:
     """A percentile interval of AP(a) − AP(b) from a paired stratified bootstrap: the
     same resampled examples (positives and negatives drawn separately) scored by both
-    models in every replicate."""
+    models in every replicate; and, from the same replicates, pROC's bootstrap test of
+    the AUC difference ``auc_difference`` (:class:`BootstrapTest`)."""
 
     strata = _strata(a)
     if isinstance(strata, str):
-        return None, strata
+        test = None
+        if auc_difference is not None:
+            test = BootstrapTest(None, None, alternative, replicates, seed, strata)
+        return None, strata, test
     w, pos_rows, neg_rows = strata
     # Whole weights are multiplicities: a drawn "row" is one of the expanded examples.
     pos_cum = np.cumsum(w[pos_rows]).astype(np.int64)
@@ -537,19 +593,25 @@ def paired_ap_bootstrap(
     models = [prepared(a), prepared(b)]
     rng = np.random.default_rng(seed)
     diffs = np.empty(replicates)
+    auc_diffs = np.empty(replicates)
     for i in range(replicates):
         drawn_pos = np.searchsorted(pos_cum, rng.integers(0, n_pos, n_pos), side="right")
         drawn_neg = np.searchsorted(neg_cum, rng.integers(0, n_neg, n_neg), side="right")
-        aps = []
+        aps, aucs = [], []
         for g, pos_group, neg_group in models:
             r = Replicate(
                 np.bincount(pos_group[drawn_pos], minlength=g.pos.size).astype(np.int64),
                 np.bincount(neg_group[drawn_neg], minlength=g.neg.size).astype(np.int64),
             )
             aps.append(replicate_summaries(g, r)[0])
+            aucs.append(_replicate_auc(g, r) if auc_difference is not None else 0.0)
         diffs[i] = aps[0] - aps[1]
+        auc_diffs[i] = aucs[0] - aucs[1]
     lo, hi = np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2])
     same = same_value_words(diffs, confidence, 0) if lo == hi else None
+    test = None
+    if auc_difference is not None:
+        test = _auc_test(auc_difference, auc_diffs, alternative, replicates, seed)
     return (
         Interval(
             float(lo),
@@ -561,7 +623,25 @@ def paired_ap_bootstrap(
             same=same,
         ),
         None,
+        test,
     )
+
+
+def _auc_test(
+    difference: float, diffs: FloatArray, alternative: str, replicates: int, seed: int
+) -> BootstrapTest:
+    """D = difference / sd(diffs) (sd with n − 1, as R's); no spread at all: D is 0 when
+    the difference is 0, as pROC's, else there is no test."""
+    if replicates < 2:
+        return BootstrapTest(None, None, alternative, replicates, seed, "one replicate")
+    sd = float(np.std(diffs, ddof=1))
+    if sd == 0:
+        if difference == 0:
+            return BootstrapTest(0.0, normal_p(0.0, alternative), alternative, replicates, seed)
+        why = "every replicate's difference was the same"
+        return BootstrapTest(None, None, alternative, replicates, seed, why)
+    d = difference / sd
+    return BootstrapTest(d, normal_p(d, alternative), alternative, replicates, seed)
 
 
 def _cells(
