@@ -20,6 +20,7 @@ from threshold_lab.core.compare.paired import (
     paired_net_benefit_bootstrap,
     unpaired_delong,
 )
+from threshold_lab.core.compare.venkatraman import Venkatraman, venkatraman
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval
 from threshold_lab.core.metrics.metric import (
@@ -89,6 +90,10 @@ class Comparison:
     #: pROC's bootstrap test of the AUC difference, from the same paired replicates
     #: (None when no bootstrap was asked for).
     auc_bootstrap: BootstrapTest | None = None
+    #: Venkatraman's permutation test that the two curves are the same (None when not
+    #: asked for; ``venkatraman_reason`` why it could not be run).
+    venkatraman: Venkatraman | None = None
+    venkatraman_reason: str | None = None
     #: Net benefit of a less b at each pt of the decision curve's grid (empty where
     #: either curve is undefined).
     net_benefit_difference: tuple[NetBenefitDifference, ...] = ()
@@ -137,6 +142,11 @@ class Comparison:
                     "interval_reason": self.delong_reason,
                 }
             )
+        if self.venkatraman is not None:
+            auc["venkatraman"] = self.venkatraman.as_json()
+        elif self.venkatraman_reason is not None:
+            auc["venkatraman"] = None
+            auc["venkatraman_reason"] = self.venkatraman_reason
         at: dict[str, Any] = {
             "thresholds": {self.a: self.thresholds[0], self.b: self.thresholds[1]}
         }
@@ -186,6 +196,11 @@ class Comparison:
         if self.auc_bootstrap is not None:
             sided = _sided(self.auc_bootstrap.alternative, self.a, self.b)
             lines.append(f"  ROC AUC {self.a} − {self.b}: {self.auc_bootstrap.text()}{sided}")
+        if self.venkatraman is not None:
+            lines.append(f"  Curves {self.a} and {self.b}: {self.venkatraman.text()}")
+        elif self.venkatraman_reason is not None:
+            why = self.venkatraman_reason
+            lines.append(f"  Curves {self.a} and {self.b}: no Venkatraman test ({why})")
         ap_line = f"  AP {self.a} − {self.b} {_equals(_signed(self.ap_difference))}"
         interval, reason = self.ap_interval
         if interval is not None:
@@ -273,13 +288,14 @@ def compare(
     *,
     paired: bool = True,
     alternative: str = "two-sided",
+    permutations: tuple[int, int] | None = None,
 ) -> Comparison:
     """Compare two models, each at the threshold of its own analysis; ``boot``
     (replicates, seed) adds a paired bootstrap interval to the AP difference.
     ``paired=False``: the two are different examples (an aggregated file's ``--by``
     groups, or ``--unpaired``), compared as independent samples; their decisions are
     not paired. ``alternative``: two-sided, greater (a above b) or less, for DeLong's
-    test and McNemar's."""
+    test and McNemar's. ``permutations`` (count, seed): Venkatraman's test too."""
     if not paired:
         return _unpaired(a, a_an, b, b_an, confidence, boot is not None, alternative)
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
@@ -329,7 +345,22 @@ def compare(
         (a_an.threshold, b_an.threshold),
         ap_interval,
         auc_test,
+        *_venkatraman(a.data, b.data, auc_diff, permutations),
     )
+
+
+def _venkatraman(
+    a: Dataset, b: Dataset, auc_diff: Metric, permutations: tuple[int, int] | None
+) -> tuple[Venkatraman | None, str | None]:
+    """Venkatraman's test when asked for, or why it cannot be run."""
+    if permutations is None:
+        return None, None
+    if a.weights is not None:
+        return None, "it ranks examples one by one, and these rows are weighted"
+    if auc_diff.value is None:
+        return None, "it needs actual positives and negatives"
+    count, seed = permutations
+    return venkatraman(a.scores, b.scores, a.labels, permutations=count, seed=seed), None
 
 
 #: Why different examples (groups, or --unpaired) get no McNemar test or paired bootstrap.

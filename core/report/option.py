@@ -277,6 +277,19 @@ def parse_step(text: str) -> int:
     return int(t)
 
 
+#: The tests of two models --test takes (DeLong's is always given).
+TESTS = ("delong", "bootstrap", "venkatraman")
+
+
+def parse_tests(text: str) -> tuple[str, ...]:
+    """``--test bootstrap,venkatraman``: pROC's methods of roc.test beside DeLong's."""
+    words = tuple(w.strip().lower() for w in text.split(",") if w.strip())
+    bad = [w for w in words if w not in TESTS]
+    if bad or not words:
+        raise InputError(f"{text!r} is not a test: give {', '.join(TESTS)} (comma-separated)")
+    return tuple(w for w in words if w != "delong")
+
+
 def parse_rows(text: str) -> int:
     """``--rows N``: an exercise's rows, a whole number (the search says how many it takes)."""
     t = text.strip()

@@ -70,6 +70,10 @@ class Options:
     #: compared as different examples (unpaired) even when they are the same.
     alternative: str = "two-sided"
     unpaired: bool = False
+    #: The tests of two models beyond DeLong's (--test bootstrap, venkatraman) and the
+    #: permutations of Venkatraman's.
+    tests: tuple[str, ...] = ()
+    permutations: int = 2000
     #: The decision curve's grid of threshold probabilities (--pt), and the harm of
     #: acting (--harm) subtracted from the model's net benefit.
     pt: tuple[Fraction, ...] = DEFAULT_GRID

@@ -82,7 +82,7 @@ from threshold_lab.core.groups.thresholds import (
     solve_same_goal,
 )
 from threshold_lab.core.intervals import IntervalsShown
-from threshold_lab.core.intervals.bootstrap import CurveStatistic, bootstrap
+from threshold_lab.core.intervals.bootstrap import REPLICATES, CurveStatistic, bootstrap
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
@@ -292,6 +292,9 @@ def _contents(
     comparisons: tuple[Comparison, ...] = ()
     if len(parts) >= 2:
         boot = None if options.replicates is None else (options.replicates, options.seed)
+        if boot is None and "bootstrap" in options.tests:  # the comparison's own bootstrap
+            boot = (REPLICATES, options.seed)
+        venk = (options.permutations, options.seed) if "venkatraman" in options.tests else None
         models = [p.model for p in prepared]
         if previous is not None and all(
             x.thresholds == (parts[i].analysis.threshold, parts[j].analysis.threshold)
@@ -309,6 +312,7 @@ def _contents(
                     boot,
                     paired=source.paired and not options.unpaired,
                     alternative=options.alternative,
+                    permutations=venk,
                 )
                 for i, j in pairs(models)
             )
@@ -689,6 +693,8 @@ class Report:
         harm: float | Fraction | str | None = None,
         alternative: str = "two-sided",
         unpaired: bool = False,
+        test: str | Sequence[str] | None = None,
+        permutations: int | None = None,
         transform: str | None = None,
         bins: int = 10,
         binning: str = "mass",
@@ -754,6 +760,8 @@ class Report:
         harm: float | Fraction | str | None = None,
         alternative: str = "two-sided",
         unpaired: bool = False,
+        test: str | Sequence[str] | None = None,
+        permutations: int | None = None,
         transform: str | None = None,
         bins: int = 10,
         binning: str = "mass",
@@ -832,6 +840,8 @@ class Report:
         harm: float | Fraction | str | None = None,
         alternative: str = "two-sided",
         unpaired: bool = False,
+        test: str | Sequence[str] | None = None,
+        permutations: int | None = None,
         transform: str | None = None,
         bins: int = 10,
         binning: str = "mass",

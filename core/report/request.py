@@ -106,7 +106,13 @@ _SPLIT = (
 
 #: Every rule between options, for every front end.
 RULES: tuple[Rule, ...] = (
-    Rule("seed", "it seeds the bootstrap's resampling", needs=("bootstrap",), fronts=_ONE_RUN),
+    Rule(
+        "seed",
+        "it seeds the bootstrap's resampling and --test's",
+        needs=("bootstrap", "test"),
+        fronts=_ONE_RUN,
+    ),
+    Rule("permutations", "they are Venkatraman's test's (--test venkatraman)", needs=("test",)),
     Rule("tolerance", "it is the criterion's largest gap", needs=("group_goal",)),
     Rule("randomised", "it mixes each group's thresholds", needs=("group_goal",)),
     Rule("max_gap", "it is a limit for --check", needs=("check",)),

@@ -59,6 +59,7 @@ from threshold_lab.core.report.option import (
     parse_step,
     parse_switch,
     parse_terminal_size,
+    parse_tests,
     read_bootstrap,
     read_dpi,
     read_figure_size,
@@ -307,6 +308,34 @@ def _entries() -> Iterator[Option]:
         field="alternative",
         annotation="str",
         section="models",
+    )
+    yield Option(
+        "test",
+        "comparing models: tests beside DeLong's, pROC's roc.test methods: bootstrap (the "
+        "AUC difference over its paired bootstrap sd; --bootstrap B replicates, else "
+        f"{REPLICATES:,}) and venkatraman (the curves the same anywhere, by --permutations); "
+        "repeatable or comma-separated",
+        parse_tests,
+        _ONE_RUN,
+        kind="list",
+        metavar="delong|bootstrap|venkatraman",
+        field="tests",
+        python=read_texts(parse_tests, "venkatraman"),
+        annotation="str | Sequence[str] | None",
+        section="models",
+    )
+    yield Option(
+        "permutations",
+        "Venkatraman's test (--test venkatraman): how many permutations (default 2,000, "
+        "pROC's), seeded by --seed",
+        parse_replicates,
+        _ONE_RUN,
+        metavar="B",
+        field="permutations",
+        python=from_number(parse_replicates, "permutations"),
+        annotation="int | None",
+        section="models",
+        cli_default="2,000",
     )
     yield Option(
         "unpaired",

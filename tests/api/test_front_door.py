@@ -130,6 +130,8 @@ EXAMPLE: dict[str, tuple[str | None, Any]] = {
     "lesson": ("tour", "tour"),
     "demo": (None, True),
     "record": ("keys.txt", None),
+    "test": ("venkatraman", "venkatraman"),
+    "permutations": ("100", 100),
     "plain": (None, True),
 }
 Y, S = [1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]
