@@ -549,7 +549,7 @@ def _replicate_auc(g: Groups, r: Replicate) -> float:
     pos[g.pos_at] = r.pos
     neg[g.neg_at] = r.neg
     below = neg.sum() - np.cumsum(neg)  # the negatives in the groups below each group
-    return float((pos @ below + 0.5 * (pos @ neg)) / (pos.sum() * neg.sum()))
+    return float((dot(pos, below) + 0.5 * dot(pos, neg)) / (pos.sum() * neg.sum()))
 
 
 def paired_ap_bootstrap(
