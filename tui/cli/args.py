@@ -137,6 +137,9 @@ def read(option: Option, text: str) -> Any:
         return option.parse(text)
     except ValueError as exc:
         said = str(exc)
+        words = option.name.replace("_", " ")  # "band goal: ..." names it already
+        if said.startswith(f"{words}:"):
+            said = said[len(words) + 1 :].lstrip()
         if not said.startswith(str(option.flag)):
             said = f"{option.flag}: {said}"
         if option.kind == "optional" and not text.strip().lstrip("+-").isdigit():
