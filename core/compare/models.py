@@ -297,7 +297,7 @@ def compare(
     not paired. ``alternative``: two-sided, greater (a above b) or less, for DeLong's
     test and McNemar's. ``permutations`` (count, seed): Venkatraman's test too."""
     if not paired:
-        return _unpaired(a, a_an, b, b_an, confidence, boot is not None, alternative)
+        return _unpaired(a, a_an, b, b_an, confidence, boot is not None, alternative, permutations)
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
@@ -363,6 +363,13 @@ def _venkatraman(
     return venkatraman(a.scores, b.scores, a.labels, permutations=count, seed=seed), None
 
 
+#: What the unpaired forms of pROC's bootstrap and Venkatraman tests say: not built.
+UNPAIRED_BOOT = "its unpaired form (each model's rows resampled apart) is not built yet"
+UNPAIRED_VENKATRAMAN = (
+    "its unpaired form (Venkatraman and Begg 1996) is not built yet; these are compared "
+    "as different examples"
+)
+
 #: Why different examples (groups, or --unpaired) get no McNemar test or paired bootstrap.
 NOT_PAIRED = (
     "the two are compared as different examples (groups, or --unpaired); it needs the "
@@ -378,6 +385,7 @@ def _unpaired(
     confidence: float,
     booted: bool,
     alternative: str = "two-sided",
+    permutations: tuple[int, int] | None = None,
 ) -> Comparison:
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
@@ -404,6 +412,9 @@ def _unpaired(
         f"McNemar's test: {NOT_PAIRED}",
         (a_an.threshold, b_an.threshold),
         ap_interval,
+        BootstrapTest(None, None, alternative, 0, 0, UNPAIRED_BOOT) if booted else None,
+        None,
+        UNPAIRED_VENKATRAMAN if permutations is not None else None,
     )
 
 

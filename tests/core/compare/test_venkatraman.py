@@ -83,3 +83,15 @@ def test_the_report_runs_the_tests_asked_for(capsys: pytest.CaptureFixture[str])
     assert main(["report", "deliveries", "--json"]) == 0
     plain = json.loads(capsys.readouterr().out)["comparison"][0]["auc_difference"]
     assert "venkatraman" not in plain and "bootstrap" not in plain
+
+
+def test_the_unpaired_forms_say_they_are_not_built(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from threshold_lab.tui.cli import main
+
+    argv = ["report", "deliveries", "--json", "--unpaired", "--test", "venkatraman,bootstrap"]
+    assert main(argv) == 0
+    auc = json.loads(capsys.readouterr().out)["comparison"][0]["auc_difference"]
+    assert auc["venkatraman"] is None and "not built yet" in auc["venkatraman_reason"]
+    assert auc["bootstrap"]["p_value"] is None and "not built yet" in auc["bootstrap"]["reason"]
