@@ -18,6 +18,7 @@ from threshold_lab.core.compare.paired import (
     paired_ap_bootstrap,
     paired_delong,
     paired_net_benefit_bootstrap,
+    unpaired_auc_bootstrap,
     unpaired_delong,
 )
 from threshold_lab.core.compare.venkatraman import Venkatraman, venkatraman
@@ -297,7 +298,7 @@ def compare(
     not paired. ``alternative``: two-sided, greater (a above b) or less, for DeLong's
     test and McNemar's. ``permutations`` (count, seed): Venkatraman's test too."""
     if not paired:
-        return _unpaired(a, a_an, b, b_an, confidence, boot is not None, alternative, permutations)
+        return _unpaired(a, a_an, b, b_an, confidence, boot, alternative, permutations)
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
@@ -363,8 +364,7 @@ def _venkatraman(
     return venkatraman(a.scores, b.scores, a.labels, permutations=count, seed=seed), None
 
 
-#: What the unpaired forms of pROC's bootstrap and Venkatraman tests say: not built.
-UNPAIRED_BOOT = "its unpaired form (each model's rows resampled apart) is not built yet"
+#: What the unpaired form of Venkatraman's test says: not built.
 UNPAIRED_VENKATRAMAN = (
     "its unpaired form (Venkatraman and Begg 1996) is not built yet; these are compared "
     "as different examples"
@@ -383,7 +383,7 @@ def _unpaired(
     b: Model,
     b_an: Analysis,
     confidence: float,
-    booted: bool,
+    boot: tuple[int, int] | None,
     alternative: str = "two-sided",
     permutations: tuple[int, int] | None = None,
 ) -> Comparison:
@@ -397,7 +397,17 @@ def _unpaired(
     disagree = None
     if auc_diff.value is not None and ap_diff.value is not None:
         disagree = auc_diff.value * ap_diff.value < 0
-    ap_interval = (None, f"no paired bootstrap: {NOT_PAIRED}") if booted else (None, None)
+    ap_interval = (None, f"no paired bootstrap: {NOT_PAIRED}") if boot else (None, None)
+    auc_test = None
+    if boot is not None and auc_diff.value is not None:
+        auc_test = unpaired_auc_bootstrap(
+            a_an.curves.sweep,
+            b_an.curves.sweep,
+            auc_diff.value,
+            replicates=boot[0],
+            seed=boot[1],
+            alternative=alternative,
+        )
     return Comparison(
         a.name,
         b.name,
@@ -412,7 +422,7 @@ def _unpaired(
         f"McNemar's test: {NOT_PAIRED}",
         (a_an.threshold, b_an.threshold),
         ap_interval,
-        BootstrapTest(None, None, alternative, 0, 0, UNPAIRED_BOOT) if booted else None,
+        auc_test,
         None,
         UNPAIRED_VENKATRAMAN if permutations is not None else None,
     )

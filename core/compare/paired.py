@@ -16,7 +16,14 @@ import numpy.typing as npt
 from threshold_lab.core.blocks import blocks, dot
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.intervals.bootstrap import Groups, Replicate, groups_of, replicate_summaries
+from threshold_lab.core.intervals.bootstrap import (
+    Groups,
+    Replicate,
+    draw,
+    groups_of,
+    replicate_summaries,
+    unavailable,
+)
 from threshold_lab.core.intervals.closed import (
     CONFIDENCE,
     NOT_WHOLE,
@@ -625,6 +632,34 @@ def paired_ap_bootstrap(
         None,
         test,
     )
+
+
+def unpaired_auc_bootstrap(
+    a: Sweep,
+    b: Sweep,
+    auc_difference: float,
+    *,
+    replicates: int,
+    seed: int,
+    alternative: str = "two-sided",
+) -> BootstrapTest:
+    """pROC's bootstrap test of two AUCs of different examples (``roc.test(method =
+    "bootstrap", paired = FALSE)``): each model's positives and negatives resampled
+    apart, a's then b's in each replicate, D over the sd of the replicates' differences."""
+    for sweep in (a, b):
+        why = unavailable(sweep)
+        if why is not None:
+            return BootstrapTest(None, None, alternative, replicates, seed, why)
+    ga, gb = groups_of(a), groups_of(b)
+    rng = np.random.default_rng(seed)
+    diffs = np.empty(replicates)
+    for i in range(replicates):
+        aucs = []
+        for g in (ga, gb):
+            r = Replicate(draw(rng, g.pos, g.positives), draw(rng, g.neg, g.negatives))
+            aucs.append(_replicate_auc(g, r))
+        diffs[i] = aucs[0] - aucs[1]
+    return _auc_test(auc_difference, diffs, alternative, replicates, seed)
 
 
 def _auc_test(

@@ -57,3 +57,35 @@ def test_no_spread_is_no_test_unless_no_difference() -> None:
     *_, same = paired_ap_bootstrap(a, a, replicates=50, seed=1, auc_difference=0.0)
     assert same is not None and same.statistic == 0.0 and same.p is not None
     assert same.p.value == 1.0
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_unpaired_test_equals_an_oracle_on_the_same_resamples(seed: int) -> None:
+    """Each model's positives then negatives drawn apart (by score, highest first), a's
+    then b's in each replicate, as pROC's unpaired bootstrap resamples them."""
+    from threshold_lab.core.analysis import curves_for
+    from threshold_lab.core.compare.paired import unpaired_auc_bootstrap
+
+    rng = np.random.default_rng(seed)
+    ya = (rng.random(80) < 0.4).astype(int)
+    yb = (rng.random(60) < 0.5).astype(int)
+    sa = np.round(rng.normal(0, 1, 80) + ya, 1)
+    sb = np.round(rng.normal(0, 1, 60) + 0.5 * yb, 1)
+    diff = roc_auc_score(ya, sa) - roc_auc_score(yb, sb)
+    sweep_a = curves_for(make_dataset(sa, ya)).sweep
+    sweep_b = curves_for(make_dataset(sb, yb)).sweep
+    test = unpaired_auc_bootstrap(sweep_a, sweep_b, diff, replicates=200, seed=seed)
+    draws = np.random.default_rng(seed)
+    diffs = []
+    for _ in range(200):
+        aucs = []
+        for y, s in ((ya, sa), (yb, sb)):
+            pos = np.sort(s[y == 1])[::-1]
+            neg = np.sort(s[y == 0])[::-1]
+            p = pos[draws.integers(0, pos.size, pos.size)]
+            n = neg[draws.integers(0, neg.size, neg.size)]
+            aucs.append(roc_auc_score(np.r_[np.ones(p.size), np.zeros(n.size)], np.r_[p, n]))
+        diffs.append(aucs[0] - aucs[1])
+    d = diff / np.std(diffs, ddof=1)
+    assert test.statistic == pytest.approx(d, rel=1e-9)
+    assert test.p is not None and test.p.value == pytest.approx(2 * stats.norm.sf(abs(d)), rel=1e-9)

@@ -85,7 +85,7 @@ def test_the_report_runs_the_tests_asked_for(capsys: pytest.CaptureFixture[str])
     assert "venkatraman" not in plain and "bootstrap" not in plain
 
 
-def test_the_unpaired_forms_say_they_are_not_built(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_unpaired_venkatraman_says_it_is_not_built(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     from threshold_lab.tui.cli import main
@@ -94,4 +94,4 @@ def test_the_unpaired_forms_say_they_are_not_built(capsys: pytest.CaptureFixture
     assert main(argv) == 0
     auc = json.loads(capsys.readouterr().out)["comparison"][0]["auc_difference"]
     assert auc["venkatraman"] is None and "not built yet" in auc["venkatraman_reason"]
-    assert auc["bootstrap"]["p_value"] is None and "not built yet" in auc["bootstrap"]["reason"]
+    assert 0 <= auc["bootstrap"]["p_value"] <= 1  # the unpaired bootstrap test is
