@@ -21,7 +21,11 @@ from threshold_lab.core.compare.paired import (
     unpaired_auc_bootstrap,
     unpaired_delong,
 )
-from threshold_lab.core.compare.venkatraman import Venkatraman, venkatraman
+from threshold_lab.core.compare.venkatraman import (
+    Venkatraman,
+    venkatraman,
+    venkatraman_unpaired,
+)
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval
 from threshold_lab.core.metrics.metric import (
@@ -351,24 +355,29 @@ def compare(
 
 
 def _venkatraman(
-    a: Dataset, b: Dataset, auc_diff: Metric, permutations: tuple[int, int] | None
+    a: Dataset,
+    b: Dataset,
+    auc_diff: Metric,
+    permutations: tuple[int, int] | None,
+    *,
+    paired: bool = True,
 ) -> tuple[Venkatraman | None, str | None]:
-    """Venkatraman's test when asked for, or why it cannot be run."""
+    """Venkatraman's test when asked for (paired, or Venkatraman and Begg's unpaired
+    form for different examples), or why it cannot be run."""
     if permutations is None:
         return None, None
-    if a.weights is not None:
+    if a.weights is not None or b.weights is not None:
         return None, "it ranks examples one by one, and these rows are weighted"
     if auc_diff.value is None:
         return None, "it needs actual positives and negatives"
     count, seed = permutations
+    if not paired:
+        test = venkatraman_unpaired(
+            a.scores, a.labels, b.scores, b.labels, permutations=count, seed=seed
+        )
+        return test, None
     return venkatraman(a.scores, b.scores, a.labels, permutations=count, seed=seed), None
 
-
-#: What the unpaired form of Venkatraman's test says: not built.
-UNPAIRED_VENKATRAMAN = (
-    "its unpaired form (Venkatraman and Begg 1996) is not built yet; these are compared "
-    "as different examples"
-)
 
 #: Why different examples (groups, or --unpaired) get no McNemar test or paired bootstrap.
 NOT_PAIRED = (
@@ -423,8 +432,7 @@ def _unpaired(
         (a_an.threshold, b_an.threshold),
         ap_interval,
         auc_test,
-        None,
-        UNPAIRED_VENKATRAMAN if permutations is not None else None,
+        *_venkatraman(a.data, b.data, auc_diff, permutations, paired=False),
     )
 
 

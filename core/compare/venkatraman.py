@@ -34,10 +34,11 @@ class Venkatraman:
     p: PValue
     permutations: int
     seed: int
+    paired: bool = True
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "method": "Venkatraman's permutation test (paired)",
+            "method": f"Venkatraman's permutation test ({'paired' if self.paired else 'unpaired'})",
             "statistic": self.statistic,
             **self.p.as_json(),
             "permutations": self.permutations,
@@ -102,3 +103,81 @@ def venkatraman(
         at_least += statistic(ranks(r3), ranks(s3), positive) >= e
     p = at_least / permutations
     return Venkatraman(e, PValue(p, math.log10(p) if p > 0 else -math.inf), permutations, seed)
+
+
+def unpaired_statistic(
+    r: FloatArray,
+    s: FloatArray,
+    pos_r: npt.NDArray[np.bool_],
+    pos_s: npt.NDArray[np.bool_],
+    mixing: float,
+) -> float:
+    """Venkatraman and Begg's unpaired E, as pROC computes it: at each rank x of each
+    model, its cases' and controls' cumulative shares F and G mixed by ``mixing`` into
+    p = κF + (1 − κ)G and its expected errors κF + (1 − κ)(1 − G); the two models'
+    error curves are interpolated linearly over p, and the trapezoid area of their
+    absolute difference taken over every p of either model (outside a curve's range: no
+    area)."""
+
+    def curve(rank: FloatArray, pos: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+        order = np.empty(rank.size, dtype=np.intp)
+        order[rank.astype(np.intp) - 1] = np.arange(rank.size)
+        at = pos[order]
+        f = np.cumsum(at) / max(int(pos.sum()), 1)
+        g = np.cumsum(~at) / max(int((~pos).sum()), 1)
+        return mixing * f + (1 - mixing) * g, mixing * f + (1 - mixing) * (1 - g)
+
+    rp, re = _approxfun(*curve(r, pos_r))
+    sp, se = _approxfun(*curve(s, pos_s))
+    x = np.sort(np.concatenate([rp, sp]))
+    y = np.abs(
+        np.interp(x, rp, re, left=np.nan, right=np.nan)
+        - np.interp(x, sp, se, left=np.nan, right=np.nan)
+    )
+    pieces = (y[1:] + y[:-1]) * np.diff(x) / 2
+    return float(np.nansum(pieces))
+
+
+def _approxfun(x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The points R's ``approxfun`` interpolates: sorted by x, the ys of one x averaged
+    (its ``ties = mean``); p need not rise when pROC's mixing proportion exceeds 1."""
+    order = np.argsort(x, kind="stable")
+    xs, ys = x[order], y[order]
+    unique, start = np.unique(xs, return_index=True)
+    sums = np.add.reduceat(ys, start)
+    counts = np.diff(np.append(start, xs.size))
+    return unique, sums / counts
+
+
+def venkatraman_unpaired(
+    a: FloatArray,
+    pos_a: npt.NDArray[np.bool_],
+    b: FloatArray,
+    pos_b: npt.NDArray[np.bool_],
+    *,
+    permutations: int = PERMUTATIONS,
+    seed: int = 1,
+) -> Venkatraman:
+    """Venkatraman and Begg's (1996) test that the ROC curves of two models scoring
+    different examples are the same, as pROC computes it (its mixing proportion is the
+    cases of both over twice the first model's examples, as pROC's is). A permutation
+    jitters each model's ranks, pools the two models' controls (and cases), shuffles
+    them, deals them back, and ranks each model again."""
+    r, s = ranks(a), ranks(b)
+    mixing = (int(pos_a.sum()) + int(pos_b.sum())) / (2 * a.size)
+    e = unpaired_statistic(r, s, pos_a, pos_b, mixing)
+    rng = np.random.default_rng(seed)
+    at_least = 0
+    for _ in range(permutations):
+        r2 = r + rng.random(a.size) - 0.5
+        s2 = s + rng.random(b.size) - 0.5
+        controls = rng.permutation(np.concatenate([r2[~pos_a], s2[~pos_b]]))
+        cases = rng.permutation(np.concatenate([r2[pos_a], s2[pos_b]]))
+        n_rc, n_rp = int((~pos_a).sum()), int(pos_a.sum())
+        r2[~pos_a], s2[~pos_b] = controls[:n_rc], controls[n_rc:]
+        r2[pos_a], s2[pos_b] = cases[:n_rp], cases[n_rp:]
+        at_least += unpaired_statistic(ranks(r2), ranks(s2), pos_a, pos_b, mixing) >= e
+    p = at_least / permutations
+    return Venkatraman(
+        e, PValue(p, math.log10(p) if p > 0 else -math.inf), permutations, seed, paired=False
+    )

@@ -85,13 +85,89 @@ def test_the_report_runs_the_tests_asked_for(capsys: pytest.CaptureFixture[str])
     assert "venkatraman" not in plain and "bootstrap" not in plain
 
 
-def test_the_unpaired_venkatraman_says_it_is_not_built(capsys: pytest.CaptureFixture[str]) -> None:
+def test_unpaired_models_get_the_unpaired_tests(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     from threshold_lab.tui.cli import main
 
     argv = ["report", "deliveries", "--json", "--unpaired", "--test", "venkatraman,bootstrap"]
-    assert main(argv) == 0
+    assert main([*argv, "--permutations", "200"]) == 0
     auc = json.loads(capsys.readouterr().out)["comparison"][0]["auc_difference"]
-    assert auc["venkatraman"] is None and "not built yet" in auc["venkatraman_reason"]
-    assert 0 <= auc["bootstrap"]["p_value"] <= 1  # the unpaired bootstrap test is
+    assert auc["venkatraman"]["method"] == "Venkatraman's permutation test (unpaired)"
+    assert 0 <= auc["venkatraman"]["p_value"] <= 1 and 0 <= auc["bootstrap"]["p_value"] <= 1
+
+
+def _brute_unpaired(a: list[float], ya: list[bool], b: list[float], yb: list[bool]) -> float:
+    """pROC's unpaired E, step by step in plain Python (R's approxfun: linear, nothing
+    outside its range)."""
+
+    def r_rank(x: list[float]) -> list[int]:
+        order = sorted(range(len(x)), key=lambda i: (x[i], i))
+        out = [0] * len(x)
+        for rank, i in enumerate(order, start=1):
+            out[i] = rank
+        return out
+
+    kappa = (sum(ya) + sum(yb)) / (len(ya) + len(ya))
+
+    def curve(x: list[float], y: list[bool]) -> tuple[list[float], list[float]]:
+        rk = r_rank(x)
+        cases = [rk[i] for i in range(len(y)) if y[i]]
+        controls = [rk[i] for i in range(len(y)) if not y[i]]
+        ps: list[float] = []
+        es: list[float] = []
+        for t in range(1, len(y) + 1):
+            f = sum(1 for c in cases if c <= t) / len(cases)
+            g = sum(1 for c in controls if c <= t) / len(controls)
+            ps.append(kappa * f + (1 - kappa) * g)
+            es.append(kappa * f + (1 - kappa) * (1 - g))
+        return ps, es
+
+    def approx(ps: list[float], es: list[float], x: float) -> float | None:
+        merged: dict[float, list[float]] = {}
+        for p, e in zip(ps, es, strict=True):  # approxfun: sorted, ties averaged
+            merged.setdefault(p, []).append(e)
+        ps = sorted(merged)
+        es = [sum(merged[p]) / len(merged[p]) for p in ps]
+        if x < ps[0] or x > ps[-1]:
+            return None
+        for i in range(len(ps) - 1):
+            if ps[i] <= x <= ps[i + 1]:
+                if ps[i + 1] == ps[i]:
+                    return es[i]
+                w = (x - ps[i]) / (ps[i + 1] - ps[i])
+                return es[i] + w * (es[i + 1] - es[i])
+        return es[-1]
+
+    rp, re = curve(a, ya)
+    sp, se = curve(b, yb)
+    xs = sorted(rp + sp)
+    ys: list[float | None] = []
+    for x in xs:
+        u, v = approx(rp, re, x), approx(sp, se, x)
+        ys.append(None if u is None or v is None else abs(u - v))
+    total = 0.0
+    for i in range(1, len(xs)):
+        hi, lo = ys[i], ys[i - 1]
+        if hi is not None and lo is not None:
+            total += (hi + lo) * (xs[i] - xs[i - 1]) / 2
+    return total
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_unpaired_e_is_its_definition(seed: int) -> None:
+    from threshold_lab.core.compare.venkatraman import unpaired_statistic
+
+    rng = np.random.default_rng(seed)
+    na, nb = int(rng.integers(4, 20)), int(rng.integers(4, 20))
+    ya = list(rng.random(na) < 0.5)
+    yb = list(rng.random(nb) < 0.5)
+    ya[0], ya[1], yb[0], yb[1] = True, False, True, False  # both classes in each
+    a = [float(x) for x in rng.integers(0, 6, na)]
+    b = [float(x) for x in rng.integers(0, 6, nb)]
+    kappa = (sum(ya) + sum(yb)) / (2 * na)
+    got = unpaired_statistic(
+        ranks(np.array(a)), ranks(np.array(b)), np.array(ya), np.array(yb), kappa
+    )
+    assert got == pytest.approx(_brute_unpaired(a, ya, b, yb), abs=1e-12)
