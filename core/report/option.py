@@ -269,12 +269,34 @@ def taken_as_is(value: object) -> object:
     return value
 
 
-def parse_step(text: str) -> int:
-    """``--step N``: a lesson's step, 1 or more (the lesson says how many it has)."""
-    t = text.strip()
-    if not t.isascii() or not t.isdigit() or len(t) > 6 or int(t) < 1:
-        raise InputError(f"{text!r} is not a step number: give a whole number from 1")
-    return int(t)
+def whole_number(noun: str, lowest: int, highest: int) -> Callable[[str], int]:
+    """A parser of a whole number from ``lowest`` to ``highest`` in ASCII digits,
+    refused as not ``noun`` (never turned into a huge integer first).
+
+    >>> whole_number("a step number", 1, 9)("0")
+    Traceback (most recent call last):
+    ...
+    threshold_lab.core.errors.InputError: '0' is not a step number: give a whole number from 1 to 9
+    """
+
+    def read(text: str) -> int:
+        t = text.strip()
+        ok = t.isascii() and t.isdigit() and len(t) <= len(str(highest))
+        if not ok or not lowest <= int(t) <= highest:
+            raise InputError(
+                f"{text!r} is not {noun}: give a whole number from {lowest} to {highest:,}"
+            )
+        return int(t)
+
+    return read
+
+
+#: ``--step N``: a lesson's step (the lesson says how many it has).
+parse_step = whole_number("a step number", 1, 999_999)
+#: ``--rows N``: an exercise's rows (the search says how many it takes).
+parse_rows = whole_number("a number of rows", 0, 999_999)
+#: ``--permutations B``: Venkatraman's test's permutations.
+parse_permutations = whole_number("a number of permutations", 1, 1_000_000)
 
 
 #: The tests of two models --test takes (DeLong's is always given).
@@ -288,14 +310,6 @@ def parse_tests(text: str) -> tuple[str, ...]:
     if bad or not words:
         raise InputError(f"{text!r} is not a test: give {', '.join(TESTS)} (comma-separated)")
     return tuple(w for w in words if w != "delong")
-
-
-def parse_rows(text: str) -> int:
-    """``--rows N``: an exercise's rows, a whole number (the search says how many it takes)."""
-    t = text.strip()
-    if not t.isascii() or not t.isdigit() or len(t) > 6:
-        raise InputError(f"{text!r} is not a number of rows: give a whole number such as 6")
-    return int(t)
 
 
 def parse_seconds(text: str) -> float:
