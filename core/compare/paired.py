@@ -550,9 +550,8 @@ class BootstrapTest:
 def _replicate_auc(g: Groups, r: Replicate) -> float:
     """A replicate's ROC AUC from its per-group counts: each positive against the
     negatives of the groups below its own, a tie counting one half."""
-    size = int(max(np.max(g.pos_at, initial=0), np.max(g.neg_at, initial=0))) + 1
-    pos = np.zeros(size)
-    neg = np.zeros(size)
+    pos = np.zeros(g.size)
+    neg = np.zeros(g.size)
     pos[g.pos_at] = r.pos
     neg[g.neg_at] = r.neg
     below = neg.sum() - np.cumsum(neg)  # the negatives in the groups below each group

@@ -328,11 +328,15 @@ def _range_text(q: Question) -> str:
     assert q.low is not None and q.high is not None
     left = "[" if q.closed[0] else "("
     right = "]" if q.closed[1] else ")"
-    return f"{left}{_decimal(q.low)}, {_decimal(q.high)}{right}"
+    return f"{left}{short_decimal(q.low)}, {short_decimal(q.high)}{right}"
 
 
-def _decimal(x: Fraction) -> str:
-    """A bound as written when it has a short decimal, else its fraction."""
+def short_decimal(x: Fraction) -> str:
+    """``x`` as written when it has a short decimal (0.95), else its fraction (1/3).
+
+    >>> short_decimal(Fraction(19, 20)), short_decimal(Fraction(1, 3))
+    ('0.95', '1/3')
+    """
     for places in range(7):
         if (x * 10**places).denominator == 1:
             return f"{float(x):.{places}f}"

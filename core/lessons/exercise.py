@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from threshold_lab.core.analysis import analyse
+from threshold_lab.core.analysis import analyse, curves_for
 from threshold_lab.core.data.dataset import Dataset, make_dataset
 from threshold_lab.core.errors import InputError, quoted
-from threshold_lab.core.lessons.answers import read_number
+from threshold_lab.core.lessons.answers import read_number, short_decimal
 from threshold_lab.core.metrics.metric import Metric, format_fraction
 
 #: The most rows searched: every arrangement of 10 rows is about 130,000 fixtures.
@@ -91,7 +91,7 @@ class Exercise:
             rows = [f"{a} positive{'s' * (a != 1)}"] * bool(a) + [
                 f"{b} negative{'s' * (b != 1)}"
             ] * bool(b)
-            parts.append(f"{_decimal(score)}: {' and '.join(rows)}")
+            parts.append(f"{short_decimal(score)}: {' and '.join(rows)}")
         out = [f"Tie groups from the top: {'; '.join(parts)}."]
         for target, (value, lines) in zip(self.targets, self.answers, strict=True):
             out.append(f"{target.text}: {_said(value)}")
@@ -402,7 +402,7 @@ def _answer(
     assert t.at is not None
     k = splits[t.at]
     tp, fp, _tn, fn = _counts(groups, k)
-    t_text = _decimal(t.at)
+    t_text = short_decimal(t.at)
     if t.measure == "precision":
         got: Fraction | None = None if tp + fp == 0 else Fraction(tp, tp + fp)
         line = f"precision at {t_text} = TP/(TP+FP) = {tp}/({tp}+{fp})"
@@ -415,10 +415,6 @@ def _answer(
         line = f"F1 at {t_text} = 2TP/(2TP+FP+FN) = 2·{tp}/(2·{tp}+{fp}+{fn})"
     ending = f" = {format_fraction(got)}" if got is not None else " = 0/0: undefined"
     return got, (line + ending, f"  ({k} of {len(groups)} tie groups score {t_text} or more)")
-
-
-def _decimal(x: Fraction) -> str:
-    return format(float(x), "g") if Fraction(repr(float(x))) == x else format_fraction(x)
 
 
 def _said(value: Fraction | None) -> str:
@@ -445,8 +441,9 @@ def _check(
     answers: Sequence[tuple[Fraction | None, tuple[str, ...]]],
 ) -> None:
     """The answers again, from the analysis the rest of the program uses."""
+    curves = curves_for(data)  # one sweep, read at each target's threshold
     for t, (value, _) in zip(targets, answers, strict=True):
-        a = analyse(data, float(t.at) if t.at is not None else 0.5)
+        a = analyse(curves, float(t.at) if t.at is not None else 0.5)
         s = a.curves.summaries
         got = {
             "auc": s.roc_auc.exact,

@@ -27,11 +27,11 @@ before the class sees step 1.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ from threshold_lab.core.lessons.words import (
     SOUNDED,
     WALKED,
     lesson_path,
+    text_of,
 )
 from threshold_lab.core.threshold import Threshold, parse_threshold
 
@@ -138,9 +139,7 @@ class Lesson:
 
     def without_questions(self) -> Lesson:
         """The lesson with its questions taken out (the tour runs so: nothing waits)."""
-        steps = tuple(
-            Step(**{**s.__dict__, "ask": None}) if s.ask is not None else s for s in self.steps
-        )
+        steps = tuple(dataclasses.replace(s, ask=None) for s in self.steps)
         return Lesson(self.title, steps, self.source, self.about)
 
 
@@ -151,16 +150,8 @@ def lesson_text(where: str | Path) -> tuple[str, str]:
     shipped = lesson_path(str(where)) if not path.suffix else None
     if shipped is not None:
         path = shipped
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        names = ", ".join(SHIPPED)
-        raise InputError(
-            f"lesson {quoted(str(where))}: no such file (the shipped lessons are {names})"
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"lesson {quoted(str(where))}: cannot read it ({exc})") from None
-    return text, str(where)
+    missing = f"no such file (the shipped lessons are {', '.join(SHIPPED)})"
+    return text_of(path, f"lesson {quoted(str(where))}", missing), str(where)
 
 
 def lesson_from_toml(text: str, source: str = "lesson") -> Lesson:
@@ -331,8 +322,3 @@ def _rows(value: object, where: str) -> Rows:
 
 def _ids(n: int) -> list[str]:
     return [f"r{i + 1}" for i in range(n)]
-
-
-def exact(value: float) -> Fraction:
-    """A number as written (0.1 is 1/10, not the double nearest it)."""
-    return Fraction(repr(value))

@@ -101,7 +101,13 @@ def rehearse(lesson: Lesson) -> Lesson:
     assert data is not None
     session = Session(data, 0.5, source="lesson")
     for i in range(len(lesson)):
-        _play(lesson, i, session)
+        step = _play(lesson, i, session).step
+        if step.sonify is not None:  # its sound is made when played; here only tried
+            try:
+                sonify(session.analysis.sweep, step.sonify)
+            except InputError as exc:
+                where = f"{lesson.source}, step {step.number}"
+                raise InputError(f"{where}: sonify: {exc}") from None
     return lesson
 
 
@@ -127,11 +133,6 @@ def _play(lesson: Lesson, k: int, session: Session) -> Entered:
         if d.reason is not None:
             raise InputError(f"{where}: describe: {d.reason}")
         described = tuple(d.sentences)
-    if step.sonify is not None:
-        try:
-            sonify(session.analysis.sweep, step.sonify)
-        except InputError as exc:
-            raise InputError(f"{where}: sonify: {exc}") from None
     answer = None
     if step.ask is not None:
         try:

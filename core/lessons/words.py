@@ -1,10 +1,12 @@
 """The words a lesson file may use for parts of the screen, panes, charts and curves,
-and where the shipped lessons are."""
+where the shipped lessons are, and how a lesson's or a script's file is read."""
 
 from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+
+from threshold_lab.core.errors import InputError
 
 #: What a step can hide until revealed.
 PARTS = ("curve", "metrics", "matrix", "sweep", "rows")
@@ -27,3 +29,13 @@ def lesson_path(name: str) -> Path | None:
     if name not in SHIPPED:
         return None
     return Path(str(resources.files("threshold_lab.lessons").joinpath(f"{name}.toml")))
+
+
+def text_of(path: Path, named: str, missing: str = "no such file") -> str:
+    """A small text file's text, or one line naming it (``named``) and why not."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{named}: {missing}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{named}: cannot read it ({exc})") from None

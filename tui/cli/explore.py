@@ -20,7 +20,7 @@ from threshold_lab.core.errors import InputError
 from threshold_lab.core.lessons.lesson import Lesson
 from threshold_lab.core.lessons.play import read_lesson
 from threshold_lab.core.lessons.script import Press, parse_script, script_text
-from threshold_lab.core.lessons.words import SHIPPED
+from threshold_lab.core.lessons.words import SHIPPED, text_of
 from threshold_lab.core.output import output, write_text
 from threshold_lab.core.report.request import Request
 from threshold_lab.core.session.opening import Opened, open_session
@@ -95,7 +95,7 @@ def _app(
     script = None
     where = request.get("script")
     if where is not None:
-        script = parse_script(read_text_file(where, "--script"), where)
+        script = parse_script(text_of(Path(where), f"--script {where}"), where)
         for item in script:
             if isinstance(item, Press) and not known_key(item.key):
                 raise InputError(
@@ -115,16 +115,6 @@ def _app(
         script=script,
         recording=request.get("record") is not None,
     )
-
-
-def read_text_file(where: str, flag: str) -> str:
-    """A small text file a flag names (a script, a lesson), or its one-line refusal."""
-    try:
-        return Path(where).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{flag} {where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{flag} {where}: cannot read it ({exc})") from None
 
 
 def lesson_of(request: Request) -> tuple[Lesson | None, int]:
@@ -178,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
 
         lesson, _ = lesson_of(request)
         where = request.get("script")
-        first = [] if where is None else read_text_file(where, "--script").splitlines()
+        first = [] if where is None else text_of(Path(where), f"--script {where}").splitlines()
         opened = open_session(request)
         return main_plain(opened.session, opened.opening, lesson, first)
     check_theme(request.get("theme"))
