@@ -35,6 +35,7 @@ from threshold_lab.core.curves.export import missing_class
 from threshold_lab.core.curves.hull import normalised_costs
 from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
+from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
 from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.risk_coverage import risk_coverage
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
@@ -72,6 +73,8 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 #: Each fold's marker: a dozen shapes, none the models' first ("o"), so ten folds
 #: beside the pooled curve are each told apart by shape.
 FOLD_MARKERS = ("s", "^", "D", "v", "P", "X", "*", "<", ">", "p", "h", "d")
+#: A smoothed curve's dashes (each method its own, told apart without colour).
+SMOOTH_DASHES = ((0, (6, 2)), (0, (2.5, 1.5)), (0, (6, 2, 1, 2)))
 INSTALL = "figures need matplotlib: pip install 'threshold-lab[plot]' (or pip install matplotlib)"
 
 
@@ -84,6 +87,8 @@ class FigureModel:
     analysis: Analysis
     sure: IntervalsShown | None = None
     decision_curve: DecisionCurve | None = None
+    #: Smoothed ROC curves drawn beside the exact one (a refused one is not drawn).
+    smoothed: tuple[Smoothed | NotSmoothed, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -440,6 +445,16 @@ def _roc(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | N
             **st,
         )
         line.set_gid(f"roc:{m.name}")
+        for j, smooth in enumerate(sm for sm in m.smoothed if isinstance(sm, Smoothed)):
+            (drawn,) = ax.plot(
+                smooth.fpr,
+                smooth.tpr,
+                color=st["color"],
+                linestyle=SMOOTH_DASHES[j % len(SMOOTH_DASHES)],
+                linewidth=1.1,
+                label=f"{_who(m, several)}{smooth.label}: AUC ≈ {smooth.auc:.3f} (a model)",
+            )
+            drawn.set_gid(f"roc:{m.name}:{smooth.method}")
         _band_fill(ax, m, "roc", st["color"], several)
         _active(ax, float(x[a.point]), float(y[a.point]), m, st["color"], several)
     _unit_square(ax)

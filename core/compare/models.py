@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -11,21 +12,27 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.compare.paired import (
+    UNPAIRED,
     BootstrapTest,
     McNemar,
     PairedDeLong,
+    RateTest,
     mcnemar,
     paired_ap_bootstrap,
     paired_delong,
+    paired_draws,
     paired_net_benefit_bootstrap,
+    rate_test,
     unpaired_auc_bootstrap,
     unpaired_delong,
+    unpaired_draws,
 )
 from threshold_lab.core.compare.venkatraman import (
     Venkatraman,
     venkatraman,
     venkatraman_unpaired,
 )
+from threshold_lab.core.curves.coordinates import sensitivity_at, specificity_at
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval
 from threshold_lab.core.metrics.metric import (
@@ -102,6 +109,9 @@ class Comparison:
     #: Net benefit of a less b at each pt of the decision curve's grid (empty where
     #: either curve is undefined).
     net_benefit_difference: tuple[NetBenefitDifference, ...] = ()
+    #: pROC's bootstrap tests of the sensitivities at a specificity and the
+    #: specificities at a sensitivity (--test sensitivity, specificity).
+    rate_tests: tuple[RateTest, ...] = ()
 
     def __repr__(self) -> str:
         """One short line: the two AUCs, their difference with DeLong's interval and
@@ -170,6 +180,7 @@ class Comparison:
             "summaries_disagree": self.summaries_disagree,
             "at_threshold": at,
             "net_benefit_difference": [d.as_json() for d in self.net_benefit_difference],
+            **{f"{t.rate}_difference": t.as_json() for t in self.rate_tests},
         }
 
     def _ap_json(self) -> dict[str, Any]:
@@ -201,6 +212,7 @@ class Comparison:
         if self.auc_bootstrap is not None:
             sided = _sided(self.auc_bootstrap.alternative, self.a, self.b)
             lines.append(f"  ROC AUC {self.a} − {self.b}: {self.auc_bootstrap.text()}{sided}")
+        lines += [f"  {t.text(self.a, self.b)}" for t in self.rate_tests]
         if self.venkatraman is not None:
             lines.append(f"  Curves {self.a} and {self.b}: {self.venkatraman.text()}")
         elif self.venkatraman_reason is not None:
@@ -294,15 +306,20 @@ def compare(
     paired: bool = True,
     alternative: str = "two-sided",
     permutations: tuple[int, int] | None = None,
+    rates: tuple[tuple[str, float], ...] = (),
 ) -> Comparison:
     """Compare two models, each at the threshold of its own analysis; ``boot``
     (replicates, seed) adds a paired bootstrap interval to the AP difference.
     ``paired=False``: the two are different examples (an aggregated file's ``--by``
     groups, or ``--unpaired``), compared as independent samples; their decisions are
     not paired. ``alternative``: two-sided, greater (a above b) or less, for DeLong's
-    test and McNemar's. ``permutations`` (count, seed): Venkatraman's test too."""
+    test and McNemar's. ``permutations`` (count, seed): Venkatraman's test too.
+    ``rates``: (given, at) coordinates whose rates are tested over ``boot``'s
+    replicates (``("specificity", 0.9)``: the sensitivities at specificity 0.9)."""
+    tests = _rate_tests(a, a_an, b, b_an, boot, alternative, rates, paired)
     if not paired:
-        return _unpaired(a, a_an, b, b_an, confidence, boot, alternative, permutations)
+        done = _unpaired(a, a_an, b, b_an, confidence, boot, alternative, permutations)
+        return dataclasses.replace(done, rate_tests=tests)
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
@@ -351,7 +368,48 @@ def compare(
         ap_interval,
         auc_test,
         *_venkatraman(a.data, b.data, auc_diff, permutations),
+        rate_tests=tests,
     )
+
+
+def _rate_tests(
+    a: Model,
+    a_an: Analysis,
+    b: Model,
+    b_an: Analysis,
+    boot: tuple[int, int] | None,
+    alternative: str,
+    rates: tuple[tuple[str, float], ...],
+    paired: bool,
+) -> tuple[RateTest, ...]:
+    """Each rate test asked for, each over its own replicates from the seed (as
+    pROC runs each roc.test apart)."""
+    if not rates or boot is None:
+        return ()
+    count, seed = boot
+    sweeps = (a_an.curves.sweep, b_an.curves.sweep)
+    out = []
+    for given, at in rates:
+        read = sensitivity_at if given == "specificity" else specificity_at
+        drawn = (
+            paired_draws(a.data, b.data, count, seed)
+            if paired
+            else unpaired_draws(sweeps[0], sweeps[1], count, seed)
+        )
+        out.append(
+            rate_test(
+                given,
+                at,
+                (read(sweeps[0], at), read(sweeps[1], at)),
+                sweeps,
+                drawn,
+                replicates=count,
+                seed=seed,
+                alternative=alternative,
+                method="paired bootstrap" if paired else UNPAIRED,
+            )
+        )
+    return tuple(out)
 
 
 def _venkatraman(

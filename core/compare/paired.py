@@ -7,13 +7,16 @@ why it has no answer.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import blocks, dot
+from threshold_lab.core.curves.coordinates import sensitivity_at, specificity_at
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.bootstrap import (
@@ -22,6 +25,7 @@ from threshold_lab.core.intervals.bootstrap import (
     draw,
     groups_of,
     replicate_summaries,
+    replicate_sweep,
     unavailable,
 )
 from threshold_lab.core.intervals.closed import (
@@ -40,6 +44,7 @@ from threshold_lab.core.intervals.pvalues import (
     normal_p,
     student_t_p,
 )
+from threshold_lab.core.metrics.metric import Metric
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
@@ -510,6 +515,10 @@ def _strata(
     return w, pos_rows, neg_rows
 
 
+#: The method's name of a test over resamples of different examples.
+UNPAIRED = "unpaired bootstrap"
+
+
 @dataclass(frozen=True)
 class BootstrapTest:
     """pROC's bootstrap test of two AUCs (``roc.test(method = "bootstrap")``):
@@ -523,10 +532,11 @@ class BootstrapTest:
     replicates: int
     seed: int
     reason: str | None = None
+    method: str = "paired bootstrap"
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "method": "paired bootstrap",
+            "method": self.method,
             "statistic": self.statistic,
             "alternative": self.alternative,
             "replicates": self.replicates,
@@ -558,27 +568,15 @@ def _replicate_auc(g: Groups, r: Replicate) -> float:
     return float((dot(pos, below) + 0.5 * dot(pos, neg)) / (pos.sum() * neg.sum()))
 
 
-def paired_ap_bootstrap(
-    a: Dataset,
-    b: Dataset,
-    *,
-    replicates: int,
-    seed: int,
-    confidence: float = CONFIDENCE,
-    alternative: str = "two-sided",
-    auc_difference: float | None = None,
-) -> tuple[Interval | None, str | None, BootstrapTest | None]:
-    """A percentile interval of AP(a) − AP(b) from a paired stratified bootstrap: the
-    same resampled examples (positives and negatives drawn separately) scored by both
-    models in every replicate; and, from the same replicates, pROC's bootstrap test of
-    the AUC difference ``auc_difference`` (:class:`BootstrapTest`)."""
-
+def paired_draws(
+    a: Dataset, b: Dataset, replicates: int, seed: int
+) -> Iterator[tuple[tuple[Groups, Replicate], tuple[Groups, Replicate]]] | str:
+    """The replicates of a paired stratified bootstrap: in each, the same examples
+    (positives and negatives drawn apart, a whole weight counting as that many
+    examples) counted per tie group of each model; or why there can be none."""
     strata = _strata(a)
     if isinstance(strata, str):
-        test = None
-        if auc_difference is not None:
-            test = BootstrapTest(None, None, alternative, replicates, seed, strata)
-        return None, strata, test
+        return strata
     w, pos_rows, neg_rows = strata
     # Whole weights are multiplicities: a drawn "row" is one of the expanded examples.
     pos_cum = np.cumsum(w[pos_rows]).astype(np.int64)
@@ -597,18 +595,162 @@ def paired_ap_bootstrap(
         return g, pos_group, neg_group
 
     models = [prepared(a), prepared(b)]
-    rng = np.random.default_rng(seed)
+
+    def each() -> Iterator[tuple[tuple[Groups, Replicate], tuple[Groups, Replicate]]]:
+        rng = np.random.default_rng(seed)
+        for _ in range(replicates):
+            drawn_pos = np.searchsorted(pos_cum, rng.integers(0, n_pos, n_pos), side="right")
+            drawn_neg = np.searchsorted(neg_cum, rng.integers(0, n_neg, n_neg), side="right")
+            one, two = (
+                (
+                    g,
+                    Replicate(
+                        np.bincount(pos_group[drawn_pos], minlength=g.pos.size).astype(np.int64),
+                        np.bincount(neg_group[drawn_neg], minlength=g.neg.size).astype(np.int64),
+                    ),
+                )
+                for g, pos_group, neg_group in models
+            )
+            yield one, two
+
+    return each()
+
+
+@dataclass(frozen=True)
+class RateTest:
+    """pROC's bootstrap test of two models' sensitivities at one specificity (or
+    specificities at one sensitivity), each read on its ROC line (``roc.test(method =
+    "specificity" | "sensitivity")``): the rates, their difference, and the test of
+    the difference over the replicates' sd."""
+
+    rate: str
+    given: str
+    at: float
+    values: tuple[Metric, Metric]
+    test: BootstrapTest
+    #: Replicates where a model's rate was undefined, left out (as pROC does).
+    dropped: int = 0
+
+    @property
+    def difference(self) -> float | None:
+        a, b = self.values
+        return None if a.value is None or b.value is None else a.value - b.value
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            f"at_{self.given}": self.at,
+            "values": [m.as_json() for m in self.values],
+            "difference": self.difference,
+            "bootstrap": self.test.as_json(),
+            "replicates_dropped": self.dropped,
+        }
+
+    def text(self, a: str, b: str) -> str:
+        shown = " − ".join(m.value_or_reason() for m in self.values)
+        return (
+            f"{self.rate.capitalize()} at {self.given} {self.at:g}, {a} − {b}: {shown}; "
+            f"{self.test.text()}"
+        )
+
+
+def _rate_reader(given: str, at: float) -> Callable[[Sweep], float]:
+    """The rate a replicate's own sweep has at the coordinate (NaN: undefined)."""
+
+    def read(s: Sweep) -> float:
+        m = sensitivity_at(s, at) if given == "specificity" else specificity_at(s, at)
+        return math.nan if m.value is None else float(m.value)
+
+    return read
+
+
+def rate_test(
+    given: str,
+    at: float,
+    values: tuple[Metric, Metric],
+    sweeps: tuple[Sweep, Sweep],
+    drawn: Iterator[tuple[tuple[Groups, Replicate], tuple[Groups, Replicate]]] | str,
+    *,
+    replicates: int,
+    seed: int,
+    alternative: str,
+    method: str,
+) -> RateTest:
+    """The rate test at one coordinate over replicates ``drawn`` (pairs of each
+    model's replicate, paired or not; a text: why there are none)."""
+    rate = "sensitivity" if given == "specificity" else "specificity"
+    if isinstance(drawn, str):
+        test = BootstrapTest(None, None, alternative, replicates, seed, drawn, method)
+        return RateTest(rate, given, at, values, test)
+    if values[0].value is None or values[1].value is None:
+        why = values[0].reason or values[1].reason or "a rate is undefined"
+        test = BootstrapTest(None, None, alternative, replicates, seed, why, method)
+        return RateTest(rate, given, at, values, test)
+    read = _rate_reader(given, at)
+    diffs = np.empty(replicates)
+    for i, ((ga, ra), (gb, rb)) in enumerate(drawn):
+        diffs[i] = read(replicate_sweep(sweeps[0], ga, ra)) - read(
+            replicate_sweep(sweeps[1], gb, rb)
+        )
+    kept = diffs[np.isfinite(diffs)]
+    observed = float(values[0].value) - float(values[1].value)
+    test = _auc_test(observed, kept, alternative, replicates, seed)
+    return RateTest(
+        rate,
+        given,
+        at,
+        values,
+        dataclasses.replace(test, method=method),
+        int(replicates - kept.shape[0]),
+    )
+
+
+def unpaired_draws(
+    a: Sweep, b: Sweep, replicates: int, seed: int
+) -> Iterator[tuple[tuple[Groups, Replicate], tuple[Groups, Replicate]]] | str:
+    """The replicates of an unpaired stratified bootstrap: each model's positives and
+    negatives resampled apart, a's then b's (as :func:`unpaired_auc_bootstrap`)."""
+    for sweep in (a, b):
+        why = unavailable(sweep)
+        if why is not None:
+            return why
+    ga, gb = groups_of(a), groups_of(b)
+
+    def each() -> Iterator[tuple[tuple[Groups, Replicate], tuple[Groups, Replicate]]]:
+        rng = np.random.default_rng(seed)
+        for _ in range(replicates):
+            ra = Replicate(draw(rng, ga.pos, ga.positives), draw(rng, ga.neg, ga.negatives))
+            rb = Replicate(draw(rng, gb.pos, gb.positives), draw(rng, gb.neg, gb.negatives))
+            yield (ga, ra), (gb, rb)
+
+    return each()
+
+
+def paired_ap_bootstrap(
+    a: Dataset,
+    b: Dataset,
+    *,
+    replicates: int,
+    seed: int,
+    confidence: float = CONFIDENCE,
+    alternative: str = "two-sided",
+    auc_difference: float | None = None,
+) -> tuple[Interval | None, str | None, BootstrapTest | None]:
+    """A percentile interval of AP(a) − AP(b) from a paired stratified bootstrap: the
+    same resampled examples (positives and negatives drawn separately) scored by both
+    models in every replicate; and, from the same replicates, pROC's bootstrap test of
+    the AUC difference ``auc_difference`` (:class:`BootstrapTest`)."""
+
+    drawn = paired_draws(a, b, replicates, seed)
+    if isinstance(drawn, str):
+        test = None
+        if auc_difference is not None:
+            test = BootstrapTest(None, None, alternative, replicates, seed, drawn)
+        return None, drawn, test
     diffs = np.empty(replicates)
     auc_diffs = np.empty(replicates)
-    for i in range(replicates):
-        drawn_pos = np.searchsorted(pos_cum, rng.integers(0, n_pos, n_pos), side="right")
-        drawn_neg = np.searchsorted(neg_cum, rng.integers(0, n_neg, n_neg), side="right")
+    for i, pair in enumerate(drawn):
         aps, aucs = [], []
-        for g, pos_group, neg_group in models:
-            r = Replicate(
-                np.bincount(pos_group[drawn_pos], minlength=g.pos.size).astype(np.int64),
-                np.bincount(neg_group[drawn_neg], minlength=g.neg.size).astype(np.int64),
-            )
+        for g, r in pair:
             aps.append(replicate_summaries(g, r)[0])
             aucs.append(_replicate_auc(g, r) if auc_difference is not None else 0.0)
         diffs[i] = aps[0] - aps[1]
@@ -645,20 +787,14 @@ def unpaired_auc_bootstrap(
     """pROC's bootstrap test of two AUCs of different examples (``roc.test(method =
     "bootstrap", paired = FALSE)``): each model's positives and negatives resampled
     apart, a's then b's in each replicate, D over the sd of the replicates' differences."""
-    for sweep in (a, b):
-        why = unavailable(sweep)
-        if why is not None:
-            return BootstrapTest(None, None, alternative, replicates, seed, why)
-    ga, gb = groups_of(a), groups_of(b)
-    rng = np.random.default_rng(seed)
+    drawn = unpaired_draws(a, b, replicates, seed)
+    if isinstance(drawn, str):
+        return BootstrapTest(None, None, alternative, replicates, seed, drawn, UNPAIRED)
     diffs = np.empty(replicates)
-    for i in range(replicates):
-        aucs = []
-        for g in (ga, gb):
-            r = Replicate(draw(rng, g.pos, g.positives), draw(rng, g.neg, g.negatives))
-            aucs.append(_replicate_auc(g, r))
-        diffs[i] = aucs[0] - aucs[1]
-    return _auc_test(auc_difference, diffs, alternative, replicates, seed)
+    for i, ((ga, ra), (gb, rb)) in enumerate(drawn):
+        diffs[i] = _replicate_auc(ga, ra) - _replicate_auc(gb, rb)
+    test = _auc_test(auc_difference, diffs, alternative, replicates, seed)
+    return dataclasses.replace(test, method=UNPAIRED)
 
 
 def _auc_test(

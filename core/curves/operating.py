@@ -142,7 +142,7 @@ class Readout:
         return self.tpr if self.kind == "tpr_at_fpr" else self.fpr
 
 
-def _last_at_most(counts: Any, total: Any, x: float, whole: bool) -> int:
+def _last_at_most(counts: Any, total: Any, x: float | Fraction, whole: bool) -> int:
     """The last point whose rate counts[k]/total is <= x (counts never fall)."""
     if whole:
         # counts[k] <= x·total exactly: the largest whole count not above it.
@@ -157,7 +157,7 @@ def _last_at_most(counts: Any, total: Any, x: float, whole: bool) -> int:
     return k
 
 
-def _first_at_least(counts: Any, total: Any, y: float, whole: bool) -> int:
+def _first_at_least(counts: Any, total: Any, y: float | Fraction, whole: bool) -> int:
     """The first point whose rate counts[k]/total is >= y (the last point has rate 1)."""
     if whole:
         bound = -((-_decimal(y) * int(total)).__floor__())  # the ceiling of y·total
@@ -183,7 +183,9 @@ def _exact_or_float(value: Fraction | float, name: str, formula: str) -> Metric:
     return Metric(float(value), None, None, name, formula)
 
 
-def _between(x: float, x0: Any, x1: Any, y0: Any, y1: Any, whole: bool) -> Fraction | float:
+def _between(
+    x: float | Fraction, x0: Any, x1: Any, y0: Any, y1: Any, whole: bool
+) -> Fraction | float:
     """The line through (x0, y0) and (x1, y1) at x (x0 < x1), exact with whole counts."""
     if whole:
         fx = _decimal(x)
@@ -210,37 +212,9 @@ def readout(sweep: Sweep, kind: Kind, limit: float) -> Readout:
         why = f"{missing}: TPR and FPR are not both defined"
         u = undefined(why, name=name)
         return Readout(kind, limit, None, None, None, u, u, undefined(why), why)
-    tp, fp = sweep.tp, sweep.fp
-    last = sweep.size - 1
-    if kind == "tpr_at_fpr":
-        k_max = _last_at_most(fp, N, limit, whole)  # FPR <= x: points 0..k_max
-        k = _highest_threshold(tp, k_max)
-        if k_max == last or _rate_of(fp[k_max], N, whole) == _exact(limit, whole):
-            interp: Fraction | float = _rate_of(tp[k_max], P, whole)
-        else:  # FPR crosses x on the segment from k_max to k_max + 1
-            interp = _between(
-                limit,
-                _rate_of(fp[k_max], N, whole),
-                _rate_of(fp[k_max + 1], N, whole),
-                _rate_of(tp[k_max], P, whole),
-                _rate_of(tp[k_max + 1], P, whole),
-                whole,
-            )
-        how = f"the ROC polyline's TPR at FPR = {limit:g}, interpolated"
-    else:
-        k = _first_at_least(tp, P, limit, whole)  # TPR >= y from k on; FPR lowest at k
-        if k == 0 or _rate_of(tp[k], P, whole) == _exact(limit, whole):
-            interp = _rate_of(fp[k], N, whole)
-        else:  # TPR crosses y on the segment from k − 1 to k
-            interp = _between(
-                limit,
-                _rate_of(tp[k - 1], P, whole),
-                _rate_of(tp[k], P, whole),
-                _rate_of(fp[k - 1], N, whole),
-                _rate_of(fp[k], N, whole),
-                whole,
-            )
-        how = f"the ROC polyline's FPR at TPR = {limit:g}, interpolated"
+    k, interp = _read(sweep, kind, limit, whole)
+    how = f"the ROC polyline's {'TPR at FPR' if kind == 'tpr_at_fpr' else 'FPR at TPR'} = "
+    how += f"{limit:g}, interpolated"
     counts = sweep.counts_at(k)
     return Readout(
         kind,
@@ -248,14 +222,69 @@ def readout(sweep: Sweep, kind: Kind, limit: float) -> Readout:
         k,
         sweep.threshold_at(k),
         counts,
-        _rate_metric(tp[k].item(), P, "TPR", whole),
-        _rate_metric(fp[k].item(), N, "FPR", whole),
+        _rate_metric(sweep.tp[k].item(), P, "TPR", whole),
+        _rate_metric(sweep.fp[k].item(), N, "FPR", whole),
         _exact_or_float(interp, "interpolated " + name, how),
     )
 
 
-def _decimal(x: float) -> Fraction:
-    """The rate as the person wrote it: 0.01 is 1/100, not the float nearest it."""
+def _read(
+    sweep: Sweep, kind: Kind, limit: float | Fraction, whole: bool
+) -> tuple[int, Fraction | float]:
+    """The readout's point and the polyline's value at exactly ``limit`` (a Fraction
+    is taken as it is; a float as the decimal written). Where the polyline is vertical
+    at ``limit`` (several points share that FPR), the highest TPR; where it is
+    horizontal (several share that TPR), the lowest FPR: pROC's ``coords`` picks the
+    same."""
+    P, N = sweep.positives, sweep.negatives
+    tp, fp = sweep.tp, sweep.fp
+    last = sweep.size - 1
+    if kind == "tpr_at_fpr":
+        k_max = _last_at_most(fp, N, limit, whole)  # FPR <= x: points 0..k_max
+        k = _highest_threshold(tp, k_max)
+        if k_max == last or _rate_of(fp[k_max], N, whole) == _exact(limit, whole):
+            return k, _rate_of(tp[k_max], P, whole)
+        # FPR crosses x on the segment from k_max to k_max + 1
+        return k, _between(
+            limit,
+            _rate_of(fp[k_max], N, whole),
+            _rate_of(fp[k_max + 1], N, whole),
+            _rate_of(tp[k_max], P, whole),
+            _rate_of(tp[k_max + 1], P, whole),
+            whole,
+        )
+    k = _first_at_least(tp, P, limit, whole)  # TPR >= y from k on; FPR lowest at k
+    if k == 0 or _rate_of(tp[k], P, whole) == _exact(limit, whole):
+        return k, _rate_of(fp[k], N, whole)
+    # TPR crosses y on the segment from k − 1 to k
+    return k, _between(
+        limit,
+        _rate_of(tp[k - 1], P, whole),
+        _rate_of(tp[k], P, whole),
+        _rate_of(fp[k - 1], N, whole),
+        _rate_of(fp[k], N, whole),
+        whole,
+    )
+
+
+def interpolated(sweep: Sweep, kind: Kind, limit: float | Fraction) -> Fraction | float:
+    """The ROC polyline's TPR at FPR = ``limit`` (``tpr_at_fpr``) or FPR at TPR =
+    ``limit`` (``fpr_at_tpr``): exact with whole counts (``limit`` a Fraction, or a
+    float read as its decimal); the sweep must have both classes.
+
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> interpolated(build_sweep(preset("canonical").data), "tpr_at_fpr", Fraction(1, 4))
+    Fraction(1, 2)
+    """
+    return _read(sweep, kind, limit, sweep.whole_counts())[1]
+
+
+def _decimal(x: float | Fraction) -> Fraction:
+    """The rate as the person wrote it: 0.01 is 1/100, not the float nearest it (a
+    Fraction is already exact)."""
+    if isinstance(x, Fraction):
+        return x
     return Fraction(repr(float(x)))
 
 
@@ -284,8 +313,8 @@ def readout_rates(sweep: Sweep, kind: Kind, limit: float) -> tuple[float, float]
     return float(sweep.tp[k]) / float(P), float(sweep.fp[k]) / float(N)
 
 
-def _exact(x: float, whole: bool) -> Fraction | float:
-    return _decimal(x) if whole else x
+def _exact(x: float | Fraction, whole: bool) -> Fraction | float:
+    return _decimal(x) if whole else float(x)
 
 
 def _rate_of(count: Any, total: Any, whole: bool) -> Fraction | float:

@@ -441,9 +441,11 @@ def _snap(x: FloatArray) -> FloatArray:
     return np.where(np.abs(x - whole) <= 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
 
 
-def _sweep_of(
+def replicate_sweep(
     sweep: Sweep, g: Groups, r: Replicate, own: tuple[IntArray, IntArray] | None = None
 ) -> Sweep:
+    """A replicate's own sweep: ``sweep``'s thresholds with the replicate's counts
+    (``own``: its TP and FP, when already summed)."""
     tp, fp = own if own is not None else _cumulative(g, r)
     return replace(sweep, tp=tp, fp=fp)
 
@@ -689,11 +691,11 @@ def bootstrap(
         own = None
         if goal_values is not None and goal is not None and goal.read is not None:
             pace.tick()
-            own = _sweep_of(sweep, g, r, counts)
+            own = replicate_sweep(sweep, g, r, counts)
             goal_values[i] = goal.read(own)
         if extra:
             pace.tick()
-            own = own if own is not None else _sweep_of(sweep, g, r, counts)
+            own = own if own is not None else replicate_sweep(sweep, g, r, counts)
             for stat in curves:
                 for name, value in zip(stat.names, stat.read(own), strict=True):
                     extra[name][i] = value

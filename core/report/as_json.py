@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
+from threshold_lab.core.curves.coordinates import coordinate_key
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -257,6 +258,23 @@ def _goal_json(part: ModelPart, booted: bool) -> dict[str, Any]:
     return out
 
 
+def roc_more(part: ModelPart) -> dict[str, Any]:
+    """The ROC fields asked for beyond the report's own: the smoothed curves
+    (``smoothed``) and the bootstrap intervals at coordinates (``ci_se``: the
+    sensitivity at each specificity; ``ci_sp``: the reverse; ``ci_thresholds``: both
+    at each threshold), each rate with its ``interval``."""
+    out: dict[str, Any] = {}
+    if part.smoothed:
+        out["smoothed"] = [s.as_json() for s in part.smoothed]
+    field = {"specificity": "ci_se", "sensitivity": "ci_sp", "threshold": "ci_thresholds"}
+    for c in part.coordinates:
+        row: dict[str, Any] = {c.given: c.at}
+        for rate, m in c.values.items():
+            row[rate] = _booted(m, part.sure, coordinate_key(c.given, c.at, rate))
+        out.setdefault(field[c.given], []).append(row)
+    return out
+
+
 def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, Any]:
     """One model's fields (as the top level has them for the first model)."""
     o = c.options
@@ -271,6 +289,7 @@ def _part_json(c: Contents, part: ModelPart, points: int | None) -> dict[str, An
         partial=part.partial_aucs,
         decision=part.decision_curve,
     )
+    fields["roc"].update(roc_more(part))
     out: dict[str, Any] = {"name": part.name, **fields}
     if part.decision is not None:
         out["goal"] = _goal_json(part, o.replicates is not None)
@@ -416,6 +435,7 @@ def report_dict(c: Contents, points: int | None = JSON_POINTS) -> dict[str, Any]
         partial=first.partial_aucs,
         decision=first.decision_curve,
     )
+    head["roc"].update(roc_more(first))
     sweep = head.pop("sweep")
     head.update(extra_json(c, points))
     head["sweep"] = sweep
@@ -442,6 +462,7 @@ def report_pieces(
         partial=first.partial_aucs,
         decision=first.decision_curve,
     )
+    head["roc"].update(roc_more(first))
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
     head.update(extra_json(c, points))

@@ -11,6 +11,7 @@ from fractions import Fraction
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.coordinates import coordinate_key
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -35,7 +36,7 @@ from threshold_lab.core.measures import (
 )
 from threshold_lab.core.metrics.metric import Metric, format_count, format_fraction
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
-from threshold_lab.core.report.parts import Contents
+from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.decision import cost_curve_lines, decision_curve_lines
 from threshold_lab.core.text.folds import folds_lines
@@ -251,6 +252,26 @@ def operating_lines(readouts: tuple[Readout, ...], sure: IntervalsShown | None =
     ]
 
 
+def coordinate_and_smooth_lines(part: ModelPart) -> list[str]:
+    """The smoothed curves' areas (each named a model) and the bootstrap intervals at
+    coordinates (--ci-se, --ci-sp, --ci-thresholds): none when none was asked for."""
+    lines = [f"  {s.sentence()}" for s in part.smoothed]
+    if part.coordinates:
+        lines.append(
+            "  Rates at coordinates, read on the ROC line between its points as pROC's "
+            "coords (at a threshold: score >= T), with bootstrap intervals:"
+        )
+    for c in part.coordinates:
+        told = []
+        for rate, m in c.values.items():
+            ci = _ci(part.sure, coordinate_key(c.given, c.at, rate))
+            said = m.value_or_reason() + ("" if ci is None else f" ({ci})")
+            told.append(said if c.given != "threshold" else f"{rate} {said}")
+        head = c.words() if c.given != "threshold" else f"At threshold {c.at:g}"
+        lines.append(f"    {head}: {'; '.join(told)}")
+    return lines
+
+
 def decision_lines(d: Decision, a: Analysis) -> list[str]:
     """The goal section: the goal, its threshold, and the thresholds deciding the same."""
     at = f" (at prevalence {format_fraction(d.prevalence)})" if d.prevalence else ""
@@ -339,6 +360,11 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
         goal_point=first.decision.index if first.decision and first.decision.feasible else None,
         decision=first.decision_curve,
     )
+    more = coordinate_and_smooth_lines(first)
+    if more:  # after the ranking summaries
+        place = body.index("Ranking summaries (do not depend on the threshold)")
+        place = body.index("", place)
+        body[place:place] = more
     if o.describe:  # the shape, after the ranking summaries
         shape: list[str] = []
         for kind in o.describe:

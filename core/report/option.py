@@ -56,6 +56,9 @@ def keywords_checked(shown: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
 
 def _unknown(shown: str, word: str, names: list[str]) -> str:
     near = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    if near:  # only those about as near as the nearest
+        best = difflib.SequenceMatcher(None, word, near[0]).ratio()
+        near = [n for n in near if difflib.SequenceMatcher(None, word, n).ratio() >= best - 0.1]
     hint = f"; did you mean {' or '.join(f'{n}=' for n in near)}?" if near else ""
     return f"{shown}(): {word}= is not an option{hint} (help({shown}) lists them)"
 
@@ -247,6 +250,19 @@ def read_grid(value: object) -> tuple[Fraction, ...]:
     )
 
 
+def read_numbers(parse: Callable[[str], tuple[Any, ...]], what: str) -> Callable[[object], Any]:
+    """A list option of numbers from Python: a number, or a list of numbers or texts
+    (each read as typed, joined by commas)."""
+
+    def read(value: object) -> tuple[Any, ...]:
+        items = list(value) if isinstance(value, list | tuple) else [value]
+        if not items:
+            raise InputError(f"{what}: an empty list; give one or more numbers")
+        return parse(",".join(v if isinstance(v, str) else number_text(v, what) for v in items))
+
+    return read
+
+
 def one_item(parse: Callable[[str], Any]) -> Callable[[str], tuple[Any, ...]]:
     """A parser of one item as a list option's parser (its one-item tuple)."""
     return lambda text: (parse(text),)
@@ -300,7 +316,9 @@ parse_permutations = whole_number("a number of permutations", 1, 1_000_000)
 
 
 #: The tests of two models --test takes (DeLong's is always given).
-TESTS = ("delong", "bootstrap", "venkatraman")
+TESTS = ("delong", "bootstrap", "venkatraman", "sensitivity", "specificity")
+#: The ROC AUC's intervals: DeLong's always; the bootstrap's beside it.
+AUC_INTERVALS = ("delong", "bootstrap")
 
 
 def parse_tests(text: str) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.calibration.reliability import BINS
+from threshold_lab.core.curves.coordinates import Given
 from threshold_lab.core.curves.operating import (
     DEFAULT_READOUTS,
     Focus,
@@ -74,6 +75,21 @@ class Options:
     #: permutations of Venkatraman's.
     tests: tuple[str, ...] = ()
     permutations: int = 2000
+    #: The specificity (--test sensitivity) or sensitivity (--test specificity) at
+    #: which two models' rates are compared.
+    at_specificity: float | None = None
+    at_sensitivity: float | None = None
+    #: The AUC's interval beside DeLong's (--auc-interval bootstrap), and the
+    #: coordinates given a bootstrap interval: sensitivity at each specificity
+    #: (--ci-se), specificity at each sensitivity (--ci-sp), both at each threshold.
+    auc_interval: str = "delong"
+    ci_se: tuple[float, ...] = ()
+    ci_sp: tuple[float, ...] = ()
+    ci_thresholds: tuple[float, ...] = ()
+    #: Smoothed ROC curves shown beside the empirical one (--smooth), and the density
+    #: smoothing's bandwidth (a number, or a rule's name).
+    smooth: tuple[str, ...] = ()
+    bandwidth: float | str = "nrd0"
     #: The decision curve's grid of threshold probabilities (--pt), and the harm of
     #: acting (--harm) subtracted from the model's net benefit.
     pt: tuple[Fraction, ...] = DEFAULT_GRID
@@ -93,6 +109,14 @@ class Options:
     baseline: Baseline | None = None
     baseline_rows: BaselineRows | None = None
     requirements: tuple[Requirement, ...] = ()
+
+    def coordinates(self) -> tuple[tuple[Given, float], ...]:
+        """Every coordinate given a bootstrap interval, in the order asked."""
+        return (
+            *(("specificity", x) for x in self.ci_se),
+            *(("sensitivity", x) for x in self.ci_sp),
+            *(("threshold", x) for x in self.ci_thresholds),
+        )
 
     def read(self, sweep: Sweep) -> tuple[Readout, ...]:
         """The readouts asked for, read off ``sweep``."""

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.compare.models import Comparison
+from threshold_lab.core.curves.coordinates import Coordinate
 from threshold_lab.core.curves.describe import Description, describe
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import PartialAUC, Readout
+from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
 from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.band import Band, solve_band
 from threshold_lab.core.decide.net_benefit import DecisionCurve
@@ -53,6 +55,10 @@ class ModelPart:
     cost_curve: CostCurve | None = None
     #: Each cross-validation fold's rows alone, and their spread (None: no folds).
     folds: FoldReport | None = None
+    #: The rates at each coordinate given a bootstrap interval (--ci-se, --ci-sp,
+    #: --ci-thresholds), and the smoothed ROC curves asked for (--smooth).
+    coordinates: tuple[Coordinate, ...] = ()
+    smoothed: tuple[Smoothed | NotSmoothed, ...] = ()
 
     def metrics(self) -> dict[str, Measure]:
         return metric_measures(self.analysis, self.sure)

@@ -36,6 +36,8 @@ from threshold_lab.core.compare.models import (
 )
 from threshold_lab.core.compare.paired import paired_delong
 from threshold_lab.core.curves.braille import BrailleLine, braille_line
+from threshold_lab.core.curves.coordinates import READS, Coordinate, coordinate_key, coordinates
+from threshold_lab.core.curves.coordinates import reader as coordinate_reader
 from threshold_lab.core.curves.describe import Description
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import (
@@ -49,6 +51,14 @@ from threshold_lab.core.curves.operating import (
     readouts,
 )
 from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.curves.smooth import (
+    NotSmoothed,
+    Smoothed,
+    parse_bandwidth,
+    parse_method,
+    smooth,
+    smoothed_or_why,
+)
 from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.dataset import Dataset, Model
@@ -192,7 +202,20 @@ def _part(
     else:
         curve = decision_curve(a.sweep, o.pt, harm=o.harm, prevalence=o.prevalence)
         costs = a.curves.cost_curve
-    return ModelPart(p.name, a, decision, sure, quantised, said, reads, areas, curve, costs)
+    return ModelPart(
+        p.name,
+        a,
+        decision,
+        sure,
+        quantised,
+        said,
+        reads,
+        areas,
+        curve,
+        costs,
+        coordinates=coordinates(a.sweep, o.coordinates()),
+        smoothed=tuple(smoothed_or_why(a.sweep, m, o.bandwidth) for m in o.smooth),
+    )
 
 
 class Same(enum.Enum):
@@ -247,6 +270,15 @@ def curve_statistics(o: Options) -> tuple[CurveStatistic, ...]:
             tuple(f"the net benefit at pt {float(pt):g}" for pt in o.pt),
         )
     )
+    for given, at in o.coordinates():
+        c = Coordinate(given, at, {})
+        out.append(
+            CurveStatistic(
+                coordinate_reader(given, at),
+                tuple(coordinate_key(given, at, r) for r in READS[given]),
+                tuple(f"the {r} {c.words().removeprefix(r + ' ')}" for r in READS[given]),
+            )
+        )
     for focus, low, high in o.partial_aucs:
         region = f"{focus.upper()} {low:g} to {high:g}"
         out.append(
@@ -292,8 +324,14 @@ def _contents(
     comparisons: tuple[Comparison, ...] = ()
     if len(parts) >= 2:
         boot = None if options.replicates is None else (options.replicates, options.seed)
-        if boot is None and "bootstrap" in options.tests:  # the comparison's own bootstrap
+        asked = {"bootstrap", "sensitivity", "specificity"} & set(options.tests)
+        if boot is None and asked:  # the comparison's own bootstrap
             boot = (REPLICATES, options.seed)
+        rates: list[tuple[str, float]] = []
+        if "sensitivity" in options.tests and options.at_specificity is not None:
+            rates.append(("specificity", options.at_specificity))
+        if "specificity" in options.tests and options.at_sensitivity is not None:
+            rates.append(("sensitivity", options.at_sensitivity))
         venk = (options.permutations, options.seed) if "venkatraman" in options.tests else None
         models = [p.model for p in prepared]
         if previous is not None and all(
@@ -313,6 +351,7 @@ def _contents(
                     paired=source.paired and not options.unpaired,
                     alternative=options.alternative,
                     permutations=venk,
+                    rates=tuple(rates),
                 )
                 for i, j in pairs(models)
             )
@@ -695,6 +734,14 @@ class Report:
         unpaired: bool = False,
         test: str | Sequence[str] | None = None,
         permutations: int | None = None,
+        at_specificity: float | str | None = None,
+        at_sensitivity: float | str | None = None,
+        auc_interval: str | None = None,
+        ci_se: float | str | Sequence[float | str] | None = None,
+        ci_sp: float | str | Sequence[float | str] | None = None,
+        ci_thresholds: float | str | Sequence[float | str] | None = None,
+        smooth: str | Sequence[str] | None = None,
+        bandwidth: float | str | None = None,
         transform: str | None = None,
         bins: int = 10,
         binning: str = "mass",
@@ -762,6 +809,14 @@ class Report:
         unpaired: bool = False,
         test: str | Sequence[str] | None = None,
         permutations: int | None = None,
+        at_specificity: float | str | None = None,
+        at_sensitivity: float | str | None = None,
+        auc_interval: str | None = None,
+        ci_se: float | str | Sequence[float | str] | None = None,
+        ci_sp: float | str | Sequence[float | str] | None = None,
+        ci_thresholds: float | str | Sequence[float | str] | None = None,
+        smooth: str | Sequence[str] | None = None,
+        bandwidth: float | str | None = None,
         transform: str | None = None,
         bins: int = 10,
         binning: str = "mass",
@@ -842,6 +897,14 @@ class Report:
         unpaired: bool = False,
         test: str | Sequence[str] | None = None,
         permutations: int | None = None,
+        at_specificity: float | str | None = None,
+        at_sensitivity: float | str | None = None,
+        auc_interval: str | None = None,
+        ci_se: float | str | Sequence[float | str] | None = None,
+        ci_sp: float | str | Sequence[float | str] | None = None,
+        ci_thresholds: float | str | Sequence[float | str] | None = None,
+        smooth: str | Sequence[str] | None = None,
+        bandwidth: float | str | None = None,
         transform: str | None = None,
         bins: int = 10,
         binning: str = "mass",
@@ -1178,7 +1241,9 @@ class Report:
         )
         alone = len(c.parts) == 1 and ax is not None  # on shared axes, named as the report
         models = [
-            FigureModel(c.source if alone else p.name, p.analysis, p.sure, p.decision_curve)
+            FigureModel(
+                c.source if alone else p.name, p.analysis, p.sure, p.decision_curve, p.smoothed
+            )
             for p in c.parts
         ]
         return draw(chart, models, source=c.source, folds=c.first.folds, look=look, ax=ax)
@@ -1323,6 +1388,31 @@ class Report:
         models, the first's ROC curve is compared with each other's (``crosses``,
         ``dominates``, ``same_curve``). The claims are docs/accessible-curves.md's."""
         return self.contents.describe(kind)
+
+    def smoothed(
+        self, method: str = "binormal", *, bandwidth: float | str | None = None
+    ) -> Smoothed:
+        """The first model's ROC curve smoothed by ``method`` (binormal, density or
+        normal, as pROC's ``smooth``): ``.fpr``/``.tpr`` its points, ``.auc`` its
+        area (labelled ``.label``, never the rows' own AUC), ``.parameters`` the
+        model's. ``bandwidth`` (density only): nrd0, nrd or a number; default the
+        report's. InputError says why rows cannot be smoothed that way."""
+        methods = parse_method(method)
+        if len(methods) != 1:
+            raise InputError(f"smoothed(): give one method, not {method!r}")
+        if bandwidth is not None and methods[0] != "density":
+            raise InputError("smoothed(): bandwidth= is the density smoothing's")
+        for done in self._first.smoothed:
+            if done.method == methods[0] and bandwidth is None:
+                if isinstance(done, NotSmoothed):
+                    raise InputError(f"smooth {done.method}: {done.reason}")
+                return done
+        rule = self.contents.options.bandwidth if bandwidth is None else bandwidth
+        if isinstance(rule, str):
+            rule = parse_bandwidth(rule)
+        elif bandwidth is not None:
+            rule = OPTIONS["bandwidth"].read(bandwidth)
+        return smooth(self.analysis.sweep, methods[0], rule)
 
     def braille(self, kind: str = "roc", *, width: int = 40) -> BrailleLine:
         """The curve (roc, pr or det) as one line of ``width`` Unicode braille cells,

@@ -15,7 +15,7 @@ refuses, with the same message.
 >>> check("report()", {"seed": 7})
 Traceback (most recent call last):
 ...
-threshold_lab.core.errors.InputError: --seed needs --bootstrap or --test (seed= needs ...
+threshold_lab.core.errors.InputError: --seed needs --bootstrap or --test or ...
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from threshold_lab.core.data.loaders import Columns
 from threshold_lab.core.data.models import join_models
 from threshold_lab.core.data.sources import Source, open_source, with_folds, with_groups
 from threshold_lab.core.errors import InputError, quoted
+from threshold_lab.core.intervals.bootstrap import REPLICATES
 from threshold_lab.core.output import Output, output
 from threshold_lab.core.report.gate import why_missing
 from threshold_lab.core.report.options import BaselineRows, Options
@@ -109,10 +110,21 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "seed",
         "it seeds the bootstrap's resampling and --test's",
-        needs=("bootstrap", "test"),
+        needs=("bootstrap", "test", "ci_se", "ci_sp", "ci_thresholds", "auc_interval"),
         fronts=_ONE_RUN,
     ),
     Rule("permutations", "they are Venkatraman's test's (--test venkatraman)", needs=("test",)),
+    Rule(
+        "at_specificity",
+        "the models' sensitivities are compared there (--test sensitivity)",
+        needs=("test",),
+    ),
+    Rule(
+        "at_sensitivity",
+        "the models' specificities are compared there (--test specificity)",
+        needs=("test",),
+    ),
+    Rule("bandwidth", "it is the density smoothing's (--smooth density)", needs=("smooth",)),
     Rule("tolerance", "it is the criterion's largest gap", needs=("group_goal",)),
     Rule("randomised", "it mixes each group's thresholds", needs=("group_goal",)),
     Rule("max_gap", "it is a limit for --check", needs=("check",)),
@@ -177,11 +189,37 @@ def check(front: str, given: Mapping[str, object]) -> None:
             if said is not None:
                 raise InputError(said)
     _check_requirements(given)
+    _check_tests(given)
     if "stable_within" in given and "goal" not in given and "cv_goal" not in given:
         raise InputError(
             "--stable-within needs --goal or --cv-goal (stable_within= needs goal= or "
             "cv_goal= from Python): each fold's optimum is the goal's"
         )
+
+
+def _check_tests(given: Mapping[str, Any]) -> None:
+    """A test at a coordinate names its coordinate, and a coordinate its test; a
+    bandwidth is a density smoothing's."""
+    if "bandwidth" in given and "density" not in given.get("smooth", ()):
+        raise InputError(
+            "--bandwidth (bandwidth=) is the density smoothing's: add --smooth density"
+        )
+    tests = given.get("test", ())
+    for test, where, other in (
+        ("sensitivity", "at_specificity", "specificity"),
+        ("specificity", "at_sensitivity", "sensitivity"),
+    ):
+        a = OPTIONS[where]
+        if test in tests and where not in given:
+            raise InputError(
+                f"--test {test} needs {a.flag} S ({a.keyword}= from Python): the {other} at "
+                f"which the models' {test} is compared"
+            )
+        if where in given and test not in tests:
+            raise InputError(
+                f"{a.flag} ({a.keyword}=) is --test {test}'s: the {other} at which the "
+                f"models' {test} is compared; add --test {test}"
+            )
 
 
 def _check_requirements(given: Mapping[str, Any]) -> None:
@@ -378,6 +416,9 @@ class Request:
         }
         if "threshold" not in self.given:
             values["threshold"] = src.threshold
+        wanted = any(n in self.given for n in ("ci_se", "ci_sp", "ci_thresholds"))
+        if "replicates" not in values and (wanted or values.get("auc_interval") == "bootstrap"):
+            values["replicates"] = REPLICATES  # intervals only a bootstrap gives
         rows = self._baseline_rows(src)
         return Options(**values, baseline_rows=rows)
 

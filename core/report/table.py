@@ -21,9 +21,11 @@ from collections.abc import Iterator, Mapping
 
 from threshold_lab.core.calibration.reliability import BINS, MAX_BINS, parse_binning, parse_bins
 from threshold_lab.core.curves.braille import parse_kind as parse_braille_kind
+from threshold_lab.core.curves.coordinates import parse_rate, parse_rates, parse_thresholds
 from threshold_lab.core.curves.describe import parse_kinds as parse_describe_kinds
 from threshold_lab.core.curves.export import parse_curve
 from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
+from threshold_lab.core.curves.smooth import parse_bandwidth, parse_method
 from threshold_lab.core.curves.sound import parse_seconds as parse_sound_seconds
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.decide.band import parse_band_goal
@@ -43,6 +45,7 @@ from threshold_lab.core.metrics.threshold_metrics import check_beta
 from threshold_lab.core.report.as_json import MIN_POINTS
 from threshold_lab.core.report.gate import baseline_of, parse_requirement
 from threshold_lab.core.report.option import (
+    AUC_INTERVALS,
     COMMANDS,
     FRONTS,
     PYTHON,
@@ -65,6 +68,7 @@ from threshold_lab.core.report.option import (
     read_dpi,
     read_figure_size,
     read_grid,
+    read_numbers,
     read_switch,
     read_texts,
     read_threshold,
@@ -230,6 +234,58 @@ def _entries() -> Iterator[Option]:
         cli_default="none",
     )
     yield Option(
+        "auc_interval",
+        "the ROC AUC's interval: delong (always given) or bootstrap (also the stratified "
+        "bootstrap's percentile interval beside it, pROC's ci.auc(method = \"bootstrap\"); "
+        f"--bootstrap B replicates, else {REPLICATES:,})",
+        one_of("auc-interval", AUC_INTERVALS),
+        _ONE_RUN,
+        metavar="delong|bootstrap",
+        field="auc_interval",
+        annotation="str | None",
+        cli_default="delong",
+        section="how sure",
+    )
+    yield Option(
+        "ci_se",
+        "a bootstrap interval of the sensitivity at each specificity S, read on the ROC "
+        "line between its points as pROC's ci.se does; comma-separated or repeatable "
+        f"(--bootstrap B replicates, else {REPLICATES:,})",
+        lambda text: parse_rates(text, "--ci-se"),
+        _ONE_RUN,
+        kind="list",
+        metavar="S,..",
+        python=read_numbers(lambda text: parse_rates(text, "ci_se"), "ci_se"),
+        field="ci_se",
+        annotation="float | str | Sequence[float | str] | None",
+        section="how sure",
+    )
+    yield Option(
+        "ci_sp",
+        "a bootstrap interval of the specificity at each sensitivity S (pROC's ci.sp), as --ci-se",
+        lambda text: parse_rates(text, "--ci-sp"),
+        _ONE_RUN,
+        kind="list",
+        metavar="S,..",
+        python=read_numbers(lambda text: parse_rates(text, "ci_sp"), "ci_sp"),
+        field="ci_sp",
+        annotation="float | str | Sequence[float | str] | None",
+        section="how sure",
+    )
+    yield Option(
+        "ci_thresholds",
+        "bootstrap intervals of the sensitivity and the specificity at each threshold T "
+        "(score >= T; pROC's ci.thresholds), as --ci-se",
+        parse_thresholds,
+        _ONE_RUN,
+        kind="list",
+        metavar="T,..",
+        python=read_numbers(parse_thresholds, "ci_thresholds"),
+        field="ci_thresholds",
+        annotation="float | str | Sequence[float | str] | None",
+        section="how sure",
+    )
+    yield Option(
         "seed",
         f"the random seed, so results reproduce: the bootstrap's (default {SEED}), or "
         "which fixture an exercise picks and the order of its rows",
@@ -255,6 +311,34 @@ def _entries() -> Iterator[Option]:
         python=read_texts(parse_readouts, "fpr 0.01,0.05"),
         field="readouts",
         annotation="str | Sequence[str] | None",
+        section="operating points",
+    )
+    yield Option(
+        "smooth",
+        "a smoothed ROC curve beside the exact one, its AUC named with its method and "
+        "never replacing the exact AUC: binormal (a line on the normal deviate scale), "
+        "density (kernel densities of each class) or normal (a normal distribution a "
+        "class), as pROC's smooth; comma-separated or repeatable",
+        parse_method,
+        _ONE_RUN,
+        kind="list",
+        metavar="binormal|density|normal",
+        python=read_texts(parse_method, "binormal"),
+        field="smooth",
+        annotation="str | Sequence[str] | None",
+        section="operating points",
+    )
+    yield Option(
+        "bandwidth",
+        "--smooth density: the kernel's bandwidth, nrd0 (Silverman's rule, the default), "
+        "nrd (Scott's) or a positive number in score units",
+        parse_bandwidth,
+        _ONE_RUN,
+        metavar="nrd0|nrd|H",
+        python=from_number(parse_bandwidth, "bandwidth"),
+        field="bandwidth",
+        annotation="float | str | None",
+        cli_default="nrd0",
         section="operating points",
     )
     yield Option(
@@ -314,12 +398,13 @@ def _entries() -> Iterator[Option]:
         "test",
         "comparing models: tests beside DeLong's, pROC's roc.test methods: bootstrap (the "
         "AUC difference over its paired bootstrap sd; --bootstrap B replicates, else "
-        f"{REPLICATES:,}) and venkatraman (the curves the same anywhere, by --permutations); "
-        "repeatable or comma-separated",
+        f"{REPLICATES:,}), venkatraman (the curves the same anywhere, by --permutations), "
+        "sensitivity (at --at-specificity S) and specificity (at --at-sensitivity S), each "
+        "a bootstrap test of the difference; repeatable or comma-separated",
         parse_tests,
         _ONE_RUN,
         kind="list",
-        metavar="delong|bootstrap|venkatraman",
+        metavar="delong|bootstrap|venkatraman|sensitivity|specificity",
         field="tests",
         python=read_texts(parse_tests, "venkatraman"),
         annotation="str | Sequence[str] | None",
@@ -337,6 +422,30 @@ def _entries() -> Iterator[Option]:
         annotation="int | None",
         section="models",
         cli_default="2,000",
+    )
+    yield Option(
+        "at_specificity",
+        "--test sensitivity: the specificity at which the models' sensitivities are "
+        'compared (read on each ROC line, as pROC\'s roc.test(method = "specificity"))',
+        parse_rate,
+        _ONE_RUN,
+        metavar="S",
+        field="at_specificity",
+        python=from_number(parse_rate, "at_specificity"),
+        annotation="float | str | None",
+        section="models",
+    )
+    yield Option(
+        "at_sensitivity",
+        "--test specificity: the sensitivity at which the models' specificities are "
+        'compared (pROC\'s roc.test(method = "sensitivity"))',
+        parse_rate,
+        _ONE_RUN,
+        metavar="S",
+        field="at_sensitivity",
+        python=from_number(parse_rate, "at_sensitivity"),
+        annotation="float | str | None",
+        section="models",
     )
     yield Option(
         "unpaired",

@@ -132,6 +132,9 @@ EXAMPLE: dict[str, tuple[str | None, Any]] = {
     "record": ("keys.txt", None),
     "test": ("venkatraman", "venkatraman"),
     "permutations": ("100", 100),
+    "at_specificity": ("0.9", 0.9),
+    "at_sensitivity": ("0.9", 0.9),
+    "bandwidth": ("0.1", 0.1),
     "plain": (None, True),
 }
 Y, S = [1, 0, 1, 0, 1], [0.9, 0.8, 0.8, 0.4, 0.1]

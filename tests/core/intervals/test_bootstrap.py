@@ -41,7 +41,7 @@ def _sweep(
 def _replicate(sweep: Sweep, rng: np.random.Generator) -> tuple[bs.Groups, bs.Replicate, Sweep]:
     g = bs.groups_of(sweep)
     r = bs.Replicate(bs.draw(rng, g.pos, g.positives), bs.draw(rng, g.neg, g.negatives))
-    return g, r, bs._sweep_of(sweep, g, r)
+    return g, r, bs.replicate_sweep(sweep, g, r)
 
 
 # --- one replicate's statistics are core's on the replicate's rows ----------------------
@@ -90,7 +90,7 @@ def test_the_row_draw_path_reads_the_same_replicate(ex, seed) -> None:  # type: 
     assert rows.summaries(r.pos, drawn_neg) == pytest.approx(
         bs.replicate_summaries(g, r), abs=1e-12
     )
-    rs = bs._sweep_of(sweep, g, r)
+    rs = bs.replicate_sweep(sweep, g, r)
     assert np.count_nonzero(drawn_pos < rows.pos_cut) == rs.tp[point]
     assert np.count_nonzero(drawn_neg < rows.neg_cut) == rs.fp[point]
 

@@ -1,0 +1,98 @@
+"""Differential checks against pROC itself, where R and pROC are installed (Debian's
+r-cran-proc; skipped otherwise, the suite never needs them): on random data, the
+smoothed curves (pROC's sensitivities at its specificities and its smoothed AUC: 1e-6
+binormal and normal, 1e-4 density), the rates at coordinates (coords) and the power
+of one curve (power.roc.test)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from threshold_lab.core.curves.coordinates import sensitivity_at, specificity_at
+from threshold_lab.core.curves.smooth import smooth
+from threshold_lab.core.curves.sweep import build_sweep
+from threshold_lab.core.data.dataset import make_dataset
+
+import threshold_lab as tl
+
+
+def _have_proc() -> bool:
+    if shutil.which("Rscript") is None:
+        return False
+    done = subprocess.run(
+        ["Rscript", "-e", "library(pROC)"], capture_output=True, text=True, check=False
+    )
+    return done.returncode == 0
+
+
+pytestmark = pytest.mark.skipif(not _have_proc(), reason="R with pROC is not installed")
+
+SCRIPT = r"""
+suppressMessages(library(pROC))
+say <- function(name, x) cat(name, format(x, digits = 17), "\n")
+d <- read.csv(commandArgs(TRUE)[1])
+r <- roc(d$label, d$score, quiet = TRUE, direction = "<", levels = c(0, 1))
+for (m in c("binormal", "density", "fitdistr")) {
+  s <- smooth(r, method = m)
+  say(paste("auc", m), as.numeric(auc(s)))
+  say(paste("sp", m), s$specificities)
+  say(paste("se", m), s$sensitivities)
+}
+say("coords_se", coords(r, c(0.8, 0.9), input = "specificity", ret = "sensitivity")[, 1])
+say("coords_sp", coords(r, c(0.5, 0.9), input = "sensitivity", ret = "specificity")[, 1])
+say("power", power.roc.test(auc = 0.68, ncases = 37, ncontrols = 55)$power)
+say("ncases", power.roc.test(auc = 0.7, power = 0.9, kappa = 2)$ncases)
+"""
+
+
+def _run(tmp_path: Path, y: np.ndarray, s: np.ndarray) -> dict[str, list[float]]:
+    data = tmp_path / "rows.csv"
+    lines = "".join(f"{int(a)},{float(b)!r}\n" for a, b in zip(y, s, strict=True))
+    data.write_text("label,score\n" + lines)
+    script = tmp_path / "check.R"
+    script.write_text(SCRIPT)
+    done = subprocess.run(
+        ["Rscript", str(script), str(data)], capture_output=True, text=True, check=True
+    )
+    out: dict[str, list[float]] = {}
+    for line in done.stdout.splitlines():
+        words = line.split()
+        if words[0] in ("auc", "sp", "se"):
+            out[f"{words[0]} {words[1]}"] = [float(w) for w in words[2:]]
+        else:
+            out[words[0]] = [float(w) for w in words[1:]]
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_smoothing_coords_and_power_agree_with_proc(seed: int, tmp_path: Path) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(60, 300))
+    y = (rng.random(n) < rng.uniform(0.2, 0.6)).astype(int)
+    y[:2] = [0, 1]
+    s = np.round(rng.normal(0, 1, n) + rng.uniform(0.3, 1.5) * y, int(rng.integers(1, 4)))
+    proc = _run(tmp_path, y, s)
+    sweep = build_sweep(make_dataset(s, y))
+    for method, name, tol in (
+        ("binormal", "binormal", 1e-6),
+        ("density", "density", 1e-4),
+        ("normal", "fitdistr", 1e-6),
+    ):
+        ours = smooth(sweep, method)
+        assert ours.auc == pytest.approx(proc[f"auc {name}"][0], abs=tol)
+        # pROC's points run by rising specificity; ours by rising FPR.
+        assert np.allclose(ours.fpr, 1 - np.array(proc[f"sp {name}"])[::-1], atol=tol, rtol=0)
+        assert np.allclose(ours.tpr, np.array(proc[f"se {name}"])[::-1], atol=tol, rtol=0)
+    for sp, se in zip((0.8, 0.9), proc["coords_se"], strict=True):
+        assert sensitivity_at(sweep, sp).value == pytest.approx(se, abs=1e-12)
+    for se, sp in zip((0.5, 0.9), proc["coords_sp"], strict=True):
+        assert specificity_at(sweep, se).value == pytest.approx(sp, abs=1e-12)
+    assert tl.power(auc=0.68, cases=37, controls=55).power == pytest.approx(
+        proc["power"][0], abs=1e-6
+    )
+    solved = tl.power(auc=0.7, power=0.9, kappa=2)
+    assert solved.cases == int(np.ceil(proc["ncases"][0] - 1e-9))
