@@ -3,11 +3,15 @@ options the command line's ``power`` takes (one table declares them)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from threshold_lab.core.analysis import curves_for
+from threshold_lab.core.compare.paired import paired_delong
+from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.power import Power, power_one
+from threshold_lab.core.intervals.power_two import TwoPower, from_parameters, power_two
 from threshold_lab.core.report.option import keywords_checked
 from threshold_lab.core.report.request import Request
 from threshold_lab.core.report.table import OPTIONS
@@ -24,12 +28,23 @@ def power(
     power: float | None = None,
     alternative: str = "two-sided",
     from_file: str | None = None,
-) -> Power:
+    a1: float | None = None,
+    b1: float | None = None,
+    a2: float | None = None,
+    b2: float | None = None,
+    rn: float | None = None,
+    ra: float | None = None,
+    delta: float | None = None,
+    partial_auc: str | Sequence[str] | None = None,
+) -> Power | TwoPower:
     """Solve for the one left out of ``auc``, the sample size (``cases`` and
     ``controls``, or one of them with ``kappa`` controls per case), ``sig_level``
     (0.05 unless the other three are given) and ``power``: pROC's
     ``power.roc.test`` for one ROC curve. ``from_file`` (a file or a preset) gives
-    the AUC and the controls per case from its rows.
+    the AUC and the controls per case from its rows; with two models' scores of the
+    same rows, the power of their AUCs' difference. ``a1``, ``b1``, ``a2``, ``b2``,
+    ``rn``, ``ra`` and ``delta`` give two binormal curves instead (``partial_auc``
+    ``"fpr:0-0.2"``: their partial AUC).
 
     >>> round(power(auc=0.73, cases=41, controls=72).power, 7)
     0.9897453
@@ -44,6 +59,8 @@ def power(
         ("power", power),
         ("alternative", alternative),
         ("from_file", from_file),
+        *zip(PARAMETERS, (a1, b1, a2, b2, rn, ra, delta), strict=True),
+        ("partial_auc", partial_auc),
     ):
         if value is None:
             continue
@@ -52,23 +69,117 @@ def power(
             value = "two-sided" if str(value) == "two.sided" else "greater"  # pROC's words
         typed = option.parse is not None and not isinstance(value, float | int)
         try:
+            if name == "partial_auc":
+                given[name] = option.read(value)
+                continue
             given[name] = option.parse(str(value)) if typed and option.parse else value
         except ValueError as exc:
             raise InputError(f"threshold_lab.power(): {name}={value!r}: {exc}") from None
     return power_from(given)
 
 
-def power_from(given: dict[str, Any]) -> Power:
+#: The parameters of two binormal curves (pROC's A1, B1, A2, B2, rn, ra, delta).
+PARAMETERS = ("a1", "b1", "a2", "b2", "rn", "ra", "delta")
+
+
+def power_from(given: dict[str, Any]) -> Power | TwoPower:
     """A power calculation from the options as the front door reads them (``auc``,
     ``cases``, ``controls``, ``kappa``, ``sig_level``, ``power``, ``alternative``,
-    ``from_file``): with a source, its rows are read (:func:`power_with`)."""
+    ``from_file``, the two curves' parameters, ``partial_auc``): with a source, its
+    rows are read (:func:`power_with`); two models of the same rows, or the
+    parameters, are two curves' test (:func:`power_of_two`)."""
     source = given.get("from_file")
     rows = None
+    if any(n in given for n in PARAMETERS):
+        return power_of_two(given)
     if source is not None:
-        data = Request.from_command("report", str(source), {}).open().data
+        src = Request.from_command("report", str(source), {}).open()
+        if len(src.models) >= 2 and src.group_by is None:
+            return power_of_two(given, src.models[0].data, src.models[1].data)
+        data = src.data
         auc = curves_for(data).summaries.roc_auc.value
         rows = (auc, float(data.positives), float(data.negatives))
+    if given.get("partial_auc"):
+        raise InputError(
+            "power: --partial-auc is two curves' test from parameters (--a1 ... --delta); "
+            "one curve's power is of its full AUC"
+        )
     return power_with(given, rows)
+
+
+def power_of_two(
+    given: dict[str, Any], a: Dataset | None = None, b: Dataset | None = None
+) -> TwoPower:
+    """Two curves' power: of models ``a`` and ``b`` (the same rows: DeLong's variances
+    and covariance, as pROC's power.roc.test(roc1, roc2)), or from the parameters."""
+    if "auc" in given:
+        raise InputError("power: --auc is one curve's; two curves' test is of their difference")
+    alternative = str(given.get("alternative") or "two-sided")
+    if alternative == "less":
+        raise InputError("power: give the alternative two-sided, or greater (one-sided)")
+    side = "two-sided" if alternative == "two-sided" else "one-sided"
+    cases, controls, kappa = given.get("cases"), given.get("controls"), given.get("kappa")
+    power, sig = given.get("power"), given.get("sig_level")
+    partial = given.get("partial_auc") or ()
+    if a is not None and b is not None:
+        if partial:
+            raise InputError(
+                "power: from data, two curves' test is of their full AUCs (DeLong's); give "
+                "the parameters (--a1 ... --delta) for a partial AUC"
+            )
+        delong, why = paired_delong(a.scores, b.scores, a.labels, a.weights)
+        if delong is None or delong.var_a is None or delong.var_b is None or delong.cov is None:
+            raise InputError(f"power: the two models' AUCs have no DeLong variance: {why}")
+        pos, neg = float(a.positives), float(a.negatives)
+        aucs = (float(delong.auc_a), float(delong.auc_b))
+        scaled = (delong.var_a * pos, delong.var_b * pos, delong.cov * pos)
+        if cases is None and controls is None:
+            if kappa is None:
+                kappa = neg / pos
+            if power is None:  # the rows' own sample size: solve for the power
+                cases, controls, kappa = pos, neg, None
+        if sig is None and not (power is not None and (cases or controls)):
+            sig = 0.05
+        return power_two(
+            lambda _k: scaled,
+            aucs[0] - aucs[1],
+            cases=cases,
+            controls=controls,
+            kappa=kappa,
+            sig_level=sig,
+            power=power,
+            alternative=side,
+            aucs=aucs,
+            method="Two ROC curves power calculation (DeLong's variances, as pROC)",
+        )
+    left = [n for n in PARAMETERS if n not in given]
+    if left:
+        said = ", ".join("--" + n for n in left)
+        raise InputError(
+            f"power: two curves from parameters need all of --a1 ... --delta; give {said}"
+        )
+    fpr = None
+    if partial:
+        if len(partial) != 1 or partial[0][0] != "fpr":
+            raise InputError("power: give one partial AUC over FPR, as fpr:0-0.2")
+        fpr = (partial[0][1], partial[0][2])
+    v = [float(given[n]) for n in PARAMETERS]
+    if cases is None and controls is None and kappa is None:
+        kappa = 1.0
+    if sig is None and not (power is not None and (cases or controls)):
+        sig = 0.05
+    return power_two(
+        from_parameters((v[0], v[1]), (v[2], v[3]), v[4], v[5], fpr),
+        v[6],
+        cases=cases,
+        controls=controls,
+        kappa=kappa,
+        sig_level=sig,
+        power=power,
+        alternative=side,
+        method="Two ROC curves power calculation (Obuchowski and McClish's binormal "
+        "variances, as pROC)",
+    )
 
 
 def power_with(

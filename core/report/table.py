@@ -344,9 +344,10 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "partial_auc",
         "the ROC area over FPR (or TPR) from A to B, with McClish's standardised value; "
-        "repeatable (default none)",
+        "repeatable (default none); power: two curves' partial AUC over FPR A to B, from "
+        "parameters",
         one_item(parse_partial_auc),
-        _EVERY_RUN | {"plain"},
+        _EVERY_RUN | {"plain", "power", "power()"},
         kind="list",
         plain="partial-auc",
         metavar="fpr:A-B|tpr:A-B",
@@ -823,10 +824,31 @@ def _entries() -> Iterator[Option]:
         annotation="float | None",
         section="power",
     )
+    for name, said in (
+        ("a1", "the first curve's binormal a (Φ⁻¹(TPR) = a + b·Φ⁻¹(FPR))"),
+        ("b1", "the first curve's binormal b"),
+        ("a2", "the second curve's binormal a"),
+        ("b2", "the second curve's binormal b"),
+        ("rn", "the correlation of the two models' scores among the controls"),
+        ("ra", "the correlation of the two models' scores among the cases"),
+        ("delta", "the difference of the two AUCs to detect"),
+    ):
+        yield Option(
+            name,
+            f"power of two paired curves from parameters (Obuchowski and McClish, as "
+            f"pROC's power.roc.test(list(A1, B1, A2, B2, rn, ra, delta))): {said}",
+            parse_power_number,
+            power,
+            metavar=name.upper(),
+            annotation="float | None",
+            section="power",
+        )
     yield Option(
         "from_file",
         "power: take the AUC and the controls per case (and, unless given, the cases and "
-        "controls) from a file's or preset's rows",
+        "controls) from a file's or preset's rows; with two models' scores of the same rows, "
+        "the power of their AUCs' difference (DeLong's variances and covariance, as "
+        "pROC's power.roc.test(roc1, roc2))",
         str,
         power,
         flag="--from",

@@ -2,13 +2,14 @@
 r-cran-proc; skipped otherwise, the suite never needs them): on random data, the
 smoothed curves (pROC's sensitivities at its specificities and its smoothed AUC: 1e-6
 binormal and normal, 1e-4 density), the rates at coordinates (coords) and the power
-of one curve (power.roc.test)."""
+of one curve and of two (power.roc.test, from data and from parameters)."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -46,13 +47,22 @@ say("coords_se", coords(r, c(0.8, 0.9), input = "specificity", ret = "sensitivit
 say("coords_sp", coords(r, c(0.5, 0.9), input = "sensitivity", ret = "specificity")[, 1])
 say("power", power.roc.test(auc = 0.68, ncases = 37, ncontrols = 55)$power)
 say("ncases", power.roc.test(auc = 0.7, power = 0.9, kappa = 2)$ncases)
+r2 <- roc(d$label, d$other, quiet = TRUE, direction = "<", levels = c(0, 1))
+say("two_power", power.roc.test(r, r2)$power)
+say("two_ncases", power.roc.test(r, r2, power = 0.8)$ncases)
+p <- list(A1 = 1.7, B1 = 0.9, A2 = 1.2, B2 = 1.1, rn = 0.3, ra = 0.5, delta = 0.06)
+say("param_ncases", power.roc.test(p, power = 0.85, kappa = 1.5)$ncases)
+p$FPR11 <- 0; p$FPR12 <- 0.3; p$FPR21 <- 0; p$FPR22 <- 0.3
+say("partial_power", power.roc.test(p, ncases = 150, ncontrols = 200)$power)
 """
 
 
-def _run(tmp_path: Path, y: np.ndarray, s: np.ndarray) -> dict[str, list[float]]:
+def _run(tmp_path: Path, y: np.ndarray, s: np.ndarray, other: np.ndarray) -> dict[str, list[float]]:
     data = tmp_path / "rows.csv"
-    lines = "".join(f"{int(a)},{float(b)!r}\n" for a, b in zip(y, s, strict=True))
-    data.write_text("label,score\n" + lines)
+    lines = "".join(
+        f"{int(a)},{float(b)!r},{float(c)!r}\n" for a, b, c in zip(y, s, other, strict=True)
+    )
+    data.write_text("label,score,other\n" + lines)
     script = tmp_path / "check.R"
     script.write_text(SCRIPT)
     done = subprocess.run(
@@ -75,7 +85,8 @@ def test_smoothing_coords_and_power_agree_with_proc(seed: int, tmp_path: Path) -
     y = (rng.random(n) < rng.uniform(0.2, 0.6)).astype(int)
     y[:2] = [0, 1]
     s = np.round(rng.normal(0, 1, n) + rng.uniform(0.3, 1.5) * y, int(rng.integers(1, 4)))
-    proc = _run(tmp_path, y, s)
+    other = np.round(0.6 * s + rng.normal(0, 0.8, n), 2)
+    proc = _run(tmp_path, y, s, other)
     sweep = build_sweep(make_dataset(s, y))
     for method, name, tol in (
         ("binormal", "binormal", 1e-6),
@@ -96,3 +107,26 @@ def test_smoothing_coords_and_power_agree_with_proc(seed: int, tmp_path: Path) -
     )
     solved = tl.power(auc=0.7, power=0.9, kappa=2)
     assert solved.cases == int(np.ceil(proc["ncases"][0] - 1e-9))
+    two = tmp_path / "two.csv"
+    two.write_text(
+        "label,score_a,score_b\n"
+        + "".join(
+            f"{int(a)},{float(b)!r},{float(c)!r}\n" for a, b, c in zip(y, s, other, strict=True)
+        )
+    )
+    assert tl.power(from_file=str(two)).power == pytest.approx(proc["two_power"][0], abs=1e-6)
+    sized = tl.power(from_file=str(two), power=0.8)
+    assert sized.cases == int(np.ceil(proc["two_ncases"][0] - 1e-9))
+    p: dict[str, Any] = {
+        "a1": 1.7,
+        "b1": 0.9,
+        "a2": 1.2,
+        "b2": 1.1,
+        "rn": 0.3,
+        "ra": 0.5,
+        "delta": 0.06,
+    }
+    sized = tl.power(**p, power=0.85, kappa=1.5)
+    assert sized.cases == int(np.ceil(proc["param_ncases"][0] - 1e-9))
+    part = tl.power(**p, cases=150, controls=200, partial_auc="fpr:0-0.3")
+    assert part.power == pytest.approx(proc["partial_power"][0], abs=1e-6)

@@ -1,5 +1,6 @@
-"""``threshold-lab power``: power and sample size for one ROC curve (pROC's
-``power.roc.test``), from numbers or from a file's rows. Headless: core only."""
+"""``threshold-lab power``: power and sample size for one ROC curve or two paired
+ones (pROC's ``power.roc.test``), from numbers or from a file's rows. Headless: core
+only."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ def parser() -> Parser:
         "controls), the significance level and the power, for a test of one ROC curve's "
         "AUC against 0.5 (Obuchowski's variance, as pROC's power.roc.test).",
         epilog="--from SOURCE (a file or a preset) takes the AUC and the controls per case "
-        "from its rows.",
+        "from its rows; with two models of the same rows, or with --a1 ... --delta, the "
+        "test is of two curves' AUC difference.",
     )
     add_options(p, "power")
     return p

@@ -1,0 +1,151 @@
+"""Two paired ROC curves' power and sample size, as pROC 1.18's power.roc.test(roc1,
+roc2) and its parameter list give them (values from pROC itself), each solve undoing
+the others, and the refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.power_two import from_parameters, power_two
+from threshold_lab.tui.cli import main
+
+import threshold_lab as tl
+from tests.paths import ROOT
+
+PARAMS: dict[str, Any] = {
+    "a1": 2.6,
+    "b1": 1,
+    "a2": 1.9,
+    "b2": 1,
+    "rn": 0.6,
+    "ra": 0.6,
+    "delta": 0.037,
+}
+
+
+@pytest.fixture
+def asah(tmp_path: Path) -> str:
+    """aSAH's s100b and ndka as two models of the same rows (score_ columns)."""
+    rows = (ROOT / "tests" / "data" / "asah.csv").read_text().splitlines()[1:]
+    out = ["label,score_s100b,score_ndka"]
+    for r in rows:
+        outcome, _, s100b, ndka = r.split(",")
+        out.append(f"{int(outcome == 'Poor')},{s100b},{ndka}")
+    path = tmp_path / "asah2.csv"
+    path.write_text("\n".join(out) + "\n")
+    return str(path)
+
+
+def test_from_data_it_is_procs_on_asah(asah: str) -> None:
+    # power.roc.test(roc(outcome, s100b), roc(outcome, ndka)) and with power = 0.9
+    assert tl.power(from_file=asah).power == pytest.approx(0.30906243063217, abs=1e-9)
+    sized = tl.power(from_file=asah, power=0.9)
+    assert (sized.cases, sized.controls) == (214, 375)  # 213.1177, 374.2554 rounded up
+    level = tl.power(from_file=asah, power=0.9, cases=41, controls=72)
+    assert level.sig_level == pytest.approx(0.909788999461354, abs=1e-9)
+
+
+def test_from_parameters_it_is_procs_documented_example() -> None:
+    sized = tl.power(**PARAMS, power=0.8)
+    assert sized.cases == 166 and sized.controls == 166  # 165.760455
+    at = tl.power(**PARAMS, cases=107, controls=321)
+    assert at.power == pytest.approx(0.694258791420184, abs=1e-9)
+    part = tl.power(**PARAMS, power=0.8, partial_auc="fpr:0-0.2")
+    assert part.cases == 108  # 107.02375
+    level = tl.power(**PARAMS, cases=107, controls=321, power=0.8)
+    assert level.sig_level == pytest.approx(0.160493688116635, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(0.5, 3),
+    st.floats(0.5, 2),
+    st.floats(0.2, 2.5),
+    st.floats(0.5, 2),
+    st.floats(-0.5, 0.9),
+    st.floats(-0.5, 0.9),
+    st.floats(0.02, 0.2),
+    st.floats(0.5, 3),
+)
+def test_each_solve_undoes_the_others(
+    a1: float, b1: float, a2: float, b2: float, rn: float, ra: float, delta: float, k: float
+) -> None:
+    cv = from_parameters((a1, b1), (a2, b2), rn, ra)
+    v1, v2, c = cv(k)
+    if not (2 * v1 - 2 * c > 1e-9 and v1 + v2 - 2 * c > 1e-9):
+        return
+    p = power_two(
+        cv,
+        delta,
+        cases=80,
+        controls=80 * k,
+        kappa=None,
+        sig_level=0.05,
+        power=None,
+        alternative="two-sided",
+    )
+    if not 0.01 < p.power < 0.99:
+        return
+    level = power_two(
+        cv,
+        delta,
+        cases=80,
+        controls=80 * k,
+        kappa=None,
+        sig_level=None,
+        power=p.power,
+        alternative="two-sided",
+    )
+    assert level.sig_level == pytest.approx(0.05, rel=1e-9)
+    sized = power_two(
+        cv,
+        delta,
+        cases=None,
+        controls=None,
+        kappa=k,
+        sig_level=0.05,
+        power=p.power,
+        alternative="two-sided",
+    )
+    assert sized.cases == int(np.ceil(80 - 1e-9)) and sized.power_at_whole is not None
+
+
+def test_the_json_and_the_refusals(asah: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["power", "--from", asah, "--power", "0.9", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["solved_for"] == "sample size" and len(out["auc"]) == 2
+    assert set(out["variance_per_case"]) == {"auc1", "auc2", "covariance"}
+    for argv, said in (
+        (["--a1", "2"], "give --b1, --a2, --b2, --rn, --ra, --delta"),
+        (["--from", asah, "--auc", "0.7"], "--auc is one curve's"),
+        (["--from", asah, "--partial-auc", "fpr:0-0.2"], "full AUCs (DeLong's)"),
+        (
+            ["--auc", "0.7", "--cases", "20", "--controls", "20", "--partial-auc", "fpr:0-0.1"],
+            "two curves' test",
+        ),
+        (
+            [*(w for k, v in PARAMS.items() for w in (f"--{k}", str(v))), "--rn", "2"],
+            "rn 2 is a correlation",
+        ),
+    ):
+        assert main(["power", *argv]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
+    with pytest.raises(InputError, match="difference is 0"):
+        power_two(
+            from_parameters((1, 1), (1, 1), 0.5, 0.5),
+            0.0,
+            cases=50,
+            controls=50,
+            kappa=None,
+            sig_level=0.05,
+            power=None,
+            alternative="two-sided",
+        )
