@@ -170,7 +170,9 @@ def smoothed_or_why(sweep: Sweep, method: str, bandwidth: float | str) -> Smooth
         return NotSmoothed(method, str(exc).removeprefix(f"smooth {method}: "))
 
 
-def smooth(sweep: Sweep, method: str, bandwidth: float | str = "nrd0") -> Smoothed:
+def smooth(
+    sweep: Sweep, method: str, bandwidth: float | str = "nrd0", *, points: int = POINTS
+) -> Smoothed:
     """The smoothed ROC curve of ``sweep`` by ``method`` (InputError saying why when
     the rows cannot be smoothed that way).
 
@@ -187,12 +189,14 @@ def smooth(sweep: Sweep, method: str, bandwidth: float | str = "nrd0") -> Smooth
         raise InputError(
             f"smooth {method}: there are no actual {missing}s, so there is no ROC curve to smooth"
         )
+    if points < 2:
+        raise InputError(f"smooth {method}: {points} points; a curve needs two at least")
     if method == "binormal":
-        return _binormal(sweep)
+        return _binormal(sweep, points)
     scores, pos, neg = _classes(sweep)
     if method == "normal":
-        return _normal(scores, pos, neg)
-    return _density(scores, pos, neg, bandwidth)
+        return _normal(scores, pos, neg, points)
+    return _density(scores, pos, neg, bandwidth, points)
 
 
 def _classes(sweep: Sweep) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -202,7 +206,10 @@ def _classes(sweep: Sweep) -> tuple[FloatArray, FloatArray, FloatArray]:
     return sweep.thresholds[::-1].astype(np.float64), pos, neg
 
 
-def _binormal(sweep: Sweep) -> Smoothed:
+def binormal_fit(sweep: Sweep) -> tuple[float, float, int]:
+    """pROC's binormal fit: the least-squares line Φ⁻¹(specificity) = c₀ + c₁·
+    Φ⁻¹(sensitivity) over the points with both rates strictly inside (0, 1), as (c₀,
+    c₁, the points fitted); InputError when there is no such line."""
     se = sweep.tp / float(sweep.positives)
     sp = 1 - sweep.fp / float(sweep.negatives)
     inside = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
@@ -225,7 +232,12 @@ def _binormal(sweep: Sweep) -> Smoothed:
             "smooth binormal: the fitted line is flat (the specificity does not change with "
             "the sensitivity), so it is not a ROC curve"
         )
-    u = np.arange(POINTS, dtype=np.float64) / (POINTS - 1)
+    return intercept, float(slope), int(x.shape[0])
+
+
+def _binormal(sweep: Sweep, points: int) -> Smoothed:
+    intercept, slope, fitted = binormal_fit(sweep)
+    u = np.arange(points, dtype=np.float64) / (points - 1)
     z = probit(u)
     with np.errstate(invalid="ignore"):
         spec = normal_cdf(intercept + slope * z)
@@ -239,7 +251,7 @@ def _binormal(sweep: Sweep) -> Smoothed:
         tpr,
         float(normal_cdf(intercept / math.sqrt(1 + slope * slope))),
         "the binormal model's own, Φ(a/√(1+b²))",
-        {"a": a, "b": b, "points_fitted": float(x.shape[0])},
+        {"a": a, "b": b, "points_fitted": float(fitted)},
     )
 
 
@@ -276,7 +288,12 @@ def _from_densities(
     below = np.concatenate(([0.0], np.cumsum(controls)[:-1])) / total_controls
     fpr, tpr = _ends(below, at_or_above)
     return Smoothed(
-        method, fpr, tpr, _trapezoid(fpr, tpr), "the trapezoid over the curve's 514 points", how
+        method,
+        fpr,
+        tpr,
+        _trapezoid(fpr, tpr),
+        f"the trapezoid over the curve's {fpr.shape[0]} points",
+        how,
     )
 
 
@@ -288,7 +305,7 @@ def _moments(x: FloatArray, w: FloatArray) -> tuple[float, float]:
     return mean, math.sqrt(max(dot(w, d * d) / total, 0.0))
 
 
-def _normal(scores: FloatArray, pos: FloatArray, neg: FloatArray) -> Smoothed:
+def _normal(scores: FloatArray, pos: FloatArray, neg: FloatArray, points: int) -> Smoothed:
     keep_p, keep_n = pos > 0, neg > 0
     mu1, sd1 = _moments(scores[keep_p], pos[keep_p])
     mu0, sd0 = _moments(scores[keep_n], neg[keep_n])
@@ -298,7 +315,7 @@ def _normal(scores: FloatArray, pos: FloatArray, neg: FloatArray) -> Smoothed:
                 f"smooth normal: the {name} scores are all equal, so a normal distribution "
                 "fitted to them has no spread"
             )
-    grid = np.linspace(float(scores[0]), float(scores[-1]), POINTS)
+    grid = np.linspace(float(scores[0]), float(scores[-1]), points)
     cases = np.exp(-0.5 * ((grid - mu1) / sd1) ** 2) / sd1
     controls = np.exp(-0.5 * ((grid - mu0) / sd0) ** 2) / sd0
     model = float(normal_cdf((mu1 - mu0) / math.sqrt(sd0 * sd0 + sd1 * sd1)))
@@ -353,11 +370,14 @@ def bandwidth_of(scores: FloatArray, weights: FloatArray, rule: float | str) -> 
 def kernel_density(x: FloatArray, w: FloatArray, bandwidth: float, grid: FloatArray) -> FloatArray:
     """The Gaussian kernel density of rows ``x`` of weights ``w`` at the evenly
     spaced ``grid`` (unnormalised), as R's ``density`` approximates it: each row's
-    weight split linearly between the two nearest of ``len(grid)`` bins spanning 4
+    weight split linearly between the two nearest of ``max(len(grid), 512)`` bins (a
+    power of 2 above 512) spanning 4
     bandwidths beyond the grid, the bins convolved with the kernel (sampled at R's
     spacing, 2·span/(2·len − 1)) by a circular FFT over twice the bins, and the
     result read at the grid by linear interpolation."""
-    n = grid.shape[0]
+    n = max(grid.shape[0], 512)  # R bins on 512 points at least, a power of 2 above
+    if n > 512:
+        n = 1 << math.ceil(math.log2(n))
     lo = float(grid[0]) - 4 * bandwidth
     hi = float(grid[-1]) + 4 * bandwidth
     step = (hi - lo) / (n - 1)
@@ -378,7 +398,7 @@ def kernel_density(x: FloatArray, w: FloatArray, bandwidth: float, grid: FloatAr
 
 
 def _density(
-    scores: FloatArray, pos: FloatArray, neg: FloatArray, bandwidth: float | str
+    scores: FloatArray, pos: FloatArray, neg: FloatArray, bandwidth: float | str, points: int
 ) -> Smoothed:
     bw = bandwidth_of(scores, pos + neg, bandwidth)
     if not (math.isfinite(bw) and bw > 0):
@@ -386,7 +406,7 @@ def _density(
             f"smooth density: the {bandwidth} bandwidth is {bw:g} (the scores have no "
             "spread by that rule); give --bandwidth a positive number"
         )
-    grid = np.linspace(float(scores[0]) - CUT * bw, float(scores[-1]) + CUT * bw, POINTS)
+    grid = np.linspace(float(scores[0]) - CUT * bw, float(scores[-1]) + CUT * bw, points)
     keep_p, keep_n = pos > 0, neg > 0
     cases = kernel_density(scores[keep_p], pos[keep_p], bw, grid)
     controls = kernel_density(scores[keep_n], neg[keep_n], bw, grid)

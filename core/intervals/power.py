@@ -65,6 +65,8 @@ class Power:
     #: A sample size solved for, rounded up to whole cases and controls: the power at it.
     power_at_whole: float | None = None
     method: str = "One ROC curve power calculation (Obuchowski's variance, as pROC)"
+    #: A sample size solved for, before rounding up (pROC's own numbers).
+    unrounded: tuple[float, float] | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -77,6 +79,8 @@ class Power:
             "alternative": self.alternative,
             "solved_for": self.solved_for,
             "power_at_whole": self.power_at_whole,
+            "cases_unrounded": None if self.unrounded is None else self.unrounded[0],
+            "controls_unrounded": None if self.unrounded is None else self.unrounded[1],
         }
 
     def lines(self) -> list[str]:
@@ -164,7 +168,15 @@ def power_one(
         whole_cases, whole_controls = math.ceil(need - 1e-9), math.ceil(k * need - 1e-9)
         at = _power(auc, float(whole_cases), whole_controls / whole_cases, alpha)
         return Power(
-            auc, whole_cases, whole_controls, _sig(alpha, two), power, alternative, solved, at
+            auc,
+            whole_cases,
+            whole_controls,
+            _sig(alpha, two),
+            power,
+            alternative,
+            solved,
+            at,
+            unrounded=(need, k * need),
         )
     assert cases is not None and controls is not None
     k = controls / cases

@@ -115,6 +115,8 @@ class TwoPower:
     variances: tuple[float, float, float]
     power_at_whole: float | None = None
     method: str = "Two ROC curves power calculation"
+    #: A sample size solved for, before rounding up (pROC's own numbers).
+    unrounded: tuple[float, float] | None = None
 
     def as_json(self) -> dict[str, Any]:
         v1, v2, c = self.variances
@@ -130,6 +132,8 @@ class TwoPower:
             "solved_for": self.solved_for,
             "power_at_whole": self.power_at_whole,
             "variance_per_case": {"auc1": v1, "auc2": v2, "covariance": c},
+            "cases_unrounded": None if self.unrounded is None else self.unrounded[0],
+            "controls_unrounded": None if self.unrounded is None else self.unrounded[1],
         }
 
     def lines(self) -> list[str]:
@@ -232,6 +236,7 @@ def power_two(
             alternative=alternative,
             solved_for=solved,
             power_at_whole=at,
+            unrounded=(need, k * need),
             **out,  # type: ignore[arg-type]
         )
     assert cases is not None and controls is not None

@@ -3,15 +3,26 @@ options the command line's ``power`` takes (one table declares them)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.compare.paired import paired_delong
+from threshold_lab.core.curves.operating import partial_auc
+from threshold_lab.core.curves.roc import roc_auc
+from threshold_lab.core.curves.smooth import binormal_fit
+from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.power import Power, power_one
-from threshold_lab.core.intervals.power_two import TwoPower, from_parameters, power_two
+from threshold_lab.core.intervals.power_two import (
+    Covariances,
+    TwoPower,
+    from_parameters,
+    power_two,
+)
 from threshold_lab.core.report.option import keywords_checked
 from threshold_lab.core.report.request import Request
 from threshold_lab.core.report.table import OPTIONS
@@ -36,6 +47,7 @@ def power(
     ra: float | None = None,
     delta: float | None = None,
     partial_auc: str | Sequence[str] | None = None,
+    power_method: str | None = None,
 ) -> Power | TwoPower:
     """Solve for the one left out of ``auc``, the sample size (``cases`` and
     ``controls``, or one of them with ``kappa`` controls per case), ``sig_level``
@@ -61,6 +73,7 @@ def power(
         ("from_file", from_file),
         *zip(PARAMETERS, (a1, b1, a2, b2, rn, ra, delta), strict=True),
         ("partial_auc", partial_auc),
+        ("power_method", power_method),
     ):
         if value is None:
             continue
@@ -76,6 +89,44 @@ def power(
         except ValueError as exc:
             raise InputError(f"threshold_lab.power(): {name}={value!r}: {exc}") from None
     return power_from(given)
+
+
+def _fpr_range(partial: Sequence[tuple[str, float, float]]) -> tuple[float, float] | None:
+    """The one partial AUC over FPR asked for, or None."""
+    if not partial:
+        return None
+    if len(partial) != 1 or partial[0][0] != "fpr":
+        raise InputError("power: give one partial AUC over FPR, as fpr:0-0.2")
+    return partial[0][1], partial[0][2]
+
+
+def _obuchowski_from_data(
+    a: Dataset, b: Dataset, fpr: tuple[float, float] | None
+) -> tuple[Covariances, tuple[float, float]]:
+    """pROC's method = "obuchowski" from two models' rows: each curve's binormal fit
+    (its intercept and slope taken as A and B, as pROC passes them), the Pearson
+    correlations of the two models' scores among the cases and the controls, κ the
+    rows' controls per case; the AUCs (partial, over ``fpr``, when asked for)."""
+    if a.weights is not None:
+        raise InputError(
+            "power: --power-method obuchowski reads each row's score once; these rows are weighted"
+        )
+    sweeps = (build_sweep(a), build_sweep(b))
+    fits = [binormal_fit(s)[:2] for s in sweeps]
+    labels = a.labels
+    ra = float(np.corrcoef(a.scores[labels], b.scores[labels])[0, 1])
+    rn = float(np.corrcoef(a.scores[~labels], b.scores[~labels])[0, 1])
+    if not (math.isfinite(ra) and math.isfinite(rn)):
+        raise InputError("power: a model's scores are all equal within a class; no correlation")
+    kappa = float(a.negatives) / float(a.positives)
+    # pROC's partial range runs from the higher FPR end to the lower (1 − its specificities).
+    ends = None if fpr is None else (fpr[1], fpr[0])
+    cv = from_parameters(fits[0], fits[1], rn, ra, ends)
+    if fpr is None:
+        aucs = tuple(float(roc_auc(s).value or 0.0) for s in sweeps)
+    else:
+        aucs = tuple(float(partial_auc(s, "fpr", *fpr).area.value or 0.0) for s in sweeps)
+    return (lambda _k: cv(kappa)), (aucs[0], aucs[1])
 
 
 #: The parameters of two binormal curves (pROC's A1, B1, A2, B2, rn, ra, delta).
@@ -121,18 +172,9 @@ def power_of_two(
     cases, controls, kappa = given.get("cases"), given.get("controls"), given.get("kappa")
     power, sig = given.get("power"), given.get("sig_level")
     partial = given.get("partial_auc") or ()
+    fpr = _fpr_range(partial)
     if a is not None and b is not None:
-        if partial:
-            raise InputError(
-                "power: from data, two curves' test is of their full AUCs (DeLong's); give "
-                "the parameters (--a1 ... --delta) for a partial AUC"
-            )
-        delong, why = paired_delong(a.scores, b.scores, a.labels, a.weights)
-        if delong is None or delong.var_a is None or delong.var_b is None or delong.cov is None:
-            raise InputError(f"power: the two models' AUCs have no DeLong variance: {why}")
         pos, neg = float(a.positives), float(a.negatives)
-        aucs = (float(delong.auc_a), float(delong.auc_b))
-        scaled = (delong.var_a * pos, delong.var_b * pos, delong.cov * pos)
         if cases is None and controls is None:
             if kappa is None:
                 kappa = neg / pos
@@ -140,8 +182,23 @@ def power_of_two(
                 cases, controls, kappa = pos, neg, None
         if sig is None and not (power is not None and (cases or controls)):
             sig = 0.05
+        if given.get("power_method") == "obuchowski":
+            covariances, aucs = _obuchowski_from_data(a, b, fpr)
+            how = "Obuchowski and McClish's binormal variances from the data, as pROC"
+        else:
+            if fpr is not None:
+                raise InputError(
+                    "power: from data, DeLong's variances are of the full AUCs; give "
+                    "--power-method obuchowski (or the parameters) for a partial AUC"
+                )
+            delong, why = paired_delong(a.scores, b.scores, a.labels, a.weights)
+            if delong is None or delong.var_a is None or delong.var_b is None or delong.cov is None:
+                raise InputError(f"power: the two models' AUCs have no DeLong variance: {why}")
+            aucs = (float(delong.auc_a), float(delong.auc_b))
+            scaled = (delong.var_a * pos, delong.var_b * pos, delong.cov * pos)
+            covariances, how = (lambda _k: scaled), "DeLong's variances, as pROC"
         return power_two(
-            lambda _k: scaled,
+            covariances,
             aucs[0] - aucs[1],
             cases=cases,
             controls=controls,
@@ -150,19 +207,16 @@ def power_of_two(
             power=power,
             alternative=side,
             aucs=aucs,
-            method="Two ROC curves power calculation (DeLong's variances, as pROC)",
+            method=f"Two ROC curves power calculation ({how})",
         )
+    if "power_method" in given:
+        raise InputError("power: --power-method is for two models' data (--from)")
     left = [n for n in PARAMETERS if n not in given]
     if left:
         said = ", ".join("--" + n for n in left)
         raise InputError(
             f"power: two curves from parameters need all of --a1 ... --delta; give {said}"
         )
-    fpr = None
-    if partial:
-        if len(partial) != 1 or partial[0][0] != "fpr":
-            raise InputError("power: give one partial AUC over FPR, as fpr:0-0.2")
-        fpr = (partial[0][1], partial[0][2])
     v = [float(given[n]) for n in PARAMETERS]
     if cases is None and controls is None and kappa is None:
         kappa = 1.0

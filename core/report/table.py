@@ -344,8 +344,8 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "partial_auc",
         "the ROC area over FPR (or TPR) from A to B, with McClish's standardised value; "
-        "repeatable (default none); power: two curves' partial AUC over FPR A to B, from "
-        "parameters",
+        "repeatable (default none); power: two curves' partial AUC over FPR A to B (from "
+        "parameters, or from data by --power-method obuchowski)",
         one_item(parse_partial_auc),
         _EVERY_RUN | {"plain", "power", "power()"},
         kind="list",
@@ -843,6 +843,18 @@ def _entries() -> Iterator[Option]:
             annotation="float | None",
             section="power",
         )
+    yield Option(
+        "power_method",
+        "power of two curves from data: the AUCs' variances and covariance by delong "
+        "(the default) or obuchowski (each curve's binormal fit and the scores' "
+        "correlations, Obuchowski and McClish's; also for --partial-auc), pROC's method",
+        one_of("power-method", ("delong", "obuchowski")),
+        power,
+        metavar="delong|obuchowski",
+        annotation="str | None",
+        section="power",
+        cli_default="delong",
+    )
     yield Option(
         "from_file",
         "power: take the AUC and the controls per case (and, unless given, the cases and "

@@ -184,3 +184,42 @@ def test_typed_methods_and_bandwidths() -> None:
             parse_bandwidth(bad)
     with pytest.raises(InputError, match="give binormal, density, normal"):
         parse_method("loess")
+
+
+def _ndka() -> tuple[np.ndarray, np.ndarray]:
+    with (ROOT / "tests" / "data" / "asah.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    y = np.array([r["outcome"] == "Poor" for r in rows]).astype(int)
+    return np.array([float(r["ndka"]) for r in rows]), y
+
+
+def test_procs_own_tests_hold() -> None:
+    """pROC's tests/testthat/test-smooth.R: smooth(r.ndka, method = "fitdistr", n = 10)
+    (normal densities); with n = 10, density (R 4.2's) and binormal from pROC 1.18."""
+    s, y = _ndka()
+    sweep = build_sweep(make_dataset(s, y))
+    fitted = smooth(sweep, "normal", points=10)
+    se = [
+        1,
+        1,
+        0.65584212882921,
+        0.303849532306639,
+        0.0922807400203477,
+        0.017547821937714,
+        0.00203415264061833,
+        0.000141550295211778,
+        5.86072275643637e-06,
+        1.43622216786009e-07,
+        2.05997195401133e-09,
+        0,
+    ]
+    sp = [0, 0, 0.961731211013412, 0.999999997253703, 1, 1, 1, 1, 1, 1, 1, 1]
+    assert np.allclose(fitted.tpr, se[::-1], atol=1e-12, rtol=1e-8)
+    assert np.allclose(fitted.fpr, 1 - np.array(sp[::-1]), atol=1e-12)
+    assert fitted.auc == pytest.approx(0.814600645965216, abs=1e-12)
+    density = smooth(sweep, "density", points=10)
+    assert density.auc == pytest.approx(0.515210912152301, abs=1e-12)
+    assert density.tpr[-3] == pytest.approx(0.9906659809825769, abs=1e-12)
+    binormal = smooth(sweep, "binormal", points=10)
+    assert binormal.auc == pytest.approx(0.600569923699544, abs=1e-12)
+    assert np.allclose(binormal.tpr[1:-1], np.arange(10) / 9, atol=1e-12)

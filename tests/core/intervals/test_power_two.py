@@ -43,6 +43,50 @@ def asah(tmp_path: Path) -> str:
     return str(path)
 
 
+def _pair(tmp_path: Path, one: str, two: str) -> str:
+    rows = (ROOT / "tests" / "data" / "asah.csv").read_text().splitlines()
+    head = rows[0].split(",")
+    out = [f"label,score_{one},score_{two}"]
+    for r in rows[1:]:
+        v = dict(zip(head, r.split(","), strict=True))
+        out.append(f"{int(v['outcome'] == 'Poor')},{v[one]},{v[two]}")
+    path = tmp_path / f"{one}_{two}.csv"
+    path.write_text("\n".join(out) + "\n")
+    return str(path)
+
+
+def test_procs_own_tests_hold(tmp_path: Path) -> None:
+    """pROC's tests/testthat/test-power.roc.test.R, as fixed numbers."""
+    nw = _pair(tmp_path, "ndka", "wfns")
+    assert tl.power(from_file=nw).power == pytest.approx(0.7131594, abs=1e-6)
+    ob = tl.power(from_file=nw, power_method="obuchowski")
+    assert ob.power == pytest.approx(0.8061004, abs=1e-6)
+    sized = tl.power(from_file=nw, power=0.9)
+    assert sized.unrounded == pytest.approx((64.77777, 113.7561), abs=1e-4)
+    sized = tl.power(from_file=nw, power=0.9, power_method="obuchowski")
+    assert sized.unrounded == pytest.approx((53.23685, 93.48911), abs=1e-4)
+    level = tl.power(from_file=nw, power=0.9, cases=41, controls=72)
+    assert level.sig_level == pytest.approx(0.1836639, abs=1e-6)
+    level = tl.power(from_file=nw, power=0.9, cases=41, controls=72, power_method="obuchowski")
+    assert level.sig_level == pytest.approx(0.1150686, abs=1e-6)
+    partial = tl.power(
+        from_file=_pair(tmp_path, "wfns", "ndka"),
+        power=0.9,
+        power_method="obuchowski",
+        partial_auc="fpr:0-0.1",
+    )
+    assert partial.unrounded == pytest.approx((0.5061498, 0.8888484), abs=1e-6)
+    p = {**PARAMS, "delta": 0.037}
+    part = tl.power(**p, power=0.8, partial_auc="fpr:0-0.2")
+    assert part.unrounded == pytest.approx((107.0238, 107.0238), abs=1e-4)
+    level = tl.power(**p, power=0.8, cases=107, controls=107, partial_auc="fpr:0-0.2")
+    assert level.sig_level == pytest.approx(0.05004012, abs=1e-7)
+    at = tl.power(**p, cases=107, controls=107, partial_auc="fpr:0-0.2")
+    assert at.power == pytest.approx(0.7999286, abs=1e-6)
+    one = tl.power(auc=0.7313686, power=0.95, kappa=1.7)
+    assert one.unrounded == pytest.approx((29.29764, 49.806), abs=1e-4)
+
+
 def test_from_data_it_is_procs_on_asah(asah: str) -> None:
     # power.roc.test(roc(outcome, s100b), roc(outcome, ndka)) and with power = 0.9
     assert tl.power(from_file=asah).power == pytest.approx(0.30906243063217, abs=1e-9)
@@ -125,7 +169,7 @@ def test_the_json_and_the_refusals(asah: str, capsys: pytest.CaptureFixture[str]
     for argv, said in (
         (["--a1", "2"], "give --b1, --a2, --b2, --rn, --ra, --delta"),
         (["--from", asah, "--auc", "0.7"], "--auc is one curve's"),
-        (["--from", asah, "--partial-auc", "fpr:0-0.2"], "full AUCs (DeLong's)"),
+        (["--from", asah, "--partial-auc", "fpr:0-0.2"], "variances are of the full AUCs"),
         (
             ["--auc", "0.7", "--cases", "20", "--controls", "20", "--partial-auc", "fpr:0-0.1"],
             "two curves' test",
