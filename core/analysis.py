@@ -25,6 +25,7 @@ from threshold_lab.core.curves.hull import CostCurve, cost_curve
 from threshold_lab.core.curves.pr import pr_from_sums, pr_summaries
 from threshold_lab.core.curves.probabilities import probability_from_sums, probability_summaries
 from threshold_lab.core.curves.roc import auc_from_sums, roc_auc
+from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed, smoothed_or_why
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.curves.tie_pass import TieSums, tie_sums, usable
 from threshold_lab.core.data.dataset import Dataset
@@ -114,6 +115,18 @@ class Curves:
     def cost_curve(self) -> CostCurve:
         """The ROC convex hull and the cost curves' envelope (computed once)."""
         return cost_curve(self.sweep)
+
+    @cached_property
+    def _smoothed(self) -> dict[str, Smoothed | NotSmoothed]:
+        return {}
+
+    def smoothed(self, method: str) -> Smoothed | NotSmoothed:
+        """The ROC curve smoothed by ``method`` (binormal, density at the nrd0
+        bandwidth, or normal), or why these rows cannot be (each computed once)."""
+        done = self._smoothed.get(method)
+        if done is None:
+            done = self._smoothed[method] = smoothed_or_why(self.sweep, method, "nrd0")
+        return done
 
     @cached_property
     def local_maxima(self) -> npt.NDArray[np.intp]:

@@ -618,6 +618,23 @@ class RocHull(Command):
     ON_KEY_LINE = False
 
 
+class RocSmooth(Command):
+    """ROC chart: a smoothed curve beside the exact one (binormal, density, normal, none)"""
+
+    KEY = "z"
+    ID = "roc-smooth"
+    FOOTER = "Smooth"
+    ACTION = "roc_smooth"
+    GROUP = "Views and playback"
+    PLAIN = "smooth"
+    PLAIN_HELP = (
+        "smooth binormal|density|normal: the ROC curve smoothed by a model (pROC's smooth), "
+        "its AUC named with the method beside the exact one, and the model's parameters"
+    )
+    #: The ROC chart's own message says it, as it says h.
+    ON_KEY_LINE = False
+
+
 class FoldCurve(Command):
     """Folds' charts: the next fold's curve alone, beside all rows' and the folds' range"""
 

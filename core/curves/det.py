@@ -62,9 +62,10 @@ def _poly(coefs: tuple[float, ...], x: FloatArray) -> FloatArray:
 _erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
-def probit(p: npt.ArrayLike) -> FloatArray:
+def probit(p: npt.ArrayLike, *, refine: bool = True) -> FloatArray:
     """Φ⁻¹(p) for each p in (0, 1): the standard normal quantile; −inf at 0, inf at 1,
-    NaN outside [0, 1].
+    NaN outside [0, 1]. ``refine`` False skips the last step (an ``erfc`` a value, in
+    Python): within about 1e-9 relative, for a fit over millions of points.
 
     >>> probit([0.5, 0.975, 0.001]).round(6).tolist()
     [0.0, 1.959964, -3.090232]
@@ -89,7 +90,7 @@ def probit(p: npt.ArrayLike) -> FloatArray:
     w = np.sqrt(-2 * np.log(t[low]))
     z[low] = _poly(_C, w) / (_poly(_D, w) * w + 1)
     # One Halley step on Φ(z) − t, with Φ from erfc: full double precision.
-    if z.size:
+    if z.size and refine:
         e = normal_cdf(z) - t
         u = e * math.sqrt(2 * math.pi) * np.exp(z * z / 2)
         z = z - u / (1 + z * u / 2)

@@ -59,6 +59,8 @@ RULES = ("nrd0", "nrd")
 NOT_OFFERED = ("ucv", "bcv", "sj", "sj-ste", "sj-dpi")
 #: The points of a smoothed curve (pROC's ``n``), before its two ends.
 POINTS = 512
+#: Up to this many points the binormal fit's deviates are refined to the last digit.
+REFINED = 100_000
 #: A density grid reaches this many bandwidths beyond the scores (R's ``cut``).
 CUT = 3
 
@@ -121,14 +123,35 @@ class Smoothed:
         """``smoothed (binormal)``: how its AUC is always named."""
         return f"smoothed ({self.method})"
 
+    def words(self) -> str:
+        """What a chart drawing it says: the method, its area, the model's fit."""
+        shown = self.parameters
+        if self.method == "binormal":
+            fit = f"a {shown['a']:.3g}, b {shown['b']:.3g}"
+        elif self.method == "density":
+            fit = f"bandwidth {shown['bandwidth']:.3g}, {shown['rule']}"
+        else:
+            fit = f"the normals' own AUC {shown['model_auc']:.3f}"
+        return (
+            f"~ {self.label}, AUC ≈ {self.auc:.3f} ({fit}), a model of the scores beside "
+            "the exact curve"
+        )
+
     def sentence(self) -> str:
         """The area and the parameters in one line (≈: a model's decimal)."""
-        shown = ", ".join(
-            f"{k} {v:.6g}" if isinstance(v, float) else f"{k} {v}"
-            for k, v in self.parameters.items()
-        )
+        p = self.parameters
+        if self.method == "binormal":
+            fit = f"a = {p['a']:.6g}, b = {p['b']:.6g}, fitted to {p['points_fitted']:.0f} points"
+        elif self.method == "density":
+            fit = f"bandwidth {p['bandwidth']:.6g} ({p['rule']})"
+        else:
+            fit = (
+                f"positives' mean {p['mean_positives']:.6g}, sd {p['sd_positives']:.6g}; "
+                f"negatives' mean {p['mean_negatives']:.6g}, sd {p['sd_negatives']:.6g}; the "
+                f"normals' own AUC ≈ {p['model_auc']:.6f}"
+            )
         return (
-            f"ROC AUC, {self.label}: ≈ {self.auc:.6f} ({self.auc_how}); {shown}; a model of "
+            f"ROC AUC, {self.label}: ≈ {self.auc:.6f} ({self.auc_how}); {fit}; a model of "
             "the scores, not the rows' own curve"
         )
 
@@ -157,6 +180,9 @@ class NotSmoothed:
 
     def sentence(self) -> str:
         return f"ROC AUC, {self.label}: none: {self.reason}"
+
+    def words(self) -> str:
+        return f"no {self.label} curve: {self.reason}"
 
     def as_json(self) -> dict[str, Any]:
         return {"method": self.method, "label": self.label, "auc": None, "reason": self.reason}
@@ -213,8 +239,11 @@ def binormal_fit(sweep: Sweep) -> tuple[float, float, int]:
     se = sweep.tp / float(sweep.positives)
     sp = 1 - sweep.fp / float(sweep.negatives)
     inside = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
-    x = probit(se[inside])
-    y = probit(sp[inside])
+    # Above REFINED points, the fit's points to about 1e-9 (the last refinement is a
+    # Python call a value): the line moves by as little, far inside pROC's rounding.
+    refine = int(np.count_nonzero(inside)) <= REFINED
+    x = probit(se[inside], refine=refine)
+    y = probit(sp[inside], refine=refine)
     why = (
         "smooth binormal: the ROC curve has {} point(s) with both rates strictly "
         "between 0 and 1; the binormal fit needs two at different sensitivities"

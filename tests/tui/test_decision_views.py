@@ -165,6 +165,44 @@ async def test_h_draws_the_roc_hull_and_its_area() -> None:
         assert not chart.draws_hull and "=" not in rendered(chart)
 
 
+async def test_z_draws_each_smoothed_curve_in_turn_beside_the_exact_one() -> None:
+    """z cycles binormal, density, normal and none: each drawn (~) as core smooths it,
+    its AUC named with the method beside the exact AUC, and said with its fit."""
+    from threshold_lab.core.curves.smooth import smooth
+
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        chart = app.main.query_one("#roc-chart", CurveChart)
+        sweep = app.main.session.analysis.sweep
+        for method in ("binormal", "density", "normal"):
+            await pilot.press("z")
+            await _settle(app, pilot)
+            want = smooth(sweep, method)
+            assert chart.smoothed is not None and chart.smoothed.auc == want.auc
+            assert f"~ smoothed ({method})" in chart.legend and "~" in rendered(chart)
+            summary = " ".join(app.main.query_one("#chart-summary", ItemLines).plain.split())
+            assert f"smoothed ({method}) AUC ≈ {want.auc:.3f}" in summary
+            assert app.main.message.startswith(f"ROC chart: ~ smoothed ({method}), AUC ≈")
+        await pilot.press("z")
+        await pilot.pause()
+        assert chart.smoothed is None and "~" not in rendered(chart)
+        assert app.main.message == "ROC chart: the smoothed curve hidden (z: binormal)."
+
+
+async def test_z_on_rows_that_cannot_be_smoothed_says_why() -> None:
+    from threshold_lab.core.data.dataset import make_dataset
+    from threshold_lab.core.session.session import Session
+    from threshold_lab.tui.app import ThresholdLab
+
+    data = make_dataset([0.9, 0.1], [1, 0])  # no point strictly inside the square
+    app = ThresholdLab(Session(data, 0.5, source="two rows"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("z")
+        await _settle(app, pilot)
+        assert app.main.message.startswith("ROC chart: no smoothed (binormal) curve: the ROC")
+        assert app.main.query_one("#roc-chart", CurveChart).smoothed is None
+
+
 async def test_scores_that_are_not_probabilities_leave_a_note() -> None:
     from threshold_lab.core.data.dataset import make_dataset
     from threshold_lab.core.session.session import Session

@@ -330,7 +330,7 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
         await pilot.pause()
         footer_actions = {b.action for b in as_bindings(app.main.BINDINGS) if b.show}
         more = str(app.main.query_one("#more-keys").render())
-        # The footer's "1-4 Panes", l and h (the chart's message says them), E
+        # The footer's "1-4 Panes", l, h and z (the chart's message says them), E
         # (the line a file opened with --group starts with says it) and F (a folds'
         # chart's legend says it), b (a curve's chart's message says it) and S (b's does);
         # D, { and } (help and the palette list D; the band line says { and }); ( ) < >
@@ -347,6 +347,7 @@ async def test_every_key_is_on_screen_where_there_is_room() -> None:
             "pane-sweep",
             "log-fpr",
             "roc-hull",
+            "roc-smooth",
             "fold-curve",
             "groups",
             "own-thresholds",

@@ -306,3 +306,17 @@ def test_roc_and_status_name_each_rate_by_its_counts() -> None:
         "(FPR at TPR >= 0.9, 0.95, 0.99; max F1; max informedness)." in lines
     )
     assert lines[-1].endswith("; precision 8/10, recall 8/14.")
+
+
+def test_smooth_says_each_model_named_and_refuses_what_cannot_be() -> None:
+    from threshold_lab.core.curves.smooth import smooth
+
+    out = run("smooth binormal", "smooth normal", "smooth loess", "smooth", name="good")
+    want = smooth(session("good").analysis.sweep, "binormal")
+    assert out[0].startswith(f"ROC AUC, smoothed (binormal): ≈ {want.auc:.6f}")
+    assert "a model of the scores, not the rows' own curve" in out[0]
+    assert out[1].startswith("ROC AUC, smoothed (normal): ≈ ") and "normals' own AUC" in out[1]
+    assert out[2].startswith("error: smooth 'loess': give binormal, density, normal")
+    assert out[3] == "error: say smooth binormal, smooth density or smooth normal; nothing changed"
+    told = run("smooth binormal", name="canonical")
+    assert told[0].startswith("No smoothed (binormal) curve: the ROC curve has 1 point(s)")

@@ -341,6 +341,13 @@ def test_roc_hull(snap_compare: Compare, size: tuple[int, int], zoom: list[str])
     assert snap_compare(make_app("good"), press=[*zoom, "h"], terminal_size=size)
 
 
+@pytest.mark.parametrize(("size", "zoom"), [(SMALL, ["2"]), (SIZE, [])], ids=["80x24", "120x40"])
+def test_roc_smoothed(snap_compare: Compare, size: tuple[int, int], zoom: list[str]) -> None:
+    """z draws preset good's binormal smoothed ROC curve (~, faint) beside the exact
+    one, its AUC named "smoothed (binormal)" beside the exact AUC."""
+    assert snap_compare(make_app("good"), press=[*zoom, "z"], terminal_size=size)
+
+
 def test_transform_message(snap_compare: Compare) -> None:
     """delivery-a at 0.7 after T square: precision 1/2, and the message says AUC and
     AP are unchanged, one decision changed, and 0.49 makes the old decisions again."""

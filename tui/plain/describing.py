@@ -18,6 +18,8 @@ from threshold_lab.core.curves.operating import (
     parse_partial_auc,
     parse_readouts,
 )
+from threshold_lab.core.curves.smooth import NotSmoothed
+from threshold_lab.core.curves.smooth import parse_method as parse_smooth_method
 from threshold_lab.core.curves.sound import SECONDS, check_wav, parse_seconds, sonify, write_wav
 from threshold_lab.core.curves.sound import parse_kind as parse_sound_kind
 from threshold_lab.core.curves.walk import entered_rows, next_chance, next_hull, step_words
@@ -111,6 +113,17 @@ class Describing(Speaker):
             self.say(f"No description of the {d.kind.upper()} curve: {d.reason}.")
             return
         self.say(*d.sentences)
+
+    def cmd_smooth(self, args: list[str]) -> None:
+        """``smooth binormal|density|normal``: the ROC curve smoothed by a model."""
+        if len(args) != 1:
+            raise InputError("say smooth binormal, smooth density or smooth normal")
+        (method,) = parse_smooth_method(args[0])
+        smoothed = self.analysis.curves.smoothed(method)
+        if isinstance(smoothed, NotSmoothed):
+            self.say(f"No {smoothed.label} curve: {smoothed.reason}.")
+            return
+        self.say(smoothed.sentence())
 
     def cmd_sound(self, args: list[str]) -> None:
         """``sound roc|pr FILE.wav [SECONDS] [overwrite]``: the curve as a WAV file, said

@@ -95,6 +95,7 @@ class PlainSession(Rows, Lessons, Describing, Deciding, Models, Settings):
             cmd.UsefulRange: self.cmd_useful_range,
             cmd.Hull: lambda args: self._tell(args, lambda: cost_curve_lines(self.analysis)),
             cmd.PowerCommand: lambda args: self.say(*self._power(args)),
+            cmd.RocSmooth: self.cmd_smooth,
             cmd.Corners: lambda args: self._tell(
                 args,
                 lambda: corner_lines(self.analysis.sweep, self.analysis.curves.local_maxima),

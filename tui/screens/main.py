@@ -25,6 +25,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.smooth import METHODS as SMOOTH_METHODS
+from threshold_lab.core.curves.smooth import Smoothed
 from threshold_lab.core.curves.walk import entered_rows, step_words
 from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.errors import InputError
@@ -143,6 +145,9 @@ class MainScreen(Screen[None]):
     """The ROC chart's FPR on a log scale."""
     roc_hull: reactive[bool] = reactive(False, repaint=False)
     """The ROC chart draws its convex hull."""
+    roc_smooth: reactive[str] = reactive("", repaint=False)
+    """The method of the smoothed curve the ROC chart draws beside the exact one
+    (``z`` cycles binormal, density, normal, none), or ""."""
     """Whether the ROC chart has FPR on a log scale (``l``)."""
     braille_line: reactive[bool] = reactive(False, repaint=False)
     """The braille line of the shown curve above the chart (``b``)."""
@@ -214,6 +219,7 @@ class MainScreen(Screen[None]):
                 ascii,
                 MainScreen.log_fpr,
                 MainScreen.roc_hull,
+                MainScreen.roc_smooth,
                 MainScreen.fold_curve,
                 mode=MainScreen.chart_mode,
                 braille=MainScreen.braille_line,
@@ -421,7 +427,12 @@ class MainScreen(Screen[None]):
         """``update`` and its drawing as a frame, with what the widgets read of it for
         the chart shown (the frame before lends what it read that still holds)."""
         return Frame.of(
-            update, prepared, mode=self.chart_mode, hull=self.roc_hull, before=self.frame
+            update,
+            prepared,
+            mode=self.chart_mode,
+            hull=self.roc_hull,
+            smooth=self.roc_smooth,
+            before=self.frame,
         )
 
     def watch_chart_mode(self) -> None:
@@ -438,6 +449,9 @@ class MainScreen(Screen[None]):
     def watch_roc_hull(self) -> None:
         self._reread()
 
+    def watch_roc_smooth(self) -> None:
+        self._reread()
+
     def _reread(self) -> None:
         """The chart shown changed: the frame again when the new chart reads what the
         frame did not. It runs before the chart panel hears of the change (a screen's
@@ -447,7 +461,11 @@ class MainScreen(Screen[None]):
         if frame is None:
             return
         again = self._frame(frame.update, frame.prepared)
-        if again.readings.read != frame.readings.read:
+        # Another smoothing reads the same names: compared by what was read, too.
+        if (
+            again.readings.read != frame.readings.read
+            or again.readings.smoothed is not frame.readings.smoothed
+        ):
             self.frame = again
 
     def show(self, update: Update) -> None:
@@ -689,6 +707,7 @@ class MainScreen(Screen[None]):
             keys += "; l: FPR linear" if self.log_fpr else "; l: log FPR"
             if self.chart_mode == "roc":  # side by side the line has no room at 80 columns
                 keys += "; h: no hull" if self.roc_hull else "; h: hull"
+                keys += "; z: smooth"
         if self.chart_mode in CURVE_OF and not (self.braille_line or self.ascii):
             keys += "; b: braille line"
         self.say(f"{shown_pane}Chart: {shown} ({keys}).")
@@ -755,6 +774,25 @@ class MainScreen(Screen[None]):
             )
         else:
             self.say(f"{shown_pane}ROC chart: the convex hull hidden (h: show it).")
+
+    def action_roc_smooth(self) -> None:
+        shown_pane = self._reveal_chart()
+        if self.chart_mode not in ("roc", "both"):
+            self.chart_mode = "roc"
+        order = ("", *SMOOTH_METHODS)
+        self.roc_smooth = order[(order.index(self.roc_smooth) + 1) % len(order)]
+        if not self.roc_smooth:
+            self.say(f"{shown_pane}ROC chart: the smoothed curve hidden (z: binormal).")
+            return
+        smoothed = None if self.frame is None else self.frame.readings.smoothed
+        nxt = order[(order.index(self.roc_smooth) + 1) % len(order)] or "none"
+        if smoothed is None:
+            words = "drawn once these rows are prepared"
+        elif self.has_class("-hide-metrics") and isinstance(smoothed, Smoothed):
+            words = f"~ {smoothed.label}, a model of the scores beside the exact curve"
+        else:
+            words = smoothed.words()
+        self.say(f"{shown_pane}ROC chart: {words} (z: {nxt}).")
 
     def action_fold_curve(self) -> None:
         rows = () if self.frame is None else self.frame.update.models

@@ -36,10 +36,12 @@ class Frame:
         *,
         mode: ChartMode,
         hull: bool = False,
+        smooth: str = "",
         before: Frame | None = None,
     ) -> Frame:
         """``update`` with ``prepared`` and what the widgets read of it with the chart
-        panel in ``mode`` (``hull``: the ROC chart draws its hull); ``before``, the
+        panel in ``mode`` (``hull``: the ROC chart draws its hull; ``smooth``: the
+        method of the smoothed curve it draws beside, or ""); ``before``, the
         frame it follows, lends what it read that still holds
         (:func:`threshold_lab.tui.state.readings.read`)."""
         frame = cls(update, prepared)
@@ -48,6 +50,7 @@ class Frame:
             frame.ready,
             mode=mode,
             hull=hull,
+            smooth=smooth,
             before=None if before is None else before.readings,
         )
         return cls(update, prepared, readings)

@@ -21,6 +21,7 @@ from threshold_lab.core.calibration.gains import KS, Gains
 from threshold_lab.core.calibration.reliability import Calibration
 from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import PartialAUC, Readout
+from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
 from threshold_lab.core.decide.net_benefit import DecisionCurve, net_benefit_key
 from threshold_lab.core.drawing.prepared import Prepared
 from threshold_lab.core.intervals.closed import percent
@@ -63,6 +64,7 @@ class Readings:
     decision : the decision curve on the grid asked for (the decision chart)
     decision_band : a bootstrap's interval on net benefit at the grid's pt, or None
     net_benefit : the model's net benefit at the active threshold, where it has one
+    smoothed : the ROC curve smoothed by the method the ROC chart draws (z), or None
     """
 
     update: Update | None = None
@@ -81,15 +83,19 @@ class Readings:
     decision: DecisionCurve | None = None
     decision_band: DecisionBand | None = None
     net_benefit: float | None = None
+    smoothed: Smoothed | NotSmoothed | None = None
 
 
 #: A frame's readings before any are worked out (a frame made bare, as a test makes one).
 NOTHING_READ = Readings()
 
 
-def wanted(mode: ChartMode, *, hull: bool, ready: Prepared | None) -> frozenset[str]:
+def wanted(
+    mode: ChartMode, *, hull: bool, ready: Prepared | None, smooth: str = ""
+) -> frozenset[str]:
     """What the widgets read with the chart panel in ``mode`` (``hull``: the ROC chart
-    draws its convex hull) and ``ready`` the prepared drawing of these rows, if any:
+    draws its convex hull; ``smooth``: a smoothed curve beside it) and ``ready`` the
+    prepared drawing of these rows, if any:
     each is read where the widgets would first read it, never sooner (a statistic of
     large rows waits for the worker that prepares them where the chart waits too).
 
@@ -107,6 +113,8 @@ def wanted(mode: ChartMode, *, hull: bool, ready: Prepared | None) -> frozenset[
         names |= {"decision", "decision_band", "net_benefit"}
     if mode == "cost" or (hull and ready is not None):
         names.add("cost")
+    if smooth and ready is not None and mode in ("roc", "both"):
+        names.add("smoothed")
     if mode == "gains" and ready is not None:
         names.add("ks")
         if "gains" in ready.kinds:
@@ -120,6 +128,7 @@ def read(
     *,
     mode: ChartMode,
     hull: bool = False,
+    smooth: str = "",
     before: Readings | None = None,
 ) -> Readings:
     """The readings of ``update`` for the chart panel in ``mode`` (see :func:`wanted`),
@@ -130,7 +139,9 @@ def read(
     curves, asked = a.curves, update.asked
     same = before if before is not None and before.update is update else None
     kept = frozenset() if same is None else same.read
-    names = wanted(mode, hull=hull, ready=ready) - kept
+    if same is not None and (same.smoothed is None or same.smoothed.method != smooth):
+        kept -= {"smoothed"}  # another method (or none) asked for: read afresh
+    names = wanted(mode, hull=hull, ready=ready, smooth=smooth) - kept
 
     def one(name: str, work: Callable[[], T]) -> T | None:
         """``work()`` when ``name`` is to be read now, else what the same update's
@@ -165,6 +176,7 @@ def read(
         decision=decision,
         decision_band=one("decision_band", lambda: decision_band(update, decision)),
         net_benefit=one("net_benefit", lambda: net_benefit_here(update)),
+        smoothed=one("smoothed", lambda: curves.smoothed(smooth)) if smooth else None,
     )
 
 

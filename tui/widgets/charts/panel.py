@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
+from threshold_lab.core.curves.smooth import Smoothed
 from threshold_lab.core.measures import Measure
 from threshold_lab.core.metrics.metric import lower_first
 from threshold_lab.tui.state.chart_modes import ChartMode, chart_mode
@@ -65,6 +66,8 @@ class ChartPanel(Vertical):
     """The ROC chart's FPR axis on a log scale."""
     roc_hull: reactive[bool] = reactive(False)
     """The ROC chart draws its convex hull."""
+    roc_smooth: reactive[str] = reactive("")
+    """The method of the smoothed curve the ROC chart draws (z), or ""."""
     fold_curve: reactive[int] = reactive(0)
     """With folds, the fold whose curve the curve charts draw (F; 0: none chosen)."""
     braille: reactive[bool] = reactive(False)
@@ -83,6 +86,7 @@ class ChartPanel(Vertical):
                     ChartPanel.ascii,
                     ChartPanel.log_fpr,
                     ChartPanel.roc_hull,
+                    ChartPanel.roc_smooth,
                     ChartPanel.fold_curve,
                 )
             yield MetricChart(id="metrics-chart").data_bind(ChartPanel.frame, ChartPanel.ascii)
@@ -106,6 +110,9 @@ class ChartPanel(Vertical):
         self._layout()
 
     def watch_roc_hull(self) -> None:
+        self._layout()
+
+    def watch_roc_smooth(self) -> None:
         self._layout()
 
     def watch_braille(self) -> None:
@@ -189,6 +196,9 @@ class ChartPanel(Vertical):
         auc += partial_words(frame)
         if self.roc_hull and cost is not None and cost.reason is None:
             auc.append(f"ROCCH AUC {cost.hull_auc.value_text()}")
+        smoothed = frame.readings.smoothed
+        if self.roc_smooth and smoothed is not None and isinstance(smoothed, Smoothed):
+            auc.append(f"{smoothed.label} AUC ≈ {smoothed.auc:.3f}")
         ap = [f"AP (step-weighted) {average_precision.metric.value_text()}"]
         ap += boot_short(average_precision)
         area = [f"PR trapezoid area {area_pr.metric.value_text()}"]

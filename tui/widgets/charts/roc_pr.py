@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import RenderResult
 from textual.reactive import reactive
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.curves.smooth import Smoothed
 from threshold_lab.core.drawing.bands import Band, DrawnBands
 from threshold_lab.core.drawing.lines import CurveLine
 from threshold_lab.core.drawing.prepared import OtherCurves, Prepared
@@ -42,6 +43,8 @@ from threshold_lab.tui.widgets.charts.base import (
 PARTIAL_MARK = ":"
 #: The ROC curve's convex hull (h).
 HULL_MARK = "="
+#: A smoothed ROC curve beside the exact one (z): ASCII, so the same under --ascii.
+SMOOTH_MARK = "~"
 #: What the PR chart's legend says in place of the active point's mark where precision
 #: is undefined (above all scores, nothing predicted positive), longest first.
 NO_POINT_WORDS = (
@@ -103,6 +106,8 @@ class CurveChart(Chart):
     """ROC only: FPR on a log scale (decades), for the low-FPR corner."""
     roc_hull: reactive[bool] = reactive(False)
     """ROC only (linear FPR): draw the curve's convex hull."""
+    roc_smooth: reactive[str] = reactive("")
+    """ROC only (linear FPR): the method of the smoothed curve drawn beside (z), or ""."""
     fold_curve: reactive[int] = reactive(0)
     """With folds, the fold whose curve is drawn beside all rows' (F; 0: none chosen,
     then every fold's where the plot has room)."""
@@ -120,6 +125,20 @@ class CurveChart(Chart):
         self._base = None
         if self.display:
             self.replot()
+
+    def watch_roc_smooth(self) -> None:
+        self._base = None
+        if self.display:
+            self.replot()
+
+    @property
+    def smoothed(self) -> Smoothed | None:
+        """The smoothed curve this chart draws (ROC, linear FPR, asked for, made)."""
+        frame = self.frame
+        if self.kind != "roc" or self.log_fpr or not self.roc_smooth or frame is None:
+            return None
+        s = frame.readings.smoothed
+        return s if isinstance(s, Smoothed) and s.method == self.roc_smooth else None
 
     @property
     def draws_hull(self) -> bool:
@@ -217,6 +236,26 @@ class CurveChart(Chart):
             return self._models_legend(
                 width, models, band is not None or folds, pct, "folds' range" if folds else None
             )
+        smoothed = self.smoothed
+        if smoothed is not None:
+            z, m = SMOOTH_MARK, smoothed.method
+            hull_long = [f"{HULL_MARK} convex hull"] if self.draws_hull else []
+            hs = [f"{HULL_MARK} hull"] if self.draws_hull else []
+            smooth = (
+                " · ".join(
+                    [
+                        f"{c} {baseline}",
+                        f"{sweep} exact sweep",
+                        *hull_long,
+                        f"{z} smoothed ({m})",
+                        f"{o} active point",
+                    ]
+                ),
+                " · ".join([f"{c} baseline", f"{sweep} sweep", *hs, f"{z} {m}", f"{o} active"]),
+                " ".join([f"{c} base", f"{sweep} sweep", *hs, f"{z} {m}", f"{o} active"]),
+                " ".join([f"{sweep} sweep", f"{z} {m}", f"{o} active"]),
+            )
+            return self._fit(width, *smooth)
         if self.draws_hull:
             h = HULL_MARK
             hulled = (
@@ -501,6 +540,7 @@ class CurveChart(Chart):
             others,
             frame.update.asked.partial_aucs,
             self.draws_hull,
+            self.smoothed,
             self._fold_band(),
             str(self._drawn()),  # compared by value: a tuple would be by identity
             self._no_point(),  # the legend (on the axis name's line at 80x24) says why
@@ -537,7 +577,7 @@ class CurveChart(Chart):
         return Text("\n").join(lines)
 
     #: Marks drawn in the baseline's fainter colour.
-    faint_marks: frozenset[str] = frozenset({CHANCE_MARK, PARTIAL_MARK, HULL_MARK})
+    faint_marks: frozenset[str] = frozenset({CHANCE_MARK, PARTIAL_MARK, HULL_MARK, SMOOTH_MARK})
 
     def _axes(self) -> tuple[str, str]:
         if self.kind == "det":
@@ -598,6 +638,9 @@ class CurveChart(Chart):
             if self.draws_hull and cost is not None:
                 hull = cost.hull
                 plt.plot([v.fpr for v in hull], [v.tpr for v in hull], marker=HULL_MARK)
+            smoothed = self.smoothed
+            if smoothed is not None:
+                plt.plot(smoothed.fpr.tolist(), smoothed.tpr.tolist(), marker=SMOOTH_MARK)
         else:
             prevalence = frame.analysis.metrics["prevalence"].value or 0.0
             plt.plot([0, 1], [prevalence, prevalence], marker=CHANCE_MARK)
