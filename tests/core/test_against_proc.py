@@ -1,8 +1,10 @@
 """Differential checks against pROC itself, where R and pROC are installed (Debian's
 r-cran-proc; skipped otherwise, the suite never needs them): on random data, the
 smoothed curves (pROC's sensitivities at its specificities and its smoothed AUC: 1e-6
-binormal and normal, 1e-4 density), the rates at coordinates (coords) and the power
-of one curve and of two (power.roc.test, from data and from parameters)."""
+binormal and normal, 1e-4 density), the rates at coordinates (coords), the power of
+one curve and of two (power.roc.test, from data and from parameters), and the
+resampling tests' p-values within Monte-Carlo error (roc.test: bootstrap, paired and
+unpaired, Venkatraman's, the sensitivity at a specificity)."""
 
 from __future__ import annotations
 
@@ -130,3 +132,60 @@ def test_smoothing_coords_and_power_agree_with_proc(seed: int, tmp_path: Path) -
     assert sized.cases == int(np.ceil(proc["param_ncases"][0] - 1e-9))
     part = tl.power(**p, cases=150, controls=200, partial_auc="fpr:0-0.3")
     assert part.power == pytest.approx(proc["partial_power"][0], abs=1e-6)
+
+
+MC_SCRIPT = r"""
+suppressMessages(library(pROC))
+d <- read.csv(commandArgs(TRUE)[1])
+r1 <- roc(d$label, d$a, quiet = TRUE, direction = "<", levels = c(0, 1))
+r2 <- roc(d$label, d$b, quiet = TRUE, direction = "<", levels = c(0, 1))
+set.seed(as.integer(commandArgs(TRUE)[2]))
+t <- function(...) roc.test(r1, r2, boot.n = 2000, progress = "none", ...)$p.value
+cat("bootstrap", t(method = "bootstrap"), "\n")
+cat("venkatraman", t(method = "venkatraman"), "\n")
+cat("sensitivity", t(method = "specificity", specificity = 0.8), "\n")
+cat("unpaired", t(method = "bootstrap", paired = FALSE), "\n")
+"""
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_resampling_tests_agree_with_proc_within_monte_carlo_error(
+    seed: int, tmp_path: Path
+) -> None:
+    """Each side draws its own 2,000 resamples: the p-values agree within 4 standard
+    errors of a proportion at B = 2,000, for each of the two estimates (√2 of one)."""
+    rng = np.random.default_rng(seed)
+    n = 160
+    y = (rng.random(n) < 0.4).astype(int)
+    a = np.round(rng.normal(size=n) + 0.9 * y, 1)  # ties
+    b = np.round(0.6 * a + rng.normal(0, 0.8, n) + 0.25 * y, 1)
+    data = tmp_path / "two.csv"
+    rows = "".join(f"{int(p)},{float(x)!r},{float(z)!r}\n" for p, x, z in zip(y, a, b, strict=True))
+    data.write_text("label,a,b\n" + rows)
+    script = tmp_path / "mc.R"
+    script.write_text(MC_SCRIPT)
+    done = subprocess.run(
+        ["Rscript", str(script), str(data), str(seed)], capture_output=True, text=True, check=True
+    )
+    proc = {line.split()[0]: float(line.split()[1]) for line in done.stdout.splitlines()}
+    scores = {"a": a.tolist(), "b": b.tolist()}
+    common: dict[str, Any] = {"bootstrap": 2000, "permutations": 2000, "seed": seed}
+    paired = tl.report(
+        y.tolist(),
+        scores,
+        test=["bootstrap", "venkatraman", "sensitivity"],
+        at_specificity=0.8,
+        **common,
+    ).to_dict()["comparison"][0]
+    unpaired = tl.report(
+        y.tolist(), scores, test="bootstrap", unpaired=True, bootstrap=2000, seed=seed
+    ).to_dict()["comparison"][0]
+    ours = {
+        "bootstrap": paired["auc_difference"]["bootstrap"]["p_value"],
+        "venkatraman": paired["auc_difference"]["venkatraman"]["p_value"],
+        "sensitivity": paired["sensitivity_difference"]["bootstrap"]["p_value"],
+        "unpaired": unpaired["auc_difference"]["bootstrap"]["p_value"],
+    }
+    for name, p in proc.items():
+        se = np.sqrt(max(p, 0.01) * (1 - min(p, 0.99)) / 2000)
+        assert abs(ours[name] - p) <= 4 * np.sqrt(2) * se, (name, ours[name], p)
