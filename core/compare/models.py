@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,6 +14,7 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.compare.paired import (
     UNPAIRED,
+    AreaTest,
     BootstrapTest,
     McNemar,
     PairedDeLong,
@@ -23,6 +25,7 @@ from threshold_lab.core.compare.paired import (
     paired_draws,
     paired_net_benefit_bootstrap,
     rate_test,
+    resampled_test,
     unpaired_auc_bootstrap,
     unpaired_delong,
     unpaired_draws,
@@ -33,6 +36,8 @@ from threshold_lab.core.compare.venkatraman import (
     venkatraman_unpaired,
 )
 from threshold_lab.core.curves.coordinates import sensitivity_at, specificity_at
+from threshold_lab.core.curves.operating import partial_auc
+from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval
 from threshold_lab.core.metrics.metric import (
@@ -112,6 +117,9 @@ class Comparison:
     #: pROC's bootstrap tests of the sensitivities at a specificity and the
     #: specificities at a sensitivity (--test sensitivity, specificity).
     rate_tests: tuple[RateTest, ...] = ()
+    #: pROC's bootstrap test of the two partial AUCs over each region asked for
+    #: (--test bootstrap with --partial-auc).
+    area_tests: tuple[AreaTest, ...] = ()
 
     def __repr__(self) -> str:
         """One short line: the two AUCs, their difference with DeLong's interval and
@@ -181,6 +189,11 @@ class Comparison:
             "at_threshold": at,
             "net_benefit_difference": [d.as_json() for d in self.net_benefit_difference],
             **{f"{t.rate}_difference": t.as_json() for t in self.rate_tests},
+            **(
+                {"partial_auc_difference": [t.as_json() for t in self.area_tests]}
+                if self.area_tests
+                else {}
+            ),
         }
 
     def _ap_json(self) -> dict[str, Any]:
@@ -213,6 +226,7 @@ class Comparison:
             sided = _sided(self.auc_bootstrap.alternative, self.a, self.b)
             lines.append(f"  ROC AUC {self.a} − {self.b}: {self.auc_bootstrap.text()}{sided}")
         lines += [f"  {t.text(self.a, self.b)}" for t in self.rate_tests]
+        lines += [f"  {t.text(self.a, self.b)}" for t in self.area_tests]
         if self.venkatraman is not None:
             lines.append(f"  Curves {self.a} and {self.b}: {self.venkatraman.text()}")
         elif self.venkatraman_reason is not None:
@@ -307,6 +321,7 @@ def compare(
     alternative: str = "two-sided",
     permutations: tuple[int, int] | None = None,
     rates: tuple[tuple[str, float], ...] = (),
+    areas: tuple[tuple[str, float, float], ...] = (),
 ) -> Comparison:
     """Compare two models, each at the threshold of its own analysis; ``boot``
     (replicates, seed) adds a paired bootstrap interval to the AP difference.
@@ -315,11 +330,13 @@ def compare(
     not paired. ``alternative``: two-sided, greater (a above b) or less, for DeLong's
     test and McNemar's. ``permutations`` (count, seed): Venkatraman's test too.
     ``rates``: (given, at) coordinates whose rates are tested over ``boot``'s
-    replicates (``("specificity", 0.9)``: the sensitivities at specificity 0.9)."""
+    replicates (``("specificity", 0.9)``: the sensitivities at specificity 0.9);
+    ``areas``: (focus, low, high) regions whose partial AUCs are."""
     tests = _rate_tests(a, a_an, b, b_an, boot, alternative, rates, paired)
+    area_tests = _area_tests(a, a_an, b, b_an, boot, alternative, areas, paired)
     if not paired:
         done = _unpaired(a, a_an, b, b_an, confidence, boot, alternative, permutations)
-        return dataclasses.replace(done, rate_tests=tests)
+        return dataclasses.replace(done, rate_tests=tests, area_tests=area_tests)
     sa, sb = a_an.curves.summaries, b_an.curves.summaries
     auc_diff = difference(sa.roc_auc, sb.roc_auc, "ROC AUC difference")
     ap_diff = difference(sa.average_precision, sb.average_precision, "AP difference")
@@ -369,7 +386,54 @@ def compare(
         auc_test,
         *_venkatraman(a.data, b.data, auc_diff, permutations),
         rate_tests=tests,
+        area_tests=area_tests,
     )
+
+
+def _area_tests(
+    a: Model,
+    a_an: Analysis,
+    b: Model,
+    b_an: Analysis,
+    boot: tuple[int, int] | None,
+    alternative: str,
+    areas: tuple[tuple[str, float, float], ...],
+    paired: bool,
+) -> tuple[AreaTest, ...]:
+    """The bootstrap test of each partial AUC asked for, each over its own replicates
+    from the seed (as pROC runs each roc.test apart)."""
+    if not areas or boot is None:
+        return ()
+    count, seed = boot
+    sweeps = (a_an.curves.sweep, b_an.curves.sweep)
+    out = []
+    for focus, low, high in areas:
+
+        def area(s: Sweep, f: Any = focus, lo: float = low, hi: float = high) -> float:
+            v = partial_auc(s, f, lo, hi).area.value
+            return math.nan if v is None else float(v)
+
+        drawn = (
+            paired_draws(a.data, b.data, count, seed)
+            if paired
+            else unpaired_draws(sweeps[0], sweeps[1], count, seed)
+        )
+        values = (
+            partial_auc(sweeps[0], focus, low, high).area,  # type: ignore[arg-type]
+            partial_auc(sweeps[1], focus, low, high).area,  # type: ignore[arg-type]
+        )
+        test, dropped = resampled_test(
+            area,
+            values,
+            sweeps,
+            drawn,
+            replicates=count,
+            seed=seed,
+            alternative=alternative,
+            method="paired bootstrap" if paired else UNPAIRED,
+        )
+        out.append(AreaTest(focus, low, high, values, test, dropped))
+    return tuple(out)
 
 
 def _rate_tests(

@@ -678,14 +678,39 @@ def rate_test(
     """The rate test at one coordinate over replicates ``drawn`` (pairs of each
     model's replicate, paired or not; a text: why there are none)."""
     rate = "sensitivity" if given == "specificity" else "specificity"
+    test, dropped = resampled_test(
+        _rate_reader(given, at),
+        values,
+        sweeps,
+        drawn,
+        replicates=replicates,
+        seed=seed,
+        alternative=alternative,
+        method=method,
+    )
+    return RateTest(rate, given, at, values, test, dropped)
+
+
+def resampled_test(
+    read: Callable[[Sweep], float],
+    values: tuple[Metric, Metric],
+    sweeps: tuple[Sweep, Sweep],
+    drawn: Iterator[tuple[tuple[Groups, Replicate], tuple[Groups, Replicate]]] | str,
+    *,
+    replicates: int,
+    seed: int,
+    alternative: str,
+    method: str,
+) -> tuple[BootstrapTest, int]:
+    """pROC's bootstrap test of the difference of a number ``read`` off each model's
+    curve (``values`` on the rows themselves), over replicates ``drawn``: D = the
+    difference over the sd of the replicates' differences, replicates where either is
+    undefined left out (how many, beside)."""
     if isinstance(drawn, str):
-        test = BootstrapTest(None, None, alternative, replicates, seed, drawn, method)
-        return RateTest(rate, given, at, values, test)
+        return BootstrapTest(None, None, alternative, replicates, seed, drawn, method), 0
     if values[0].value is None or values[1].value is None:
-        why = values[0].reason or values[1].reason or "a rate is undefined"
-        test = BootstrapTest(None, None, alternative, replicates, seed, why, method)
-        return RateTest(rate, given, at, values, test)
-    read = _rate_reader(given, at)
+        why = values[0].reason or values[1].reason or "a value is undefined"
+        return BootstrapTest(None, None, alternative, replicates, seed, why, method), 0
     diffs = np.empty(replicates)
     for i, ((ga, ra), (gb, rb)) in enumerate(drawn):
         diffs[i] = read(replicate_sweep(sweeps[0], ga, ra)) - read(
@@ -694,14 +719,39 @@ def rate_test(
     kept = diffs[np.isfinite(diffs)]
     observed = float(values[0].value) - float(values[1].value)
     test = _auc_test(observed, kept, alternative, replicates, seed)
-    return RateTest(
-        rate,
-        given,
-        at,
-        values,
-        dataclasses.replace(test, method=method),
-        int(replicates - kept.shape[0]),
-    )
+    return dataclasses.replace(test, method=method), int(replicates - kept.shape[0])
+
+
+@dataclass(frozen=True)
+class AreaTest:
+    """pROC's bootstrap test of two partial AUCs over one region (``roc.test(method =
+    "bootstrap")`` of curves with ``partial.auc``): the areas, their difference, the
+    test."""
+
+    focus: str
+    low: float
+    high: float
+    values: tuple[Metric, Metric]
+    test: BootstrapTest
+    dropped: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        a, b = self.values
+        diff = None if a.value is None or b.value is None else a.value - b.value
+        return {
+            "focus": self.focus,
+            "low": self.low,
+            "high": self.high,
+            "values": [m.as_json() for m in self.values],
+            "difference": diff,
+            "bootstrap": self.test.as_json(),
+            "replicates_dropped": self.dropped,
+        }
+
+    def text(self, a: str, b: str) -> str:
+        shown = " − ".join(m.value_or_reason() for m in self.values)
+        region = f"{self.focus.upper()} {self.low:g} to {self.high:g}"
+        return f"Partial AUC ({region}), {a} − {b}: {shown}; {self.test.text()}"
 
 
 def unpaired_draws(

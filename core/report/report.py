@@ -352,6 +352,7 @@ def _contents(
                     alternative=options.alternative,
                     permutations=venk,
                     rates=tuple(rates),
+                    areas=options.partial_aucs if "bootstrap" in options.tests else (),
                 )
                 for i, j in pairs(models)
             )

@@ -398,7 +398,8 @@ def _entries() -> Iterator[Option]:
     yield Option(
         "test",
         "comparing models: tests beside DeLong's, pROC's roc.test methods: bootstrap (the "
-        "AUC difference over its paired bootstrap sd; --bootstrap B replicates, else "
+        "AUC difference, and each --partial-auc's, over its bootstrap sd; --bootstrap B "
+        "replicates, else "
         f"{REPLICATES:,}), venkatraman (the curves the same anywhere, by --permutations), "
         "sensitivity (at --at-specificity S) and specificity (at --at-sensitivity S), each "
         "a bootstrap test of the difference; repeatable or comma-separated",

@@ -4,7 +4,7 @@ smoothed curves (pROC's sensitivities at its specificities and its smoothed AUC:
 binormal and normal, 1e-4 density), the rates at coordinates (coords), the power of
 one curve and of two (power.roc.test, from data and from parameters), and the
 resampling tests' p-values within Monte-Carlo error (roc.test: bootstrap, paired and
-unpaired, Venkatraman's, the sensitivity at a specificity)."""
+unpaired, of partial AUCs, Venkatraman's, the sensitivity at a specificity)."""
 
 from __future__ import annotations
 
@@ -145,6 +145,10 @@ cat("bootstrap", t(method = "bootstrap"), "\n")
 cat("venkatraman", t(method = "venkatraman"), "\n")
 cat("sensitivity", t(method = "specificity", specificity = 0.8), "\n")
 cat("unpaired", t(method = "bootstrap", paired = FALSE), "\n")
+p1 <- roc(d$label, d$a, quiet = TRUE, direction = "<", levels = c(0, 1), partial.auc = c(1, 0.8))
+p2 <- roc(d$label, d$b, quiet = TRUE, direction = "<", levels = c(0, 1), partial.auc = c(1, 0.8))
+pt <- roc.test(p1, p2, method = "bootstrap", boot.n = 2000, progress = "none")
+cat("partial", pt$p.value, "\n")
 """
 
 
@@ -177,6 +181,9 @@ def test_resampling_tests_agree_with_proc_within_monte_carlo_error(
         at_specificity=0.8,
         **common,
     ).to_dict()["comparison"][0]
+    partial = tl.report(
+        y.tolist(), scores, test="bootstrap", partial_auc="fpr:0-0.2", bootstrap=2000, seed=seed
+    ).to_dict()["comparison"][0]
     unpaired = tl.report(
         y.tolist(), scores, test="bootstrap", unpaired=True, bootstrap=2000, seed=seed
     ).to_dict()["comparison"][0]
@@ -185,6 +192,7 @@ def test_resampling_tests_agree_with_proc_within_monte_carlo_error(
         "venkatraman": paired["auc_difference"]["venkatraman"]["p_value"],
         "sensitivity": paired["sensitivity_difference"]["bootstrap"]["p_value"],
         "unpaired": unpaired["auc_difference"]["bootstrap"]["p_value"],
+        "partial": partial["partial_auc_difference"][0]["bootstrap"]["p_value"],
     }
     for name, p in proc.items():
         se = np.sqrt(max(p, 0.01) * (1 - min(p, 0.99)) / 2000)

@@ -103,3 +103,43 @@ def test_the_unpaired_specificity_test_equals_an_oracle_on_the_same_resamples() 
     d = (sp_at(ya, sa, 0.8) - sp_at(yb, sb, 0.8)) / np.std(diffs, ddof=1)
     assert t.test.statistic == pytest.approx(d, rel=1e-9)
     assert t.test.method == "unpaired bootstrap" and t.rate == "specificity"
+
+
+def _area(y: np.ndarray, s: np.ndarray, high: float) -> float:
+    """The ROC polyline's area over FPR 0 to ``high``, from scikit-learn's curve."""
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    grid = np.r_[fpr[fpr < high], high]
+    # At a vertical run the polyline's value just after it: the run's highest TPR.
+    ys = np.array([tpr[fpr <= x].max() if x in fpr else np.interp(x, fpr, tpr) for x in grid])
+    lows = np.array([tpr[fpr >= x].min() if x in fpr else np.interp(x, fpr, tpr) for x in grid])
+    return float(np.sum(np.diff(grid) * (ys[:-1] + lows[1:]) / 2))
+
+
+def test_the_partial_auc_test_equals_an_oracle_on_the_same_resamples() -> None:
+    rng = np.random.default_rng(21)
+    y = (rng.random(140) < 0.45).astype(int)
+    sa = np.round(rng.normal(0, 1, 140) + 1.1 * y, 1)
+    sb = np.round(0.5 * sa + rng.normal(0, 0.9, 140), 1)
+    a, b = Model("a", make_dataset(sa, y)), Model("b", make_dataset(sb, y))
+    c = compare(
+        a,
+        analyse(curves_for(a.data), 0.5),
+        b,
+        analyse(curves_for(b.data), 0.5),
+        boot=(250, 21),
+        areas=(("fpr", 0.0, 0.2),),
+    )
+    (t,) = c.area_tests
+    draws = np.random.default_rng(21)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    diffs = []
+    for _ in range(250):
+        rows = np.r_[
+            pos[draws.integers(0, pos.size, pos.size)], neg[draws.integers(0, neg.size, neg.size)]
+        ]
+        diffs.append(_area(y[rows], sa[rows], 0.2) - _area(y[rows], sb[rows], 0.2))
+    observed = _area(y, sa, 0.2) - _area(y, sb, 0.2)
+    assert t.as_json()["difference"] == pytest.approx(observed, abs=1e-12)
+    d = float(observed / np.std(diffs, ddof=1))
+    assert t.test.statistic == pytest.approx(d, rel=1e-9)
+    assert t.as_json()["focus"] == "fpr" and t.as_json()["high"] == 0.2
