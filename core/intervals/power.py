@@ -37,6 +37,24 @@ def parse_power_number(text: str) -> float:
         raise InputError(f"power: {exc}") from None
 
 
+def parse_pair(text: str) -> tuple[float, float]:
+    """``"2.6,1.9"``: two numbers, the first curve's and the second's."""
+    parts = [w.strip() for w in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise InputError(
+            f"power: {text!r}: give two numbers, the first curve's and the second's, as 2.6,1.9"
+        )
+    first, second = (parse_power_number(w) for w in parts)
+    return first, second
+
+
+def read_pair(value: object) -> tuple[float, float]:
+    """A pair from Python: a text, or two numbers."""
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return parse_pair(",".join(str(v) for v in value))
+    raise InputError(f"power: give two numbers, as (2.6, 1.9), not {value!r}")
+
+
 def obuchowski_variance(theta: float, kappa: float) -> float:
     """Obuchowski's variance of an AUC ``theta`` with ``kappa`` controls per case."""
     a = _N.inv_cdf(theta) * 1.414

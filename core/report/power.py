@@ -48,6 +48,8 @@ def power(
     delta: float | None = None,
     partial_auc: str | Sequence[str] | None = None,
     power_method: str | None = None,
+    a: str | tuple[float, float] | None = None,
+    b: str | tuple[float, float] | None = None,
 ) -> Power | TwoPower:
     """Solve for the one left out of ``auc``, the sample size (``cases`` and
     ``controls``, or one of them with ``kappa`` controls per case), ``sig_level``
@@ -74,6 +76,8 @@ def power(
         *zip(PARAMETERS, (a1, b1, a2, b2, rn, ra, delta), strict=True),
         ("partial_auc", partial_auc),
         ("power_method", power_method),
+        ("a", a),
+        ("b", b),
     ):
         if value is None:
             continue
@@ -82,7 +86,7 @@ def power(
             value = "two-sided" if str(value) == "two.sided" else "greater"  # pROC's words
         typed = option.parse is not None and not isinstance(value, float | int)
         try:
-            if name == "partial_auc":
+            if name in ("partial_auc", "a", "b"):
                 given[name] = option.read(value)
                 continue
             given[name] = option.parse(str(value)) if typed and option.parse else value
@@ -141,6 +145,14 @@ def power_from(given: dict[str, Any]) -> Power | TwoPower:
     parameters, are two curves' test (:func:`power_of_two`)."""
     source = given.get("from_file")
     rows = None
+    for pair, one, two in (("a", "a1", "a2"), ("b", "b1", "b2")):
+        if pair in given:
+            if one in given or two in given:
+                raise InputError(
+                    f"power: give --{pair} {one.upper()},{two.upper()} or --{one} and "
+                    f"--{two}, not both"
+                )
+            given = {**given, one: given[pair][0], two: given[pair][1]}
     if any(n in given for n in PARAMETERS):
         return power_of_two(given)
     if source is not None:

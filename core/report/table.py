@@ -39,7 +39,7 @@ from threshold_lab.core.groups.gaps import parse_max_gap
 from threshold_lab.core.groups.thresholds import CRITERIA, parse_criterion, parse_tolerance
 from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
 from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
-from threshold_lab.core.intervals.power import parse_power_number
+from threshold_lab.core.intervals.power import parse_pair, parse_power_number, read_pair
 from threshold_lab.core.intervals.pvalues import parse_alternative
 from threshold_lab.core.metrics.threshold_metrics import check_beta
 from threshold_lab.core.report.as_json import MIN_POINTS
@@ -825,6 +825,20 @@ def _entries() -> Iterator[Option]:
         annotation="float | None",
         section="power",
     )
+    for name, said in (
+        ("a", "both curves' binormal a as A1,A2 (or --a1 and --a2)"),
+        ("b", "both curves' binormal b as B1,B2 (or --b1 and --b2)"),
+    ):
+        yield Option(
+            name,
+            f"power of two paired curves from parameters: {said}",
+            parse_pair,
+            power,
+            metavar=f"{name.upper()}1,{name.upper()}2",
+            annotation="str | tuple[float, float] | None",
+            python=read_pair,
+            section="power",
+        )
     for name, said in (
         ("a1", "the first curve's binormal a (Φ⁻¹(TPR) = a + b·Φ⁻¹(FPR))"),
         ("b1", "the first curve's binormal b"),

@@ -193,3 +193,17 @@ def test_the_json_and_the_refusals(asah: str, capsys: pytest.CaptureFixture[str]
             power=None,
             alternative="two-sided",
         )
+
+
+def test_a_and_b_take_both_curves_as_pairs(capsys: pytest.CaptureFixture[str]) -> None:
+    paired = tl.power(a=(2.6, 1.9), b="1,1", rn=0.6, ra=0.6, delta=0.037, power=0.8)
+    assert paired.cases == tl.power(**PARAMS, power=0.8).cases == 166
+    argv = ["power", "--a", "2.6,1.9", "--b", "1,1", "--rn", "0.6", "--ra", "0.6"]
+    assert main([*argv, "--delta", "0.037", "--power", "0.8", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cases"] == 166
+    for extra, said in (
+        (["--a1", "2"], "give --a A1,A2 or --a1 and --a2, not both"),
+        (["--a", "2.6"], "give two numbers, the first curve's and the second's"),
+    ):
+        assert main([*argv, "--delta", "0.037", "--power", "0.8", *extra]) == 2
+        assert said in capsys.readouterr().err
