@@ -1198,12 +1198,13 @@ class Hull(Command):
 class PowerCommand(Command):
     """Power and sample size of one ROC curve's AUC test (pROC's power.roc.test)"""
 
-    PLAIN = "power [auc A] [cases N1] [controls N0] [kappa K] [sig_level S] [power P]"
+    PLAIN = "power [models] [auc A] [cases N1] [controls N0] [kappa K] [sig_level S] [power P]"
     GROUP = "How sure"
     PLAIN_HELP = (
         "solve for the one left out of the AUC, the sample size, the significance level "
         "and the power; the AUC and the controls per case are these rows' unless given "
-        "(power 0.9: the cases and controls needed)"
+        "(power 0.9: the cases and controls needed); power models: the shown model's AUC "
+        "against the next one's; a1 b1 a2 b2 rn ra delta: two binormal curves"
     )
 
 

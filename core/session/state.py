@@ -162,6 +162,19 @@ class SessionState:
         ]
         return shown.models[shown.model].name, others
 
+    def model_pair(self) -> tuple[tuple[str, Dataset], tuple[str, Dataset]] | None:
+        """The shown model's rows and the next model's, by name (models of the same
+        rows only), for a test of two paired curves; None with one model."""
+        shown = self.shown
+        if len(shown.models) < 2 or not shown.paired or shown.pooled:
+            return None
+        i = shown.model
+        j = (i + 1) % len(shown.models)
+        return (
+            (shown.models[i].name, self.model_curves(i).data),
+            (shown.models[j].name, self.model_curves(j).data),
+        )
+
     def fold_sweeps(self) -> list[tuple[str, Sweep]]:
         """Each cross-validation fold's sweep by name, as loaded (opened with --fold:
         the first model is every row pooled, the others the folds), or []."""

@@ -320,3 +320,20 @@ def test_smooth_says_each_model_named_and_refuses_what_cannot_be() -> None:
     assert out[3] == "error: say smooth binormal, smooth density or smooth normal; nothing changed"
     told = run("smooth binormal", name="canonical")
     assert told[0].startswith("No smoothed (binormal) curve: the ROC curve has 1 point(s)")
+
+
+def test_power_of_two_models_and_of_two_binormal_curves() -> None:
+    p = preset("deliveries")
+    both = Session(p.data, p.threshold, source="preset deliveries", models=p.models)
+    said = io.StringIO()
+    run_plain(both, ["power models\n", "power models power 0.9\n"], said, prompt=False)
+    out = said.getvalue().splitlines()[2:]
+    assert out[0] == (
+        "Two ROC curves power calculation (DeLong's variances, as pROC), A against B:"
+    )
+    assert out[1] == "  AUCs 0.8125 and 0.875, difference -0.0625"
+    assert any(line.startswith("  cases 345, controls 1380 (solved for") for line in out)
+    told = run("power a1 2.6 b1 1 a2 1.9 b2 1 rn 0.6 ra 0.6 delta 0.037 power 0.8")
+    assert "  cases 166, controls 166 (solved for, rounded up)" in told
+    refused = run("power models", name="canonical")
+    assert refused[0].startswith("error: power models compares two models of the same rows")

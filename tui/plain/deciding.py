@@ -15,7 +15,7 @@ from threshold_lab.core.decide.stability import (
 )
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.power import parse_power_number
-from threshold_lab.core.report.power import power_with
+from threshold_lab.core.report.power import PARAMETERS, power_of_two, power_with
 from threshold_lab.core.text.decision import (
     decision_curve_lines,
     net_benefit_sentence,
@@ -62,19 +62,37 @@ class Deciding(Speaker):
 
     def _power(self, args: list[str]) -> list[str]:
         """``power [auc A] [cases N1] ...``: pROC's power.roc.test for one ROC curve,
-        the AUC and the controls per case these rows' unless given."""
-        words = ("auc", "cases", "controls", "kappa", "sig_level", "power")
+        the AUC and the controls per case these rows' unless given; ``power models
+        ...``: the shown model's AUC against the next one's (two paired curves); with
+        ``a1 b1 a2 b2 rn ra delta``, two binormal curves from parameters."""
+        two = bool(args) and args[0].lower() == "models"
+        if two:
+            args = args[1:]
+        words = ("auc", "cases", "controls", "kappa", "sig_level", "power", *PARAMETERS)
         given: dict[str, object] = {}
         if len(args) % 2:
             raise InputError(
                 "say power and pairs of a word and a number: auc 0.8, cases 40, controls 60, "
-                "kappa 1.5, sig_level 0.05, power 0.9"
+                "kappa 1.5, sig_level 0.05, power 0.9 (power models ...: two models' AUCs; "
+                "a1, b1, a2, b2, rn, ra, delta: two binormal curves)"
             )
         for word, value in zip(args[::2], args[1::2], strict=True):
             key = word.lower().replace("-", "_").replace(".", "_")
             if key not in words:
                 raise InputError(f"power: {word!r} is not one of {', '.join(words)}")
             given[key] = parse_power_number(value)
+        if two:
+            pair = self.session.model_pair()
+            if pair is None:
+                raise InputError(
+                    "power models compares two models of the same rows: open a file with "
+                    "several score columns (score_A, score_B, ...)"
+                )
+            (name, one), (other_name, other) = pair
+            lines = power_of_two(given, one, other).lines()
+            return [f"{lines[0][:-1]}, {name} against {other_name}:", *lines[1:]]
+        if any(p in given for p in PARAMETERS):
+            return power_of_two(given).lines()
         a = self.analysis
         rows = (a.curves.summaries.roc_auc.value, float(a.data.positives), float(a.data.negatives))
         return power_with(given, rows).lines()
