@@ -390,6 +390,17 @@ def compare(
     )
 
 
+def _draws(
+    a: Model, b: Model, sweeps: tuple[Sweep, Sweep], boot: tuple[int, int], paired: bool
+) -> Any:
+    """A fresh run of replicates from the seed: the same examples in both models'
+    (paired), or each model's own (unpaired)."""
+    count, seed = boot
+    if paired:
+        return paired_draws(a.data, b.data, count, seed)
+    return unpaired_draws(sweeps[0], sweeps[1], count, seed)
+
+
 def _area_tests(
     a: Model,
     a_an: Analysis,
@@ -413,11 +424,7 @@ def _area_tests(
             v = partial_auc(s, f, lo, hi).area.value
             return math.nan if v is None else float(v)
 
-        drawn = (
-            paired_draws(a.data, b.data, count, seed)
-            if paired
-            else unpaired_draws(sweeps[0], sweeps[1], count, seed)
-        )
+        drawn = _draws(a, b, sweeps, boot, paired)
         values = (
             partial_auc(sweeps[0], focus, low, high).area,  # type: ignore[arg-type]
             partial_auc(sweeps[1], focus, low, high).area,  # type: ignore[arg-type]
@@ -455,11 +462,7 @@ def _rate_tests(
     out = []
     for given, at in rates:
         read = sensitivity_at if given == "specificity" else specificity_at
-        drawn = (
-            paired_draws(a.data, b.data, count, seed)
-            if paired
-            else unpaired_draws(sweeps[0], sweeps[1], count, seed)
-        )
+        drawn = _draws(a, b, sweeps, boot, paired)
         out.append(
             rate_test(
                 given,

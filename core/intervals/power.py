@@ -155,30 +155,16 @@ def power_one(
             "power: give both the cases and the controls, or one of them with kappa "
             "(controls per case)"
         )
-    if cases is None and controls is not None and kappa is not None:
-        cases = controls / kappa
-    elif controls is None and cases is not None and kappa is not None:
-        controls = kappa * cases
+    cases, controls = completed(cases, controls, kappa)
     sizes = cases is not None and controls is not None
-    missing = [
-        name
-        for name, absent in (
-            ("auc", auc is None),
-            ("sample size", not sizes),
-            ("sig_level", sig_level is None),
-            ("power", power is None),
-        )
-        if absent
-    ]
-    if len(missing) != 1:
-        raise InputError(
-            "power: give all but one of the AUC, the sample size (cases and controls, or "
-            "one of them with kappa), the significance level and the power; "
-            + ("nothing is left to solve for" if not missing else f"left out: {', '.join(missing)}")
-        )
+    solved = one_left(
+        (("auc", auc is None), ("sample size", not sizes), ("sig_level", sig_level is None)),
+        power,
+        "the AUC, the sample size (cases and controls, or one of them with kappa), the "
+        "significance level and the power",
+    )
     two = alternative == "two-sided"
     alpha = None if sig_level is None else (sig_level / 2 if two else sig_level)
-    solved = missing[0]
     if solved == "sample size":
         assert auc is not None and alpha is not None and power is not None
         k = 1.0 if kappa is None else kappa
@@ -241,6 +227,28 @@ def power_one(
         else:
             hi = mid
     return Power((lo + hi) / 2, cases, controls, _sig(alpha, two), power, alternative, solved)
+
+
+def completed(
+    cases: float | None, controls: float | None, kappa: float | None
+) -> tuple[float | None, float | None]:
+    """The cases and controls, one of them from the other and ``kappa`` (controls per
+    case) where only one is given."""
+    if cases is None and controls is not None and kappa is not None:
+        return controls / kappa, controls
+    if controls is None and cases is not None and kappa is not None:
+        return cases, kappa * cases
+    return cases, controls
+
+
+def one_left(absent: tuple[tuple[str, bool], ...], power: float | None, words: str) -> str:
+    """The one quantity left out to solve for (``absent``, with the power after them),
+    or an InputError saying what to give (``words``: all of them, in a phrase)."""
+    missing = [name for name, gone in (*absent, ("power", power is None)) if gone]
+    if len(missing) != 1:
+        left = "nothing is left to solve for" if not missing else f"left out: {', '.join(missing)}"
+        raise InputError(f"power: give all but one of {words}; {left}")
+    return missing[0]
 
 
 def _shown(p: float) -> str:

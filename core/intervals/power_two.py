@@ -23,6 +23,7 @@ from statistics import NormalDist
 from typing import Any
 
 from threshold_lab.core.errors import InputError
+from threshold_lab.core.intervals.power import completed, one_left
 from threshold_lab.core.metrics.metric import count_json
 
 _N = NormalDist()
@@ -188,29 +189,15 @@ def power_two(
     for name, v in (("power", power), ("sig_level", sig_level)):
         if v is not None and not 0 < v < 1:
             raise InputError(f"power: {name} {v:g} should be strictly between 0 and 1")
-    if cases is None and controls is not None and kappa is not None:
-        cases = controls / kappa
-    elif controls is None and cases is not None and kappa is not None:
-        controls = kappa * cases
+    cases, controls = completed(cases, controls, kappa)
     sizes = cases is not None and controls is not None
-    missing = [
-        name
-        for name, absent in (
-            ("sample size", not sizes),
-            ("sig_level", sig_level is None),
-            ("power", power is None),
-        )
-        if absent
-    ]
-    if len(missing) != 1:
-        raise InputError(
-            "power: give all but one of the sample size, the significance level and the "
-            "power; "
-            + ("nothing is left to solve for" if not missing else f"left out: {', '.join(missing)}")
-        )
+    solved = one_left(
+        (("sample size", not sizes), ("sig_level", sig_level is None)),
+        power,
+        "the sample size, the significance level and the power",
+    )
     two = alternative == "two-sided"
     half = None if sig_level is None else (sig_level / 2 if two else sig_level)
-    solved = missing[0]
     k = (controls / cases) if sizes and cases and controls else (1.0 if kappa is None else kappa)
     v1, v2, c12 = covariances(k)
     v0, va = 2 * v1 - 2 * c12, v1 + v2 - 2 * c12
