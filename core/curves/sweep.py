@@ -171,10 +171,8 @@ def _keyed(scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]) -> tu
     below = scores < 0
     top = n - int(np.count_nonzero(below))
     if 0 < top < n:  # the scores >= 0 first, then those below, each in row order
-        parted = np.empty_like(key)
-        np.compress(~below, key, out=parted[:top])
-        np.compress(below, key, out=parted[top:])
-        key = parted
+        # np.extract copies a masked part faster than np.compress does.
+        key = np.concatenate((np.extract(~below, key), np.extract(below, key)))
     del below
     np.invert(key[top:], out=key[top:])  # below 0: larger bits, lower score
     key ^= _DESCENDING
@@ -253,11 +251,11 @@ def _label_runs(
     change[-1] = True
     if 0 < top < n:
         change[top - 1] = True
+    if int(np.count_nonzero(change)) * 4 > n:  # counted before the runs are listed
+        return None
     ends = np.flatnonzero(change)
     del change
     r = ends.shape[0]
-    if r * 4 > n:
-        return None
     at = key[ends]
     label = (at & _BIT).astype(np.int64)
     below = ends >= top
