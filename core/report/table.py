@@ -840,7 +840,12 @@ def _entries() -> Iterator[Option]:
             section="power",
         )
     for name, said in (
-        ("a1", "the first curve's binormal a (Φ⁻¹(TPR) = a + b·Φ⁻¹(FPR))"),
+        (
+            "a1",
+            "the first curve's binormal a (Φ⁻¹(TPR) = a + b·Φ⁻¹(FPR)); with --b1, --a2, "
+            "--b2, --rn, --ra and --delta, Obuchowski and McClish's variances, as pROC's "
+            "power.roc.test(list(A1, B1, A2, B2, rn, ra, delta))",
+        ),
         ("b1", "the first curve's binormal b"),
         ("a2", "the second curve's binormal a"),
         ("b2", "the second curve's binormal b"),
@@ -850,8 +855,7 @@ def _entries() -> Iterator[Option]:
     ):
         yield Option(
             name,
-            f"power of two paired curves from parameters (Obuchowski and McClish, as "
-            f"pROC's power.roc.test(list(A1, B1, A2, B2, rn, ra, delta))): {said}",
+            f"power of two paired curves from parameters: {said}",
             parse_power_number,
             power,
             metavar=name.upper(),

@@ -40,7 +40,7 @@ SECTIONS = {
     "output": "output",
     "figure": "the figure",
     "sound": "the sound",
-    "power": "power and sample size (one ROC curve, as pROC's power.roc.test)",
+    "power": "power and sample size (one ROC curve or two paired ones, as pROC's power.roc.test)",
     "exercise": "the exercise (targets met exactly, by search)",
     "explorer": "the explorer",
     "source": "reading the rows",

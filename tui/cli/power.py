@@ -17,7 +17,8 @@ def parser() -> Parser:
         prog=f"{PROG} power",
         description="Solve for the one left out of the AUC, the sample size (cases and "
         "controls), the significance level and the power, for a test of one ROC curve's "
-        "AUC against 0.5 (Obuchowski's variance, as pROC's power.roc.test).",
+        "AUC against 0.5 (Obuchowski's variance), or of two paired curves' AUC difference, "
+        "as pROC's power.roc.test.",
         epilog="--from SOURCE (a file or a preset) takes the AUC and the controls per case "
         "from its rows; with two models of the same rows, or with --a1 ... --delta, the "
         "test is of two curves' AUC difference.",
