@@ -117,15 +117,16 @@ class Curves:
         return cost_curve(self.sweep)
 
     @cached_property
-    def _smoothed(self) -> dict[str, Smoothed | NotSmoothed]:
+    def _smoothed(self) -> dict[tuple[str, float | str], Smoothed | NotSmoothed]:
         return {}
 
-    def smoothed(self, method: str) -> Smoothed | NotSmoothed:
-        """The ROC curve smoothed by ``method`` (binormal, density at the nrd0
-        bandwidth, or normal), or why these rows cannot be (each computed once)."""
-        done = self._smoothed.get(method)
+    def smoothed(self, method: str, bandwidth: float | str = "nrd0") -> Smoothed | NotSmoothed:
+        """The ROC curve smoothed by ``method`` (binormal, density at ``bandwidth``, or
+        normal), or why these rows cannot be (each computed once)."""
+        key = (method, bandwidth if method == "density" else "")
+        done = self._smoothed.get(key)
         if done is None:
-            done = self._smoothed[method] = smoothed_or_why(self.sweep, method, "nrd0")
+            done = self._smoothed[key] = smoothed_or_why(self.sweep, method, bandwidth)
         return done
 
     @cached_property

@@ -717,9 +717,14 @@ def resampled_test(
             replicate_sweep(sweeps[1], gb, rb)
         )
     kept = diffs[np.isfinite(diffs)]
+    dropped = int(replicates - kept.shape[0])
+    if kept.shape[0] >= 2 and float(np.std(kept, ddof=1)) == 0:
+        # D is 0/0: pROC's NaN (its AUC test alone calls equal AUCs D = 0).
+        why = "every replicate's difference was the same, so D is 0/0"
+        return BootstrapTest(None, None, alternative, replicates, seed, why, method), dropped
     observed = float(values[0].value) - float(values[1].value)
     test = _auc_test(observed, kept, alternative, replicates, seed)
-    return dataclasses.replace(test, method=method), int(replicates - kept.shape[0])
+    return dataclasses.replace(test, method=method), dropped
 
 
 @dataclass(frozen=True)

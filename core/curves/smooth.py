@@ -73,6 +73,16 @@ def parse_method(text: str) -> tuple[str, ...]:
     """
     words = [w.strip().lower() for w in text.split(",") if w.strip()]
     bad = [w for w in words if w not in METHODS]
+    if "fitdistr" in bad:
+        raise InputError(
+            f"smooth {text!r}: pROC's fitdistr with its default normal densities is normal "
+            "here (other distributions are not built)"
+        )
+    if any(w.startswith("logcondens") for w in bad):
+        raise InputError(
+            f"smooth {text!r}: pROC's logcondens smoothing is not built here; give "
+            f"{', '.join(METHODS)}"
+        )
     if bad or not words:
         raise InputError(
             f"smooth {text!r}: give {', '.join(METHODS)} (comma-separated); a smoothed curve "
@@ -244,16 +254,18 @@ def binormal_fit(sweep: Sweep) -> tuple[float, float, int]:
     refine = int(np.count_nonzero(inside)) <= REFINED
     x = probit(se[inside], refine=refine)
     y = probit(sp[inside], refine=refine)
+    k = int(x.shape[0])
+    said = "no point" if k == 0 else "1 point" if k == 1 else f"{k} points"
     why = (
-        "smooth binormal: the ROC curve has {} point(s) with both rates strictly "
-        "between 0 and 1; the binormal fit needs two at different sensitivities"
+        f"smooth binormal: the ROC curve has {said} with both rates strictly between 0 "
+        "and 1; the binormal fit needs two at different sensitivities"
     )
-    if x.shape[0] < 2:
-        raise InputError(why.format(x.shape[0]))
+    if k < 2:
+        raise InputError(why)
     xc = x - x.mean()
     sxx = dot(xc, xc)
     if not sxx > 0:
-        raise InputError(why.format(x.shape[0]))
+        raise InputError(why)
     slope = dot(xc, y - y.mean()) / sxx
     intercept = float(y.mean() - slope * x.mean())
     if slope == 0:

@@ -118,6 +118,9 @@ class TwoPower:
     method: str = "Two ROC curves power calculation"
     #: A sample size solved for, before rounding up (pROC's own numbers).
     unrounded: tuple[float, float] | None = None
+    #: The two models' names (from data), and the FPR range of partial AUCs (or None).
+    models: tuple[str, str] | None = None
+    region: tuple[float, float] | None = None
 
     def as_json(self) -> dict[str, Any]:
         v1, v2, c = self.variances
@@ -133,6 +136,10 @@ class TwoPower:
             "solved_for": self.solved_for,
             "power_at_whole": self.power_at_whole,
             "variance_per_case": {"auc1": v1, "auc2": v2, "covariance": c},
+            "models": None if self.models is None else list(self.models),
+            "partial_auc": None
+            if self.region is None
+            else {"focus": "fpr", "low": self.region[0], "high": self.region[1]},
             "cases_unrounded": None if self.unrounded is None else self.unrounded[0],
             "controls_unrounded": None if self.unrounded is None else self.unrounded[1],
         }
@@ -141,13 +148,21 @@ class TwoPower:
         whole = self.solved_for == "sample size"
         c = f"{self.cases:.0f}" if whole else f"{self.cases:g}"
         k = f"{self.controls:.0f}" if whole else f"{self.controls:g}"
-        aucs = "" if self.aucs is None else f"AUCs {self.aucs[0]:.6g} and {self.aucs[1]:.6g}, "
+        what = "AUCs" if self.region is None else "partial AUCs"
+        if self.region is not None:
+            what += f" (FPR {self.region[0]:g} to {self.region[1]:g})"
+        aucs = "" if self.aucs is None else f"{what} {self.aucs[0]:.6g} and {self.aucs[1]:.6g}, "
+        if self.aucs is None and self.region is not None:
+            aucs = f"partial AUCs (FPR {self.region[0]:g} to {self.region[1]:g}), "
+        head = self.method + (
+            "" if self.models is None else f", {self.models[0]} against {self.models[1]}"
+        )
         out = [
-            self.method + ":",
+            head + ":",
             f"  {aucs}difference {self.delta:.6g}",
             f"  cases {c}, controls {k}" + (" (solved for, rounded up)" if whole else ""),
-            f"  significance level {_shown(self.sig_level)} ({self.alternative})"
-            + (" (solved for)" if self.solved_for == "sig_level" else ""),
+            f"  significance level {_shown(self.sig_level)} ({self.alternative}"
+            + ("; solved for)" if self.solved_for == "sig_level" else ")"),
             f"  power {_shown(self.power)}"
             + (" (solved for)" if self.solved_for == "power" else ""),
         ]
@@ -178,6 +193,8 @@ def power_two(
     alternative: str,
     aucs: tuple[float, float] | None = None,
     method: str = "Two ROC curves power calculation",
+    models: tuple[str, str] | None = None,
+    region: tuple[float, float] | None = None,
 ) -> TwoPower:
     """Solve for the one of the sample size (``cases`` and ``controls``, or one with
     ``kappa``), ``sig_level`` and ``power`` left out (module note)."""
@@ -201,12 +218,24 @@ def power_two(
     k = (controls / cases) if sizes and cases and controls else (1.0 if kappa is None else kappa)
     v1, v2, c12 = covariances(k)
     v0, va = 2 * v1 - 2 * c12, v1 + v2 - 2 * c12
-    if not (v0 > 0 and va > 0):
+    if not v0 > 0:
         raise InputError(
-            "power: the AUCs' difference has no variance (the two curves move together "
-            "exactly), so the test is not defined"
+            f"power: the difference's variance under the null, 2·V1 − 2·C = {v0:.3g}, is "
+            "not positive for these curves (the covariance is as large as the first AUC's "
+            "variance), so the formula does not apply (pROC gives NaN)"
         )
-    out = {"variances": (v1, v2, c12), "aucs": aucs, "method": method}
+    if not va > 0:
+        raise InputError(
+            f"power: the difference's variance, V1 + V2 − 2·C = {va:.3g}, is not positive "
+            "for these curves, so the formula does not apply (pROC gives NaN)"
+        )
+    out = {
+        "variances": (v1, v2, c12),
+        "aucs": aucs,
+        "method": method,
+        "models": models,
+        "region": region,
+    }
     if solved == "sample size":
         assert half is not None and power is not None
         z_alpha, z_beta = _N.inv_cdf(1 - half), _N.inv_cdf(power)

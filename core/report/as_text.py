@@ -418,6 +418,10 @@ def _report_lines(c: Contents, points: int | None) -> list[str | SweepRows]:
     lines: list[str | SweepRows] = [body[0], *said, *body[1:matrix], *deciding, *body[matrix:]]
     if c.several:
         lines += ["", *models_lines(c)]
+        for part in c.parts[1:]:  # the first's are with its summaries
+            more = coordinate_and_smooth_lines(part)
+            if more:
+                lines += ["", f"Model {part.name}", *more]
     if c.multiclass is not None:
         lines += ["", *multiclass_lines(c.multiclass)]
     if c.group_column is not None:

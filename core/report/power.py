@@ -133,6 +133,9 @@ def _obuchowski_from_data(
     return (lambda _k: cv(kappa)), (aucs[0], aucs[1])
 
 
+#: The options naming a file's columns, which ``--from`` reads as a report would.
+COLUMNS = ("score_column", "label_column", "weight_column", "id_column", "positive")
+
 #: The parameters of two binormal curves (pROC's A1, B1, A2, B2, rn, ra, delta).
 PARAMETERS = ("a1", "b1", "a2", "b2", "rn", "ra", "delta")
 
@@ -154,11 +157,23 @@ def power_from(given: dict[str, Any]) -> Power | TwoPower:
                 )
             given = {**given, one: given[pair][0], two: given[pair][1]}
     if any(n in given for n in PARAMETERS):
+        if source is not None:
+            raise InputError(
+                "power: give two curves' parameters (--a1 ... --delta) or --from rows, not both"
+            )
         return power_of_two(given)
     if source is not None:
-        src = Request.from_command("report", str(source), {}).open()
+        columns = {n: given[n] for n in COLUMNS if n in given}
+        src = Request.from_command("report", str(source), columns).open()
         if len(src.models) >= 2 and src.group_by is None:
-            return power_of_two(given, src.models[0].data, src.models[1].data)
+            if len(src.models) > 2:
+                listed = ", ".join(m.name for m in src.models)
+                raise InputError(
+                    f"power: {source} has {len(src.models)} models ({listed}); the test is of "
+                    "two: choose them with --score-column A --score-column B"
+                )
+            first, second = src.models[0], src.models[1]
+            return power_of_two(given, first.data, second.data, names=(first.name, second.name))
         data = src.data
         auc = curves_for(data).summaries.roc_auc.value
         rows = (auc, float(data.positives), float(data.negatives))
@@ -171,7 +186,11 @@ def power_from(given: dict[str, Any]) -> Power | TwoPower:
 
 
 def power_of_two(
-    given: dict[str, Any], a: Dataset | None = None, b: Dataset | None = None
+    given: dict[str, Any],
+    a: Dataset | None = None,
+    b: Dataset | None = None,
+    *,
+    names: tuple[str, str] | None = None,
 ) -> TwoPower:
     """Two curves' power: of models ``a`` and ``b`` (the same rows: DeLong's variances
     and covariance, as pROC's power.roc.test(roc1, roc2)), or from the parameters."""
@@ -220,6 +239,8 @@ def power_of_two(
             alternative=side,
             aucs=aucs,
             method=f"Two ROC curves power calculation ({how})",
+            models=names,
+            region=fpr,
         )
     if "power_method" in given:
         raise InputError("power: --power-method is for two models' data (--from)")
@@ -245,6 +266,7 @@ def power_of_two(
         alternative=side,
         method="Two ROC curves power calculation (Obuchowski and McClish's binormal "
         "variances, as pROC)",
+        region=fpr,
     )
 
 

@@ -322,6 +322,12 @@ def _contents(
             for i, part in enumerate(parts)
         )
     comparisons: tuple[Comparison, ...] = ()
+    if options.tests and len(parts) < 2:
+        raise InputError(
+            f"--test {','.join(options.tests)} compares two models, and these rows have one: "
+            "give several score columns (--score-column A --score-column B, or a dict of "
+            "scores from Python) or --compare FILE"
+        )
     if len(parts) >= 2:
         boot = None if options.replicates is None else (options.replicates, options.seed)
         asked = {"bootstrap", "sensitivity", "specificity"} & set(options.tests)

@@ -200,6 +200,14 @@ def check(front: str, given: Mapping[str, object]) -> None:
 def _check_tests(given: Mapping[str, Any]) -> None:
     """A test at a coordinate names its coordinate, and a coordinate its test; a
     bandwidth is a density smoothing's."""
+    if "venkatraman" in given.get("test", ()) and given.get("alternative") not in (
+        None,
+        "two-sided",
+    ):
+        raise InputError(
+            "--test venkatraman is two-sided only (as pROC's): it tests whether the curves "
+            "differ anywhere; leave --alternative two-sided"
+        )
     if "bandwidth" in given and "density" not in given.get("smooth", ()):
         raise InputError(
             "--bandwidth (bandwidth=) is the density smoothing's: add --smooth density"

@@ -1041,7 +1041,7 @@ def _source_entries() -> Iterator[Option]:
         "column holding the scores (default: score); give it again for each model to "
         "compare, or name the columns score_A, score_B, ...",
         one_item(a_name("--score-column")),
-        _FILES | {"sonify"},
+        _FILES | {"sonify", "power"},
         kind="list",
         metavar="NAME",
         section="source",
@@ -1129,7 +1129,7 @@ def _source_entries() -> Iterator[Option]:
         "label_column",
         "column holding the actual labels (default: label)",
         a_name("--label-column"),
-        _FILES | {"sonify"},
+        _FILES | {"sonify", "power"},
         metavar="NAME",
         section="source",
     )
@@ -1137,7 +1137,7 @@ def _source_entries() -> Iterator[Option]:
         "weight_column",
         "column of non-negative row weights (default: 'weight' if present)",
         a_name("--weight-column"),
-        _FILES | {"sonify"},
+        _FILES | {"sonify", "power"},
         metavar="NAME",
         section="source",
     )
@@ -1145,7 +1145,7 @@ def _source_entries() -> Iterator[Option]:
         "id_column",
         "column of row ids (default: 'id' if present)",
         a_name("--id-column"),
-        _FILES | {"sonify"},
+        _FILES | {"sonify", "power"},
         metavar="NAME",
         section="source",
     )
@@ -1154,7 +1154,7 @@ def _source_entries() -> Iterator[Option]:
         "the label value that means positive, when labels are not 0/1 or true/false "
         "(with classes=: the class against the rest)",
         a_name("--positive"),
-        _FILES | _ARRAYS | {"from_frame()", "from_estimator()"} | {"sonify"},
+        _FILES | _ARRAYS | {"from_frame()", "from_estimator()"} | {"sonify", "power"},
         metavar="NAME",
         python=taken_as_is,
         annotation="Hashable | None",

@@ -165,3 +165,32 @@ def test_the_roc_figure_draws_each_smoothed_curve_beside_the_exact_one() -> None
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "smoothed (binormal): AUC ≈ 0.740 (a model)" in labels
     assert lines["roc::binormal"]._dash_pattern != lines["roc::normal"]._dash_pattern
+
+
+def test_tests_need_two_models_and_venkatraman_is_two_sided(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["report", ASAH, *ARGS, "--score", "s100b", "--test", "bootstrap"]) == 2
+    assert "--test bootstrap compares two models, and these rows have one" in (
+        capsys.readouterr().err
+    )
+    two = ["report", ASAH, *ARGS, "--score", "s100b", "--score", "ndka"]
+    assert main([*two, "--test", "venkatraman", "--alternative", "greater"]) == 2
+    assert "--test venkatraman is two-sided only" in capsys.readouterr().err
+    out = _json(
+        ["--score", "s100b", "--score", "ndka", "--test", "sensitivity", "--at-specificity", "0"],
+        capsys,
+    )
+    test = out["comparison"][0]["sensitivity_difference"]["bootstrap"]
+    assert (
+        test["p_value"] is None and "every replicate's difference was the same" in (test["reason"])
+    )
+
+
+def test_the_text_report_says_every_models_extras(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--score", "s100b", "--score", "ndka", "--smooth", "binormal", "--ci-se", "0.9"]
+    assert main(["report", ASAH, *ARGS, *argv]) == 0
+    text = capsys.readouterr().out
+    ndka = text[text.index("Model ndka") :]
+    assert "ROC AUC, smoothed (binormal): ≈ 0.600570" in ndka  # pROC 1.18: 0.6005699
+    assert "sensitivity at specificity 0.9: 8/41" in ndka

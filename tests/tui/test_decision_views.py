@@ -189,6 +189,18 @@ async def test_z_draws_each_smoothed_curve_in_turn_beside_the_exact_one() -> Non
         assert app.main.message == "ROC chart: the smoothed curve hidden (z: binormal)."
 
 
+async def test_on_a_log_fpr_axis_the_hull_and_the_smoothed_curve_are_said_linear() -> None:
+    app = make_app("good")
+    async with app.run_test(size=SIZE) as pilot:
+        for key in ("z", "h", "l"):
+            await pilot.press(key)
+            await _settle(app, pilot)
+        assert "the hull and the smoothed curve show with FPR linear" in app.main.message
+        await pilot.press("z")
+        await _settle(app, pilot)
+        assert "drawn with FPR on the linear scale (l)" in app.main.message
+
+
 async def test_z_on_rows_that_cannot_be_smoothed_says_why() -> None:
     from threshold_lab.core.data.dataset import make_dataset
     from threshold_lab.core.session.session import Session

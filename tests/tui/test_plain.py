@@ -317,9 +317,14 @@ def test_smooth_says_each_model_named_and_refuses_what_cannot_be() -> None:
     assert "a model of the scores, not the rows' own curve" in out[0]
     assert out[1].startswith("ROC AUC, smoothed (normal): ≈ ") and "normals' own AUC" in out[1]
     assert out[2].startswith("error: smooth 'loess': give binormal, density, normal")
-    assert out[3] == "error: say smooth binormal, smooth density or smooth normal; nothing changed"
+    assert out[3].startswith("error: say smooth binormal, smooth density or smooth normal (")
+    several = run("smooth binormal,density", "smooth density nrd", "smooth normal nrd", name="good")
+    assert several[0].startswith("ROC AUC, smoothed (binormal)")
+    assert several[1].startswith("ROC AUC, smoothed (density)")
+    assert "(nrd)" in several[2]
+    assert several[3].startswith("error: a bandwidth is the density smoothing's")
     told = run("smooth binormal", name="canonical")
-    assert told[0].startswith("No smoothed (binormal) curve: the ROC curve has 1 point(s)")
+    assert told[0].startswith("No smoothed (binormal) curve: the ROC curve has 1 point with")
 
 
 def test_power_of_two_models_and_of_two_binormal_curves() -> None:

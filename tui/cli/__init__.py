@@ -68,9 +68,11 @@ COMMANDS: dict[str, Command] = {
         "sonify",
     ),
     "power": Command(
-        "power and sample size of one ROC curve's AUC test (pROC's power.roc.test)",
+        "power and sample size of one ROC curve's AUC test, or of two paired curves' "
+        "difference (pROC's power.roc.test)",
         "[--auc A] [--cases N1] [--controls N0] [--kappa K] [--sig-level S] [--power P] "
-        "[--alternative two-sided|greater] [--from SOURCE] [--json]",
+        "[--alternative two-sided|greater] [--from SOURCE] [--a A1,A2 --b B1,B2 --rn R "
+        "--ra R --delta D] [--power-method delong|obuchowski] [--json]",
         "power",
     ),
     "lesson": Command(

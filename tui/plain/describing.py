@@ -18,7 +18,7 @@ from threshold_lab.core.curves.operating import (
     parse_partial_auc,
     parse_readouts,
 )
-from threshold_lab.core.curves.smooth import NotSmoothed
+from threshold_lab.core.curves.smooth import NotSmoothed, parse_bandwidth
 from threshold_lab.core.curves.smooth import parse_method as parse_smooth_method
 from threshold_lab.core.curves.sound import SECONDS, check_wav, parse_seconds, sonify, write_wav
 from threshold_lab.core.curves.sound import parse_kind as parse_sound_kind
@@ -115,15 +115,23 @@ class Describing(Speaker):
         self.say(*d.sentences)
 
     def cmd_smooth(self, args: list[str]) -> None:
-        """``smooth binormal|density|normal``: the ROC curve smoothed by a model."""
-        if len(args) != 1:
-            raise InputError("say smooth binormal, smooth density or smooth normal")
-        (method,) = parse_smooth_method(args[0])
-        smoothed = self.analysis.curves.smoothed(method)
-        if isinstance(smoothed, NotSmoothed):
-            self.say(f"No {smoothed.label} curve: {smoothed.reason}.")
-            return
-        self.say(smoothed.sentence())
+        """``smooth binormal|density|normal[,...] [BANDWIDTH]``: the ROC curve smoothed
+        by a model (a density's bandwidth nrd0, nrd or a number)."""
+        if len(args) not in (1, 2):
+            raise InputError(
+                "say smooth binormal, smooth density or smooth normal (comma-separated for "
+                "several; smooth density nrd or smooth density 0.05 for a bandwidth)"
+            )
+        methods = parse_smooth_method(args[0])
+        bandwidth = parse_bandwidth(args[1]) if len(args) == 2 else "nrd0"
+        if len(args) == 2 and "density" not in methods:
+            raise InputError("a bandwidth is the density smoothing's: say smooth density nrd")
+        for method in methods:
+            smoothed = self.analysis.curves.smoothed(method, bandwidth)
+            if isinstance(smoothed, NotSmoothed):
+                self.say(f"No {smoothed.label} curve: {smoothed.reason}.")
+            else:
+                self.say(smoothed.sentence())
 
     def cmd_sound(self, args: list[str]) -> None:
         """``sound roc|pr FILE.wav [SECONDS] [overwrite]``: the curve as a WAV file, said

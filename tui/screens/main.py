@@ -755,9 +755,13 @@ class MainScreen(Screen[None]):
         if self.chart_mode not in ("roc", "both"):
             self.chart_mode = "roc"
         if self.log_fpr:
+            extras = [
+                w for w, on in (("hull", self.roc_hull), ("smoothed curve", self.roc_smooth)) if on
+            ]
+            apart = f"; the {' and the '.join(extras)} show with FPR linear" if extras else ""
             self.say(
                 f"{shown_pane}ROC chart: FPR on a log scale, decades down to the smallest FPR "
-                "above 0; points at FPR 0 sit on the axis (l: linear again)."
+                f"above 0; points at FPR 0 sit on the axis{apart} (l: linear again)."
             )
         else:
             self.say(f"{shown_pane}ROC chart: FPR on a linear scale again (l: log scale).")
@@ -768,9 +772,10 @@ class MainScreen(Screen[None]):
         if self.chart_mode not in ("roc", "both"):
             self.chart_mode = "roc"
         if self.roc_hull:
+            linear = "; drawn with FPR on the linear scale (l)" if self.log_fpr else ""
             self.say(
                 f"{shown_pane}ROC chart: its convex hull (=), the points ever cheapest, and "
-                "ROCCH AUC (h: hide)."
+                f"ROCCH AUC{linear} (h: hide)."
             )
         else:
             self.say(f"{shown_pane}ROC chart: the convex hull hidden (h: show it).")
@@ -792,6 +797,8 @@ class MainScreen(Screen[None]):
             words = f"~ {smoothed.label}, a model of the scores beside the exact curve"
         else:
             words = smoothed.words()
+        if self.log_fpr and isinstance(smoothed, Smoothed):
+            words += "; drawn with FPR on the linear scale (l)"
         self.say(f"{shown_pane}ROC chart: {words} (z: {nxt}).")
 
     def action_fold_curve(self) -> None:

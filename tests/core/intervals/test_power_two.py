@@ -207,3 +207,52 @@ def test_a_and_b_take_both_curves_as_pairs(capsys: pytest.CaptureFixture[str]) -
     ):
         assert main([*argv, "--delta", "0.037", "--power", "0.8", *extra]) == 2
         assert said in capsys.readouterr().err
+
+
+def test_what_a_newcomer_tried(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file's own columns, a third model, parameters beside a file, a partial range
+    said, and a null variance that is not positive."""
+    asah = str(ROOT / "tests" / "data" / "asah.csv")
+    cols = ["--label-column", "outcome", "--positive", "Poor"]
+    argv = ["power", "--from", asah, *cols, "--score-column", "s100b", "--score-column", "ndka"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Two ROC curves power calculation (DeLong's variances, as pROC), s100b")
+    assert "  power 0.3090624 (solved for)" in out
+    three = _pair(tmp_path, "s100b", "ndka").replace(".csv", "")
+    rows = Path(three + ".csv").read_text().splitlines()
+    Path(three + "3.csv").write_text(
+        "\n".join([rows[0] + ",score_c", *(r + ",0.5" for r in rows[1:])]) + "\n"
+    )
+    for argv, said in (
+        (["--from", three + "3.csv"], "has 3 models (s100b, ndka, c); the test is of two"),
+        (
+            ["--from", three + ".csv", *(w for k, v in PARAMS.items() for w in ("--" + k, str(v)))],
+            "give two curves' parameters (--a1 ... --delta) or --from rows, not both",
+        ),
+        (
+            [
+                "--from",
+                three + ".csv",
+                "--power-method",
+                "obuchowski",
+                "--partial-auc",
+                "fpr:0-0.1",
+                "--power",
+                "0.9",
+            ],
+            "variance under the null, 2·V1 − 2·C = ",
+        ),
+    ):
+        assert main(["power", *argv]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
+    part = tl.power(
+        from_file=_pair(tmp_path, "s100b", "ndka"),
+        power_method="obuchowski",
+        partial_auc="fpr:0-0.5",
+        power=0.9,
+    )
+    assert part.lines()[1].startswith("  partial AUCs (FPR 0 to 0.5) ")
+    assert part.as_json()["partial_auc"] == {"focus": "fpr", "low": 0.0, "high": 0.5}
+    assert part.as_json()["models"] == ["s100b", "ndka"]
