@@ -126,7 +126,7 @@ class Smoothed:
     tpr: FloatArray
     auc: float
     auc_how: str
-    parameters: dict[str, float | str] = field(default_factory=dict)
+    parameters: dict[str, float | int | str] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -292,7 +292,7 @@ def _binormal(sweep: Sweep, points: int) -> Smoothed:
         tpr,
         float(normal_cdf(intercept / math.sqrt(1 + slope * slope))),
         "the binormal model's own, Φ(a/√(1+b²))",
-        {"a": a, "b": b, "points_fitted": float(fitted)},
+        {"a": a, "b": b, "points_fitted": fitted},
     )
 
 
@@ -316,7 +316,7 @@ def _trapezoid(fpr: FloatArray, tpr: FloatArray) -> float:
 
 
 def _from_densities(
-    method: str, cases: FloatArray, controls: FloatArray, how: dict[str, float | str]
+    method: str, cases: FloatArray, controls: FloatArray, how: dict[str, float | int | str]
 ) -> Smoothed:
     """The curve read off two densities on one grid (the module's note)."""
     total_cases, total_controls = float(cases.sum()), float(controls.sum())

@@ -108,13 +108,13 @@ class Power:
         k = f"{self.controls:.0f}" if whole else f"{self.controls:g}"
         smallest = " (solved for: the smallest detectable)" if solved == "auc" else ""
         rounded = " (solved for, rounded up to whole numbers)" if whole else ""
-        level = " (solved for)" if solved == "sig_level" else ""
+        level = "; solved for" if solved == "sig_level" else ""
         reached = " (solved for)" if solved == "power" else ""
         out = [
             self.method + ":",
             f"  AUC {self.auc:.6g}{smallest}",
             f"  cases {c}, controls {k}{rounded}",
-            f"  significance level {_shown(self.sig_level)} ({self.alternative}){level}",
+            f"  significance level {_shown(self.sig_level)} ({self.alternative}{level})",
             f"  power {_shown(self.power)}{reached}",
         ]
         if self.power_at_whole is not None:
