@@ -28,7 +28,7 @@ import numpy as np
 from threshold_lab.core.curves.operating import interpolated
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.doubles import read_typed
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.formulas import NO_ACTUAL_NEG, NO_ACTUAL_POS
 from threshold_lab.core.metrics.metric import Metric, from_fraction, ratio, undefined
 
@@ -58,9 +58,9 @@ def parse_rates(text: str, what: str) -> tuple[float, ...]:
         try:
             x = read_typed(word)
         except ValueError:
-            raise InputError(f"{what} {text!r}: {word!r} is not a number") from None
+            raise InputError(f"{what} {quoted(text)}: {quoted(word)} is not a number") from None
         if not 0.0 <= x <= 1.0:  # NaN fails too
-            raise InputError(f"{what} {text!r}: {word!r} is not a rate in [0, 1]")
+            raise InputError(f"{what} {quoted(text)}: {quoted(word)} is not a rate in [0, 1]")
         out.append(x)
     return tuple(out)
 
@@ -74,9 +74,9 @@ def parse_rate(text: str) -> float:
     try:
         x = read_typed(text)
     except ValueError:
-        raise InputError(f"{text!r} is not a number") from None
+        raise InputError(f"{quoted(text)} is not a number") from None
     if not 0.0 <= x <= 1.0:
-        raise InputError(f"{text!r} is not a rate in [0, 1]")
+        raise InputError(f"{quoted(text)} is not a rate in [0, 1]")
     return x
 
 
@@ -91,9 +91,9 @@ def parse_thresholds(text: str) -> tuple[float, ...]:
         try:
             x = read_typed(word)
         except ValueError:
-            raise InputError(f"thresholds {text!r}: {word!r} is not a number") from None
+            raise InputError(f"thresholds {quoted(text)}: {quoted(word)} is not a number") from None
         if not math.isfinite(x):
-            raise InputError(f"thresholds {text!r}: {word!r} is not a finite score")
+            raise InputError(f"thresholds {quoted(text)}: {quoted(word)} is not a finite score")
         out.append(x)
     return tuple(out)
 
@@ -103,7 +103,7 @@ def _words(text: str, what: str) -> list[str]:
     if not text.strip():
         raise InputError(f"{what}: give one or more, comma-separated, such as 0.8,0.9")
     if any(not w for w in words):
-        raise InputError(f"{what} {text!r}: an empty value between commas")
+        raise InputError(f"{what} {quoted(text)}: an empty value between commas")
     return words
 
 

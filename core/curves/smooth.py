@@ -46,7 +46,7 @@ from threshold_lab.core.blocks import dot
 from threshold_lab.core.curves.det import normal_cdf, probit
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.doubles import read_typed
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -75,17 +75,17 @@ def parse_method(text: str) -> tuple[str, ...]:
     bad = [w for w in words if w not in METHODS]
     if "fitdistr" in bad:
         raise InputError(
-            f"smooth {text!r}: pROC's fitdistr with its default normal densities is normal "
+            f"smooth {quoted(text)}: pROC's fitdistr with its default normal densities is normal "
             "here (other distributions are not built)"
         )
     if any(w.startswith("logcondens") for w in bad):
         raise InputError(
-            f"smooth {text!r}: pROC's logcondens smoothing is not built here; give "
+            f"smooth {quoted(text)}: pROC's logcondens smoothing is not built here; give "
             f"{', '.join(METHODS)}"
         )
     if bad or not words:
         raise InputError(
-            f"smooth {text!r}: give {', '.join(METHODS)} (comma-separated); a smoothed curve "
+            f"smooth {quoted(text)}: give {', '.join(METHODS)} (comma-separated); a smoothed curve "
             "is a model fitted to the rows"
         )
     return tuple(dict.fromkeys(words))
@@ -106,13 +106,15 @@ def parse_bandwidth(text: str) -> float | str:
     if word.lower() in RULES:
         return word.lower()
     if word.lower() in NOT_OFFERED:
-        raise InputError(f"bandwidth {text!r}: R's {word} selector is not built here; {offered}")
+        raise InputError(
+            f"bandwidth {quoted(text)}: R's {word} selector is not built here; {offered}"
+        )
     try:
         x = read_typed(word)
     except ValueError:
-        raise InputError(f"bandwidth {text!r}: {offered}") from None
+        raise InputError(f"bandwidth {quoted(text)}: {offered}") from None
     if not (math.isfinite(x) and x > 0):
-        raise InputError(f"bandwidth {text!r}: {offered}")
+        raise InputError(f"bandwidth {quoted(text)}: {offered}")
     return x
 
 
@@ -219,7 +221,7 @@ def smooth(
     ('smoothed (binormal)', 0.888903, 514)
     """
     if method not in METHODS:
-        raise InputError(f"smooth {method!r}: give one of {', '.join(METHODS)}")
+        raise InputError(f"smooth {quoted(method)}: give one of {', '.join(METHODS)}")
     if sweep.positives == 0 or sweep.negatives == 0:
         missing = "positive" if sweep.positives == 0 else "negative"
         raise InputError(

@@ -22,7 +22,7 @@ from statistics import NormalDist
 from typing import Any
 
 from threshold_lab.core.doubles import read_typed
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.metrics.metric import count_json
 
 _N = NormalDist()
@@ -42,7 +42,8 @@ def parse_pair(text: str) -> tuple[float, float]:
     parts = [w.strip() for w in text.split(",")]
     if len(parts) != 2 or not all(parts):
         raise InputError(
-            f"power: {text!r}: give two numbers, the first curve's and the second's, as 2.6,1.9"
+            f"power: {quoted(text)}: give two numbers, the first curve's and the second's, "
+            "as 2.6,1.9"
         )
     first, second = (parse_power_number(w) for w in parts)
     return first, second
@@ -52,7 +53,7 @@ def read_pair(value: object) -> tuple[float, float]:
     """A pair from Python: a text, or two numbers."""
     if isinstance(value, list | tuple) and len(value) == 2:
         return parse_pair(",".join(str(v) for v in value))
-    raise InputError(f"power: give two numbers, as (2.6, 1.9), not {value!r}")
+    raise InputError(f"power: give two numbers, as (2.6, 1.9), not {quoted(value)}")
 
 
 def obuchowski_variance(theta: float, kappa: float) -> float:

@@ -15,7 +15,7 @@ from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.smooth import binormal_fit
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import Dataset
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals.power import Power, power_one
 from threshold_lab.core.intervals.power_two import (
     Covariances,
@@ -91,7 +91,7 @@ def power(
                 continue
             given[name] = option.parse(str(value)) if typed and option.parse else value
         except ValueError as exc:
-            raise InputError(f"threshold_lab.power(): {name}={value!r}: {exc}") from None
+            raise InputError(f"threshold_lab.power(): {name}={quoted(value)}: {exc}") from None
     return power_from(given)
 
 

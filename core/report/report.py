@@ -76,7 +76,7 @@ from threshold_lab.core.decide.net_benefit import (
 )
 from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence, threshold_statistic
 from threshold_lab.core.decide.text import solved_at
-from threshold_lab.core.errors import InputError, MissingDependency
+from threshold_lab.core.errors import InputError, MissingDependency, quoted
 from threshold_lab.core.figures import (
     FigureModel,
     Look,
@@ -1404,6 +1404,8 @@ class Report:
         area (labelled ``.label``, never the rows' own AUC), ``.parameters`` the
         model's. ``bandwidth`` (density only): nrd0, nrd or a number; default the
         report's. InputError says why rows cannot be smoothed that way."""
+        if not isinstance(method, str):
+            raise InputError(f"smoothed(): give a method's name, not {quoted(method)}")
         methods = parse_method(method)
         if len(methods) != 1:
             raise InputError(f"smoothed(): give one method, not {method!r}")

@@ -283,3 +283,51 @@ def test_braille_and_sound_answer_or_refuse_in_one_line(
     _answers_or_refuses(braille)
     path = tmp_path_factory.mktemp("sound") / "x.wav"
     _answers_or_refuses(lambda: r.sonify(kind, path, seconds=seconds, reference=reference))
+
+
+@SOAK
+@given(
+    smooth=st.one_of(st.sampled_from(["binormal", "density", "normal", "binormal,x"]), scalars),
+    bandwidth=scalars,
+    ci=st.one_of(scalars, st.lists(scalars, max_size=3)),
+    at=scalars,
+    power_args=st.dictionaries(
+        st.sampled_from(
+            [
+                "auc",
+                "cases",
+                "controls",
+                "kappa",
+                "power",
+                "a1",
+                "b1",
+                "a2",
+                "b2",
+                "rn",
+                "ra",
+                "delta",
+                "a",
+                "b",
+                "partial_auc",
+                "power_method",
+            ]
+        ),
+        scalars,
+        max_size=6,
+    ),
+)
+def test_pROC_s_doors_answer_or_refuse_in_one_line(
+    smooth: Any, bandwidth: Any, ci: Any, at: Any, power_args: Any
+) -> None:
+    """Smoothing, intervals at coordinates, the rate tests and power given anything: an
+    answer or one InputError of one short line."""
+    density = {"smooth": "density", "bandwidth": bandwidth}
+    _answers_or_refuses(lambda: tl.report(Y, S, smooth=smooth).to_dict())
+    _answers_or_refuses(lambda: tl.report(Y, S, **density).to_dict())
+    _answers_or_refuses(lambda: tl.report(Y, S, bootstrap=100, ci_se=ci, ci_thresholds=ci))
+    both = {"a": S, "b": [0.5, 0.2, 0.9, 0.1, 0.3]}
+    _answers_or_refuses(
+        lambda: tl.report(Y, both, test="sensitivity", at_specificity=at, bootstrap=100)
+    )
+    _answers_or_refuses(lambda: tl.power(**power_args))
+    _answers_or_refuses(lambda: tl.report(Y, S).smoothed(smooth, bandwidth=bandwidth))

@@ -133,6 +133,8 @@ WORDS = [
     "describe",
     "band",
     "stability",
+    "smooth",
+    "power",
 ]
 
 #: Numbers at and past the edges of a double, for goals and prevalences.
@@ -261,6 +263,35 @@ def command(rng: random.Random, session: Session, folder: Path) -> str:
                 f"stability {rng.choice(WEIRD)}",
             ]
         )
+    if word == "smooth":
+        methods = ["binormal", "density", "normal", "binormal,density", "loess", ",", "fitdistr"]
+        extra = [rng.choice(["nrd", "nrd0", "0.05", "SJ", *WEIRD])] if rng.random() < 0.3 else []
+        return " ".join([word, *rng.sample(methods, 1), *extra])
+    if word == "power":
+        pairs = [
+            (w, rng.choice([rng.choice(EXTREME), rng.choice(WEIRD), "0.7", "40", "0.9", "2"]))
+            for w in rng.sample(
+                [
+                    "auc",
+                    "cases",
+                    "controls",
+                    "kappa",
+                    "sig_level",
+                    "power",
+                    "a1",
+                    "b1",
+                    "a2",
+                    "b2",
+                    "rn",
+                    "ra",
+                    "delta",
+                    "bogus",
+                ],
+                rng.randint(0, 5),
+            )
+        ]
+        head = ["power", "models"] if rng.random() < 0.3 else ["power"]
+        return " ".join([*head, *(f"{w} {v}" for w, v in pairs)])
     if word == "describe":
         return f"describe {rng.choice(['roc', 'pr', 'det', rng.choice(WEIRD)])}"
     if word == "save":
