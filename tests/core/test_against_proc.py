@@ -161,6 +161,8 @@ cat("bootstrap", t(method = "bootstrap"), "\n")
 cat("venkatraman", t(method = "venkatraman"), "\n")
 cat("sensitivity", t(method = "specificity", specificity = 0.8), "\n")
 cat("unpaired", t(method = "bootstrap", paired = FALSE), "\n")
+cat("specificity", t(method = "sensitivity", sensitivity = 0.8), "\n")
+cat("venkatraman_unpaired", t(method = "venkatraman", paired = FALSE), "\n")
 p1 <- roc(d$label, d$a, quiet = TRUE, direction = "<", levels = c(0, 1), partial.auc = c(1, 0.8))
 p2 <- roc(d$label, d$b, quiet = TRUE, direction = "<", levels = c(0, 1), partial.auc = c(1, 0.8))
 pt <- roc.test(p1, p2, method = "bootstrap", boot.n = 2000, progress = "none")
@@ -193,21 +195,24 @@ def test_resampling_tests_agree_with_proc_within_monte_carlo_error(
     paired = tl.report(
         y.tolist(),
         scores,
-        test=["bootstrap", "venkatraman", "sensitivity"],
+        test=["bootstrap", "venkatraman", "sensitivity", "specificity"],
         at_specificity=0.8,
+        at_sensitivity=0.8,
         **common,
     ).to_dict()["comparison"][0]
     partial = tl.report(
         y.tolist(), scores, test="bootstrap", partial_auc="fpr:0-0.2", bootstrap=2000, seed=seed
     ).to_dict()["comparison"][0]
     unpaired = tl.report(
-        y.tolist(), scores, test="bootstrap", unpaired=True, bootstrap=2000, seed=seed
+        y.tolist(), scores, test=["bootstrap", "venkatraman"], unpaired=True, **common
     ).to_dict()["comparison"][0]
     ours = {
         "bootstrap": paired["auc_difference"]["bootstrap"]["p_value"],
         "venkatraman": paired["auc_difference"]["venkatraman"]["p_value"],
         "sensitivity": paired["sensitivity_difference"]["bootstrap"]["p_value"],
         "unpaired": unpaired["auc_difference"]["bootstrap"]["p_value"],
+        "specificity": paired["specificity_difference"]["bootstrap"]["p_value"],
+        "venkatraman_unpaired": unpaired["auc_difference"]["venkatraman"]["p_value"],
         "partial": partial["partial_auc_difference"][0]["bootstrap"]["p_value"],
     }
     for name, p in proc.items():
@@ -237,6 +242,10 @@ set.seed(7)
 ci <- ci.se(r1, specificities = c(0.8, 0.9), boot.n = 2000, progress = "none")
 say("ci_se_low", ci[, 1])
 say("ci_se_high", ci[, 3])
+cs <- ci.sp(r1, sensitivities = 0.8, boot.n = 2000, progress = "none")
+say("ci_sp", as.numeric(cs)[c(1, 3)])
+cb <- ci.auc(r1, method = "bootstrap", boot.n = 2000, progress = "none")
+say("ci_auc_boot", as.numeric(cb)[c(1, 3)])
 ct <- ci.thresholds(r1, thresholds = 0.5, boot.n = 2000, progress = "none")
 say("ci_thr", c(ct$sensitivity[c(1, 3)], ct$specificity[c(1, 3)]))
 """
@@ -291,9 +300,21 @@ def test_best_thresholds_corners_delong_and_intervals_agree_with_proc(
     interval = r.to_dict()["roc"]["auc"]["interval"]
     assert (interval["low"], interval["high"]) == pytest.approx(proc["ci_auc"], abs=1e-9)
     booted = tl.report(
-        y.tolist(), a.tolist(), ci_se=[0.8, 0.9], ci_thresholds=0.5, bootstrap=2000, seed=seed
+        y.tolist(),
+        a.tolist(),
+        ci_se=[0.8, 0.9],
+        ci_sp=0.8,
+        ci_thresholds=0.5,
+        bootstrap=2000,
+        seed=seed,
     ).to_dict()["roc"]
     step = 3 / min(P, N) + 0.02
+    sp_interval = booted["ci_sp"][0]["specificity"]["interval"]
+    assert [sp_interval["low"], sp_interval["high"]] == pytest.approx(proc["ci_sp"], abs=step)
+    auc_interval = booted["auc_bootstrap"]["interval"]
+    assert [auc_interval["low"], auc_interval["high"]] == pytest.approx(
+        proc["ci_auc_boot"], abs=0.02
+    )
     for i, row in enumerate(booted["ci_se"]):
         got = row["sensitivity"]["interval"]
         assert got["low"] == pytest.approx(proc["ci_se_low"][i], abs=step)
