@@ -342,3 +342,14 @@ def test_power_of_two_models_and_of_two_binormal_curves() -> None:
     assert "  cases 166, controls 166 (solved for, rounded up)" in told
     refused = run("power models", name="canonical")
     assert refused[0].startswith("error: power models compares two models of the same rows")
+
+
+def test_power_models_refuses_rows_edited_in_one_model() -> None:
+    p = preset("deliveries")
+    both = Session(p.data, p.threshold, source="preset deliveries", models=p.models)
+    said = io.StringIO()
+    first = both.data.row_id(0)
+    run_plain(both, [f"delete {first}\n", "power models\n"], said, prompt=False)
+    assert "error: power models compares two models of the same rows, and A's rows were" in (
+        said.getvalue()
+    )
