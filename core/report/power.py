@@ -116,10 +116,20 @@ def _obuchowski_from_data(
             "power: --power-method obuchowski reads each row's score once; these rows are weighted"
         )
     sweeps = (build_sweep(a), build_sweep(b))
-    fits = [binormal_fit(s)[:2] for s in sweeps]
+    fits = []
+    for which, s in zip(("first", "second"), sweeps, strict=True):
+        try:
+            fits.append(binormal_fit(s)[:2])
+        except InputError as exc:
+            why = str(exc).removeprefix("smooth binormal: ").removeprefix("the ")
+            raise InputError(
+                f"power: --power-method obuchowski fits each curve's binormal line, and the "
+                f"{which} model's {why}"
+            ) from None
     labels = a.labels
-    ra = float(np.corrcoef(a.scores[labels], b.scores[labels])[0, 1])
-    rn = float(np.corrcoef(a.scores[~labels], b.scores[~labels])[0, 1])
+    with np.errstate(invalid="ignore", divide="ignore"):  # a constant class: said below
+        ra = float(np.corrcoef(a.scores[labels], b.scores[labels])[0, 1])
+        rn = float(np.corrcoef(a.scores[~labels], b.scores[~labels])[0, 1])
     if not (math.isfinite(ra) and math.isfinite(rn)):
         raise InputError("power: a model's scores are all equal within a class; no correlation")
     kappa = float(a.negatives) / float(a.positives)

@@ -256,3 +256,17 @@ def test_what_a_newcomer_tried(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert part.lines()[1].startswith("  partial AUCs (FPR 0 to 0.5) ")
     assert part.as_json()["partial_auc"] == {"focus": "fpr", "low": 0.0, "high": 0.5}
     assert part.as_json()["models"] == ["s100b", "ndka"]
+
+
+def test_obuchowski_from_rows_too_few_points_says_which_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = (
+        "label,score_a,score_b\n1,0.9,0.5\n1,0.8,0.5\n1,0.4,0.5\n0,0.3,0.2\n0,0.2,0.1\n0,0.6,0.3\n"
+    )
+    path = tmp_path / "few.csv"
+    path.write_text(rows)
+    assert main(["power", "--from", str(path), "--power-method", "obuchowski"]) == 2
+    err = capsys.readouterr().err
+    assert "fits each curve's binormal line, and the first model's ROC curve has 1 point" in err
+    assert "RuntimeWarning" not in err and err.count("\n") == 1
