@@ -1204,7 +1204,8 @@ class PowerCommand(Command):
         "solve for the one left out of the AUC, the sample size, the significance level "
         "and the power; the AUC and the controls per case are these rows' unless given "
         "(power 0.9: the cases and controls needed); power models: the shown model's AUC "
-        "against the next one's; a1 b1 a2 b2 rn ra delta: two binormal curves"
+        "against the next one's (method obuchowski, partial fpr:0-0.1 as for the command "
+        "line); a1 b1 a2 b2 rn ra delta: two binormal curves"
     )
 
 

@@ -338,6 +338,10 @@ def test_power_of_two_models_and_of_two_binormal_curves() -> None:
     )
     assert out[1] == "  AUCs 0.8125 and 0.875, difference -0.0625"
     assert any(line.startswith("  cases 345, controls 1380 (solved for") for line in out)
+    said = io.StringIO()
+    run_plain(both, ["power models method obuchowski\n"], said, prompt=False)
+    # Ten rows leave too few points for each binormal line: the method was the one asked.
+    assert "--power-method obuchowski fits each curve's binormal line" in said.getvalue()
     told = run("power a1 2.6 b1 1 a2 1.9 b2 1 rn 0.6 ra 0.6 delta 0.037 power 0.8")
     assert "  cases 166, controls 166 (solved for, rounded up)" in told
     refused = run("power models", name="canonical")

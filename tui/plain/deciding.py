@@ -14,9 +14,10 @@ from threshold_lab.core.decide.stability import (
     stability,
     stability_lines,
 )
-from threshold_lab.core.errors import InputError
+from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals.power import parse_power_number
 from threshold_lab.core.report.power import PARAMETERS, power_of_two, power_with
+from threshold_lab.core.report.table import OPTIONS
 from threshold_lab.core.text.decision import (
     decision_curve_lines,
     net_benefit_sentence,
@@ -69,7 +70,17 @@ class Deciding(Speaker):
         two = bool(args) and args[0].lower() == "models"
         if two:
             args = args[1:]
-        words = ("auc", "cases", "controls", "kappa", "sig_level", "power", *PARAMETERS)
+        words = (
+            "auc",
+            "cases",
+            "controls",
+            "kappa",
+            "sig_level",
+            "power",
+            *PARAMETERS,
+            "method",
+            "partial",
+        )
         given: dict[str, object] = {}
         if len(args) % 2:
             raise InputError(
@@ -80,8 +91,13 @@ class Deciding(Speaker):
         for word, value in zip(args[::2], args[1::2], strict=True):
             key = word.lower().replace("-", "_").replace(".", "_")
             if key not in words:
-                raise InputError(f"power: {word!r} is not one of {', '.join(words)}")
-            given[key] = parse_power_number(value)
+                raise InputError(f"power: {quoted(word)} is not one of {', '.join(words)}")
+            if key == "method":  # the variances of two models' AUCs from their rows
+                given["power_method"] = OPTIONS["power_method"].parse(value)  # type: ignore[misc]
+            elif key == "partial":  # two curves' partial AUC, as fpr:0-0.1
+                given["partial_auc"] = OPTIONS["partial_auc"].parse(value)  # type: ignore[misc]
+            else:
+                given[key] = parse_power_number(value)
         if two:
             pair = self.session.model_pair()
             if pair is None:
