@@ -35,7 +35,7 @@ from threshold_lab.core.compare.venkatraman import (
     venkatraman,
     venkatraman_unpaired,
 )
-from threshold_lab.core.curves.coordinates import sensitivity_at, specificity_at
+from threshold_lab.core.curves.coordinates import READS, Given, coordinate
 from threshold_lab.core.curves.operating import partial_auc
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.data.dataset import Dataset, Model
@@ -320,7 +320,7 @@ def compare(
     paired: bool = True,
     alternative: str = "two-sided",
     permutations: tuple[int, int] | None = None,
-    rates: tuple[tuple[str, float], ...] = (),
+    rates: tuple[tuple[Given, float], ...] = (),
     areas: tuple[tuple[str, float, float], ...] = (),
 ) -> Comparison:
     """Compare two models, each at the threshold of its own analysis; ``boot``
@@ -450,7 +450,7 @@ def _rate_tests(
     b_an: Analysis,
     boot: tuple[int, int] | None,
     alternative: str,
-    rates: tuple[tuple[str, float], ...],
+    rates: tuple[tuple[Given, float], ...],
     paired: bool,
 ) -> tuple[RateTest, ...]:
     """Each rate test asked for, each over its own replicates from the seed (as
@@ -461,13 +461,16 @@ def _rate_tests(
     sweeps = (a_an.curves.sweep, b_an.curves.sweep)
     out = []
     for given, at in rates:
-        read = sensitivity_at if given == "specificity" else specificity_at
         drawn = _draws(a, b, sweeps, boot, paired)
+        (rate,) = READS[given]
         out.append(
             rate_test(
                 given,
                 at,
-                (read(sweeps[0], at), read(sweeps[1], at)),
+                (
+                    coordinate(sweeps[0], given, at).values[rate],
+                    coordinate(sweeps[1], given, at).values[rate],
+                ),
                 sweeps,
                 drawn,
                 replicates=count,

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.blocks import blocks, dot
-from threshold_lab.core.curves.coordinates import sensitivity_at, specificity_at
+from threshold_lab.core.curves.coordinates import READS, Given, reader
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.bootstrap import (
@@ -633,17 +633,10 @@ class RateTest:
 
     @property
     def difference(self) -> float | None:
-        a, b = self.values
-        return None if a.value is None or b.value is None else a.value - b.value
+        return _difference(self.values)
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            f"at_{self.given}": self.at,
-            "values": [m.as_json() for m in self.values],
-            "difference": self.difference,
-            "bootstrap": self.test.as_json(),
-            "replicates_dropped": self.dropped,
-        }
+        return {f"at_{self.given}": self.at, **_tested(self.values, self.test, self.dropped)}
 
     def text(self, a: str, b: str) -> str:
         shown = " − ".join(m.value_or_reason() for m in self.values)
@@ -653,18 +646,24 @@ class RateTest:
         )
 
 
-def _rate_reader(given: str, at: float) -> Callable[[Sweep], float]:
-    """The rate a replicate's own sweep has at the coordinate (NaN: undefined)."""
+def _difference(values: tuple[Metric, Metric]) -> float | None:
+    a, b = values
+    return None if a.value is None or b.value is None else a.value - b.value
 
-    def read(s: Sweep) -> float:
-        m = sensitivity_at(s, at) if given == "specificity" else specificity_at(s, at)
-        return math.nan if m.value is None else float(m.value)
 
-    return read
+def _tested(values: tuple[Metric, Metric], test: BootstrapTest, dropped: int) -> dict[str, Any]:
+    """A tested difference's JSON fields: each model's value, the difference, the
+    test, and the replicates left out."""
+    return {
+        "values": [m.as_json() for m in values],
+        "difference": _difference(values),
+        "bootstrap": test.as_json(),
+        "replicates_dropped": dropped,
+    }
 
 
 def rate_test(
-    given: str,
+    given: Given,
     at: float,
     values: tuple[Metric, Metric],
     sweeps: tuple[Sweep, Sweep],
@@ -677,9 +676,10 @@ def rate_test(
 ) -> RateTest:
     """The rate test at one coordinate over replicates ``drawn`` (pairs of each
     model's replicate, paired or not; a text: why there are none)."""
-    rate = "sensitivity" if given == "specificity" else "specificity"
+    (rate,) = READS[given]
+    read = reader(given, at)  # the rate as a float, NaN where undefined
     test, dropped = resampled_test(
-        _rate_reader(given, at),
+        lambda s: read(s)[0],
         values,
         sweeps,
         drawn,
@@ -741,17 +741,8 @@ class AreaTest:
     dropped: int = 0
 
     def as_json(self) -> dict[str, Any]:
-        a, b = self.values
-        diff = None if a.value is None or b.value is None else a.value - b.value
-        return {
-            "focus": self.focus,
-            "low": self.low,
-            "high": self.high,
-            "values": [m.as_json() for m in self.values],
-            "difference": diff,
-            "bootstrap": self.test.as_json(),
-            "replicates_dropped": self.dropped,
-        }
+        region = {"focus": self.focus, "low": self.low, "high": self.high}
+        return {**region, **_tested(self.values, self.test, self.dropped)}
 
     def text(self, a: str, b: str) -> str:
         shown = " − ".join(m.value_or_reason() for m in self.values)

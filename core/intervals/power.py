@@ -109,18 +109,30 @@ class Power:
         k = f"{self.controls:.0f}" if whole else f"{self.controls:g}"
         smallest = " (solved for: the smallest detectable)" if solved == "auc" else ""
         rounded = " (solved for, rounded up to whole numbers)" if whole else ""
-        level = "; solved for" if solved == "sig_level" else ""
-        reached = " (solved for)" if solved == "power" else ""
-        out = [
+        return [
             self.method + ":",
             f"  AUC {self.auc:.6g}{smallest}",
             f"  cases {c}, controls {k}{rounded}",
-            f"  significance level {_shown(self.sig_level)} ({self.alternative}{level})",
-            f"  power {_shown(self.power)}{reached}",
+            *level_and_power_lines(
+                self.sig_level, self.alternative, self.power, solved, self.power_at_whole
+            ),
         ]
-        if self.power_at_whole is not None:
-            out.append(f"  power at those whole numbers ≈ {_shown(self.power_at_whole)}")
-        return out
+
+
+def level_and_power_lines(
+    sig_level: float, alternative: str, power: float, solved: str, at_whole: float | None
+) -> list[str]:
+    """A power calculation's last lines: the significance level, the power, and the
+    power at a sample size rounded up (each said solved for where it was)."""
+    level = "; solved for" if solved == "sig_level" else ""
+    reached = " (solved for)" if solved == "power" else ""
+    out = [
+        f"  significance level {_shown(sig_level)} ({alternative}{level})",
+        f"  power {_shown(power)}{reached}",
+    ]
+    if at_whole is not None:
+        out.append(f"  power at those whole numbers ≈ {_shown(at_whole)}")
+    return out
 
 
 def power_one(

@@ -23,7 +23,7 @@ from statistics import NormalDist
 from typing import Any
 
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.intervals.power import completed, one_left
+from threshold_lab.core.intervals.power import completed, level_and_power_lines, one_left
 from threshold_lab.core.metrics.metric import count_json
 
 _N = NormalDist()
@@ -151,30 +151,20 @@ class TwoPower:
         what = "AUCs" if self.region is None else "partial AUCs"
         if self.region is not None:
             what += f" (FPR {self.region[0]:g} to {self.region[1]:g})"
-        aucs = "" if self.aucs is None else f"{what} {self.aucs[0]:.6g} and {self.aucs[1]:.6g}, "
-        if self.aucs is None and self.region is not None:
-            aucs = f"partial AUCs (FPR {self.region[0]:g} to {self.region[1]:g}), "
+        if self.aucs is not None:
+            what += f" {self.aucs[0]:.6g} and {self.aucs[1]:.6g}"
+        said = f"{what}, " if self.aucs is not None or self.region is not None else ""
         head = self.method + (
             "" if self.models is None else f", {self.models[0]} against {self.models[1]}"
         )
-        out = [
+        return [
             head + ":",
-            f"  {aucs}difference {self.delta:.6g}",
+            f"  {said}difference {self.delta:.6g}",
             f"  cases {c}, controls {k}" + (" (solved for, rounded up)" if whole else ""),
-            f"  significance level {_shown(self.sig_level)} ({self.alternative}"
-            + ("; solved for)" if self.solved_for == "sig_level" else ")"),
-            f"  power {_shown(self.power)}"
-            + (" (solved for)" if self.solved_for == "power" else ""),
+            *level_and_power_lines(
+                self.sig_level, self.alternative, self.power, self.solved_for, self.power_at_whole
+            ),
         ]
-        if self.power_at_whole is not None:
-            out.append(f"  power at those whole numbers ≈ {_shown(self.power_at_whole)}")
-        return out
-
-
-def _shown(p: float) -> str:
-    if p >= 1 - 5e-8:
-        return "> 0.9999999"
-    return f"{p:.7g}"
 
 
 def _z_power(n: float, delta: float, z_alpha: float, v0: float, va: float) -> float:

@@ -36,7 +36,13 @@ from threshold_lab.core.compare.models import (
 )
 from threshold_lab.core.compare.paired import paired_delong
 from threshold_lab.core.curves.braille import BrailleLine, braille_line
-from threshold_lab.core.curves.coordinates import READS, Coordinate, coordinate_key, coordinates
+from threshold_lab.core.curves.coordinates import (
+    READS,
+    Coordinate,
+    Given,
+    coordinate_key,
+    coordinates,
+)
 from threshold_lab.core.curves.coordinates import reader as coordinate_reader
 from threshold_lab.core.curves.describe import Description
 from threshold_lab.core.curves.hull import CostCurve
@@ -54,10 +60,7 @@ from threshold_lab.core.curves.roc import roc_auc
 from threshold_lab.core.curves.smooth import (
     NotSmoothed,
     Smoothed,
-    parse_bandwidth,
     parse_method,
-    smooth,
-    smoothed_or_why,
 )
 from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
 from threshold_lab.core.curves.sweep import Sweep as CoreSweep
@@ -214,7 +217,7 @@ def _part(
         curve,
         costs,
         coordinates=coordinates(a.sweep, o.coordinates()),
-        smoothed=tuple(smoothed_or_why(a.sweep, m, o.bandwidth) for m in o.smooth),
+        smoothed=tuple(a.curves.smoothed(m, o.bandwidth) for m in o.smooth),
     )
 
 
@@ -333,7 +336,7 @@ def _contents(
         asked = {"bootstrap", "sensitivity", "specificity"} & set(options.tests)
         if boot is None and asked:  # the comparison's own bootstrap
             boot = (REPLICATES, options.seed)
-        rates: list[tuple[str, float]] = []
+        rates: list[tuple[Given, float]] = []
         if "sensitivity" in options.tests and options.at_specificity is not None:
             rates.append(("specificity", options.at_specificity))
         if "specificity" in options.tests and options.at_sensitivity is not None:
@@ -1408,20 +1411,19 @@ class Report:
             raise InputError(f"smoothed(): give a method's name, not {quoted(method)}")
         methods = parse_method(method)
         if len(methods) != 1:
-            raise InputError(f"smoothed(): give one method, not {method!r}")
+            raise InputError(f"smoothed(): give one method, not {quoted(method)}")
         if bandwidth is not None and methods[0] != "density":
             raise InputError("smoothed(): bandwidth= is the density smoothing's")
-        for done in self._first.smoothed:
-            if done.method == methods[0] and bandwidth is None:
-                if isinstance(done, NotSmoothed):
-                    raise InputError(f"smooth {done.method}: {done.reason}")
-                return done
-        rule = self.contents.options.bandwidth if bandwidth is None else bandwidth
-        if isinstance(rule, str):
-            rule = parse_bandwidth(rule)
-        elif bandwidth is not None:
-            rule = OPTIONS["bandwidth"].read(bandwidth)
-        return smooth(self.analysis.sweep, methods[0], rule)
+        rule = (
+            self.contents.options.bandwidth
+            if bandwidth is None
+            else OPTIONS["bandwidth"].read(bandwidth)
+        )
+        # The report's own smoothings are these rows' cached ones: asked again, the same.
+        done = self.analysis.curves.smoothed(methods[0], rule)
+        if isinstance(done, NotSmoothed):
+            raise InputError(f"smooth {done.method}: {done.reason}")
+        return done
 
     def braille(self, kind: str = "roc", *, width: int = 40) -> BrailleLine:
         """The curve (roc, pr or det) as one line of ``width`` Unicode braille cells,
