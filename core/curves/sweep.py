@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.blocks import blocks
+from threshold_lab.core.blocks import BLOCK, blocks
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.metrics.confusion import Counts
 from threshold_lab.core.metrics.formulas import RATES, Cells
@@ -153,33 +153,155 @@ _BIT = np.uint64(1)
 #: bit flipped turns the unsigned order into the signed one; the rest inverted, the
 #: order reversed): numpy's int64 value sort is SIMD and faster than its uint64 one.
 _DESCENDING = np.uint64((1 << 63) - 1)
+#: A double's bits less its sign: its magnitude's order.
+_MAGNITUDE = np.uint64((1 << 63) - 1)
+_SIGN = np.uint64(1 << 63)
+#: The centre of the 63-bit scale of a mixed-sign key (see :func:`_centred`).
+_CENTRE = np.uint64(1 << 62)
 
 
-def _keyed(scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]) -> tuple[Any, int]:
-    """Each row as one 64-bit key, sorted by score descending: its score's order in
-    the top 63 bits and its label in the lowest (inverted for scores below 0); and
-    where the scores below 0 start (their keys come last).
+def _keyed(
+    scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_]
+) -> tuple[Any, int, _Decoder]:
+    """Each row as one 64-bit key, sorted by score descending: a score's order in the
+    top 63 bits, its label in the lowest, every bit but the top one inverted (keys
+    ascending as int64 are descending as unsigned, :data:`_DESCENDING`); with where
+    the keys of the scores below 0 start, and how value bits read back as scores.
+    Two codings:
+
+    - split (the decoder's offset None): the score's bits less the sign bit; the rows
+      from ``top`` on are the scores below 0, sorted apart after the rest, their
+      bits (label too) inverted (larger bits, lower score);
+    - centred (an offset): every row on one scale centred at 2^62, above it by the
+      magnitude's bits less the offset for a score >= 0, below it by as much for a
+      score below 0 (:func:`_centred`); ``top`` is the row count.
 
     A float's sign bit is what makes room for the label: the bits of a score >= 0
     ascend with it (-0.0 loses its sign and is 0.0), and the inverted bits of a
-    score below 0 do, so apart from the sign each fits in 63 bits. The scores below
-    0 are sorted apart from the rest, after them. A value sort of the keys is far
-    faster than an argsort carrying the labels."""
+    score below 0 do, so apart from the sign each fits in 63 bits. Scores of both
+    signs are put on one centred scale where their magnitudes span under 2^62 (some
+    1,023 binary orders of magnitude: logits, margins, anything but a mix of
+    denormals and numbers of 2 and more), so that one sort orders them; otherwise
+    the scores below 0 are sorted apart from the rest, after them. A value sort of
+    the keys is far faster than an argsort carrying the labels."""
     n = scores.shape[0]
-    key = np.left_shift(scores.view(np.uint64), _BIT)  # the sign bit drops off
-    np.bitwise_or(key, labels, out=key, casting="unsafe")
-    below = scores < 0
-    top = n - int(np.count_nonzero(below))
-    if 0 < top < n:  # the scores >= 0 first, then those below, each in row order
-        # np.extract copies a masked part faster than np.compress does.
-        key = np.concatenate((np.extract(~below, key), np.extract(below, key)))
-    del below
-    np.invert(key[top:], out=key[top:])  # below 0: larger bits, lower score
-    key ^= _DESCENDING
+    lowest, highest = float(scores.min()), float(scores.max())
+    if lowest < 0 <= highest:
+        offset = max(0, int(np.float64(max(highest, -lowest)).view(np.uint64)) - _SPAN)
+        centred = _centred(scores, labels, offset)
+        if centred is not None:
+            key, zero = centred
+            key.view(np.int64).sort()
+            return key, n, _Decoder(offset, n, zero)
+        # Too wide a span for one scale: the scores >= 0 first, then those below,
+        # each in row order (np.extract copies a masked part faster than np.compress).
+        mask = scores < 0
+        top = n - int(np.count_nonzero(mask))
+        key = np.left_shift(scores.view(np.uint64), _BIT)  # the sign bit drops off
+        np.bitwise_or(key, labels, out=key, casting="unsafe")
+        key = np.concatenate((np.extract(~mask, key), np.extract(mask, key)))
+        del mask
+        key[:top] ^= _DESCENDING
+        key[top:] ^= _SIGN  # below 0 inverted (larger bits, lower score), then flipped
+    else:
+        top = 0 if highest < 0 else n
+        # Inverted where every score is below 0, and flipped: one XOR.
+        flip = _SIGN if top == 0 else _DESCENDING
+        bits = scores.view(np.uint64)
+        key = np.empty(n, dtype=np.uint64)
+        for b in blocks(0, n):
+            k = key[b]
+            np.left_shift(bits[b], _BIT, out=k)  # the sign bit drops off
+            np.bitwise_or(k, labels[b], out=k, casting="unsafe")
+            k ^= flip
     key[:top].view(np.int64).sort()
     key[top:].view(np.int64).sort()
-    key ^= _DESCENDING
-    return key, top
+    return key, top, _Decoder(None, top, False)
+
+
+#: The magnitudes a centred key holds: 2^62 values either side of its centre.
+_SPAN = (1 << 62) - 1
+
+
+def _centred(
+    scores: npt.NDArray[np.float64], labels: npt.NDArray[np.bool_], offset: int
+) -> tuple[Any, bool] | None:
+    """Keys on one scale for scores of both signs, ready for the int64 sort, and
+    whether a score is 0; None where a magnitude other than 0 is ``offset`` or less
+    (the span is too wide for 63 bits).
+
+    On the scale a score >= 0 is 2^62 plus its magnitude's bits less ``offset`` (0
+    and -0.0 at 2^62 itself), and a score below 0 is 2^62 − 1 less them (their bits
+    inverted), so the scale ascends with the score within 63 bits; the key is that
+    shifted up past the label's bit, the label, flipped for the descending sort
+    (:data:`_DESCENDING`). A block at a time, without branches: the sign bit spread
+    over a word inverts with one XOR."""
+    n = scores.shape[0]
+    bits = scores.view(np.uint64)
+    off = np.uint64(offset)
+    key = np.empty(n, dtype=np.uint64)
+    sign = np.empty(min(BLOCK, n), dtype=np.int64)
+    zero = False
+    for b in blocks(0, n):
+        k, s = key[b], sign[: b.stop - b.start]
+        spread = s.view(np.uint64)
+        np.bitwise_and(bits[b], _MAGNITUDE, out=k)
+        np.right_shift(bits[b].view(np.int64), 63, out=s)  # -1 below 0 (and for -0.0)
+        if int(k.min()) == 0:  # a 0: the least other magnitude, 0 wrapped out of the way
+            zero = True
+            k -= _BIT
+            least = int(k.min()) + 1
+            k += _BIT
+            np.putmask(spread, k == 0, 0)  # -0.0 is 0
+            np.maximum(k, off, out=k)  # 0 stays 0
+        else:
+            least = int(k.min())
+        if least <= offset:
+            return None
+        k -= off
+        k ^= spread  # inverted below 0: 2^64 − 1 less it, below the centre once added
+        k += _CENTRE
+        k <<= _BIT
+        np.bitwise_or(k, labels[b], out=k, casting="unsafe")
+        k ^= _DESCENDING
+    return key, zero
+
+
+class _Decoder:
+    """Value bits (keys less their label bit) back to scores, in place, a block at
+    a time: a split key's part below 0 inverted, a centred key's scale read back
+    (with two reused buffers)."""
+
+    def __init__(self, offset: int | None, top: int, zero: bool) -> None:
+        self.offset, self.top, self.zero = offset, top, zero
+        if offset is not None:
+            self.off = np.uint64(offset)
+            size = min(BLOCK, top)  # a centred key's ``top`` is its row count
+            self.spread = np.empty(size, dtype=np.uint64)
+            self.nonzero = np.empty(size if zero else 0, dtype=np.uint64)
+
+    def __call__(self, v: Any, start: int) -> None:
+        """Decode ``v``, the values from ``start`` on (from ``top`` on they are the
+        part below 0 of a split key)."""
+        if self.offset is None:
+            if start + v.shape[0] > self.top:
+                part = v[max(self.top - start, 0) :]
+                np.invert(part, out=part)  # below 0: the sign again
+            return
+        s = self.spread[: v.shape[0]]
+        v -= _CENTRE  # below 0: 2^64 − 1 less the magnitude, the top bit set
+        np.right_shift(v.view(np.int64), 63, out=s.view(np.int64))
+        v ^= s  # the magnitude's bits less the offset
+        if self.zero:
+            nz = self.nonzero[: v.shape[0]]
+            np.minimum(v, _BIT, out=nz)
+            np.negative(nz, out=nz)  # all ones but for 0
+            v += self.off
+            v &= nz  # 0 stays 0
+        else:
+            v += self.off
+        s &= _SIGN
+        v |= s
 
 
 def _unweighted(
@@ -192,59 +314,85 @@ def _unweighted(
     the scores below 0 start), and the positives up to there are a running count of
     the label bits. With every score distinct the sorted keys are the thresholds."""
     n = scores.shape[0]
-    key, top = _keyed(scores, labels)
+    key, top, decode = _keyed(scores, labels)
     runs = _label_runs(key, top)
     if runs is not None:
-        return runs
-    if np.little_endian:  # the label bits are the first byte of each key
-        label = key.view(np.uint8)[::8] & np.uint8(1)
-    else:  # pragma: no cover - no big-endian machine runs the tests
-        label = (key & _BIT).astype(np.uint8)
-    label[top:] ^= np.uint8(1)  # inverted with the rest of those keys
-    key >>= _BIT  # the values' order alone
-    # Each group's last row: where the next key differs (and the last row).
+        value, tp, fp, first_below = runs
+        del key
+        for b in blocks(0, value.shape[0]):
+            decode(value[b], b.start - first_below + top)
+        return value.view(np.float64), tp, fp
+    tp = np.empty(n + 1, dtype=np.int64)
+    fp = np.empty(n + 1, dtype=np.int64)
+    tp[0] = fp[0] = 0
+    change = _rows(key, top, decode, tp[1:], fp[1:])
+    if int(np.count_nonzero(change)) == n:  # every score its own group
+        return key.view(np.float64), tp, fp
+    # Each tie group's last row kept, moved down in place a block at a time.
+    m = 0
+    for b in blocks(0, n):
+        keep = np.flatnonzero(change[b])
+        count = keep.shape[0]
+        for rows in (key, tp[1:], fp[1:]):
+            rows[m : m + count] = rows[b][keep]
+        m += count
+    del change
+    # Runs are over a quarter of the rows here, so groups at least an eighth: a copy
+    # where the rest of the rows would be most of what is kept.
+    value, tp, fp = key[:m], tp[: m + 1], fp[: m + 1]
+    if 2 * m < n:
+        value, tp, fp = value.copy(), tp.copy(), fp.copy()
+    return value.view(np.float64), tp, fp
+
+
+def _rows(
+    key: Any,
+    top: int,
+    decode: _Decoder,
+    tp: npt.NDArray[np.int64],
+    fp: npt.NDArray[np.int64],
+) -> npt.NDArray[np.bool_]:
+    """One pass over sorted keys, a block at a time (each step in the cache): the
+    running count of positives into ``tp`` (the label bits, inverted from ``top``
+    on, summed) and of negatives into ``fp``, each key turned into its score in
+    place, and where the score changes from one row to the next (True at the last
+    row, and at the last row >= 0 of a split key)."""
+    n = key.shape[0]
     change = np.empty(n, dtype=bool)
-    np.not_equal(key[1:], key[:-1], out=change[:-1])
-    change[-1] = True
+    rows = np.arange(1, min(BLOCK, n) + 1, dtype=np.int64)
+    carry = 0
+    for b in blocks(0, n):
+        t, f, k = tp[b], fp[b], key[b]
+        k ^= _DESCENDING  # unflipped
+        np.bitwise_and(k.view(np.int64), 1, out=t)
+        if b.stop > top:
+            t[max(top, b.start) - b.start :] ^= 1  # inverted with the rest of those keys
+        t[0] += carry
+        np.cumsum(t, out=t)
+        carry = int(t[-1])
+        np.subtract(rows[: b.stop - b.start], t, out=f)
+        if b.start:
+            f += b.start
+        k >>= _BIT
+        decode(k, b.start)
+        if b.start:
+            change[b.start - 1] = key[b.start - 1] != k[0]
+        np.not_equal(k[:-1], k[1:], out=change[b.start : b.stop - 1])
+    change[n - 1] = True
     if 0 < top < n:
         change[top - 1] = True
-    distinct = int(np.count_nonzero(change)) == n
-    if distinct:  # every score its own group: the keys are the thresholds
-        del change
-        m = n
-        value = key
-        first_below = top
-        tp = np.empty(n + 1, dtype=np.int64)
-        np.cumsum(label, dtype=np.int64, out=tp[1:])
-        fp = np.empty(n + 1, dtype=np.int64)
-        np.subtract(np.arange(1, n + 1, dtype=np.int64), tp[1:], out=fp[1:])
-    else:
-        end = np.flatnonzero(change)
-        del change
-        m = end.shape[0]
-        first_below = int(np.searchsorted(end, top))  # the first group below 0
-        value = key[end]
-        count = np.cumsum(label, dtype=np.int32 if n < 2**31 else np.int64)
-        tp = np.empty(m + 1, dtype=np.int64)
-        tp[1:] = count[end]
-        del count
-        fp = np.empty(m + 1, dtype=np.int64)
-        np.add(end, 1, out=fp[1:])
-        fp[1:] -= tp[1:]
-    del key, label
-    tp[0] = fp[0] = 0
-    np.invert(value[first_below:], out=value[first_below:])  # below 0: the sign again
-    return value.view(np.float64), tp, fp
+    return change
 
 
 def _label_runs(
     key: Any, top: int
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
-    """The sweep from sorted packed keys read by runs of equal keys, where scores are
-    tied: a run is rows of one score and one label (a tie group's positives and its
-    negatives are each one run), so its length is that label's count in the group,
-    and only the runs, not the rows, are summed. None where runs are many (nearly
-    every score distinct), which reads faster row by row."""
+) -> tuple[Any, npt.NDArray[np.int64], npt.NDArray[np.int64], int] | None:
+    """The sweep's value bits, TP and FP, and the first group below 0 of a split key
+    (:class:`_Decoder` reads the values), from sorted flipped keys read by runs of
+    equal keys, where scores are tied: a run is rows of one score and one label (a
+    tie group's positives and its negatives are each one run), so its length is that
+    label's count in the group, and only the runs, not the rows, are summed. None
+    where runs are many (nearly every score distinct), which reads faster row by row."""
     n = key.shape[0]
     change = np.empty(n, dtype=bool)
     np.not_equal(key[1:], key[:-1], out=change[:-1])
@@ -257,6 +405,7 @@ def _label_runs(
     del change
     r = ends.shape[0]
     at = key[ends]
+    at ^= _DESCENDING  # unflipped
     label = (at & _BIT).astype(np.int64)
     below = ends >= top
     label[below] ^= 1  # inverted with the rest of those keys
@@ -277,10 +426,7 @@ def _label_runs(
     np.add(ends[group], 1, out=fp[1:])
     fp[1:] -= tp[1:]
     tp[0] = fp[0] = 0
-    thresholds = value[group]
-    first_below = int(np.searchsorted(ends[group], top))
-    np.invert(thresholds[first_below:], out=thresholds[first_below:])  # the sign again
-    return thresholds.view(np.float64), tp, fp
+    return value[group], tp, fp, int(np.searchsorted(ends[group], top))
 
 
 def _run_ends(desc: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:

@@ -25,6 +25,6 @@ def test_runs_of_tied_keys_give_the_row_by_row_sweep(rows: list[tuple[float, boo
         by_rows = sweep_module.build_sweep(data)
     assert np.array_equal(by_runs.thresholds, by_rows.thresholds)
     assert np.array_equal(by_runs.tp, by_rows.tp) and np.array_equal(by_runs.fp, by_rows.fp)
-    key, top = sweep_module._keyed(scores, labels)
+    key, top, _ = sweep_module._keyed(scores, labels)
     # Nine levels of two labels make at most 18 runs: from 72 rows they are read by runs.
     assert len(rows) < 72 or sweep_module._label_runs(key, top) is not None
