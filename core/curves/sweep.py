@@ -325,18 +325,9 @@ def _unweighted(
     tp = np.empty(n + 1, dtype=np.int64)
     fp = np.empty(n + 1, dtype=np.int64)
     tp[0] = fp[0] = 0
-    change = _rows(key, top, decode, tp[1:], fp[1:])
-    if int(np.count_nonzero(change)) == n:  # every score its own group
+    m = _rows(key, top, decode, tp[1:], fp[1:])
+    if m == n:  # every score its own group: the keys became the thresholds
         return key.view(np.float64), tp, fp
-    # Each tie group's last row kept, moved down in place a block at a time.
-    m = 0
-    for b in blocks(0, n):
-        keep = np.flatnonzero(change[b])
-        count = keep.shape[0]
-        for rows in (key, tp[1:], fp[1:]):
-            rows[m : m + count] = rows[b][keep]
-        m += count
-    del change
     # Runs are over a quarter of the rows here, so groups at least an eighth: a copy
     # where the rest of the rows would be most of what is kept.
     value, tp, fp = key[:m], tp[: m + 1], fp[: m + 1]
@@ -351,18 +342,29 @@ def _rows(
     decode: _Decoder,
     tp: npt.NDArray[np.int64],
     fp: npt.NDArray[np.int64],
-) -> npt.NDArray[np.bool_]:
-    """One pass over sorted keys, a block at a time (each step in the cache): the
-    running count of positives into ``tp`` (the label bits, inverted from ``top``
-    on, summed) and of negatives into ``fp``, each key turned into its score in
-    place, and where the score changes from one row to the next (True at the last
-    row, and at the last row >= 0 of a split key)."""
+) -> int:
+    """One pass over sorted keys, a block at a time (each step in the cache), that
+    leaves each tie group's score and counts at its place: the running count of
+    positives (the label bits, inverted from ``top`` on, summed) and of negatives at
+    each group's last row, kept where the value changes to the next row's (or the
+    part below 0 of a split key starts, or the rows end), moved down to the front of
+    ``key``, ``tp`` and ``fp``; each key turned into its score. Returns the number of
+    groups. A block whose rows are all kept, with none dropped before it, is written
+    where it is."""
     n = key.shape[0]
-    change = np.empty(n, dtype=bool)
-    rows = np.arange(1, min(BLOCK, n) + 1, dtype=np.int64)
-    carry = 0
+    size = min(BLOCK, n)
+    rows = np.arange(1, size + 1, dtype=np.int64)
+    change = np.empty(size, dtype=bool)
+    t_buf, f_buf = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    carry, m = 0, 0
     for b in blocks(0, n):
-        t, f, k = tp[b], fp[b], key[b]
+        length = b.stop - b.start
+        k, ch = key[b], change[:length]
+        # The next block's first key, still flipped: the last row's value changes
+        # unless the two differ in the label bit alone.
+        last = b.stop == n or b.stop == top or bool((key[b.stop] ^ key[b.stop - 1]) > 1)
+        in_place = m == b.start
+        t, f = (tp[b], fp[b]) if in_place else (t_buf[:length], f_buf[:length])
         k ^= _DESCENDING  # unflipped
         np.bitwise_and(k.view(np.int64), 1, out=t)
         if b.stop > top:
@@ -370,18 +372,34 @@ def _rows(
         t[0] += carry
         np.cumsum(t, out=t)
         carry = int(t[-1])
-        np.subtract(rows[: b.stop - b.start], t, out=f)
+        np.subtract(rows[:length], t, out=f)
         if b.start:
             f += b.start
         k >>= _BIT
+        np.not_equal(k[:-1], k[1:], out=ch[:-1])
+        ch[-1] = last
+        if b.start < top < b.stop:
+            ch[top - 1 - b.start] = True
         decode(k, b.start)
-        if b.start:
-            change[b.start - 1] = key[b.start - 1] != k[0]
-        np.not_equal(k[:-1], k[1:], out=change[b.start : b.stop - 1])
-    change[n - 1] = True
-    if 0 < top < n:
-        change[top - 1] = True
-    return change
+        kept = int(np.count_nonzero(ch))
+        if kept == length:
+            if not in_place:
+                key[m : m + length] = k
+                tp[m : m + length] = t
+                fp[m : m + length] = f
+        else:
+            keep = np.flatnonzero(ch)
+            for out, part, inside in ((key, k, True), (tp, t, in_place), (fp, f, in_place)):
+                if inside and m + kept > b.start:  # overlapping: gathered apart first
+                    out[m : m + kept] = part[keep]
+                else:  # "clip" writes straight to ``out`` (every index is in range)
+                    np.take(part, keep, out=out[m : m + kept], mode="clip")
+        m += kept
+    return m
+
+
+#: Rows in each stretch :func:`_label_runs` samples.
+_SAMPLE = 1024
 
 
 def _label_runs(
@@ -394,6 +412,14 @@ def _label_runs(
     label's count in the group, and only the runs, not the rows, are summed. None
     where runs are many (nearly every score distinct), which reads faster row by row."""
     n = key.shape[0]
+    if n > 64 * _SAMPLE:  # runs counted in 64 stretches first: most sweeps stop here
+        starts = range(0, n - _SAMPLE, (n - _SAMPLE) // 63)
+        changes = sum(
+            int(np.count_nonzero(key[s + 1 : s + _SAMPLE] != key[s : s + _SAMPLE - 1]))
+            for s in starts
+        )
+        if changes * 4 > len(starts) * (_SAMPLE - 1):
+            return None
     change = np.empty(n, dtype=bool)
     np.not_equal(key[1:], key[:-1], out=change[:-1])
     change[-1] = True

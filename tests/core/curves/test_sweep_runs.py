@@ -28,3 +28,21 @@ def test_runs_of_tied_keys_give_the_row_by_row_sweep(rows: list[tuple[float, boo
     key, top, _ = sweep_module._keyed(scores, labels)
     # Nine levels of two labels make at most 18 runs: from 72 rows they are read by runs.
     assert len(rows) < 72 or sweep_module._label_runs(key, top) is not None
+
+
+def test_the_runs_are_sampled_before_they_are_counted() -> None:
+    """Above 64 stretches of rows the reader samples them first: tied scores still go
+    by runs, distinct ones stop there; either way the sweep is the row-by-row one."""
+    rng = np.random.default_rng(3)
+    n = 70_000
+    labels = rng.random(n) < 0.4
+    for scores, by_runs in ((rng.integers(0, 9, n) / 8.0, True), (rng.random(n), False)):
+        key, top, _ = sweep_module._keyed(scores, labels)
+        assert (sweep_module._label_runs(key.copy(), top) is not None) is by_runs
+        sweep = sweep_module.build_sweep(make_dataset(scores, labels))
+        distinct = np.unique(scores)[::-1]
+        assert np.array_equal(sweep.thresholds, distinct)
+        for cls, counts in ((labels, sweep.tp), (~labels, sweep.fp)):
+            own = np.sort(scores[cls])  # the class's rows at or above each threshold
+            at_or_above = own.shape[0] - np.searchsorted(own, distinct, side="left")
+            assert counts[1:].tolist() == at_or_above.tolist()
