@@ -74,7 +74,10 @@ def corner_lines(sweep: Sweep, corners: IndexArray, most: int = 20) -> list[str]
     pos, neg = format_count(sweep.positives), format_count(sweep.negatives)
     for i, k in enumerate(shown):
         if cut and i == most // 2:
-            out.append(f"  ... {n - most} more (every one in the JSON's roc.local_maxima)")
+            out.append(
+                f"  ... {n - most} more (every one in the JSON's roc.local_maxima, up to "
+                "--points of them; --points all lists every one)"
+            )
         t = format_threshold(None if k == 0 else float(sweep.thresholds[k - 1]))
         out.append(
             f"  threshold {t}: TPR {format_count(sweep.tp[k].item())}/{pos}, "

@@ -93,6 +93,36 @@ def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
     return {"total": total, "listed": listed, "selection": how}
 
 
+def corners_json(a: Analysis, points: int | None) -> dict[str, Any]:
+    """pROC's "local maximas", the corners the curve rose into and goes right out of:
+    every one where they are at most ``points`` (None: every one), else those among the
+    listed sweep points (each still a corner of the whole curve), with their count."""
+    corners = a.curves.local_maxima
+    total = int(corners.shape[0])
+    if points is None or total <= points:
+        how = "every corner"
+    else:
+        corners = np.intersect1d(corners, listed_points(a, points), assume_unique=True)
+        how = (
+            f"the {corners.shape[0]} of the {total} corners among the listed sweep points "
+            "(--points all lists every one)"
+        )
+    s = a.sweep
+    return {
+        "local_maxima": [
+            {
+                "index": int(k),
+                "threshold": s.threshold_at(int(k)),
+                "tp": count_json(s.tp[k].item()),
+                "fp": count_json(s.fp[k].item()),
+            }
+            for k in corners.tolist()
+        ],
+        "local_maxima_count": total,
+        "local_maxima_selection": how,
+    }
+
+
 def report_json(
     a: Analysis,
     *,
@@ -121,16 +151,7 @@ def report_json(
         # "bootstrap") gives it (null, with why, when no bootstrap ran).
         "auc_bootstrap": _auc_bootstrap(s.roc_auc, sure),
         "hull_auc": a.curves.cost_curve.hull_auc.as_json(),  # the ROC convex hull's area
-        # pROC's "local maximas": the corners the curve rose into and goes right out of.
-        "local_maxima": [
-            {
-                "index": int(k),
-                "threshold": a.sweep.threshold_at(int(k)),
-                "tp": count_json(a.sweep.tp[k].item()),
-                "fp": count_json(a.sweep.fp[k].item()),
-            }
-            for k in a.curves.local_maxima.tolist()
-        ],
+        **corners_json(a, points),
     }
     if quantised is not None:
         roc["quantisation_bound"] = quantised.bound
@@ -463,6 +484,7 @@ def report_pieces(
         decision=first.decision_curve,
     )
     head["roc"].update(roc_more(first))
+    head["roc"].update(corners_json(a, points))
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
     head.update(extra_json(c, points))

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import READABLE_DIGITS, format_count, format_decimal
 from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
@@ -54,12 +56,20 @@ def rate_text(num: int, den: int) -> str:
     return f"{num}/{den} {'=' if same else '≈'} {decimal}"
 
 
+def _corners(a: Analysis) -> npt.NDArray[np.bool_]:
+    """Whether each point is a corner of the ROC curve: one byte a point, where a set
+    of a 10^7-point curve's corners (millions of them) would hold a hundred MB."""
+    out = np.zeros(a.sweep.size, dtype=bool)
+    out[a.curves.local_maxima] = True
+    return out
+
+
 def _row(
     a: Analysis,
     i: int,
     marks: dict[int, list[str]],
     hull: frozenset[int],
-    corners: frozenset[int] = frozenset(),
+    corners: npt.NDArray[np.bool_] | None = None,
 ) -> list[str]:
     """Point ``i``'s cells; a corner of the ROC curve (pROC's local maxima) says so
     among the notable reasons of a row listed."""
@@ -71,7 +81,7 @@ def _row(
     tn, fn = s.negatives - fp, s.positives - tp
     reasons = marks.get(i)
     why = reasons_text(reasons) if reasons else ""
-    if i in corners:
+    if corners is not None and corners[i]:
         why = f"{why}; corner" if why else "corner"
     star = "*" if i in hull else ""
     if s.weighted:
@@ -113,7 +123,7 @@ def sweep_table(
     s = a.sweep
     marks = notable_points(a) if notable is None else notable
     hull = a.curves.cost_curve.points()
-    corners = frozenset(a.curves.local_maxima.tolist())
+    corners = _corners(a)
     rows: list[list[str]] = []
     previous = -1
     for i in excerpt(s.size, marks, limit):
@@ -138,7 +148,7 @@ class SweepRows:
     def _rows(self) -> Iterator[list[str]]:
         a = self.analysis
         hull = a.curves.cost_curve.points()
-        corners = frozenset(a.curves.local_maxima.tolist())
+        corners = _corners(a)
         for i in range(a.sweep.size):
             yield _row(a, i, self.notable, hull, corners)
 

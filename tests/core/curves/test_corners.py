@@ -83,3 +83,37 @@ def test_the_corners_are_said_with_their_counts() -> None:
         "  threshold 0.42: TPR 9/10, FPR 3/10",
         "  threshold 0.33: TPR 10/10, FPR 4/10",
     ]
+
+
+def test_the_json_lists_the_corners_up_to_its_points() -> None:
+    """Every corner where they fit the listing (--points), else those among the listed
+    sweep points, each still a corner, with how many there are and which were listed;
+    the streamed report says the same as the dict."""
+    import json
+
+    import numpy as np
+    from threshold_lab.core.report.as_json import listed_points
+
+    import threshold_lab as tl
+
+    rng = np.random.default_rng(8)
+    y = rng.random(3000) < 0.5
+    s = rng.random(3000) + 0.2 * y  # a jagged curve: hundreds of corners
+    r = tl.report(y, s)
+    a = r.contents.first.analysis
+    every = local_maxima(a.sweep)
+    assert every.shape[0] > 500
+    full = json.loads(r.to_json(points=None))["roc"]
+    assert [c["index"] for c in full["local_maxima"]] == every.tolist()
+    assert full["local_maxima_count"] == every.shape[0]
+    assert full["local_maxima_selection"] == "every corner"
+    some = json.loads(r.to_json(points=200))["roc"]
+    listed = set(listed_points(a, 200).tolist())
+    got = [c["index"] for c in some["local_maxima"]]
+    assert 0 < len(got) <= 200 and set(got) <= set(every.tolist()) & listed
+    assert got == sorted(set(every.tolist()) & listed)
+    assert some["local_maxima_count"] == every.shape[0]
+    assert some["local_maxima_selection"].startswith(f"the {len(got)} of the {every.shape[0]}")
+    for c in some["local_maxima"]:
+        k = c["index"]
+        assert (c["tp"], c["fp"]) == (int(a.sweep.tp[k]), int(a.sweep.fp[k]))
