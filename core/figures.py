@@ -37,7 +37,7 @@ from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
 from threshold_lab.core.decide.net_benefit import DecisionCurve
-from threshold_lab.core.decide.risk_coverage import risk_coverage
+from threshold_lab.core.decide.risk_coverage import risk_coverage, risk_coverage_steps
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
 from threshold_lab.core.folds import FoldReport, tpr_band
 from threshold_lab.core.intervals import IntervalsShown
@@ -787,7 +787,8 @@ def _risk_coverage(
     fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None
 ) -> str:
     """Each model's risk-coverage frontier (its bands, :mod:`.decide.risk_coverage`),
-    the vertices joined, and the active threshold (one threshold: every row decided)."""
+    the vertices joined; the best band at every coverage as steps, dotted, where it
+    was found; and the active threshold (one threshold: every row decided)."""
     _both_classes(models, "risk-coverage")
     several = len(models) > 1
     for i, m in enumerate(models):
@@ -808,6 +809,25 @@ def _risk_coverage(
             **st,
         )
         line.set_gid(f"risk-coverage:{m.name}")
+        steps = risk_coverage_steps(s)
+        if steps.reason:
+            ax.plot([], [], " ", label=f"{_who(m, several)}best band at every coverage: not drawn")
+        else:
+            # The best band deciding at least each share: a step's risk holds back to
+            # the step before (from 0 for the first).
+            sx = [0.0] + [float(b.decided) / float(b.total) for b in steps.bands]
+            sy = [float(b.errors) / float(b.decided) for b in steps.bands]
+            (stair,) = ax.plot(
+                sx,
+                [sy[0], *sy],
+                drawstyle="steps-pre",
+                linewidth=1.0,
+                linestyle=":",
+                color=st["color"],
+                label=f"{_who(m, several)}best band at every coverage, {len(steps.bands)} "
+                f"{'step' if len(steps.bands) == 1 else 'steps'}",
+            )
+            stair.set_gid(f"risk-coverage-steps:{m.name}")
         n = float(s.positives) + float(s.negatives)
         k = a.point
         errors = float(s.fp[k]) + float(s.positives) - float(s.tp[k])

@@ -47,7 +47,15 @@ import numpy.typing as npt
 from threshold_lab.core.blocks import blocks
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import _TOKEN, number_text, parse_number
-from threshold_lab.core.decide.risk_coverage import FrontierBand, frontier_lines, risk_coverage
+from threshold_lab.core.decide.risk_coverage import (
+    FrontierBand,
+    Steps,
+    frontier_lines,
+    risk_coverage,
+    risk_coverage_steps,
+    steps_lines,
+    threshold_of,
+)
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
 from threshold_lab.core.metrics.metric import (
@@ -342,6 +350,8 @@ class Band:
     thresholds: tuple[tuple[int, float | None], ...] = ()
     #: The risk-coverage frontier of every band (whatever the goal): :mod:`.risk_coverage`.
     frontier: tuple[FrontierBand, ...] = ()
+    #: The best band at every coverage, or why it was left out: :mod:`.risk_coverage`.
+    steps: Steps | None = None
 
     def threshold_at(self, k: int) -> float | None:
         return dict(self.thresholds)[k]
@@ -407,6 +417,10 @@ class Band:
             "exact": self.exact,
             "inexact_reason": self.inexact or None,
             "risk_coverage": [b.as_json() for b in self.frontier],
+            "risk_coverage_steps": None if self.steps is None else self.steps.as_json(),
+            "risk_coverage_steps_reason": None
+            if self.steps is None
+            else (self.steps.reason or None),
         }
 
 
@@ -416,10 +430,6 @@ def _holds(c: BandConstraint, m: Metric) -> bool:
         return True
     value: Any = m.exact if m.exact is not None else m.value
     return bool(value >= c.bound if c.at_least else value <= c.bound)
-
-
-def threshold_of(sweep: Sweep, k: int) -> float | None:
-    return None if k == 0 else float(sweep.thresholds[k - 1])
 
 
 def solve_band(
@@ -473,6 +483,7 @@ def solve_band(
             if isinstance(k, int)
         ),
         risk_coverage(sweep) if frontier else (),
+        risk_coverage_steps(sweep) if frontier else None,
     )
 
 
@@ -1032,7 +1043,10 @@ def band_lines(band: Band, sweep: Sweep) -> list[str]:
             f"  Runner-up: {rule_text(sweep, kh, kl)}: "
             f"{obj.name} {obj.short() if obj.value is not None else obj.undefined_text()}"
         )
-    return out + [f"  {line}" for line in frontier_lines(band.frontier)]
+    out += [f"  {line}" for line in frontier_lines(band.frontier)]
+    if band.steps is not None:
+        out += [f"  {line}" for line in steps_lines(band.steps)]
+    return out
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from threshold_lab.core.curves.hull import hull_vertices
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.metrics.metric import Metric, count_json, ratio
@@ -158,8 +159,8 @@ def _band(
     return FrontierBand(
         kh,
         kl,
-        None if kh == 0 else float(sweep.thresholds[kh - 1]),
-        None if kl == 0 else float(sweep.thresholds[kl - 1]),
+        threshold_of(sweep, kh),
+        threshold_of(sweep, kl),
         errors,
         accepted,
         rejected,
@@ -172,10 +173,18 @@ def frontier_lines(bands: tuple[FrontierBand, ...], most: int = 12) -> list[str]
     and its thresholds (the first and last ``most // 2`` when there are more)."""
     if not bands:
         return ["Risk-coverage frontier: undefined: it needs both actual classes"]
-    out = [
+    return _listed(
+        bands,
         f"Risk-coverage frontier: {len(bands)} bands, each the fewest errors at its coverage "
-        "for some price of a review (errors are FP accepted + FN rejected)"
-    ]
+        "for some price of a review (errors are FP accepted + FN rejected)",
+        most,
+    )
+
+
+def _listed(bands: tuple[FrontierBand, ...], title: str, most: int) -> list[str]:
+    """``title``, then each band's coverage, selective risk and thresholds (the first
+    and last ``most // 2`` when there are more)."""
+    out = [title]
     shown = list(bands)
     cut = len(shown) > most
     if cut:
@@ -194,3 +203,237 @@ def frontier_lines(bands: tuple[FrontierBand, ...], most: int = 12) -> list[str]
         said = risk.short() if risk.value is not None else "undefined (nothing decided)"
         out.append(f"  coverage {b.coverage().short()}, risk {said}: {hi}; {lo}")
     return out
+
+
+#: Pairs of an accepted side and a rejected side the best band at every coverage may
+#: try (whole counts; half as many, sorted, where weights are not whole). Beyond them
+#: the steps are left out with their reason, and the frontier's corners stand.
+STEP_PAIRS = 50_000_000
+#: Accepted sides it may try one at a time (whole counts).
+STEP_SIDES = 20_000
+#: Points on each side scanned for its candidates before the pairs are counted.
+STEP_SCAN = 2_000_000
+#: Pairs sorted together where weights are not whole.
+_BLOCK_PAIRS = 1 << 20
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The best band at every coverage: ``bands`` from the fewest errors (none) to the
+    one threshold with fewest errors, decided rows and errors both rising; empty with
+    ``reason`` where they were not found. ``pairs`` is how many pairs of sides were
+    (or would have been) tried; None where there were too many points to count them."""
+
+    bands: tuple[FrontierBand, ...]
+    reason: str
+    pairs: int | None
+
+    def at(self, decided: Any) -> FrontierBand | None:
+        """The best band deciding at least ``decided`` rows (None past every row)."""
+        for b in self.bands:
+            if b.decided >= decided:
+                return b
+        return None
+
+    def as_json(self) -> list[dict[str, Any]] | None:
+        return None if self.reason else [b.as_json() for b in self.bands]
+
+
+def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = STEP_SIDES) -> Steps:
+    """The best band at every coverage, exactly: for each number of errors, the band
+    that decides the most rows with at most that many (the fewest accepted among
+    equals), each kept where it decides more than every band with fewer errors.
+
+    A band's errors are its accepted side's FP and its rejected side's FN, and it
+    decides both sides' rows, so only sides that are best for their own errors count:
+    the most rows accepted for each FP (the lowest accept threshold before the next
+    negative), the most rejected for each FN. Errors past the best single threshold's
+    are never best (that threshold decides every row), so each side's errors stop
+    there. Every pair of such sides (the accepted one above the rejected one) is
+    tried: with whole counts each accepted side at once against every rejected side,
+    the best per error count kept in an array; otherwise the pairs sorted by errors a
+    block at a time. The pairs grow as the square of those errors (finding the best at
+    every coverage is a min-plus convolution, with no known way under quadratic): past
+    ``pairs`` pairs (or ``sides`` accepted sides) the steps are left out, and the
+    frontier's corners (:func:`risk_coverage`) are the bands listed.
+
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> s = risk_coverage_steps(build_sweep(preset("canonical").data))
+    >>> [(b.decided, b.errors) for b in s.bands]
+    [(1, 0), (3, 1), (5, 2)]
+    """
+    if not (sweep.positives > 0 and sweep.negatives > 0):
+        return Steps((), "it needs both actual classes", 0)
+    whole = sweep.whole_counts(limit=2**53)
+    dtype = np.int64 if whole else np.float64
+    tp = np.asarray(sweep.tp, dtype=dtype)
+    fp = np.asarray(sweep.fp, dtype=dtype)
+    pos = dtype(round(float(sweep.positives)) if whole else sweep.positives)
+    total = pos + dtype(round(float(sweep.negatives)) if whole else sweep.negatives)
+    single_at = int(np.argmin(fp - tp))  # fewest FP + FN, the first (fewest accepted)
+    best = fp[single_at] + (pos - tp[single_at])
+    m = tp.shape[0] - 1
+    limit = pairs if whole else pairs // 2
+    # The points with few enough errors on each side (FP rises, FN falls): each
+    # side's candidates lie among them, and with whole counts are at most best + 1.
+    a_end = int(np.searchsorted(fp, best, side="right"))
+    r_start = int(np.searchsorted(tp, pos - best, side="left"))  # FN = P − TP <= best
+    span = a_end + (m + 1 - r_start)
+    few = whole and (int(best) + 1 <= sides and (int(best) + 1) ** 2 <= 2 * limit)
+    if span > 2 * STEP_SCAN and not few:
+        return Steps(
+            (),
+            f"{_num(best, whole):,} errors at the best single threshold, over {span:,} "
+            "points: too many pairs of an accepted and a rejected side to try (the best "
+            "band at every coverage is quadratic in the errors)",
+            None,
+        )
+    # Accepted sides: the last point of each FP value; rejected: the first of each FN.
+    fa = fp[:a_end]
+    last = np.ones(a_end, dtype=bool)
+    last[:-1] = fa[1:] > fa[:-1]
+    if a_end <= m:
+        last[-1] = fp[a_end] > fa[-1]
+    acc = np.flatnonzero(last)
+    ta = tp[r_start:]
+    first = np.ones(m + 1 - r_start, dtype=bool)
+    first[1:] = ta[1:] > ta[:-1]
+    if r_start > 0:
+        first[0] = ta[0] > tp[r_start - 1]
+    rej = np.flatnonzero(first) + r_start
+    fn = pos - tp[rej]  # each rejected side's FN, falling
+    # Each accepted side's rejected sides: below it, within the errors left.
+    below = np.searchsorted(rej, acc, side="left")
+    within = np.searchsorted(-fn, -(best - fp[acc]), side="left")
+    start = np.maximum(below, within)
+    tried = int(np.sum(rej.shape[0] - start))
+    if tried > limit or (whole and acc.shape[0] > sides):
+        return Steps(
+            (),
+            f"{tried:,} pairs of an accepted and a rejected side (over {limit:,}): "
+            "the best band at every coverage is quadratic in the errors",
+            tried,
+        )
+    # The best single threshold (the first, fewest accepted): a pair whose sides cross
+    # is no band, and one at its errors or more decides no more rows than it.
+    found = (_by_errors if whole else _by_sorting)(
+        acc, rej, start, tp, fp, fn, total, (single_at, best)
+    )
+    return Steps(
+        tuple(
+            FrontierBand(
+                int(i),
+                int(j),
+                threshold_of(sweep, int(i)),
+                threshold_of(sweep, int(j)),
+                _num(fp[i] + (pos - tp[j]), whole),
+                _num(tp[i] + fp[i], whole),
+                _num(total - tp[j] - fp[j], whole),
+                _num(total, whole),
+            )
+            for i, j in found
+        ),
+        "",
+        tried,
+    )
+
+
+def threshold_of(sweep: Sweep, k: int) -> float | None:
+    """The threshold of point ``k``: None (above all scores) for 0."""
+    return None if k == 0 else float(sweep.thresholds[k - 1])
+
+
+def steps_lines(steps: Steps, most: int = 12) -> list[str]:
+    """The best band at every coverage in lines (the first and last ``most // 2``
+    when there are more), or why it was left out."""
+    if steps.reason:
+        return [f"Best band at every coverage: not listed: {steps.reason}"]
+    return _listed(
+        steps.bands,
+        f"Best band at every coverage: {len(steps.bands)} steps, each the fewest errors "
+        "of any band deciding at least its rows (a coverage between two steps is best "
+        "served by the next)",
+        most,
+    )
+
+
+def _by_errors(
+    acc: Any,
+    rej: Any,
+    start: Any,
+    tp: Any,
+    fp: Any,
+    fn: Any,
+    total: Any,
+    single: tuple[int, Any],
+) -> list[tuple[int, int]]:
+    """The steps with whole counts: for each error count the most rows decided (the
+    first accepted side to reach it kept, the single threshold first), then those
+    deciding more than every count below."""
+    size = int(single[1]) + 1
+    most = np.full(size, -1, dtype=np.int64)
+    at_i = np.zeros(size, dtype=np.int64)
+    at_j = np.zeros(size, dtype=np.int64)
+    most[-1], at_i[-1], at_j[-1] = total, single[0], single[0]
+    rejected = total - tp[rej] - fp[rej]
+    for i, s in zip(acc.tolist(), start.tolist(), strict=True):
+        if s >= rej.shape[0]:
+            continue
+        errors = fp[i] + fn[s:]
+        decided = tp[i] + fp[i] + rejected[s:]
+        better = decided > most[errors]
+        if better.any():
+            e = errors[better]
+            most[e] = decided[better]
+            at_i[e] = i
+            at_j[e] = rej[s:][better]
+    seen = np.maximum.accumulate(most)
+    keep = most > np.concatenate(([-1], seen[:-1]))
+    return list(zip(at_i[keep].tolist(), at_j[keep].tolist(), strict=True))
+
+
+def _by_sorting(
+    acc: Any,
+    rej: Any,
+    start: Any,
+    tp: Any,
+    fp: Any,
+    fn: Any,
+    total: Any,
+    single: tuple[int, Any],
+) -> list[tuple[int, int]]:
+    """The steps where weights are not whole: every pair's (errors, decided), a block
+    of accepted sides at a time, each block's pairs merged with the steps so far and
+    sorted by errors (then most decided, fewest accepted), keeping each that decides
+    more than all before it."""
+    rejected = total - tp[rej] - fp[rej]
+    kept_e = np.array([single[1]])
+    kept_d = np.array([total])
+    kept_i = np.array([single[0]], dtype=np.int64)
+    kept_j = np.array([single[0]], dtype=np.int64)
+    lengths = rej.shape[0] - start
+    block, size = [], 0
+    for n, length in enumerate(lengths.tolist()):
+        if length > 0:
+            block.append(n)
+            size += length
+        if block and (size >= _BLOCK_PAIRS or n == len(lengths) - 1):
+            rows = np.asarray(block)
+            each = lengths[rows]
+            owner = np.repeat(rows, each)
+            offset = np.arange(int(each.sum())) - np.repeat(np.cumsum(each) - each, each)
+            col = start[owner] + offset
+            i = acc[owner]
+            e = np.concatenate((kept_e, fp[i] + fn[col]))
+            d = np.concatenate((kept_d, tp[i] + fp[i] + rejected[col]))
+            ii = np.concatenate((kept_i, i))
+            jj = np.concatenate((kept_j, rej[col]))
+            order = np.lexsort((ii, -d, e))
+            d_sorted = d[order]
+            keep = np.ones(order.shape[0], dtype=bool)
+            keep[1:] = d_sorted[1:] > np.maximum.accumulate(d_sorted)[:-1]
+            order = order[keep]
+            kept_e, kept_d, kept_i, kept_j = e[order], d[order], ii[order], jj[order]
+            block, size = [], 0
+    return list(zip(kept_i.tolist(), kept_j.tolist(), strict=True))

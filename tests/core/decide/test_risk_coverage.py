@@ -6,12 +6,20 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import pairwise
+from typing import Any, cast
 
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.data.dataset import make_dataset
-from threshold_lab.core.decide.risk_coverage import frontier_lines, risk_coverage
+from threshold_lab.core.decide import risk_coverage as risk_coverage_module
+from threshold_lab.core.decide.risk_coverage import (
+    frontier_lines,
+    risk_coverage,
+    risk_coverage_steps,
+)
 
 Row = tuple[float, int, int]
 
@@ -108,3 +116,82 @@ def test_the_frontier_is_the_lower_hull_of_every_band(
     assert first.risk().value is None and last.coverage().exact == 1
     assert last.risk().exact == Fraction(hull[-1][1], hull[-1][0])
     assert frontier_lines(got)[0].startswith(f"Risk-coverage frontier: {len(got)} bands")
+
+
+def _staircase(
+    every: dict[tuple[float | None, float | None], tuple[Fraction, Fraction]],
+) -> list[tuple[Fraction, Fraction]]:
+    """(decided, errors) of the best band at every coverage, from every pair: for each
+    error count the most rows decided with at most that many, kept where it rises."""
+    out: list[tuple[Fraction, Fraction]] = []
+    for e in sorted({e for _, e in every.values()}):
+        most = max(d for d, x in every.values() if x <= e)
+        if not out or most > out[-1][0]:
+            out.append((most, e))
+    return out
+
+
+fractional_weights = st.lists(
+    st.sampled_from([0.0, 0.5, 1.25, 2.0, 3.75]), min_size=40, max_size=40
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(rows_strategy, weights_strategy | fractional_weights, st.sampled_from([1, 3, 10**9]))
+def test_the_steps_are_the_best_band_at_every_coverage(
+    pairs: list[tuple[float, int]], weights: list[float] | None, block: int
+) -> None:
+    """Equal to every pair counted from the rows (in fractions), ties, whole and
+    fractional weights (the sorted path, a block of any size); each band is what its
+    thresholds make, and no band with its errors or fewer decides more."""
+    w = [1.0] * len(pairs) if weights is None else [float(x) for x in weights[: len(pairs)]]
+    if sum(w) == 0:
+        return
+    rows = [(s, y, Fraction(wi)) for (s, y), wi in zip(pairs, w, strict=True)]
+    data = make_dataset(
+        [s for s, _ in pairs], [bool(y) for _, y in pairs], weights=None if weights is None else w
+    )
+    sweep = curves_for(data).sweep
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(risk_coverage_module, "_BLOCK_PAIRS", block)
+        got = risk_coverage_steps(sweep)
+    if not any(y for _, y, wi in rows if wi) or all(y for _, y, wi in rows if wi):
+        assert got.bands == () and got.reason == "it needs both actual classes"
+        return
+    # Counted in fractions: the weights are Fractions here.
+    every = cast(dict[Any, tuple[Fraction, Fraction]], _pairs(rows))  # type: ignore[arg-type]
+    assert got.reason == "" and got.as_json() is not None
+    said = [(Fraction(b.decided), Fraction(b.errors)) for b in got.bands]
+    assert said == _staircase(every)
+    for b in got.bands:
+        assert every[(b.t_high, b.t_low)] == (Fraction(b.decided), Fraction(b.errors))
+        assert b.index_high <= b.index_low
+    # The frontier's corners are steps too, and the last step is the best threshold.
+    corners = {(Fraction(b.decided), Fraction(b.errors)) for b in risk_coverage(sweep)}
+    assert corners - {(0, 0)} <= set(said)
+    assert said[-1][0] == sum(wi for _, _, wi in rows)
+
+
+def test_the_steps_are_left_out_past_their_budget() -> None:
+    rng = np.random.default_rng(4)
+    y = rng.random(400) < 0.5
+    s = rng.random(400) + 0.3 * y
+    sweep = curves_for(make_dataset(s, y)).sweep
+    full = risk_coverage_steps(sweep)
+    assert full.reason == "" and full.pairs is not None and full.pairs > 1000
+    cut = risk_coverage_steps(sweep, pairs=1000)
+    assert cut.bands == () and cut.as_json() is None
+    assert cut.reason.startswith(f"{full.pairs:,} pairs of an accepted and a rejected side")
+    # The best band deciding at least a number of rows: the first step that does.
+    b = full.at(200)
+    assert b is not None and b.decided >= 200
+    assert all(x.decided < 200 or x is b for x in full.bands[: full.bands.index(b) + 1])
+
+    # Past the points it scans, with more errors than the sides allowed, it does not
+    # count the pairs, and says the errors and the points.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(risk_coverage_module, "STEP_SCAN", 10)
+        unscanned = risk_coverage_steps(sweep, sides=5)
+    assert unscanned.pairs is None and unscanned.bands == ()
+    best = full.bands[-1].errors
+    assert unscanned.reason.startswith(f"{best:,} errors at the best single threshold, over ")
