@@ -42,18 +42,26 @@ def local_maxima(sweep: Sweep) -> IndexArray:
     # the first in its order of thresholds rising).
     kept = np.ones(m, dtype=np.bool_)
     kept[:-1] = (tp[1:] != tp[:-1]) | (fp[1:] != fp[:-1])
-    idx = np.flatnonzero(kept)
-    if idx.shape[0] == 1:
-        return idx.astype(np.intp)
-    t, f = tp[idx], fp[idx]
-    rose = np.zeros(idx.shape[0], dtype=np.bool_)
+    if kept.all():  # no point repeats another (every tie group has rows): read in place
+        idx, t, f = None, tp, fp
+    else:
+        idx = np.flatnonzero(kept)
+        if idx.shape[0] == 1:
+            return idx.astype(np.intp)
+        t, f = tp[idx], fp[idx]
+    del kept
+    if t.shape[0] == 1:
+        return np.zeros(1, dtype=np.intp)
+    rose = np.zeros(t.shape[0], dtype=np.bool_)
     rose[1:] = t[1:] > t[:-1]
-    right = np.zeros(idx.shape[0], dtype=np.bool_)
+    right = np.zeros(t.shape[0], dtype=np.bool_)
     right[:-1] = f[1:] > f[:-1]
-    corner = right & (rose | (t == 0))
-    corner[-1] = rose[-1]  # the last point: the last step rose
-    corner[0] = right[0]  # above all scores: the first step goes right
-    out: IndexArray = idx[corner].astype(np.intp)
+    np.logical_or(rose, t == 0, out=rose)
+    corner = np.logical_and(right, rose, out=right)
+    corner[-1] = t.shape[0] > 1 and bool(t[-1] > t[-2])  # the last point: the last step rose
+    corner[0] = bool(f[1] > f[0])  # above all scores: the first step goes right
+    where = np.flatnonzero(corner)
+    out: IndexArray = where if idx is None else idx[where].astype(np.intp)
     return out
 
 
