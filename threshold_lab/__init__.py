@@ -20,15 +20,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from threshold_lab.core.errors import InputError, MissingDependency, UnknownOption
-from threshold_lab.core.measures import Measure
-from threshold_lab.core.report.at_thresholds import metric_at_thresholds
-from threshold_lab.core.report.gating import GateResult, gate
-from threshold_lab.core.report.power import power
-from threshold_lab.core.report.report import Report, Sweep
 
 if TYPE_CHECKING:
+    from threshold_lab.core.measures import Measure
+    from threshold_lab.core.report.at_thresholds import metric_at_thresholds
+    from threshold_lab.core.report.gating import GateResult, gate
+    from threshold_lab.core.report.power import power
+    from threshold_lab.core.report.report import Report, Sweep
     from threshold_lab.tui.api import Explored, explore
 
+    #: The report of labels and scores at one threshold (see :meth:`Report.from_predictions`).
+    report = Report.from_predictions
+    #: The report of a data frame's columns (see :meth:`Report.from_frame`).
+    from_frame = Report.from_frame
     #: The installed version (read when asked; see :func:`__getattr__`).
     __version__: str
 
@@ -49,21 +53,43 @@ __all__ = [
     "report",
 ]
 
-#: The report of labels and scores at one threshold (see :meth:`Report.from_predictions`).
-report = Report.from_predictions
-#: The report of a data frame's columns (see :meth:`Report.from_frame`).
-from_frame = Report.from_frame
+#: Each public name and the module that holds it, imported when first asked: the
+#: command line imports this package too (``threshold_lab.tui.cli`` is inside it), and
+#: a command pays only for the modules it uses.
+_LAZY = {
+    "Measure": "threshold_lab.core.measures",
+    "metric_at_thresholds": "threshold_lab.core.report.at_thresholds",
+    "GateResult": "threshold_lab.core.report.gating",
+    "gate": "threshold_lab.core.report.gating",
+    "power": "threshold_lab.core.report.power",
+    "Report": "threshold_lab.core.report.report",
+    "Sweep": "threshold_lab.core.report.report",
+    "explore": "threshold_lab.tui.api",
+    "Explored": "threshold_lab.tui.api",
+}
 
 
 def __getattr__(name: str) -> Any:
     # The version, read from the installed distribution only when asked (start-up
-    # stays numpy's); the explorer and its result type, without importing the session.
+    # stays numpy's); every other public name from its module when first asked (the
+    # explorer's without importing the session).
     if name == "__version__":
         from threshold_lab.core.version import version
 
         return version()
-    if name in ("explore", "Explored"):
-        from threshold_lab.tui import api
+    if name in ("report", "from_frame"):
+        from threshold_lab.core.report.report import Report
 
-        return getattr(api, name)
-    raise AttributeError(f"module 'threshold_lab' has no attribute {name!r}")
+        value = Report.from_predictions if name == "report" else Report.from_frame
+    elif name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module 'threshold_lab' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
