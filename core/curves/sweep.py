@@ -328,8 +328,8 @@ def _unweighted(
     m = _rows(key, top, decode, tp[1:], fp[1:])
     if m == n:  # every score its own group: the keys became the thresholds
         return key.view(np.float64), tp, fp
-    # Runs are over a quarter of the rows here, so groups at least an eighth: a copy
-    # where the rest of the rows would be most of what is kept.
+    # Runs are many here (over a quarter of the rows, or of those sampled), so groups
+    # usually are too: a copy only where the rows dropped are most of the arrays.
     value, tp, fp = key[:m], tp[: m + 1], fp[: m + 1]
     if 2 * m < n:
         value, tp, fp = value.copy(), tp.copy(), fp.copy()

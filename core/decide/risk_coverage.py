@@ -213,6 +213,9 @@ STEP_PAIRS = 50_000_000
 STEP_SIDES = 20_000
 #: Points on each side scanned for its candidates before the pairs are counted.
 STEP_SCAN = 2_000_000
+#: Error counts the array of :func:`_by_errors` may hold (whole weights can make far
+#: more errors than rows).
+_DENSE = 1 << 22
 #: Pairs sorted together where weights are not whole.
 _BLOCK_PAIRS = 1 << 20
 
@@ -274,13 +277,15 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
     single_at = int(np.argmin(fp - tp))  # fewest FP + FN, the first (fewest accepted)
     best = fp[single_at] + (pos - tp[single_at])
     m = tp.shape[0] - 1
-    limit = pairs if whole else pairs // 2
+    # An array per error count where counts are whole and few enough; else sorting.
+    dense = whole and int(best) < _DENSE
+    limit = pairs if dense else pairs // 2
     # The points with few enough errors on each side (FP rises, FN falls): each
     # side's candidates lie among them, and with whole counts are at most best + 1.
     a_end = int(np.searchsorted(fp, best, side="right"))
     r_start = int(np.searchsorted(tp, pos - best, side="left"))  # FN = P − TP <= best
     span = a_end + (m + 1 - r_start)
-    few = whole and (int(best) + 1 <= sides and (int(best) + 1) ** 2 <= 2 * limit)
+    few = dense and (int(best) + 1 <= sides and (int(best) + 1) ** 2 <= 2 * limit)
     if span > 2 * STEP_SCAN and not few:
         return Steps(
             (),
@@ -308,7 +313,7 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
     within = np.searchsorted(-fn, -(best - fp[acc]), side="left")
     start = np.maximum(below, within)
     tried = int(np.sum(rej.shape[0] - start))
-    if tried > limit or (whole and acc.shape[0] > sides):
+    if tried > limit or (dense and acc.shape[0] > sides):
         return Steps(
             (),
             f"{tried:,} pairs of an accepted and a rejected side (over {limit:,}): "
@@ -317,7 +322,7 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
         )
     # The best single threshold (the first, fewest accepted): a pair whose sides cross
     # is no band, and one at its errors or more decides no more rows than it.
-    found = (_by_errors if whole else _by_sorting)(
+    found = (_by_errors if dense else _by_sorting)(
         acc, rej, start, tp, fp, fn, total, (single_at, best)
     )
     return Steps(
@@ -403,7 +408,8 @@ def _by_sorting(
     total: Any,
     single: tuple[int, Any],
 ) -> list[tuple[int, int]]:
-    """The steps where weights are not whole: every pair's (errors, decided), a block
+    """The steps where weights are not whole (or whole but making more errors than an
+    array per error count should hold): every pair's (errors, decided), a block
     of accepted sides at a time, each block's pairs merged with the steps so far and
     sorted by errors (then most decided, fewest accepted), keeping each that decides
     more than all before it."""

@@ -195,3 +195,17 @@ def test_the_steps_are_left_out_past_their_budget() -> None:
     assert unscanned.pairs is None and unscanned.bands == ()
     best = full.bands[-1].errors
     assert unscanned.reason.startswith(f"{best:,} errors at the best single threshold, over ")
+
+
+def test_whole_weights_past_an_array_per_error_count_are_sorted() -> None:
+    """Whole weights can make more errors than rows: past the array's size the pairs
+    are sorted instead, with the same steps as counting every pair."""
+    pairs = [(0.9, 1), (0.8, 0), (0.8, 1), (0.5, 0), (0.3, 1), (0.2, 0), (0.1, 1)]
+    w = [3_000_000, 5_000_000, 1, 2_000_000, 7_000_000, 4_000_000, 6_000_000]
+    rows = [(s, y, Fraction(wi)) for (s, y), wi in zip(pairs, w, strict=True)]
+    data = make_dataset([s for s, _ in pairs], [bool(y) for _, y in pairs], weights=w)
+    got = risk_coverage_steps(curves_for(data).sweep)
+    assert got.bands[-1].errors > 1 << 22  # the best single threshold's errors
+    every = cast(dict[Any, tuple[Fraction, Fraction]], _pairs(rows))  # type: ignore[arg-type]
+    said = [(Fraction(b.decided), Fraction(b.errors)) for b in got.bands]
+    assert said == _staircase(every)
