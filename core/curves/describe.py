@@ -223,11 +223,29 @@ def _roc(
     for a, b in _first_runs(below, RUNS_SAID):
         lo, hi = Fraction(int(fp[a]), n), Fraction(int(fp[b]), n)
         span = f"at FPR {_said(lo)}" if lo == hi else f"from FPR {_said(lo)} to {_said(hi)}"
+        if lo == hi == 1:
+            # Only the last positives, scored below every negative, keep it under the
+            # diagonal: said as that, not as a model ranking negatives first.
+            left = p - int(tp[a])
+            text = (
+                f"At FPR 1 the curve is below the chance diagonal (TPR "
+                f"{_said(Fraction(int(tp[a]), p))}) until the "
+                + (
+                    "lowest-scored positive enters: it scores"
+                    if left == 1
+                    else f"{left} lowest-scored positives enter: they score"
+                )
+                + " below every negative."
+            )
+        else:
+            text = (
+                f"The curve lies below the chance diagonal {span}: there the model ranks "
+                "negatives above positives."
+            )
         out.append(
             {
                 "kind": "below_chance",
-                "text": f"The curve lies below the chance diagonal {span}: there the model "
-                "ranks negatives above positives.",
+                "text": text,
                 "fpr_from": _f(lo),
                 "fpr_to": _f(hi),
             }

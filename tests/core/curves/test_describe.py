@@ -337,3 +337,26 @@ def test_rows_of_weight_zero_at_the_top_are_passed_over() -> None:
     first = r.describe("pr").claims[0]
     assert (first["threshold"], first["precision"]) == (0.8, "0")
     assert first["text"].startswith("At the highest threshold that predicts any weight positive")
+
+
+def test_a_curve_below_chance_only_at_fpr_1_says_why() -> None:
+    """Below the diagonal only at FPR 1 (positives scored under every negative): said as
+    those positives, not as a model ranking negatives first; one and several."""
+    from threshold_lab.core.curves.describe import describe
+    from threshold_lab.core.curves.sweep import build_sweep
+    from threshold_lab.core.data.dataset import make_dataset
+
+    for bottom, said in (
+        (1, "the lowest-scored positive enters: it scores"),
+        (2, "the 2 lowest-scored positives enter: they score"),
+    ):
+        scores = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3][: 5 + bottom]
+        labels = [True, True, True, False, False] + [True] * bottom
+        sweep = build_sweep(make_dataset(scores, labels))
+        claims = [c for c in describe(sweep, "roc", []).claims if c["kind"] == "below_chance"]
+        assert len(claims) == 1 and claims[0]["fpr_from"] == claims[0]["fpr_to"] == "1"
+        positives = 3 + bottom
+        assert claims[0]["text"].startswith(
+            f"At FPR 1 the curve is below the chance diagonal (TPR 3/{positives}"
+        )
+        assert claims[0]["text"].endswith(f"until {said} below every negative.")
