@@ -783,12 +783,38 @@ def _gains(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport |
     return "Cumulative gains"
 
 
+def _frontier_curve(bands: list[Any]) -> tuple[Any, Any, list[int]]:
+    """The frontier in (coverage, risk): straight between two bands in (decided,
+    errors), so each edge is a curve here (risk = errors / decided along the line),
+    drawn through 32 points; and where the bands themselves are, for their markers."""
+    xs: list[Any] = []
+    ys: list[Any] = []
+    marks: list[int] = []
+    for k, b in enumerate(bands):
+        d2, e2, total = float(b.decided), float(b.errors), float(b.total)
+        if k:
+            a = bands[k - 1]
+            d1, e1 = float(a.decided), float(a.errors)
+            d = np.linspace(d1, d2, 32)[1:]
+            e = e1 + (e2 - e1) * (d - d1) / (d2 - d1)
+            xs.append(d / total)
+            ys.append(e / d)
+        else:
+            xs.append(np.array([d2 / total]))
+            ys.append(np.array([e2 / d2]))
+        marks.append(sum(x.shape[0] for x in xs) - 1)
+    if not xs:
+        return np.zeros(0), np.zeros(0), []
+    return np.concatenate(xs), np.concatenate(ys), marks
+
+
 def _risk_coverage(
     fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None
 ) -> str:
     """Each model's risk-coverage frontier (its bands, :mod:`.decide.risk_coverage`),
-    the vertices joined; the best band at every coverage as steps, dotted, where it
-    was found; and the active threshold (one threshold: every row decided)."""
+    each edge drawn as the curve it is here; the best band at every coverage as steps,
+    dotted, where it was found; and the active threshold (one threshold: every row
+    decided)."""
     _both_classes(models, "risk-coverage")
     several = len(models) > 1
     for i, m in enumerate(models):
@@ -796,27 +822,33 @@ def _risk_coverage(
         s = a.sweep
         every = risk_coverage(s)
         bands = [b for b in every if float(b.decided) > 0]  # reviewing all has no risk
-        x = np.array([float(b.decided) / float(b.total) for b in bands])
-        y = np.array([float(b.errors) / float(b.decided) for b in bands])
+        x, y, marks = _frontier_curve(bands)
         st = _style(i)
         (line,) = ax.plot(
             x,
             y,
             linewidth=1.6,
             markersize=5,
+            markevery=marks,
             label=f"{_who(m, several)}frontier, {len(every)} "
-            f"{'band' if len(every) == 1 else 'bands'} (reviewing all: not drawn)",
+            f"{'band' if len(every) == 1 else 'bands'} (reviewing every row: no risk, not drawn)",
             **st,
         )
         line.set_gid(f"risk-coverage:{m.name}")
         steps = risk_coverage_steps(s)
         if steps.reason:
-            ax.plot([], [], " ", label=f"{_who(m, several)}best band at every coverage: not drawn")
+            ax.plot(
+                [],
+                [],
+                " ",
+                label=f"{_who(m, several)}best band at every coverage: too many pairs to try",
+            )
         else:
             # The best band deciding at least each share: a step's risk holds back to
             # the step before (from 0 for the first).
-            sx = [0.0] + [float(b.decided) / float(b.total) for b in steps.bands]
-            sy = [float(b.errors) / float(b.decided) for b in steps.bands]
+            drawn = [b for b in steps.bands if float(b.decided) > 0]  # none decided: no risk
+            sx = [0.0] + [float(b.decided) / float(b.total) for b in drawn]
+            sy = [float(b.errors) / float(b.decided) for b in drawn]
             (stair,) = ax.plot(
                 sx,
                 [sy[0], *sy],
@@ -824,8 +856,8 @@ def _risk_coverage(
                 linewidth=1.0,
                 linestyle=":",
                 color=st["color"],
-                label=f"{_who(m, several)}best band at every coverage, {len(steps.bands)} "
-                f"{'step' if len(steps.bands) == 1 else 'steps'}",
+                label=f"{_who(m, several)}best band at every coverage, {len(drawn)} "
+                f"{'step' if len(drawn) == 1 else 'steps'}",
             )
             stair.set_gid(f"risk-coverage-steps:{m.name}")
         n = float(s.positives) + float(s.negatives)
@@ -1012,7 +1044,7 @@ def draw(
         "metrics": "best",
         "reliability": "upper left",
         "cost": "upper right",
-        "risk-coverage": "center left",
+        "risk-coverage": "best",
     }.get(chart, "lower right")
     _finish(fig, ax, title, legend, own)
     return fig if own else ax

@@ -27,7 +27,8 @@ IndexArray = npt.NDArray[np.intp]
 
 
 def local_maxima(sweep: Sweep) -> IndexArray:
-    """The corners' point indices, ascending (0 is above all scores).
+    """The corners' point indices, ascending (0 is above all scores); none without
+    both classes.
 
     >>> from threshold_lab.core.curves.sweep import build_sweep
     >>> from threshold_lab.core.data.presets import preset
@@ -36,8 +37,8 @@ def local_maxima(sweep: Sweep) -> IndexArray:
     """
     tp, fp = sweep.tp, sweep.fp
     m = tp.shape[0]
-    if m == 0:
-        return np.zeros(0, dtype=np.intp)
+    if m == 0 or not (sweep.positives > 0 and sweep.negatives > 0):
+        return np.zeros(0, dtype=np.intp)  # no ROC curve without both classes (pROC refuses)
     # Of points repeating each other, the last (the lowest threshold, as pROC keeps
     # the first in its order of thresholds rising).
     kept = np.ones(m, dtype=np.bool_)

@@ -57,7 +57,7 @@ from threshold_lab.core.decide.risk_coverage import (
     threshold_of,
 )
 from threshold_lab.core.errors import InputError
-from threshold_lab.core.intervals.closed import CONFIDENCE, Interval, wilson
+from threshold_lab.core.intervals.closed import CONFIDENCE, NOT_WHOLE, Interval, wilson
 from threshold_lab.core.metrics.metric import (
     Metric,
     count_json,
@@ -352,6 +352,8 @@ class Band:
     frontier: tuple[FrontierBand, ...] = ()
     #: The best band at every coverage, or why it was left out: :mod:`.risk_coverage`.
     steps: Steps | None = None
+    #: Whether the weights are whole (counts of examples): Wilson's intervals need it.
+    whole: bool = True
 
     def threshold_at(self, k: int) -> float | None:
         return dict(self.thresholds)[k]
@@ -365,7 +367,7 @@ class Band:
             num = {"precision": "tp", "fdr": "fp", "npv": "tn", "for": "fn"}[c.metric]
             den = self.counts.accepted if c.side == "accepted" else self.counts.rejected
             interval = None
-            if m.value is not None:
+            if m.value is not None and self.whole:
                 lo, hi = wilson(float(getattr(self.counts, num)), float(den), self.confidence)
                 interval = Interval(lo, hi, "wilson", self.confidence, float(den))
             out.append((c, m, interval))
@@ -391,6 +393,7 @@ class Band:
                     "interval": None
                     if ci is None
                     else {**ci.as_json(), "n": None if ci.n is None else count_json(ci.n)},
+                    "interval_reason": None if ci is not None or m.value is None else NOT_WHOLE,
                 }
                 for c, m, ci in self.constraint_values()
             ],
@@ -484,6 +487,7 @@ def solve_band(
         ),
         risk_coverage(sweep) if frontier else (),
         risk_coverage_steps(sweep) if frontier else None,
+        whole,
     )
 
 
@@ -1016,8 +1020,8 @@ def band_lines(band: Band, sweep: Sweep) -> list[str]:
             out.append(f"  {con.text()}: holds vacuously, as {lower_first(m.reason or '')}")
             continue
         mark = "holds" if _holds(con, m) else "FAILS"
-        assert ci is not None
-        out.append(f"  {con.text()}: {mark}; {m.describe()} ({ci.text()})")
+        said = f"no interval: {NOT_WHOLE}" if ci is None else ci.text()
+        out.append(f"  {con.text()}: {mark}; {m.describe()} ({said})")
     out += [f"  {line}" for line in unbounded_notes(band.goal)]
     if not band.decides:
         if band.runner_up is None and band.goal.constraints:

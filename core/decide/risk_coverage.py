@@ -334,7 +334,8 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
                 threshold_of(sweep, int(j)),
                 _num(fp[i] + (pos - tp[j]), whole),
                 _num(tp[i] + fp[i], whole),
-                _num(total - tp[j] - fp[j], whole),
+                # Rejecting from the last point rejects nothing: 0, not a rounding of it.
+                _num(0 if j == m else total - tp[j] - fp[j], whole),
                 _num(total, whole),
             )
             for i, j in found
@@ -356,7 +357,8 @@ def steps_lines(steps: Steps, most: int = 12) -> list[str]:
         return [f"Best band at every coverage: not listed: {steps.reason}"]
     return _listed(
         steps.bands,
-        f"Best band at every coverage: {len(steps.bands)} steps, each the fewest errors "
+        f"Best band at every coverage: {len(steps.bands)} "
+        f"{'step' if len(steps.bands) == 1 else 'steps'}, each the fewest errors "
         "of any band deciding at least its rows (a coverage between two steps is best "
         "served by the next)",
         most,
@@ -414,6 +416,7 @@ def _by_sorting(
     sorted by errors (then most decided, fewest accepted), keeping each that decides
     more than all before it."""
     rejected = total - tp[rej] - fp[rej]
+    grain = float(total) * 2.0**-40
     kept_e = np.array([single[1]])
     kept_d = np.array([total])
     kept_i = np.array([single[0]], dtype=np.int64)
@@ -435,8 +438,12 @@ def _by_sorting(
             d = np.concatenate((kept_d, tp[i] + fp[i] + rejected[col]))
             ii = np.concatenate((kept_i, i))
             jj = np.concatenate((kept_j, rej[col]))
-            order = np.lexsort((ii, -d, e))
-            d_sorted = d[order]
+            # Sums of fractional weights carry rounding: errors and rows decided are
+            # compared on a grid of a 2^-40th of the total, so a pair equal to another
+            # but for the last bits neither splits a step nor makes one.
+            eq, dq = np.rint(e / grain), np.rint(d / grain)
+            order = np.lexsort((ii, -dq, eq))
+            d_sorted = dq[order]
             keep = np.ones(order.shape[0], dtype=bool)
             keep[1:] = d_sorted[1:] > np.maximum.accumulate(d_sorted)[:-1]
             order = order[keep]

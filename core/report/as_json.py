@@ -99,7 +99,9 @@ def corners_json(a: Analysis, points: int | None) -> dict[str, Any]:
     listed sweep points (each still a corner of the whole curve), with their count."""
     corners = a.curves.local_maxima
     total = int(corners.shape[0])
-    if points is None or total <= points:
+    if not (a.sweep.positives > 0 and a.sweep.negatives > 0):
+        how = "none: the ROC curve needs both actual classes"
+    elif points is None or total <= points:
         how = "every corner"
     else:
         corners = np.intersect1d(corners, listed_points(a, points), assume_unique=True)

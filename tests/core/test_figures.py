@@ -4,6 +4,7 @@ files written as PNG, SVG and PDF; matplotlib missing said in one line."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 from typing import cast
@@ -308,3 +309,32 @@ def test_the_decision_curve_s_legend_covers_no_curve() -> None:
     assert legend.y1 <= under.y0 and legend.y0 >= 0
     said = {t.get_text() for t in fig.legends[0].get_texts()}
     assert {"a: model", "b: model", "act on everyone", "act on no one"} <= said
+
+
+def test_the_risk_coverage_frontier_is_drawn_as_its_curve_and_steps_that_decide_rows() -> None:
+    """Each frontier edge is a line in (decided, errors), a curve in (coverage, risk):
+    drawn through points along it, marked at the bands; the steps start at the first
+    that decides a row (a best band deciding nothing has no risk), also where no band
+    decides a row without an error (the top row a negative, the bottom one a positive)."""
+    from threshold_lab.core.decide.risk_coverage import risk_coverage, risk_coverage_steps
+
+    y = np.array([0, 1, 1, 0, 0, 1], dtype=bool)
+    s = np.array([0.9, 0.8, 0.7, 0.3, 0.2, 0.1])
+    r = tl.report(y, s)
+    fig = r.figure("risk-coverage")
+    rc = _line(fig, "risk-coverage:")
+    bands = [b for b in risk_coverage(r.analysis.sweep) if b.decided > 0]
+    marked = [(rc.get_xdata()[k], rc.get_ydata()[k]) for k in rc.get_markevery()]
+    assert marked == [(b.decided / b.total, b.errors / b.decided) for b in bands]
+    # Between two bands the risk is errors / decided along the straight (decided, errors).
+    d = rc.get_xdata() * 6
+    e = rc.get_ydata() * d
+    for a, b in itertools.pairwise(bands):
+        inside = (d > a.decided) & (d < b.decided)
+        line = a.errors + (b.errors - a.errors) * (d[inside] - a.decided) / (b.decided - a.decided)
+        assert inside.any() and e[inside] == pytest.approx(line, abs=1e-12)
+    steps = risk_coverage_steps(r.analysis.sweep)
+    assert steps.bands[0].decided == 0  # the best band without an error decides nothing
+    stair = _line(fig, "risk-coverage-steps:")
+    drawn = [b for b in steps.bands if b.decided > 0]
+    assert stair.get_xdata().tolist() == [0.0] + [b.decided / 6 for b in drawn]

@@ -117,3 +117,17 @@ def test_the_json_lists_the_corners_up_to_its_points() -> None:
     for c in some["local_maxima"]:
         k = c["index"]
         assert (c["tp"], c["fp"]) == (int(a.sweep.tp[k]), int(a.sweep.fp[k]))
+
+
+def test_one_class_has_no_corners() -> None:
+    """Without both classes there is no ROC curve (pROC refuses): no corners in the
+    JSON, the reason said, and none marked in the sweep table."""
+    import json
+
+    import threshold_lab as tl
+
+    r = tl.report([0, 0, 0, 0], [0.9, 0.7, 0.5, 0.2])
+    roc = json.loads(r.to_json())["roc"]
+    assert roc["local_maxima"] == [] and roc["local_maxima_count"] == 0
+    assert roc["local_maxima_selection"] == "none: the ROC curve needs both actual classes"
+    assert "corner" not in r.text()

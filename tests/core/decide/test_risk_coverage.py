@@ -209,3 +209,29 @@ def test_whole_weights_past_an_array_per_error_count_are_sorted() -> None:
     every = cast(dict[Any, tuple[Fraction, Fraction]], _pairs(rows))  # type: ignore[arg-type]
     said = [(Fraction(b.decided), Fraction(b.errors)) for b in got.bands]
     assert said == _staircase(every)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows_strategy,
+    st.lists(st.sampled_from([0.1, 0.5, 1.25, 2.0, 3.7, 0.3]), min_size=40, max_size=40),
+)
+def test_fractional_weights_make_no_steps_of_rounding(
+    pairs: list[tuple[float, int]], weights: list[float]
+) -> None:
+    """Weights whose sums round (0.1, 0.3, 3.7): the same steps as every pair counted
+    in exact fractions, each within rounding of its exact (decided, errors); no step
+    that decides more only in its last bits, and no side of -0 rows."""
+    w = weights[: len(pairs)]
+    rows = [(s, y, Fraction(wi)) for (s, y), wi in zip(pairs, w, strict=True)]
+    if not any(y for _, y, _ in rows) or all(y for _, y, _ in rows):
+        return
+    data = make_dataset([s for s, _ in pairs], [bool(y) for _, y in pairs], weights=w)
+    got = risk_coverage_steps(curves_for(data).sweep)
+    every = cast(dict[Any, tuple[Fraction, Fraction]], _pairs(rows))  # type: ignore[arg-type]
+    want = _staircase(every)
+    assert len(got.bands) == len(want)
+    for b, (d, e) in zip(got.bands, want, strict=True):
+        assert abs(float(b.decided) - float(d)) <= 1e-9 * float(d + 1)
+        assert abs(float(b.errors) - float(e)) <= 1e-9 * float(e + 1)
+        assert float(b.rejected) >= 0 and float(b.accepted) >= 0

@@ -103,3 +103,23 @@ def test_check_fails_a_run_where_no_band_decides_a_row(
     xml = junit.read_text(encoding="utf-8")
     assert 'failures="1"' in xml and 'classname="threshold-lab.band"' in xml
     assert main(["report", "good", "--band-goal", goal, "--check", "--points", "0"]) == 0
+
+
+def test_fractional_weights_give_no_wilson_interval_for_a_bound() -> None:
+    """Wilson's interval counts examples: with fractional weights a bound's value has
+    none (the report's own rule), said in the text and the JSON; weights so small their
+    squares underflow give the same answer, not a crash."""
+    import json
+
+    import threshold_lab as tl
+
+    goal = "band: max coverage where precision >= 0.9 and npv >= 0.9"
+    for w in (0.5, 1e-170):
+        r = tl.report(
+            [1, 1, 0, 0, 1], [0.9, 0.8, 0.7, 0.3, 0.1], sample_weight=[w] * 5, band_goal=goal
+        )
+        band = json.loads(r.to_json())["band"]
+        precision = band["constraints"][0]
+        assert precision["interval"] is None
+        assert precision["interval_reason"].startswith("the weights are not whole")
+        assert "no interval: the weights are not whole" in r.text()
