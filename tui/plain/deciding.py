@@ -42,11 +42,16 @@ class Deciding(Speaker):
         self._said(self.session.set_goal(" ".join(args)))
 
     def cmd_band(self, args: list[str]) -> None:
-        """``band GOAL``: the review band the goal asks for, on the rows as they are."""
+        """``band GOAL``: the review band the goal asks for, on the rows as they are;
+        ``band`` alone: the band in force."""
         if not args:
+            review = self.session.current().review
+            if review is not None:  # the band in force, as the status says it
+                self.say(review.sentence())
+                return
             raise InputError(
-                "say band and its goal, as band max coverage where precision >= 0.99 and "
-                "npv >= 0.995, or band min cost fp=10 fn=50 review=1"
+                "no band is set: say band and its goal, as band max coverage where "
+                "precision >= 0.99 and npv >= 0.995, or band min cost fp=10 fn=50 review=1"
             )
         if len(args) == 1 and args[0].lower() in ("off", "none", "clear"):
             self.say(self.session.set_band("off").message)

@@ -123,3 +123,15 @@ def test_fractional_weights_give_no_wilson_interval_for_a_bound() -> None:
         assert precision["interval"] is None
         assert precision["interval_reason"].startswith("the weights are not whole")
         assert "no interval: the weights are not whole" in r.text()
+
+
+def test_plain_band_alone_says_the_band_in_force() -> None:
+    p = preset("good")
+    out = io.StringIO()
+    lines = ["band\n", f"band {GOAL}\n", "band\n", "band off\n", "band\n"]
+    run_plain(Session(p.data, p.threshold, source="preset"), lines, out, prompt=False)
+    said = out.getvalue().splitlines()
+    refused = [k for k, line in enumerate(said) if line.startswith("error: no band is set")]
+    assert len(refused) == 2  # before the band and after it is dropped
+    inbetween = said[refused[0] + 1 : refused[1]]
+    assert any(line.startswith("Band: accept >= ") for line in inbetween)
