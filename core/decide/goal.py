@@ -218,6 +218,11 @@ def parse_number(word: str, what: str, where: str = "goal") -> Fraction:
             f'{where}: "{word}" is not a number for {what} (it divides by zero)'
         ) from None
     except ValueError:
+        if word.endswith((",", ";")):  # two bounds joined by a comma, not by "and"
+            raise InputError(
+                f'{where}: "{word}" is not a number for {what}: join two bounds with "and", '
+                "not a comma"
+            ) from None
         raise InputError(
             f'{where}: "{word}" is not a number for {what} '
             "(write a decimal like 0.9 or 1e-3, or one fraction like 9/10)"

@@ -292,7 +292,9 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
             (),
             f"{_num(best, whole):,} errors at the best single threshold, over {span:,} "
             "points: too many pairs of an accepted and a rejected side to try (the best "
-            "band at every coverage is quadratic in the errors)",
+            "band at every coverage is quadratic in the errors; the frontier's corners "
+            "stand; a sample of the rows, or scores on fewer levels, may be small "
+            "enough for its own)",
             None,
         )
     # Accepted sides: the last point of each FP value; rejected: the first of each FN.
@@ -318,7 +320,9 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
         return Steps(
             (),
             f"{tried:,} pairs of an accepted and a rejected side (over {limit:,}): "
-            "the best band at every coverage is quadratic in the errors",
+            "the best band at every coverage is quadratic in the errors (the frontier's "
+            "corners stand; a sample of the rows, or scores on fewer levels, may be small "
+            "enough for its own)",
             tried,
         )
     # The best single threshold (the first, fewest accepted): a pair whose sides cross

@@ -298,3 +298,16 @@ def test_a_session_s_band_follows_the_threshold_and_goes_with_other_rows() -> No
         Session(preset("good").data, 0.5, source="p").move_band_low(1)
     gone = s.load_preset("imbalanced")
     assert gone.review is None and "review band is off" in gone.message
+
+
+def test_two_bounds_joined_by_a_comma_are_told_to_use_and() -> None:
+    from threshold_lab.core.decide.band import parse_band_goal
+    from threshold_lab.core.decide.goal import parse_goal
+    from threshold_lab.core.errors import InputError
+
+    for parse, text in (
+        (parse_band_goal, "band: max coverage where precision >= 0.9, npv >= 0.9"),
+        (parse_goal, "max recall where precision >= 0.9, fpr <= 0.1"),
+    ):
+        with pytest.raises(InputError, match='join two bounds with "and", not a comma'):
+            parse(text)
