@@ -244,10 +244,19 @@ def _classes(sweep: Sweep) -> tuple[FloatArray, FloatArray, FloatArray]:
     return sweep.thresholds[::-1].astype(np.float64), pos, neg
 
 
+class NoBinormalFit(InputError):
+    """Why a curve has no binormal line: ``reason`` follows whose curve it is ("the
+    ROC curve has no point ...", or a model's in power's words)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"smooth binormal: the {reason}")
+        self.reason = reason
+
+
 def binormal_fit(sweep: Sweep) -> tuple[float, float, int]:
     """pROC's binormal fit: the least-squares line Φ⁻¹(specificity) = c₀ + c₁·
     Φ⁻¹(sensitivity) over the points with both rates strictly inside (0, 1), as (c₀,
-    c₁, the points fitted); InputError when there is no such line."""
+    c₁, the points fitted); :class:`NoBinormalFit` when there is no such line."""
     se = sweep.tp / float(sweep.positives)
     sp = 1 - sweep.fp / float(sweep.negatives)
     inside = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
@@ -259,21 +268,21 @@ def binormal_fit(sweep: Sweep) -> tuple[float, float, int]:
     k = int(x.shape[0])
     said = "no point" if k == 0 else "1 point" if k == 1 else f"{k} points"
     why = (
-        f"smooth binormal: the ROC curve has {said} with both rates strictly between 0 "
-        "and 1; the binormal fit needs two at different sensitivities"
+        f"ROC curve has {said} with both rates strictly between 0 and 1; the binormal "
+        "fit needs two at different sensitivities"
     )
     if k < 2:
-        raise InputError(why)
+        raise NoBinormalFit(why)
     xc = x - x.mean()
     sxx = dot(xc, xc)
     if not sxx > 0:
-        raise InputError(why)
+        raise NoBinormalFit(why)
     slope = dot(xc, y - y.mean()) / sxx
     intercept = float(y.mean() - slope * x.mean())
     if slope == 0:
-        raise InputError(
-            "smooth binormal: the fitted line is flat (the specificity does not change with "
-            "the sensitivity), so it is not a ROC curve"
+        raise NoBinormalFit(
+            "fitted line is flat (the specificity does not change with the sensitivity), "
+            "so it is not a ROC curve"
         )
     return intercept, float(slope), int(x.shape[0])
 

@@ -12,7 +12,7 @@ from threshold_lab.core.analysis import curves_for
 from threshold_lab.core.compare.paired import paired_delong
 from threshold_lab.core.curves.operating import partial_auc
 from threshold_lab.core.curves.roc import roc_auc
-from threshold_lab.core.curves.smooth import binormal_fit
+from threshold_lab.core.curves.smooth import NoBinormalFit, binormal_fit
 from threshold_lab.core.curves.sweep import build_sweep
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.errors import InputError, quoted
@@ -120,11 +120,10 @@ def _obuchowski_from_data(
     for which, s in zip(("first", "second"), sweeps, strict=True):
         try:
             fits.append(binormal_fit(s)[:2])
-        except InputError as exc:
-            why = str(exc).removeprefix("smooth binormal: ").removeprefix("the ")
+        except NoBinormalFit as exc:
             raise InputError(
                 f"power: --power-method obuchowski fits each curve's binormal line, and the "
-                f"{which} model's {why}"
+                f"{which} model's {exc.reason}"
             ) from None
     labels = a.labels
     with np.errstate(invalid="ignore", divide="ignore"):  # a constant class: said below
