@@ -18,6 +18,7 @@ from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.solve import Deciding
 from threshold_lab.core.drawing.model_rows import ModelRow
+from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.multiclass.metrics import MulticlassReport
 from threshold_lab.core.report.options import Options
@@ -164,16 +165,27 @@ class SessionState:
 
     def model_pair(self) -> tuple[tuple[str, Dataset], tuple[str, Dataset]] | None:
         """The shown model's rows and the next model's, by name (models of the same
-        rows only), for a test of two paired curves; None with one model."""
+        rows only), for a test of two paired curves; None with one model; InputError
+        where an edit left the shown model's rows apart from the other's."""
         shown = self.shown
         if len(shown.models) < 2 or not shown.paired or shown.pooled:
             return None
         i = shown.model
         j = (i + 1) % len(shown.models)
-        return (
+        (name, one), (other_name, other) = (
             (shown.models[i].name, self.model_curves(i).data),
             (shown.models[j].name, self.model_curves(j).data),
         )
+        same = one.n == other.n and np.array_equal(one.labels, other.labels)
+        if same and (one.ids is not None or other.ids is not None):
+            same = one.ids is not None and other.ids is not None
+            same = same and np.array_equal(np.asarray(one.ids), np.asarray(other.ids))
+        if not same:
+            raise InputError(
+                f"power models compares two models of the same rows, and {name}'s rows "
+                f"were edited ({one.n} rows, {other_name} has {other.n}): undo or reset first"
+            )
+        return (name, one), (other_name, other)
 
     def fold_sweeps(self) -> list[tuple[str, Sweep]]:
         """Each cross-validation fold's sweep by name, as loaded (opened with --fold:

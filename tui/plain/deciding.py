@@ -3,7 +3,6 @@ curve's net benefit and useful range."""
 
 from __future__ import annotations
 
-import numpy as np
 from threshold_lab.core.decide.band import band_lines, parse_band_goal, solve_band
 from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import parse_pt
@@ -111,16 +110,6 @@ class Deciding(Speaker):
                     "several score columns (score_A, score_B, ...)"
                 )
             (name, one), (other_name, other) = pair
-            same = one.n == other.n and np.array_equal(one.labels, other.labels)
-            if same and (one.ids is not None or other.ids is not None):
-                same = one.ids is not None and other.ids is not None
-                same = same and np.array_equal(np.asarray(one.ids), np.asarray(other.ids))
-            if not same:
-                raise InputError(
-                    f"power models compares two models of the same rows, and {name}'s rows "
-                    f"were edited ({one.n} rows, {other_name} has {other.n}): undo or reset "
-                    "first"
-                )
             lines = power_of_two(given, one, other).lines()
             return [f"{lines[0][:-1]}, {name} against {other_name}:", *lines[1:]]
         if any(p in given for p in PARAMETERS):
