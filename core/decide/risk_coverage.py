@@ -325,11 +325,20 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
             "enough for its own)",
             tried,
         )
-    # The best single threshold (the first, fewest accepted): a pair whose sides cross
-    # is no band, and one at its errors or more decides no more rows than it.
-    found = (_by_errors if dense else _by_sorting)(
-        acc, rej, start, tp, fp, fn, total, (single_at, best)
+    sides_tried = _Sides(
+        acc,
+        rej,
+        start,
+        fp[acc],
+        tp[acc] + fp[acc],
+        fn,
+        total - tp[rej] - fp[rej],
+        total,
+        # The best single threshold (the first, fewest accepted): a pair whose sides
+        # cross is no band, and one at its errors or more decides no more rows than it.
+        (single_at, best),
     )
+    found = (_by_errors if dense else _by_sorting)(sides_tried)
     return Steps(
         tuple(
             FrontierBand(
@@ -370,63 +379,62 @@ def steps_lines(steps: Steps, most: int = 12) -> list[str]:
     )
 
 
-def _by_errors(
-    acc: Any,
-    rej: Any,
-    start: Any,
-    tp: Any,
-    fp: Any,
-    fn: Any,
-    total: Any,
-    single: tuple[int, Any],
-) -> list[tuple[int, int]]:
+@dataclass(frozen=True)
+class _Sides:
+    """The sides :func:`risk_coverage_steps` pairs: each accepted side's point, FP and
+    rows accepted; each rejected side's point, FN and rows rejected (FN falling);
+    where each accepted side's rejected sides start; the rows, and the best single
+    threshold (its point and errors)."""
+
+    acc: Any
+    rej: Any
+    start: Any
+    fp: Any
+    accepted: Any
+    fn: Any
+    rejected: Any
+    total: Any
+    single: tuple[int, Any]
+
+
+def _by_errors(s: _Sides) -> list[tuple[int, int]]:
     """The steps with whole counts: for each error count the most rows decided (the
     first accepted side to reach it kept, the single threshold first), then those
     deciding more than every count below."""
-    size = int(single[1]) + 1
+    size = int(s.single[1]) + 1
     most = np.full(size, -1, dtype=np.int64)
     at_i = np.zeros(size, dtype=np.int64)
     at_j = np.zeros(size, dtype=np.int64)
-    most[-1], at_i[-1], at_j[-1] = total, single[0], single[0]
-    rejected = total - tp[rej] - fp[rej]
-    for i, s in zip(acc.tolist(), start.tolist(), strict=True):
-        if s >= rej.shape[0]:
+    most[-1], at_i[-1], at_j[-1] = s.total, s.single[0], s.single[0]
+    n = s.rej.shape[0]
+    for k, (i, first) in enumerate(zip(s.acc.tolist(), s.start.tolist(), strict=True)):
+        if first >= n:
             continue
-        errors = fp[i] + fn[s:]
-        decided = tp[i] + fp[i] + rejected[s:]
+        errors = s.fp[k] + s.fn[first:]
+        decided = s.accepted[k] + s.rejected[first:]
         better = decided > most[errors]
         if better.any():
             e = errors[better]
             most[e] = decided[better]
             at_i[e] = i
-            at_j[e] = rej[s:][better]
+            at_j[e] = s.rej[first:][better]
     seen = np.maximum.accumulate(most)
     keep = most > np.concatenate(([-1], seen[:-1]))
     return list(zip(at_i[keep].tolist(), at_j[keep].tolist(), strict=True))
 
 
-def _by_sorting(
-    acc: Any,
-    rej: Any,
-    start: Any,
-    tp: Any,
-    fp: Any,
-    fn: Any,
-    total: Any,
-    single: tuple[int, Any],
-) -> list[tuple[int, int]]:
+def _by_sorting(s: _Sides) -> list[tuple[int, int]]:
     """The steps where weights are not whole (or whole but making more errors than an
     array per error count should hold): every pair's (errors, decided), a block
     of accepted sides at a time, each block's pairs merged with the steps so far and
     sorted by errors (then most decided, fewest accepted), keeping each that decides
     more than all before it."""
-    rejected = total - tp[rej] - fp[rej]
-    grain = float(total) * 2.0**-40
-    kept_e = np.array([single[1]])
-    kept_d = np.array([total])
-    kept_i = np.array([single[0]], dtype=np.int64)
-    kept_j = np.array([single[0]], dtype=np.int64)
-    lengths = rej.shape[0] - start
+    grain = float(s.total) * 2.0**-40
+    kept_e = np.array([s.single[1]])
+    kept_d = np.array([s.total])
+    kept_i = np.array([s.single[0]], dtype=np.int64)
+    kept_j = np.array([s.single[0]], dtype=np.int64)
+    lengths = s.rej.shape[0] - s.start
     block, size = [], 0
     for n, length in enumerate(lengths.tolist()):
         if length > 0:
@@ -437,12 +445,11 @@ def _by_sorting(
             each = lengths[rows]
             owner = np.repeat(rows, each)
             offset = np.arange(int(each.sum())) - np.repeat(np.cumsum(each) - each, each)
-            col = start[owner] + offset
-            i = acc[owner]
-            e = np.concatenate((kept_e, fp[i] + fn[col]))
-            d = np.concatenate((kept_d, tp[i] + fp[i] + rejected[col]))
-            ii = np.concatenate((kept_i, i))
-            jj = np.concatenate((kept_j, rej[col]))
+            col = s.start[owner] + offset
+            e = np.concatenate((kept_e, s.fp[owner] + s.fn[col]))
+            d = np.concatenate((kept_d, s.accepted[owner] + s.rejected[col]))
+            ii = np.concatenate((kept_i, s.acc[owner]))
+            jj = np.concatenate((kept_j, s.rej[col]))
             # Sums of fractional weights carry rounding: errors and rows decided are
             # compared on a grid of a 2^-40th of the total, so a pair equal to another
             # but for the last bits neither splits a step nor makes one.
