@@ -186,7 +186,8 @@ class OperatingPoint(SessionState):
         if self.shown.own is not None:
             raise InputError(OWN_REFUSED)
         goal = parse_band_goal(given) if isinstance(given, str) else given
-        band = solve_band(self.analysis.sweep, goal, self.confidence)
+        # Its two thresholds only: the frontier and the steps are the report's.
+        band = solve_band(self.analysis.sweep, goal, self.confidence, frontier=False)
         self.policy.band = (goal.text(), band.t_low)
         moved = self.set_threshold(band.t_high)
         shown = moved.review
