@@ -25,39 +25,31 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.choices import CHARTS
 from threshold_lab.core.curves.det import det_span, placeable, probit
 from threshold_lab.core.curves.export import missing_class
 from threshold_lab.core.curves.hull import normalised_costs
 from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
-from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.risk_coverage import risk_coverage, risk_coverage_steps
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
 from threshold_lab.core.folds import FoldReport, tpr_band
-from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics.metric import Metric, format_fraction
 from threshold_lab.core.output import Output, output, refused, writing
 from threshold_lab.core.threshold import format_threshold
 
+if TYPE_CHECKING:
+    from threshold_lab.core.analysis import Analysis
+    from threshold_lab.core.decide.net_benefit import DecisionCurve
+    from threshold_lab.core.intervals import IntervalsShown
+
 FloatArray = npt.NDArray[np.float64]
 
-CHARTS = (
-    "roc",
-    "pr",
-    "det",
-    "decision",
-    "reliability",
-    "gains",
-    "cost",
-    "metrics",
-    "risk-coverage",
-)
 FORMATS = (".png", ".svg", ".pdf")
 
 #: Curves up to this many points are drawn whole; longer ones are reduced.

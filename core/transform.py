@@ -23,15 +23,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis, analyse
+from threshold_lab.core.choices import TRANSFORMS as NAMES
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.threshold import Threshold, format_threshold
 
 FloatArray = npt.NDArray[np.float64]
-
-#: The transforms, as a user names them (``affine:A,B`` takes its two numbers).
-NAMES = ("square", "sqrt", "log", "logit", "expit", "rank", "affine:A,B")
 
 
 def _expit(x: FloatArray) -> FloatArray:

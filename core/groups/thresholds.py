@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.choices import CRITERIA, TOLERANCE
 from threshold_lab.core.curves.sweep import Sweep
 from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.text import solved_at
@@ -85,13 +86,6 @@ from threshold_lab.core.threshold import Threshold
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
-CRITERIA = (
-    "demographic_parity",
-    "equal_opportunity",
-    "equalized_odds",
-    "predictive_parity",
-    "same_goal",
-)
 #: Each criterion's rates (the gap is the largest difference of each across groups).
 CRITERION_RATES: dict[str, tuple[str, ...]] = {
     "demographic_parity": ("selection_rate",),
@@ -100,8 +94,6 @@ CRITERION_RATES: dict[str, tuple[str, ...]] = {
     "predictive_parity": ("precision",),
     "same_goal": (),
 }
-#: The default tolerance on the gap.
-TOLERANCE = Fraction(1, 100)
 #: Equalised odds: the most (low TPR, low FPR) pairs searched exactly, times groups.
 PAIR_LIMIT = 200_000_000
 

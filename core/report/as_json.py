@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
 from threshold_lab.core.curves.coordinates import coordinate_key
 from threshold_lab.core.curves.operating import (
@@ -26,15 +25,18 @@ from threshold_lab.core.curves.operating import (
     readout_key,
 )
 from threshold_lab.core.curves.reduce import reduce_curve
-from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.decide.net_benefit import DecisionCurve, net_benefit_key
-from threshold_lab.core.folds import FoldReport
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import auc_measure, boot_measure, metric_measures
 from threshold_lab.core.metrics.metric import Metric, count_json, fraction_text
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
-from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.text.sentences import status_sentence
+
+if TYPE_CHECKING:
+    from threshold_lab.core.analysis import Analysis
+    from threshold_lab.core.data.aggregated import Quantised
+    from threshold_lab.core.folds import FoldReport
+    from threshold_lab.core.report.parts import Contents, ModelPart
 
 SCHEMA = 1
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.calibration.reliability import BINS
-from threshold_lab.core.compare.models import Comparison
 from threshold_lab.core.curves.coordinates import coordinate_key
 from threshold_lab.core.curves.operating import (
     PartialAUC,
@@ -18,15 +17,12 @@ from threshold_lab.core.curves.operating import (
     partial_auc_key,
     readout_key,
 )
-from threshold_lab.core.data.aggregated import Quantised
 from threshold_lab.core.data.quantise import parse_rule
 from threshold_lab.core.decide.band import band_lines
-from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.solve import WORDS, Decision, decision_sentence
 from threshold_lab.core.decide.stability import stability_lines
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.intervals import IntervalsShown
-from threshold_lab.core.intervals.bootstrap import Estimate
 from threshold_lab.core.intervals.closed import percent
 from threshold_lab.core.measures import (
     Measure,
@@ -36,7 +32,6 @@ from threshold_lab.core.measures import (
 )
 from threshold_lab.core.metrics.metric import Metric, format_count, format_fraction
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
-from threshold_lab.core.report.parts import Contents, ModelPart
 from threshold_lab.core.text.calibration import calibration_lines, ks_words
 from threshold_lab.core.text.decision import cost_curve_lines, decision_curve_lines
 from threshold_lab.core.text.folds import folds_lines
@@ -48,6 +43,14 @@ from threshold_lab.core.text.sentences import status_sentence
 from threshold_lab.core.text.sweep_table import TEXT_POINTS, SweepRows, sweep_rows
 from threshold_lab.core.text.table import table
 from threshold_lab.core.threshold import format_threshold
+
+if TYPE_CHECKING:
+    from threshold_lab.core.analysis import Analysis
+    from threshold_lab.core.compare.models import Comparison
+    from threshold_lab.core.data.aggregated import Quantised
+    from threshold_lab.core.decide.net_benefit import DecisionCurve
+    from threshold_lab.core.intervals.bootstrap import Estimate
+    from threshold_lab.core.report.parts import Contents, ModelPart
 
 
 def intervals_sentence(sure: IntervalsShown, ask: str = "--bootstrap B") -> str:

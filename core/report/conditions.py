@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from threshold_lab.core.decide.band import Band
-from threshold_lab.core.decide.goal import number_text
-from threshold_lab.core.decide.solve import Decision
-from threshold_lab.core.groups.gaps import Gap, gap_bound, gap_within
 from threshold_lab.core.metrics.metric import Metric, format_count
-from threshold_lab.core.report.gate import Outcome, number_said
 from threshold_lab.core.threshold import format_threshold
+
+# A report without requirements, a goal to check, or groups has no conditions: their
+# modules are imported where a condition of theirs is made.
+if TYPE_CHECKING:
+    from threshold_lab.core.decide.band import Band
+    from threshold_lab.core.decide.solve import Decision
+    from threshold_lab.core.groups.gaps import Gap
+    from threshold_lab.core.report.gate import Outcome
 
 #: The kinds of condition, in the order they are evaluated.
 KINDS = ("requirement", "goal", "band", "max_gap")
@@ -58,6 +61,8 @@ def requirement(o: Outcome) -> Condition:
 
 
 def _metric(m: Metric) -> str:
+    from threshold_lab.core.report.gate import number_said
+
     if m.value is None:
         return f"undefined ({m.reason})"
     return number_said(m.exact if m.exact is not None else m.value)
@@ -67,6 +72,8 @@ def goal(d: Decision) -> Condition:
     """The ``--check`` goal: it must be feasible; the message gives each constraint's
     value and bound at the point chosen (infeasible: the closest one), or the
     objective's value where there are none."""
+    from threshold_lab.core.decide.goal import number_text
+
     where = f"at threshold {format_threshold(d.threshold)}: "
     if d.slacks:
         where += ", ".join(
@@ -98,6 +105,8 @@ def band(b: Band) -> Condition:
 
 def max_gap(name: str, limit: float, gap: Gap) -> Condition:
     """One ``--max-gap``: the gap within its limit."""
+    from threshold_lab.core.groups.gaps import gap_bound, gap_within
+
     passed, said = gap_within(gap, limit)
     note = f"gap not within --max-gap: {said}"
     return Condition("max_gap", gap_bound(name, limit), passed, said, note)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import importlib
 import inspect
 import math
 import numbers
@@ -17,15 +18,41 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from threshold_lab.core.decide.net_benefit import parse_pt
 from threshold_lab.core.errors import InputError, UnknownOption, quoted
-from threshold_lab.core.figures import parse_dpi, parse_size
-from threshold_lab.core.intervals.bootstrap import REPLICATES, parse_replicates
+from threshold_lab.core.intervals.bootstrap import REPLICATES
 from threshold_lab.core.metrics.metric import fraction_text
 from threshold_lab.core.report.as_json import MIN_POINTS
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+def lazy(path: str) -> Callable[..., Any]:
+    """The function at ``path`` (``module:function``), imported when it is first called.
+
+    The option table names every option's parser; a run imports only the modules of
+    the options it is given, so a command starts without loading the figures, bands,
+    groups or gates it is not asked for."""
+    module, _, name = path.partition(":")
+
+    @functools.cache
+    def loaded() -> Callable[..., Any]:
+        fn: Callable[..., Any] = getattr(importlib.import_module(module), name)
+        return fn
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return loaded()(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__module__ = module
+    call.__doc__ = f"{name}() of {module}, imported when first called."
+    return call
+
+
+parse_pt = lazy("threshold_lab.core.decide.net_benefit:parse_pt")
+parse_dpi = lazy("threshold_lab.core.figures:parse_dpi")
+parse_size = lazy("threshold_lab.core.figures:parse_size")
+parse_replicates = lazy("threshold_lab.core.intervals.bootstrap:parse_replicates")
 
 
 def keywords_checked(shown: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -203,7 +230,8 @@ def read_bootstrap(value: object) -> int | None:
         return REPLICATES
     if value is False or value is None:
         return None
-    return parse_replicates(number_text(value, "bootstrap replicates"))
+    replicates: int = parse_replicates(number_text(value, "bootstrap replicates"))
+    return replicates
 
 
 def read_switch(name: str) -> Callable[[object], bool]:
@@ -244,7 +272,8 @@ def read_grid(value: object) -> tuple[Fraction, ...]:
     """``pt=``: a list of numbers (a text goes to :func:`parse_pt`)."""
     if isinstance(value, list | tuple) and value:
         texts = [v if isinstance(v, str) else number_text(v, "pt") for v in value]
-        return parse_pt(",".join(texts))
+        grid: tuple[Fraction, ...] = parse_pt(",".join(texts))
+        return grid
     raise InputError(
         f"give a text such as '0.01:0.99:0.01' or a list of numbers, not {quoted(value)}"
     )
@@ -370,13 +399,17 @@ def parse_points(text: str) -> int | None:
 
 def read_figure_size(value: object) -> tuple[float, float]:
     if isinstance(value, list | tuple) and len(value) == 2:
-        return parse_size(f"{number_text(value[0], 'size')}x{number_text(value[1], 'size')}")
+        size: tuple[float, float] = parse_size(
+            f"{number_text(value[0], 'size')}x{number_text(value[1], 'size')}"
+        )
+        return size
     raise InputError(f"size: give (width, height) in inches or '6x4', not {quoted(value)}")
 
 
 def read_dpi(value: object) -> int:
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return parse_dpi(str(int(value)))
+        dpi: int = parse_dpi(str(int(value)))
+        return dpi
     raise InputError(f"dpi: give a whole number of dots per inch, as 150, not {quoted(value)}")
 
 

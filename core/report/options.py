@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
 from threshold_lab.core.calibration.reliability import BINS
-from threshold_lab.core.curves.coordinates import Given
+from threshold_lab.core.choices import TOLERANCE
 from threshold_lab.core.curves.operating import (
     DEFAULT_READOUTS,
     Focus,
@@ -21,16 +20,20 @@ from threshold_lab.core.curves.operating import (
     partial_aucs,
     readouts,
 )
-from threshold_lab.core.curves.sweep import Sweep
-from threshold_lab.core.decide.band import BandGoal
-from threshold_lab.core.decide.goal import Goal
 from threshold_lab.core.decide.net_benefit import DEFAULT_GRID
-from threshold_lab.core.groups.thresholds import TOLERANCE
 from threshold_lab.core.intervals.bootstrap import SEED
 from threshold_lab.core.intervals.closed import CONFIDENCE
-from threshold_lab.core.report.gate import Baseline, Requirement
-from threshold_lab.core.threshold import Threshold
-from threshold_lab.core.transform import Transform
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    from threshold_lab.core.curves.coordinates import Given
+    from threshold_lab.core.curves.sweep import Sweep
+    from threshold_lab.core.decide.band import BandGoal
+    from threshold_lab.core.decide.goal import Goal
+    from threshold_lab.core.report.gate import Baseline, Requirement
+    from threshold_lab.core.threshold import Threshold
+    from threshold_lab.core.transform import Transform
 
 
 @dataclass(frozen=True)

@@ -7,30 +7,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from threshold_lab.core.analysis import Analysis
-from threshold_lab.core.compare.models import Comparison
-from threshold_lab.core.curves.coordinates import Coordinate
-from threshold_lab.core.curves.describe import Description, describe
-from threshold_lab.core.curves.hull import CostCurve
-from threshold_lab.core.curves.operating import PartialAUC, Readout
-from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
-from threshold_lab.core.data.aggregated import Quantised
-from threshold_lab.core.decide.band import Band, solve_band
-from threshold_lab.core.decide.net_benefit import DecisionCurve
-from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence
-from threshold_lab.core.decide.stability import Stability, stability
-from threshold_lab.core.folds import FoldReport
-from threshold_lab.core.groups.gaps import Gap
-from threshold_lab.core.groups.thresholds import GroupThresholds
-from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.measures import Measure, metric_measures
-from threshold_lab.core.metrics.metric import Metric
-from threshold_lab.core.multiclass.metrics import MulticlassReport
-from threshold_lab.core.report.conditions import Condition
-from threshold_lab.core.report.gate import Gate
-from threshold_lab.core.report.options import Options
-from threshold_lab.core.transform import Kept
+
+# What only some reports have (a band, folds' stability, a description) is imported
+# where it is computed.
+if TYPE_CHECKING:
+    from threshold_lab.core.analysis import Analysis
+    from threshold_lab.core.compare.models import Comparison
+    from threshold_lab.core.curves.coordinates import Coordinate
+    from threshold_lab.core.curves.describe import Description
+    from threshold_lab.core.curves.hull import CostCurve
+    from threshold_lab.core.curves.operating import PartialAUC, Readout
+    from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
+    from threshold_lab.core.data.aggregated import Quantised
+    from threshold_lab.core.decide.band import Band
+    from threshold_lab.core.decide.net_benefit import DecisionCurve
+    from threshold_lab.core.decide.solve import Decision
+    from threshold_lab.core.decide.stability import Stability
+    from threshold_lab.core.folds import FoldReport
+    from threshold_lab.core.groups.gaps import Gap
+    from threshold_lab.core.groups.thresholds import GroupThresholds
+    from threshold_lab.core.intervals import IntervalsShown
+    from threshold_lab.core.metrics.metric import Metric
+    from threshold_lab.core.multiclass.metrics import MulticlassReport
+    from threshold_lab.core.report.conditions import Condition
+    from threshold_lab.core.report.gate import Gate
+    from threshold_lab.core.report.options import Options
+    from threshold_lab.core.transform import Kept
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,6 +115,8 @@ class Contents:
         o, folds = self.options, self.first.folds
         if folds is None or (o.goal is None and o.cv_goal is None):
             return None
+        from threshold_lab.core.decide.stability import stability
+
         return stability(
             [(f.name, f.sweep) for f in folds.folds],
             o.goal or o.cv_goal,
@@ -125,12 +132,16 @@ class Contents:
         goal = self.options.band_goal
         if goal is None:
             return None
+        from threshold_lab.core.decide.band import solve_band
+
         return solve_band(self.first.analysis.sweep, goal, self.options.confidence)
 
     def describe(self, kind: str) -> Description:
         """The first model's curve described (``kind`` roc or pr), its ROC curve
         compared with the other models' (not with an aggregated file's groups, which
         are other examples)."""
+        from threshold_lab.core.curves.describe import describe
+
         a = self.first.analysis
         models = self.group_by is None
         others = [(p.name, p.analysis.sweep) for p in self.parts[1:]] if models else []
@@ -142,5 +153,7 @@ class Contents:
         p = self.options.prevalence
         if p is None:
             return None
+        from threshold_lab.core.decide.solve import metrics_at_prevalence
+
         a = self.first.analysis
         return metrics_at_prevalence(a.sweep, a.point, p, self.options.beta)

@@ -21,21 +21,11 @@ from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
-from numpy.typing import ArrayLike
 from threshold_lab.core.analysis import Analysis, Curves, analyse, curves_for
-from threshold_lab.core.compare.models import (
-    Comparison,
-    NetBenefitDifference,
-    compare,
-    net_benefit_differences,
-    pairs,
-)
-from threshold_lab.core.compare.paired import paired_delong
-from threshold_lab.core.curves.braille import BrailleLine, braille_line
 from threshold_lab.core.curves.coordinates import (
     READS,
     Coordinate,
@@ -44,8 +34,6 @@ from threshold_lab.core.curves.coordinates import (
     coordinates,
 )
 from threshold_lab.core.curves.coordinates import reader as coordinate_reader
-from threshold_lab.core.curves.describe import Description
-from threshold_lab.core.curves.hull import CostCurve
 from threshold_lab.core.curves.operating import (
     PartialAUC,
     Readout,
@@ -57,70 +45,17 @@ from threshold_lab.core.curves.operating import (
     readouts,
 )
 from threshold_lab.core.curves.roc import roc_auc
-from threshold_lab.core.curves.smooth import (
-    NotSmoothed,
-    Smoothed,
-    parse_method,
-)
-from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
-from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.dataset import Dataset, Model
-from threshold_lab.core.data.frames import frame_columns, frame_values
-from threshold_lab.core.data.groups import split_groups
-from threshold_lab.core.data.sources import Source
-from threshold_lab.core.decide.band import Band
-from threshold_lab.core.decide.goal import parse_goal
 from threshold_lab.core.decide.net_benefit import (
-    DecisionCurve,
     decision_curve,
     net_benefit_key,
     net_benefit_reader,
-    weights_of,
 )
-from threshold_lab.core.decide.solve import Decision, metrics_at_prevalence, threshold_statistic
-from threshold_lab.core.decide.text import solved_at
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
-from threshold_lab.core.figures import (
-    FigureModel,
-    Look,
-    check_output,
-    draw,
-    save,
-)
-from threshold_lab.core.folds import FoldReport, fold_report
-from threshold_lab.core.groups.gaps import Gap, GroupRates, compute_gaps
-from threshold_lab.core.groups.thresholds import (
-    GroupThresholds,
-    solve_group_thresholds,
-    solve_same_goal,
-)
 from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import REPLICATES, CurveStatistic, bootstrap
 from threshold_lab.core.measures import Measure, auc_measure, boot_measure
-from threshold_lab.core.metrics.confusion import Counts
-from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
-from threshold_lab.core.multiclass.metrics import MulticlassReport, multiclass_report
-from threshold_lab.core.report import tables, tracking
 from threshold_lab.core.report.as_json import JSON_POINTS, report_dict, report_pieces
-from threshold_lab.core.report.as_text import report_text
-from threshold_lab.core.report.at_thresholds import at_thresholds
-from threshold_lab.core.report.conditions import conditions
-from threshold_lab.core.report.estimator import estimator_rule, predict_disagrees
-from threshold_lab.core.report.gate import (
-    SEVERAL,
-    AucTest,
-    Baseline,
-    Gate,
-    Number,
-    Outcome,
-    Requirement,
-    facts,
-    gate,
-    headline,
-    needed_partial_aucs,
-    needed_pts,
-    needed_readouts,
-)
 from threshold_lab.core.report.option import keywords_checked
 from threshold_lab.core.report.options import Options
 from threshold_lab.core.report.parts import Contents, ModelPart
@@ -128,7 +63,29 @@ from threshold_lab.core.report.request import Request, check, given_from_python
 from threshold_lab.core.report.table import OPTIONS
 from threshold_lab.core.text.sweep_table import TEXT_POINTS
 from threshold_lab.core.threshold import Threshold, check_threshold, format_threshold
-from threshold_lab.core.transform import Applied, apply, kept
+
+# What only some reports read (a comparison, groups, folds, a gate, a figure, a
+# transform, a data frame, the text) is imported where it is read, so that a command
+# starts without loading it.
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from threshold_lab.core.compare.models import Comparison, NetBenefitDifference
+    from threshold_lab.core.curves.braille import BrailleLine
+    from threshold_lab.core.curves.describe import Description
+    from threshold_lab.core.curves.hull import CostCurve
+    from threshold_lab.core.curves.smooth import Smoothed
+    from threshold_lab.core.curves.sweep import Sweep as CoreSweep
+    from threshold_lab.core.data.sources import Source
+    from threshold_lab.core.decide.band import Band
+    from threshold_lab.core.decide.net_benefit import DecisionCurve
+    from threshold_lab.core.decide.solve import Decision
+    from threshold_lab.core.folds import FoldReport
+    from threshold_lab.core.groups.gaps import Gap
+    from threshold_lab.core.groups.thresholds import GroupThresholds
+    from threshold_lab.core.metrics.confusion import Counts
+    from threshold_lab.core.multiclass.metrics import MulticlassReport
+    from threshold_lab.core.report.gate import Baseline, Gate, Number, Outcome, Requirement
+    from threshold_lab.core.transform import Applied
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -149,6 +106,8 @@ def _prepare(name: str, data: Dataset, options: Options) -> _Prepared:
     model = Model(name, data)
     if options.transform is None:
         return _Prepared(name, model, curves_for(data))
+    from threshold_lab.core.transform import apply
+
     applied = apply(options.transform, data)
     after = curves_for(data.with_scores(applied.scores))
     return _Prepared(name, model, after, curves_for(data), applied)
@@ -166,10 +125,15 @@ def _part(
     a = analyse(p.curves, o.threshold, beta=o.beta)
     said = None
     if p.applied is not None and p.before is not None:
+        from threshold_lab.core.transform import kept
+
         said = kept(p.applied, o.threshold, analyse(p.before, o.threshold, beta=o.beta), a)
     decision: Decision | None = None
     setting = None
     if o.goal is not None:
+        from threshold_lab.core.decide.solve import threshold_statistic
+        from threshold_lab.core.decide.text import solved_at
+
         at_goal, decision, setting = solved_at(a, o.goal, o.prevalence, a.data, source.columns)
         if o.follow_goal:
             a = at_goal
@@ -332,6 +296,8 @@ def _contents(
             "scores from Python) or --compare FILE"
         )
     if len(parts) >= 2:
+        from threshold_lab.core.compare.models import compare, pairs
+
         boot = None if options.replicates is None else (options.replicates, options.seed)
         asked = {"bootstrap", "sensitivity", "specificity"} & set(options.tests)
         if boot is None and asked:  # the comparison's own bootstrap
@@ -365,19 +331,21 @@ def _contents(
                 )
                 for i, j in pairs(models)
             )
-    if comparisons and all(c.net_benefit_difference == () for c in comparisons):
-        comparisons = tuple(
-            dataclasses.replace(
-                x,
-                net_benefit_difference=_nb_difference(
-                    source, options, prepared[i], prepared[j], parts[i], parts[j]
-                ),
+        if all(c.net_benefit_difference == () for c in comparisons):
+            comparisons = tuple(
+                dataclasses.replace(
+                    x,
+                    net_benefit_difference=_nb_difference(
+                        source, options, prepared[i], prepared[j], parts[i], parts[j]
+                    ),
+                )
+                for x, (i, j) in zip(comparisons, pairs(models), strict=True)
             )
-            for x, (i, j) in zip(comparisons, pairs([p.model for p in prepared]), strict=True)
-        )
     mc = source.multiclass
     summary: MulticlassReport | None = None
     if mc is not None:
+        from threshold_lab.core.multiclass.metrics import multiclass_report
+
         summary = previous.multiclass if previous is not None else multiclass_report(mc)
     group_parts, gaps, chosen = _groups(source, options, parts[0], grouped)
     contents = Contents(
@@ -402,6 +370,8 @@ def _contents(
         )
     if options.baseline is None and not options.requirements:
         return contents
+    from threshold_lab.core.report.conditions import conditions
+
     gated = _gate(source, options, contents)
     return dataclasses.replace(contents, gate=gated, conditions=conditions(gated.outcomes))
 
@@ -421,6 +391,9 @@ def regated(report: Report, baseline: Baseline | None, reqs: tuple[Requirement, 
 def _folds(source: Source, o: Options, p: _Prepared, part: ModelPart) -> FoldReport:
     """The model's rows split by fold, each fold's sweep and summaries."""
     assert source.fold_column is not None and source.fold_codes is not None
+    from threshold_lab.core.data.groups import split_groups
+    from threshold_lab.core.folds import fold_report
+
     split = split_groups(p.model.data, source.fold_names, source.fold_codes)
     sweeps = []
     for name, data in split:
@@ -432,6 +405,9 @@ def _folds(source: Source, o: Options, p: _Prepared, part: ModelPart) -> FoldRep
 def _gate(source: Source, o: Options, c: Contents) -> Gate:
     """The headline numbers against the baseline's, and each requirement, read from
     the report's own JSON (as the baseline's are from its)."""
+    from threshold_lab.core.compare.paired import paired_delong
+    from threshold_lab.core.report.gate import SEVERAL, AucTest, facts, gate, headline
+
     d = report_dict(c, 0)
     current = {**headline(d), **_at_goal(c)}
     test, why = None, None
@@ -461,6 +437,10 @@ def _at_goal(c: Contents) -> dict[str, Number]:
     decision = first.decision
     if decision is None or not decision.feasible:
         return {}
+    from threshold_lab.core.decide.solve import metrics_at_prevalence
+    from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
+    from threshold_lab.core.report.gate import Number
+
     a = first.analysis
     if o.prevalence is not None:
         metrics = metrics_at_prevalence(a.sweep, decision.index, o.prevalence, o.beta)
@@ -476,6 +456,10 @@ def _at_goal(c: Contents) -> dict[str, Number]:
 def _with_required_readouts(o: Options) -> Options:
     """``o`` with every readout (``tpr at fpr 0.02``), partial AUC (``partial_auc fpr
     0 0.1``) and net benefit (``net_benefit at pt 0.2``) a requirement reads added."""
+    if not o.requirements:
+        return o
+    from threshold_lab.core.report.gate import needed_partial_aucs, needed_pts, needed_readouts
+
     extra = [r for r in needed_readouts(o.requirements) if r not in o.readouts]
     partial = [p for p in needed_partial_aucs(o.requirements) if p not in o.partial_aucs]
     pts = [p for p in needed_pts(o.requirements) if p not in o.pt]
@@ -511,6 +495,10 @@ def _groups(
         )
         for g in grouped
     )
+    from threshold_lab.core.decide.goal import parse_goal
+    from threshold_lab.core.groups.gaps import GroupRates, compute_gaps
+    from threshold_lab.core.groups.thresholds import solve_group_thresholds, solve_same_goal
+
     rates = [GroupRates(p.name, p.analysis.counts, p.analysis.sweep.whole_counts()) for p in parts]
     gaps = compute_gaps(
         rates, confidence=options.confidence, replicates=options.replicates, seed=options.seed
@@ -553,6 +541,9 @@ def _nb_difference(
     da, db = a.decision_curve, b.decision_curve
     if da is None or db is None or da.reason is not None or db.reason is not None:
         return ()
+    from threshold_lab.core.compare.models import net_benefit_differences
+    from threshold_lab.core.decide.net_benefit import weights_of
+
     w = weights_of(a.analysis.sweep, o.prevalence, o.harm)
     if isinstance(w, str):
         return ()
@@ -593,6 +584,7 @@ def build_report(request: Request, src: Source | None = None) -> Report:
     """The report a front end's ``request`` asks for (of ``src`` when its rows are
     open already).
 
+    >>> from threshold_lab.core.decide.goal import parse_goal
     >>> request = Request.from_command("report", "canonical", {"goal": parse_goal("max f1")})
     >>> r = build_report(request)
     >>> r.goal.threshold, r.counts
@@ -852,6 +844,8 @@ class Report:
         cross-validation fold; the other options are :meth:`from_predictions`'s."""
         keywords = _keywords(locals(), "frame", "score", "label", "weight", "id")
         given = given_from_python("from_frame()", keywords)
+        from threshold_lab.core.data.frames import frame_columns, frame_values
+
         check("from_frame()", given)
         if fold is not None:
             given["folds"] = frame_values(frame, fold)
@@ -950,6 +944,8 @@ class Report:
             keywords["threshold"] = 0.5  # read below, then the estimator's
         given = given_from_python("from_estimator()", keywords)
         check("from_estimator()", given)
+        from threshold_lab.core.report.estimator import estimator_rule, predict_disagrees
+
         rule = estimator_rule(estimator, X, given.get("positive"))
         scores = rule.scores
         if rule.several:
@@ -1242,6 +1238,8 @@ class Report:
         self, chart: str, size: tuple[float, float] | str, dpi: int, title: str | None, ax: Any
     ) -> Any:
         c = self.contents
+        from threshold_lab.core.figures import FigureModel, Look, draw
+
         look = Look(
             size=OPTIONS["size"].read(size),
             dpi=OPTIONS["dpi"].read(dpi),
@@ -1288,6 +1286,8 @@ class Report:
             return self._draw(chart, size, dpi, title, ax)
         assert path is not None
         source = self.contents.source
+        from threshold_lab.core.figures import check_output, save
+
         target = check_output(path, inputs=[source] if Path(source).is_file() else [])
         figure = self.figure(chart, size=size, dpi=dpi, title=title, threshold=threshold)
         return save(figure, target)
@@ -1324,6 +1324,8 @@ class Report:
         on these rows (a metric's name is read off the report's own sweep, with its
         ``beta``)."""
         data = self._first.analysis.data
+        from threshold_lab.core.report.at_thresholds import at_thresholds
+
         return at_thresholds(data, metric_func, metric_params, beta=self.contents.options.beta)
 
     def classifier(self, estimator: Any, *, response_method: str | None = None) -> Any:
@@ -1382,6 +1384,8 @@ class Report:
         params = {prefix + "threshold": "above all" if t is None else repr(t)}
         params[prefix + "source"] = c.source[:250]  # MLflow keeps params short
         figures = {chart: self.figure(chart) for chart in charts}
+        from threshold_lab.core.report import tracking
+
         return tracking.log(numbers, reasons, params, self.to_dict(points=points), figures)
 
     @property
@@ -1409,6 +1413,8 @@ class Report:
         report's. InputError says why rows cannot be smoothed that way."""
         if not isinstance(method, str):
             raise InputError(f"smoothed(): give a method's name, not {quoted(method)}")
+        from threshold_lab.core.curves.smooth import NotSmoothed, parse_method
+
         methods = parse_method(method)
         if len(methods) != 1:
             raise InputError(f"smoothed(): give one method, not {quoted(method)}")
@@ -1430,6 +1436,8 @@ class Report:
         for a refreshable braille display: ``str()`` gives the line and the sentence
         giving its scale; ``.levels`` each dot column's level (0 to 3, None: no value).
         The contract is docs/accessible-curves.md's."""
+        from threshold_lab.core.curves.braille import braille_line
+
         return braille_line(self._first.analysis.sweep, kind, width)
 
     def sonify(
@@ -1446,6 +1454,8 @@ class Report:
         segments (start, seconds, frequency, x, y, threshold, point). The contract is
         docs/accessible-curves.md's."""
         source = self.contents.source
+        from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
+
         out = check_wav(Path(path), "sonify()", (source,) if Path(source).is_file() else ())
         made = sonify(self._first.analysis.sweep, kind, seconds, reference=reference)
         write_wav(out, made)
@@ -1460,10 +1470,14 @@ class Report:
         ``"metrics"`` (name, value, exact, low, high, method, reason), ``"groups"``,
         ``"folds"`` or ``"readouts"``. An undefined number is null, never 0 or 1;
         ``exact=True`` adds each rate's exact fraction as text (``"2/3"``)."""
+        from threshold_lab.core.report import tables
+
         return tables.to_frame(tables.columns(self, kind, exact))
 
     def to_arrow(self, kind: str = "sweep", *, exact: bool = False) -> Any:
         """:meth:`to_frame`'s table as a pyarrow Table (the ``[parquet]`` extra)."""
+        from threshold_lab.core.report import tables
+
         return tables.to_arrow(tables.columns(self, kind, exact))
 
     def to_dict(self, *, points: int | None = JSON_POINTS) -> dict[str, Any]:
@@ -1479,6 +1493,8 @@ class Report:
 
     def text(self, *, points: int | None = TEXT_POINTS) -> str:
         """The report as ``threshold-lab report`` prints it."""
+        from threshold_lab.core.report.as_text import report_text
+
         return report_text(self.contents, points)
 
     def __repr__(self) -> str:

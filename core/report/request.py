@@ -36,7 +36,6 @@ from threshold_lab.core.data.sources import Source, open_source, with_folds, wit
 from threshold_lab.core.errors import InputError, quoted
 from threshold_lab.core.intervals.bootstrap import REPLICATES
 from threshold_lab.core.output import Output, output
-from threshold_lab.core.report.gate import why_missing
 from threshold_lab.core.report.options import BaselineRows, Options
 from threshold_lab.core.report.table import COMMANDS, OPTIONS, PYTHON, Option
 
@@ -242,6 +241,8 @@ def _check_requirements(given: Mapping[str, Any]) -> None:
                     "Python: an earlier report)"
                 )
             if ref.baseline and baseline is not None and ref.name not in baseline.numbers:
+                from threshold_lab.core.report.gate import why_missing
+
                 raise InputError(
                     f"--require {quoted(r.expr)}: the baseline {baseline.source} has no "
                     f"{ref.name}{why_missing(ref.name, baseline.facts)}"

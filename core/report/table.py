@@ -19,31 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from threshold_lab.core.calibration.reliability import BINS, MAX_BINS, parse_binning, parse_bins
-from threshold_lab.core.curves.braille import parse_kind as parse_braille_kind
-from threshold_lab.core.curves.coordinates import parse_rate, parse_rates, parse_thresholds
-from threshold_lab.core.curves.describe import parse_kinds as parse_describe_kinds
-from threshold_lab.core.curves.export import parse_curve
-from threshold_lab.core.curves.operating import parse_partial_auc, parse_readouts
-from threshold_lab.core.curves.smooth import parse_bandwidth, parse_method
-from threshold_lab.core.curves.sound import parse_seconds as parse_sound_seconds
+from threshold_lab.core.calibration.reliability import BINS, MAX_BINS
+from threshold_lab.core.choices import CHARTS, CRITERIA, TRANSFORMS
 from threshold_lab.core.data.presets import PRESET_NAMES
-from threshold_lab.core.decide.band import parse_band_goal
-from threshold_lab.core.decide.goal import parse_goal
-from threshold_lab.core.decide.net_benefit import parse_harm, parse_pt
-from threshold_lab.core.decide.solve import parse_prevalence
-from threshold_lab.core.decide.stability import parse_fold_count, parse_within
-from threshold_lab.core.doubles import read_typed
-from threshold_lab.core.figures import CHARTS, parse_chart, parse_dpi, parse_size
-from threshold_lab.core.groups.gaps import parse_max_gap
-from threshold_lab.core.groups.thresholds import CRITERIA, parse_criterion, parse_tolerance
-from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED, parse_replicates, parse_seed
-from threshold_lab.core.intervals.closed import CONFIDENCE, parse_confidence
-from threshold_lab.core.intervals.power import parse_pair, parse_power_number, read_pair
-from threshold_lab.core.intervals.pvalues import parse_alternative
-from threshold_lab.core.metrics.threshold_metrics import check_beta
+from threshold_lab.core.intervals.bootstrap import REPLICATES, SEED
+from threshold_lab.core.intervals.closed import CONFIDENCE
 from threshold_lab.core.report.as_json import MIN_POINTS
-from threshold_lab.core.report.gate import baseline_of, parse_requirement
 from threshold_lab.core.report.option import (
     AUC_INTERVALS,
     COMMANDS,
@@ -53,13 +34,18 @@ from threshold_lab.core.report.option import (
     Table,
     a_name,
     from_number,
+    lazy,
     number_text,
     one_item,
     one_of,
+    parse_dpi,
     parse_permutations,
     parse_points,
+    parse_pt,
+    parse_replicates,
     parse_rows,
     parse_seconds,
+    parse_size,
     parse_step,
     parse_switch,
     parse_terminal_size,
@@ -75,11 +61,46 @@ from threshold_lab.core.report.option import (
     shown_value,
     taken_as_is,
 )
-from threshold_lab.core.threshold import parse_threshold
-from threshold_lab.core.transform import NAMES as TRANSFORMS
-from threshold_lab.core.transform import parse_transform
 
 __all__ = ["COMMANDS", "FRONTS", "OPTIONS", "PYTHON", "Option", "shown_value"]
+
+# Each parser is imported when a value of its option is first read
+# (:func:`~threshold_lab.core.report.option.lazy`).
+parse_binning = lazy("threshold_lab.core.calibration.reliability:parse_binning")
+parse_bins = lazy("threshold_lab.core.calibration.reliability:parse_bins")
+parse_braille_kind = lazy("threshold_lab.core.curves.braille:parse_kind")
+parse_rate = lazy("threshold_lab.core.curves.coordinates:parse_rate")
+parse_rates = lazy("threshold_lab.core.curves.coordinates:parse_rates")
+parse_thresholds = lazy("threshold_lab.core.curves.coordinates:parse_thresholds")
+parse_describe_kinds = lazy("threshold_lab.core.curves.describe:parse_kinds")
+parse_curve = lazy("threshold_lab.core.curves.export:parse_curve")
+parse_partial_auc = lazy("threshold_lab.core.curves.operating:parse_partial_auc")
+parse_readouts = lazy("threshold_lab.core.curves.operating:parse_readouts")
+parse_bandwidth = lazy("threshold_lab.core.curves.smooth:parse_bandwidth")
+parse_method = lazy("threshold_lab.core.curves.smooth:parse_method")
+parse_sound_seconds = lazy("threshold_lab.core.curves.sound:parse_seconds")
+parse_band_goal = lazy("threshold_lab.core.decide.band:parse_band_goal")
+parse_goal = lazy("threshold_lab.core.decide.goal:parse_goal")
+parse_harm = lazy("threshold_lab.core.decide.net_benefit:parse_harm")
+parse_prevalence = lazy("threshold_lab.core.decide.solve:parse_prevalence")
+parse_fold_count = lazy("threshold_lab.core.decide.stability:parse_fold_count")
+parse_within = lazy("threshold_lab.core.decide.stability:parse_within")
+read_typed = lazy("threshold_lab.core.doubles:read_typed")
+parse_chart = lazy("threshold_lab.core.figures:parse_chart")
+parse_max_gap = lazy("threshold_lab.core.groups.gaps:parse_max_gap")
+parse_criterion = lazy("threshold_lab.core.groups.thresholds:parse_criterion")
+parse_tolerance = lazy("threshold_lab.core.groups.thresholds:parse_tolerance")
+parse_seed = lazy("threshold_lab.core.intervals.bootstrap:parse_seed")
+parse_confidence = lazy("threshold_lab.core.intervals.closed:parse_confidence")
+parse_pair = lazy("threshold_lab.core.intervals.power:parse_pair")
+parse_power_number = lazy("threshold_lab.core.intervals.power:parse_power_number")
+read_pair = lazy("threshold_lab.core.intervals.power:read_pair")
+parse_alternative = lazy("threshold_lab.core.intervals.pvalues:parse_alternative")
+check_beta = lazy("threshold_lab.core.metrics.threshold_metrics:check_beta")
+baseline_of = lazy("threshold_lab.core.report.gate:baseline_of")
+parse_requirement = lazy("threshold_lab.core.report.gate:parse_requirement")
+parse_threshold = lazy("threshold_lab.core.threshold:parse_threshold")
+parse_transform = lazy("threshold_lab.core.transform:parse_transform")
 
 # --- the table ------------------------------------------------------------------------
 

@@ -266,3 +266,22 @@ def test_the_session_stays_small() -> None:
     # intervals) and of its layers (the operating point, the edits): under 300 lines.
     lines = (ROOT / "core" / "session" / "session.py").read_text(encoding="utf-8")
     assert len(lines.splitlines()) < 300
+
+
+def test_each_parser_the_table_imports_late_is_there() -> None:
+    # The table names its parsers by module and name (a command imports only the
+    # modules of the options it is given): each must be a function its module has.
+    import importlib
+
+    from threshold_lab.core.report import option, table
+
+    late = [
+        fn
+        for module in (table, option)
+        for fn in vars(module).values()
+        if callable(fn) and "imported when first called" in (fn.__doc__ or "")
+    ]
+    assert len(late) >= 35
+    for fn in late:
+        found = getattr(importlib.import_module(fn.__module__), fn.__name__, None)
+        assert callable(found), f"{fn.__module__}:{fn.__name__}"

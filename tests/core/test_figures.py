@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from PIL import Image
 from sklearn.metrics import det_curve, precision_recall_curve, roc_curve
+from threshold_lab.core.choices import CHARTS
 from threshold_lab.core.curves.det import probit
-from threshold_lab.core.figures import CHARTS
 from threshold_lab.tui.cli import main
 
 import threshold_lab as tl

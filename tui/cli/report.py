@@ -12,24 +12,22 @@ import itertools
 import sys
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from threshold_lab.core.curves.braille import braille_line
-from threshold_lab.core.curves.export import curve_csv, missing_class
-from threshold_lab.core.curves.sweep import Sweep as CoreSweep
 from threshold_lab.core.data.loaders import slow_reader_note
 from threshold_lab.core.data.presets import PRESET_NAMES
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.output import stream
-from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
-from threshold_lab.core.report.as_text import report_text_pieces
 from threshold_lab.core.report.conditions import conditions
-from threshold_lab.core.report.junit import write_junit
-from threshold_lab.core.report.parts import Contents
 from threshold_lab.core.report.report import build_report
 from threshold_lab.core.report.request import Request
 from threshold_lab.core.text.sweep_table import TEXT_POINTS
 from threshold_lab.tui.cli import COMMANDS
 from threshold_lab.tui.cli.args import PROG, Parser, add_options, given, note
+
+if TYPE_CHECKING:
+    from threshold_lab.core.curves.sweep import Sweep as CoreSweep
+    from threshold_lab.core.report.parts import Contents
 
 #: --points not given: each format has its own default.
 _DEFAULT_POINTS = -1
@@ -75,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
     )
     points = request.given.get("points", _DEFAULT_POINTS)
     curve = request.get("curve")
+    # Each output's writer is imported when it is the one asked for.
     if curve is not None:
+        from threshold_lab.core.curves.export import curve_csv, missing_class
+
         labels, sweeps = curve_sweeps(report.contents)
         for part in report.contents.parts:  # as plot refuses the chart
             missing = missing_class(part.analysis.sweep, curve)
@@ -87,9 +88,14 @@ def run(args: argparse.Namespace) -> int:
                 )
         pieces: Iterable[str] = curve_csv(sweeps, curve, labels=labels)
     elif request.get("json"):
+        from threshold_lab.core.report.as_json import JSON_POINTS, report_pieces
+
         pieces = report_pieces(contents, JSON_POINTS if points == _DEFAULT_POINTS else points)
         pieces = itertools.chain(pieces, ["\n"])
     else:
+        from threshold_lab.core.curves.braille import braille_line
+        from threshold_lab.core.report.as_text import report_text_pieces
+
         limit = TEXT_POINTS if points == _DEFAULT_POINTS else points
         pieces = report_text_pieces(contents, limit)
         kinds = request.get("braille") or ()
@@ -102,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
             pieces = itertools.chain(pieces, (x + "\n" for x in lines))
     stream(pieces, sys.stdout)
     if junit is not None:
+        from threshold_lab.core.report.junit import write_junit
+
         write_junit(junit, contents.conditions, report.source, seconds)
     for said in () if gated is None else gated.notes:
         note(said)

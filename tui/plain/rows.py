@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 import numpy as np
+from threshold_lab.core.choices import TRANSFORMS
 from threshold_lab.core.data.presets import PRESETS, preset
 from threshold_lab.core.errors import InputError
 from threshold_lab.core.session.groups import PooledAnalysis
@@ -26,7 +27,6 @@ from threshold_lab.core.text.sentences import (
     tie_group_text,
 )
 from threshold_lab.core.threshold import parse_threshold
-from threshold_lab.core.transform import NAMES as TRANSFORMS
 from threshold_lab.tui.plain.help import help_on, topic_list
 from threshold_lab.tui.plain.speaker import Speaker
 from threshold_lab.tui.plain.words import (

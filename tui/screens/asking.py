@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from rich.text import Text
+from threshold_lab.core.choices import TRANSFORMS as NAMES
 from threshold_lab.core.curves.sound import check_wav, sonify, write_wav
 from threshold_lab.core.decide.band import parse_band_goal
 from threshold_lab.core.decide.goal import GOAL_METRICS, parse_goal
@@ -30,7 +31,7 @@ from threshold_lab.core.text.multiclass import multiclass_lines
 from threshold_lab.core.text.operating import partial_auc_sentence, readout_sentence
 from threshold_lab.core.text.sentences import tie_group_text
 from threshold_lab.core.threshold import format_threshold, parse_threshold
-from threshold_lab.core.transform import NAMES, parse_transform
+from threshold_lab.core.transform import parse_transform
 from threshold_lab.tui.ascii import to_ascii
 from threshold_lab.tui.screens.dialogs import ConfirmDialog, PresetPicker, ValueDialog
 from threshold_lab.tui.screens.help import MetricsScreen

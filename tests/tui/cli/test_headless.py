@@ -50,7 +50,9 @@ def test_report_and_plain_mode_load_no_textual() -> None:
 
 
 # What a five-row report must not load (so that it starts in at most twice the time
-# of importing numpy): the engines, Arrow, the explorer and its session, the other commands.
+# of importing numpy): the engines, Arrow, the explorer and its session, the other
+# commands, and the sections it was not asked for (a band, folds' stability, groups,
+# a comparison, classes, a gate, a figure, a transform, the text report, JUnit).
 LAZY = """
 import json, sys
 from threshold_lab.tui.cli import main
@@ -63,7 +65,15 @@ loaded = sorted(
     or m.startswith(("threshold_lab.core.engines", "threshold_lab.core.session",
                      "threshold_lab.core.drawing", "threshold_lab.tui.cli.aggregate",
                      "threshold_lab.tui.cli.explore", "threshold_lab.tui.cli.serve",
-                     "threshold_lab.tui.plain"))
+                     "threshold_lab.tui.plain", "threshold_lab.core.decide.band",
+                     "threshold_lab.core.decide.stability", "threshold_lab.core.decide.goal",
+                     "threshold_lab.core.decide.risk_coverage", "threshold_lab.core.groups.",
+                     "threshold_lab.core.compare.", "threshold_lab.core.multiclass.",
+                     "threshold_lab.core.report.gate", "threshold_lab.core.figures",
+                     "threshold_lab.core.folds", "threshold_lab.core.transform",
+                     "threshold_lab.core.report.as_text", "threshold_lab.core.report.junit",
+                     "threshold_lab.core.curves.sound", "threshold_lab.core.curves.braille",
+                     "threshold_lab.core.intervals.power"))
 )
 sys.stderr.write(json.dumps({"code": code, "loaded": loaded}))
 """

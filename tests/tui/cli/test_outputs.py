@@ -113,10 +113,10 @@ def test_an_empty_junit_name_is_said_as_such(
 def test_an_interrupted_streamed_report_cuts_its_file_back(
     rows: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from threshold_lab.core.report import as_json
     from threshold_lab.tui.cli import Stopped
-    from threshold_lab.tui.cli import report as report_cli
 
-    real = report_cli.report_pieces  # type: ignore[attr-defined]
+    real = as_json.report_pieces
 
     def stopped_midway(*args: object, **kwargs: object) -> object:
         for i, piece in enumerate(real(*args, **kwargs)):  # type: ignore[arg-type]
@@ -124,7 +124,7 @@ def test_an_interrupted_streamed_report_cuts_its_file_back(
                 raise Stopped(signal.SIGTERM)
             yield piece
 
-    monkeypatch.setattr(report_cli, "report_pieces", stopped_midway)
+    monkeypatch.setattr(as_json, "report_pieces", stopped_midway)
     out = tmp_path / "out.json"
     out.write_text("kept\n")
     with open(out, "a", encoding="utf-8") as fh:
