@@ -11,7 +11,9 @@ install), so the first run of each command, which writes them, is not counted, a
 ``PYTHONDONTWRITEBYTECODE`` is dropped from the children's environment.
 
 ``--python OTHER`` times the report with another interpreter too (an older
-checkout's ``.venv/bin/python``), in the same turns.
+checkout's ``.venv/bin/python``, or a venv made from a pyenv-built Python with the
+wheel installed), in the same turns. Every command runs from the temporary folder,
+so that no interpreter finds the repository's ``threshold_lab`` folder on its path.
 
 Usage: python bench/startup.py [--repeat 5] [--python OTHER ...]
 """
@@ -22,6 +24,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -29,7 +32,7 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 def seconds(argv: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, check=True, env=ENV)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, check=True, env=ENV, cwd=tempfile.gettempdir())
     return time.perf_counter() - start
 
 
@@ -38,37 +41,24 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--python", nargs="*", default=[])
     args = parser.parse_args()
-    commands = {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
-        "report canonical --json": [
-            sys.executable,
-            "-m",
-            "threshold_lab",
-            "report",
-            "canonical",
-            "--json",
-        ],
-    }
-    for other in args.python:
-        commands[f"report canonical --json ({other})"] = [
-            other,
-            "-m",
-            "threshold_lab",
-            "report",
-            "canonical",
-            "--json",
-        ]
+    report = ["-m", "threshold_lab", "report", "canonical", "--json"]
+    # Each interpreter's report against its own numpy import.
+    pythons = [(sys.executable, "")] + [(other, f" ({other})") for other in args.python]
+    commands: dict[str, list[str]] = {"python -c pass": [sys.executable, "-c", "pass"]}
+    for python, named in pythons:
+        commands[f"python -c 'import numpy'{named}"] = [python, "-c", "import numpy"]
+        commands[f"report canonical --json{named}"] = [python, *report]
     for argv in commands.values():
         seconds(argv)  # writes the byte-compiled modules; not counted
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(args.repeat):
         for name, argv in commands.items():
             times[name].append(seconds(argv))
-    numpy = min(times["python -c 'import numpy'"])
     print(f"best of {args.repeat}, in turns")
     for name, t in times.items():
-        print(f"  {name:<48} {min(t) * 1000:7.1f} ms  {min(t) / numpy:5.2f}x import numpy")
+        named = name[name.index(" (") :] if " (" in name else ""
+        numpy = min(times[f"python -c 'import numpy'{named}"])
+        print(f"  {name:<56} {min(t) * 1000:7.1f} ms  {min(t) / numpy:5.2f}x import numpy")
     print("  target: report canonical --json at most 2.00x import numpy")
 
 

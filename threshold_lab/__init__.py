@@ -19,6 +19,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+# numpy first, from the package itself, so that it is imported near the bottom of the
+# call stack: imported at the end of a long chain of this package's own imports, its
+# two hundred modules' import calls keep crossing an edge of the interpreter's frame
+# stack, where CPython 3.11 maps and unmaps a 16 KiB chunk at each crossing (some
+# 20 ms of every command's start-up). Everything here computes with numpy anyway.
+import numpy  # noqa: F401
+
 from threshold_lab.core.errors import InputError, MissingDependency, UnknownOption
 
 if TYPE_CHECKING:

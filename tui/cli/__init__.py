@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import os
 import signal
@@ -212,6 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         args = parser().parse_args(words)
         run = explore.run
+    if argv is None:
+        # The program's own run: what the imports made (modules, classes, functions)
+        # lives until it exits, so the collector is told never to look at it again; it
+        # would otherwise walk all of it in each full collection and once more at exit.
+        # A Python caller's main(argv) leaves its collector as it is.
+        gc.freeze()
     try:
         with _stopped_like_ctrl_c(bool(words) and words[0] in STOPPED_LIKE_CTRL_C):
             return run(args)
