@@ -527,9 +527,33 @@ class _Side:
                 "1.8e308); give the costs in a larger unit"
             )
 
-    def high(self, t: Any, f: Any) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+    def state(self, name: str, t: Any, f: Any) -> str:
+        """Whether every point of a block meets side ``name``'s bounds (``all``), none
+        does (``none``), or some may (``some``), read from the block's two ends: TP and
+        FP only grow along the sweep, so each bound's two sides are largest and
+        smallest at the ends (a side with no bounds: ``all``)."""
+        ends = (t[0], t[-1], f[0], f[-1])
+        t0, t1, f0, f1 = (int(x) if self.exact else float(x) for x in ends)
+        said = "all"
+        for c in self.goal.constraints:
+            if c.side != name:
+                continue
+            lhs, rhs = _sides(c, (t0, t1), (f0, f1), self.pos, self.neg, self.exact)
+            # Each side is monotone along the block, so its range is its two ends'.
+            lo_l, hi_l, lo_r, hi_r = min(lhs), max(lhs), min(rhs), max(rhs)
+            every = lo_l >= hi_r if c.at_least else hi_l <= lo_r
+            never = hi_l < lo_r if c.at_least else lo_l > hi_r
+            if never:
+                return "none"
+            if not every:
+                said = "some"
+        return said
+
+    def high(
+        self, t: Any, f: Any, state: str = "some"
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_] | None]:
         """The upper point's part (larger better) and where it meets the accepted side's
-        bounds."""
+        bounds (None: everywhere, as where ``state`` says all do)."""
         made = t + f
         if self.goal.objective in ("coverage", "review"):
             high = made
@@ -539,10 +563,13 @@ class _Side:
                 # cost = tp·TP(kh) + fp·FP(kh) − review·made(kh) + (the lower part)
                 high = w["review"] * made - w["tp"] * t - w["fp"] * f
             self._check(high)
+        if state == "all":
+            return high, None
         return high, _meets(self.goal, "accepted", t, f, self.pos, self.neg, self.exact)
 
-    def low(self, t: Any, f: Any) -> npt.NDArray[Any]:
-        """The lower point's part where it meets the rejected side's bounds, else none."""
+    def low(self, t: Any, f: Any, state: str = "some") -> npt.NDArray[Any]:
+        """The lower point's part where it meets the rejected side's bounds, else none
+        (every point meets them where ``state`` says all do)."""
         if self.goal.objective in ("coverage", "review"):
             low = self.total - (t + f)
         else:
@@ -551,6 +578,8 @@ class _Side:
                 # − [tn·(N − FP(kl)) + fn·(P − TP(kl)) + review·made(kl)]
                 low = -(w["tn"] * (self.neg - f) + w["fn"] * (self.pos - t) + w["review"] * (t + f))
             self._check(low)
+        if state == "all":
+            return low
         ok = _meets(self.goal, "rejected", t, f, self.pos, self.neg, self.exact)
         out: npt.NDArray[Any] = low if ok is None else np.where(ok, low, self.none)
         return out
@@ -575,19 +604,32 @@ def _meets(goal: BandGoal, side: str, tp: Any, fp: Any, pos: Any, neg: Any, exac
     for c in goal.constraints:
         if c.side != side:
             continue
-        if side == "accepted":
-            right, wrong = tp, fp  # precision's top, and the rest of TP+FP
-        else:
-            right, wrong = neg - fp, pos - tp  # NPV's top (TN), and FN
-        top, rest = (right, wrong) if c.metric in ("precision", "npv") else (wrong, right)
-        a: int | float = c.bound.numerator
-        b: int | float = c.bound.denominator
-        if not exact:
-            a, b = float(a), float(b)
-        lhs, rhs = top * (b - a), rest * a
+        lhs, rhs = _sides(c, tp, fp, pos, neg, exact)
         meets = lhs >= rhs if c.at_least else lhs <= rhs
         ok = meets if ok is None else ok & meets
     return ok
+
+
+def _sides(c: BandConstraint, tp: Any, fp: Any, pos: Any, neg: Any, exact: bool) -> Any:
+    """A bound's two sides at each point (arrays, or a tuple of values at each):
+    top·(b − a) and rest·a, where the bound is top/(top + rest) against a/b."""
+    if isinstance(tp, tuple):
+        return tuple(
+            zip(
+                *(_sides(c, t, f, pos, neg, exact) for t, f in zip(tp, fp, strict=True)),
+                strict=True,
+            )
+        )
+    if c.side == "accepted":
+        right, wrong = tp, fp  # precision's top, and the rest of TP+FP
+    else:
+        right, wrong = neg - fp, pos - tp  # NPV's top (TN), and FN
+    top, rest = (right, wrong) if c.metric in ("precision", "npv") else (wrong, right)
+    a: int | float = c.bound.numerator
+    b: int | float = c.bound.denominator
+    if not exact:
+        a, b = float(a), float(b)
+    return top * (b - a), rest * a
 
 
 @dataclass
@@ -639,10 +681,42 @@ def _search(
     pairs = 0
     s1_next, count_next = none, 0
     for s in reversed(list(blocks(0, m))):
+        start, stop, n = int(s.start), int(s.stop), s.stop - s.start
         t, f = tp[s].astype(dtype, copy=False), fp[s].astype(dtype, copy=False)
-        w, g, s1, ok_high = _values(side, t, f, s1_next, none)
+        # Where a block's ends show that all its points, or none, meet a side's bounds,
+        # that side's bounds are not computed point by point (and where neither side
+        # has a feasible point, the running bests pass the block unchanged).
+        hs, ls = side.state("accepted", t, f), side.state("rejected", t, f)
+        if hs == "none":
+            if ls != "none":  # lower points only: the running best and their count
+                g = side.low(t, f, ls)
+                top_low = g.max()
+                kept.append((start, stop, top_low, s1_next, none, start))
+                s1_next = max(s1_next, top_low)
+                count_next += n if ls == "all" else int(np.count_nonzero(g > none))
+            else:
+                kept.append((start, stop, none, s1_next, none, start))
+            continue
+        if ls == "none":  # upper points only: each pairs with the best lower part after
+            high, ok_high = side.high(t, f, hs)
+            usable = s1_next > none if ok_high is None else ok_high & (s1_next > none)
+            with np.errstate(over="ignore", invalid="ignore"):
+                w = np.where(usable, high + s1_next, none)
+            k = int(np.argmax(w))
+            kept.append((start, stop, none, s1_next, w[k], start + k))
+            pairs += count_next * (n if ok_high is None else int(np.count_nonzero(ok_high)))
+            continue
+        w, g, s1, ok_high = _values(side, t, f, s1_next, none, (hs, ls))
         k = int(np.argmax(w))
-        kept.append((int(s.start), int(s.stop), g.max(), s1_next, w[k], int(s.start) + k))
+        kept.append((start, stop, g.max(), s1_next, w[k], start + k))
+        if ls == "all":  # the lower points from i on: count_next + (n - i)
+            if ok_high is None:
+                pairs += n * count_next + n * (n + 1) // 2
+            else:
+                upper = np.flatnonzero(ok_high)
+                pairs += int(upper.size * (count_next + n) - int(upper.sum()))
+            s1_next, count_next = s1[0], count_next + n
+            continue
         feasible_low = g > none
         count = np.cumsum(feasible_low[::-1], dtype=np.int64)[::-1] + count_next
         pairs += int(count.sum() if ok_high is None else np.sum(count, where=ok_high))
@@ -707,8 +781,11 @@ def _free_rejection(
         gap = made[1:] - made[:-1]
         if gap.shape[0] and not bool((gap > 0).all()):
             return None
-        ok = _meets(goal, "accepted", t, f, side.pos, side.neg, side.exact)
         n = s.stop - s.start
+        state = side.state("accepted", t[:n], f[:n])
+        if state == "none":  # its ends show no point of the block meets the bounds
+            continue
+        ok = _meets(goal, "accepted", t, f, side.pos, side.neg, side.exact)
         k = np.arange(s.start, s.stop, dtype=np.int64)
         feasible = np.ones(n, dtype=np.bool_) if ok is None else ok[:n]
         pairs += int(np.sum(m - k, where=feasible))
@@ -743,6 +820,8 @@ def _free_acceptance(
         if gap.shape[0] and not bool((gap > 0).all()):
             return None
         here = slice(s.start - lo, None)
+        if side.state("rejected", t[here], f[here]) == "none":
+            continue  # its ends show no point of the block meets the bounds
         ok = _meets(goal, "rejected", t[here], f[here], side.pos, side.neg, side.exact)
         n = s.stop - s.start
         k = np.arange(s.start, s.stop, dtype=np.int64)
@@ -765,13 +844,14 @@ def _free_acceptance(
 
 
 def _values(
-    side: _Side, t: Any, f: Any, after: Any, none: Any
+    side: _Side, t: Any, f: Any, after: Any, none: Any, states: tuple[str, str] = ("some", "some")
 ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], Any]:
     """A block's best pair value at each upper point (``none`` where it has none), its
     lower parts, its running best lower parts (``after``: the running best past the
-    block) and where its upper points are feasible."""
-    high, ok_high = side.high(t, f)
-    g = side.low(t, f)
+    block) and where its upper points are feasible (``states``: each side's
+    :meth:`_Side.state` where known)."""
+    high, ok_high = side.high(t, f, states[0])
+    g = side.low(t, f, states[1])
     s1 = np.maximum.accumulate(g[::-1])[::-1]
     np.maximum(s1, after, out=s1)
     usable = s1 > none if ok_high is None else ok_high & (s1 > none)

@@ -238,6 +238,40 @@ def test_weights_that_are_not_whole_give_the_band_of_the_whole_ones_halved(
     assert halved.counts.reviewed * 2 == whole.counts.reviewed
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    goals,
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([3, 16, 64]),
+    st.sampled_from(["whole", "weighted", "levels"]),
+)
+def test_blocks_read_from_their_ends_give_the_band_of_every_point_read(
+    text: str, seed: int, block: int, kind: str
+) -> None:
+    """A block whose two ends show that every point, or none, meets a side's bounds is
+    not read point by point: on 2,000 rows cut into small blocks (so that all, none
+    and some occur), the band, its runner-up and the feasible pairs are those of
+    reading every point."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(2000) < rng.uniform(0.05, 0.95)
+    scores = rng.normal(loc=y * rng.uniform(0, 3))
+    if kind == "levels":
+        scores = np.round(scores, 1)
+    weights = rng.uniform(0.1, 3, 2000) if kind == "weighted" else None
+    sweep = curves_for(make_dataset(scores, y, weights=weights)).sweep
+    goal = parse_band_goal(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(blocks_module, "BLOCK", block)
+        fast = solve_band(sweep, goal, frontier=False)
+        mp.setattr(band_module._Side, "state", lambda self, name, t, f: "some")
+        every = solve_band(sweep, goal, frontier=False)
+    assert (fast.t_high, fast.t_low) == (every.t_high, every.t_low)
+    assert fast.feasible_pairs == every.feasible_pairs
+    assert (fast.runner_up or ())[:2] == (every.runner_up or ())[:2]
+
+
 def test_costs_far_apart_are_compared_in_doubles_and_said_so() -> None:
     """fp=1e160 beside review=1e-160 has no common whole unit within 64 bits."""
     sweep = curves_for(
