@@ -570,6 +570,7 @@ class _Side:
     def low(self, t: Any, f: Any, state: str = "some") -> npt.NDArray[Any]:
         """The lower point's part where it meets the rejected side's bounds, else none
         (every point meets them where ``state`` says all do)."""
+        low: npt.NDArray[Any]
         if self.goal.objective in ("coverage", "review"):
             low = self.total - (t + f)
         else:
