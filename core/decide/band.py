@@ -668,7 +668,6 @@ def _search(
     gives its largest; a block attaining it is read again for its next value) and,
     for each upper point that attains it (a few), its best pair strictly below the
     optimum, found by a pass over the points from it on."""
-    m = tp.shape[0]
     none = _NONE if dtype is np.int64 else -np.inf
     side = _Side(goal, pos, neg, dtype, exact, none)
     free = _free_rejection(goal, side, tp, fp, dtype)
@@ -676,6 +675,16 @@ def _search(
         free = _free_acceptance(goal, side, tp, fp, dtype)
     if free is not None:
         return free
+    if exact and goal.objective == "cost" and not goal.constraints:
+        return _bounded_costs(side, tp, fp, dtype, none)
+    return _scan(side, tp, fp, dtype, none)
+
+
+def _scan(
+    side: _Side, tp: Any, fp: Any, dtype: Any, none: Any
+) -> tuple[int, int, tuple[int, int] | None, int]:
+    """:func:`_search`'s backward pass over every block."""
+    m = tp.shape[0]
     #: Each block's start, end, largest lower part, the running best after it, and
     #: its largest pair value with the first upper point attaining it.
     kept: list[tuple[int, int, Any, Any, Any, int]] = []
@@ -723,12 +732,30 @@ def _search(
         pairs += int(count.sum() if ok_high is None else np.sum(count, where=ok_high))
         s1_next, count_next = s1[0], int(count[0])
     kept.reverse()
+    tops = [(b[0], b[1], b[2]) for b in kept]
+    return (*_finish(side, tp, fp, dtype, none, kept, tops), pairs)
+
+
+def _finish(
+    side: _Side,
+    tp: Any,
+    fp: Any,
+    dtype: Any,
+    none: Any,
+    kept: list[tuple[int, int, Any, Any, Any, int]],
+    bounds: list[tuple[int, int, Any]],
+) -> tuple[int, int, tuple[int, int] | None]:
+    """The best pair and the runner-up pair from each block's (start, stop, largest
+    lower part or None where unknown, running best lower part after it, largest pair
+    value, its upper point), in the points' order; ``bounds`` gives each block's
+    largest lower part or a bound above it (to pass over blocks unread)."""
+    m = tp.shape[0]
     best = max(b[4] for b in kept)
     if best <= none:
         raise AssertionError("reviewing every row is always feasible")
     kh = next(b[5] for b in kept if b[4] == best)
     tops = [(b[0], b[1], b[2]) for b in kept]
-    kl = _lower(side, tp, fp, kh, best, dtype, none, tops)
+    kl = _lower(side, tp, fp, kh, best, dtype, none, bounds)
     runner_found = _Search(none, (none, m), (none, m))
     tied: list[int] = []
     for start, stop, _, after, top, k in kept:
@@ -748,14 +775,94 @@ def _search(
             runner_found.offer(*second)
     else:
         for k in tied:
-            below_k = _best_below(side, tp, fp, dtype, none, k, best, tops)
+            below_k = _best_below(side, tp, fp, dtype, none, k, best, tops, bounds)
             if below_k is not None:
                 runner_found.offer(below_k, k)
     runner = None
     if runner_found.best[0] > none:
         value, k = runner_found.best
-        runner = (k, _lower(side, tp, fp, k, value, dtype, none, tops))
-    return kh, kl, runner, pairs
+        runner = (k, _lower(side, tp, fp, k, value, dtype, none, bounds))
+    return kh, kl, runner
+
+
+def _linear(side: _Side) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """The upper and the lower part, each as a·TP + b·FP + c in whole numbers."""
+    w, pos, neg = side.w, int(side.pos), int(side.neg)
+    high = (w["review"] - w["tp"], w["review"] - w["fp"], 0)
+    low = (w["fn"] - w["review"], w["tn"] - w["review"], -w["tn"] * neg - w["fn"] * pos)
+    return high, low
+
+
+def _above(form: tuple[int, int, int], t: Any, f: Any) -> int:
+    """A bound above ``form`` over a block, from its ends (TP and FP only grow)."""
+    a, b, c = form
+    t0, t1, f0, f1 = int(t[0]), int(t[-1]), int(f[0]), int(f[-1])
+    return max(a * t0, a * t1) + max(b * f0, b * f1) + c
+
+
+def _bounded_costs(
+    side: _Side, tp: Any, fp: Any, dtype: Any, none: Any
+) -> tuple[int, int, tuple[int, int] | None, int]:
+    """:func:`_search` for a cost with no bounds, in whole numbers, reading only the
+    blocks that can hold the best pair or the runner-up.
+
+    Each part is linear in TP and FP, so a block's ends bound it. A backward pass
+    reads a block's lower parts only where their bound passes the running best after
+    it (elsewhere that running best holds through the block); then blocks are read in
+    the order of their bound on a pair's value (the upper part's bound plus the
+    running best at the block's start), until a bound falls below the second largest
+    value read: no block left can hold the best pair or the runner-up. Every pair is
+    feasible."""
+    m = tp.shape[0]
+    high_form, low_form = _linear(side)
+    spans = list(blocks(0, m))
+    after: list[Any] = [none] * len(spans)  # the running best past each block
+    largest: list[Any] = [None] * len(spans)  # each block's largest lower part, if read
+    bound: list[Any] = [None] * len(spans)
+    running = none
+    for i in range(len(spans) - 1, -1, -1):
+        s = spans[i]
+        t, f = tp[s], fp[s]
+        after[i] = running
+        bound[i] = _above(low_form, t, f)
+        if bound[i] > running:
+            g = side.low(t.astype(dtype, copy=False), f.astype(dtype, copy=False), "all")
+            largest[i] = g.max()
+            running = max(running, largest[i])
+    # The running best at each block's start: past it, or its own largest lower part.
+    start_best = [a if top is None else max(a, top) for a, top in zip(after, largest, strict=True)]
+    order = sorted(
+        range(len(spans)),
+        key=lambda i: (-(_above(high_form, tp[spans[i]], fp[spans[i]]) + start_best[i]), i),
+    )
+    tops: list[tuple[Any, int]] = [(none, spans[i].start) for i in range(len(spans))]
+    first = second = none
+    for i in order:
+        s = spans[i]
+        t, f = tp[s].astype(dtype, copy=False), fp[s].astype(dtype, copy=False)
+        if _above(high_form, t, f) + start_best[i] < second:
+            break  # nor any block after it in this order
+        high = side.high(t, f, "all")[0]
+        if largest[i] is None:
+            w = high + after[i]
+        else:
+            s1 = np.maximum.accumulate(side.low(t, f, "all")[::-1])[::-1]
+            np.maximum(s1, after[i], out=s1)
+            w = high + s1
+        k = int(np.argmax(w))
+        tops[i] = (w[k], s.start + k)
+        if w[k] > first:
+            first, second = w[k], first
+        elif first > w[k] > second:
+            second = w[k]
+    kept = [
+        (s.start, s.stop, largest[i], after[i], tops[i][0], tops[i][1]) for i, s in enumerate(spans)
+    ]
+    bounds = [
+        (s.start, s.stop, bound[i] if largest[i] is None else largest[i])
+        for i, s in enumerate(spans)
+    ]
+    return (*_finish(side, tp, fp, dtype, none, kept, bounds), m * (m + 1) // 2)
 
 
 def _free_rejection(
@@ -886,12 +993,18 @@ def _best_below(
     kh: int,
     best: Any,
     tops: list[tuple[int, int, Any]],
+    bounds: list[tuple[int, int, Any]] | None = None,
 ) -> Any:
     """Upper point ``kh``'s best pair value strictly below ``best`` (None: none). A
-    block whose largest lower part already falls below is taken whole, unread."""
+    block whose largest lower part already falls below is taken whole, unread; one
+    whose largest part is unknown is read only where its bound (``bounds``: a value
+    at least its largest part) could give more than found so far."""
     part = _part_at(side, tp, fp, kh, dtype)
     found = none
-    for start, stop, top in _suffix(kh, tops):
+    unread: list[tuple[int, int, Any]] = []
+    for (start, stop, top), (_, _, bound) in zip(
+        _suffix(kh, tops), _suffix(kh, bounds or tops), strict=True
+    ):
         if top is not None:
             if top <= none:
                 continue
@@ -900,6 +1013,14 @@ def _best_below(
             if whole < best:
                 found = max(found, whole)
                 continue
+        unread.append((start, stop, bound))
+    # The most promising first, so that a bound can pass over the rest.
+    unread.sort(key=lambda b: (b[2] is not None, -(b[2] if b[2] is not None else 0)))
+    for start, stop, bound in unread:
+        if bound is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                if part + bound <= found:
+                    continue
         g = side.low(
             tp[start:stop].astype(dtype, copy=False), fp[start:stop].astype(dtype, copy=False)
         )

@@ -238,9 +238,18 @@ def test_weights_that_are_not_whole_give_the_band_of_the_whole_ones_halved(
     assert halved.counts.reviewed * 2 == whole.counts.reviewed
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
-    goals,
+    goals
+    | st.sampled_from(
+        [
+            "band: min cost fp=1 fn=1 review=1/3",
+            "band: min cost fp=5 fn=1 review=2",
+            "band: min cost fp=1 fn=9 review=10",
+            "band: min cost fp=2 fn=3 review=1 tp=-5 tn=-1",
+            "band: min cost fp=1/7 fn=3/11 review=1/13",
+        ]
+    ),
     st.integers(0, 2**32 - 1),
     st.sampled_from([3, 16, 64]),
     st.sampled_from(["whole", "weighted", "levels"]),
@@ -249,9 +258,10 @@ def test_blocks_read_from_their_ends_give_the_band_of_every_point_read(
     text: str, seed: int, block: int, kind: str
 ) -> None:
     """A block whose two ends show that every point, or none, meets a side's bounds is
-    not read point by point: on 2,000 rows cut into small blocks (so that all, none
-    and some occur), the band, its runner-up and the feasible pairs are those of
-    reading every point."""
+    not read point by point, and a cost without bounds reads only the blocks whose
+    ends bound a pair's value above the second best found: on 2,000 rows cut into
+    small blocks (so that all, none and some occur), the band, its runner-up and the
+    feasible pairs are those of reading every point."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -266,6 +276,9 @@ def test_blocks_read_from_their_ends_give_the_band_of_every_point_read(
         mp.setattr(blocks_module, "BLOCK", block)
         fast = solve_band(sweep, goal, frontier=False)
         mp.setattr(band_module._Side, "state", lambda self, name, t, f: "some")
+        # A cost without bounds reads only the blocks that can hold the best pair or
+        # the runner-up: here it reads every one.
+        mp.setattr(band_module, "_bounded_costs", band_module._scan)
         every = solve_band(sweep, goal, frontier=False)
     assert (fast.t_high, fast.t_low) == (every.t_high, every.t_low)
     assert fast.feasible_pairs == every.feasible_pairs
@@ -345,3 +358,45 @@ def test_two_bounds_joined_by_a_comma_are_told_to_use_and() -> None:
     ):
         with pytest.raises(InputError, match='join two bounds with "and", not a comma'):
             parse(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=2, max_size=60),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([1, 2, 3, 7]),
+)
+def test_the_best_pair_below_the_optimum_reads_unknown_blocks_by_their_bounds(
+    steps: list[tuple[int, int]], seed: int, block: int
+) -> None:
+    """An upper point's best pair value strictly below a value, where some blocks'
+    largest lower parts are unknown and only bounded above (as a cost without bounds
+    leaves them): the value of trying every lower point."""
+    import numpy as np
+
+    tp = np.cumsum([0, *(t for t, _ in steps)]).astype(np.int64)
+    fp = np.cumsum([0, *(f for _, f in steps)]).astype(np.int64)
+    pos, neg = int(tp[-1]), int(fp[-1])
+    goal = parse_band_goal("band: min cost fp=3 fn=5 review=2 tp=-1")
+    none = band_module._NONE
+    side = band_module._Side(goal, pos, neg, np.int64, True, none)
+    rng = np.random.default_rng(seed)
+    m = tp.shape[0]
+    low = side.low(tp, fp, "all")
+    spans = [(s.start, s.stop) for s in blocks_module.blocks(0, m, block)]
+    tops = []
+    bounds = []
+    for start, stop in spans:
+        largest = int(low[start:stop].max())
+        known = rng.random() < 0.5
+        tops.append((start, stop, largest if known else None))
+        bounds.append((start, stop, largest + int(rng.integers(0, 3)) * int(rng.integers(0, 2))))
+    kh = int(rng.integers(0, m))
+    part = int(side.high(tp[kh : kh + 1], fp[kh : kh + 1], "all")[0][0])
+    values = sorted({part + int(g) for g in low[kh:]})
+    for best in {values[-1], values[len(values) // 2], values[0]}:
+        below = [v for v in values if v < best]
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(blocks_module, "BLOCK", block)
+            got = band_module._best_below(side, tp, fp, np.int64, none, kh, best, tops, bounds)
+        assert got == (max(below) if below else None)
