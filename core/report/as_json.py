@@ -67,7 +67,25 @@ def listed_points(a: Analysis, points: int | None) -> npt.NDArray[np.intp]:
     if points < MIN_POINTS:
         raise ValueError(f"points must be 0 or at least {MIN_POINTS}, got {points}")
     s = a.sweep
-    return reduce_curve(s.fp, s.tp, columns=(points - 3) // 4, keep=[a.point], rising=True)
+
+    def reduced(columns: int) -> npt.NDArray[np.intp]:
+        return reduce_curve(s.fp, s.tp, columns=columns, keep=[a.point], rising=True)
+
+    # A bucket keeps at most four points, a rising curve's about two, and a straight
+    # stretch none inside it: from the count one width of bucket gives, the buckets
+    # are narrowed (twice at most, each reduction reading O(columns · log m)) while
+    # the listing stays within ``points`` and grows.
+    columns = max(1, (points - 3) // 4)
+    kept = reduced(columns)
+    for _ in range(2):
+        if len(kept) >= points * 9 // 10:
+            break
+        narrower = max(columns + 1, columns * points * 19 // (20 * max(len(kept), 1)))
+        more = reduced(narrower)
+        if len(more) > points or len(more) <= len(kept):
+            break
+        columns, kept = narrower, more
+    return kept
 
 
 def sweep_row(a: Analysis, k: int) -> dict[str, Any]:
@@ -95,10 +113,13 @@ def _listing(a: Analysis, listed: int, points: int | None) -> dict[str, Any]:
     return {"total": total, "listed": listed, "selection": how}
 
 
-def corners_json(a: Analysis, points: int | None) -> dict[str, Any]:
+def corners_json(
+    a: Analysis, points: int | None, listed: npt.NDArray[np.intp] | None = None
+) -> dict[str, Any]:
     """pROC's "local maximas", the corners the curve rose into and goes right out of:
     every one where they are at most ``points`` (None: every one), else those among the
-    listed sweep points (each still a corner of the whole curve), with their count."""
+    listed sweep points (``listed``, where the caller has them), each still a corner of
+    the whole curve, with their count."""
     corners = a.curves.local_maxima
     total = int(corners.shape[0])
     if not (a.sweep.positives > 0 and a.sweep.negatives > 0):
@@ -106,7 +127,9 @@ def corners_json(a: Analysis, points: int | None) -> dict[str, Any]:
     elif points is None or total <= points:
         how = "every corner"
     else:
-        corners = np.intersect1d(corners, listed_points(a, points), assume_unique=True)
+        if listed is None:
+            listed = listed_points(a, points)
+        corners = np.intersect1d(corners, listed, assume_unique=True)
         how = (
             f"the {corners.shape[0]} of the {total} corners among the listed sweep points "
             "(--points all lists every one)"
@@ -155,7 +178,7 @@ def report_json(
         # "bootstrap") gives it (null, with why, when no bootstrap ran).
         "auc_bootstrap": _auc_bootstrap(s.roc_auc, sure),
         "hull_auc": a.curves.cost_curve.hull_auc.as_json(),  # the ROC convex hull's area
-        **corners_json(a, points),
+        **corners_json(a, points, listed),
     }
     if quantised is not None:
         roc["quantisation_bound"] = quantised.bound
@@ -488,7 +511,7 @@ def report_pieces(
         decision=first.decision_curve,
     )
     head["roc"].update(roc_more(first))
-    head["roc"].update(corners_json(a, points))
+    head["roc"].update(corners_json(a, points, listed))
     head["sweep_points"] = _listing(a, int(listed.shape[0]), points)
     del head["sweep"]
     head.update(extra_json(c, points))

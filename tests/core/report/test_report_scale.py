@@ -102,6 +102,24 @@ def test_the_reduced_listing_keeps_every_roc_corner_it_can() -> None:
     assert picked.shape[0] <= 100
 
 
+@pytest.mark.parametrize("points", [10, 50, 100, 1000, 5000])
+@pytest.mark.parametrize("shape", ["continuous", "straight runs"])
+def test_points_n_lists_near_n_of_a_long_curve(points: int, shape: str) -> None:
+    # --points N lists at most N points, and where the curve has that many corners,
+    # near N (a rising curve keeps about two points a bucket, and a straight run none
+    # inside it: the buckets are narrowed until the listing nears N).
+    rng = np.random.default_rng(points)
+    y = rng.random(200_000) < 0.3
+    scores = rng.normal(size=y.shape[0]) + y
+    if shape == "straight runs":  # above 0.6 only positives, below 0.3 only negatives
+        scores = rng.random(y.shape[0]) * 0.6 + 0.3 * y
+    a = analyse(make_dataset(scores.astype(np.float64), y), 0.5)
+    picked = listed_points(a, points)
+    assert picked.shape[0] <= points
+    assert picked.shape[0] >= 0.8 * points if points > 10 else picked.shape[0] >= 4
+    assert {0, a.sweep.size - 1, a.point} <= set(picked.tolist())
+
+
 def test_points_below_the_minimum_are_refused() -> None:
     a = analyse(long_sweep(), 0.5)
     with pytest.raises(ValueError, match=f"at least {MIN_POINTS}"):
