@@ -25,6 +25,7 @@ products of whole counts (of doubles where weights are not whole).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,19 +226,46 @@ _BLOCK_PAIRS = 1 << 20
 class Steps:
     """The best band at every coverage: ``bands`` from the fewest errors (none) to the
     one threshold with fewest errors, decided rows and errors both rising; empty with
-    ``reason`` where they were not found. ``pairs`` is how many pairs of sides were
-    (or would have been) tried; None where there were too many points to count them."""
+    ``reason`` where they were not found (None where they were). ``pairs`` is how many
+    pairs of sides were (or would have been) tried; None where there were too many
+    points to count them. ``len()``, iteration and indexing read ``bands``.
+
+    >>> from threshold_lab.core.data.presets import preset
+    >>> from threshold_lab.core.curves.sweep import build_sweep
+    >>> steps = risk_coverage_steps(build_sweep(preset("canonical").data))
+    >>> len(steps), steps.reason, [b.errors for b in steps], steps.at(coverage=1 / 2).decided
+    (3, None, [0, 1, 2], 3)
+    """
 
     bands: tuple[FrontierBand, ...]
-    reason: str
+    reason: str | None
     pairs: int | None
 
-    def at(self, decided: Any) -> FrontierBand | None:
-        """The best band deciding at least ``decided`` rows (None past every row)."""
+    def __len__(self) -> int:
+        return len(self.bands)
+
+    def __iter__(self) -> Iterator[FrontierBand]:
+        return iter(self.bands)
+
+    def __getitem__(self, i: int) -> FrontierBand:
+        return self.bands[i]
+
+    def at(self, decided: Any = None, *, coverage: float | None = None) -> FrontierBand:
+        """The best band deciding at least ``decided`` rows (weighted), or at least a
+        share ``coverage`` of them (0 to 1): the first step that does. ValueError where
+        the steps were left out (saying why), or where no band decides that many."""
+        if self.reason is not None:
+            raise ValueError(f"the best band at every coverage was left out: {self.reason}")
+        if (decided is None) == (coverage is None):
+            raise ValueError("give decided= (rows) or coverage= (a share from 0 to 1)")
+        if coverage is not None:
+            if not 0 <= coverage <= 1:
+                raise ValueError(f"coverage {coverage!r} is not a share from 0 to 1")
+            decided = coverage * float(self.bands[-1].total)
         for b in self.bands:
             if b.decided >= decided:
                 return b
-        return None
+        raise ValueError(f"no band decides {decided} rows: there are {self.bands[-1].total}")
 
     def as_json(self) -> list[dict[str, Any]] | None:
         return None if self.reason else [b.as_json() for b in self.bands]
@@ -354,7 +382,7 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
             )
             for i, j in found
         ),
-        "",
+        None,
         tried,
     )
 

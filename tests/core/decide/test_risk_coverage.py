@@ -171,7 +171,7 @@ def test_the_steps_are_the_best_band_at_every_coverage(
         return
     # Counted in fractions: the weights are Fractions here.
     every = cast(dict[Any, tuple[Fraction, Fraction]], _pairs(rows))  # type: ignore[arg-type]
-    assert got.reason == "" and got.as_json() is not None
+    assert got.reason is None and got.as_json() is not None
     said = [(Fraction(b.decided), Fraction(b.errors)) for b in got.bands]
     assert said == _staircase(every)
     for b in got.bands:
@@ -189,14 +189,28 @@ def test_the_steps_are_left_out_past_their_budget() -> None:
     s = rng.random(400) + 0.3 * y
     sweep = curves_for(make_dataset(s, y)).sweep
     full = risk_coverage_steps(sweep)
-    assert full.reason == "" and full.pairs is not None and full.pairs > 1000
+    assert full.reason is None and full.pairs is not None and full.pairs > 1000
     cut = risk_coverage_steps(sweep, pairs=1000)
-    assert cut.bands == () and cut.as_json() is None
+    assert cut.bands == () and cut.as_json() is None and len(cut) == 0
+    assert cut.reason is not None
     assert cut.reason.startswith(f"{full.pairs:,} pairs of an accepted and a rejected side")
-    # The best band deciding at least a number of rows: the first step that does.
+    with pytest.raises(ValueError, match="left out: .* pairs of an accepted"):
+        cut.at(200)
+    # The best band deciding at least a number of rows (or a share of them): the first
+    # step that does; none past every row.
     b = full.at(200)
-    assert b is not None and b.decided >= 200
+    assert b.decided >= 200 and b is full.at(coverage=0.5)
     assert all(x.decided < 200 or x is b for x in full.bands[: full.bands.index(b) + 1])
+    assert list(full) == list(full.bands) and full[-1] is full.bands[-1]
+    assert len(full) == len(full.bands)
+    for wrong, said in [
+        ({"decided": 401}, "no band decides 401 rows: there are 400"),
+        ({"coverage": 1.5}, "not a share from 0 to 1"),
+        ({}, "give decided= .* or coverage="),
+        ({"decided": 3, "coverage": 0.5}, "give decided= .* or coverage="),
+    ]:
+        with pytest.raises(ValueError, match=said):
+            full.at(**wrong)
 
     # Past the points it scans, with more errors than the sides allowed, it does not
     # count the pairs, and says the errors and the points.
