@@ -194,7 +194,7 @@ def test_the_steps_are_left_out_past_their_budget() -> None:
     assert cut.bands == () and cut.as_json() is None and len(cut) == 0
     assert cut.reason is not None
     assert cut.reason.startswith(f"{full.pairs:,} pairs of an accepted and a rejected side")
-    with pytest.raises(ValueError, match="left out: .* pairs of an accepted"):
+    with pytest.raises(ValueError, match=r"left out: .* pairs of an accepted"):
         cut.at(200)
     # The best band deciding at least a number of rows (or a share of them): the first
     # step that does; none past every row.
@@ -203,12 +203,13 @@ def test_the_steps_are_left_out_past_their_budget() -> None:
     assert all(x.decided < 200 or x is b for x in full.bands[: full.bands.index(b) + 1])
     assert list(full) == list(full.bands) and full[-1] is full.bands[-1]
     assert len(full) == len(full.bands)
-    for wrong, said in [
+    wrongs: list[tuple[dict[str, float], str]] = [
         ({"decided": 401}, "no band decides 401 rows: there are 400"),
         ({"coverage": 1.5}, "not a share from 0 to 1"),
         ({}, "give decided= .* or coverage="),
         ({"decided": 3, "coverage": 0.5}, "give decided= .* or coverage="),
-    ]:
+    ]
+    for wrong, said in wrongs:
         with pytest.raises(ValueError, match=said):
             full.at(**wrong)
 
@@ -217,7 +218,7 @@ def test_the_steps_are_left_out_past_their_budget() -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(risk_coverage_module, "STEP_SCAN", 10)
         unscanned = risk_coverage_steps(sweep, sides=5)
-    assert unscanned.pairs is None and unscanned.bands == ()
+    assert unscanned.pairs is None and unscanned.bands == () and unscanned.reason is not None
     best = full.bands[-1].errors
     assert unscanned.reason.startswith(f"{best:,} errors at the best single threshold, over ")
 
