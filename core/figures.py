@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import io
+import textwrap
 import warnings
 from collections.abc import Sequence
 from contextvars import ContextVar
@@ -45,6 +46,7 @@ from threshold_lab.core.threshold import format_threshold
 
 if TYPE_CHECKING:
     from threshold_lab.core.analysis import Analysis
+    from threshold_lab.core.decide.band import Band
     from threshold_lab.core.decide.net_benefit import DecisionCurve
     from threshold_lab.core.intervals import IntervalsShown
 
@@ -81,6 +83,8 @@ class FigureModel:
     decision_curve: DecisionCurve | None = None
     #: Smoothed ROC curves drawn beside the exact one (a refused one is not drawn).
     smoothed: tuple[Smoothed | NotSmoothed, ...] = ()
+    #: The review band of the report's band goal (drawn on the risk-coverage chart).
+    band: Band | None = None
 
 
 @dataclass(frozen=True)
@@ -852,6 +856,8 @@ def _risk_coverage(
                 f"{'step' if len(drawn) == 1 else 'steps'}",
             )
             stair.set_gid(f"risk-coverage-steps:{m.name}")
+        if m.band is not None:
+            _band_mark(ax, m, st["color"], several)
         n = float(s.positives) + float(s.negatives)
         k = a.point
         errors = float(s.fp[k]) + float(s.positives) - float(s.tp[k])
@@ -863,6 +869,38 @@ def _risk_coverage(
     ax.set_xlabel("Coverage = decided / n (accepted + rejected; the rest reviewed)")
     ax.set_ylabel("Selective risk = (FP + FN) / decided")
     return "Risk against coverage"
+
+
+def _band_mark(ax: Any, m: FigureModel, colour: str, several: bool) -> None:
+    """The band goal's band: a diamond at its coverage and risk, its goal and its rule
+    in the legend (one reviewing every row has no risk: said, not drawn)."""
+    from threshold_lab.core.decide.band import rule_text
+
+    b = m.band
+    assert b is not None
+    s = m.analysis.sweep
+    goal = b.goal.text().removeprefix("band: ")
+    said = textwrap.fill(
+        f"{_who(m, several)}band: {rule_text(s, b.index_high, b.index_low)} ({goal})", 58
+    )
+    c = b.counts
+    decided = float(c.accepted) + float(c.rejected)
+    if decided <= 0:
+        ax.plot([], [], " ", label=f"{said} (decides no row: not drawn)")
+        return
+    n = decided + float(c.reviewed)
+    (mark,) = ax.plot(
+        [decided / n],
+        [(float(c.fp) + float(c.fn)) / decided],
+        marker="D",
+        markersize=8,
+        markerfacecolor=colour,
+        markeredgecolor="black",
+        linestyle="none",
+        label=said,
+        zorder=6,
+    )
+    mark.set_gid(f"band:{m.name}")
 
 
 def _cost(fig: Any, ax: Any, models: Sequence[FigureModel], folds: FoldReport | None) -> str:

@@ -1248,11 +1248,18 @@ class Report:
             binning=c.options.binning,
         )
         alone = len(c.parts) == 1 and ax is not None  # on shared axes, named as the report
+        # The band goal's band, on the chart that shows bands (the first model's).
+        band = c.band() if chart == "risk-coverage" else None
         models = [
             FigureModel(
-                c.source if alone else p.name, p.analysis, p.sure, p.decision_curve, p.smoothed
+                c.source if alone else p.name,
+                p.analysis,
+                p.sure,
+                p.decision_curve,
+                p.smoothed,
+                band if i == 0 else None,
             )
-            for p in c.parts
+            for i, p in enumerate(c.parts)
         ]
         return draw(chart, models, source=c.source, folds=c.first.folds, look=look, ax=ax)
 

@@ -157,7 +157,7 @@ def _entries() -> Iterator[Option]:
         "0.995', 'band: min review where ...', 'band: min cost fp=10 fn=50 review=1', solved "
         "exactly over every pair of thresholds",
         parse_band_goal,
-        (_ONE_RUN - {"plot"}) | _SESSION,
+        _ONE_RUN | _SESSION,
         plain="band",
         metavar="GOAL",
         field="band_goal",

@@ -338,3 +338,31 @@ def test_the_risk_coverage_frontier_is_drawn_as_its_curve_and_steps_that_decide_
     stair = _line(fig, "risk-coverage-steps:")
     drawn = [b for b in steps.bands if b.decided > 0]
     assert stair.get_xdata().tolist() == [0.0] + [b.decided / 6 for b in drawn]
+
+
+def test_the_band_goal_s_band_is_drawn_on_the_risk_coverage_chart() -> None:
+    """The report's band goal marks its band at its coverage and risk, counted from the
+    rows, with its rule and goal in the legend; a band deciding no row is said, not
+    drawn; the other charts draw no band."""
+    y = np.array([1, 1, 0, 1, 0, 1, 0, 0], dtype=bool)
+    s = np.array([0.95, 0.9, 0.8, 0.7, 0.3, 0.2, 0.15, 0.1])
+    r = tl.report(y, s, band_goal="band: max coverage where precision >= 3/4 and npv >= 0.9")
+    mark = _line(r.figure("risk-coverage"), "band:")
+    b = r.band
+    assert b is not None and b.decides
+    # Counted from the rows: accepted score >= t_high, rejected score < t_low.
+    accepted = s >= (np.inf if b.t_high is None else b.t_high)
+    rejected = s < (np.inf if b.t_low is None else b.t_low)
+    decided = int(accepted.sum() + rejected.sum())
+    errors = int((accepted & ~y).sum() + (rejected & y).sum())
+    assert mark.get_xdata().tolist() == [decided / 8]
+    assert mark.get_ydata().tolist() == [errors / decided]
+    assert "band: accept score >= " in mark.get_label().replace("\n", " ")
+    assert "(max coverage where precision >= 0.75" in mark.get_label().replace("\n", " ")
+    assert 0 < decided < 8 and errors > 0
+    roc = r.figure("roc")
+    assert not [a for a in roc.axes[0].lines if a.get_gid() == "band:"]
+    never = tl.report(~y, s, band_goal="band: max coverage where precision >= 1 and npv >= 1")
+    fig = never.figure("risk-coverage")
+    said = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any("decides no row: not drawn" in t for t in said)
