@@ -99,6 +99,8 @@ def risk_coverage(sweep: Sweep) -> tuple[FrontierBand, ...]:
     >>> [(b.decided, b.errors) for b in risk_coverage(build_sweep(preset("canonical").data))]
     [(0, 0), (1, 0), (5, 2)]
     """
+    if not (sweep.positives > 0 and sweep.negatives > 0):
+        return _one_class(sweep) if sweep.positives > 0 or sweep.negatives > 0 else ()
     verts = [int(v) for v in hull_vertices(sweep).tolist()]
     if len(verts) < 2:
         return ()
@@ -122,6 +124,21 @@ def risk_coverage(sweep: Sweep) -> tuple[FrontierBand, ...]:
             j -= 1
         out.append(_band(sweep, verts, tp, fp, pos, neg, i, j, total))
     return _vertices(out)
+
+
+def _one_class(sweep: Sweep) -> tuple[FrontierBand, FrontierBand]:
+    """Rows of one class: reviewing every row, and deciding every row without an
+    error (accepting all positives, or rejecting all negatives); nothing between is
+    better at any price."""
+    whole = sweep.whole_counts(limit=2**62)
+    pos, neg = _num(sweep.positives, whole), _num(sweep.negatives, whole)
+    total, m = pos + neg, sweep.size - 1
+    k = m if pos > 0 else 0  # accept every row, or reject every row
+    none = 0 if whole else 0.0
+    return (
+        FrontierBand(0, m, None, threshold_of(sweep, m), none, none, none, total),
+        FrontierBand(k, k, threshold_of(sweep, k), threshold_of(sweep, k), none, pos, neg, total),
+    )
 
 
 def _vertices(bands: list[FrontierBand]) -> tuple[FrontierBand, ...]:
@@ -296,7 +313,9 @@ def risk_coverage_steps(sweep: Sweep, *, pairs: int = STEP_PAIRS, sides: int = S
     [(1, 0), (3, 1), (5, 2)]
     """
     if not (sweep.positives > 0 and sweep.negatives > 0):
-        return Steps((), "it needs both actual classes", 0)
+        # One class: every row decided without an error (the best at every coverage).
+        one = risk_coverage(sweep)
+        return Steps(one[1:], None, 1) if one else Steps((), "there are no rows", 0)
     whole = sweep.whole_counts(limit=2**53)
     dtype = np.int64 if whole else np.float64
     tp = np.asarray(sweep.tp, dtype=dtype)
