@@ -1266,6 +1266,8 @@ class BandShown:
     t_high: float | None
     t_low: float | None
     counts: BandCounts
+    #: The band goal's bounds that this band no longer meets (moved by hand), said.
+    broken: tuple[str, ...] = ()
 
     def parts(self) -> tuple[str, str, str, str]:
         """``accept >= 0.64: 7 (TP 7, FP 0)``, the rejected and reviewed alike, and
@@ -1316,22 +1318,39 @@ class BandShown:
 
     def sentence(self, note: str = "") -> str:
         """``Band: accept >= 0.64: 7 (TP 7, FP 0); reject < 0.33: 6 (TN 6, FN 0);
-        review 7 (3 positives, 4 negatives); coverage 13/20.``"""
-        return "Band: " + "; ".join(self.parts()) + (f" ({note})" if note else "") + "."
+        review 7 (3 positives, 4 negatives); coverage 13/20.``, then each bound of its
+        goal it no longer meets."""
+        said = "Band: " + "; ".join(self.parts()) + (f" ({note})" if note else "") + "."
+        if self.broken:
+            said += " The goal's " + " and ".join(self.broken) + "."
+        return said
 
 
 def band_shown(
-    sweep: Sweep, kh: int, t_high: float | None, t_low: float | None, goal: str | None
+    sweep: Sweep,
+    kh: int,
+    t_high: float | None,
+    t_low: float | None,
+    goal: str | None,
+    *,
+    bounds: BandGoal | None = None,
 ) -> BandShown:
     """The band of the active point ``kh`` (its threshold ``t_high``) and the reject
     threshold ``t_low`` (None: every row rejected), never above the accept threshold:
-    where the active threshold is below ``t_low`` nothing is reviewed."""
+    where the active threshold is below ``t_low`` nothing is reviewed. ``bounds``: the
+    band goal whose bounds it is checked against (each one it fails is said)."""
     ts = sweep.thresholds
     kl = 0 if t_low is None else int(ts.shape[0] - np.searchsorted(ts[::-1], t_low, side="left"))
     low = t_low
     if kl <= kh:
         kl, low = kh, t_high
-    return BandShown(goal, kh, kl, t_high, low, band_counts(sweep, kh, kl))
+    counts = band_counts(sweep, kh, kl)
+    broken: list[str] = []
+    for c in () if bounds is None else bounds.constraints:
+        m = counts.metric(c.metric)
+        if not _holds(c, m):
+            broken.append(f"{c.text()} does not hold: {m.short()}")
+    return BandShown(goal, kh, kl, t_high, low, counts, tuple(broken))
 
 
 def unbounded_notes(goal: BandGoal) -> list[str]:

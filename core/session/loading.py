@@ -43,7 +43,7 @@ class Loading(Editing):
         if self.goal is not None and self.goal.columns():
             self.policy.goal = None  # the new rows have no cost columns: the goal goes
         if self.policy.band is not None:  # its thresholds were the other rows' scores
-            self.policy.band = None
+            self.policy.band = self.policy.band_goal = None
             said += " The review band is off (a band goal sets one on these rows)."
         if models:
             names = ", ".join(m.name for m in models)

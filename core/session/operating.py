@@ -103,7 +103,9 @@ class OperatingPoint(SessionState):
         if band is None or self.shown.own is not None:
             return None
         a = self.analysis
-        return band_shown(a.sweep, a.point, a.threshold, band[1], band[0])
+        return band_shown(
+            a.sweep, a.point, a.threshold, band[1], band[0], bounds=self.policy.band_goal
+        )
 
     def _fold_band(self) -> Band | None:
         """With folds: the folds' TPR range at each FPR (lowest to highest fold), the
@@ -181,14 +183,14 @@ class OperatingPoint(SessionState):
         threshold and the reject threshold to its own (``off`` drops the band)."""
         if isinstance(given, str) and given.strip().lower() in OFF_WORDS:
             said = "No band is set." if self.policy.band is None else "Band off."
-            self.policy.band = None
+            self.policy.band = self.policy.band_goal = None
             return self._update(message=said)
         if self.shown.own is not None:
             raise InputError(OWN_REFUSED)
         goal = parse_band_goal(given) if isinstance(given, str) else given
         # Its two thresholds only: the frontier and the steps are the report's.
         band = solve_band(self.analysis.sweep, goal, self.confidence, frontier=False)
-        self.policy.band = (goal.text(), band.t_low)
+        self.policy.band, self.policy.band_goal = (goal.text(), band.t_low), goal
         moved = self.set_threshold(band.t_high)
         shown = moved.review
         assert shown is not None

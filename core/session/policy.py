@@ -12,6 +12,7 @@ import numpy.typing as npt
 from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.data.extra import numeric_column
+from threshold_lab.core.decide.band import BandGoal
 from threshold_lab.core.decide.goal import Goal, parse_goal
 from threshold_lab.core.decide.solve import (
     Deciding,
@@ -60,6 +61,8 @@ class Policy:
         #: A review band: the goal that set it (None once moved by hand) and its reject
         #: threshold (None: every row rejected); the active threshold accepts.
         self.band: tuple[str | None, Threshold] | None = None
+        #: The band goal last set: its bounds are checked while the band is moved by hand.
+        self.band_goal: BandGoal | None = None
 
     def deciding(
         self,

@@ -330,6 +330,7 @@ def test_an_unbounded_side_is_said_and_vacuous_bounds_read_plainly() -> None:
 
 def test_a_session_s_band_follows_the_threshold_and_goes_with_other_rows() -> None:
     from threshold_lab.core.data.presets import preset
+    from threshold_lab.core.metrics.metric import from_fraction
     from threshold_lab.core.session.session import Session
 
     s = Session(preset("good").data, 0.5, source="preset good")
@@ -341,6 +342,22 @@ def test_a_session_s_band_follows_the_threshold_and_goes_with_other_rows() -> No
     assert low is not None and low.counts.reviewed == 0 and low.t_low == 0.2
     back = s.set_threshold(0.64).review
     assert back is not None and back.t_low == 0.33 and back.counts.reviewed == 7
+    assert back.broken == ()
+    # Moved by hand past where a bound holds: each bound it fails is said, with its value
+    # counted from the band's rows; moved back, none.
+    moved = s.move_band_low(-1)
+    shown = moved.review
+    assert shown is not None
+    rejected = [
+        y
+        for x, y in zip(preset("good").data.scores, preset("good").data.labels, strict=True)
+        if shown.t_low is not None and x < shown.t_low
+    ]
+    npv = Fraction(rejected.count(False), len(rejected))
+    assert npv < Fraction(9, 10)
+    assert shown.broken == (f"npv >= 0.9 does not hold: {from_fraction(npv, 0.0).short()}",)
+    assert moved.message.endswith(f"The goal's {shown.broken[0]}.")
+    assert s.move_band_low(1).review.broken == ()  # type: ignore[union-attr]
     with pytest.raises(InputError, match="no band is set"):
         Session(preset("good").data, 0.5, source="p").move_band_low(1)
     gone = s.load_preset("imbalanced")
