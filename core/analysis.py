@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
 from threshold_lab.core.calibration.gains import KS, Gains, gains, ks_from_gap, ks_statistic
 from threshold_lab.core.calibration.reliability import (
     BINS,
@@ -26,16 +28,12 @@ from threshold_lab.core.curves.roc import auc_from_sums, roc_auc
 from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed, smoothed_or_why
 from threshold_lab.core.curves.sweep import Sweep, build_sweep
 from threshold_lab.core.curves.tie_pass import TieSums, tie_sums, usable
+from threshold_lab.core.data.dataset import Dataset
 from threshold_lab.core.intervals.closed import delong_from_moments, delong_se
+from threshold_lab.core.metrics.confusion import Counts
+from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.metrics.threshold_metrics import threshold_metrics
 from threshold_lab.core.threshold import Threshold, check_threshold
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-    from threshold_lab.core.data.dataset import Dataset
-    from threshold_lab.core.metrics.confusion import Counts
-    from threshold_lab.core.metrics.metric import Metric
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.choices import CHARTS
 from threshold_lab.core.curves.det import det_span, placeable, probit
 from threshold_lab.core.curves.export import missing_class
@@ -37,18 +38,15 @@ from threshold_lab.core.curves.hull import normalised_costs
 from threshold_lab.core.curves.pr import first_defined
 from threshold_lab.core.curves.reduce import reduce_curve
 from threshold_lab.core.curves.smooth import NotSmoothed, Smoothed
+from threshold_lab.core.decide.band import Band, rule_text
+from threshold_lab.core.decide.net_benefit import DecisionCurve
 from threshold_lab.core.decide.risk_coverage import risk_coverage, risk_coverage_steps
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
 from threshold_lab.core.folds import FoldReport, tpr_band
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.metrics.metric import Metric, format_fraction
 from threshold_lab.core.output import Output, output, refused, writing
 from threshold_lab.core.threshold import format_threshold
-
-if TYPE_CHECKING:
-    from threshold_lab.core.analysis import Analysis
-    from threshold_lab.core.decide.band import Band
-    from threshold_lab.core.decide.net_benefit import DecisionCurve
-    from threshold_lab.core.intervals import IntervalsShown
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -874,8 +872,6 @@ def _risk_coverage(
 def _band_mark(ax: Any, m: FigureModel, colour: str, several: bool) -> None:
     """The band goal's band: a diamond at its coverage and risk, its goal and its rule
     in the legend (one reviewing every row has no risk: said, not drawn)."""
-    from threshold_lab.core.decide.band import rule_text
-
     b = m.band
     assert b is not None
     s = m.analysis.sweep

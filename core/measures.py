@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from threshold_lab.core.analysis import Analysis
+from threshold_lab.core.intervals import IntervalsShown
 from threshold_lab.core.intervals.bootstrap import AT_THRESHOLD as BOOT_AT_THRESHOLD
 from threshold_lab.core.intervals.closed import Interval, auc_interval, proportion_interval
+from threshold_lab.core.metrics.metric import Metric
 from threshold_lab.core.metrics.threshold_metrics import METRIC_NAMES
-
-if TYPE_CHECKING:
-    from threshold_lab.core.analysis import Analysis
-    from threshold_lab.core.intervals import IntervalsShown
-    from threshold_lab.core.metrics.metric import Metric
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,7 @@ from threshold_lab.core.data.aggregated import (
 )
 from threshold_lab.core.data.cells import fail, matching
 from threshold_lab.core.data.class_files import load_multiclass
+from threshold_lab.core.data.classes import Multiclass
 from threshold_lab.core.data.dataset import Dataset, Model
 from threshold_lab.core.data.delimited import header_of
 from threshold_lab.core.data.extra import numeric_column, text_column
@@ -29,10 +30,7 @@ from threshold_lab.core.data.loaders import Columns, load_counts, load_file
 from threshold_lab.core.data.models import join_models, load_models
 from threshold_lab.core.data.presets import PRESET_NAMES, PRESETS, preset
 from threshold_lab.core.errors import InputError, quoted
-
-if TYPE_CHECKING:
-    from threshold_lab.core.data.classes import Multiclass
-    from threshold_lab.core.threshold import Threshold
+from threshold_lab.core.threshold import Threshold
 
 
 @dataclass(frozen=True)

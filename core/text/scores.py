@@ -22,6 +22,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 from threshold_lab.core.curves.sweep import first_not_above
+from threshold_lab.core.decide.goal import number_text
 from threshold_lab.core.doubles import read_exact
 
 #: Significant digits a shortened score keeps at least.
@@ -120,8 +121,6 @@ def typed_words(typed: str, value: float) -> str:
     >>> typed_words("2", 2.0), typed_words("1/2", 0.5), typed_words("1/3", 1 / 3)
     ('2', '0.5', '1/3 (the double 0.3333333333333333)')
     """
-    from threshold_lab.core.decide.goal import number_text  # typed thresholds only
-
     exact = read_exact(typed)
     text = number_text(exact)
     if Fraction(value) == exact or Fraction(repr(value)) == exact:

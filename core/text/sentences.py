@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from threshold_lab.core.analysis import Analysis
 from threshold_lab.core.metrics.metric import format_count
 from threshold_lab.core.text.notable import excerpt, notable_points, reasons_text
 from threshold_lab.core.text.scores import threshold_words
-
-if TYPE_CHECKING:
-    from threshold_lab.core.analysis import Analysis
 
 
 def status_sentence(a: Analysis, threshold: str | None = None, *, metrics: bool = True) -> str:
