@@ -66,7 +66,7 @@ loaded = sorted(
                      "threshold_lab.core.drawing", "threshold_lab.tui.cli.aggregate",
                      "threshold_lab.tui.cli.explore", "threshold_lab.tui.cli.serve",
                      "threshold_lab.tui.plain", "threshold_lab.core.decide.band",
-                     "threshold_lab.core.decide.stability", "threshold_lab.core.decide.goal",
+                     "threshold_lab.core.decide.stability",
                      "threshold_lab.core.decide.risk_coverage", "threshold_lab.core.groups.",
                      "threshold_lab.core.compare.", "threshold_lab.core.multiclass.",
                      "threshold_lab.core.report.gate", "threshold_lab.core.figures",
