@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from threshold_lab.core.data import delimited, fast_csv, progress
+from threshold_lab.core.data import arrow_numbers, delimited, fast_csv, progress
 from threshold_lab.core.data.cells import Where, fail, find, numbers, optional
 from threshold_lab.core.data.dataset import Dataset, make_dataset, weight_problem
 from threshold_lab.core.data.quantise import bound, bound_words, parse_rule
@@ -298,13 +298,13 @@ def _from_table(path: Path, table: Any, names: dict[str, str], by: str | None) -
         col = table.column(names[key])
         if col.null_count or not (pa.types.is_floating(col.type) or pa.types.is_integer(col.type)):
             return None
-        arrays.append(np.asarray(col.to_numpy(), dtype=np.float64))
+        arrays.append(np.asarray(arrow_numbers.numbers(col), dtype=np.float64))
     merged, rule = None, None
     if "merged" in names:
         col = table.column(names["merged"])
         if col.null_count or not pa.types.is_boolean(col.type):
             return None
-        merged = np.asarray(col.to_numpy(zero_copy_only=False), dtype=bool)
+        merged = np.asarray(arrow_numbers.numbers(col), dtype=bool)
         rules = pc.unique(table.column(names["quantisation"]).cast(pa.string())).to_pylist()
         if len(rules) != 1 or rules[0] is None:
             return None
@@ -322,7 +322,7 @@ def _from_table(path: Path, table: Any, names: dict[str, str], by: str | None) -
         text = pc.utf8_trim_whitespace(col.cast(pa.string()))
         if pc.any(pc.equal(text, "")).as_py():
             return None
-        groups = np.asarray(text.to_numpy(zero_copy_only=False), dtype=str)
+        groups = arrow_numbers.texts(text)
     return Counts(arrays[0], arrays[1], arrays[2], merged, rule, groups, by)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, overload
 
 import numpy as np
-from threshold_lab.core.data import progress
+from threshold_lab.core.data import arrow_numbers, progress
 from threshold_lab.core.data.dataset import Dataset, make_dataset
 from threshold_lab.core.data.labels import LabelProblem, label_key, truth_of
 from threshold_lab.core.doubles import EXACT
@@ -43,9 +43,9 @@ def _labels(column: Any, positive: str | None) -> np.ndarray | None:
         return None
     kind = column.type
     if pa.types.is_boolean(kind) and positive is None:
-        return np.asarray(column.to_numpy(zero_copy_only=False), dtype=bool)
+        return arrow_numbers.numbers(column)
     if pa.types.is_integer(kind) and positive is None:
-        values = column.to_numpy()
+        values = arrow_numbers.numbers(column)
         low, high = values.min(), values.max()
         if high > 1 or low < -1 or (low == -1 and (values == 0).any()):
             return None  # the exact reader names the row at fault
@@ -73,7 +73,7 @@ def _labels(column: Any, positive: str | None) -> np.ndarray | None:
     out = np.empty(sum(len(c) for c in chunks), dtype=bool)
     start = 0
     for c in chunks:
-        out[start : start + len(c)] = lookup[c.indices.to_numpy(zero_copy_only=False)]
+        out[start : start + len(c)] = lookup[arrow_numbers.numbers(c.indices)]
         start += len(c)
     return out
 
@@ -204,7 +204,7 @@ def _id_numbers(ids: Any) -> np.ndarray | None:
                 return None
             body = pc.utf8_slice_codeunits(chunk, len(prefix))
         try:
-            out[start : start + len(chunk)] = pc.cast(body, pa.int64()).to_numpy()
+            out[start : start + len(chunk)] = arrow_numbers.numbers(pc.cast(body, pa.int64()))
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return None
         start += len(chunk)
@@ -286,14 +286,16 @@ def load_clean(
     # A zero may be a number too small for a double (1e-400), which arrow reads as 0
     # without a word: such a column is read again as text and its zeros looked at.
     for role in ("score", "weight"):
-        if role not in names or not bool((table.column(names[role]).to_numpy() == 0).any()):
+        if role not in names or not bool(
+            (arrow_numbers.numbers(table.column(names[role])) == 0).any()
+        ):
             continue
         if not isinstance(source, bytes | str | Path):
             if start is None:
                 return None  # a stream cannot be read again: the exact reader looks
             source.seek(start)
         text = read([names[role]], {names[role]: pa.string()}).column(0)
-        zeros = pa.array(table.column(names[role]).to_numpy() == 0)
+        zeros = pa.array(arrow_numbers.numbers(table.column(names[role])) == 0)
         if bool(pc.any(pc.match_substring_regex(text.filter(zeros), r"^[^eE]*[1-9]")).as_py()):
             return None  # the exact reader names the row
     return data
@@ -340,13 +342,17 @@ def from_table(table: Any, names: dict[str, str], positive: str | None) -> Datas
         bounds = pc.min_max(scores_col).as_py()
         if max(abs(bounds["min"]), abs(bounds["max"])) > EXACT:
             return None  # the exact reader names an integer a double would round
-    scores = np.asarray(scores_col.to_numpy(), dtype=np.float64)  # make_dataset checks finite
+    scores = np.asarray(
+        arrow_numbers.numbers(scores_col), dtype=np.float64
+    )  # make_dataset checks finite
     weights = None
     if "weight" in names:
         w = table.column(names["weight"])
         if w.null_count or not (pa.types.is_floating(w.type) or pa.types.is_integer(w.type)):
             return None
-        weights = np.asarray(w.to_numpy(), dtype=np.float64)  # make_dataset checks the values
+        weights = np.asarray(
+            arrow_numbers.numbers(w), dtype=np.float64
+        )  # make_dataset checks the values
     try:
         return make_dataset(
             scores, labels, weights=weights, ids=ids, ids_known_unique=ids is not None, owned=True

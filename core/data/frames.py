@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from threshold_lab.core.data import arrow_numbers
 from threshold_lab.core.errors import InputError, MissingDependency, quoted
 
 NEEDS_PYARROW = (
@@ -74,7 +75,7 @@ def _numbers(table: Any, name: str) -> np.ndarray:
         or pa.types.is_boolean(t)
     ):
         raise InputError(f"column {quoted(name)} holds {t}, not numbers")
-    return np.asarray(column.cast(pa.float64()).to_numpy(), dtype=np.float64)
+    return np.asarray(arrow_numbers.numbers(column.cast(pa.float64())), dtype=np.float64)
 
 
 def frame_columns(
@@ -93,9 +94,9 @@ def frame_columns(
 
     labels = _column(table, label)
     if pa.types.is_boolean(labels.type) or pa.types.is_integer(labels.type):
-        y: Any = labels.to_numpy()
+        y: Any = arrow_numbers.numbers(labels)
     elif pa.types.is_floating(labels.type) or pa.types.is_decimal(labels.type):
-        y = labels.cast(pa.float64()).to_numpy()
+        y = arrow_numbers.numbers(labels.cast(pa.float64()))
     else:
         y = np.asarray(labels.to_pylist(), dtype=object)
     score_arrays = [_numbers(table, s) for s in scores]

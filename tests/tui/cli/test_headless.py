@@ -91,3 +91,42 @@ def test_a_report_of_a_preset_loads_only_what_it_uses() -> None:
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stderr) == {"code": 0, "loaded": []}
     assert json.loads(proc.stdout)["schema"] == 1
+
+
+# pyarrow's to_numpy imports pandas wherever it is installed (a quarter to half a
+# second and some 45 MiB): reading a file's numbers goes round it.
+FILES = """
+import json, sys
+from pathlib import Path
+from threshold_lab.tui.cli import main
+
+folder = Path(sys.argv[1])
+codes = [main(["report", str(folder / "rows.parquet"), "--json"]),
+         main(["report", str(folder / "rows.csv"), "--positive", "yes"])]
+sys.stderr.write(json.dumps({"codes": codes, "pandas": "pandas" in sys.modules}))
+"""
+
+
+def test_a_report_of_a_file_loads_no_pandas(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    assert importlib.util.find_spec("pandas") is not None  # the test environment has it
+    rows = {"score": [0.9, 0.8, 0.8, 0.3, 0.1], "label": [1, 0, 1, 1, 0], "weight": [1, 2, 1, 1, 3]}
+    pq.write_table(pa.table(rows), tmp_path / "rows.parquet")
+    (tmp_path / "rows.csv").write_text("id,score,label\na1,0.9,yes\na2,0.8,no\na3,0.4,yes\n")
+    proc = subprocess.run(
+        [sys.executable, "-c", FILES, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stderr) == {"codes": [0, 0], "pandas": False}
+    report, end = json.JSONDecoder().raw_decode(proc.stdout)
+    assert (report["n"], report["positives"], report["negatives"]) == (5, 3, 5)  # weighted
+    assert "ROC AUC, trapezoid over the exact sweep: 1/2" in proc.stdout[end:]  # the CSV
