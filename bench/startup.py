@@ -15,6 +15,10 @@ checkout's ``.venv/bin/python``, or a venv made from a pyenv-built Python with t
 wheel installed), in the same turns. Every command runs from the temporary folder,
 so that no interpreter finds the repository's ``threshold_lab`` folder on its path.
 
+A five-row CSV file's report and a five-row Parquet file's are timed beside, without a
+target: Parquet needs pyarrow, whose own import is a floor of its own (pandas, where
+installed, must not be loaded by either).
+
 Usage: python bench/startup.py [--repeat 5] [--python OTHER ...]
 """
 
@@ -42,12 +46,29 @@ def main() -> None:
     parser.add_argument("--python", nargs="*", default=[])
     args = parser.parse_args()
     report = ["-m", "threshold_lab", "report", "canonical", "--json"]
+    folder = tempfile.mkdtemp(prefix="tl-startup-")
+    rows = "score,label\n0.9,1\n0.8,0\n0.8,1\n0.3,1\n0.1,0\n"
+    csv = os.path.join(folder, "five.csv")
+    with open(csv, "w") as fh:
+        fh.write(rows)
+    parquet = os.path.join(folder, "five.parquet")
+    import pyarrow.csv as pv
+    import pyarrow.parquet as pq
+
+    pq.write_table(pv.read_csv(csv), parquet)
     # Each interpreter's report against its own numpy import.
     pythons = [(sys.executable, "")] + [(other, f" ({other})") for other in args.python]
     commands: dict[str, list[str]] = {"python -c pass": [sys.executable, "-c", "pass"]}
     for python, named in pythons:
         commands[f"python -c 'import numpy'{named}"] = [python, "-c", "import numpy"]
         commands[f"report canonical --json{named}"] = [python, *report]
+    commands["report five.csv --json"] = [sys.executable, *report[:3], csv, "--json"]
+    commands["report five.parquet --json"] = [sys.executable, *report[:3], parquet, "--json"]
+    commands["python -c 'import numpy, pyarrow.parquet'"] = [
+        sys.executable,
+        "-c",
+        "import numpy, pyarrow.parquet",
+    ]
     for argv in commands.values():
         seconds(argv)  # writes the byte-compiled modules; not counted
     times: dict[str, list[float]] = {name: [] for name in commands}
@@ -56,7 +77,7 @@ def main() -> None:
             times[name].append(seconds(argv))
     print(f"best of {args.repeat}, in turns")
     for name, t in times.items():
-        named = name[name.index(" (") :] if " (" in name else ""
+        named = name[name.index(" (") :] if name.endswith(")") else ""
         numpy = min(times[f"python -c 'import numpy'{named}"])
         print(f"  {name:<56} {min(t) * 1000:7.1f} ms  {min(t) / numpy:5.2f}x import numpy")
     print("  target: report canonical --json at most 2.00x import numpy")

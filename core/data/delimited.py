@@ -173,8 +173,29 @@ def _read_exact(path: Path, cols: Columns) -> Dataset:
     return assemble(path, rows.cells, rows.where, cols)
 
 
+#: Up to this size a file goes straight to the exact reader: at some 2 µs a row,
+#: 64 KiB (about 3,000 rows) reads in under 10 ms, where importing pyarrow alone
+#: costs some 50 ms.
+SMALL_BYTES = 64 * 1024
+
+
+def _small(path: Path) -> bool:
+    held = progress.memory(path)
+    if held is not None:
+        return len(held) <= SMALL_BYTES
+    try:
+        return path.is_file() and path.stat().st_size <= SMALL_BYTES
+    except OSError:
+        return False  # the readers say what is wrong
+
+
 def load_delimited(path: Path, cols: Columns) -> Dataset:
-    """Read a CSV or TSV file with a header row: fast when clean, exact messages when not."""
+    """Read a CSV or TSV file with a header row: fast when clean, exact messages when not.
+
+    A small file is read by the exact reader alone (the same rows, without pyarrow's
+    import)."""
+    if _small(path):
+        return _read_exact(path, cols)
     fast = _try_fast(path, cols)
     if fast is not None:
         return fast

@@ -254,3 +254,19 @@ def test_an_id_that_is_no_utf8_is_simply_absent(tmp_path: Path) -> None:
     data = load_file(p)
     assert data.position_of("\ud800") is None and data.position_of("a\udcff") is None
     assert data.position_of("r2") == 1 and data.position_of("café") == 2
+
+
+def test_a_small_file_is_read_exactly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(delimited, "SMALL_BYTES", 64 * 1024)  # the rule, not the fixture's
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the fast reader ran")
+
+    monkeypatch.setattr(delimited, "_try_fast", boom)
+    p = tmp_path / "d.csv"
+    p.write_text("score,label\n" + "0.9,1\n0.2,0\n" * 100)
+    assert load_file(p).scores.tolist() == [0.9, 0.2] * 100
+    rows = (64 * 1024) // len("0.9,1\n0.2,0\n") + 1
+    p.write_text("score,label\n" + "0.9,1\n0.2,0\n" * rows)  # over 64 KiB
+    with pytest.raises(AssertionError, match="the fast reader ran"):
+        load_file(p)
