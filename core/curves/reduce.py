@@ -129,6 +129,10 @@ def _survivors(
     return np.flatnonzero(~straight), xa, ya, a
 
 
+#: Points a corner search reads as Python numbers before it reads windows of arrays.
+NEAR = 8
+
+
 class _Corners:
     """The points not on a straight segment, found on demand where x and y rise.
 
@@ -145,11 +149,34 @@ class _Corners:
         self._ahead = (0, -1)  # no corner in [start, corner); corner is one (or m - 1)
         self._behind = (0, -1)  # no corner in (corner, end]; corner is one (or 0)
 
+    def _near(self, lo: int, hi: int, forward: bool) -> int | None:
+        """The first (or last) corner among points ``lo .. hi - 1``, read as Python
+        numbers: most searches end within a few points of where they start, and this
+        answers them without a window's arrays. None where there is none."""
+        lo, hi = max(lo, 0), min(hi, self.m)
+        a, b = max(0, lo - 1), min(self.m, hi + 1)
+        xs = np.asarray(self.x[a:b]).tolist()
+        ys = np.asarray(self.y[a:b]).tolist()
+        order = range(lo, hi) if forward else range(hi - 1, lo - 1, -1)
+        for i in order:
+            if i <= 0 or i >= self.m - 1:
+                return i  # the ends are corners
+            k = i - a
+            dx1, dy1 = xs[k] - xs[k - 1], ys[k] - ys[k - 1]
+            dx2, dy2 = xs[k + 1] - xs[k - 1], ys[k + 1] - ys[k - 1]
+            if dx1 * dy2 != dy1 * dx2:
+                return i
+        return None
+
     def next(self, i: int) -> int:
         """The first corner from ``i`` on (the last point is one)."""
         start, corner = self._ahead
         if start <= i <= corner:
             return corner
+        near = self._near(i, i + NEAR, forward=True)
+        if near is not None:
+            self._ahead = (i, near)
+            return near
         begin, width = i, 64
         found = self.m - 1
         while i < self.m:
@@ -173,6 +200,10 @@ class _Corners:
         if 0 < start < j <= ahead:
             # No corner in [start, j): the last is before the forward search's start.
             return self.last(start)
+        near = self._near(j - NEAR, j, forward=False) if j > 0 else None
+        if near is not None:
+            self._behind = (near, j - 1)
+            return near
         stop, width = j, 64
         found = 0
         while j > 0:
