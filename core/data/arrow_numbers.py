@@ -51,7 +51,11 @@ def _chunk(array: Any) -> np.ndarray:
     kind = array.type
     n = len(array)
     if array.null_count == 0 and (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
-        code = "f" if pa.types.is_floating(kind) else ("i" if _signed(kind) else "u")
+        code = (
+            "f"
+            if pa.types.is_floating(kind)
+            else ("i" if pa.types.is_signed_integer(kind) else "u")
+        )
         dtype = np.dtype(f"{code}{kind.bit_width // 8}")
         data = array.buffers()[1]
         if n == 0 or data is None:
@@ -65,14 +69,3 @@ def _chunk(array: Any) -> np.ndarray:
         start = array.offset
         return np.unpackbits(bits, count=start + n, bitorder="little")[start:].view(bool)
     return np.asarray(array.to_numpy(zero_copy_only=False))
-
-
-def _signed(kind: Any) -> bool:
-    import pyarrow as pa
-
-    return bool(
-        pa.types.is_int8(kind)
-        or pa.types.is_int16(kind)
-        or pa.types.is_int32(kind)
-        or pa.types.is_int64(kind)
-    )

@@ -286,17 +286,19 @@ def load_clean(
     # A zero may be a number too small for a double (1e-400), which arrow reads as 0
     # without a word: such a column is read again as text and its zeros looked at.
     for role in ("score", "weight"):
-        if role not in names or not bool(
-            (arrow_numbers.numbers(table.column(names[role])) == 0).any()
-        ):
+        if role not in names:
+            continue
+        zero = arrow_numbers.numbers(table.column(names[role])) == 0
+        if not zero.any():
             continue
         if not isinstance(source, bytes | str | Path):
             if start is None:
                 return None  # a stream cannot be read again: the exact reader looks
             source.seek(start)
         text = read([names[role]], {names[role]: pa.string()}).column(0)
-        zeros = pa.array(arrow_numbers.numbers(table.column(names[role])) == 0)
-        if bool(pc.any(pc.match_substring_regex(text.filter(zeros), r"^[^eE]*[1-9]")).as_py()):
+        if bool(
+            pc.any(pc.match_substring_regex(text.filter(pa.array(zero)), r"^[^eE]*[1-9]")).as_py()
+        ):
             return None  # the exact reader names the row
     return data
 
@@ -342,17 +344,14 @@ def from_table(table: Any, names: dict[str, str], positive: str | None) -> Datas
         bounds = pc.min_max(scores_col).as_py()
         if max(abs(bounds["min"]), abs(bounds["max"])) > EXACT:
             return None  # the exact reader names an integer a double would round
-    scores = np.asarray(
-        arrow_numbers.numbers(scores_col), dtype=np.float64
-    )  # make_dataset checks finite
+    # make_dataset checks the scores are finite, and the weights' values.
+    scores = np.asarray(arrow_numbers.numbers(scores_col), dtype=np.float64)
     weights = None
     if "weight" in names:
         w = table.column(names["weight"])
         if w.null_count or not (pa.types.is_floating(w.type) or pa.types.is_integer(w.type)):
             return None
-        weights = np.asarray(
-            arrow_numbers.numbers(w), dtype=np.float64
-        )  # make_dataset checks the values
+        weights = np.asarray(arrow_numbers.numbers(w), dtype=np.float64)
     try:
         return make_dataset(
             scores, labels, weights=weights, ids=ids, ids_known_unique=ids is not None, owned=True

@@ -8,7 +8,21 @@ import sys
 
 from tests.paths import ROOT
 
-# Runs in a fresh interpreter: the test session itself has imported Textual.
+
+def _fresh(script: str, *args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
+    """``script`` run in a fresh interpreter (the test session itself has imported
+    Textual, pandas and the rest), ``typed`` on its stdin."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        input=typed,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
 SCRIPT = """
 import contextlib, json, sys
 from threshold_lab.tui.cli import main
@@ -29,15 +43,7 @@ sys.stderr.write(json.dumps({"codes": codes, "heavy": heavy}))
 
 
 def test_report_and_plain_mode_load_no_textual() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        input="status\nnext\nquit\n",
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    proc = _fresh(SCRIPT, typed="status\nnext\nquit\n")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stderr)
     assert result == {"codes": [0, 0, 0], "heavy": []}
@@ -80,14 +86,7 @@ sys.stderr.write(json.dumps({"code": code, "loaded": loaded}))
 
 
 def test_a_report_of_a_preset_loads_only_what_it_uses() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", LAZY],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    proc = _fresh(LAZY)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stderr) == {"code": 0, "loaded": []}
     assert json.loads(proc.stdout)["schema"] == 1
@@ -117,14 +116,7 @@ def test_a_report_of_a_file_loads_no_pandas(tmp_path) -> None:  # type: ignore[n
     rows = {"score": [0.9, 0.8, 0.8, 0.3, 0.1], "label": [1, 0, 1, 1, 0], "weight": [1, 2, 1, 1, 3]}
     pq.write_table(pa.table(rows), tmp_path / "rows.parquet")
     (tmp_path / "rows.csv").write_text("id,score,label\na1,0.9,yes\na2,0.8,no\na3,0.4,yes\n")
-    proc = subprocess.run(
-        [sys.executable, "-c", FILES, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    proc = _fresh(FILES, str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stderr) == {"codes": [0, 0], "pandas": False}
     report, end = json.JSONDecoder().raw_decode(proc.stdout)
