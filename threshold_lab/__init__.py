@@ -19,14 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-# numpy first, from the package itself, so that it is imported near the bottom of the
-# call stack: imported at the end of a long chain of this package's own imports, its
-# two hundred modules' import calls keep crossing an edge of the interpreter's frame
-# stack, where CPython 3.11 maps and unmaps a 16 KiB chunk at each crossing (some
-# 20 ms of every command's start-up). Everything here computes with numpy anyway.
-import numpy  # noqa: F401
-
 from threshold_lab.core.errors import InputError, MissingDependency, UnknownOption
+from threshold_lab.tui import kernels
 
 if TYPE_CHECKING:
     from threshold_lab.core.measures import Measure
@@ -42,6 +36,16 @@ if TYPE_CHECKING:
     from_frame = Report.from_frame
     #: The installed version (read when asked; see :func:`__getattr__`).
     __version__: str
+
+# numpy first, from the package itself, so that it is imported near the bottom of the
+# call stack: imported at the end of a long chain of this package's own imports, its
+# two hundred modules' import calls keep crossing an edge of the interpreter's frame
+# stack, where CPython 3.11 maps and unmaps a 16 KiB chunk at each crossing (some
+# 20 ms of every command's start-up). Everything here computes with numpy anyway. The
+# command line chooses numpy's kernels first, where its AVX-512 sorts are slow
+# (threshold_lab.tui.kernels); a Python session's numpy is left as it is. Neither
+# module imported above imports numpy.
+kernels.import_numpy()
 
 __all__ = [
     "Explored",
