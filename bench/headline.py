@@ -33,8 +33,6 @@ Usage: python bench/headline.py [--rows 10000000] [--rounds 3] [--folder DIR]
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -44,7 +42,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from timing import command
+from timing import command, processor
 
 TARGET_SKLEARN = 0.15
 TARGET_TEXT = 1.2
@@ -113,22 +111,6 @@ def run(argv: list[str], *, said: bool = False) -> tuple[float, float]:
             lines = Path(out.name).read_text().splitlines()
             took = float(next(ln for ln in lines if ln.startswith("@@ ")).split()[1])
     return took, peak
-
-
-def processor() -> str:
-    name = platform.processor() or "unknown"
-    flags = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name") and name in ("", "unknown", "x86_64"):
-                name = line.split(":", 1)[1].strip()
-            if line.startswith("flags"):
-                flags = line
-                break
-    except OSError:
-        pass
-    simd = "AVX-512" if "avx512f" in flags else ("AVX2" if "avx2" in flags else "no AVX2")
-    return f"{name} ({simd}, {os.cpu_count()} cores)"
 
 
 def main() -> None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from threshold_lab import _kernels
 from threshold_lab.core.errors import InputError, MissingDependency, UnknownOption
-from threshold_lab.tui import kernels
 
 if TYPE_CHECKING:
     from threshold_lab.core.measures import Measure
@@ -43,9 +43,9 @@ if TYPE_CHECKING:
 # stack, where CPython 3.11 maps and unmaps a 16 KiB chunk at each crossing (some
 # 20 ms of every command's start-up). Everything here computes with numpy anyway. The
 # command line chooses numpy's kernels first, where its AVX-512 sorts are slow
-# (threshold_lab.tui.kernels); a Python session's numpy is left as it is. Neither
+# (threshold_lab._kernels); a Python session's numpy is left as it is. Neither
 # module imported above imports numpy.
-kernels.import_numpy()
+_kernels.import_numpy()
 
 __all__ = [
     "Explored",

@@ -57,8 +57,6 @@ BESIDE: dict[str, frozenset[str]] = {
     "plain": frozenset({"commands", "terminal"}),  # plain mode: no Textual
     "cli": EXPLORER | {"plain"},  # the command line starts every front end
     "api": frozenset({"cli", "app", "ascii"}),  # threshold_lab.explore
-    # numpy's kernels for the command's process: imported before numpy, so nothing
-    "kernels": frozenset(),
 }
 #: Where a module may import the project inside a function (see the docstring).
 LAZY = frozenset({"cli", "api"})

@@ -125,7 +125,17 @@ def choice(
         return None
     if not sys.platform.startswith("linux") or not zen4(cpuinfo()):
         return None
-    version = numpy_version()
+    return avx512_names(numpy_version())
+
+
+def avx512_names(version: tuple[int, int] | None) -> str | None:
+    """What turns off the AVX-512 kernels of numpy ``version`` (a (major, minor)),
+    where it has AVX2 sorts to fall back on (2.0 and later); None before, or where the
+    version is not known.
+
+    >>> avx512_names((2, 4)), avx512_names((1, 26))
+    ('X86_V4 AVX512_ICL AVX512_SPR', None)
+    """
     if version is None:
         return None
     for since, names in _AVX512.items():

@@ -12,9 +12,9 @@ import sys
 
 import numpy as np
 import pytest
-from threshold_lab.tui import kernels
 
 from tests.paths import ROOT
+from threshold_lab import _kernels as kernels
 
 ZEN4 = """processor\t: 0
 vendor_id\t: AuthenticAMD
@@ -191,7 +191,7 @@ def test_a_numpy_that_refuses_the_choice_starts_the_command_again() -> None:
     if not baseline:
         pytest.skip("this numpy has no baseline features to refuse")
     refused = str(baseline[-1])
-    run = _fresh(RESTART, str(ROOT / "tui" / "kernels.py"), refused, env=_environment())
+    run = _fresh(RESTART, str(ROOT / "threshold_lab" / "_kernels.py"), refused, env=_environment())
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["start None", "start ''", "sorted [1, 2, 3]"]
     assert "Traceback" not in run.stderr
@@ -210,7 +210,7 @@ def _imported(tree: ast.AST) -> set[str]:
 def test_choosing_imports_nothing_but_the_standard_library() -> None:
     """It runs before numpy is imported: numpy is imported by its last step alone, and
     nothing of the project at all."""
-    tree = ast.parse((ROOT / "tui" / "kernels.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "threshold_lab" / "_kernels.py").read_text(encoding="utf-8"))
     last = next(
         n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "import_numpy"
     )
