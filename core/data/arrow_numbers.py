@@ -23,12 +23,21 @@ def numbers(column: Any) -> np.ndarray:
     import pyarrow as pa
 
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    if not chunks:  # a column of no chunks: an empty array of its type
+        chunks = [pa.nulls(0, type=column.type)]
     parts = [_chunk(c) for c in chunks]
     if len(parts) == 1:
         return parts[0]
-    if not parts:
-        return np.asarray(column.to_numpy(zero_copy_only=False))
     return np.concatenate(parts)
+
+
+def mask(values: np.ndarray) -> Any:
+    """A numpy boolean array as a pyarrow boolean array (a filter), made from its
+    packed bits: ``pa.array`` of a numpy array imports pandas too."""
+    import pyarrow as pa
+
+    bits = np.packbits(np.asarray(values, dtype=bool), bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
 
 
 def texts(column: Any) -> np.ndarray:

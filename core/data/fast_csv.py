@@ -296,9 +296,8 @@ def load_clean(
                 return None  # a stream cannot be read again: the exact reader looks
             source.seek(start)
         text = read([names[role]], {names[role]: pa.string()}).column(0)
-        if bool(
-            pc.any(pc.match_substring_regex(text.filter(pa.array(zero)), r"^[^eE]*[1-9]")).as_py()
-        ):
+        zeros = text.filter(arrow_numbers.mask(zero))
+        if bool(pc.any(pc.match_substring_regex(zeros, r"^[^eE]*[1-9]")).as_py()):
             return None  # the exact reader names the row
     return data
 

@@ -7,7 +7,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from threshold_lab.core.data.arrow_numbers import numbers
+from threshold_lab.core.data.arrow_numbers import mask, numbers
 
 TYPES = [
     pa.int8(),
@@ -51,6 +51,9 @@ def test_numbers_equal_pyarrow_in_chunks_and_slices(kind, values, cut, start, le
         assert len(got) == len(column)
         if len(column):
             assert got.dtype == want.dtype
+    # No chunks at all: an empty array of the column's own type.
+    empty = pa.array([], type=kind).to_numpy(zero_copy_only=False)
+    assert numbers(pa.chunked_array([], type=kind)).dtype == empty.dtype
 
 
 def test_a_column_with_nulls_goes_through_pyarrow() -> None:
@@ -69,3 +72,14 @@ def test_texts_equal_pyarrow(chunks) -> None:  # type: ignore[no-untyped-def]
     assert got.tolist() == column.to_pylist()
     assert got.dtype.kind == "U"
     assert texts(pa.array(["x", "y", "x"])).tolist() == ["x", "y", "x"]
+
+
+@given(st.lists(st.booleans(), max_size=70))
+def test_a_mask_equals_pyarrows_own_conversion(values: list[bool]) -> None:
+    got = mask(np.array(values, dtype=bool))
+    assert got.type == pa.bool_()
+    assert got.to_pylist() == values
+    assert got.equals(pa.array(values, type=pa.bool_()))
+    # As a filter, it keeps the rows it marks.
+    rows = pa.array(list(range(len(values))))
+    assert rows.filter(got).to_pylist() == [i for i, v in enumerate(values) if v]

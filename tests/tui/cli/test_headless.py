@@ -101,7 +101,8 @@ from threshold_lab.tui.cli import main
 
 folder = Path(sys.argv[1])
 codes = [main(["report", str(folder / "rows.parquet"), "--json"]),
-         main(["report", str(folder / "rows.csv"), "--positive", "yes"])]
+         main(["report", str(folder / "rows.csv"), "--positive", "yes"]),
+         main(["report", str(folder / "zeros.csv"), "--points", "0"])]
 sys.stderr.write(json.dumps({"codes": codes, "pandas": "pandas" in sys.modules}))
 """
 
@@ -116,9 +117,13 @@ def test_a_report_of_a_file_loads_no_pandas(tmp_path) -> None:  # type: ignore[n
     rows = {"score": [0.9, 0.8, 0.8, 0.3, 0.1], "label": [1, 0, 1, 1, 0], "weight": [1, 2, 1, 1, 3]}
     pq.write_table(pa.table(rows), tmp_path / "rows.parquet")
     (tmp_path / "rows.csv").write_text("id,score,label\na1,0.9,yes\na2,0.8,no\na3,0.4,yes\n")
+    # Past the exact reader's size, with scores of 0: the fast path looks at each 0's
+    # text (a number too small for a double reads as 0), through a filter of its own.
+    many = "".join(f"0.{i:05d},{i % 2}\n" for i in range(1, 8000))
+    (tmp_path / "zeros.csv").write_text("score,label\n0,0\n0.0,1\n" + many)
     proc = _fresh(FILES, str(tmp_path))
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stderr) == {"codes": [0, 0], "pandas": False}
+    assert json.loads(proc.stderr) == {"codes": [0, 0, 0], "pandas": False}
     report, end = json.JSONDecoder().raw_decode(proc.stdout)
     assert (report["n"], report["positives"], report["negatives"]) == (5, 3, 5)  # weighted
     assert "ROC AUC, trapezoid over the exact sweep: 1/2" in proc.stdout[end:]  # the CSV
