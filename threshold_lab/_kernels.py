@@ -13,7 +13,7 @@ even empty, is left as it is: ``NPY_DISABLE_CPU_FEATURES=`` keeps numpy's own ch
 A Python session that imports threshold_lab keeps its numpy as it is (docs/python.md
 says how to choose the same there).
 
-Nothing here imports numpy.
+Nothing here imports numpy but :func:`import_numpy`, as its last step.
 """
 
 from __future__ import annotations
