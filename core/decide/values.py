@@ -38,14 +38,20 @@ NOT_SEPARATED = frozenset(
 
 
 def _div(num: Any, den: Any) -> FloatArray:
-    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), den)
+    """``num / den`` as doubles, NaN where ``den`` is 0. Counts are divided as doubles in
+    the one pass that divides (a count array is not copied to doubles first); a
+    Fraction's products (object arrays) are made doubles first."""
+    a, b = np.asarray(num), np.asarray(den)
+    if a.dtype == object:
+        a = a.astype(np.float64)
+    if b.dtype == object:
+        b = b.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.asarray(num / den, dtype=np.float64)
-    if np.ndim(den) == 0:
-        return out if den != 0 else np.full(np.shape(num), np.nan)
-    zero = den == 0
-    if zero.any():
-        out[zero] = np.nan
+        out: FloatArray = np.asarray(np.true_divide(a, b, dtype=np.float64))
+    if b.ndim == 0:
+        return out if b != 0 else np.full(out.shape, np.nan)
+    if not b.all():  # one pass; the zeros are looked for only where there are some
+        out[np.broadcast_to(b == 0, out.shape)] = np.nan
     return out
 
 
