@@ -372,9 +372,6 @@ def _rows(
         t[0] += carry
         np.cumsum(t, out=t)
         carry = int(t[-1])
-        np.subtract(rows[:length], t, out=f)
-        if b.start:
-            f += b.start
         k >>= _BIT
         np.not_equal(k[:-1], k[1:], out=ch[:-1])
         ch[-1] = last
@@ -383,17 +380,24 @@ def _rows(
         decode(k, b.start)
         kept = int(np.count_nonzero(ch))
         if kept == length:
+            np.subtract(rows[:length], t, out=f)  # FP: the rows so far less the TP
+            if b.start:
+                f += b.start
             if not in_place:
                 key[m : m + length] = k
                 tp[m : m + length] = t
                 fp[m : m + length] = f
         else:
             keep = np.flatnonzero(ch)
-            for out, part, inside in ((key, k, True), (tp, t, in_place), (fp, f, in_place)):
+            for out, part, inside in ((key, k, True), (tp, t, in_place)):
                 if inside and m + kept > b.start:  # overlapping: gathered apart first
                     out[m : m + kept] = part[keep]
                 else:  # "clip" writes straight to ``out`` (every index is in range)
                     np.take(part, keep, out=out[m : m + kept], mode="clip")
+            # FP only at the rows kept: the rows up to each, less its TP (written above).
+            at = fp[m : m + kept]
+            np.add(keep, b.start + 1, out=at)
+            at -= tp[m : m + kept]
         m += kept
     return m
 
