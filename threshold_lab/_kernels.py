@@ -157,8 +157,11 @@ def import_numpy(names: str | None = None) -> None:
     elif names is None:
         names = choice(os.environ, sys.argv, getattr(sys, "orig_argv", ()))
     if not names:
-        import numpy
-
+        try:
+            import numpy
+        except RuntimeError as exc:  # numpy refuses the user's own variable
+            if not _said(exc):
+                raise
         return
     os.environ[VARIABLE] = names
     try:
@@ -169,3 +172,16 @@ def import_numpy(names: str | None = None) -> None:
         os.environ[VARIABLE] = ""
         sys.stdout.flush()
         os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+
+
+def _said(refusal: RuntimeError) -> bool:
+    """numpy's refusal of a variable the user set, as the command's one line (and the
+    command leaves with status 2); False, to raise it as it is, in a Python session or
+    for any other error."""
+    text = str(refusal)
+    if VARIABLE not in text or not command_line(sys.argv, getattr(sys, "orig_argv", ())):
+        return False
+    why = " ".join(text.split("\n", 1)[-1].split())
+    value = os.environ.get(VARIABLE, "")
+    sys.stderr.write(f"threshold-lab: error: numpy refuses {VARIABLE}={value!r}: {why}\n")
+    raise SystemExit(2)

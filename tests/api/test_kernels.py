@@ -225,3 +225,30 @@ def test_choosing_imports_nothing_but_the_standard_library() -> None:
         "warnings",
     }
     assert _imported(last) == {"numpy"}
+
+
+def test_a_variable_numpy_refuses_is_one_line_from_the_command() -> None:
+    """The user's own NPY_DISABLE_CPU_FEATURES naming what numpy cannot turn off: the
+    command says so in one line and leaves with status 2; a Python session gets numpy's
+    own error."""
+    core = getattr(np, "_core", None) or np.core
+    baseline = list(core._multiarray_umath.__cpu_baseline__)
+    if not baseline:
+        pytest.skip("this numpy has no baseline features to refuse")
+    env = _environment(NPY_DISABLE_CPU_FEATURES=str(baseline[-1]))
+    run = subprocess.run(
+        [sys.executable, "-m", "threshold_lab", "report", "canonical"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr.startswith(
+        f"threshold-lab: error: numpy refuses NPY_DISABLE_CPU_FEATURES={str(baseline[-1])!r}: "
+    )
+    assert len(run.stderr.splitlines()) == 1 and "baseline" in run.stderr
+    session = _fresh("import threshold_lab", env=env)
+    assert session.returncode == 1 and "RuntimeError" in session.stderr
