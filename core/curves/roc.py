@@ -7,7 +7,6 @@ pairwise ranking probability with ties counted one half.
 
 from __future__ import annotations
 
-import weakref
 from fractions import Fraction
 from typing import Any
 
@@ -25,11 +24,9 @@ FloatArray = npt.NDArray[np.float64]
 _INT64_SAFE = 2**31
 
 
-#: For each sweep whose AUC was summed in whole counts: where each block began and the
-#: sum of the segments before it (weakly held: it goes with its sweep).
-_CHECKPOINTS: weakref.WeakKeyDictionary[Sweep, tuple[npt.NDArray[np.int64], list[int]]] = (
-    weakref.WeakKeyDictionary()
-)
+#: The key in a sweep's memo, for a sweep whose AUC was summed in whole counts: where
+#: each block began and the sum of the segments before it.
+_CHECKPOINTS = "roc_auc_checkpoints"
 
 
 def segment_terms(fp: npt.NDArray[Any], tp: npt.NDArray[Any], first: int, last: int) -> int:
@@ -51,10 +48,11 @@ def segment_sum(sweep: Sweep, first: int, last: int) -> int:
     in are read, however many segments lie between them."""
     if last < first:
         return 0
-    kept = _CHECKPOINTS.get(sweep)
+    kept = sweep.memo.get(_CHECKPOINTS)
     if kept is None:
         return segment_terms(sweep.fp, sweep.tp, first, last)
-    starts, before = kept
+    starts: npt.NDArray[np.int64] = kept[0]
+    before: list[int] = kept[1]
 
     def upto(m: int) -> int:  # segments 1 .. m
         if m < 1:
@@ -89,7 +87,7 @@ def auc_from_sums(
     """The ROC AUC of ``sweep`` (whole counts, both classes) from Σ ΔFP·(TP+TP′) summed
     elsewhere (``twice``), and the running sums ``before`` each block's first point
     ``starts``, which partial AUCs read (:func:`segment_sum`)."""
-    _CHECKPOINTS[sweep] = (starts, before)
+    sweep.memo[_CHECKPOINTS] = (starts, before)
     exact = Fraction(twice, 2 * int(sweep.positives) * int(sweep.negatives))
     return from_fraction(exact, 0.0, name="ROC AUC", formula="Σ ΔFPR·(TPR+TPR′)/2")
 
@@ -122,7 +120,7 @@ def roc_auc(sweep: Sweep) -> Metric:
             twice += segment_terms(fp, tp, b.start, b.stop - 1)
         # The running sum at each block's start: a partial AUC reads any run of
         # segments from two of these and at most two blocks (see segment_sum).
-        _CHECKPOINTS[sweep] = (np.asarray(starts, dtype=np.int64), sums)
+        sweep.memo[_CHECKPOINTS] = (np.asarray(starts, dtype=np.int64), sums)
         exact = Fraction(twice, 2 * int(sweep.positives) * int(sweep.negatives))
         return from_fraction(exact, 0.0, name=name, formula=formula)
     # Weighted sums can be near the largest float or near the smallest: take the

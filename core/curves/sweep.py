@@ -8,7 +8,7 @@ Row order never changes any result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -58,6 +58,11 @@ class Sweep:
     fp: CountArray
     positives: int | float
     negatives: int | float
+    #: What was worked out of these counts once and is read again (the ROC AUC's
+    #: running sums, :mod:`threshold_lab.core.curves.roc`): held by the sweep itself,
+    #: not in a weak dictionary, whose callbacks at each sweep's end can swallow a
+    #: Ctrl-C that lands in them (Python prints it and carries on).
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def size(self) -> int:

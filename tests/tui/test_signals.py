@@ -9,6 +9,7 @@ the explorer's terminal left in its screen mode. Each test here runs the real co
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -333,3 +334,57 @@ def test_ctrl_d_on_a_terminal_still_there_ends_plain_mode_as_before(tmp_path: Pa
         proc.kill()
         os.close(master)
     assert b"unsaved edits" in out and not list(tmp_path.glob("costs.recovered-*.csv"))
+
+
+def test_a_stop_whose_raise_was_lost_stops_the_next_progress_check() -> None:
+    """Python prints and drops an exception a signal's handler raises inside a weak
+    reference's or the collector's callback: the stop is recorded too, and a long
+    command's progress raises it there."""
+    from threshold_lab.tui.plain import hangup
+
+    hangup.acted_on()
+    assert hangup.still_stopping(1, 10) is True
+    with contextlib.suppress(KeyboardInterrupt):  # raised where Python drops it
+        hangup.interrupt(signal.SIGINT, None)
+    with pytest.raises(KeyboardInterrupt):
+        hangup.still_stopping(2, 10)
+    hangup.acted_on()
+    assert hangup.still_stopping(3, 10) is True
+    with contextlib.suppress(hangup.HangUp):
+        hangup._hang_up(signal.SIGTERM, None)
+    with pytest.raises(hangup.HangUp) as stop:
+        hangup.still_stopping(4, 10)
+    assert stop.value.signum == signal.SIGTERM
+    hangup.acted_on()
+
+
+def test_a_stop_left_from_before_a_command_is_not_that_commands() -> None:
+    from threshold_lab.core.data.presets import preset
+    from threshold_lab.core.session.session import Session
+    from threshold_lab.tui.plain import hangup
+    from threshold_lab.tui.plain.dispatch import PlainSession
+
+    out = io.StringIO()
+    plain = PlainSession(Session(preset("canonical").data, 0.5, source="x"), out)
+    with contextlib.suppress(KeyboardInterrupt):
+        hangup.interrupt(signal.SIGINT, None)
+    plain.run_line("bootstrap 200")
+    assert "Stopped" not in out.getvalue()
+    assert "Bootstrap on: 200 replicates" in out.getvalue()
+    assert hangup.still_stopping() is True
+
+
+def test_a_sweep_keeps_its_auc_sums_itself() -> None:
+    """The ROC AUC's running sums are held by the sweep (no weak dictionary, whose
+    callback at each sweep's end could swallow a Ctrl-C)."""
+    from threshold_lab.core.curves.roc import roc_auc, segment_sum, segment_terms
+    from threshold_lab.core.curves.sweep import build_sweep
+    from threshold_lab.core.data.dataset import make_dataset
+
+    rng = np.random.default_rng(3)
+    sweep = build_sweep(make_dataset(rng.random(300_000), rng.random(300_000) < 0.4))
+    assert sweep.memo == {}
+    roc_auc(sweep)
+    assert list(sweep.memo) == ["roc_auc_checkpoints"]
+    last = sweep.size - 1
+    assert segment_sum(sweep, 5, last - 7) == segment_terms(sweep.fp, sweep.tp, 5, last - 7)

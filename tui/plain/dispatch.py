@@ -23,6 +23,7 @@ from threshold_lab.tui import commands as cmd
 from threshold_lab.tui.commands import Command, plain_words
 from threshold_lab.tui.plain.deciding import Deciding
 from threshold_lab.tui.plain.describing import Describing
+from threshold_lab.tui.plain.hangup import acted_on
 from threshold_lab.tui.plain.lessons import Lessons
 from threshold_lab.tui.plain.models import Models
 from threshold_lab.tui.plain.rows import Rows
@@ -133,9 +134,11 @@ class PlainSession(Rows, Lessons, Describing, Deciding, Models, Settings):
     def run_line(self, line: str) -> bool:
         """Run one command line; True means quit. Errors are one line, nothing changes;
         Ctrl-C stops the command, not the session."""
+        acted_on()  # a stop that came between commands is not this command's
         try:
             return self._run_line(line)
         except KeyboardInterrupt:
+            acted_on()
             self.out.write("\n")
             self.say(f"Stopped {self._word or 'that'} (Ctrl-C). {self.status()}")
             return False

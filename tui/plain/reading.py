@@ -13,7 +13,7 @@ from typing import TextIO
 from threshold_lab.core.lessons.lesson import Lesson
 from threshold_lab.core.session.session import Session
 from threshold_lab.tui.plain.dispatch import PlainSession
-from threshold_lab.tui.plain.hangup import HangUp, _hang_up
+from threshold_lab.tui.plain.hangup import HangUp, _hang_up, acted_on, interrupt
 from threshold_lab.tui.plain.words import (
     UNSAVED_WARNING,
 )
@@ -81,6 +81,7 @@ def _read(
         except KeyboardInterrupt:
             line = INTERRUPT
         if line == INTERRUPT:
+            acted_on()
             out.write("\n")
             if not session.dirty or interrupted:
                 _lost(session, stream)
@@ -147,6 +148,7 @@ def main_plain(
     recovery file."""
     for sig in (signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, _hang_up)
+    signal.signal(signal.SIGINT, interrupt)  # Python's own, and recorded
     if sys.stdin.isatty():
         return run_plain(
             session,

@@ -27,6 +27,7 @@ from threshold_lab.core.text.sentences import (
     status_sentence,
     tie_group_text,
 )
+from threshold_lab.tui.plain.hangup import still_stopping
 
 
 class Speaker:
@@ -185,7 +186,7 @@ class Speaker:
         job = self.session.boot_job()
         if job is not None:
             self.say(f"Bootstrapping {job.replicates} replicates...")
-            self.session.boot_done(job, job.run())
+            self.session.boot_done(job, job.run(still_stopping))
         return self.session.sure
 
     def _say_rows(self, rows: npt.NDArray[np.intp]) -> None:
