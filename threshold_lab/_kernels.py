@@ -45,6 +45,20 @@ def zen4(cpuinfo: str) -> bool:
     >>> zen4("vendor_id\\t: AuthenticAMD\\ncpu family\\t: 26\\nflags\\t\\t: fpu avx2 avx512f\\n")
     False
     """
+    fields = first_processor(cpuinfo)
+    return (
+        fields.get("vendor_id") == "AuthenticAMD"
+        and fields.get("cpu family") == "25"
+        and "avx512f" in fields.get("flags", "").split()
+    )
+
+
+def first_processor(cpuinfo: str) -> dict[str, str]:
+    """The fields of the first processor ``/proc/cpuinfo`` describes (its first block).
+
+    >>> first_processor("processor\\t: 0\\nflags\\t\\t: fpu avx2\\n\\nprocessor\\t: 1\\n")
+    {'processor': '0', 'flags': 'fpu avx2'}
+    """
     fields: dict[str, str] = {}
     for line in cpuinfo.splitlines():
         if not line.strip():
@@ -53,11 +67,7 @@ def zen4(cpuinfo: str) -> bool:
             continue
         name, _, value = line.partition(":")
         fields[name.strip()] = value.strip()
-    return (
-        fields.get("vendor_id") == "AuthenticAMD"
-        and fields.get("cpu family") == "25"
-        and "avx512f" in fields.get("flags", "").split()
-    )
+    return fields
 
 
 def command_line(argv: Sequence[str], orig_argv: Sequence[str]) -> bool:
