@@ -103,10 +103,7 @@ def processor() -> str:
     twice as fast with AVX-512 as with AVX2, but for AMD Zen 4, where the command
     turns them off: :mod:`threshold_lab._kernels`), and the cores."""
     info = kernels._cpuinfo()
-    fields = dict(
-        (name.strip(), value.strip())
-        for name, _, value in (line.partition(":") for line in info.split("\n\n")[0].splitlines())
-    )
+    fields = kernels.first_processor(info)
     name = fields.get("model name") or platform.processor() or "unknown"
     flags = fields.get("flags", "").split()
     simd = "AVX-512" if "avx512f" in flags else ("AVX2" if "avx2" in flags else "no AVX2")

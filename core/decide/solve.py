@@ -803,15 +803,13 @@ def _infeasible(
     k, least = 0, np.inf
     for b0 in range(0, m, BLOCK):
         b1 = min(m, b0 + BLOCK)
-        violation: FloatArray | None = None
+        violation = np.zeros(b1 - b0)
         for c in goal.constraints:
             v = _values(setting, c.metric, goal, b0, b1)
             x = float(c.bound)
             gap = np.subtract(x, v) if c.at_least else np.subtract(v, x)
             np.maximum(gap, 0.0, out=gap)  # NaN (undefined) stays NaN: no candidate
-            violation = gap if violation is None else np.add(violation, gap, out=violation)
-        if violation is None:
-            violation = np.zeros(b1 - b0)
+            violation += gap
         np.fmin(violation, np.inf, out=violation)  # NaN to inf: never the least
         i = int(violation.argmin())
         if violation[i] < least:

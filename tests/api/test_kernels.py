@@ -115,8 +115,12 @@ def test_the_installed_numpys_version_is_read_without_importing_it() -> None:
 
 
 def _fresh(script: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return _run([sys.executable, "-c", script, *args], env=env)
+
+
+def _run(argv: list[str], *, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", script, *args],
+        argv,
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -170,6 +174,15 @@ def test_the_users_variable_stands() -> None:
     assert json.loads(run.stdout)["variable"] == ""
 
 
+def _refused() -> str:
+    """A feature this numpy holds as its baseline, which it refuses to turn off."""
+    core = getattr(np, "_core", None) or np.core  # numpy 1.26 names it core
+    baseline = list(core._multiarray_umath.__cpu_baseline__)
+    if not baseline:
+        pytest.skip("this numpy has no baseline features to refuse")
+    return str(baseline[-1])
+
+
 RESTART = """
 import importlib.util, os, sys
 print("start", repr(os.environ.get("NPY_DISABLE_CPU_FEATURES")), flush=True)
@@ -186,11 +199,7 @@ def test_a_numpy_that_refuses_the_choice_starts_the_command_again() -> None:
     """Names numpy holds as its baseline make its import fail, and a failed numpy
     cannot be imported again in that process: the command starts again with the
     variable empty, and runs."""
-    core = getattr(np, "_core", None) or np.core  # numpy 1.26 names it core
-    baseline = list(core._multiarray_umath.__cpu_baseline__)
-    if not baseline:
-        pytest.skip("this numpy has no baseline features to refuse")
-    refused = str(baseline[-1])
+    refused = _refused()
     run = _fresh(RESTART, str(ROOT / "threshold_lab" / "_kernels.py"), refused, env=_environment())
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["start None", "start ''", "sorted [1, 2, 3]"]
@@ -231,23 +240,12 @@ def test_a_variable_numpy_refuses_is_one_line_from_the_command() -> None:
     """The user's own NPY_DISABLE_CPU_FEATURES naming what numpy cannot turn off: the
     command says so in one line and leaves with status 2; a Python session gets numpy's
     own error."""
-    core = getattr(np, "_core", None) or np.core
-    baseline = list(core._multiarray_umath.__cpu_baseline__)
-    if not baseline:
-        pytest.skip("this numpy has no baseline features to refuse")
-    env = _environment(NPY_DISABLE_CPU_FEATURES=str(baseline[-1]))
-    run = subprocess.run(
-        [sys.executable, "-m", "threshold_lab", "report", "canonical"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    refused = _refused()
+    env = _environment(NPY_DISABLE_CPU_FEATURES=refused)
+    run = _run([sys.executable, "-m", "threshold_lab", "report", "canonical"], env=env)
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr.startswith(
-        f"threshold-lab: error: numpy refuses NPY_DISABLE_CPU_FEATURES={str(baseline[-1])!r}: "
+        f"threshold-lab: error: numpy refuses NPY_DISABLE_CPU_FEATURES={refused!r}: "
     )
     assert len(run.stderr.splitlines()) == 1 and "baseline" in run.stderr
     session = _fresh("import threshold_lab", env=env)
